@@ -1,0 +1,93 @@
+"""Text shuffles by grapheme (what a reader sees as one character) or by word.
+
+Graphemes are extended grapheme clusters of Unicode UAX #29, found with the ``regex``
+package's ``\\X``: "é" written as e + U+0301, flag emoji, ZWJ families and Hangul
+syllables built from jamo stay whole. ``regex`` is the one library outside the standard
+library that the core uses, imported only here and only when text is shuffled; it is a
+well-kept package that Pyodide (xlwings Lite) ships as well.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ._errors import OptionError
+from ._knuth import shuffled
+
+__all__ = ["TEXT_UNITS", "graphemes", "shuffle_text"]
+
+#: The units :func:`shuffle_text` can shuffle.
+TEXT_UNITS = ("grapheme", "word")
+
+_WORDS = re.compile(r"(\s+)")
+_grapheme_pattern: Any = None
+
+
+def graphemes(text: str) -> list[str]:
+    """Split ``text`` into extended grapheme clusters (UAX #29).
+
+    Examples
+    --------
+    >>> graphemes("Zoe\\u0308!")
+    ['Z', 'o', 'ë', '!']
+    """
+    global _grapheme_pattern
+    if _grapheme_pattern is None:
+        try:
+            import regex
+        except ImportError:  # pragma: no cover - regex is a hard dependency
+            raise ImportError(
+                "shuffling text by grapheme needs the 'regex' package: pip install regex"
+            ) from None
+        _grapheme_pattern = regex.compile(r"\X")
+    return list(_grapheme_pattern.findall(text))
+
+
+def _parse_unit(unit: object) -> str:
+    key = unit.strip().lower() if isinstance(unit, str) else unit
+    if key in ("grapheme", "graphemes", "char", "chars", "character", "characters", "letters"):
+        return "grapheme"
+    if key in ("word", "words"):
+        return "word"
+    raise OptionError(f"unknown unit {unit!r}: use 'grapheme' or 'word'")
+
+
+def shuffle_text(text: str, *, seed: object = None, unit: str = "grapheme") -> str:
+    """Return ``text`` with its graphemes or its words in a random order.
+
+    Parameters
+    ----------
+    text : str
+        The text to jumble.
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol.
+    unit : {"grapheme", "word"}, optional
+        ``"grapheme"`` (default) shuffles user-perceived characters, keeping accents,
+        emoji and flags whole. ``"word"`` shuffles the runs of non-space characters and
+        leaves every run of white space where it was.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    OptionError
+        For an unknown ``unit``.
+
+    Examples
+    --------
+    >>> shuffle_text("ABCDEFGHIJ", seed="2026 raffle")
+    'DJFECGAIHB'
+    >>> shuffle_text("the quick brown fox", seed=42, unit="word")
+    'fox the quick brown'
+    """
+    if not isinstance(text, str):
+        raise OptionError(f"shuffle_text needs a str, not {type(text).__name__}")
+    if _parse_unit(unit) == "grapheme":
+        return "".join(shuffled(graphemes(text), seed=seed))
+    parts = _WORDS.split(text)  # words at even indices, the white space between at odd
+    words = [p for p in parts[0::2] if p]
+    it = iter(shuffled(words, seed=seed))
+    return "".join(p if (k % 2 or not p) else next(it) for k, p in enumerate(parts))

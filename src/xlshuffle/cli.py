@@ -1,0 +1,217 @@
+"""The ``xlshuffle`` command line.
+
+``main(argv=None) -> int`` is a plain function (tests call it directly). Exceptions are
+mapped to exit codes in one place, :func:`main`: usage errors exit 2, failures exit 1,
+and a user mistake is one ``Error: ...`` line on stderr, never a traceback.
+
+Subcommands that need an optional dependency live in their own modules (listed in
+``_EDGE_COMMANDS``) and import it only when they run, so ``xlshuffle --help`` works with
+the core alone and a missing extra is reported with the command that installs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Any, NoReturn
+
+from . import __version__
+from ._cards import deal_hands
+from ._errors import OptionError, SeedError, SizeError, XlshuffleError
+from ._knuth import deal
+from ._protocol import DrawStream, new_seed
+
+__all__ = ["UsageError", "main"]
+
+# Modules that add subcommands with ``register(subparsers)``; skipped if not installed.
+_EDGE_COMMANDS = ("xlshuffle._batch_cli", "xlshuffle._fairness_cli")
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    """A command line that does not make sense: printed as one line, exit code 2."""
+
+
+class MissingExtraError(Exception):
+    """An optional dependency is not installed: printed with the install command, exit 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def seed_note(stream: DrawStream, given: object, err: IO[str]) -> None:
+    """Tell the user on stderr which seed an unseeded run drew, so it can be replayed."""
+    if given in (None, ""):
+        print(f"xlshuffle: seed {stream.seed} (replay with --seed {stream.seed})", file=err)
+
+
+# --------------------------------------------------------------------------- lines
+
+
+def _cmd_lines(args: argparse.Namespace) -> int:
+    if args.file == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        with open(args.file, "rb") as fh:
+            data = fh.read()
+    lines = data.splitlines()
+    stream = DrawStream(args.seed)
+    k = len(lines) if args.n is None else min(args.n, len(lines))  # like shuf -n
+    picked = deal(lines, k, seed=stream)
+    out = b"".join(line + b"\n" for line in picked)
+    if args.output:
+        _write_atomically(args.output, out)
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(out)
+        sys.stdout.buffer.flush()
+    seed_note(stream, args.seed, sys.stderr)
+    return 0
+
+
+def _write_atomically(path: str, data: bytes) -> None:
+    import os
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".xlshuffle-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+# --------------------------------------------------------------------------- deal
+
+
+def _cmd_deal(args: argparse.Namespace) -> int:
+    stream = DrawStream(args.seed)
+    deck: Any = args.deck
+    hands = deal_hands(
+        args.cards, args.hands, seed=stream, deck=deck, jokers=args.jokers, decks=args.decks
+    )
+    if args.json:
+        record = {"protocol": "xlshuffle/draw/v1", "seed": str(stream.seed), "hands": hands}
+        print(json.dumps(record, ensure_ascii=False))
+    else:
+        for h, hand in enumerate(hands, 1):
+            print(f"Hand {h}: " + " ".join(str(c) for c in hand))
+    seed_note(stream, args.seed, sys.stderr)
+    return 0
+
+
+def _cmd_seed(args: argparse.Namespace) -> int:
+    for _ in range(args.count):
+        print(new_seed())
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of the ``xlshuffle`` command, with every installed subcommand."""
+    parser = _Parser(
+        prog="xlshuffle",
+        description="Fair, reproducible shuffles, deals and draws (draw protocol v1).",
+        epilog="Without --seed a fresh seed is drawn and printed on stderr for replay.",
+    )
+    parser.add_argument("--version", action="version", version=f"xlshuffle {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("lines", help="shuffle or sample the lines of a file (like shuf)")
+    p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")
+    p.add_argument("-n", type=_positive, help="output at most N lines, in draw order")
+    p.add_argument("--seed", help="seed text; same seed, same order")
+    p.add_argument("-o", "--output", help="write to this file instead of stdout")
+    p.set_defaults(func=_cmd_lines)
+
+    p = sub.add_parser("deal", help="deal playing cards to hands")
+    p.add_argument("--cards", type=_positive, default=5, help="cards per hand (default 5)")
+    p.add_argument("--hands", type=_positive, default=1, help="number of hands (default 1)")
+    p.add_argument("--deck", type=_positive, help="deal from the numbers 1..N instead of cards")
+    p.add_argument("--jokers", type=_positive, default=0, help="jokers per deck")
+    p.add_argument("--decks", type=_positive, default=1, help="decks shuffled together")
+    p.add_argument("--seed", help="seed text; same seed, same deal")
+    p.add_argument("--json", action="store_true", help="print a JSON record")
+    p.set_defaults(func=_cmd_deal)
+
+    p = sub.add_parser("seed", help="print a fresh random seed")
+    p.add_argument("-c", "--count", type=_positive, default=1, help="how many seeds")
+    p.set_defaults(func=_cmd_seed)
+
+    for name in _EDGE_COMMANDS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit code (0 ok, 1 failure, 2 usage error)."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if getattr(args, "func", None) is None:
+            parser.print_help(sys.stderr)
+            return 2
+        handler: Handler = args.func
+        return handler(args)
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else 0
+    except (UsageError, SeedError, OptionError, SizeError) as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 2
+    except MissingExtraError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    except (XlshuffleError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError):  # `xlshuffle lines big.txt | head`
+            _silence_stdout()
+            return 0
+        print(f"Error: {_describe(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("Error: interrupted", file=sys.stderr)
+        return 130
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout already gone
+        pass
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename is not None:
+        reason = exc.strerror or str(exc)
+        return f"{exc.filename}: {reason}"
+    return str(exc)
