@@ -26,18 +26,18 @@ from ._protocol import DrawStream, new_seed
 
 __all__ = ["UsageError", "main"]
 
-# Modules that add subcommands with ``register(subparsers)``; skipped if not installed.
+# Modules that add subcommands with ``register(subparsers)``; skipped if not present.
+# They must import without their optional dependency and import it when they run.
 _EDGE_COMMANDS = ("xlshuffle._batch_cli", "xlshuffle._fairness_cli")
+
+# Optional dependency -> the extra that installs it, for the "not installed" message.
+_EXTRAS = {"openpyxl": "xlsx", "defusedxml": "xlsx", "matplotlib": "plot", "xlwings": "excel"}
 
 Handler = Callable[[argparse.Namespace], int]
 
 
 class UsageError(Exception):
     """A command line that does not make sense: printed as one line, exit code 2."""
-
-
-class MissingExtraError(Exception):
-    """An optional dependency is not installed: printed with the install command, exit 1."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -187,8 +187,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, SeedError, OptionError, SizeError) as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 2
-    except MissingExtraError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
+    except ModuleNotFoundError as exc:
+        top = (exc.name or "").partition(".")[0]
+        if top not in _EXTRAS:
+            raise
+        print(
+            f"Error: this command needs {top}, which is not installed: "
+            f"pip install 'xlshuffle[{_EXTRAS[top]}]'",
+            file=sys.stderr,
+        )
         return 1
     except (XlshuffleError, OSError) as exc:
         if isinstance(exc, BrokenPipeError):  # `xlshuffle lines big.txt | head`
