@@ -9,3 +9,12 @@ import os
 
 os.environ.setdefault("XLWINGS_ON_SERVER", "true")
 os.environ.setdefault("XLWINGS_LICENSE_KEY", "noncommercial")
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+# Hypothesis profiles: "dev" for quick local runs, "ci" (chosen when CI is set) for more examples.
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile(
+    "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))

@@ -11,8 +11,6 @@ Excel functions, the batch mode and the command line, on any platform and Python
 [1, 41, 36, 20, 5]
 """
 
-from __future__ import annotations
-
 from ._cards import RANKS, SUITS, deal_hands, standard_deck
 from ._errors import (
     OptionError,

@@ -89,7 +89,7 @@ def deal_hands(
     Examples
     --------
     >>> deal_hands(2, 3, seed="xlshuffle")
-    [['2♣', '7♣'], ['3♥', '6♠'], ['10♥', '4♣']]
+    [['2♣', '8♦'], ['3♠', '6♣'], ['J♥', '4♦']]
     """
     cards = _check_count("cards", cards)
     hands = _check_count("hands", hands)

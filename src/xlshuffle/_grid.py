@@ -113,9 +113,9 @@ def shuffle_grid(
     --------
     >>> grid = [[1, "a"], [2, "b"], [3, "c"], [4, "d"]]
     >>> shuffle_grid(grid, seed=42)
-    [[1, 'a'], [2, 'b'], [4, 'd'], [3, 'c']]
+    [[1, 'a'], [4, 'd'], [2, 'b'], [3, 'c']]
     >>> shuffle_grid(grid, by="within-columns", seed=42)
-    [[1, 'b'], [2, 'd'], [4, 'a'], [3, 'c']]
+    [[1, 'd'], [4, 'a'], [2, 'c'], [3, 'b']]
     """
     mode = parse_mode(by)
     if not rows:

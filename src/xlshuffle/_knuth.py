@@ -99,9 +99,10 @@ def shuffle(items: MutableSequence[object], *, seed: object = None) -> None:
     if isinstance(items, list):
         _run(items, max(n - 1, 0), seed)
         return
-    work = list(items)
+    work = list(items)  # shuffle a list, then write back: one code path for every sequence
     _run(work, max(n - 1, 0), seed)
-    items[:] = work
+    for i, item in enumerate(work):
+        items[i] = item
 
 
 def shuffled(items: Iterable[T], *, seed: object = None) -> list[T]:

@@ -16,6 +16,7 @@ import numbers
 import secrets
 import struct
 import unicodedata
+from decimal import Decimal
 from operator import add as _add
 from operator import mod as _mod
 from typing import Protocol, TypeAlias, runtime_checkable
@@ -126,6 +127,10 @@ def normalise_seed(seed: object) -> bytes:
         return unicodedata.normalize("NFC", seed).encode("utf-8")
     if isinstance(seed, _dt.date):
         return normalise_seed(excel_serial(seed))
+    if isinstance(seed, Decimal):  # not a numbers.Real, but a number all the same
+        if not seed.is_finite():
+            raise SeedError(f"a seed cannot be {seed}: use a finite number or a text")
+        seed = int(seed) if seed == seed.to_integral_value() else float(seed)
     if isinstance(seed, numbers.Integral):
         return str(int(seed)).encode("ascii")
     if isinstance(seed, numbers.Real):
@@ -153,7 +158,7 @@ def new_seed() -> str:
     >>> len(s), s[0].isalpha()
     (26, True)
     """
-    value = secrets.randbits(128)  # 26 base32 digits hold 130 bits: the first is 0..3
+    value = secrets.randbits(128)  # 26 base32 digits hold 130 bits: the first is 0..7
     chars = []
     for _ in range(26):
         value, digit = divmod(value, 32)

@@ -29,8 +29,8 @@ def graphemes(text: str) -> list[str]:
 
     Examples
     --------
-    >>> graphemes("Zoe\\u0308!")
-    ['Z', 'o', 'ë', '!']
+    >>> [len(g) for g in graphemes("Zoe\\u0308! \\U0001F1EB\\U0001F1F7")]
+    [1, 1, 2, 1, 1, 2]
     """
     global _grapheme_pattern
     if _grapheme_pattern is None:
@@ -81,7 +81,7 @@ def shuffle_text(text: str, *, seed: object = None, unit: str = "grapheme") -> s
     >>> shuffle_text("ABCDEFGHIJ", seed="2026 raffle")
     'DJFECGAIHB'
     >>> shuffle_text("the quick brown fox", seed=42, unit="word")
-    'fox the quick brown'
+    'the fox quick brown'
     """
     if not isinstance(text, str):
         raise OptionError(f"shuffle_text needs a str, not {type(text).__name__}")
