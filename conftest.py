@@ -10,7 +10,7 @@ import os
 os.environ.setdefault("XLWINGS_ON_SERVER", "true")
 os.environ.setdefault("XLWINGS_LICENSE_KEY", "noncommercial")
 
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings
 
 # Hypothesis profiles: "dev" for quick local runs, "ci" (chosen when CI is set) for more examples.
 settings.register_profile("dev", max_examples=100, deadline=None)

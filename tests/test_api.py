@@ -12,8 +12,8 @@ from xlshuffle import (
     XlshuffleError,
     deal,
     deal_hands,
-    groups,
     graphemes,
+    groups,
     parse_mode,
     permutation,
     shuffle_grid,
@@ -56,8 +56,11 @@ def test_shuffle_in_place_works_on_any_mutable_sequence() -> None:
 
 @pytest.mark.parametrize(
     ("k", "message"),
-    [(6, "cannot draw 6 from 5 items: k must be at most 5"), (-1, "k must be 0 or more"),
-     (2.5, "k must be a whole number")],
+    [
+        (6, "cannot draw 6 from 5 items: k must be at most 5"),
+        (-1, "k must be 0 or more"),
+        (2.5, "k must be a whole number"),
+    ],
 )
 def test_deal_refuses_bad_k(k: object, message: str) -> None:
     with pytest.raises(SizeError, match=message):
@@ -93,10 +96,18 @@ def test_groups_example() -> None:
 
 @pytest.mark.parametrize(
     ("spelling", "mode"),
-    [("rows", "rows"), ("Rows", "rows"), ("row", "rows"), ("COLUMNS", "columns"),
-     ("cols", "columns"), ("cells", "cells"), ("within rows", "within-rows"),
-     ("Within_Rows", "within-rows"), (" within   columns ", "within-columns"),
-     ("within-cols", "within-columns")],
+    [
+        ("rows", "rows"),
+        ("Rows", "rows"),
+        ("row", "rows"),
+        ("COLUMNS", "columns"),
+        ("cols", "columns"),
+        ("cells", "cells"),
+        ("within rows", "within-rows"),
+        ("Within_Rows", "within-rows"),
+        (" within   columns ", "within-columns"),
+        ("within-cols", "within-columns"),
+    ],
 )
 def test_mode_spelling_is_forgiving(spelling: str, mode: str) -> None:
     assert parse_mode(spelling) == mode
@@ -116,7 +127,6 @@ def test_ragged_grid_names_the_row() -> None:
 def test_empty_grid_and_single_row() -> None:
     assert shuffle_grid([], seed=1) == []
     assert shuffle_grid([[1, 2, 3]], seed=1) == [[1, 2, 3]]
-    assert shuffle_grid([[1, 2, 3]], by="within-rows", seed=42) != [[1, 2, 3]] or True
 
 
 def test_columns_mode_example() -> None:
@@ -146,8 +156,14 @@ def test_grid_cells_are_moved_not_changed() -> None:
 
 @pytest.mark.parametrize(
     "cluster",
-    ["e\u0301", "\U0001f1eb\U0001f1f7", "\U0001f468\u200d\U0001f469\u200d\U0001f467",
-     "\u1100\u1161\u11a8", "\U0001f44d\U0001f3fd", "\r\n"],
+    [
+        "e\u0301",
+        "\U0001f1eb\U0001f1f7",
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+        "\u1100\u1161\u11a8",
+        "\U0001f44d\U0001f3fd",
+        "\r\n",
+    ],
 )
 def test_grapheme_clusters_stay_whole(cluster: str) -> None:
     text = f"ab{cluster}cd{cluster}"
@@ -158,7 +174,9 @@ def test_grapheme_clusters_stay_whole(cluster: str) -> None:
 def test_text_units() -> None:
     assert shuffle_text("the quick brown fox", seed=42, unit="word") == "the fox quick brown"
     assert shuffle_text("  two  words ", seed=1, unit="Words").split() in (
-        ["two", "words"], ["words", "two"])
+        ["two", "words"],
+        ["words", "two"],
+    )
     assert shuffle_text("", seed=1) == ""
     with pytest.raises(OptionError, match="use 'grapheme' or 'word'"):
         shuffle_text("abc", unit="sentence")
@@ -172,7 +190,21 @@ def test_text_units() -> None:
 def test_standard_deck_order() -> None:
     deck = standard_deck()
     assert len(deck) == 52 == len(set(deck))
-    assert deck[:13] == ["A♣", "2♣", "3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣", "10♣", "J♣", "Q♣", "K♣"]
+    assert deck[:13] == [
+        "A♣",
+        "2♣",
+        "3♣",
+        "4♣",
+        "5♣",
+        "6♣",
+        "7♣",
+        "8♣",
+        "9♣",
+        "10♣",
+        "J♣",
+        "Q♣",
+        "K♣",
+    ]
     assert [c[-1] for c in deck[::13]] == ["♣", "♦", "♥", "♠"]
     big = standard_deck(jokers=2, decks=2)
     assert len(big) == 108 and big[52:54] == ["Joker", "Joker"] and big[54] == "A♣"
@@ -191,7 +223,7 @@ def test_deal_hands_from_numbers_and_lists() -> None:
 
 
 def test_deal_hands_says_how_to_fix_a_short_deck() -> None:
-    with pytest.raises(SizeError, match="needs 55 cards and the deck has 52.*more decks"):
+    with pytest.raises(SizeError, match=r"needs 55 cards and the deck has 52.*more decks"):
         deal_hands(5, 11, seed=1)
     assert len(deal_hands(5, 11, seed=1, decks=2)) == 11
     with pytest.raises(SizeError, match="hands must be at least 1"):

@@ -7,10 +7,11 @@ from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import grids, item_lists, seeds
 
 import xlshuffle
 from xlshuffle import deal, groups, permutation, shuffle, shuffle_grid, shuffled
+
+from strategies import grids, item_lists, seeds
 
 
 @given(item_lists, seeds)
@@ -31,13 +32,17 @@ def test_in_place_shuffle_equals_shuffled(items: list[int], seed: object) -> Non
 
 
 @given(item_lists, seeds, st.data())
-def test_deal_is_the_prefix_of_the_shuffle(items: list[int], seed: object, data: st.DataObject) -> None:
+def test_deal_is_the_prefix_of_the_shuffle(
+    items: list[int], seed: object, data: st.DataObject
+) -> None:
     k = data.draw(st.integers(min_value=0, max_value=len(items)))
     assert deal(items, k, seed=seed) == shuffled(items, seed=seed)[:k]
 
 
 @given(st.integers(min_value=0, max_value=5000), seeds, st.data())
-def test_sparse_deal_of_a_range_is_the_same_prefix(n: int, seed: object, data: st.DataObject) -> None:
+def test_sparse_deal_of_a_range_is_the_same_prefix(
+    n: int, seed: object, data: st.DataObject
+) -> None:
     k = data.draw(st.integers(min_value=0, max_value=min(n, 40)))
     assert deal(range(n), k, seed=seed) == permutation(n, seed=seed)[:k]
 
@@ -84,7 +89,9 @@ def test_within_rows_keeps_each_row_its_own(grid: list[list[int]], seed: object)
 @given(grids(), seeds)
 def test_within_columns_keeps_each_column_its_own(grid: list[list[int]], seed: object) -> None:
     out = shuffle_grid(grid, by="within-columns", seed=seed)
-    assert [sorted(c) for c in zip(*out, strict=True)] == [sorted(c) for c in zip(*grid, strict=True)]
+    assert [sorted(c) for c in zip(*out, strict=True)] == [
+        sorted(c) for c in zip(*grid, strict=True)
+    ]
 
 
 @given(grids(), seeds, st.sampled_from(xlshuffle.GRID_MODES))

@@ -12,11 +12,19 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import seeds
 
-from xlshuffle import DrawStream, SeedError, SystemSource, excel_serial, new_seed, normalise_seed
-from xlshuffle import _protocol
+from xlshuffle import (
+    DrawStream,
+    SeedError,
+    SystemSource,
+    _protocol,
+    excel_serial,
+    new_seed,
+    normalise_seed,
+)
 from xlshuffle._knuth import _durstenfeld
+
+from strategies import seeds
 
 
 @pytest.mark.parametrize(
@@ -34,7 +42,7 @@ from xlshuffle._knuth import _durstenfeld
         (dt.date(2026, 11, 21), b"46347"),
         (dt.datetime(2026, 11, 21, 18, 0), b"46347.75"),
         (dt.datetime(2026, 11, 21, 0, 0), b"46347"),
-        (dt.datetime(2026, 11, 21, 6, tzinfo=dt.timezone.utc), b"46347.25"),
+        (dt.datetime(2026, 11, 21, 6, tzinfo=dt.UTC), b"46347.25"),
         ("Zo\u00eb", "Zo\u00eb".encode()),
         ("Zoe\u0308", "Zo\u00eb".encode()),
     ],

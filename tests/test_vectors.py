@@ -10,14 +10,14 @@ import datetime as dt
 import hashlib
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
-from support import ROOT
 
 import xlshuffle
 from xlshuffle import DrawStream, deal, groups, normalise_seed, shuffle_grid, shuffled
+
+from support import ROOT
 
 VECTORS: dict[str, Any] = json.loads(
     (ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8")

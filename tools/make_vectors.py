@@ -74,18 +74,32 @@ def encode_seed(seed: object) -> dict[str, object]:
 
 
 SEEDS: list[object] = [
-    "42", 42, 42.0, 0, -7, 0.5, 1e-05, 123456789012345678901234567890, 2.5e20,
-    "Zoë", "Zoe\u0308", "2026 raffle", "xlshuffle", " ", "名前", "🎲 dice",
-    dt.date(2026, 11, 21), dt.datetime(2026, 11, 21, 18, 0), dt.datetime(2026, 11, 21),
+    "42",
+    42,
+    42.0,
+    0,
+    -7,
+    0.5,
+    1e-05,
+    123456789012345678901234567890,
+    2.5e20,
+    "Zoë",
+    "Zoe\u0308",
+    "2026 raffle",
+    "xlshuffle",
+    " ",
+    "名前",
+    "🎲 dice",
+    dt.date(2026, 11, 21),
+    dt.datetime(2026, 11, 21, 18, 0),
+    dt.datetime(2026, 11, 21),
     dt.date(1900, 3, 1),
 ]
 
 
 def main() -> None:
     vectors: dict[str, object] = {"protocol": "xlshuffle/draw/v1"}
-    vectors["seed_bytes"] = [
-        {"seed": encode_seed(s), "hex": seed_bytes(s).hex()} for s in SEEDS
-    ]
+    vectors["seed_bytes"] = [{"seed": encode_seed(s), "hex": seed_bytes(s).hex()} for s in SEEDS]
     vectors["words"] = []
     for s in SEEDS:
         stream = words(s)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from ._errors import SizeError
+from ._errors import OptionError, SizeError
 from ._knuth import _check_count, deal
 
 __all__ = ["RANKS", "SUITS", "deal_hands", "standard_deck"]
@@ -98,7 +98,9 @@ def deal_hands(
     pool: Sequence[object]
     if deck is None:
         pool = standard_deck(jokers=jokers, decks=decks)
-    elif isinstance(deck, int) and not isinstance(deck, bool):
+    elif isinstance(deck, int):
+        if isinstance(deck, bool):
+            raise OptionError("deck must be a number of cards or a list, not TRUE/FALSE")
         pool = range(1, _check_count("deck", deck) + 1)
     else:
         pool = deck

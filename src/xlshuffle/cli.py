@@ -209,12 +209,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _silence_stdout() -> None:
+    import contextlib
     import os
 
-    try:
+    with contextlib.suppress(OSError, ValueError):  # stdout may be gone already
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # pragma: no cover - stdout already gone
-        pass
 
 
 def _describe(exc: BaseException) -> str:
