@@ -150,3 +150,15 @@ def test_reference_implementation_in_the_docs_is_short_and_right() -> None:
         if case["seed"]["type"] in ("str", "int", "float"):
             seed = case["seed"]["value"]
             assert ref["deal"](range(case["n"]), case["n"], seed) == case["permutation"]
+
+
+def test_grapheme_shuffle_vector() -> None:
+    # Pins the grapheme segmentation (UAX #29 as implemented by `regex`) as well as the
+    # draw: a regex upgrade that split these clusters differently would change results.
+    text = "Zoe\u0308 \U0001f1eb\U0001f1f7 \U0001f44d\U0001f3fd abc"
+    assert xlshuffle.shuffle_text(text, seed=1) == (
+        "ae\u0308 \U0001f1eb\U0001f1f7c\U0001f44d\U0001f3fd oZb "
+    )
+    assert xlshuffle.shuffle_text("the quick brown fox", seed=42, unit="word") == (
+        "the fox quick brown"
+    )
