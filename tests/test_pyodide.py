@@ -1,9 +1,10 @@
 """Same seeded results inside Pyodide, the runtime of xlwings Lite, as in CPython.
 
 Node runs ``tests/pyodide/run_cases.mjs`` with the npm package ``pyodide`` (installed by
-``npm install --prefix tests/pyodide``). It installs xlwings' pure-Python wheel (the one
-xlwings Lite uses, downloaded once from PyPI into ``tests/pyodide/cache/``) and this
-package's source into Pyodide, and evaluates the cases through xlwings' own
+``npm install --prefix tests/pyodide``). It installs two pure-Python wheels into Pyodide:
+xlwings' (the one xlwings Lite uses, downloaded once from PyPI into
+``tests/pyodide/cache/``) and this package's, built from the checkout. Then it loads
+``workbooks/lite/main.py`` as Lite does and evaluates the cases through xlwings' own
 ``custom_functions_call``. CPython evaluates the same request bodies; the answers must be
 equal, and anchored to the draw protocol's vector.
 
@@ -26,6 +27,7 @@ import xlwings as xw
 
 from support import ROOT, require
 from test_excel import DIV0_IN, NA_IN, VECTOR_42, call, cell, column
+from xlshuffle import excel
 
 HERE = ROOT / "tests" / "pyodide"
 CACHE = HERE / "cache"
@@ -70,6 +72,18 @@ def _xlwings_wheel() -> Path | None:
     return WHEEL if WHEEL.exists() else None
 
 
+def _our_wheel(where: Path) -> Path:
+    """This package as the wheel pip would give xlwings Lite: it must be pure Python."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = where.glob("xlshuffle-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    return wheel
+
+
 @pytest.fixture(scope="module")
 def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     node = shutil.which("node")
@@ -79,10 +93,13 @@ def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     require("pyodide", wheel is not None, f"pip could not download {WHEEL.name} from PyPI")
     assert node is not None
     assert wheel is not None
-    cases = tmp_path_factory.mktemp("pyodide") / "cases.json"
+    work = tmp_path_factory.mktemp("pyodide")
+    ours = _our_wheel(work)
+    cases = work / "cases.json"
     cases.write_text(json.dumps(CASES + LETTER_CASES), encoding="utf-8")
+    main_py = ROOT / "workbooks" / "lite" / "main.py"
     done = subprocess.run(
-        [node, str(HERE / "run_cases.mjs"), str(wheel), str(ROOT / "src"), str(cases)],
+        [node, str(HERE / "run_cases.mjs"), str(cases), str(main_py), str(wheel), str(ours)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -108,6 +125,7 @@ def test_runs_in_the_runtime_of_xlwings_lite(pyodide_run: dict[str, Any]) -> Non
     assert pyodide_run["platform"] == "emscripten"
     assert pyodide_run["python"].startswith("3.14")
     assert pyodide_run["xlwings"] == xw.__version__
+    assert sorted(pyodide_run["registered"]) == sorted(f.__name__ for f in excel.FUNCTIONS)
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0] for c in CASES])
