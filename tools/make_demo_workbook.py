@@ -196,8 +196,7 @@ def teams() -> Sheet:
     s = Sheet(
         "Teams",
         "Team building: GROUPS splits 16 players into 4 teams",
-        "Each player's team number sits beside the name; sizes differ by at most one "
-        "when the players do not divide evenly.",
+        "Each player's team number sits beside the name; team sizes differ by one at most.",
         {"A": 14, "B": 26, "C": 26},
     )
     seed = "offsite 2026"
