@@ -1,0 +1,147 @@
+"""Same seeded results inside Pyodide, the runtime of xlwings Lite, as in CPython.
+
+Node runs ``tests/pyodide/run_cases.mjs`` with the npm package ``pyodide`` (installed by
+``npm install --prefix tests/pyodide``). It installs two pure-Python wheels into Pyodide:
+xlwings' (the one xlwings Lite uses, downloaded once from PyPI into
+``tests/pyodide/cache/``) and this package's, built from the checkout. Then it loads
+``workbooks/lite/main.py`` as Lite does and evaluates the cases through xlwings' own
+``custom_functions_call``. CPython evaluates the same request bodies; the answers must be
+equal, and anchored to the draw protocol's vector.
+
+Shuffling text by letters needs ``regex``, which Pyodide ships in its distribution but not
+in the npm package (xlwings Lite downloads it with the distribution); offline only the
+word cases can run there, and the letter cases must fail for that reason and no other.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import xlwings as xw
+
+from support import ROOT, require
+from test_excel import DIV0_IN, NA_IN, VECTOR_42, call, cell, column
+from xlshuffle import excel
+
+HERE = ROOT / "tests" / "pyodide"
+CACHE = HERE / "cache"
+WHEEL = CACHE / f"xlwings-{xw.__version__}-py3-none-any.whl"
+
+GRID = [["name", "team", "score"], ["Ann", "red", 3], ["Bob", None, 1.5], ["Cy", "blue", NA_IN]]
+CASES: list[tuple[str, list[Any]]] = [
+    ("SHUFFLE", [column(list(range(1, 11))), cell(42), None, None]),
+    ("SHUFFLE", [[list(range(1, 11))], cell("42"), None, None]),
+    ("SHUFFLE", [column([1, None, "", DIV0_IN, 46023.0, True, "x"]), cell("blanks"), None, None]),
+    *[("SHUFFLE", [GRID, cell(7), cell(by), cell(True)]) for by in ("rows", "Columns", "cells")],
+    ("SHUFFLE", [GRID, cell(46023.0), cell("within rows"), None]),
+    ("SAMPLE", [column([f"ticket {i}" for i in range(1, 101)]), cell(5), cell("raffle")]),
+    ("SAMPLE", [column([1, 2, 3]), cell(4), None]),
+    ("DEAL", [cell(5), cell(4), cell("poker night"), None]),
+    ("DEAL", [cell(6), None, cell(2026), cell(49)]),
+    ("DEAL", [cell(2), cell(2), cell("names"), [["Ann", "Bob"], ["Cy", None], ["Di", "Ed"]]]),
+    ("DEAL", [cell(14), cell(4), cell(1), None]),
+    ("GROUPS", [column([f"p{i}" for i in range(10)]), cell(3), cell(42)]),
+    ("SHUFFLE", [column([1, 2]), cell(True), None, None]),
+    ("SHUFFLESTR", [cell("the quick brown  fox"), cell(42), cell("words")]),
+]
+LETTER_CASES: list[tuple[str, list[Any]]] = [
+    ("SHUFFLESTR", [cell("Zoe\u0308 \U0001f1e9\U0001f1ea!"), cell("jumble"), None]),
+]
+
+
+def _xlwings_wheel() -> Path | None:
+    """xlwings' pure wheel (what Lite installs), fetched from PyPI once into the cache."""
+    if not WHEEL.exists():
+        CACHE.mkdir(exist_ok=True)
+        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+        subprocess.run(
+            [
+                *pip,
+                *("--only-binary=:all:", "--platform", "any", "--python-version", "3.14"),
+                *("--dest", str(CACHE), f"xlwings=={xw.__version__}"),
+            ],
+            check=False,
+            capture_output=True,
+        )
+    return WHEEL if WHEEL.exists() else None
+
+
+def _our_wheel(where: Path) -> Path:
+    """This package as the wheel pip would give xlwings Lite: it must be pure Python."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = where.glob("xlshuffle-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    node = shutil.which("node")
+    installed = (HERE / "node_modules" / "pyodide" / "package.json").exists()
+    require("pyodide", bool(node and installed), "run `npm install --prefix tests/pyodide`")
+    wheel = _xlwings_wheel()
+    require("pyodide", wheel is not None, f"pip could not download {WHEEL.name} from PyPI")
+    assert node is not None
+    assert wheel is not None
+    work = tmp_path_factory.mktemp("pyodide")
+    ours = _our_wheel(work)
+    cases = work / "cases.json"
+    cases.write_text(json.dumps(CASES + LETTER_CASES), encoding="utf-8")
+    main_py = ROOT / "workbooks" / "lite" / "main.py"
+    done = subprocess.run(
+        [node, str(HERE / "run_cases.mjs"), str(cases), str(main_py), str(wheel), str(ours)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, f"node failed ({done.returncode}):\n{done.stderr[-3000:]}"
+    result: dict[str, Any] = json.loads(lines[-1].removeprefix("RESULT "))
+    return result
+
+
+def _in_cpython(name: str, args: list[Any]) -> dict[str, Any]:
+    try:
+        return {"value": call(name, *args)}
+    except xw.XlwingsError as exc:
+        return {"error": str(exc)}
+
+
+pytestmark = pytest.mark.slow
+
+
+def test_runs_in_the_runtime_of_xlwings_lite(pyodide_run: dict[str, Any]) -> None:
+    assert pyodide_run["platform"] == "emscripten"
+    assert pyodide_run["python"].startswith("3.14")
+    assert pyodide_run["xlwings"] == xw.__version__
+    assert sorted(pyodide_run["registered"]) == sorted(f.__name__ for f in excel.FUNCTIONS)
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0] for c in CASES])
+def test_same_results_as_cpython(pyodide_run: dict[str, Any], index: int) -> None:
+    assert pyodide_run["results"][index] == _in_cpython(*CASES[index])
+
+
+def test_anchored_to_the_protocol_vector(pyodide_run: dict[str, Any]) -> None:
+    assert pyodide_run["results"][0] == {"value": column(VECTOR_42)}
+    assert pyodide_run["results"][1] == {"value": [VECTOR_42]}
+
+
+def test_shuffling_letters_needs_only_regex(pyodide_run: dict[str, Any]) -> None:
+    for offset, case in enumerate(LETTER_CASES):
+        got = pyodide_run["results"][len(CASES) + offset]
+        if pyodide_run["regex"]:
+            assert got == _in_cpython(*case)
+        else:  # the npm package lacks Pyodide's regex wheel; xlwings Lite has it
+            assert got["exception"].startswith("ImportError: shuffling text by grapheme")
