@@ -166,11 +166,10 @@ def _print_table(report: dict[str, Any]) -> None:
     table = [header]
     for r in rows:
         s, e, c = r["sampled"], r["exact"], r["cost"]
-        repeats = (
-            "-"
-            if s["repeat_pairs"] is None
-            else f"{s['repeat_pairs']} (p={_p(s['repeat_p_value'])})"
-        )
+        repeats = "-"
+        if s["repeat_pairs"] is not None:
+            rp = _p(s["repeat_p_value"])
+            repeats = f"{s['repeat_pairs']} (p{rp if rp.startswith('<') else '=' + rp})"
         table.append(
             [
                 r["title"],
