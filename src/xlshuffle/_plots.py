@@ -126,7 +126,7 @@ def orders_figure(algs: Sequence[Algorithm], n: int, path: Path) -> Path:
         ax.bar(range(len(orders)), ps, color=_colour(a), width=0.8)
         ax.axhline(fair_p, color="black", linestyle="--", linewidth=1)
         ratio = "inf" if s.ratio is None else _ratio(s.ratio)
-        note = " (too small to see)" if 0 < s.tvd < Fraction(1, 1000) else ""
+        note = "\n(bias too small to see here)" if 0 < s.tvd < Fraction(1, 1000) else ""
         ax.set_title(
             f"{a.title}\n{_label(a)}: max/min {ratio}, TVD {float(s.tvd):.2g}{note}",
             fontsize=9,

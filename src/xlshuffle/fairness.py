@@ -714,8 +714,8 @@ def measure_cost(
         spent += times[-1]
     repeats = len(times)
     # Draws are counted on separate runs (a counting wrapper would slow the timed ones),
-    # averaged over up to 10 runs: the retry method's count varies a lot from run to run.
-    runs = max(1, min(repeats, 10))
+    # averaged over 3 to 10 runs: the retry method's count varies a lot from run to run.
+    runs = max(3, min(repeats, 10))
     draws = 0
     for _ in range(runs):
         if a.name in ("rand-mod", "vba-rnd"):
