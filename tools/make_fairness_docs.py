@@ -330,7 +330,8 @@ change of meaning gets a new schema name.
 | `.sampled.repeat_pairs`, `.sampled.repeat_p_value` | int, float or both null | repeated deals |
 | `.sampled.biased` | bool | some p-value below `alpha` |
 | `.cost.n` | int | items of the cost run (= `n`) |
-| `.cost.seconds_per_shuffle`, `.cost.draws_per_item` | float, float | fastest time of several runs, draws |
+| `.cost.seconds_per_shuffle` | float | fastest time of several runs |
+| `.cost.draws_per_item` | float | random draws per item |
 
 ## How the p-values are computed
 
