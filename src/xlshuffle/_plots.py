@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +66,6 @@ def _grid(count: int, cols: int) -> tuple[int, int]:
 
 
 def _order_names(n: int) -> list[tuple[int, ...]]:
-    from itertools import permutations
-
     return list(permutations(range(n)))
 
 

@@ -371,12 +371,6 @@ def random_sort(items: Iterable[T], source: Source) -> list[T]:
     return merge_sort(a)
 
 
-def _backward_picks(items: Iterable[T], source: Source) -> list[T]:
-    # The seed articles' loop (VBA ``X = Fix(Rnd * Y): Y = Y - 1: swap X, Y`` and the C++
-    # ``N = rand() % i; swap(numy[N], numy[i-1])``); the bias is all in ``source``.
-    return durstenfeld_backward(items, source)
-
-
 def _msvc_from(source: Source) -> MsvcRand:
     return source if isinstance(source, MsvcRand) else MsvcRand(source.randbelow(1 << 32))
 
@@ -400,7 +394,9 @@ def rand_mod(items: Iterable[T], source: Source) -> list[T]:
     >>> rand_mod("ABCDE", MsvcRand(1))
     ['C', 'A', 'E', 'D', 'B']
     """
-    return _backward_picks(items, _msvc_from(source))
+    # The article's ``N = rand() % i; swap(numy[N], numy[i-1])`` is backward Durstenfeld
+    # with a biased randbelow: the bias is all in the generator.
+    return durstenfeld_backward(items, _msvc_from(source))
 
 
 def vba_int_rnd(items: Iterable[T], source: Source) -> list[T]:
@@ -418,7 +414,8 @@ def vba_int_rnd(items: Iterable[T], source: Source) -> list[T]:
     >>> vba_int_rnd(range(8), VbaRnd())
     [7, 0, 2, 4, 1, 6, 3, 5]
     """
-    return _backward_picks(items, _vba_from(source))
+    # ``X = Fix(Rnd * Y): Y = Y - 1: swap X, Y`` is backward Durstenfeld on Int(Rnd * Y).
+    return durstenfeld_backward(items, _vba_from(source))
 
 
 # --------------------------------------------------------------------------- registry
@@ -576,7 +573,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             "modulo bias; only 2^31 seeds",
             "O(n)",
             rand_mod,
-            _backward_picks,
+            durstenfeld_backward,
             _residue_counts,
         ),
         _spec(
@@ -586,7 +583,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             "24-bit state: at most 2^24 deals",
             "O(n)",
             vba_int_rnd,
-            _backward_picks,
+            durstenfeld_backward,
             _floor_counts,
         ),
     )

@@ -68,7 +68,7 @@ __all__ = [
 SCHEMA = "xlshuffle/fairness/v1"
 
 Perm = tuple[int, ...]
-Progress = Callable[[], None]
+Tick = Callable[[], None]  # called once per step of work, e.g. Progress.advance
 
 # --------------------------------------------------------------------------- helpers
 
@@ -471,6 +471,10 @@ class SampleResult:
 
     Attributes
     ----------
+    name : str
+        The algorithm's name.
+    n, trials : int
+        Items per shuffle and number of shuffles.
     test : str
         ``"orders"`` (chi-square over all ``n!`` orders) or ``"positions"`` (over the
         ``n x n`` position matrix).
@@ -525,7 +529,7 @@ def sample(
     *,
     seed: object = "xlshuffle fairness",
     alpha: float = ALPHA,
-    progress: Progress | None = None,
+    progress: Tick | None = None,
 ) -> SampleResult:
     """Shuffle ``range(n)`` ``trials`` times and test the counts for fairness.
 
@@ -605,7 +609,7 @@ def sample(
 # --------------------------------------------------------------------------- reachability
 
 
-def reachable_deals(n: int, *, bits: int = 24, progress: Progress | None = None) -> int:
+def reachable_deals(n: int, *, bits: int = 24, progress: Tick | None = None) -> int:
     """Count the different deals VBA's ``Int(Rnd * n)`` shuffle makes from every start.
 
     The shuffle (:func:`~xlshuffle.classic.vba_int_rnd`) is fixed by the generator's
@@ -737,10 +741,6 @@ def measure_cost(
 # --------------------------------------------------------------------------- report
 
 
-def _fraction(f: Fraction) -> str:
-    return str(f)
-
-
 def lab_steps(algorithms: int, trials: int) -> int:
     """How many times :func:`lab_report` calls ``progress`` (for a progress bar)."""
     return algorithms * (-(-trials // 1000) + 2)
@@ -754,7 +754,7 @@ def lab_report(
     seed: object = "xlshuffle fairness",
     exact_n: int | None = None,
     alpha: float = ALPHA,
-    progress: Progress | None = None,
+    progress: Tick | None = None,
 ) -> dict[str, Any]:
     """Run the whole lab and return the JSON-ready report (schema :data:`SCHEMA`).
 
@@ -778,7 +778,7 @@ def _lab(
     seed: object,
     exact_n: int | None,
     alpha: float,
-    progress: Progress | None,
+    progress: Tick | None,
 ) -> tuple[dict[str, Any], list[SampleResult]]:
     algs = resolve_algorithms(algorithms)
     if exact_n is None:
@@ -808,10 +808,10 @@ def _lab(
                     "n": exact_n,
                     "orders": s.orders,
                     "reached": s.reached,
-                    "min_p": _fraction(s.min_p),
-                    "max_p": _fraction(s.max_p),
+                    "min_p": str(s.min_p),
+                    "max_p": str(s.max_p),
                     "ratio": None if s.ratio is None else float(s.ratio),
-                    "tvd": _fraction(s.tvd),
+                    "tvd": str(s.tvd),
                     "tvd_float": float(s.tvd),
                 },
                 "sampled": {
