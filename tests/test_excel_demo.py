@@ -18,8 +18,9 @@ import pytest
 from xlwings.server import custom_functions_meta
 
 import xlshuffle
-from support import ROOT
 from test_excel import call
+
+from support import ROOT
 
 openpyxl = pytest.importorskip("openpyxl")
 from openpyxl.utils.cell import range_boundaries  # noqa: E402

@@ -25,9 +25,10 @@ from typing import Any
 import pytest
 import xlwings as xw
 
-from support import ROOT, require
 from test_excel import DIV0_IN, NA_IN, VECTOR_42, call, cell, column
 from xlshuffle import excel
+
+from support import ROOT, require
 
 HERE = ROOT / "tests" / "pyodide"
 CACHE = HERE / "cache"
