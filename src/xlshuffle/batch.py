@@ -19,6 +19,7 @@ Needs the ``xlsx`` extra: ``pip install 'xlshuffle[xlsx]'``.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as _dt
 import io
@@ -428,10 +429,8 @@ def _write_bytes_atomically(target: str, data: bytes) -> None:
 
 
 def _unlink_quietly(path: str) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass
 
 
 def backup_path(path: str) -> str:
@@ -975,10 +974,11 @@ def verify_record(
     ...     mode="rows", rows=5, columns=1, permutation=[0, 3, 1, 2])
     >>> verify_record(record)
     >>> record.permutation = [0, 1, 2, 3]
-    >>> verify_record(record)
-    Traceback (most recent call last):
-    ...
-    xlshuffle._errors.WorkbookError: record: the permutation does not follow from seed '42': position 1: recorded 1, recomputed 3
+    >>> try:
+    ...     verify_record(record)
+    ... except WorkbookError as exc:
+    ...     print(exc)
+    record: seed '42' does not give this permutation: position 1: recorded 1, recomputed 3
     """
     if not isinstance(record, DrawRecord):
         records = load_records(os.fspath(record))
@@ -998,9 +998,7 @@ def verify_record(
         )
     diff = _first_difference(record.permutation, _replay(record))
     if diff is not None:
-        raise WorkbookError(
-            f"{label}: the permutation does not follow from seed {record.seed!r}: {diff}"
-        )
+        raise WorkbookError(f"{label}: seed {record.seed!r} does not give this permutation: {diff}")
     if input is not None:
         data = _read(input)
         if sha256_of(data) != record.input_sha256:
