@@ -105,13 +105,17 @@ def _load(src: PathLike) -> _Loaded:
             raise
         except Exception as exc:
             kind = type(exc).__name__
-            if kind in ("EntitiesForbidden", "DTDForbidden", "ExternalReferenceForbidden"):
+            chain: BaseException | None = exc
+            while chain is not None and type(chain).__module__.partition(".")[0] != "defusedxml":
+                chain = chain.__cause__ or chain.__context__
+            if chain is not None:
                 raise WorkbookError(
                     f"{path}: the workbook's XML declares entities (a possible XML bomb), "
                     "so it was not read: re-save it in Excel if you trust it"
                 ) from None
+            detail = " ".join(str(exc).split()[:30])
             raise WorkbookError(
-                f"{path}: openpyxl cannot read this workbook ({kind}: {exc}): "
+                f"{path}: openpyxl cannot read this workbook ({kind}: {detail}): "
                 "open it in Excel, save it again as .xlsx, and retry"
             ) from None
     lost = [
