@@ -215,7 +215,8 @@ def with_extra_parts(base: bytes, parts: dict[str, tuple[str, bytes]], rel: str 
     zf = zipfile.ZipFile(io.BytesIO(base))
     types = zf.read("[Content_Types].xml").decode()
     overrides = "".join(
-        f'<Override PartName="/{name}" ContentType="{ctype}"/>' for name, (ctype, _) in parts.items()
+        f'<Override PartName="/{name}" ContentType="{ctype}"/>'
+        for name, (ctype, _) in parts.items()
     )
     types = types.replace("</Types>", overrides + "</Types>")
     edit: dict[str, bytes | None] = {"[Content_Types].xml": types.encode()}

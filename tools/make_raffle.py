@@ -18,11 +18,11 @@ from xlshuffle import DrawStream
 
 OUT = Path(__file__).resolve().parent.parent / "workbooks" / "raffle.xlsx"
 
-FIRST = (
+FIRST = (  # noqa: SIM905
     "Ada Amir Ana Ben Chen Chloe Dara Diego Elif Emma Farah Femi Grace Hana Ivan Jonas Kai "
     "Lea Leila Luca Maya Mei Nia Noah Omar Priya Rosa Sami Sofia Tariq Una Yuki Zoe"
 ).split()
-LAST = (
+LAST = (  # noqa: SIM905
     "Adams Baker Chen Costa Dubois Eriksen Fischer Garcia Haddad Ito Jansen Kowalski Kumar "
     "Larsen Martin Mensah Novak Okafor Petrov Quinn Rossi Santos Schmidt Silva Tanaka "
     "Varga Weber Wright Yilmaz Zhang"

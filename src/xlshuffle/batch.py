@@ -462,13 +462,13 @@ def _save(
     """Save, check nothing is lost, then put the file in place atomically."""
     wb, path = loaded.workbook, loaded.path
     target = path if in_place else dst
-    if target is None:
+    if target is None and not dry_run:
         raise OptionError("give an output path (dst / -o) or in_place=True (--in-place)")
-    if not in_place and os.path.abspath(target) == os.path.abspath(path):
+    if target is not None and not in_place and os.path.abspath(target) == os.path.abspath(path):
         raise OptionError(
             f"{path}: the output is the input: use in_place=True (--in-place) to replace it"
         )
-    if not in_place:
+    if target is not None and not in_place:
         _refuse_if_open(target)
 
     tmp: str | None = None
@@ -480,6 +480,7 @@ def _save(
                 wb.save(buf)
                 out = buf.getvalue()
             else:
+                assert target is not None  # checked above; narrows the type for mypy
                 fd, tmp = _temp_beside(target)
                 os.close(fd)
                 wb.save(tmp)
