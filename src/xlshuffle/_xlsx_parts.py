@@ -54,28 +54,31 @@ _BENIGN = frozenset(
     }
 )
 
-# Top-level elements openpyxl rewrites in its own way (or Excel recomputes).
+# Top-level elements that openpyxl models and writes back whenever they hold anything
+# (an empty <headerFooter/> is legitimately not written), or that Excel recomputes.
+# Any other element that disappears (extLst, customSheetViews, ignoredErrors,
+# oleObjects, controls, functionGroups...) is reported as lost.
 _BENIGN_ELEMENTS = frozenset(
     {
-        "dimension",
-        "fileVersion",
-        "fileRecoveryPr",
-        "AlternateContent",  # mc:AlternateContent around x15ac:absPath: the save folder
-        "absPath",
-        "revisionPtr",
-        "calcPr",
-        "sheetCalcPr",
-        "bookViews",
-        "phoneticPr",
+        # worksheet
+        "sheetPr", "dimension", "sheetViews", "sheetFormatPr", "cols", "sheetData",
+        "sheetCalcPr", "sheetProtection", "scenarios", "autoFilter", "mergeCells",
+        "conditionalFormatting", "dataValidations", "hyperlinks", "printOptions",
+        "pageMargins", "pageSetup", "headerFooter", "rowBreaks", "colBreaks", "drawing",
+        "legacyDrawing", "tableParts", "phoneticPr",
+        # workbook
+        "fileVersion", "fileSharing", "workbookPr", "workbookProtection", "bookViews",
+        "sheets", "externalReferences", "definedNames", "calcPr", "pivotCaches",
+        "fileRecoveryPr", "AlternateContent", "absPath", "revisionPtr",
     }
-)
+)  # fmt: skip
 
 _KINDS: tuple[tuple[str, str], ...] = (
     # (substring of the content type or path, kind name); first match wins
     ("docProps/thumbnail", "thumbnail"),
     ("customXml/", "custom XML"),
     ("threadedComment", "threaded comments"),
-    ("spreadsheetml.person", "threaded comment people"),
+    ("person+xml", "threaded comment people"),
     ("comments+xml", "comments"),
     ("vmlDrawing", "VML drawing (comment boxes, form controls)"),
     (".vml", "VML drawing (comment boxes, form controls)"),

@@ -52,6 +52,10 @@ __all__ = [
 PathLike = str | os.PathLike[str]
 Coord = tuple[int, int]
 
+#: Largest selection (in cells) that the cell-by-cell modes will draw for; whole rows
+#: and columns have no such limit (a million rows is a million draws).
+MAX_CELL_DRAWS = 20_000_000
+
 # openpyxl warnings that mean "this part of the file will not be saved".
 _LOSS_WORDS = ("removed", "dropped", "not supported", "discarded", "lost")
 
@@ -302,17 +306,14 @@ def _check_movable(sel: _Selection, mode: str, path: str) -> None:
                 "covering all its columns"
             )
 
-    cells = ws._cells
     array_types = (ArrayFormula, DataTableFormula)
-    for r in rows:
-        for c in sel.cols:
-            cell = cells.get((r, c))
-            if cell is not None and isinstance(cell._value, array_types):
-                raise WorkbookError(
-                    f"{where}: cell {get_column_letter(c)}{r} holds an array formula, "
-                    "which cannot be moved cell by cell: replace it with its values "
-                    "(Copy, Paste Values) or leave it out of the selection"
-                )
+    for (r, c), cell in ws._cells.items():
+        if r0 <= r <= r1 and c in colset and isinstance(cell._value, array_types):
+            raise WorkbookError(
+                f"{where}: cell {get_column_letter(c)}{r} holds an array formula, "
+                "which cannot be moved cell by cell: replace it with its values "
+                "(Copy, Paste Values) or leave it out of the selection"
+            )
 
 
 # --------------------------------------------------------------------------- drawing
@@ -331,27 +332,50 @@ def _draw(mode: str, n_rows: int, n_cols: int, stream: DrawStream) -> list[Any]:
     return [permutation(n_rows, seed=stream) for _ in range(n_cols)]
 
 
+def _inverse(perm: list[int]) -> list[int]:
+    inv = [0] * len(perm)
+    for p, s in enumerate(perm):
+        inv[s] = p
+    return inv
+
+
+def _region(sel: _Selection, mode: str) -> tuple[list[int], set[int]]:
+    return (sel.rows if mode == "columns" else sel.body), set(sel.cols)
+
+
 def _mapping(sel: _Selection, mode: str, perm: list[Any]) -> list[tuple[Coord, Coord]]:
-    """``(destination, source)`` of every cell position that takes part in the draw."""
-    body, cols = sel.body, sel.cols
+    """``(destination, source)`` of every *stored* cell that takes part in the draw.
+
+    Blank positions hold no cell, so the work is proportional to the stored cells, not
+    to the rectangle: a used range stretched to XFD1048576 by one stray comment costs
+    nothing more. ``perm[p] = s`` means item ``s`` lands at position ``p``.
+    """
+    rows, colset = _region(sel, mode)
+    if not rows:
+        return []
+    top, bottom = rows[0], rows[-1]
+    col_pos = {c: j for j, c in enumerate(sel.cols)}
+    cols, width = sel.cols, len(sel.cols)
+    sources = [key for key in sel.ws._cells if top <= key[0] <= bottom and key[1] in colset]
+    out: list[tuple[Coord, Coord]] = []
     if mode == "rows":
-        return [((body[p], c), (body[s], c)) for p, s in enumerate(perm) for c in cols]
-    if mode == "columns":
-        return [((r, cols[q]), (r, cols[s])) for q, s in enumerate(perm) for r in sel.rows]
-    if mode == "cells":
-        flat = [(r, c) for r in body for c in cols]
-        return [(flat[p], flat[s]) for p, s in enumerate(perm)]
-    if mode == "within-rows":
-        return [
-            ((body[i], cols[q]), (body[i], cols[s]))
-            for i, row_perm in enumerate(perm)
-            for q, s in enumerate(row_perm)
-        ]
-    return [
-        ((body[p], cols[j]), (body[s], cols[j]))
-        for j, col_perm in enumerate(perm)
-        for p, s in enumerate(col_perm)
-    ]
+        inv = _inverse(perm)
+        out = [((top + inv[r - top], c), (r, c)) for r, c in sources]
+    elif mode == "columns":
+        inv = _inverse(perm)
+        out = [((r, cols[inv[col_pos[c]]]), (r, c)) for r, c in sources]
+    elif mode == "cells":
+        inv = _inverse(perm)
+        for r, c in sources:
+            q = inv[(r - top) * width + col_pos[c]]
+            out.append(((top + q // width, cols[q % width]), (r, c)))
+    elif mode == "within-rows":
+        invs = [_inverse(p) for p in perm]
+        out = [((r, cols[invs[r - top][col_pos[c]]]), (r, c)) for r, c in sources]
+    else:
+        invs = [_inverse(p) for p in perm]
+        out = [((top + invs[col_pos[c]][r - top], c), (r, c)) for r, c in sources]
+    return out
 
 
 def _move(sel: _Selection, mapping: list[tuple[Coord, Coord]], path: str) -> None:
@@ -360,12 +384,8 @@ def _move(sel: _Selection, mapping: list[tuple[Coord, Coord]], path: str) -> Non
     from openpyxl.utils.cell import get_column_letter
 
     cells = sel.ws._cells
-    pop = cells.pop
-    held = {src: pop(src, None) for _, src in mapping}
-    for dest, src in mapping:
-        cell = held[src]
-        if cell is None:
-            continue
+    held = [(dest, src, cells.pop(src)) for dest, src in mapping]
+    for dest, src, cell in held:
         cells[dest] = cell
         if dest == src:
             continue
@@ -389,12 +409,14 @@ def _move_row_dimensions(sel: _Selection, perm: list[int]) -> None:
     """Whole rows carry their height, hidden flag and outline level."""
     dims = sel.ws.row_dimensions
     body = sel.body
-    held = [dims.pop(r, None) for r in body]
-    for p, s in enumerate(perm):
-        dim = held[s]
-        if dim is not None:
-            dim.index = body[p]
-            dims[body[p]] = dim
+    if not body:
+        return
+    top, bottom = body[0], body[-1]
+    inv = _inverse(perm)
+    held = [(r, dims.pop(r)) for r in list(dims) if top <= r <= bottom]
+    for r, dim in held:
+        dim.index = top + inv[r - top]
+        dims[dim.index] = dim
 
 
 # --------------------------------------------------------------------------- writing
@@ -475,12 +497,11 @@ def _save(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            if dry_run:
+            if dry_run or target is None:
                 buf = io.BytesIO()
                 wb.save(buf)
                 out = buf.getvalue()
             else:
-                assert target is not None  # checked above; narrows the type for mypy
                 fd, tmp = _temp_beside(target)
                 os.close(fd)
                 wb.save(tmp)
@@ -493,7 +514,7 @@ def _save(
                 "written. Pass --allow-loss (allow_loss=True) to write it without them, "
                 "or make this change in Excel"
             )
-        if dry_run or tmp is None:
+        if tmp is None or target is None:  # a dry run
             return _Written(None, lost, None)
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
@@ -617,6 +638,12 @@ def shuffle_workbook(
         path=loaded.path,
     )
     _check_movable(sel, mode, loaded.path)
+    area = len(sel.body) * len(sel.cols)
+    if mode not in ("rows", "columns") and area > MAX_CELL_DRAWS:
+        raise SizeError(
+            f"{loaded.path}: {sel.label} spans {area:,} cells and mode {mode!r} draws one "
+            f"number per cell (at most {MAX_CELL_DRAWS:,}): choose a smaller range"
+        )
     perm = _draw(mode, len(sel.body), len(sel.cols), stream)
     _move(sel, _mapping(sel, mode, perm), loaded.path)
     ws = sel.ws
