@@ -138,6 +138,8 @@ class Package:
     workbook_elements: set[str] = field(default_factory=set)
     sheet_elements: dict[str, set[str]] = field(default_factory=dict)
     has_vba_parts: bool = False
+    #: The merged range with the most cells: (cells, sheet name, A1 reference).
+    largest_merge: tuple[int, str, str] = (0, "", "")
 
 
 def _kind(name: str, content_type: str) -> str:
@@ -249,19 +251,41 @@ def _elements(xml: bytes, *, depth: int = 0) -> Iterable[tuple[int, str, dict[st
             depth += 1
 
 
-def _top_level(xml: bytes) -> set[str]:
-    """Local names of the root's children; the sheet data itself is skipped fast."""
+_REF = re.compile(r"\$?([A-Z]{1,3})\$?(\d+)")
+
+
+def _ref_cells(ref: str) -> int:
+    """Number of cells in an A1 reference such as ``B1:B1048576`` (0 if unreadable)."""
+    corners = []
+    for part in ref.upper().split(":"):
+        m = _REF.fullmatch(part.strip())
+        if m is None:
+            return 0
+        col = 0
+        for ch in m.group(1):
+            col = col * 26 + ord(ch) - 64
+        corners.append((int(m.group(2)), col))
+    (r0, c0), (r1, c1) = corners[0], corners[-1]
+    return (abs(r1 - r0) + 1) * (abs(c1 - c0) + 1)
+
+
+def _top_level(xml: bytes) -> tuple[set[str], list[str]]:
+    """Local names of the root's children, and the merged ranges; sheetData is skipped."""
     start = xml.find(b"<sheetData")
     if start < 0:
-        return {name for d, name, _ in _elements(xml) if d == 1}
+        items = list(_elements(xml))
+        merges = [a.get("ref", "") for _, n, a in items if n == "mergeCell"]
+        return {name for d, name, _ in items if d == 1}, merges
     head = {name for d, name, _ in _elements(xml[:start]) if d == 1}
     end = xml.find(b"</sheetData>", start)
     if end < 0:  # <sheetData/>
         end = xml.find(b">", start) + 1
     else:
         end += len(b"</sheetData>")
-    tail = {name for d, name, _ in _elements(xml[end:], depth=1) if d == 1}
-    return head | tail | {"sheetData"}
+    items = list(_elements(xml[end:], depth=1))
+    tail = {name for d, name, _ in items if d == 1}
+    merges = [a.get("ref", "") for _, n, a in items if n == "mergeCell"]
+    return head | tail | {"sheetData"}, merges
 
 
 def _resolve(base: str, target: str) -> str:
@@ -312,7 +336,10 @@ def open_package(data: bytes) -> Package:
             rid = next((v for k, v in attrs.items() if k.endswith(":id")), "")
             target = rels.get(rid)
             if target and target in zf.NameToInfo:
-                pkg.sheet_elements[attrs.get("name", "")] = _top_level(zf.read(target))
+                name = attrs.get("name", "")
+                pkg.sheet_elements[name], merges = _top_level(zf.read(target))
+                for ref in merges:
+                    pkg.largest_merge = max(pkg.largest_merge, (_ref_cells(ref), name, ref))
     return pkg
 
 

@@ -56,6 +56,9 @@ Coord = tuple[int, int]
 #: and columns have no such limit (a million rows is a million draws).
 MAX_CELL_DRAWS = 20_000_000
 
+#: Largest merged range openpyxl is asked to load (it makes one object per cell).
+MAX_MERGED_CELLS = 200_000
+
 # openpyxl warnings that mean "this part of the file will not be saved".
 _LOSS_WORDS = ("removed", "dropped", "not supported", "discarded", "lost")
 
@@ -100,6 +103,13 @@ def _load(src: PathLike) -> _Loaded:
         data = fh.read()
     sniff(data, path)
     package = open_package(data)
+    cells, sheet, ref = package.largest_merge
+    if cells > MAX_MERGED_CELLS:
+        # openpyxl makes one object per merged cell: B1:B1048576 takes it minutes and GBs
+        raise WorkbookError(
+            f"{path}: sheet {sheet!r} merges {ref} ({cells:,} cells), more than openpyxl "
+            "can load in reasonable time: unmerge it in Excel (or merge a smaller range)"
+        )
     keep_vba = package.has_vba_parts or path.lower().endswith((".xlsm", ".xltm"))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
