@@ -32,9 +32,16 @@ def cell_state(cell: Any) -> tuple[Any, ...]:
     """Everything a moved cell must carry: value, style, hyperlink and comment."""
     link = cell.hyperlink.target if cell.hyperlink is not None else None
     comment = cell.comment.text if cell.comment is not None else None
+    # openpyxl writes a cell holding "" as a blank cell: the one difference its own
+    # round trip makes to values, so it is not counted as a change here.
+    value = None if cell.value == "" else cell.value
+    if hasattr(value, "ref") and hasattr(value, "text"):  # ArrayFormula: compare by content
+        value = (type(value).__name__, value.ref, value.text)
+    elif type(value).__name__ == "DataTableFormula":
+        value = (type(value).__name__, dict(value))
     return (
-        cell.value,
-        cell.data_type if cell.value is not None else None,
+        value,
+        cell.data_type if value is not None else None,
         # StyleProxy does not compare by value: compare copies of the style objects
         copy.copy(cell.font),
         copy.copy(cell.fill),

@@ -74,6 +74,13 @@ class _Loaded:
     workbook: Workbook
     lost_on_load: list[str]
 
+    def close(self) -> None:
+        """Close the copy of the package openpyxl keeps for VBA (else a GC-time warning)."""
+        archive = getattr(self.workbook, "vba_archive", None)
+        if archive is not None:
+            archive.close()
+            self.workbook.vba_archive = None
+
 
 def _lock_file(path: str) -> str | None:
     folder, name = os.path.split(os.path.abspath(path))
@@ -133,7 +140,7 @@ def _load(src: PathLike) -> _Loaded:
                 "open it in Excel, save it again as .xlsx, and retry"
             ) from None
     lost = [
-        f"{w.message}".rstrip(".")
+        " ".join(str(w.message).split()).rstrip(".")
         for w in caught
         if any(word in str(w.message).lower() for word in _LOSS_WORDS)
     ]
@@ -537,6 +544,7 @@ def _save(
         _fsync_folder(os.path.dirname(os.path.abspath(target)))
         return _Written(sha256_of(out), lost, kept)
     finally:
+        loaded.close()
         if tmp is not None:
             _unlink_quietly(tmp)
 
@@ -794,6 +802,7 @@ def _sample(
         written = _save(
             loaded, target, in_place=in_place, backup=backup, allow_loss=allow_loss, dry_run=dry_run
         )
+    loaded.close()
     record = DrawRecord(
         command="sample",
         seed=_seed_text(stream),
@@ -1075,6 +1084,8 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         return  # sample/groups add cells; their files are checked by SHA-256 above
     before = _load(src)
     after = _load(dst)
+    before.close()
+    after.close()
     sel = _selection_from_label(before.workbook, record, before.path)
     ws_after = after.workbook[record.sheet]
     mapping = _mapping(sel, record.mode, record.permutation)
