@@ -12,7 +12,6 @@ import glob
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from ._errors import XlshuffleError
@@ -248,6 +247,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     label = {"shuffle": "shuffling", "sample": "sampling", "groups": "grouping"}[command]
     with Progress(len(tasks) if many else 0, label, enabled=None if many else False) as bar:
         if args.jobs > 1 and many:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
             with ProcessPoolExecutor(max_workers=min(args.jobs, len(tasks))) as pool:
                 futures = {pool.submit(_run_task, dict(t)): i for i, t in enumerate(tasks)}
                 for fut in as_completed(futures):
