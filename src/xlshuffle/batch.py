@@ -26,7 +26,7 @@ import io
 import os
 import tempfile
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DrawRecord",
+    "SampleResult",
     "groups_workbook",
     "sample_workbook",
     "shuffle_workbook",
@@ -360,55 +361,86 @@ def _region(sel: _Selection, mode: str) -> tuple[list[int], set[int]]:
     return (sel.rows if mode == "columns" else sel.body), set(sel.cols)
 
 
-def _mapping(sel: _Selection, mode: str, perm: list[Any]) -> list[tuple[Coord, Coord]]:
-    """``(destination, source)`` of every *stored* cell that takes part in the draw.
+def _destination(sel: _Selection, mode: str, perm: list[Any]) -> Callable[[int, int], Coord]:
+    """Where the cell at ``(row, column)`` of the region goes; ``perm[p] = s`` means item
+    ``s`` lands at position ``p``."""
+    rows, _ = _region(sel, mode)
+    top = rows[0] if rows else 0
+    col_pos = {c: j for j, c in enumerate(sel.cols)}
+    cols, width = sel.cols, len(sel.cols)
+    if mode == "rows":
+        inv = _inverse(perm)
+        return lambda r, c: (top + inv[r - top], c)
+    if mode == "columns":
+        inv = _inverse(perm)
+        return lambda r, c: (r, cols[inv[col_pos[c]]])
+    if mode == "cells":
+        inv = _inverse(perm)
 
-    Blank positions hold no cell, so the work is proportional to the stored cells, not
-    to the rectangle: a used range stretched to XFD1048576 by one stray comment costs
-    nothing more. ``perm[p] = s`` means item ``s`` lands at position ``p``.
-    """
+        def cell_dest(r: int, c: int) -> Coord:
+            q = inv[(r - top) * width + col_pos[c]]
+            return top + q // width, cols[q % width]
+
+        return cell_dest
+    invs = [_inverse(p) for p in perm]
+    if mode == "within-rows":
+        return lambda r, c: (r, cols[invs[r - top][col_pos[c]]])
+    return lambda r, c: (top + invs[col_pos[c]][r - top], c)
+
+
+def _sources(sel: _Selection, mode: str) -> list[Coord]:
+    """The stored cells of the region. Blank positions hold no cell, so the work is
+    proportional to the stored cells, not to the rectangle: a used range stretched to
+    XFD1048576 by one stray comment costs nothing more."""
     rows, colset = _region(sel, mode)
     if not rows:
         return []
     top, bottom = rows[0], rows[-1]
-    col_pos = {c: j for j, c in enumerate(sel.cols)}
-    cols, width = sel.cols, len(sel.cols)
-    sources = [key for key in sel.ws._cells if top <= key[0] <= bottom and key[1] in colset]
-    out: list[tuple[Coord, Coord]] = []
-    if mode == "rows":
-        inv = _inverse(perm)
-        out = [((top + inv[r - top], c), (r, c)) for r, c in sources]
-    elif mode == "columns":
-        inv = _inverse(perm)
-        out = [((r, cols[inv[col_pos[c]]]), (r, c)) for r, c in sources]
-    elif mode == "cells":
-        inv = _inverse(perm)
-        for r, c in sources:
-            q = inv[(r - top) * width + col_pos[c]]
-            out.append(((top + q // width, cols[q % width]), (r, c)))
-    elif mode == "within-rows":
-        invs = [_inverse(p) for p in perm]
-        out = [((r, cols[invs[r - top][col_pos[c]]]), (r, c)) for r, c in sources]
-    else:
-        invs = [_inverse(p) for p in perm]
-        out = [((top + invs[col_pos[c]][r - top], c), (r, c)) for r, c in sources]
-    return out
+    return [key for key in sel.ws._cells if top <= key[0] <= bottom and key[1] in colset]
 
 
-def _move(sel: _Selection, mapping: list[tuple[Coord, Coord]], path: str) -> None:
-    """Move whole openpyxl cells; translate formulas; rebind hyperlinks."""
+def _mapping(sel: _Selection, mode: str, perm: list[Any]) -> list[tuple[Coord, Coord]]:
+    """``(destination, source)`` of every stored cell that takes part in the draw."""
+    dest = _destination(sel, mode, perm)
+    return [(dest(r, c), (r, c)) for r, c in _sources(sel, mode)]
+
+
+def _move(sel: _Selection, mode: str, perm: list[Any], path: str) -> None:
+    """Move whole openpyxl cells; translate formulas; rebind hyperlinks.
+
+    The cells are taken out of the sheet first and put back at their destinations, one
+    list of references: no per-cell mapping is built (half a million cells would cost
+    as much memory again as openpyxl's own cells).
+    """
     from openpyxl.formula.translate import Translator, TranslatorError
     from openpyxl.utils.cell import get_column_letter
 
     cells = sel.ws._cells
-    held = [(dest, src, cells.pop(src)) for dest, src in mapping]
-    for dest, src, cell in held:
-        cells[dest] = cell
-        if dest == src:
-            continue
-        cell.row, cell.column = dest
+    pop = cells.pop
+    held = [pop(key) for key in _sources(sel, mode)]
+    moved = []
+    if mode == "rows":  # the common case, inlined: a third faster on 500,000 cells
+        inv, top = _inverse(perm), sel.body[0] if sel.body else 0
+        for cell in held:
+            r = cell.row
+            nr = top + inv[r - top]
+            cells[(nr, cell.column)] = cell
+            if nr != r:
+                cell.row = nr
+                if cell.data_type == "f" or cell._hyperlink is not None:
+                    moved.append((cell, r, cell.column))
+    else:
+        dest = _destination(sel, mode, perm)
+        for cell in held:
+            r, c = cell.row, cell.column
+            nr, nc = dest(r, c)
+            cells[(nr, nc)] = cell
+            if nr != r or nc != c:
+                cell.row, cell.column = nr, nc
+                moved.append((cell, r, c))
+    for cell, r, c in moved:
         if cell.data_type == "f" and isinstance(cell._value, str):
-            origin = f"{get_column_letter(src[1])}{src[0]}"
+            origin = f"{get_column_letter(c)}{r}"
             try:
                 cell._value = Translator(cell._value, origin=origin).translate_formula(
                     cell.coordinate
@@ -663,7 +695,7 @@ def shuffle_workbook(
             f"number per cell (at most {MAX_CELL_DRAWS:,}): choose a smaller range"
         )
     perm = _draw(mode, len(sel.body), len(sel.cols), stream)
-    _move(sel, _mapping(sel, mode, perm), loaded.path)
+    _move(sel, mode, perm, loaded.path)
     ws = sel.ws
     if mode == "rows" and sel.cols == list(range(ws.min_column, ws.max_column + 1)):
         _move_row_dimensions(sel, perm)
@@ -1060,12 +1092,12 @@ def verify_record(
     if output is None:
         return
     out = _read(output)
-    if input is None:
+    if input is None or record.command != "shuffle":
         if sha256_of(out) != record.output_sha256:
             raise WorkbookError(
                 f"{os.fspath(output)}: SHA-256 {sha256_of(out)[:16]}... is not the recorded "
-                f"output's {str(record.output_sha256)[:16]}...: pass --input too to compare "
-                "the cells instead of the bytes"
+                f"output's {str(record.output_sha256)[:16]}..."
+                + (": pass --input too to compare the cells" if input is None else "")
             )
         return
     _verify_cells(record, input, output)
@@ -1080,8 +1112,6 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     """The output's selection must hold the input's values moved by the permutation."""
     from openpyxl.utils.cell import get_column_letter
 
-    if record.command != "shuffle":
-        return  # sample/groups add cells; their files are checked by SHA-256 above
     before = _load(src)
     after = _load(dst)
     before.close()
