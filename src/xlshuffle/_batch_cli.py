@@ -165,6 +165,7 @@ def _destination(args: argparse.Namespace, path: str, many: bool) -> str | None:
 def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     """Do one file; never raise (a bad file must not stop the others)."""
     from . import batch
+    from .cli import _describe
 
     command = task.pop("command")
     try:
@@ -186,12 +187,6 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
             "error": f"{task['src']}: unexpected {type(exc).__name__}: {exc} "
             "(nothing was written; please report this with the file if you can)",
         }
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.filename is not None:
-        return f"{exc.filename}: {exc.strerror or exc}"
-    return str(exc)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

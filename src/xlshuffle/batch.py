@@ -490,17 +490,10 @@ def _temp_beside(target: str) -> tuple[int, str]:
 
 
 def _write_bytes_atomically(target: str, data: bytes) -> None:
-    fd, tmp = _temp_beside(target)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        _unlink_quietly(tmp)
-        raise
-    _fsync_folder(os.path.dirname(os.path.abspath(target)))
+    from .cli import _write_atomically
+
+    _write_atomically(target, data)
+    _fsync_folder(os.path.dirname(os.path.abspath(target)))  # make the rename durable too
 
 
 def _unlink_quietly(path: str) -> None:
