@@ -240,9 +240,13 @@ def test_killed_in_place_write_leaves_the_input_intact(tmp_path: Path):
     _big_workbook(src, 6_000)
     original = src.read_bytes()
     argv = [sys.executable, "-m", "xlshuffle", "shuffle", str(src), "--in-place", "--seed", "k"]
-    start = time.monotonic()
-    subprocess.run(argv, check=True, capture_output=True)
-    full = time.monotonic() - start
+    runs = []
+    for _ in range(2):  # the quicker of two runs, so that the kills land inside one
+        src.write_bytes(original)
+        start = time.monotonic()
+        subprocess.run(argv, check=True, capture_output=True)
+        runs.append(time.monotonic() - start)
+    full = min(runs)
     outcomes = set()
     for i in range(1, 9):
         src.write_bytes(original)
@@ -259,8 +263,11 @@ def test_killed_in_place_write_leaves_the_input_intact(tmp_path: Path):
         # the replace happened: the new file must be whole, and the backup the original
         outcomes.add("replaced")
         assert (tmp_path / "big.bak.xlsx").read_bytes() == original
-        ws = openpyxl.load_workbook(src, read_only=True)["Data"]
-        assert sum(1 for _ in ws.iter_rows(values_only=True)) == 6_001
+        wb = openpyxl.load_workbook(src, read_only=True)
+        try:
+            assert sum(1 for _ in wb["Data"].iter_rows(values_only=True)) == 6_001
+        finally:
+            wb.close()  # a read-only workbook keeps its file open
     assert "untouched" in outcomes
     for tmp in tmp_path.glob(".~xlshuffle-*"):  # a killed run may leave its temp file only
         assert tmp.name.endswith(".tmp")
