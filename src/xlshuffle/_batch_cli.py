@@ -1,0 +1,345 @@
+"""The batch subcommands: ``shuffle``, ``sample``, ``groups`` and ``verify``.
+
+Registered into ``xlshuffle`` by :func:`register`. This module imports without openpyxl;
+the work happens in :mod:`xlshuffle.batch`, which imports openpyxl when a file is read,
+so a missing extra surfaces as one "pip install 'xlshuffle[xlsx]'" line from ``main``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import sys
+from typing import Any
+
+from ._errors import XlshuffleError
+from ._grid import GRID_MODES, parse_mode
+from ._protocol import DrawStream, new_seed
+
+__all__ = ["register"]
+
+_EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm")
+_DEFAULT_SUFFIX = {"shuffle": ".shuffled", "groups": ".groups", "sample": ".sample"}
+_VERB = {"shuffle": "shuffled", "sample": "drew", "groups": "grouped"}
+
+
+class _Usage(Exception):
+    """Raised inside a handler for a command line that cannot work (exit code 2)."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``shuffle``, ``sample``, ``groups`` and ``verify`` to the ``xlshuffle`` parser."""
+    p = subparsers.add_parser(
+        "shuffle",
+        help="shuffle rows (or columns, cells...) of .xlsx workbooks",
+        description="Shuffle a selection of saved .xlsx/.xlsm workbooks with draw protocol v1: "
+        "the same seed gives the same order as the Excel functions.",
+    )
+    _add_common(p)
+    p.add_argument(
+        "--by",
+        default="rows",
+        help=f"what moves: {', '.join(GRID_MODES)} (default rows)",
+    )
+    p.set_defaults(func=_cmd_run, command="shuffle")
+
+    p = subparsers.add_parser(
+        "sample",
+        help="draw k rows (raffle winners) in draw order",
+        description="Draw k data rows in draw order (the first k rows of 'shuffle' with the "
+        "same seed) to CSV on stdout, a CSV file, or a new sheet of a copy of the workbook.",
+    )
+    _add_common(p)
+    p.add_argument("-k", type=int, required=True, help="how many rows to draw")
+    p.add_argument("--sheet-name", default="Sample", help="name of the new sheet (default Sample)")
+    p.set_defaults(func=_cmd_run, command="sample")
+
+    p = subparsers.add_parser(
+        "groups",
+        help="split rows into k groups: adds a group-number column",
+        description="Assign each data row to one of k near-equal groups (xlshuffle.groups) "
+        "and add the group number as a new column right of the used range.",
+    )
+    _add_common(p)
+    p.add_argument("-k", type=int, required=True, help="how many groups")
+    p.add_argument("--label", default="Group", help="header of the new column (default Group)")
+    p.set_defaults(func=_cmd_run, command="groups")
+
+    p = subparsers.add_parser(
+        "verify",
+        help="replay a draw record and check files against it",
+        description="Recompute the permutation of a draw record from its seed and check the "
+        "input and output files against it. Exit 0 when it holds, 1 with the first difference.",
+    )
+    p.add_argument("record", help="the JSON record written by --record")
+    p.add_argument("--input", help="the input workbook: must be the recorded one (SHA-256)")
+    p.add_argument(
+        "--output",
+        help="the output workbook: its cells must follow the permutation (with --input), "
+        "or its SHA-256 must be the recorded one",
+    )
+    p.set_defaults(func=_cmd_verify)
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("inputs", nargs="+", metavar="IN", help="workbooks, folders or glob patterns")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("-o", "--output", metavar="OUT", help="output file (one input only)")
+    out.add_argument("--suffix", help="write NAME<SUFFIX>.xlsx beside each input")
+    out.add_argument("--out-dir", metavar="DIR", help="write each output into this folder")
+    out.add_argument(
+        "--in-place", action="store_true", help="replace the input (keeps NAME.bak.xlsx)"
+    )
+    p.add_argument("--no-backup", action="store_true", help="with --in-place, keep no .bak")
+    p.add_argument("--sheet", help="sheet name (default: the active sheet)")
+    sel = p.add_mutually_exclusive_group()
+    sel.add_argument("--range", metavar="A1:D9", help="an A1 range such as A2:D200")
+    sel.add_argument("--table", help="an Excel table by name (its data rows)")
+    sel.add_argument("--columns", metavar="B,D", help="only these columns, over the used rows")
+    p.add_argument(
+        "--header",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep the first row in place (default: on, off for --range)",
+    )
+    p.add_argument("--seed", help="seed text; same seed, same order (default: a fresh seed)")
+    p.add_argument("--record", metavar="FILE", help="write the JSON draw record(s) here")
+    p.add_argument("--json", action="store_true", help="print each draw record as JSON")
+    p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
+    p.add_argument(
+        "--allow-loss",
+        action="store_true",
+        help="write even if openpyxl drops parts of the file (they are listed)",
+    )
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="files in parallel")
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def _expand(patterns: list[str], skip_suffix: str) -> list[str]:
+    """Files, folders (their workbooks) and glob patterns -> paths, in a stable order."""
+    out: list[str] = []
+    for pattern in patterns:
+        if os.path.isdir(pattern):
+            found = sorted(
+                os.path.join(pattern, name)
+                for name in os.listdir(pattern)
+                if name.lower().endswith(_EXTENSIONS)
+                and not name.startswith(("~$", ".~"))
+                and ".bak." not in name
+                and not os.path.splitext(name)[0].endswith(skip_suffix)
+            )
+            out.extend(found)
+        elif not os.path.exists(pattern) and glob.has_magic(pattern):
+            out.extend(sorted(glob.glob(pattern)) or [pattern])
+        else:
+            out.append(pattern)
+    seen: set[str] = set()
+    return [p for p in out if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
+
+
+def _destination(args: argparse.Namespace, path: str, many: bool) -> str | None:
+    if args.in_place:
+        return None
+    if args.output is not None:
+        if many:
+            raise _Usage("-o takes one input: use --out-dir or --suffix for several")
+        return None if args.output == "-" else str(args.output)
+    stem, ext = os.path.splitext(os.path.basename(path))
+    if args.command == "sample" and args.suffix is None and args.out_dir is None:
+        if many:
+            raise _Usage("sample prints CSV for one input: use --out-dir or --suffix for several")
+        return None
+    if args.out_dir is not None:
+        return os.path.join(args.out_dir, stem + ext)
+    suffix = args.suffix if args.suffix is not None else _DEFAULT_SUFFIX[args.command]
+    return os.path.join(os.path.dirname(path), stem + suffix + ext)
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _run_task(task: dict[str, Any]) -> dict[str, Any]:
+    """Do one file; never raise (a bad file must not stop the others)."""
+    from . import batch
+    from .cli import _describe
+
+    command = task.pop("command")
+    try:
+        if command == "shuffle":
+            record = batch.shuffle_workbook(**task)
+            return {"ok": True, "record": record.to_dict()}
+        if command == "groups":
+            record = batch.groups_workbook(**task)
+            return {"ok": True, "record": record.to_dict()}
+        result = batch.sample_workbook(**task)
+        return {"ok": True, "record": result.record.to_dict(), "table": result.table}
+    except (XlshuffleError, OSError) as exc:
+        return {"ok": False, "error": _describe(exc)}
+    except ModuleNotFoundError:
+        raise
+    except Exception as exc:  # a bug or an openpyxl failure on save: report, don't crash
+        return {
+            "ok": False,
+            "error": f"{task['src']}: unexpected {type(exc).__name__}: {exc} "
+            "(nothing was written; please report this with the file if you can)",
+        }
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from ._progress import Progress
+    from .cli import UsageError, seed_note
+
+    command: str = args.command
+    mode = parse_mode(args.by) if command == "shuffle" else "rows"
+    seed = args.seed if args.seed not in (None, "") else new_seed()
+    DrawStream(seed)  # a bad seed is a usage error before any file is touched
+    if args.jobs < 1:
+        raise UsageError("--jobs must be 1 or more")
+    if command != "shuffle" and args.k < (0 if command == "sample" else 1):
+        raise UsageError(f"-k must be {'0' if command == 'sample' else '1'} or more, not {args.k}")
+    if args.no_backup and not args.in_place:
+        raise UsageError("--no-backup only makes sense with --in-place")
+    paths = _expand(args.inputs, args.suffix or _DEFAULT_SUFFIX[command])
+    many = len(paths) > 1
+    if args.out_dir is not None:
+        os.makedirs(args.out_dir, exist_ok=True)
+
+    tasks = []
+    try:
+        for path in paths:
+            task: dict[str, Any] = {
+                "command": command,
+                "src": path,
+                "dst": _destination(args, path, many),
+                "sheet": args.sheet,
+                "cells": args.range,
+                "table": args.table,
+                "columns": args.columns,
+                "header": args.header,
+                "seed": seed,
+                "in_place": args.in_place,
+                "backup": not args.no_backup,
+                "allow_loss": args.allow_loss,
+                "dry_run": args.dry_run,
+            }
+            if command == "shuffle":
+                task["by"] = mode
+            elif command == "sample":
+                task["k"] = args.k
+                task["sheet_name"] = args.sheet_name
+            else:
+                task["k"] = args.k
+                task["label"] = args.label
+            tasks.append(task)
+    except _Usage as exc:
+        raise UsageError(str(exc)) from None
+
+    results: list[dict[str, Any]] = [{}] * len(tasks)
+    label = {"shuffle": "shuffling", "sample": "sampling", "groups": "grouping"}[command]
+    with Progress(len(tasks) if many else 0, label, enabled=None if many else False) as bar:
+        if args.jobs > 1 and many:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            with ProcessPoolExecutor(max_workers=min(args.jobs, len(tasks))) as pool:
+                futures = {pool.submit(_run_task, dict(t)): i for i, t in enumerate(tasks)}
+                for fut in as_completed(futures):
+                    results[futures[fut]] = fut.result()
+                    bar.advance()
+        else:
+            for i, t in enumerate(tasks):
+                results[i] = _run_task(dict(t))
+                bar.advance()
+
+    csv_to_stdout = command == "sample" and tasks and tasks[0]["dst"] is None and not args.in_place
+    human = sys.stderr if (args.json or csv_to_stdout) else sys.stdout
+    records = []
+    for res in results:
+        if not res["ok"]:
+            print(f"Error: {res['error']}", file=sys.stderr)
+            continue
+        rec = res["record"]
+        records.append(rec)
+        print(_summary_line(command, rec, args.dry_run), file=human)
+        if rec["lost"]:
+            print(f"  lost (--allow-loss): {'; '.join(rec['lost'])}", file=human)
+        if csv_to_stdout and "table" in res and not args.dry_run:
+            _print_csv(res["table"])
+        if args.json:
+            print(json.dumps(rec, ensure_ascii=False, separators=(",", ":")))
+    failed = len(tasks) - len(records)
+    if many:
+        print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
+    if args.record and records:
+        _write_record(args.record, records if many else records[0])
+    seed_note(DrawStream(seed), args.seed, sys.stderr)
+    return 1 if failed else 0
+
+
+def _summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
+    n = rec["rows"] - (1 if rec["header"] else 0)
+    what = {
+        "shuffle": f"{n} data rows ({rec['mode']}) shuffled",
+        "sample": f"{rec['k']} of {n} rows drawn",
+        "groups": f"{n} rows put in {rec['k']} groups",
+    }[command]
+    head = ", header kept" if rec["header"] else ""
+    where = f"{what} in {rec['selection']}{head}, seed {rec['seed']}"
+    if dry_run:
+        return f"{rec['input']}: dry run, nothing written: {where}"
+    target = rec["output"] or "stdout"
+    backup = f" (backup {rec['backup']})" if rec["backup"] else ""
+    return f"{rec['input']} -> {target}{backup}: {where}"
+
+
+def _print_csv(table: list[list[object]]) -> None:
+    import csv
+
+    from .batch import _cell_text
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerows([[_cell_text(v) for v in row] for row in table])
+    sys.stdout.flush()
+
+
+def _record_text(data: dict[str, Any] | list[dict[str, Any]]) -> str:
+    """Indented JSON, with each permutation kept on one line (it can be a million long)."""
+    items = data if isinstance(data, list) else [data]
+    texts = []
+    for rec in items:
+        shown = dict(rec, permutation="\x00PERM\x00")
+        text = json.dumps(shown, ensure_ascii=False, indent=2)
+        perm = json.dumps(rec["permutation"], separators=(",", ":"))
+        texts.append(text.replace('"\\u0000PERM\\u0000"', perm))
+    if isinstance(data, list):
+        return "[\n" + ",\n".join(texts) + "\n]\n"
+    return texts[0] + "\n"
+
+
+def _write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> None:
+    from .batch import _write_bytes_atomically
+
+    _write_bytes_atomically(path, _record_text(data).encode("utf-8"))
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from ._record import load_records
+    from .batch import verify_record
+
+    records = load_records(args.record)
+    verify_record(args.record, input=args.input, output=args.output)
+    for rec in records:
+        checked = [
+            label
+            for label, given in (("input", args.input), ("output", args.output))
+            if given is not None
+        ]
+        extra = f"; {' and '.join(checked)} checked" if checked else ""
+        print(
+            f"ok: {rec.command} of {rec.input} with seed {rec.seed}: permutation of "
+            f"{len(rec.permutation)} replayed{extra}"
+        )
+    return 0

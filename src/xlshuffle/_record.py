@@ -1,0 +1,123 @@
+"""The draw record: a JSON account of one batch draw that anyone can replay and check."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ._errors import WorkbookError
+from ._protocol import PROTOCOL
+
+__all__ = ["DrawRecord", "load_records", "sha256_of"]
+
+
+@dataclass
+class DrawRecord:
+    """What one ``shuffle``, ``sample`` or ``groups`` run did, enough to replay and check it.
+
+    Attributes
+    ----------
+    command : {"shuffle", "sample", "groups"}
+    seed : str
+        The seed as text (the generated one when none was given). A number or date seed
+        is kept as the text the draw protocol hashes, which replays the same stream.
+    input, output : str or None
+        Paths as given; ``output`` is None for a dry run or a CSV on stdout.
+    input_sha256, output_sha256 : str or None
+        SHA-256 of the input bytes read and of the output bytes written.
+    sheet, selection : str
+        The sheet name and the selection as an A1 range (``"A1:D201"``) or a column list.
+    header : bool
+        Whether the first row of the selection stayed in place as labels.
+    mode : str
+        The grid mode (``"rows"``, ``"columns"``...).
+    rows, columns : int
+        Size of the selection, header row included.
+    permutation : list
+        What moved where, as the draw protocol produced it: ``permutation[p]`` is the
+        0-based index (among the data rows, columns or cells) of the item now at
+        position ``p``. For ``within-rows``/``within-columns`` one list per line.
+    k : int or None
+        Winners drawn (``sample``) or number of groups (``groups``).
+    lost : list of str
+        Package parts and features the save dropped (only with ``allow_loss``).
+    backup : str or None
+        The backup kept by an in-place write.
+    """
+
+    command: str
+    seed: str
+    input: str
+    input_sha256: str
+    sheet: str
+    selection: str
+    header: bool
+    mode: str
+    rows: int
+    columns: int
+    permutation: list[Any]
+    output: str | None = None
+    output_sha256: str | None = None
+    k: int | None = None
+    lost: list[str] = field(default_factory=list)
+    backup: str | None = None
+    protocol: str = PROTOCOL
+    tool: str = "xlshuffle"
+    tool_version: str = ""
+    time_utc: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.tool_version:
+            from . import __version__
+
+            self.tool_version = __version__
+        if not self.time_utc:
+            now = _dt.datetime.now(_dt.UTC).replace(microsecond=0)
+            self.time_utc = now.isoformat().replace("+00:00", "Z")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the record as plain JSON-ready data, protocol first."""
+        data = asdict(self)
+        head = {"protocol": data.pop("protocol"), "tool": data.pop("tool")}
+        return head | data
+
+    def to_json(self) -> str:
+        """Return the record as one line of JSON."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], label: str = "record") -> DrawRecord:
+        """Build a record from :meth:`to_dict` output, naming the first missing field."""
+        names = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise WorkbookError(f"{label}: unknown field {unknown[0]!r} in the draw record")
+        try:
+            return cls(**data)
+        except TypeError as exc:
+            raise WorkbookError(f"{label}: not a complete draw record ({exc})") from None
+
+
+def load_records(path: str) -> list[DrawRecord]:
+    """Read a record file: one JSON object, a JSON array of them, or JSON lines."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as exc:
+            raise WorkbookError(f"{path}: not a JSON draw record ({exc})") from None
+    items = data if isinstance(data, list) else [data]
+    if not items or not all(isinstance(i, dict) for i in items):
+        raise WorkbookError(f"{path}: expected a JSON object (or a list of them) per draw")
+    return [DrawRecord.from_dict(i, path) for i in items]
+
+
+def sha256_of(data: bytes) -> str:
+    """Hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
