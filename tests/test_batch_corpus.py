@@ -18,9 +18,10 @@ import openpyxl
 import pytest
 
 from batch_support import state_at
-from support import SHARED, require
 from xlshuffle import XlshuffleError
 from xlshuffle.batch import shuffle_workbook
+
+from support import SHARED, require
 
 CORPUS = SHARED / "corpus"
 

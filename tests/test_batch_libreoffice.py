@@ -18,8 +18,9 @@ import openpyxl
 import pytest
 
 from batch_support import FIXTURES
-from support import require
 from xlshuffle.batch import groups_workbook, sample_workbook, shuffle_workbook
+
+from support import require
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = [
