@@ -28,8 +28,11 @@ K = 5
 
 
 def data_rows() -> list[list[object]]:
-    ws = openpyxl.load_workbook(RAFFLE, read_only=True).worksheets[0]
-    rows = [list(r) for r in ws.iter_rows(values_only=True)]
+    wb = openpyxl.load_workbook(RAFFLE, read_only=True)
+    try:
+        rows = [list(r) for r in wb.worksheets[0].iter_rows(values_only=True)]
+    finally:
+        wb.close()  # a read-only workbook keeps its file open until closed
     return rows[1:]  # the header row stays out of the draw
 
 
