@@ -16,7 +16,7 @@ from typing import TypeVar
 from ._errors import SizeError
 from ._protocol import DrawStream, resolve_source
 
-__all__ = ["deal", "groups", "permutation", "shuffle", "shuffled"]
+__all__ = ["deal", "group_numbers", "groups", "permutation", "shuffle", "shuffled"]
 
 T = TypeVar("T")
 
@@ -229,7 +229,21 @@ def groups(n: int, k: int, *, seed: object = None) -> list[int]:
     k = _check_count("k", k)
     if k < 1:
         raise SizeError("k must be at least 1 group")
-    out = [0] * n
-    for p, item in enumerate(permutation(n, seed=seed)):
+    return group_numbers(permutation(n, seed=seed), k)
+
+
+def group_numbers(perm: Sequence[int], k: int) -> list[int]:
+    """Group numbers from a drawn order: the item at position ``p`` joins ``p % k + 1``.
+
+    The rule of :func:`groups`, for callers that also keep the permutation (a draw
+    record). ``perm`` is a permutation of ``0 .. n-1`` as :func:`permutation` returns it.
+
+    Examples
+    --------
+    >>> group_numbers([2, 0, 1, 3], 2)
+    [2, 1, 1, 2]
+    """
+    out = [0] * len(perm)
+    for p, item in enumerate(perm):
         out[item] = p % k + 1
     return out

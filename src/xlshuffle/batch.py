@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._errors import OptionError, SizeError, WorkbookError, XlshuffleError
 from ._grid import parse_mode
-from ._knuth import _check_count, permutation
+from ._knuth import _check_count, group_numbers, permutation
 from ._protocol import PROTOCOL, DrawStream, normalise_seed
 from ._record import DrawRecord, load_records, sha256_of
 from ._xlsx_parts import Package, lost_between, open_package, sniff
@@ -588,6 +588,39 @@ def _target(dst: PathLike | None) -> str | None:
 # --------------------------------------------------------------------------- public API
 
 
+def _record(
+    command: str,
+    loaded: _Loaded,
+    sel: _Selection,
+    stream: DrawStream,
+    mode: str,
+    perm: list[Any],
+    written: _Written,
+    output: str | None,
+    *,
+    k: int | None = None,
+) -> DrawRecord:
+    """The draw record of a finished run: the one place its fields are filled in."""
+    return DrawRecord(
+        command=command,
+        seed=_seed_text(stream),
+        input=loaded.path,
+        input_sha256=sha256_of(loaded.data),
+        output=output,
+        output_sha256=written.sha256,
+        sheet=sel.ws.title,
+        selection=sel.label,
+        header=sel.header,
+        mode=mode,
+        rows=len(sel.rows),
+        columns=len(sel.cols),
+        permutation=perm,
+        k=k,
+        lost=written.lost,
+        backup=written.backup,
+    )
+
+
 def shuffle_workbook(
     src: PathLike,
     dst: PathLike | None = None,
@@ -692,31 +725,12 @@ def shuffle_workbook(
     ws = sel.ws
     if mode == "rows" and sel.cols == list(range(ws.min_column, ws.max_column + 1)):
         _move_row_dimensions(sel, perm)
+    target = _target(dst)
     written = _save(
-        loaded,
-        _target(dst),
-        in_place=in_place,
-        backup=backup,
-        allow_loss=allow_loss,
-        dry_run=dry_run,
+        loaded, target, in_place=in_place, backup=backup, allow_loss=allow_loss, dry_run=dry_run
     )
-    return DrawRecord(
-        command="shuffle",
-        seed=_seed_text(stream),
-        input=loaded.path,
-        input_sha256=sha256_of(loaded.data),
-        output=None if dry_run else (loaded.path if in_place else _target(dst)),
-        output_sha256=written.sha256,
-        sheet=ws.title,
-        selection=sel.label,
-        header=sel.header,
-        mode=mode,
-        rows=len(sel.rows),
-        columns=len(sel.cols),
-        permutation=perm,
-        lost=written.lost,
-        backup=written.backup,
-    )
+    output = None if dry_run else (loaded.path if in_place else target)
+    return _record("shuffle", loaded, sel, stream, mode, perm, written, output)
 
 
 def _cell_text(value: object) -> str:
@@ -828,24 +842,8 @@ def _sample(
             loaded, target, in_place=in_place, backup=backup, allow_loss=allow_loss, dry_run=dry_run
         )
     loaded.close()
-    record = DrawRecord(
-        command="sample",
-        seed=_seed_text(stream),
-        input=loaded.path,
-        input_sha256=sha256_of(loaded.data),
-        output=None if dry_run else (loaded.path if in_place else target),
-        output_sha256=written.sha256,
-        sheet=sel.ws.title,
-        selection=sel.label,
-        header=sel.header,
-        mode="rows",
-        rows=len(sel.rows),
-        columns=len(sel.cols),
-        permutation=order,
-        k=k,
-        lost=written.lost,
-        backup=written.backup,
-    )
+    output = None if dry_run else (loaded.path if in_place else target)
+    record = _record("sample", loaded, sel, stream, "rows", order, written, output, k=k)
     return SampleResult(record, table_out)
 
 
@@ -967,40 +965,18 @@ def groups_workbook(
     ws = sel.ws
     n = len(sel.body)
     perm = permutation(n, seed=stream)
-    numbers = [0] * n
-    for p, item in enumerate(perm):
-        numbers[item] = p % k + 1
+    numbers = group_numbers(perm, k)
     column = ws.max_column + 1
     if sel.header:
         ws.cell(sel.rows[0], column, label)
     for r, g in zip(sel.body, numbers, strict=True):
         ws.cell(r, column, g)
+    target = _target(dst)
     written = _save(
-        loaded,
-        _target(dst),
-        in_place=in_place,
-        backup=backup,
-        allow_loss=allow_loss,
-        dry_run=dry_run,
+        loaded, target, in_place=in_place, backup=backup, allow_loss=allow_loss, dry_run=dry_run
     )
-    return DrawRecord(
-        command="groups",
-        seed=_seed_text(stream),
-        input=loaded.path,
-        input_sha256=sha256_of(loaded.data),
-        output=None if dry_run else (loaded.path if in_place else _target(dst)),
-        output_sha256=written.sha256,
-        sheet=ws.title,
-        selection=sel.label,
-        header=sel.header,
-        mode="rows",
-        rows=len(sel.rows),
-        columns=len(sel.cols),
-        permutation=perm,
-        k=k,
-        lost=written.lost,
-        backup=written.backup,
-    )
+    output = None if dry_run else (loaded.path if in_place else target)
+    return _record("groups", loaded, sel, stream, "rows", perm, written, output, k=k)
 
 
 # --------------------------------------------------------------------------- verify
