@@ -382,3 +382,33 @@ def test_unseeded_draw_records_its_seed(plain: Path, tmp_path: Path):
 def test_fixtures_are_committed():
     names = {p.name for p in FIXTURES.iterdir()}
     assert {"plain.xlsx", "macro.xlsm", "styles.xlsx", "table.xlsx"} <= names
+
+
+def test_rich_text_runs_survive_and_plain_workbooks_skip_the_cost(tmp_path: Path):
+    import openpyxl
+    from openpyxl.cell.rich_text import CellRichText, TextBlock
+    from openpyxl.cell.text import InlineFont
+
+    from xlshuffle._xlsx_parts import open_package
+
+    src, out = tmp_path / "rich.xlsx", tmp_path / "out.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Name", "Note"])
+    for i in range(8):
+        note = CellRichText(["plain ", TextBlock(InlineFont(b=True), f"bold {i}")])
+        ws.append([f"n{i}", note])
+    wb.save(src)
+    assert open_package(src.read_bytes()).has_rich_text
+    shuffle_workbook(src, out, seed=3)
+    notes = [c.value for c in load(out)["Sheet"]["B"][1:]]
+    assert all(isinstance(n, CellRichText) for n in notes)
+    assert sorted(str(n) for n in notes) == sorted(f"plain bold {i}" for i in range(8))
+    assert all(n[1].font.b for n in notes)
+
+    plain = tmp_path / "plain.xlsx"
+    wb = openpyxl.Workbook()
+    for i in range(5):
+        wb.active.append([f"row {i}", i])
+    wb.save(plain)
+    assert not open_package(plain.read_bytes()).has_rich_text

@@ -138,6 +138,8 @@ class Package:
     workbook_elements: set[str] = field(default_factory=set)
     sheet_elements: dict[str, set[str]] = field(default_factory=dict)
     has_vba_parts: bool = False
+    #: Whether any string holds rich-text runs (in shared strings or inline in a sheet).
+    has_rich_text: bool = False
     #: The merged range with the most cells: (cells, sheet name, A1 reference).
     largest_merge: tuple[int, str, str] = (0, "", "")
 
@@ -251,6 +253,9 @@ def _elements(xml: bytes, *, depth: int = 0) -> Iterable[tuple[int, str, dict[st
             depth += 1
 
 
+# A rich-text run, <r> (any namespace prefix); <row>, <rPr>, <rPh> do not match.
+_RICH_RUN = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?r[\s>/]")
+
 _REF = re.compile(r"\$?([A-Z]{1,3})\$?(\d+)")
 
 
@@ -321,6 +326,8 @@ def open_package(data: bytes) -> Package:
                 continue
             ctype = overrides.get(name.lower()) or defaults.get(name.rpartition(".")[2].lower(), "")
             pkg.kinds[_kind(name, ctype)] += 1
+            if "sharedstrings" in name.lower() and _RICH_RUN.search(zf.read(name)):
+                pkg.has_rich_text = True
             if name.startswith(("xl/vbaProject", "xl/activeX/", "xl/ctrlProps/", "customUI")):
                 pkg.has_vba_parts = True
 
@@ -337,7 +344,10 @@ def open_package(data: bytes) -> Package:
             target = rels.get(rid)
             if target and target in zf.NameToInfo:
                 name = attrs.get("name", "")
-                pkg.sheet_elements[name], merges = _top_level(zf.read(target))
+                sheet_xml = zf.read(target)
+                pkg.sheet_elements[name], merges = _top_level(sheet_xml)
+                if not pkg.has_rich_text and _RICH_RUN.search(sheet_xml):
+                    pkg.has_rich_text = True  # an inline string with runs
                 for ref in merges:
                     pkg.largest_merge = max(pkg.largest_merge, (_ref_cells(ref), name, ref))
     return pkg
