@@ -1,75 +1,39 @@
 """Chi-square goodness of fit of the seeded stream (slow).
 
-Thresholds are chi-square critical values with a false-alarm probability of 1e-6 each
-(from scipy.stats.chi2.isf(1e-6, df), written here so the test needs no scipy): a fair
-shuffle fails a given test about once in a million runs, and the runs are at fixed seeds,
-so in practice never. The same statistic is computed for the naive swap-with-any-position
-shuffle fed by the same stream, and must exceed the threshold: the test can fail.
+The statistics and p-values come from :func:`xlshuffle.fairness.sample`, whose
+"forward" method is :func:`xlshuffle.shuffled` on a DrawStream (the public fast path).
+Each test passes a fair shuffle when its p-value is above ``ALPHA``: a fair shuffle fails
+one of these tests with probability 1e-6 (the p-value of a fair shuffle is uniform), and
+the runs are at fixed seeds, so in practice never. The naive swap-with-any-position
+shuffle, fed by the same kind of stream, must fall below it: the tests can fail.
+
+The position matrix is not n*n independent cells (each trial fills one permutation
+matrix): ``sample`` scales the Pearson statistic by (n-1)/n so that it follows
+chi-square with (n-1)**2 degrees of freedom; the raw statistic would not.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
-from collections.abc import Callable
-
 import pytest
 
-from xlshuffle import DrawStream, shuffle
+from xlshuffle.fairness import sample
 
-CHI2_1E6 = {23: 70.5496, 81: 156.4522}  # df -> critical value at P(false alarm) = 1e-6
-
-Shuffler = Callable[[list[int], DrawStream], None]
-
-
-def fair(items: list[int], stream: DrawStream) -> None:
-    shuffle(items, seed=stream)
-
-
-def naive(items: list[int], stream: DrawStream) -> None:
-    n = len(items)
-    for i in range(n):
-        j = stream.randbelow(n)
-        items[i], items[j] = items[j], items[i]
-
-
-def permutation_chi2(shuffler: Shuffler, n: int, trials: int, seed: str) -> float:
-    stream = DrawStream(seed)
-    counts: Counter[tuple[int, ...]] = Counter()
-    for _ in range(trials):
-        items = list(range(n))
-        shuffler(items, stream)
-        counts[tuple(items)] += 1
-    cells = list(itertools.permutations(range(n)))
-    expected = trials / len(cells)
-    return sum((counts[c] - expected) ** 2 / expected for c in cells)
-
-
-def position_chi2(shuffler: Shuffler, n: int, trials: int, seed: str) -> float:
-    # counts[i][p]: how often item i landed at position p. Rows and columns each sum to
-    # `trials`, so the statistic has (n-1)**2 degrees of freedom.
-    stream = DrawStream(seed)
-    counts = [[0] * n for _ in range(n)]
-    for _ in range(trials):
-        items = list(range(n))
-        shuffler(items, stream)
-        for p, item in enumerate(items):
-            counts[item][p] += 1
-    expected = trials / n
-    return sum((c - expected) ** 2 / expected for row in counts for c in row)
+ALPHA = 1e-6  # P(false alarm) of each test for a fair shuffle
 
 
 @pytest.mark.slow
 def test_all_24_orders_of_4_items_are_equally_frequent() -> None:
-    fair_stat = permutation_chi2(fair, 4, 48_000, "chi-square/perm")
-    naive_stat = permutation_chi2(naive, 4, 48_000, "chi-square/perm")
-    assert fair_stat < CHI2_1E6[23], fair_stat
-    assert naive_stat > CHI2_1E6[23], naive_stat
+    fair = sample("forward", 4, 48_000, seed="chi-square/perm", alpha=ALPHA)
+    naive = sample("naive-swap", 4, 48_000, seed="chi-square/perm", alpha=ALPHA)
+    assert (fair.test, fair.df) == ("orders", 23)
+    assert fair.p_value > ALPHA, fair
+    assert naive.p_value < ALPHA, naive
 
 
 @pytest.mark.slow
 def test_every_item_lands_in_every_position_equally_often() -> None:
-    fair_stat = position_chi2(fair, 10, 30_000, "chi-square/position")
-    naive_stat = position_chi2(naive, 10, 30_000, "chi-square/position")
-    assert fair_stat < CHI2_1E6[81], fair_stat
-    assert naive_stat > CHI2_1E6[81], naive_stat
+    fair = sample("forward", 10, 30_000, seed="chi-square/position", alpha=ALPHA)
+    naive = sample("naive-swap", 10, 30_000, seed="chi-square/position", alpha=ALPHA)
+    assert (fair.test, fair.df) == ("positions", 81)
+    assert fair.p_value > ALPHA, fair.statistic
+    assert naive.p_value < ALPHA, naive.statistic
