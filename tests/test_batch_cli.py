@@ -272,3 +272,10 @@ def test_killed_in_place_write_leaves_the_input_intact(tmp_path: Path):
     for tmp in tmp_path.glob(".~xlshuffle-*"):  # a killed run may leave its temp file only
         assert tmp.name.endswith(".tmp")
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_unseeded_run_that_draws_nothing_prints_no_seed(tmp_path: Path, capsys):
+    assert main(["shuffle", str(tmp_path / "missing.xlsx")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Error: ") and "missing.xlsx" in err
+    assert "xlshuffle: seed" not in err and err.count("\n") == 1

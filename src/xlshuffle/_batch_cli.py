@@ -16,7 +16,7 @@ from typing import Any
 
 from ._errors import XlshuffleError
 from ._grid import GRID_MODES, parse_mode
-from ._protocol import DrawStream, new_seed
+from ._protocol import DrawStream
 
 __all__ = ["register"]
 
@@ -195,8 +195,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     command: str = args.command
     mode = parse_mode(args.by) if command == "shuffle" else "rows"
-    seed = args.seed if args.seed not in (None, "") else new_seed()
-    DrawStream(seed)  # a bad seed is a usage error before any file is touched
+    stream = DrawStream(args.seed)  # a bad seed is a usage error before any file is touched
+    seed = str(stream.seed) if args.seed in (None, "") else args.seed  # one seed for all files
     if args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
     if command != "shuffle" and args.k < (0 if command == "sample" else 1):
@@ -275,7 +275,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
     if args.record and records:
         _write_record(args.record, records if many else records[0])
-    seed_note(DrawStream(seed), args.seed, sys.stderr)
+    if records:  # nothing was drawn when every file failed: no seed to replay
+        seed_note(stream, args.seed, sys.stderr)
     return 1 if failed else 0
 
 
