@@ -80,7 +80,7 @@ def _write_atomically(path: str, data: bytes) -> None:
     import tempfile
 
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".xlshuffle-", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=".~xlshuffle-", suffix=".tmp", dir=folder)  # as batch
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
