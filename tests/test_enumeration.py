@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from xlshuffle import deal, shuffled
-from xlshuffle._knuth import _durstenfeld
+from xlshuffle.draw.knuth import _durstenfeld
 
 
 class ScriptedSource:

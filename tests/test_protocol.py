@@ -17,12 +17,12 @@ from xlshuffle import (
     DrawStream,
     SeedError,
     SystemSource,
-    _protocol,
     excel_serial,
     new_seed,
     normalise_seed,
 )
-from xlshuffle._knuth import _durstenfeld
+from xlshuffle.draw import protocol
+from xlshuffle.draw.knuth import _durstenfeld
 
 from strategies import seeds
 
@@ -103,7 +103,7 @@ def test_unseeded_stream_records_its_seed_and_replays() -> None:
 
 def test_builtin_sha256_matches_hashlib() -> None:
     for message in (b"", b"abc", bytes(range(40)), b"x" * 1000):
-        assert _protocol._sha256(message).digest() == hashlib.sha256(message).digest()
+        assert protocol._sha256(message).digest() == hashlib.sha256(message).digest()
 
 
 @given(seeds, st.integers(min_value=1, max_value=2**64))

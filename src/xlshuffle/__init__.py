@@ -11,19 +11,35 @@ Excel functions, the batch mode and the command line, on any platform and Python
 [1, 41, 36, 20, 5]
 """
 
-from ._cards import RANKS, SUITS, deal_hands, standard_deck
-from ._errors import (
+from .draw import (
+    GRID_MODES,
+    PROTOCOL,
+    RANKS,
+    SUITS,
+    TEXT_UNITS,
+    DrawStream,
     OptionError,
     SeedError,
     ShapeError,
     SizeError,
+    SystemSource,
     WorkbookError,
     XlshuffleError,
+    deal,
+    deal_hands,
+    excel_serial,
+    graphemes,
+    groups,
+    new_seed,
+    normalise_seed,
+    parse_mode,
+    permutation,
+    shuffle,
+    shuffle_grid,
+    shuffle_text,
+    shuffled,
+    standard_deck,
 )
-from ._grid import GRID_MODES, parse_mode, shuffle_grid
-from ._knuth import deal, groups, permutation, shuffle, shuffled
-from ._protocol import PROTOCOL, DrawStream, SystemSource, excel_serial, new_seed, normalise_seed
-from ._text import TEXT_UNITS, graphemes, shuffle_text
 
 __version__ = "0.1.0"
 

@@ -14,9 +14,9 @@ import os
 import sys
 from typing import Any
 
-from ._errors import XlshuffleError
-from ._grid import GRID_MODES, parse_mode
-from ._protocol import DrawStream
+from .draw.errors import XlshuffleError
+from .draw.grid import GRID_MODES, parse_mode
+from .draw.protocol import DrawStream
 
 __all__ = ["register"]
 

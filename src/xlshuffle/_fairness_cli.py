@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._errors import SizeError
 from ._progress import Progress
 from .classic import ALGORITHMS
+from .draw.errors import SizeError
 from .fairness import ALPHA, _lab, lab_steps, resolve_algorithms
 
 __all__ = ["register"]

@@ -8,8 +8,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ._errors import WorkbookError
-from ._protocol import PROTOCOL
+from .draw.errors import WorkbookError
+from .draw.protocol import PROTOCOL
 
 __all__ = ["DrawRecord", "load_records", "sha256_of"]
 

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ._errors import WorkbookError
+from .draw.errors import WorkbookError
 
 __all__ = ["Package", "lost_between", "open_package", "sniff"]
 

@@ -30,12 +30,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ._errors import OptionError, SizeError, WorkbookError, XlshuffleError
-from ._grid import parse_mode
-from ._knuth import _check_count, group_numbers, permutation
-from ._protocol import PROTOCOL, DrawStream, normalise_seed
 from ._record import DrawRecord, load_records, sha256_of
 from ._xlsx_parts import Package, lost_between, open_package, sniff
+from .draw.errors import OptionError, SizeError, WorkbookError, XlshuffleError
+from .draw.grid import parse_mode
+from .draw.knuth import _check_count, group_numbers, permutation
+from .draw.protocol import PROTOCOL, DrawStream, normalise_seed
 
 if TYPE_CHECKING:
     from openpyxl.workbook.workbook import Workbook

@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any, NoReturn
 
 from . import __version__
-from ._cards import deal_hands
-from ._errors import OptionError, SeedError, SizeError, XlshuffleError
-from ._knuth import deal
-from ._protocol import DrawStream, new_seed
+from .draw.cards import deal_hands
+from .draw.errors import OptionError, SeedError, SizeError, XlshuffleError
+from .draw.knuth import deal
+from .draw.protocol import DrawStream, new_seed
 
 __all__ = ["UsageError", "main"]
 

@@ -40,9 +40,9 @@ from itertools import permutations
 from operator import itemgetter
 from typing import Any
 
-from ._errors import OptionError, SizeError
-from ._protocol import DrawStream, Source
 from .classic import ALGORITHMS, Algorithm, MsvcRand, VbaRnd
+from .draw.errors import OptionError, SizeError
+from .draw.protocol import DrawStream, Source
 
 __all__ = [
     "SCHEMA",

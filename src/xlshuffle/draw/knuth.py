@@ -13,8 +13,8 @@ import operator
 from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from typing import TypeVar
 
-from ._errors import SizeError
-from ._protocol import DrawStream, resolve_source
+from .errors import SizeError
+from .protocol import DrawStream, resolve_source
 
 __all__ = ["deal", "group_numbers", "groups", "permutation", "shuffle", "shuffled"]
 

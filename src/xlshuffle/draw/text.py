@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._errors import OptionError
-from ._knuth import shuffled
+from .errors import OptionError
+from .knuth import shuffled
 
 __all__ = ["TEXT_UNITS", "graphemes", "shuffle_text"]
 

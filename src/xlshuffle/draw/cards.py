@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from ._errors import OptionError, SizeError
-from ._knuth import _check_count, deal
+from .errors import OptionError, SizeError
+from .knuth import _check_count, deal
 
 __all__ = ["RANKS", "SUITS", "deal_hands", "standard_deck"]
 

@@ -21,7 +21,7 @@ from operator import add as _add
 from operator import mod as _mod
 from typing import Protocol, TypeAlias, runtime_checkable
 
-from ._errors import SeedError
+from .errors import SeedError
 
 __all__ = [
     "PROTOCOL",
@@ -256,7 +256,7 @@ class DrawStream:
     def _durstenfeld(self, items: list[object], steps: int) -> None:
         """Forward Durstenfeld, in place, for ``steps`` steps (protocol step 5).
 
-        Makes the same swaps as ``xlshuffle._knuth._durstenfeld`` fed by
+        Makes the same swaps as ``xlshuffle.draw.knuth._durstenfeld`` fed by
         :meth:`randbelow` (a test holds them equal), a buffer at a time: when every word
         of the buffer is below ``2**64 - m`` for the largest ``m`` still to come, none can
         be rejected, so the ``j`` of the whole run are computed by C-level ``map`` and

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from ._errors import OptionError, ShapeError
-from ._knuth import permutation, shuffled
-from ._protocol import resolve_source
+from .errors import OptionError, ShapeError
+from .knuth import permutation, shuffled
+from .protocol import resolve_source
 
 __all__ = ["GRID_MODES", "parse_mode", "shuffle_grid"]
 
