@@ -23,8 +23,8 @@ from pathlib import Path
 
 from xlshuffle import _plots
 from xlshuffle._fairness_cli import _print_table
-from xlshuffle._progress import Progress
 from xlshuffle.classic import ALGORITHMS, _floor_counts, _residue_counts
+from xlshuffle.common.progress import Progress
 from xlshuffle.fairness import (
     _lab,
     exact_distribution,

@@ -14,6 +14,7 @@ import os
 import sys
 from typing import Any
 
+from .common.files import write_atomically
 from .draw.errors import XlshuffleError
 from .draw.grid import GRID_MODES, parse_mode
 from .draw.protocol import DrawStream
@@ -190,8 +191,8 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from ._progress import Progress
     from .cli import UsageError, seed_note
+    from .common.progress import Progress
 
     command: str = args.command
     mode = parse_mode(args.by) if command == "shuffle" else "rows"
@@ -321,9 +322,7 @@ def _record_text(data: dict[str, Any] | list[dict[str, Any]]) -> str:
 
 
 def _write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> None:
-    from .batch import _write_bytes_atomically
-
-    _write_bytes_atomically(path, _record_text(data).encode("utf-8"))
+    write_atomically(path, _record_text(data).encode("utf-8"))
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._progress import Progress
 from .classic import ALGORITHMS
+from .common.progress import Progress
 from .draw.errors import SizeError
 from .fairness import ALPHA, _lab, lab_steps, resolve_algorithms
 

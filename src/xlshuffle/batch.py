@@ -19,12 +19,10 @@ Needs the ``xlsx`` extra: ``pip install 'xlshuffle[xlsx]'``.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import datetime as _dt
 import io
 import os
-import tempfile
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._record import DrawRecord, load_records, sha256_of
 from ._xlsx_parts import Package, lost_between, open_package, sniff
+from .common.files import backup_path, fsync_folder, temp_beside, unlink_quietly, write_atomically
 from .draw.errors import OptionError, SizeError, WorkbookError, XlshuffleError
 from .draw.grid import parse_mode
 from .draw.knuth import _check_count, group_numbers, permutation
@@ -473,42 +472,6 @@ def _move_row_dimensions(sel: _Selection, perm: list[int]) -> None:
 # --------------------------------------------------------------------------- writing
 
 
-def _fsync_folder(folder: str) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - not possible on every platform
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
-
-
-def _temp_beside(target: str) -> tuple[int, str]:
-    folder = os.path.dirname(os.path.abspath(target))
-    return tempfile.mkstemp(prefix=".~xlshuffle-", suffix=".tmp", dir=folder)
-
-
-def _write_bytes_atomically(target: str, data: bytes) -> None:
-    from .cli import _write_atomically
-
-    _write_atomically(target, data)
-    _fsync_folder(os.path.dirname(os.path.abspath(target)))  # make the rename durable too
-
-
-def _unlink_quietly(path: str) -> None:
-    with contextlib.suppress(OSError):
-        os.unlink(path)
-
-
-def backup_path(path: str) -> str:
-    """``report.xlsx`` -> ``report.bak.xlsx``: the backup an in-place write keeps."""
-    stem, ext = os.path.splitext(path)
-    return f"{stem}.bak{ext}"
-
-
 @dataclass
 class _Written:
     sha256: str | None
@@ -546,7 +509,7 @@ def _save(
                 wb.save(buf)
                 out = buf.getvalue()
             else:
-                fd, tmp = _temp_beside(target)
+                fd, tmp = temp_beside(target)
                 os.close(fd)
                 wb.save(tmp)
                 with open(tmp, "rb") as fh:
@@ -565,15 +528,15 @@ def _save(
         kept = None
         if in_place and backup:
             kept = backup_path(path)
-            _write_bytes_atomically(kept, loaded.data)
+            write_atomically(kept, loaded.data)
         os.replace(tmp, target)
         tmp = None
-        _fsync_folder(os.path.dirname(os.path.abspath(target)))
+        fsync_folder(os.path.dirname(os.path.abspath(target)))
         return _Written(sha256_of(out), lost, kept)
     finally:
         loaded.close()
         if tmp is not None:
-            _unlink_quietly(tmp)
+            unlink_quietly(tmp)
 
 
 def _seed_text(stream: DrawStream) -> str:
@@ -829,7 +792,7 @@ def _sample(
         )
         data = text.getvalue().encode("utf-8")
         if not dry_run:
-            _write_bytes_atomically(target, data)
+            write_atomically(target, data)
             written = _Written(sha256_of(data), [], None)
     elif target is not None or in_place:
         wb = loaded.workbook

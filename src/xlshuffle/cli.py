@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any, NoReturn
 
 from . import __version__
+from .common.files import write_atomically
 from .draw.cards import deal_hands
 from .draw.errors import OptionError, SeedError, SizeError, XlshuffleError
 from .draw.knuth import deal
@@ -66,30 +67,13 @@ def _cmd_lines(args: argparse.Namespace) -> int:
     picked = deal(lines, k, seed=stream)
     out = b"".join(line + b"\n" for line in picked)
     if args.output:
-        _write_atomically(args.output, out)
+        write_atomically(args.output, out)
     else:
         sys.stdout.flush()
         sys.stdout.buffer.write(out)
         sys.stdout.buffer.flush()
     seed_note(stream, args.seed, sys.stderr)
     return 0
-
-
-def _write_atomically(path: str, data: bytes) -> None:
-    import os
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".~xlshuffle-", suffix=".tmp", dir=folder)  # as batch
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 # --------------------------------------------------------------------------- deal

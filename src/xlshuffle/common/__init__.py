@@ -1,0 +1,16 @@
+"""Small standard-library utilities shared by the edges of xlshuffle.
+
+Not part of the public API: the command line, the fairness lab and batch mode use these,
+and their names may change between releases.
+
+Modules
+-------
+files
+    Safe file writing: a temporary file beside the target, fsync, then an atomic rename.
+progress
+    A progress bar for long work, drawn only on a terminal.
+
+This package may import only :mod:`xlshuffle.draw` and itself.
+"""
+
+__all__: list[str] = []
