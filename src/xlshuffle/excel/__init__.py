@@ -43,11 +43,11 @@ from typing import Any, ParamSpec, TypeVar
 
 import xlwings as xw
 
-from .draw.cards import deal_hands
-from .draw.errors import OptionError, SeedError, SizeError, XlshuffleError
-from .draw.grid import parse_mode, shuffle_grid
-from .draw.knuth import _check_count, deal, groups
-from .draw.text import shuffle_text
+from ..draw.cards import deal_hands
+from ..draw.errors import OptionError, SeedError, SizeError, XlshuffleError
+from ..draw.grid import parse_mode, shuffle_grid
+from ..draw.knuth import _check_count, deal, groups
+from ..draw.text import shuffle_text
 
 __all__ = ["CATEGORY", "DEAL", "FUNCTIONS", "GROUPS", "SAMPLE", "SHUFFLE", "SHUFFLESTR"]
 
