@@ -1,6 +1,6 @@
 """Chi-square goodness of fit of the seeded stream (slow).
 
-The statistics and p-values come from :func:`xlshuffle.fairness.sample`, whose
+The statistics and p-values come from :func:`xlshuffle.lab.fairness.sample`, whose
 "forward" method is :func:`xlshuffle.shuffled` on a DrawStream (the public fast path).
 Each test passes a fair shuffle when its p-value is above ``ALPHA``: a fair shuffle fails
 one of these tests with probability 1e-6 (the p-value of a fair shuffle is uniform), and
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from xlshuffle.fairness import sample
+from xlshuffle.lab.fairness import sample
 
 ALPHA = 1e-6  # P(false alarm) of each test for a fair shuffle
 

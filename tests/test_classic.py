@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import xlshuffle
 from xlshuffle import DrawStream
-from xlshuffle.classic import (
+from xlshuffle.lab.classic import (
     ALGORITHMS,
     MsvcRand,
     VbaRnd,

@@ -9,8 +9,8 @@ from itertools import permutations
 
 import pytest
 
-from xlshuffle.classic import ALGORITHMS, VbaRnd, random_swaps, rejection, vba_int_rnd
-from xlshuffle.fairness import (
+from xlshuffle.lab.classic import ALGORITHMS, VbaRnd, random_swaps, rejection, vba_int_rnd
+from xlshuffle.lab.fairness import (
     SCHEMA,
     _random_swaps_exact,
     _rejection_exact,

@@ -11,7 +11,7 @@ import pytest
 
 from test_fairness import check_schema
 from xlshuffle.cli import main
-from xlshuffle.fairness import resolve_algorithms, sample
+from xlshuffle.lab.fairness import resolve_algorithms, sample
 
 SMALL = ["fairness", "--n", "4", "--trials", "6000", "--algorithms", "forward", "naive-swap"]
 
@@ -85,7 +85,7 @@ def test_missing_matplotlib_names_the_extra(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import now fails as if absent
-    monkeypatch.delitem(sys.modules, "xlshuffle._plots", raising=False)
+    monkeypatch.delitem(sys.modules, "xlshuffle.lab.plots", raising=False)
     assert main([*SMALL, "--plot", str(tmp_path)]) == 1
     assert "pip install 'xlshuffle[plot]'" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
@@ -94,7 +94,7 @@ def test_missing_matplotlib_names_the_extra(
 def test_the_command_imports_without_matplotlib() -> None:
     code = (
         "import sys, xlshuffle.cli as c; c.build_parser(); "
-        "import xlshuffle.fairness, xlshuffle.classic; "
+        "import xlshuffle.lab.fairness, xlshuffle.lab.classic; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('matplotlib', 'numpy')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -112,13 +112,13 @@ def _png_ok(path: Path) -> None:
 
 @pytest.mark.slow  # about 6 s, most of it importing matplotlib and drawing
 def test_each_figure_draws_a_small_png(tmp_path: Path) -> None:
-    plots = pytest.importorskip("xlshuffle._plots")
+    plots = pytest.importorskip("xlshuffle.lab.plots")
     algs = resolve_algorithms(["forward", "naive-swap", "random-sort", "vba-rnd"])
     _png_ok(plots.headline_figure(algs, tmp_path / "head.png"))
     _png_ok(plots.orders_figure(algs, 3, tmp_path / "o3.png"))
     results = [(a, sample(a, 10, 500, seed=1)) for a in algs]
     _png_ok(plots.positions_figure(results, tmp_path / "p10.png"))
-    from xlshuffle.fairness import measure_cost
+    from xlshuffle.lab.fairness import measure_cost
 
     costs = {a.name: (a, [measure_cost(a, n, min_time=0) for n in (10, 100)]) for a in algs}
     _png_ok(plots.cost_figure(costs, tmp_path / "cost.png"))

@@ -21,11 +21,11 @@ from fractions import Fraction
 from itertools import permutations
 from pathlib import Path
 
-from xlshuffle import _plots
 from xlshuffle._fairness_cli import _print_table
-from xlshuffle.classic import ALGORITHMS, _floor_counts, _residue_counts
 from xlshuffle.common.progress import Progress
-from xlshuffle.fairness import (
+from xlshuffle.lab import plots as _plots
+from xlshuffle.lab.classic import ALGORITHMS, _floor_counts, _residue_counts
+from xlshuffle.lab.fairness import (
     _lab,
     exact_distribution,
     lab_steps,
@@ -181,8 +181,8 @@ xlshuffle fairness --json               # machine-readable report (schema below)
 ```
 
 Runs are seeded (`--seed`, default `'xlshuffle fairness'`), so the same command prints the
-same statistics every time; only the timings change. The code is in `xlshuffle.classic`
-(the methods) and `xlshuffle.fairness` (the measurements, pure standard library).
+same statistics every time; only the timings change. The code is in `xlshuffle.lab.classic`
+(the methods) and `xlshuffle.lab.fairness` (the measurements, pure standard library).
 
 ![Exact chance of each order of 3 items](img/fairness-headline.png)
 

@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .classic import ALGORITHMS
 from .common.progress import Progress
 from .draw.errors import SizeError
-from .fairness import ALPHA, _lab, lab_steps, resolve_algorithms
+from .lab.classic import ALGORITHMS
+from .lab.fairness import ALPHA, _lab, lab_steps, resolve_algorithms
 
 __all__ = ["register"]
 
@@ -88,9 +88,9 @@ def _cmd_fairness(args: argparse.Namespace) -> int:
     algs = resolve_algorithms(names)
     plots = None
     if args.plot:
-        from . import _plots  # needs matplotlib: fail now, not after a minute of work
+        from .lab import plots as figures  # needs matplotlib: fail now, not after a minute of work
 
-        plots = _plots
+        plots = figures
     total = lab_steps(len(algs), trials)
     if plots is not None:
         total += plots.figure_steps(len(algs))

@@ -281,7 +281,7 @@ def write_figures(
 ) -> list[Path]:
     """Write every figure of the lab into ``directory`` and return their paths.
 
-    ``samples`` may hold already-computed :func:`~xlshuffle.fairness.sample` results by
+    ``samples`` may hold already-computed :func:`~xlshuffle.lab.fairness.sample` results by
     ``n`` (the command line passes its own run) so they are not sampled twice.
     ``tick`` is called ``figure_steps(len(algs), sizes)`` times.
     """

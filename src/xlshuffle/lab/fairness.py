@@ -1,6 +1,6 @@
 """The fairness lab: exact and sampled measurements of the classic shuffles.
 
-Pure standard library (matplotlib lives in ``xlshuffle._plots``). Four measurements:
+Pure standard library (matplotlib lives in ``xlshuffle.lab.plots``). Four measurements:
 
 Exact
     :func:`exact_distribution` runs a shuffle through a *scripted source* that answers
@@ -40,9 +40,9 @@ from itertools import permutations
 from operator import itemgetter
 from typing import Any
 
+from ..draw.errors import OptionError, SizeError
+from ..draw.protocol import DrawStream, Source
 from .classic import ALGORITHMS, Algorithm, MsvcRand, VbaRnd
-from .draw.errors import OptionError, SizeError
-from .draw.protocol import DrawStream, Source
 
 __all__ = [
     "SCHEMA",
@@ -156,7 +156,7 @@ def iter_choices(
 
     Examples
     --------
-    >>> from xlshuffle.classic import durstenfeld_forward
+    >>> from xlshuffle.lab.classic import durstenfeld_forward
     >>> [(c, order) for c, _, order in iter_choices(durstenfeld_forward, 3)][:3]
     [((0, 0), (0, 1, 2)), ((0, 1), (0, 2, 1)), ((1, 0), (1, 0, 2))]
     """
@@ -212,7 +212,7 @@ def enumerate_choices(
 
     Examples
     --------
-    >>> from xlshuffle.classic import naive_swap
+    >>> from xlshuffle.lab.classic import naive_swap
     >>> dist, _ = enumerate_choices(naive_swap, 3)
     >>> [str(dist[p]) for p in sorted(dist)]
     ['4/27', '5/27', '5/27', '5/27', '4/27', '4/27']
@@ -247,7 +247,7 @@ def enumerate_choices(
 
 
 def _random_swaps_exact(n: int, rounds: int) -> dict[Perm, Fraction]:
-    """Markov chain over orders for :func:`~xlshuffle.classic.random_swaps`."""
+    """Markov chain over orders for :func:`~xlshuffle.lab.classic.random_swaps`."""
     dist: dict[Perm, Fraction] = {tuple(range(n)): Fraction(1)}
     step = Fraction(1, n * n)
     for _ in range(rounds):
@@ -265,7 +265,7 @@ def _random_swaps_exact(n: int, rounds: int) -> dict[Perm, Fraction]:
 
 
 def _rejection_exact(n: int) -> dict[Perm, Fraction]:
-    """Markov recursion for :func:`~xlshuffle.classic.rejection`.
+    """Markov recursion for :func:`~xlshuffle.lab.classic.rejection`.
 
     A rejected draw leaves the deck as it was, so from a deck with ``e`` empty slots the
     next card lands in each empty slot with probability ``(1/n) / (e/n) = 1/e`` (the
@@ -612,7 +612,7 @@ def sample(
 def reachable_deals(n: int, *, bits: int = 24, progress: Tick | None = None) -> int:
     """Count the different deals VBA's ``Int(Rnd * n)`` shuffle makes from every start.
 
-    The shuffle (:func:`~xlshuffle.classic.vba_int_rnd`) is fixed by the generator's
+    The shuffle (:func:`~xlshuffle.lab.classic.vba_int_rnd`) is fixed by the generator's
     state, so there are at most ``2**bits`` deals. This counts them exactly: states are
     split by their first pick, then each group by its second pick, and so on, until every
     group holds one state (a deal nobody else makes) or the picks run out (one deal made

@@ -30,8 +30,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .draw.knuth import shuffled
-from .draw.protocol import Source
+from ..draw.knuth import shuffled
+from ..draw.protocol import Source
 
 __all__ = [
     "ALGORITHMS",

@@ -1,0 +1,19 @@
+"""The fairness lab: the classic shuffles, fair and biased, measured exactly and by sampling.
+
+Pure standard library, except :mod:`xlshuffle.lab.plots`, which needs matplotlib and is
+imported only by whoever draws the figures (``xlshuffle fairness --plots``).
+
+Modules
+-------
+classic
+    The specimens: eleven classic shuffles, fair and biased, and the registry
+    :data:`~xlshuffle.lab.classic.ALGORITHMS` that describes them.
+fairness
+    The measurements and the whole lab's JSON report (``docs/fairness.md``).
+plots
+    The lab's figures.
+
+This package may import only :mod:`xlshuffle.draw`, :mod:`xlshuffle.common` and itself.
+"""
+
+__all__: list[str] = []
