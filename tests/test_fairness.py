@@ -10,10 +10,9 @@ from itertools import permutations
 import pytest
 
 from xlshuffle.lab.classic import ALGORITHMS, VbaRnd, random_swaps, rejection, vba_int_rnd
+from xlshuffle.lab.exact import _random_swaps_exact, _rejection_exact
 from xlshuffle.lab.fairness import (
     SCHEMA,
-    _random_swaps_exact,
-    _rejection_exact,
     chi2_sf,
     enumerate_choices,
     exact_distribution,
