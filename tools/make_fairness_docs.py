@@ -21,7 +21,7 @@ from fractions import Fraction
 from itertools import permutations
 from pathlib import Path
 
-from xlshuffle._fairness_cli import _print_table
+from xlshuffle.cli.fairness import _print_table
 from xlshuffle.common.progress import Progress
 from xlshuffle.lab import plots as _plots
 from xlshuffle.lab.classic import ALGORITHMS, _floor_counts, _residue_counts

@@ -4,9 +4,13 @@
 mapped to exit codes in one place, :func:`main`: usage errors exit 2, failures exit 1,
 and a user mistake is one ``Error: ...`` line on stderr, never a traceback.
 
-Subcommands that need an optional dependency live in their own modules (listed in
-``_EDGE_COMMANDS``) and import it only when they run, so ``xlshuffle --help`` works with
-the core alone and a missing extra is reported with the command that installs it.
+Subcommands that need an optional dependency live in their own modules of this package,
+``cli.batch`` and ``cli.fairness`` (listed in ``_EDGE_COMMANDS``), and import it only when
+they run, so ``xlshuffle --help`` works with the core alone and a missing extra is
+reported with the command that installs it.
+
+The command line is the top layer: it may import every other part of xlshuffle, and no
+part imports it.
 """
 
 from __future__ import annotations
@@ -18,18 +22,18 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, NoReturn
 
-from . import __version__
-from .common.files import write_atomically
-from .draw.cards import deal_hands
-from .draw.errors import OptionError, SeedError, SizeError, XlshuffleError
-from .draw.knuth import deal
-from .draw.protocol import DrawStream, new_seed
+from .. import __version__
+from ..common.files import write_atomically
+from ..draw.cards import deal_hands
+from ..draw.errors import OptionError, SeedError, SizeError, XlshuffleError
+from ..draw.knuth import deal
+from ..draw.protocol import DrawStream, new_seed
 
 __all__ = ["UsageError", "main"]
 
 # Modules that add subcommands with ``register(subparsers)``; skipped if not present.
 # They must import without their optional dependency and import it when they run.
-_EDGE_COMMANDS = ("xlshuffle._batch_cli", "xlshuffle._fairness_cli")
+_EDGE_COMMANDS = ("xlshuffle.cli.batch", "xlshuffle.cli.fairness")
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.
 _EXTRAS = {"openpyxl": "xlsx", "defusedxml": "xlsx", "matplotlib": "plot", "xlwings": "excel"}

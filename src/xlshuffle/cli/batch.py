@@ -14,10 +14,10 @@ import os
 import sys
 from typing import Any
 
-from .common.files import write_atomically
-from .draw.errors import XlshuffleError
-from .draw.grid import GRID_MODES, parse_mode
-from .draw.protocol import DrawStream
+from ..common.files import write_atomically
+from ..draw.errors import XlshuffleError
+from ..draw.grid import GRID_MODES, parse_mode
+from ..draw.protocol import DrawStream
 
 __all__ = ["register"]
 
@@ -165,8 +165,8 @@ def _destination(args: argparse.Namespace, path: str, many: bool) -> str | None:
 
 def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     """Do one file; never raise (a bad file must not stop the others)."""
-    from . import batch
-    from .cli import _describe
+    from .. import batch
+    from . import _describe
 
     command = task.pop("command")
     try:
@@ -191,8 +191,8 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from .cli import UsageError, seed_note
-    from .common.progress import Progress
+    from ..common.progress import Progress
+    from . import UsageError, seed_note
 
     command: str = args.command
     mode = parse_mode(args.by) if command == "shuffle" else "rows"
@@ -300,7 +300,7 @@ def _summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
 def _print_csv(table: list[list[object]]) -> None:
     import csv
 
-    from .batch import _cell_text
+    from ..batch import _cell_text
 
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerows([[_cell_text(v) for v in row] for row in table])
@@ -326,8 +326,8 @@ def _write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> Non
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from ._record import load_records
-    from .batch import verify_record
+    from .._record import load_records
+    from ..batch import verify_record
 
     records = load_records(args.record)
     verify_record(args.record, input=args.input, output=args.output)

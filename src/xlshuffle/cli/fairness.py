@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common.progress import Progress
-from .draw.errors import SizeError
-from .lab.classic import ALGORITHMS
-from .lab.fairness import ALPHA, _lab, lab_steps, resolve_algorithms
+from ..common.progress import Progress
+from ..draw.errors import SizeError
+from ..lab.classic import ALGORITHMS
+from ..lab.fairness import ALPHA, _lab, lab_steps, resolve_algorithms
 
 __all__ = ["register"]
 
@@ -88,7 +88,7 @@ def _cmd_fairness(args: argparse.Namespace) -> int:
     algs = resolve_algorithms(names)
     plots = None
     if args.plot:
-        from .lab import plots as figures  # needs matplotlib: fail now, not after a minute of work
+        from ..lab import plots as figures  # needs matplotlib: fail now, not after a minute of work
 
         plots = figures
     total = lab_steps(len(algs), trials)
