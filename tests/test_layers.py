@@ -1,0 +1,298 @@
+"""The layers of ``src/xlshuffle/``: who may import whom, read from the code's own imports.
+
+Every module is parsed (never imported), its imports collected, relative ones resolved,
+and each is checked against :data:`RULES`. A module belongs to the rule with the longest
+key that names it or a package around it (``lab.plots`` before ``lab``); a module that no
+rule names fails the test, so a new layer is one new entry in the table.
+
+Layers, from the bottom::
+
+    draw      the pure core: draw protocol v1 and the shuffles (stdlib; regex lazily)
+    common    small stdlib utilities shared by the edges (file writing, progress)
+    excel     the worksheet functions, through xlwings
+    lab       the fairness lab (stdlib; matplotlib only in lab.plots)
+    workbook  saved workbooks, through openpyxl (being written; one entry, ready for it)
+    cli       the command line: the top, may import everything
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from support import ROOT
+
+PACKAGE = "xlshuffle"
+SRC = ROOT / "src" / PACKAGE
+
+ANY = None  # a rule field that allows everything
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What the modules of one layer may import.
+
+    ``layers``: the xlshuffle layers (first names under ``xlshuffle.``; ``__init__`` is the
+    package root) they may import, or ``ANY``. ``third_party``: distributions they may
+    import anywhere in a module, or ``ANY``. ``lazy``: distributions they may import only
+    inside a function, so that importing the module does not load them.
+    """
+
+    layers: frozenset[str] | None
+    third_party: frozenset[str] | None = frozenset()
+    lazy: frozenset[str] = frozenset()
+
+
+def rule(*layers: str, third_party: tuple[str, ...] = (), lazy: tuple[str, ...] = ()) -> Rule:
+    return Rule(frozenset(layers), frozenset(third_party), frozenset(lazy))
+
+
+# Legacy top-level modules, being replaced by the `workbook` layer: they may use the core,
+# the shared utilities and each other until then (and `_record` reads the root's
+# __version__), never the Excel functions, the lab or the command line.
+_LEGACY = rule(
+    "draw",
+    "common",
+    "batch",
+    "_xlsx_parts",
+    "_record",
+    "__init__",
+    third_party=("openpyxl", "defusedxml"),
+)
+
+#: Layer (or module, as a dotted path under xlshuffle) -> what it may import.
+RULES: dict[str, Rule] = {
+    "draw": rule("draw", lazy=("regex",)),
+    "common": rule("draw", "common"),
+    "excel": rule("draw", "common", "excel", third_party=("xlwings",)),
+    "lab": rule("draw", "common", "lab"),
+    "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),
+    "workbook": rule("draw", "common", "workbook", third_party=("openpyxl", "defusedxml")),
+    "cli": Rule(layers=ANY, third_party=ANY),
+    "__init__": rule("draw"),  # the root re-exports the core's public API, nothing else
+    "__main__": rule("cli"),  # `python -m xlshuffle`
+    "batch": _LEGACY,
+    "_xlsx_parts": _LEGACY,
+    "_record": _LEGACY,
+}
+
+#: No module is longer than this many lines, except the legacy ones allowed below.
+MAX_LINES = 400
+#: Legacy modules allowed to be longer, until they are replaced. Do not add to this list:
+#: split the module instead (see lab/classic.py and lab/fairness.py for how).
+LONG_MODULES_ALLOWED = {
+    "batch.py",  # 1134 lines: being replaced by the workbook package
+    "_xlsx_parts.py",  # 403 lines: being replaced by the workbook package
+}
+
+# CPython's SHA-256 accelerator is `_sha2` from 3.12, `_sha256` before (draw/protocol.py
+# tries both); neither name is in every version's sys.stdlib_module_names.
+STDLIB = frozenset(sys.stdlib_module_names) | {"__future__", "_sha2", "_sha256"}
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import: the module named (absolute, dotted) and whether it sits in a function."""
+
+    target: str
+    lazy: bool
+    line: int
+
+
+def module_name(path: Path, src: Path = SRC) -> str:
+    """``src/xlshuffle/draw/knuth.py`` -> ``xlshuffle.draw.knuth`` (a package's __init__
+    -> the package)."""
+    parts = [PACKAGE, *path.relative_to(src).with_suffix("").parts]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(source: str, module: str, *, is_package: bool = False) -> list[Import]:
+    """Every import in ``source``, the text of ``module``, with relative ones resolved.
+
+    ``from PKG import name`` yields ``PKG.name``, one import per name: ``name`` may be a
+    module (``from .. import batch``), and :func:`layer_of` takes an attribute of a
+    package for that package.
+    """
+    package = module if is_package else module.rpartition(".")[0]
+    found: list[Import] = []
+
+    def visit(node: ast.AST, lazy: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = lazy or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if isinstance(child, ast.Import):
+                found.extend(Import(a.name, lazy, child.lineno) for a in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    anchor = package.split(".")
+                    if child.level - 1 > len(anchor) - 1:
+                        raise ValueError(f"{module}:{child.lineno}: import beyond the top")
+                    anchor = anchor[: len(anchor) - (child.level - 1)]
+                    base = ".".join([*anchor, base] if base else anchor)
+                found.extend(Import(f"{base}.{a.name}", lazy, child.lineno) for a in child.names)
+            visit(child, inner)
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def rule_key(module: str) -> str | None:
+    """The key of :data:`RULES` that governs ``module`` (the longest that names it)."""
+    rest = module.removeprefix(PACKAGE).lstrip(".") or "__init__"
+    parts = rest.split(".")
+    for n in range(len(parts), 0, -1):
+        key = ".".join(parts[:n])
+        if key in RULES:
+            return key
+    return None
+
+
+def layer_of(target: str, known: set[str]) -> str:
+    """The layer an xlshuffle import lands in: ``xlshuffle.draw.knuth`` -> ``draw``.
+
+    The root package and its attributes (``from xlshuffle import __version__``) are
+    ``__init__``; ``known`` holds the names of the root's modules and subpackages.
+    """
+    parts = target.split(".")
+    if len(parts) > 1 and parts[1] in known:
+        return parts[1]
+    return "__init__"
+
+
+def violations(module: str, imports: list[Import], known: set[str]) -> list[str]:
+    """What ``module`` imports that its rule does not allow, one line each."""
+    key = rule_key(module)
+    if key is None:
+        return [f"{module}: no rule names it; add its layer to RULES in tests/test_layers.py"]
+    r = RULES[key]
+    bad = []
+    for imp in imports:
+        top = imp.target.partition(".")[0]
+        where = f"{module}:{imp.line}: imports {imp.target}"
+        if top == PACKAGE:
+            layer = layer_of(imp.target, known)
+            if r.layers is not ANY and layer not in r.layers:
+                bad.append(f"{where} (layer {layer!r}; {key!r} may import {sorted(r.layers)})")
+        elif top in STDLIB or not top or r.third_party is ANY or top in r.third_party:
+            continue
+        elif top in r.lazy:
+            if not imp.lazy:
+                bad.append(f"{where} at module level ({key!r} may import {top} only lazily)")
+        else:
+            bad.append(f"{where} (third-party {top!r} is not allowed in {key!r})")
+    return bad
+
+
+def _modules() -> list[Path]:
+    return sorted(SRC.rglob("*.py"))
+
+
+def _known() -> set[str]:
+    return {
+        p.stem if p.is_file() else p.name
+        for p in SRC.iterdir()
+        if p.suffix == ".py" or (p / "__init__.py").exists()
+    }
+
+
+# --------------------------------------------------------------------------- the house
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_module_imports_only_what_its_layer_allows(path: Path) -> None:
+    module = module_name(path)
+    imports = imports_of(
+        path.read_text(encoding="utf-8"), module, is_package=path.name == "__init__.py"
+    )
+    assert violations(module, imports, _known()) == []
+
+
+def _sized_modules() -> list[Path]:
+    return [p for p in _modules() if str(p.relative_to(SRC)) not in LONG_MODULES_ALLOWED]
+
+
+@pytest.mark.parametrize("path", _sized_modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_module_is_at_most_400_lines(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(SRC)} has {lines} lines: split it"
+
+
+def test_every_layer_folder_is_a_package() -> None:
+    folders = [p for p in SRC.iterdir() if p.is_dir() and p.name != "__pycache__"]
+    assert folders, "no layer folders found"
+    for folder in folders:
+        assert (folder / "__init__.py").exists(), f"{folder.name}/ has no __init__.py"
+        assert rule_key(f"{PACKAGE}.{folder.name}") == folder.name, f"{folder.name}/ has no rule"
+
+
+# --------------------------------------------------------------------------- the checker
+
+
+KNOWN = {"draw", "common", "excel", "lab", "cli", "batch", "_record", "_xlsx_parts"}
+
+
+def check(source: str, module: str, *, is_package: bool = False) -> list[str]:
+    return violations(module, imports_of(source, module, is_package=is_package), KNOWN)
+
+
+def test_checker_catches_the_core_importing_the_excel_layer() -> None:
+    for source in (
+        "from ..excel import SHUFFLE\n",
+        "import xlshuffle.excel\n",
+        "from xlshuffle import excel\n",
+        "def late():\n    from xlshuffle.excel import SHUFFLE\n",  # lazy is no excuse
+    ):
+        found = check(source, "xlshuffle.draw.knuth")
+        assert len(found) == 1, source
+        assert "layer 'excel'" in found[0]
+
+
+def test_checker_passes_the_core_importing_itself_and_the_standard_library() -> None:
+    source = (
+        "from __future__ import annotations\nimport operator\n"
+        "from .errors import SizeError\nfrom .protocol import DrawStream\n"
+        "from xlshuffle.draw.protocol import resolve_source\n"
+    )
+    assert check(source, "xlshuffle.draw.knuth") == []
+    assert check("from .knuth import deal\n", "xlshuffle.draw", is_package=True) == []
+
+
+def test_checker_resolves_relative_imports_from_packages_and_modules() -> None:
+    # In a package's __init__, "." is the package itself; in a module, its parent.
+    assert imports_of("from . import knuth\n", "xlshuffle.draw", is_package=True)[0].target == (
+        "xlshuffle.draw.knuth"
+    )
+    assert imports_of("from ..lab import plots\n", "xlshuffle.cli.fairness")[0].target == (
+        "xlshuffle.lab.plots"
+    )
+    assert check("from ..cli import main\n", "xlshuffle.lab.fairness") != []
+    with pytest.raises(ValueError, match="beyond the top"):
+        imports_of("from ... import x\n", "xlshuffle.draw")
+
+
+def test_checker_tells_lazy_from_module_level_third_party_imports() -> None:
+    assert check("import regex\n", "xlshuffle.draw.text") != []
+    assert check("def graphemes():\n    import regex\n", "xlshuffle.draw.text") == []
+    assert check("import matplotlib\n", "xlshuffle.lab.plots") == []
+    assert check("import matplotlib\n", "xlshuffle.lab.fairness") != []
+    assert check("import xlwings\n", "xlshuffle.excel", is_package=True) == []
+    assert check("import openpyxl\n", "xlshuffle.common.files") != []
+
+
+def test_checker_knows_the_roots_attributes_from_its_modules() -> None:
+    assert check("from . import __version__\n", "xlshuffle._record") == []
+    assert check("from .. import __version__\n", "xlshuffle.lab.fairness") != []
+    assert check("from .. import batch\n", "xlshuffle.cli.batch") == []
+    assert check("from .. import batch\n", "xlshuffle.excel", is_package=True) != []
+    assert check("from . import cli\n", "xlshuffle", is_package=True) != []
+
+
+def test_checker_refuses_a_module_with_no_rule() -> None:
+    assert "no rule" in check("import os\n", "xlshuffle.newthing.mod")[0]
+    assert check("from ..draw import shuffled\n", "xlshuffle.workbook.reader") == []
