@@ -1214,8 +1214,8 @@ def duplicate_member() -> bytes:
 
 def lying_size() -> bytes:
     data = bytearray(simple().bytes())
-    zf = zipfile.ZipFile(io.BytesIO(bytes(data)))
-    info = zf.getinfo("xl/worksheets/sheet1.xml")
+    with zipfile.ZipFile(io.BytesIO(bytes(data))) as zf:
+        info = zf.getinfo("xl/worksheets/sheet1.xml")
     lie = info.file_size // 2
     local = info.header_offset
     assert data[local : local + 4] == b"PK\x03\x04"
