@@ -24,6 +24,7 @@ import openpyxl
 import pytest
 from lxml import etree
 from openpyxl.utils.datetime import to_excel
+from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
 import oracle
 from oracle import CellFacts, OracleError
@@ -242,12 +243,23 @@ def test_openpyxl_reads_what_the_oracle_reads(name: str):
     assert wb.template == name.endswith(("xltx", "xltm"))
     ws = wb.worksheets[0]
     texts = oracle.cell_texts(ENGINE / name, "Data")
-    for (r, c), cell in oracle.sheet_cells(ENGINE / name, "Data").items():
+    facts = oracle.sheet_cells(ENGINE / name, "Data")
+    for (r, c), cell in facts.items():
         got = ws.cell(r, c).value
         if cell.t in ("s", "inlineStr"):
             assert got == texts[r, c], (name, r, c)
+        elif isinstance(got, ArrayFormula):
+            assert dict(cell.f_attrs)["t"] == "array" and got.ref == dict(cell.f_attrs)["ref"]
+        elif isinstance(got, DataTableFormula):
+            assert dict(cell.f_attrs)["t"] == "dataTable" and got.ref == dict(cell.f_attrs)["ref"]
+        elif cell.is_formula and cell.f == "":  # shared formula follower: openpyxl translates
+            si = dict(cell.f_attrs)["si"]
+            (mr, _), master = next(
+                (pos, x) for pos, x in facts.items() if x.f and dict(x.f_attrs).get("si") == si
+            )
+            assert got == "=" + shift(master.f, r - mr), (name, r, c)
         elif cell.is_formula:
-            assert got == f"={cell.f}" or cell.f == "" or hasattr(got, "text"), (name, r, c)
+            assert got == f"={cell.f}", (name, r, c)
         elif isinstance(got, dt.datetime):  # a date-styled number
             assert to_excel(got, wb.epoch) == pytest.approx(float(cell.v)), (name, r, c)
         elif cell.v is not None:
@@ -679,3 +691,13 @@ def test_libreoffice_csv_without_soffice(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(oracle.shutil, "which", lambda _name: None)
     path = ENGINE / "template.xltx"
     assert oracle.libreoffice_csv([path]) == {path: None}
+
+
+@pytest.mark.slow
+def test_libreoffice_csv_picks_a_sheet():
+    require(
+        "libreoffice", shutil.which("soffice") is not None, "apt-get install libreoffice-calc-nogui"
+    )
+    path = ENGINE / "relative_formulas.xlsx"
+    rows = oracle.libreoffice_csv([path], sheet_index=1)[path]
+    assert rows == [[str(100 + r)] for r in range(1, 10)]
