@@ -146,102 +146,47 @@ class FormulaMoveError(Exception):
 
 _WORD: Final = r"\w$.\\?"  # characters that glue onto a reference and make it a name
 _ROWS: Final = r"[1-9][0-9]{0,6}"  # openpyxl's row pattern (ASCII digits only)
-_COLS: Final = r"[A-Za-z]{1,3}"
-_START: Final = rf"(?<![{_WORD}])"
-_END: Final = rf"(?![{_WORD}(])"
-_LEX: Final = re.compile(
-    r'"[^"]*(?:""[^"]*)*"'  # a string literal: verbatim
-    r"|'[^']*(?:''[^']*)*'"  # a quoted sheet or book name: verbatim
-    r"|\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\]"  # [1], [@Col], [[#This Row],[Col]]: verbatim
+_UNITS: Final = (  # skipped whole, kept verbatim
+    r'"[^"]*(?:""[^"]*)*"'  # a string literal
+    r"|'[^']*(?:''[^']*)*'"  # a quoted sheet or book name
+    r"|\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\]"  # [1], [@Col], [[#This Row],[Col]]
     r"|\#(?:NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|N/A|GETTING_DATA)"  # openpyxl's errors
-    rf"|{_START}(\$?)({_COLS})(\$?)({_ROWS}){_END}"  # cell: groups 1-4
-    rf"|{_START}(\$?)({_COLS}):(\$?)({_COLS}){_END}"  # column range: groups 5-8
-    rf"|{_START}(\$?)({_ROWS}):(\$?)({_ROWS}){_END}"  # row range: groups 9-12
 )
+_SLOT: Final = (  # group 2: what precedes a relative row part in its reference; group 3: it
+    rf"((?<![{_WORD}])(?:\$?[A-Za-z]{{1,3}}|\${_ROWS}:|(?={_ROWS}:\$?{_ROWS}(?![{_WORD}(])))"
+    rf"|(?<=[0-9]):)({_ROWS})(?![{_WORD}(])"
+)
+_LEX: Final = re.compile(f"({_UNITS})|{_SLOT}")
 # Every alternative is linear: the quantified groups start with a character that the
 # quantifier before them cannot match, so nothing backtracks more than once per position,
 # and a failed string or bracket alternative means no closer exists further on.
+_SPLIT: Final = _LEX.split
 
-_Key = tuple[str | int, ...]
+_Key = tuple[str | int | None, ...]
 
 
 def _shape_key(text: str, src_row: int, src_col: int) -> _Key:
-    """Return the shape key: verbatim text alternating with encoded relative offsets.
+    """Return the shape key of `text` in the cell at `src_row`, `src_col`.
 
-    A relative column part becomes ``2 * offset + 1``, a relative row part ``2 * offset``;
-    the tuple strictly alternates ``str`` and ``int``, starting and ending with ``str``.
+    ``_LEX.split`` gives ``[text, unit, prefix, row, text, unit, prefix, row, ..., text]``;
+    each relative row part becomes its offset from `src_row` and the source column is
+    appended (columns stay verbatim, so shapes are shared along a column, which is what
+    a row shuffle moves).
     """
-    key: list[str | int] = []
-    pos = 0
-    buf = ""
-    for m in _LEX.finditer(text):
-        last = m.lastindex
-        if last is None:
-            continue
-        a, b, c, d = m.group(last - 3, last - 2, last - 1, last)
-        start = m.start()
-        buf += text[pos:start]
-        pos = m.end()
-        if last == 4:  # cell
-            if a:
-                buf += a + b
-            else:
-                key.append(buf)
-                key.append(2 * (_col_index(b) - src_col) + 1)
-                buf = ""
-            if c:
-                buf += c + d
-            else:
-                key.append(buf)
-                key.append(2 * (int(d) - src_row))
-                buf = ""
-        elif last == 8:  # column range
-            if a:
-                buf += a + b + ":"
-            else:
-                key.append(buf)
-                key.append(2 * (_col_index(b) - src_col) + 1)
-                buf = ":"
-            if c:
-                buf += c + d
-            else:
-                key.append(buf)
-                key.append(2 * (_col_index(d) - src_col) + 1)
-                buf = ""
-        else:  # row range
-            if a:
-                buf += a + b + ":"
-            else:
-                key.append(buf)
-                key.append(2 * (int(b) - src_row))
-                buf = ":"
-            if c:
-                buf += c + d
-            else:
-                key.append(buf)
-                key.append(2 * (int(d) - src_row))
-                buf = ""
-    key.append(buf + text[pos:])
-    return tuple(key)
+    parts: list[str | int | None] = _SPLIT(text)
+    if len(parts) == 5:  # one match, the common case
+        row = parts[3]
+        if row is not None:
+            parts[3] = int(row) - src_row
+    elif len(parts) > 5:
+        parts[3::4] = [None if r is None else int(r) - src_row for r in parts[3::4]]
+    parts.append(src_col)
+    return tuple(parts)
 
 
-def _col_index(letters: str) -> int:
-    index = _COL_INDEX.get(letters)
-    return _COL_INDEX[letters.upper()] if index is None else index
-
-
-def _cheap_parts(text: str) -> list[tuple[int, int, bool]]:
-    """Return ``(start, end, is_column)`` of every relative slot part the key abstracts."""
-    parts: list[tuple[int, int, bool]] = []
-    for m in _LEX.finditer(text):
-        last = m.lastindex
-        if last is None:
-            continue
-        for g in (last - 3, last - 1):  # the "$" groups; the part follows each
-            if not m.group(g):
-                is_col = last == 8 or (last == 4 and g == 1)
-                parts.append((m.start(g + 1), m.end(g + 1), is_col))
-    return parts
+def _cheap_parts(text: str) -> list[tuple[int, int]]:
+    """Return ``(start, end)`` of every relative row part that the shape key abstracts."""
+    return [m.span(3) for m in _LEX.finditer(text) if m.lastindex == 3]
 
 
 # ------------------------------------------------------------ openpyxl's translate_range
@@ -351,12 +296,17 @@ class _Shape:
         "col_hi",
         "col_lo",
         "error",
-        "first",
+        "fmt",
+        "fmt_here",
+        "only_row",
+        "pairs",
         "refs",
         "row_hi",
         "row_lo",
         "row_local",
+        "row_offs",
         "slots",
+        "src_col",
     )
 
     def __init__(
@@ -366,23 +316,36 @@ class _Shape:
         refs: list[str],
         error: str | None,
         row_local: bool,
+        src_col: int,
     ) -> None:
-        self.first = lits[0]
+        self.fmt = "%s".join(lit.replace("%", "%%") for lit in lits)
+        self.pairs = tuple(slots)
         self.slots = tuple(
             (is_col, off, lit) for (is_col, off), lit in zip(slots, lits[1:], strict=True)
         )
         self.refs = tuple(refs)
         self.error = error
         self.row_local = row_local and error is None
+        self.src_col = src_col
         col_offs = [off for is_col, off in slots if is_col] or [0]
-        row_offs = [off for is_col, off in slots if not is_col] or [0]
+        row_offs = [off for is_col, off in slots if not is_col]
         self.col_lo, self.col_hi = min(col_offs), max(col_offs)
-        self.row_lo, self.row_hi = min(row_offs), max(row_offs)
+        self.row_lo, self.row_hi = min(row_offs or [0]), max(row_offs or [0])
+        self.row_offs = tuple(row_offs)
+        # Rows move, columns stay (a row shuffle): the columns are rendered once, here.
+        here = ["%s"] * len(slots)
+        for i, (is_col, off) in enumerate(slots):
+            if is_col and 0 < src_col + off <= MAX_COL:
+                here[i] = _COL_LETTERS[src_col + off]
+        self.fmt_here = "".join(
+            lit.replace("%", "%%") + value for lit, value in zip(lits, [*here, ""], strict=True)
+        )
+        self.only_row = row_offs[0] if len(row_offs) == 1 else None
 
-    def fits(self, src_row: int, src_col: int, dst_row: int, dst_col: int) -> bool:
-        """Whether every slot lies inside the sheet at the source and at the destination."""
+    def render(self, src_row: int, src_col: int, dst_row: int, dst_col: int) -> str | None:
+        """The formula at the destination, or None if a slot leaves the sheet."""
         lo_r, hi_r, lo_c, hi_c = self.row_lo, self.row_hi, self.col_lo, self.col_hi
-        return (
+        if not (
             src_row + lo_r > 0
             and src_row + hi_r <= MAX_ROW
             and dst_row + lo_r > 0
@@ -391,17 +354,17 @@ class _Shape:
             and src_col + hi_c <= MAX_COL
             and dst_col + lo_c > 0
             and dst_col + hi_c <= MAX_COL
-        )
-
-    def render(self, dst_row: int, dst_col: int) -> str:
-        """The formula at the destination; call only when :meth:`fits` said yes."""
-        out = [self.first]
-        append = out.append
+            and self.error is None
+        ):
+            return None
+        if dst_col == self.src_col:
+            if self.only_row is not None:
+                return self.fmt_here % (dst_row + self.only_row)
+            return self.fmt_here % tuple([dst_row + off for off in self.row_offs])
         letters = _COL_LETTERS
-        for is_col, off, lit in self.slots:
-            append(letters[dst_col + off] if is_col else str(dst_row + off))
-            append(lit)
-        return "".join(out)
+        return self.fmt % tuple(
+            [letters[dst_col + off] if is_col else dst_row + off for is_col, off in self.pairs]
+        )
 
     def explain(self, src_row: int, src_col: int, dst_row: int, dst_col: int) -> str:
         """Why :meth:`fits` said no; meaningful for the shape's own formula only."""
@@ -431,7 +394,7 @@ def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Transla
     lits: list[str] = []
     slots: list[tuple[bool, int]] = []
     refs: list[str] = []
-    ours: list[tuple[int, int, bool]] = []
+    ours: list[tuple[int, int]] = []
     error: str | None = None
     row_local = True
     mapped = True
@@ -490,12 +453,12 @@ def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Transla
             buf = ""
             slots.append((is_col, val - (src_col if is_col else src_row)))
             refs.append(value[ref_start:])
-            if mapped:
-                ours.append((start + p_start, start + p_end, is_col))
+            if mapped and not is_col:
+                ours.append((start + p_start, start + p_end))
         buf += value[at:] if exact else ""
     lits.append(buf)
     cacheable = mapped and pos == len(text) and ours == _cheap_parts(text)
-    return _Shape(lits, slots, refs, error, row_local), cacheable, translator
+    return _Shape(lits, slots, refs, error, row_local, src_col), cacheable, translator
 
 
 # ------------------------------------------------------------------------------ the mover
@@ -539,6 +502,7 @@ class FormulaMover:
         self.misses = 0
 
     def _shape(self, text: str, row: int, col: int) -> tuple[_Shape, Translator | None]:
+        """The cached shape of `text` at (`row`, `col`), or a new one and its Translator."""
         if len(text) > MAX_FORMULA_LENGTH:
             raise FormulaMoveError(
                 f"the formula is {len(text):,} characters long; Excel allows {MAX_FORMULA_LENGTH:,}"
@@ -549,7 +513,6 @@ class FormulaMover:
         key = _shape_key(text, row, col)
         shape = cache.get(key)
         if shape is not None:
-            self.hits += 1
             return shape, None
         self.misses += 1
         built, cacheable, translator = _build(text, row, col)
@@ -587,21 +550,30 @@ class FormulaMover:
         """
         if src_row == dst_row and src_col == dst_col:
             return text
+        if len(text) <= MAX_FORMULA_LENGTH and (
+            0 < src_row <= MAX_ROW and 0 < src_col <= MAX_COL
+        ):  # the fast path: a cached shape that fits
+            shape = self._cache.get(_shape_key(text, src_row, src_col))
+            if shape is not None:
+                out = shape.render(src_row, src_col, dst_row, dst_col)
+                if out is not None:
+                    self.hits += 1
+                    return out
         if not (0 < dst_row <= MAX_ROW and 0 < dst_col <= MAX_COL):
             raise ValueError(f"cell (row {dst_row}, column {dst_col}) is not inside the sheet")
         shape, translator = self._shape(text, src_row, src_col)
-        if shape.error is None and shape.fits(src_row, src_col, dst_row, dst_col):
-            out = shape.render(dst_row, dst_col)
-            if translator is not None:  # a shape built just now: check it against openpyxl
-                expected = translator.translate_formula(_COL_LETTERS[dst_col] + str(dst_row))
-                if out != expected[1:]:
-                    raise FormulaMoveError(  # pragma: no cover - a bug in this module
-                        f"internal check failed: {out!r} is not openpyxl's {expected[1:]!r}"
-                    )
-            return out
-        if translator is None:  # a cached shape: explain with this formula's own references
-            shape = _build(text, src_row, src_col)[0]
-        raise FormulaMoveError(shape.error or shape.explain(src_row, src_col, dst_row, dst_col))
+        out = shape.render(src_row, src_col, dst_row, dst_col)
+        if out is None:
+            if translator is None:  # cached: explain with this formula's own references
+                shape = _build(text, src_row, src_col)[0]
+            raise FormulaMoveError(shape.error or shape.explain(src_row, src_col, dst_row, dst_col))
+        if translator is not None:  # a shape built just now: check it against openpyxl
+            expected = translator.translate_formula(_COL_LETTERS[dst_col] + str(dst_row))
+            if out != expected[1:]:
+                raise FormulaMoveError(  # pragma: no cover - a bug in this module
+                    f"internal check failed: {out!r} is not openpyxl's {expected[1:]!r}"
+                )
+        return out
 
     def keeps_value_on_row_move(self, text: str, row: int, col: int) -> bool:
         """Whether the formula's cached value still holds after its whole row moves.
@@ -630,4 +602,4 @@ class FormulaMover:
             shape = self._shape(text, row, col)[0]
         except FormulaMoveError:
             return False
-        return shape.row_local and shape.fits(row, col, row, col)
+        return shape.row_local and shape.render(row, col, row, col) is not None
