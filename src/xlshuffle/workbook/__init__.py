@@ -1,0 +1,1 @@
+"""Byte-level workbook engine (placeholder; replaced when merged)."""
