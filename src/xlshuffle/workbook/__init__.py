@@ -1,0 +1,1 @@
+"""Byte-level reading of .xlsx workbooks: parts, cells and values, without openpyxl."""
