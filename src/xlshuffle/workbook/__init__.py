@@ -1,1 +1,1 @@
-"""Byte-level workbook engine (placeholder; replaced when merged)."""
+"""Byte-level reading of .xlsx workbooks: parts, cells and values, without openpyxl."""
