@@ -65,7 +65,7 @@ def test_main_job_command_on_the_bundled_raffle(tmp_path: Path, capsys):
 def test_several_inputs_continue_past_a_bad_file(tmp_path: Path, capsys):
     folder = tmp_path / "in"
     folder.mkdir()
-    for name in ("plain.xlsx", "styles.xlsx", "truncated.xlsx", "merged.xlsx"):
+    for name in ("plain.xlsx", "styles.xlsx", "truncated.xlsx", "protected.xlsx"):
         copy_fixture(name, folder)
     assert run("shuffle", folder, "--seed", "7", "--out-dir", tmp_path / "out") == 1
     captured = capsys.readouterr()
@@ -100,10 +100,11 @@ def test_record_and_verify(tmp_path: Path, capsys):
     data = json.loads(rec.read_text())
     for key in ("protocol", "seed", "input_sha256", "output_sha256", "sheet", "selection",
                 "mode", "header", "rows", "columns", "permutation", "tool_version",
-                "time_utc", "lost"):  # fmt: skip
+                "time_utc", "unit", "target", "parts"):  # fmt: skip
         assert key in data
     assert data["input_sha256"] == sha(src)
     assert data["output_sha256"] == sha(out)
+    assert data["parts"] == {"rewritten": ["xl/worksheets/sheet1.xml"], "added": [], "removed": []}
     assert data["permutation"] == xlshuffle.permutation(12, seed=data["seed"])
     err = capsys.readouterr().err
     assert f"seed {data['seed']} (replay with --seed {data['seed']})" in err
@@ -114,7 +115,8 @@ def test_record_and_verify(tmp_path: Path, capsys):
     wb.active["B3"] = "someone else"
     wb.save(out)
     assert run("verify", rec, "--input", src, "--output", out) == 1
-    assert "cell B3 holds 'someone else'" in capsys.readouterr().err
+    assert "row 3 does not hold input row" in (err := capsys.readouterr().err)
+    assert "(cell B3 differs from input cell B" in err
     data["permutation"][0], data["permutation"][1] = data["permutation"][1], data["permutation"][0]
     rec.write_text(json.dumps(data))
     assert run("verify", rec) == 1
@@ -198,13 +200,16 @@ def test_in_place_with_backup_and_verify(tmp_path: Path):
     assert run("verify", tmp_path / "r.json", "--input", backup, "--output", src) == 0
 
 
-def test_loss_refusal_and_allow_loss(tmp_path: Path, capsys):
-    src = copy_fixture("custom_xml.xlsx", tmp_path)
-    assert run("shuffle", src, "--seed", "1") == 1
-    assert "would lose custom XML" in capsys.readouterr().err
-    assert run("shuffle", src, "--seed", "1", "--allow-loss", "--record", tmp_path / "r.json") == 0
-    assert "lost (--allow-loss): custom XML" in capsys.readouterr().out
-    assert json.loads((tmp_path / "r.json").read_text())["lost"] == ["custom XML"]
+def test_restore_undoes_a_shuffle(tmp_path: Path, capsys):
+    src = copy_fixture("formulas.xlsx", tmp_path)
+    out, rec, back = tmp_path / "out.xlsx", tmp_path / "r.json", tmp_path / "back.xlsx"
+    assert run("shuffle", src, "-o", out, "--seed", "undo", "--record", rec) == 0
+    assert list(load(out).active.values) != list(load(src).active.values)
+    assert run("restore", rec, out, "-o", back) == 0
+    assert list(load(back).active.values) == list(load(src).active.values)
+    assert "put back in Calc!A1:H11" in capsys.readouterr().out
+    assert run("restore", rec, out) == 2  # -o or --in-place is required
+    assert "one of the arguments -o/--output --in-place is required" in capsys.readouterr().err
 
 
 def test_cli_imports_without_openpyxl(tmp_path: Path):

@@ -1,7 +1,7 @@
-"""The batch subcommands: ``shuffle``, ``sample``, ``groups`` and ``verify``.
+"""The workbook subcommands: ``shuffle``, ``sample``, ``groups``, ``restore`` and ``verify``.
 
 Registered into ``xlshuffle`` by :func:`register`. This module imports without openpyxl;
-the work happens in :mod:`xlshuffle.batch`, which imports openpyxl when a file is read,
+the work happens in :mod:`xlshuffle.workbook`, which needs openpyxl's formula translator,
 so a missing extra surfaces as one "pip install 'xlshuffle[xlsx]'" line from ``main``.
 """
 
@@ -18,6 +18,7 @@ from ..common.files import write_atomically
 from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream
+from . import records
 
 __all__ = ["register"]
 
@@ -81,7 +82,24 @@ def register(subparsers: Any) -> None:
         help="the output workbook: its cells must follow the permutation (with --input), "
         "or its SHA-256 must be the recorded one",
     )
-    p.set_defaults(func=_cmd_verify)
+    p.set_defaults(func=records.cmd_verify)
+
+    p = subparsers.add_parser(
+        "restore",
+        help="undo a shuffle: put every cell back where the draw record says it came from",
+        description="Apply the inverse of a recorded shuffle to its output: every moved row "
+        "or cell goes back, formulas are translated back, and the sheet is as before the "
+        "draw (formulas' cached values are recomputed when the file is opened).",
+    )
+    p.add_argument("record", help="the JSON record written by --record")
+    p.add_argument("shuffled", metavar="SHUFFLED", help="the shuffled workbook (the output)")
+    out = p.add_mutually_exclusive_group(required=True)
+    out.add_argument("-o", "--output", metavar="OUT", help="where to write the restored file")
+    out.add_argument("--in-place", action="store_true", help="replace SHUFFLED (keeps a .bak)")
+    p.add_argument("--no-backup", action="store_true", help="with --in-place, keep no .bak")
+    p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
+    _add_limits(p)
+    p.set_defaults(func=records.cmd_restore)
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
@@ -109,12 +127,34 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", metavar="FILE", help="write the JSON draw record(s) here")
     p.add_argument("--json", action="store_true", help="print each draw record as JSON")
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
-    p.add_argument(
-        "--allow-loss",
-        action="store_true",
-        help="write even if openpyxl drops parts of the file (they are listed)",
-    )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files in parallel")
+    _add_limits(p)
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--max-mb",
+        type=int,
+        metavar="MB",
+        help="raise the size limits (file, sheet XML, parts; default 2048 MB for files and "
+        "sheets, 256 MB for other parts) for a genuine workbook that needs it",
+    )
+
+
+def limits_of(args: argparse.Namespace) -> dict[str, int]:
+    if args.max_mb is None:
+        return {}
+    if args.max_mb < 1:
+        from . import UsageError
+
+        raise UsageError("--max-mb must be 1 or more")
+    size = args.max_mb * 1024**2
+    return {
+        "max_file_bytes": size,
+        "max_sheet_bytes": size,
+        "max_part_bytes": size,
+        "max_strings_bytes": size,
+    }
 
 
 # --------------------------------------------------------------------------- inputs
@@ -165,19 +205,21 @@ def _destination(args: argparse.Namespace, path: str, many: bool) -> str | None:
 
 def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     """Do one file; never raise (a bad file must not stop the others)."""
-    from .. import batch
+    from .. import workbook
     from . import _describe
 
     command = task.pop("command")
+    limits = task.pop("limits", {})
     try:
-        if command == "shuffle":
-            record = batch.shuffle_workbook(**task)
-            return {"ok": True, "record": record.to_dict()}
-        if command == "groups":
-            record = batch.groups_workbook(**task)
-            return {"ok": True, "record": record.to_dict()}
-        result = batch.sample_workbook(**task)
-        return {"ok": True, "record": result.record.to_dict(), "table": result.table}
+        with workbook.raised(**limits):
+            if command == "shuffle":
+                record = workbook.shuffle_workbook(**task)
+                return {"ok": True, "record": record.to_dict()}
+            if command == "groups":
+                record = workbook.groups_workbook(**task)
+                return {"ok": True, "record": record.to_dict()}
+            result = workbook.sample_workbook(**task)
+            return {"ok": True, "record": result.record.to_dict(), "table": result.table}
     except (XlshuffleError, OSError) as exc:
         return {"ok": False, "error": _describe(exc)}
     except ModuleNotFoundError:
@@ -224,7 +266,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 "seed": seed,
                 "in_place": args.in_place,
                 "backup": not args.no_backup,
-                "allow_loss": args.allow_loss,
+                "limits": limits_of(args),
                 "dry_run": args.dry_run,
             }
             if command == "shuffle":
@@ -265,8 +307,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
         rec = res["record"]
         records.append(rec)
         print(_summary_line(command, rec, args.dry_run), file=human)
-        if rec["lost"]:
-            print(f"  lost (--allow-loss): {'; '.join(rec['lost'])}", file=human)
         if csv_to_stdout and "table" in res and not args.dry_run:
             _print_csv(res["table"])
         if args.json:
@@ -300,10 +340,10 @@ def _summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
 def _print_csv(table: list[list[object]]) -> None:
     import csv
 
-    from ..batch import _cell_text
+    from ..workbook.values import text_of
 
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerows([[_cell_text(v) for v in row] for row in table])
+    writer.writerows([[text_of(v) for v in row] for row in table])
     sys.stdout.flush()
 
 
@@ -323,23 +363,3 @@ def _record_text(data: dict[str, Any] | list[dict[str, Any]]) -> str:
 
 def _write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> None:
     write_atomically(path, _record_text(data).encode("utf-8"))
-
-
-def _cmd_verify(args: argparse.Namespace) -> int:
-    from .._record import load_records
-    from ..batch import verify_record
-
-    records = load_records(args.record)
-    verify_record(args.record, input=args.input, output=args.output)
-    for rec in records:
-        checked = [
-            label
-            for label, given in (("input", args.input), ("output", args.output))
-            if given is not None
-        ]
-        extra = f"; {' and '.join(checked)} checked" if checked else ""
-        print(
-            f"ok: {rec.command} of {rec.input} with seed {rec.seed}: permutation of "
-            f"{len(rec.permutation)} replayed{extra}"
-        )
-    return 0

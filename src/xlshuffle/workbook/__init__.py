@@ -1,1 +1,31 @@
-"""Byte-level reading of .xlsx workbooks: parts, cells and values, without openpyxl."""
+"""The workbook engine: draws on saved .xlsx/.xlsm/.xltx/.xltm files, losing nothing.
+
+Only the drawn sheet's part is rewritten, as bytes: moved rows and cells keep their XML
+with only their references changed, formulas are translated as Excel translates a sorted
+formula, and every other part of the package is copied byte for byte. The record of each
+draw lists the parts that changed.
+
+>>> from xlshuffle.workbook import shuffle_workbook   # doctest: +SKIP
+>>> record = shuffle_workbook("in.xlsx", "out.xlsx", seed=2026)   # doctest: +SKIP
+
+Needs the ``xlsx`` extra (openpyxl's formula translator): ``pip install 'xlshuffle[xlsx]'``.
+"""
+
+from .api import SampleResult, groups_workbook, restore_workbook, sample_workbook, shuffle_workbook
+from .limits import LIMITS, Limits, raised
+from .record import DrawRecord, load_records
+from .verify import verify_record
+
+__all__ = [
+    "LIMITS",
+    "DrawRecord",
+    "Limits",
+    "SampleResult",
+    "groups_workbook",
+    "load_records",
+    "raised",
+    "restore_workbook",
+    "sample_workbook",
+    "shuffle_workbook",
+    "verify_record",
+]

@@ -8,8 +8,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .draw.errors import WorkbookError
-from .draw.protocol import PROTOCOL
+from ..draw.errors import WorkbookError
+from ..draw.protocol import PROTOCOL
 
 __all__ = ["DrawRecord", "load_records", "sha256_of"]
 
@@ -42,8 +42,16 @@ class DrawRecord:
         position ``p``. For ``within-rows``/``within-columns`` one list per line.
     k : int or None
         Winners drawn (``sample``) or number of groups (``groups``).
-    lost : list of str
-        Package parts and features the save dropped (only with ``allow_loss``).
+    unit : {"rows", "cells"}
+        What moved: whole rows (every cell, height and row formatting) or only the
+        selected cells.
+    target : dict
+        The selection, enough to find it again: ``kind`` (``"sheet"``, ``"range"``,
+        ``"table"`` or ``"columns"``), ``ref`` (the A1 range, header row included),
+        ``columns`` (the column letters, for ``"columns"``) and ``table`` (its name).
+    parts : dict
+        The package parts the write ``"rewritten"``, ``"added"`` and ``"removed"``; every
+        other part of the output is the input's, byte for byte.
     backup : str or None
         The backup kept by an in-place write.
     """
@@ -62,7 +70,9 @@ class DrawRecord:
     output: str | None = None
     output_sha256: str | None = None
     k: int | None = None
-    lost: list[str] = field(default_factory=list)
+    unit: str = "rows"
+    target: dict[str, Any] = field(default_factory=dict)
+    parts: dict[str, list[str]] = field(default_factory=dict)
     backup: str | None = None
     protocol: str = PROTOCOL
     tool: str = "xlshuffle"
@@ -71,7 +81,7 @@ class DrawRecord:
 
     def __post_init__(self) -> None:
         if not self.tool_version:
-            from . import __version__
+            from .. import __version__
 
             self.tool_version = __version__
         if not self.time_utc:
@@ -92,6 +102,9 @@ class DrawRecord:
     def from_dict(cls, data: dict[str, Any], label: str = "record") -> DrawRecord:
         """Build a record from :meth:`to_dict` output, naming the first missing field."""
         names = set(cls.__dataclass_fields__)
+        data = dict(data)
+        if not data.get("lost", []):
+            data.pop("lost", None)  # written by 0.1, always empty without --allow-loss
         unknown = sorted(set(data) - names)
         if unknown:
             raise WorkbookError(f"{label}: unknown field {unknown[0]!r} in the draw record")

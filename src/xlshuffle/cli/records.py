@@ -1,0 +1,53 @@
+"""The subcommands that work from a draw record: ``verify`` and ``restore``."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["cmd_restore", "cmd_verify"]
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from ..workbook import load_records, verify_record
+
+    records = load_records(args.record)
+    verify_record(args.record, input=args.input, output=args.output)
+    for rec in records:
+        checked = [
+            label
+            for label, given in (("input", args.input), ("output", args.output))
+            if given is not None
+        ]
+        extra = f"; {' and '.join(checked)} checked" if checked else ""
+        print(
+            f"ok: {rec.command} of {rec.input} with seed {rec.seed}: permutation of "
+            f"{len(rec.permutation)} replayed{extra}"
+        )
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from .. import workbook
+    from . import UsageError
+
+    if args.no_backup and not args.in_place:
+        raise UsageError("--no-backup only makes sense with --in-place")
+    from .batch import limits_of
+
+    with workbook.raised(**limits_of(args)):
+        rec = workbook.restore_workbook(
+            args.record,
+            args.shuffled,
+            args.output,
+            in_place=args.in_place,
+            backup=not args.no_backup,
+            dry_run=args.dry_run,
+        )
+    n = rec.rows - (1 if rec.header else 0)
+    what = f"{n} data rows ({rec.mode}) put back in {rec.selection}"
+    if args.dry_run:
+        print(f"{rec.input}: dry run, nothing written: {what}")
+    else:
+        backup = f" (backup {rec.backup})" if rec.backup else ""
+        print(f"{rec.input} -> {rec.output}{backup}: {what}")
+    return 0

@@ -1,0 +1,191 @@
+"""Things that point at cells and travel with them: one helper per kind, one table of kinds.
+
+After a move, merged ranges and hyperlinks of the sheet (``mergeCell@ref``,
+``hyperlink@ref``), legacy comments (``comment@ref``), the VML note shapes Excel shows
+them with (``<x:Row>``, ``<x:Column>``, ``<x:Anchor>``), and threaded comments
+(``threadedComment@ref``) follow their cells. Data validation, conditional formatting,
+defined names, charts, autofilters and print areas belong to positions, as when Excel
+sorts, and stay.
+
+A pointer whose cells do not all move the same way (a merge over two drawn rows, a
+hyperlink over half a moving block) cannot follow them: that is refused, naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..draw.errors import WorkbookError
+from .limits import LIMITS
+from .refs import Area, parse_area
+from .xmlscan import attrs, escape_attr, iter_tags, local, unescape
+
+__all__ = ["ANCHORED", "DestOf", "moved_area", "retarget_refs", "retarget_vml"]
+
+#: Where a cell goes: ``(row, col)`` for a moving cell, None for one that stays.
+DestOf = Callable[[int, int], "tuple[int, int] | None"]
+
+_AREA_CELL_CAP = 100_000
+
+
+def moved_area(area: Area, dest_of: DestOf, what: str) -> Area | None:
+    """The new place of ``area`` when all its cells move alike; None when none moves.
+
+    Raises
+    ------
+    WorkbookError
+        Some of its cells move and others do not, or they move apart.
+    """
+    top, left, bottom, right = area
+    if (bottom - top + 1) * (right - left + 1) > _AREA_CELL_CAP:
+        corners = [(top, left), (top, right), (bottom, left), (bottom, right)]
+        cells = corners
+    else:
+        cells = [(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)]
+    shifts = set()
+    stays = 0
+    for r, c in cells:
+        d = dest_of(r, c)
+        if d is None:
+            stays += 1
+        else:
+            shifts.add((d[0] - r, d[1] - c))
+    if not shifts:
+        return None
+    if stays or len(shifts) > 1:
+        raise WorkbookError(
+            f"{what} {area.a1()} covers cells that the draw moves apart: "
+            + (
+                "unmerge it (Home > Merge & Center) or choose a selection that leaves it out"
+                if what.endswith("merged cells")
+                else "remove it or choose a selection that leaves it out"
+            )
+        )
+    ((dr, dc),) = shifts
+    return Area((top + dr, left + dc, bottom + dr, right + dc))
+
+
+@dataclass
+class _Kind:
+    element: bytes
+    attribute: bytes
+    what: str
+
+
+#: The kinds of element whose ``ref`` follows its cells, by the part they live in.
+ANCHORED = {
+    "sheet": (
+        _Kind(b"mergeCell", b"ref", "merged cells"),
+        _Kind(b"hyperlink", b"ref", "hyperlink"),
+    ),
+    "comments": (_Kind(b"comment", b"ref", "comment"),),
+    "threadedComments": (_Kind(b"threadedComment", b"ref", "threaded comment"),),
+}
+
+
+def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: str,
+                  start: int = 0) -> bytes | None:  # fmt: skip
+    """``xml`` with the anchored ``ref``s moved, or None when nothing moved."""
+    edits: list[tuple[int, int, bytes]] = []
+    names = {k.element: k for k in kinds}
+    count = 0
+    try:
+        tags = list(iter_tags(xml, start))
+    except ValueError as exc:
+        raise WorkbookError(f"{label} is not well-formed XML ({exc})") from None
+    for tag in tags:
+        if tag.kind not in ("start", "empty"):
+            continue
+        kind = names.get(local(tag.name))
+        if kind is None:
+            continue
+        count += 1
+        if count > LIMITS.max_anchors:
+            raise WorkbookError(
+                f"{label} lists more than {LIMITS.max_anchors:,} {kind.what}s: raise the "
+                "limit if the workbook is genuine"
+            )
+        head = xml[tag.start : tag.end]
+        a = attrs(head)
+        raw = a.get(kind.attribute)
+        if raw is None:
+            continue
+        area = parse_area(unescape(raw))
+        if area is None:
+            continue
+        new = moved_area(area, dest_of, f"{label}: {kind.what}")
+        if new is None:
+            continue
+        m = re.search(rb"\s" + kind.attribute + rb"\s*=\s*([\"'])[^\"']*\1", head)
+        if m is None:
+            continue
+        at = tag.start + m.start()
+        edits.append((at, tag.start + m.end(),
+                      b" " + kind.attribute + b'="' + escape_attr(new.a1()) + b'"'))  # fmt: skip
+    if not edits:
+        return None
+    out, pos = [], 0
+    for s, e, rep in edits:
+        out.append(xml[pos:s])
+        out.append(rep)
+        pos = e
+    out.append(xml[pos:])
+    return b"".join(out)
+
+
+_CLIENT = re.compile(rb"<(?:[\w.-]+:)?ClientData\b[^>]*>")
+_FIELD = re.compile(rb"<((?:[\w.-]+:)?)(Row|Column|Anchor)>([^<]*)</\1\2>")
+
+
+def retarget_vml(vml: bytes, dest_of: DestOf) -> bytes | None:
+    """The legacy VML drawing with note shapes moved with their cells (``<x:Row>`` and
+    ``<x:Column>`` are 0-based; the anchor's rows and columns shift alike)."""
+    out, pos, changed = [], 0, False
+    for m in _CLIENT.finditer(vml):
+        end = vml.find(b"ClientData>", m.end())
+        if end < 0:
+            break
+        block = vml[m.end() : end]
+        fields = {f[2]: f for f in _FIELD.finditer(block)}
+        row, col = fields.get(b"Row"), fields.get(b"Column")
+        if (
+            row is None
+            or col is None
+            or not row[3].strip().isdigit()
+            or not col[3].strip().isdigit()
+        ):
+            continue
+        r, c = int(row[3]) + 1, int(col[3]) + 1
+        d = dest_of(r, c)
+        if d is None:
+            continue
+        dr, dc = d[0] - r, d[1] - c
+        new_block = block
+        for f in sorted(fields.values(), key=lambda f: -f.start()):
+            value = f[3]
+            if f[2] == b"Row":
+                value = b"%d" % (d[0] - 1)
+            elif f[2] == b"Column":
+                value = b"%d" % (d[1] - 1)
+            else:
+                nums = [x.strip() for x in value.split(b",")]
+                if len(nums) == 8 and all(x.lstrip(b"-").isdigit() for x in nums):
+                    vals = [int(x) for x in nums]
+                    vals[0] += dc
+                    vals[4] += dc
+                    vals[2] += dr
+                    vals[6] += dr
+                    value = b", ".join(b"%d" % v for v in vals)
+            tag = f[1] + f[2]
+            new_block = (new_block[: f.start()] + b"<" + tag + b">" + value + b"</" + tag + b">"
+                         + new_block[f.end() :])  # fmt: skip
+        out.append(vml[pos : m.end()])
+        out.append(new_block)
+        pos = end
+        changed = True
+    if not changed:
+        return None
+    out.append(vml[pos:])
+    return b"".join(out)

@@ -1,0 +1,358 @@
+"""The public functions of the workbook engine: shuffle, sample, groups and restore."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..common.files import write_atomically
+from ..draw.errors import OptionError, SizeError
+from ..draw.grid import parse_mode
+from ..draw.knuth import _check_count, group_numbers, permutation
+from ..draw.protocol import DrawStream
+from .draws import CellReader, group_column_edits, sample_sheet_xml
+from .engine import draw_permutation, inverse, plan_move, splice
+from .jobs import Job, dest, job_from_record, make_record, open_job
+from .output import Changes, Written, commit
+from .record import DrawRecord, load_records
+from .refs import col_letters
+from .select import check_movable
+from .values import text_of
+
+__all__ = [
+    "SampleResult",
+    "groups_workbook",
+    "restore_workbook",
+    "sample_workbook",
+    "shuffle_workbook",
+]
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass
+class SampleResult:
+    """A sample: its record, and the drawn rows (labels first)."""
+
+    record: DrawRecord
+    table: list[list[object]]
+
+
+def shuffle_workbook(
+    src: PathLike,
+    dst: PathLike | None = None,
+    *,
+    sheet: str | None = None,
+    cells: str | None = None,
+    table: str | None = None,
+    columns: str | Sequence[str] | None = None,
+    header: bool | None = None,
+    by: str = "rows",
+    seed: object = None,
+    in_place: bool = False,
+    backup: bool = True,
+    dry_run: bool = False,
+) -> DrawRecord:
+    """Shuffle a selection of a saved workbook and write the result.
+
+    Only the drawn sheet's part changes (and, when they must, its comments, the
+    calculation chain and the workbook's recalculation flag); every other part of the
+    file is copied byte for byte. The record lists every part that was rewritten,
+    added or removed.
+
+    Parameters
+    ----------
+    src : path
+        The .xlsx/.xlsm/.xltx/.xltm workbook to read. It is never written unless
+        ``in_place``.
+    dst : path, optional
+        Where to write the shuffled workbook (replaced atomically if it exists).
+        Required unless ``in_place`` or ``dry_run``.
+    sheet : str, optional
+        The sheet to shuffle; the active sheet by default.
+    cells : str, optional
+        An A1 range such as ``"A2:D200"``, ``"A:D"`` or ``"2:200"``.
+    table : str, optional
+        An Excel table by name: its data rows (never its totals row). A sheet whose
+        only table is the data draws that table by default.
+    columns : str or sequence of str, optional
+        Column letters such as ``"B,D"`` or ``"B:D"``, over the used rows.
+    header : bool, optional
+        Keep the first row of the selection in place as labels. Default: on, except for
+        ``cells``.
+    by : {"rows", "columns", "cells", "within-rows", "within-columns"}, optional
+        What moves; see :func:`xlshuffle.shuffle_grid`. With no ``cells``, ``table`` or
+        ``columns``, ``"rows"`` moves whole rows (every cell, height and row format);
+        otherwise only the selected cells move.
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol; ``None`` draws a fresh one (read it from the record).
+    in_place : bool, optional
+        Replace ``src`` (atomically) instead of writing ``dst``.
+    backup : bool, optional
+        With ``in_place``, keep the original as ``NAME.bak.xlsx`` (default True).
+    dry_run : bool, optional
+        Do everything, writing the package to nowhere, but write no file.
+
+    Returns
+    -------
+    DrawRecord
+        The permutation, both files' SHA-256 and the parts that changed.
+
+    Raises
+    ------
+    WorkbookError
+        A file that cannot be read, or a selection whose cells cannot move correctly
+        (the message names the cell or range and what to do).
+    OptionError, SeedError
+        Bad options.
+
+    Examples
+    --------
+    >>> import openpyxl, os, tempfile, xlshuffle
+    >>> folder = tempfile.mkdtemp()
+    >>> src, dst = os.path.join(folder, "in.xlsx"), os.path.join(folder, "out.xlsx")
+    >>> wb = openpyxl.Workbook()
+    >>> for row in [["name"], ["Ann"], ["Bob"], ["Cid"], ["Dee"]]:
+    ...     wb.active.append(row)
+    >>> wb.save(src)
+    >>> record = shuffle_workbook(src, dst, seed=42)
+    >>> [r[0] for r in openpyxl.load_workbook(dst).active.values]
+    ['name', 'Ann', 'Dee', 'Bob', 'Cid']
+    >>> xlshuffle.shuffled(["Ann", "Bob", "Cid", "Dee"], seed=42)
+    ['Ann', 'Dee', 'Bob', 'Cid']
+    >>> record.permutation, record.selection, record.parts["rewritten"]
+    ([0, 3, 1, 2], 'Sheet!A1:A5', ['xl/worksheets/sheet1.xml'])
+    """
+    mode = parse_mode(by)
+    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
+    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=mode == "rows")  # fmt: skip
+    return _shuffle(job, mode, stream, None, dest(dst), in_place=in_place, backup=backup,
+                    dry_run=dry_run)  # fmt: skip
+
+
+def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | None,
+             dst: str | None, *, in_place: bool, backup: bool, dry_run: bool,
+             command: str = "shuffle", seed_text: str = "") -> DrawRecord:  # fmt: skip
+    sel = job.sel
+    check_movable(job.inp.book, job.sx, sel, mode)
+    if perm is None:
+        perm = draw_permutation(mode, sel.n_body, len(sel.cols), stream or DrawStream(None))
+    changes = plan_move(job.inp, job.sx, sel, mode, perm)
+    written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
+    output = None if dry_run else (job.inp.path if in_place else dst)
+    return make_record(command, job, stream if stream is not None else seed_text, mode, perm,
+                   written, changes, output)  # fmt: skip
+
+
+def _inverse_draw(mode: str, perm: list[Any]) -> list[Any]:
+    if mode in ("within-rows", "within-columns"):
+        return [inverse(p) for p in perm]
+    return inverse(perm)
+
+
+def restore_workbook(
+    record: DrawRecord | PathLike,
+    src: PathLike,
+    dst: PathLike | None = None,
+    *,
+    in_place: bool = False,
+    backup: bool = True,
+    dry_run: bool = False,
+) -> DrawRecord:
+    """Undo a shuffle: move the cells of its output back where they came from.
+
+    ``src`` is the shuffled workbook the record describes; the inverse permutation puts
+    every cell back, with formulas translated back. The sheet comes back as it was, apart
+    from formulas' cached values (recomputed when the file is opened) and shared formulas
+    written out as plain ones.
+
+    Returns
+    -------
+    DrawRecord
+        A record of the restore (``command="restore"``), whose permutation is the inverse.
+    """
+    if not isinstance(record, DrawRecord):
+        records = load_records(os.fspath(record))
+        if len(records) != 1:
+            raise OptionError(
+                f"{os.fspath(record)} holds {len(records)} draws: restore one record at a time"
+            )
+        record = records[0]
+    if record.command != "shuffle":
+        raise OptionError(
+            f"only a shuffle can be restored, and this record is a {record.command}: "
+            "the input of a sample or groups draw is unchanged (use that file)"
+        )
+    job = job_from_record(src, record)
+    mode = parse_mode(record.mode)
+    return _shuffle(job, mode, None, _inverse_draw(mode, record.permutation), dest(dst),
+                    in_place=in_place, backup=backup, dry_run=dry_run, command="restore",
+                    seed_text=record.seed)  # fmt: skip
+
+
+def _values(job: Job, reader: CellReader, number: int) -> list[object]:
+    sx, cols = job.sx, job.sel.cols
+    i = sx.index_of(number)
+    got: dict[int, object] = {}
+    if i < len(sx) and sx.numbers[i] == number:
+        row = sx.row(i)
+        got = {c.col: reader.value(row, c) for c in sx.cells(i) if c.col in set(cols)}
+    return [got.get(c) for c in cols]
+
+
+def sample_workbook(
+    src: PathLike,
+    dst: PathLike | None = None,
+    *,
+    k: int,
+    sheet: str | None = None,
+    cells: str | None = None,
+    table: str | None = None,
+    columns: str | Sequence[str] | None = None,
+    header: bool | None = None,
+    seed: object = None,
+    sheet_name: str = "Sample",
+    in_place: bool = False,
+    backup: bool = True,
+    dry_run: bool = False,
+) -> SampleResult:
+    """Draw ``k`` data rows (raffle winners), in draw order, from a saved workbook.
+
+    The drawn rows are the first ``k`` rows that :func:`shuffle_workbook` puts in the
+    selection with the same seed. They go, after a ``Rank`` column and the header
+    labels, to a new sheet ``sheet_name`` of a copy of the workbook (``dst`` ending in
+    .xlsx/.xlsm, or ``in_place``) with their formatting, or to a CSV file (``dst``
+    ending in .csv); with neither, nothing is written and the rows are only returned.
+    Formulas give the values Excel last computed for them.
+
+    Returns
+    -------
+    SampleResult
+        ``.record`` (its ``permutation`` holds the ``k`` drawn row indexes, 0-based among
+        the data rows) and ``.table`` (labels row, then one row per winner).
+
+    Examples
+    --------
+    >>> import openpyxl, os, tempfile
+    >>> src = os.path.join(tempfile.mkdtemp(), "in.xlsx")
+    >>> wb = openpyxl.Workbook()
+    >>> for row in [["name"], ["Ann"], ["Bob"], ["Cid"], ["Dee"]]:
+    ...     wb.active.append(row)
+    >>> wb.save(src)
+    >>> sample_workbook(src, k=2, seed=42).table
+    [['Rank', 'name'], [1, 'Ann'], [2, 'Dee']]
+    """
+    k = _check_count("k", k)
+    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
+    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=False)  # fmt: skip
+    sel = job.sel
+    n = sel.n_body
+    if k > n:
+        raise SizeError(
+            f"{job.inp.path}: cannot draw {k} rows from {n} data row{'s' if n != 1 else ''} "
+            f"of {sel.label}: ask for at most {n}"
+        )
+    order = permutation(n, seed=stream)[:k]
+    reader = CellReader.of(job.inp.book)
+    labels: list[object] = (
+        ["Rank", *_values(job, reader, sel.top)]
+        if sel.header
+        else ["Rank", *(col_letters(c) for c in sel.cols)]
+    )
+    rows = [[rank, *_values(job, reader, sel.body_top + i)] for rank, i in enumerate(order, 1)]
+    table_out = [labels, *rows]
+    target = dest(dst)
+    changes = Changes()
+    written = Written(None, None)
+    if target is not None and target.lower().endswith(".csv"):
+        text = io.StringIO()
+        csv.writer(text, lineterminator="\n").writerows(
+            [[text_of(v) for v in row] for row in table_out]
+        )
+        data = text.getvalue().encode("utf-8")
+        if not dry_run:
+            import hashlib
+
+            write_atomically(target, data)
+            written = Written(hashlib.sha256(data).hexdigest(), None)
+    elif target is not None or in_place:
+        book = job.inp.book
+        taken = {s.name.lower() for s in book.sheets}
+        name, i = sheet_name, 1
+        while name.lower() in taken:
+            i += 1
+            name = f"{sheet_name} {i}"
+        xml = sample_sheet_xml(book, job.sx, sel, order, names=None)
+        changed, part = book.add_sheet(name, xml)
+        changes = Changes(changed=dict(changed), added=[(part, xml)], like=sel.sheet.part)
+        written = commit(job.inp, changes, target, in_place=in_place, backup=backup,
+                         dry_run=dry_run)  # fmt: skip
+    output = None if dry_run else (job.inp.path if in_place else target)
+    record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
+    return SampleResult(record, table_out)
+
+
+def groups_workbook(
+    src: PathLike,
+    dst: PathLike | None = None,
+    *,
+    k: int,
+    sheet: str | None = None,
+    cells: str | None = None,
+    table: str | None = None,
+    columns: str | Sequence[str] | None = None,
+    header: bool | None = None,
+    seed: object = None,
+    label: str = "Group",
+    in_place: bool = False,
+    backup: bool = True,
+    dry_run: bool = False,
+) -> DrawRecord:
+    """Split the data rows into ``k`` near-equal groups and add a group-number column.
+
+    Row ``i`` gets group ``xlshuffle.groups(n, k, seed=seed)[i]``; rows do not move. The
+    column goes right of every stored cell of the sheet, with ``label`` in the header row.
+
+    Examples
+    --------
+    >>> import openpyxl, os, tempfile, xlshuffle
+    >>> folder = tempfile.mkdtemp()
+    >>> src, dst = os.path.join(folder, "in.xlsx"), os.path.join(folder, "out.xlsx")
+    >>> wb = openpyxl.Workbook()
+    >>> for row in [["name"], ["Ann"], ["Bob"], ["Cid"], ["Dee"], ["Eve"]]:
+    ...     wb.active.append(row)
+    >>> wb.save(src)
+    >>> _ = groups_workbook(src, dst, k=2, seed=42)
+    >>> [r[1] for r in openpyxl.load_workbook(dst).active.values]
+    ['Group', 2, 1, 1, 1, 2]
+    >>> xlshuffle.groups(5, 2, seed=42)
+    [2, 1, 1, 1, 2]
+    """
+    k = _check_count("k", k)
+    if k < 1:
+        raise SizeError("k must be at least 1 group")
+    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
+    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=False)  # fmt: skip
+    sel, sx = job.sel, job.sx
+    n = sel.n_body
+    if k > max(n, 1) and n:
+        raise SizeError(
+            f"{job.inp.path}: cannot split {n} data rows into {k} groups: ask for at most {n}"
+        )
+    perm = permutation(n, seed=stream)
+    numbers = group_numbers(perm, k)
+    changes = Changes(like=sel.sheet.part)
+    if sel.n_rows > 0 and not sx.empty_data:
+        _, edits = group_column_edits(sx, sel, numbers, label)
+        changes.changed[sel.sheet.part] = splice(sx.data, list(edits))
+    written = commit(job.inp, changes, dest(dst), in_place=in_place, backup=backup,
+                     dry_run=dry_run)  # fmt: skip
+    output = None if dry_run else (job.inp.path if in_place else dest(dst))
+    return make_record("groups", job, stream, "rows", perm, written, changes, output, k=k)

@@ -1,0 +1,170 @@
+"""Draws that move nothing: ``sample`` (winners to a new sheet or CSV) and ``groups`` (a
+group-number column).
+
+The sample sheet is built from the drawn rows' own cell XML, so the winners keep their
+styles, number formats, shared strings and rich text; a formula is replaced by the value
+Excel last computed for it. The group column is one new cell per row, right of every
+stored cell of the sheet; nothing else in the rows changes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .parts import STRICT_MAIN, Book
+from .refs import cell_ref, col_letters
+from .select import Selection, used_cols
+from .sheet import Cell, SheetXml
+from .values import CellStyles, SharedStrings, cell_value, workbook_date1904
+from .xmlscan import escape_text, tag_end
+
+__all__ = ["CellReader", "group_column_edits", "sample_sheet_xml"]
+
+_TRANSITIONAL_MAIN = b"http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+
+
+@dataclass
+class CellReader:
+    """Turns cells into Python values (shared strings, date formats, 1904 dates)."""
+
+    strings: SharedStrings | None
+    styles: CellStyles
+    date1904: bool
+
+    @classmethod
+    def of(cls, book: Book) -> CellReader:
+        rels = book.rels(book.part)
+        strings = styles = None
+        for rel in rels:
+            part = None if rel.external else book.pkg.find(rel.target)
+            if part is None:
+                continue
+            if rel.type == "sharedStrings":
+                from .limits import LIMITS
+
+                strings = SharedStrings.parse(book.pkg.chunks(part, limit=LIMITS.max_strings_bytes))
+            elif rel.type == "styles":
+                styles = book.read(part)
+        return cls(strings, CellStyles.parse(styles), workbook_date1904(book.xml))
+
+    def value(self, row: bytes, cell: Cell) -> object:
+        return cell_value(
+            row[cell.start : cell.end],
+            strings=self.strings,
+            styles=self.styles,
+            date1904=self.date1904,
+        )
+
+
+def _inline(ref: str, text: str) -> bytes:
+    return (b'<c r="' + ref.encode() + b'" t="inlineStr"><is><t xml:space="preserve">'
+            + escape_text(text) + b"</t></is></c>")  # fmt: skip
+
+
+def _copy_cell(row: bytes, cell: Cell, ref: str) -> bytes:
+    """The cell's XML at ``ref``, its formula replaced by its cached value."""
+    edits = []
+    if cell.r_span is not None:
+        edits.append((cell.r_span[0], cell.r_span[1], ref.encode()))
+    else:
+        edits.append((cell.start + 2, cell.start + 2, b' r="' + ref.encode() + b'"'))
+    if cell.f_span is not None:
+        edits.append((cell.f_span[0], cell.f_span[1], b""))
+    xml = row[cell.start : cell.end]
+    for s, e, new in sorted(edits, reverse=True):
+        xml = xml[: s - cell.start] + new + xml[e - cell.start :]
+    head_end = tag_end(xml, 0)
+    head = re.sub(rb"\s(?:cm|vm)\s*=\s*[\"'][^\"']*[\"']", b"", xml[:head_end])
+    return head + xml[head_end:]
+
+
+def _strip_prefix(xml: bytes, prefix: bytes) -> bytes:
+    if not prefix:
+        return xml
+    return xml.replace(b"<" + prefix, b"<").replace(b"</" + prefix, b"</")
+
+
+def sample_sheet_xml(
+    book: Book, sx: SheetXml, sel: Selection, drawn: list[int], *, names: list[str] | None
+) -> bytes:
+    """A new worksheet: ``Rank`` and the header labels, then one row per winner in draw
+    order (``drawn`` holds 0-based data-row indexes)."""
+    cols = sel.cols
+    pos = {c: j + 2 for j, c in enumerate(cols)}
+    out = [b'<row r="1">', _inline("A1", "Rank")]
+    if sel.header:
+        out.append(_copied(sx, sel.top, 1, pos))
+    else:
+        out.extend(_inline(cell_ref(1, j + 2), name) for j, name in
+                   enumerate(names or [col_letters(c) for c in cols]))  # fmt: skip
+    out.append(b"</row>")
+    for rank, index in enumerate(drawn, 1):
+        r = rank + 1
+        out.append(b'<row r="%d"><c r="A%d"><v>%d</v></c>' % (r, r, rank))
+        out.append(_copied(sx, sel.body_top + index, r, pos))
+        out.append(b"</row>")
+    ns = STRICT_MAIN if book.strict else _TRANSITIONAL_MAIN
+    return (
+        b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="' + ns
+        + b'"><sheetData>' + b"".join(out) + b"</sheetData></worksheet>"
+    )  # fmt: skip
+
+
+def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> bytes:
+    i = sx.index_of(number)
+    if i >= len(sx) or sx.numbers[i] != number:
+        return b""
+    row = sx.row(i)
+    parts = [
+        _copy_cell(row, cell, cell_ref(new_row, pos[cell.col]))
+        for cell in sx.cells(i)
+        if cell.col in pos
+    ]
+    return _strip_prefix(b"".join(parts), sx.prefix)
+
+
+def group_column_edits(
+    sx: SheetXml, sel: Selection, numbers: list[int], label: str
+) -> tuple[int, list[tuple[int, int, bytes]]]:
+    """The new column's index and the byte edits that add it (header ``label``, then one
+    group number per data row)."""
+    col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
+    letters = col_letters(col)
+    p = sx.prefix
+    new: dict[int, bytes] = {}
+    if sel.header:
+        new[sel.top] = _inline(f"{letters}{sel.top}", label)
+    for k, g in enumerate(numbers):
+        r = sel.body_top + k
+        new[r] = b'<c r="%s%d"><v>%d</v></c>' % (letters.encode(), r, g)
+    if p:
+        new = {r: x.replace(b"<", b"<" + p).replace(b"<" + p + b"/", b"</" + p) for r, x in
+               new.items()}  # fmt: skip
+    edits: list[tuple[int, int, bytes]] = []
+    close = b"</" + p + b"row>"
+    for r, cell in sorted(new.items()):
+        i = sx.index_of(r)
+        if i < len(sx) and sx.numbers[i] == r:
+            row = sx.row(i)
+            end = sx.row_tag_end(i)
+            if row[end - 2 : end] == b"/>":
+                head = _spans(row[: end - 2].rstrip() + b">", col)
+                edits.append((sx.starts[i], sx.ends[i], head + cell + close))
+            else:
+                at = sx.ends[i] - len(close)
+                edits.append((at, at, cell))
+                head = _spans(row[:end], col)
+                if head != row[:end]:
+                    edits.append((sx.starts[i], sx.starts[i] + end, head))
+        else:
+            at = sx.starts[i] if i < len(sx) else sx.content_end
+            edits.append((at, at, b"<" + p + b'row r="%d">' % r + cell + close))
+    return col, edits
+
+
+def _spans(head: bytes, col: int) -> bytes:
+    m = re.search(rb"\sspans\s*=\s*[\"'](\d+):(\d+)[\"']", head)
+    if m is None:
+        return head
+    return head[: m.start()] + b' spans="%s:%d"' % (m[1], max(int(m[2]), col)) + head[m.end() :]

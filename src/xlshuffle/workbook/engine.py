@@ -1,0 +1,202 @@
+"""Shuffle a selection of a workbook: the plan of every part a draw changes.
+
+:func:`plan_move` turns a selection and a permutation into :class:`~.output.Changes`: the
+drawn sheet rewritten (moved rows or cells, merges and hyperlinks that travel with them),
+the sheet's comments, VML note shapes and threaded comments, the calculation chain
+removed and full recalculation asked for when formulas may now see other values. Every
+other part is left to be copied byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..draw.errors import WorkbookError
+from ..draw.knuth import permutation
+from ..draw.protocol import DrawStream
+from .adjust import ANCHORED, DestOf, retarget_refs, retarget_vml
+from .formulas import FormulaMover
+from .limits import LIMITS
+from .move import Region, SharedGroups, expand_shared, move_cells, move_rows
+from .output import Changes, Input
+from .parts import Book
+from .refs import Area
+from .select import Selection
+from .sheet import SheetXml
+
+__all__ = ["destination", "draw_permutation", "inverse", "plan_move", "sheet_label", "splice"]
+
+Dest = Callable[[int, int], tuple[int, int]]
+_ANY_FORMULA = re.compile(rb"<(?:[\w.-]+:)?f[\s>/]")
+
+
+def sheet_label(path: str, name: str) -> str:
+    return f"{path}: sheet {name!r}"
+
+
+def draw_permutation(mode: str, n_rows: int, n_cols: int, stream: DrawStream) -> list[Any]:
+    """The permutation(s) of one draw, consumed from ``stream`` as ``shuffle_grid`` does."""
+    if mode in ("cells", "within-rows", "within-columns"):
+        draws = n_rows * n_cols
+        if draws > LIMITS.max_cell_draws:
+            raise WorkbookError(
+                f"the selection spans {draws:,} cells and --by {mode} draws one number per "
+                f"cell (at most {LIMITS.max_cell_draws:,}): choose a smaller range"
+            )
+    if mode == "rows":
+        return permutation(n_rows, seed=stream)
+    if mode == "columns":
+        return permutation(n_cols, seed=stream)
+    if mode == "cells":
+        return permutation(n_rows * n_cols, seed=stream)
+    if mode == "within-rows":
+        return [permutation(n_cols, seed=stream) for _ in range(n_rows)]
+    return [permutation(n_rows, seed=stream) for _ in range(n_cols)]
+
+
+def inverse(perm: list[int]) -> list[int]:
+    """``inverse(p)[p[i]] == i``."""
+    inv = [0] * len(perm)
+    for pos, item in enumerate(perm):
+        inv[item] = pos
+    return inv
+
+
+def destination(mode: str, top: int, cols: list[int], perm: list[Any]) -> Dest:
+    """Where the cell at ``(row, col)`` of the moving block goes; ``perm[p] = s`` means
+    item ``s`` lands at position ``p``."""
+    pos = {c: j for j, c in enumerate(cols)}
+    width = len(cols)
+    if mode in ("rows", "columns", "cells"):
+        inv = inverse(perm)
+        if mode == "rows":
+            return lambda r, c: (top + inv[r - top], c)
+        if mode == "columns":
+            return lambda r, c: (r, cols[inv[pos[c]]])
+
+        def cell_dest(r: int, c: int) -> tuple[int, int]:
+            q = inv[(r - top) * width + pos[c]]
+            return top + q // width, cols[q % width]
+
+        return cell_dest
+    invs = [inverse(p) for p in perm]
+    if mode == "within-rows":
+        return lambda r, c: (r, cols[invs[r - top][pos[c]]])
+    return lambda r, c: (top + invs[pos[c]][r - top], c)
+
+
+def splice(data: bytes, edits: list[tuple[int, int, Any]]) -> Iterator[bytes]:
+    """``data`` with byte ranges replaced (each by bytes or an iterable of bytes)."""
+    pos = 0
+    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1])):
+        if start < pos:
+            raise WorkbookError("internal error: overlapping edits of the sheet")
+        yield data[pos:start]
+        if isinstance(new, bytes):
+            yield new
+        else:
+            yield from new
+        pos = end
+    yield data[pos:]
+
+
+def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
+    """Whether anything may hold a cached value computed from the moved cells: a formula
+    on any sheet, a defined name, a chart or a pivot table."""
+    if _ANY_FORMULA.search(sx.data) or re.search(rb"<(?:[\w.-]+:)?definedName[\s>]", book.xml):
+        return True
+    if any("/charts/" in m.name or "pivotCache" in m.name for m in book.pkg.members):
+        return True
+    for s in book.sheets:
+        other = book.pkg.find(s.part) if s.kind == "worksheet" else None
+        if other is None or other == part:
+            continue
+        for chunk in book.pkg.chunks(other, limit=LIMITS.max_sheet_bytes):
+            if _ANY_FORMULA.search(chunk):
+                return True
+    return False
+
+
+def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[Any]) -> Changes:
+    """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content."""
+    book = inp.book
+    changes = Changes(like=sel.sheet.part)
+    if sel.n_body <= 0 or not sel.cols:
+        return changes
+    top = sel.top if mode == "columns" else sel.body_top
+    region = Region(top, sel.bottom, sel.cols)
+    touched = (
+        Area((top, 1, sel.bottom, 16_384))
+        if sel.whole_rows
+        else Area((top, sel.cols[0], sel.bottom, sel.cols[-1]))
+    )
+    mover = FormulaMover()
+    shared = SharedGroups(sx, touched)
+    edits: list[tuple[int, int, Any]] = []
+    dest_of: DestOf
+    if mode == "rows" and sel.whole_rows:
+        inv = inverse(perm)
+
+        def dest_of(r: int, c: int) -> tuple[int, int] | None:
+            return (top + inv[r - top], c) if top <= r <= sel.bottom else None
+
+        first, last = sx.index_of(top), sx.index_of(sel.bottom + 1)
+        if first < last:
+            edits.append((sx.starts[first], sx.ends[last - 1], move_rows(sx, region, perm, mover,
+                                                                    shared)))  # fmt: skip
+    else:
+        dest = destination(mode, top, sel.cols, perm)
+        colset = set(sel.cols)
+
+        def dest_of(r: int, c: int) -> tuple[int, int] | None:
+            return dest(r, c) if top <= r <= sel.bottom and c in colset else None
+
+        start, end, new = move_cells(sx, region, dest, mover, shared)
+        edits.append((start, end, new))
+    if shared:
+        outside = [
+            i
+            for i in range(len(sx))
+            if not top <= sx.numbers[i] <= sel.bottom
+            and shared.rows
+            and shared.rows[0] <= sx.numbers[i] <= shared.rows[-1]
+        ]
+        for i, row in expand_shared(sx, outside, mover, shared).items():
+            edits.append((sx.starts[i], sx.ends[i], row))
+    label = sheet_label(inp.path, sel.sheet.name)
+    tail = retarget_refs(sx.data, ANCHORED["sheet"], dest_of, label, sx.content_end)
+    if tail is not None:
+        edits.append((sx.content_end, len(sx.data), tail[sx.content_end :]))
+    changes.changed[sel.sheet.part] = splice(sx.data, edits)
+    _plan_comments(book, sel, dest_of, label, changes)
+    i0, i1 = sx.index_of(top), sx.index_of(sel.bottom + 1)
+    moved_formulas = i0 < i1 and _ANY_FORMULA.search(sx.data, sx.starts[i0], sx.ends[i1 - 1])
+    if moved_formulas or shared:
+        changed, removed = book.without_calc_chain()
+        changes.changed.update(changed)
+        changes.removed.extend(removed)
+    if needs_full_calc(book, sx, sel.sheet.part):
+        changes.changed[book.part] = book.with_full_calc()
+    return changes
+
+
+def _plan_comments(book: Book, sel: Selection, dest_of: DestOf, label: str,
+                   changes: Changes) -> None:  # fmt: skip
+    for rel in book.rels(sel.sheet.part):
+        part = None if rel.external else book.pkg.find(rel.target)
+        if part is None:
+            continue
+        if rel.type == "comments":
+            new = retarget_refs(book.read(part), ANCHORED["comments"], dest_of,
+                                f"{label}: comments")  # fmt: skip
+        elif rel.type == "threadedComment":
+            new = retarget_refs(book.read(part), ANCHORED["threadedComments"], dest_of,
+                                f"{label}: threaded comments")  # fmt: skip
+        elif rel.type == "vmlDrawing":
+            new = retarget_vml(book.read(part), dest_of)
+        else:
+            continue
+        if new is not None:
+            changes.changed[part] = new

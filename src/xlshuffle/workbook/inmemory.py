@@ -1,0 +1,202 @@
+"""Draws on an openpyxl worksheet you already hold in memory.
+
+For scripts that build or edit a workbook with openpyxl: :func:`shuffle_worksheet` moves
+cells of a :class:`openpyxl.worksheet.worksheet.Worksheet` with the same draw protocol,
+options and rules as :func:`xlshuffle.workbook.shuffle_workbook` - same seed, same order.
+Saving is then yours (``wb.save(...)``), with openpyxl's limits: to shuffle a file on disk
+without losing anything openpyxl does not model, use ``shuffle_workbook``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..draw.errors import OptionError, WorkbookError
+from ..draw.grid import parse_mode
+from ..draw.protocol import DrawStream
+from .engine import destination, draw_permutation, inverse
+from .refs import MAX_COL, Area, parse_area
+from .select import parse_columns
+
+if TYPE_CHECKING:
+    from openpyxl.worksheet.worksheet import Worksheet
+
+__all__ = ["shuffle_worksheet"]
+
+
+def _used(ws: Worksheet) -> Area:
+    keys = [k for k, cell in ws._cells.items() if cell._value is not None]
+    if not keys:
+        return Area((1, 1, 0, 1))
+    rows = [r for r, _ in keys]
+    cols = [c for _, c in keys]
+    return Area((min(rows), min(cols), max(rows), max(cols)))
+
+
+def _selection(
+    ws: Worksheet,
+    *,
+    cells: str | None,
+    table: str | None,
+    columns: str | Sequence[str] | None,
+    header: bool | None,
+) -> tuple[int, int, list[int], bool, bool]:
+    """``(top, bottom, cols, header, whole_rows)``, as :mod:`xlshuffle.workbook.select`
+    chooses them for a file."""
+    if sum(x is not None for x in (cells, table, columns)) > 1:
+        raise OptionError("give at most one of cells, table and columns")
+    if table is None and cells is None and columns is None and len(ws.tables) == 1:
+        table = next(iter(ws.tables))
+    if table is not None:
+        tbl = ws.tables.get(table) or next(
+            (t for n, t in ws.tables.items() if n.lower() == table.lower()), None
+        )
+        if tbl is None:
+            raise OptionError(f"sheet {ws.title!r} has no table named {table!r}")
+        area = parse_area(tbl.ref)
+        if area is None:
+            raise WorkbookError(f"table {tbl.name} has no readable range")
+        has_head = tbl.headerRowCount != 0
+        return (area.top, area.bottom - (tbl.totalsRowCount or 0),
+                list(range(area.left, area.right + 1)),
+                has_head if header is None else header, False)  # fmt: skip
+    used = _used(ws)
+    if columns is not None:
+        return (
+            used.top,
+            used.bottom,
+            parse_columns(columns),
+            True if header is None else header,
+            False,
+        )
+    if cells is not None:
+        area = parse_area(cells.replace("$", ""))
+        if area is None:
+            raise OptionError(f"cells {cells!r} is not an A1 range such as 'A2:D200'")
+        top, left, bottom, right = area
+        if bottom - top + 1 == 1_048_576:
+            top, bottom = used.top, used.bottom
+        if right - left + 1 == MAX_COL:
+            left, right = used.left, used.right
+        return top, bottom, list(range(left, right + 1)), bool(header), False
+    cols = list(range(used.left, used.right + 1))
+    return used.top, used.bottom, cols, True if header is None else header, True
+
+
+def _check(ws: Worksheet, top: int, bottom: int, cols: list[int], mode: str,
+           whole: bool) -> None:  # fmt: skip
+    from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
+
+    if ws.protection.sheet:
+        raise WorkbookError(f"sheet {ws.title!r} is protected: unprotect it first")
+    region = Area((top, cols[0], bottom, cols[-1]))
+    for rng in ws.merged_cells.ranges:
+        area = Area((rng.min_row, rng.min_col, rng.max_row, rng.max_col))
+        hit = region.overlaps(area) or (whole and not (area.bottom < top or area.top > bottom))
+        if hit and not (mode == "rows" and area.top == area.bottom
+                        and (whole or region.contains(area))):  # fmt: skip
+            raise WorkbookError(
+                f"sheet {ws.title!r}: merged cells {rng.coord} span cells the draw moves "
+                "apart: unmerge them or choose a selection without them"
+            )
+    colset = set(cols)
+    for (r, c), cell in ws._cells.items():
+        if (
+            top <= r <= bottom
+            and (whole or c in colset)
+            and isinstance(cell._value, ArrayFormula | DataTableFormula)
+        ):
+            raise WorkbookError(
+                f"sheet {ws.title!r}: cell {cell.coordinate} holds an array formula, which "
+                "cannot move cell by cell: replace it with its values"
+            )
+
+
+def shuffle_worksheet(
+    ws: Worksheet,
+    *,
+    cells: str | None = None,
+    table: str | None = None,
+    columns: str | Sequence[str] | None = None,
+    header: bool | None = None,
+    by: str = "rows",
+    seed: object = None,
+) -> list[Any]:
+    """Shuffle a selection of an openpyxl worksheet in memory, as ``shuffle_workbook``
+    would in a file.
+
+    Options and defaults are those of :func:`xlshuffle.workbook.shuffle_workbook`: the
+    sheet's only table, or else the used range with a header row and whole rows moving
+    (cells, row heights and row formats); with ``cells``, ``table`` or ``columns`` only
+    those cells move. Moved cells keep value, style, hyperlink and comment; formulas are
+    translated as Excel translates them when it sorts.
+
+    Returns
+    -------
+    list
+        The permutation drawn: ``result[p]`` is the 0-based index of the item (data row,
+        column or cell) now at position ``p``.
+
+    Examples
+    --------
+    >>> import openpyxl, xlshuffle
+    >>> wb = openpyxl.Workbook()
+    >>> for row in [["name", "n"], ["Ann", 1], ["Bob", 2], ["Cid", 3], ["Dee", 4]]:
+    ...     wb.active.append(row)
+    >>> wb.active["C2"] = "=B2*10"
+    >>> shuffle_worksheet(wb.active, seed=42)
+    [0, 3, 1, 2]
+    >>> [[c.value for c in row] for row in wb.active.iter_rows(min_row=2)]
+    [['Ann', 1, '=B2*10'], ['Dee', 4, None], ['Bob', 2, None], ['Cid', 3, None]]
+    """
+    from openpyxl.formula.translate import Translator, TranslatorError
+
+    mode = parse_mode(by)
+    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
+    top, bottom, cols, has_header, whole = _selection(
+        ws, cells=cells, table=table, columns=columns, header=header
+    )
+    whole = whole and mode == "rows"
+    body_top = top + 1 if has_header else top
+    if bottom < body_top or not cols:
+        return draw_permutation(mode, 0, len(cols), stream)
+    _check(ws, top if mode == "columns" else body_top, bottom, cols, mode, whole)
+    perm = draw_permutation(mode, bottom - body_top + 1, len(cols), stream)
+    first = top if mode == "columns" else body_top
+    dest = destination(mode, first, cols, perm)
+    colset = set(cols)
+    store = ws._cells
+    keys = [k for k in store if first <= k[0] <= bottom and (whole or k[1] in colset)]
+    held = [store.pop(k) for k in keys]
+    for cell in held:
+        r, c = cell.row, cell.column
+        nr, nc = (dest(r, cols[0])[0], c) if whole else dest(r, c)
+        store[(nr, nc)] = cell
+        if (nr, nc) == (r, c):
+            continue
+        origin = cell.coordinate
+        cell.row, cell.column = nr, nc
+        if cell.data_type == "f" and isinstance(cell._value, str):
+            try:
+                cell._value = Translator(cell._value, origin=origin).translate_formula(
+                    cell.coordinate
+                )
+            except TranslatorError as exc:
+                raise WorkbookError(
+                    f"sheet {ws.title!r}: the formula in {origin} cannot move to "
+                    f"{cell.coordinate} ({exc})"
+                ) from None
+        if cell._hyperlink is not None:
+            cell._hyperlink.ref = cell.coordinate
+    if whole:
+        inv = inverse(perm)
+        dims = ws.row_dimensions
+        moved = [(r, dims.pop(r)) for r in list(dims) if first <= r <= bottom]
+        for r, dim in moved:
+            dim.index = first + inv[r - first]
+            dims[dim.index] = dim
+        for rng in ws.merged_cells.ranges:
+            if first <= rng.min_row <= bottom:
+                rng.shift(0, first + inv[rng.min_row - first] - rng.min_row)
+    return perm

@@ -1,0 +1,119 @@
+"""One draw's job: the input, the sheet, the selection, and the record that closes it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..draw.errors import WorkbookError
+from ..draw.protocol import DrawStream, normalise_seed
+from .engine import sheet_label
+from .limits import LIMITS
+from .output import Changes, Input, Written, read_input
+from .record import DrawRecord
+from .refs import Area, col_letters, parse_area
+from .select import Selection, choose_sheet, parse_columns, select
+from .sheet import SheetXml
+
+__all__ = ["Job", "dest", "job_from_record", "make_record", "open_job"]
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass
+class Job:
+    inp: Input
+    sx: SheetXml
+    sel: Selection
+
+
+def open_job(
+    src: PathLike,
+    *,
+    sheet: str | None,
+    cells: str | None,
+    table: str | None,
+    columns: str | Sequence[str] | None,
+    header: bool | None,
+    whole_rows: bool,
+) -> Job:
+    inp = read_input(src)
+    info, tbl = choose_sheet(inp.book, sheet, table)
+    label = sheet_label(inp.path, info.name)
+    sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), label)
+    sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
+                 whole_rows_allowed=whole_rows)  # fmt: skip
+    return Job(inp, sx, sel)
+
+
+def job_from_record(src: PathLike, record: DrawRecord) -> Job:
+    """The selection a record describes, found again in ``src``."""
+    inp = read_input(src)
+    info, _ = choose_sheet(inp.book, record.sheet, None)
+    sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes),
+                  sheet_label(inp.path, info.name))  # fmt: skip
+    target = record.target or {}
+    area = parse_area(str(target.get("ref", "")))
+    if area is None:
+        raise WorkbookError(
+            f"{inp.path}: the record does not say which cells were drawn (no target.ref): "
+            "it was written by xlshuffle 0.1; restore from its backup instead"
+        )
+    if target.get("columns"):
+        cols = parse_columns(str(target["columns"]))
+    else:
+        cols = list(range(area.left, area.right + 1))
+    table = None
+    if target.get("table"):
+        table = next((t for t in inp.book.tables(info) if t.name == target["table"]), None)
+    sel = Selection(info, str(target.get("kind", "range")), area.top, area.bottom, cols,
+                    record.header, record.unit == "rows", record.selection, table)  # fmt: skip
+    return Job(inp, sx, sel)
+
+
+def _seed_text(stream: DrawStream) -> str:
+    seed = stream.seed
+    return seed if isinstance(seed, str) else normalise_seed(seed).decode("utf-8")
+
+
+def _target_of(sel: Selection) -> dict[str, Any]:
+    return {
+        "kind": sel.kind,
+        "ref": Area((sel.top, sel.cols[0], max(sel.top, sel.bottom), sel.cols[-1])).a1()
+        if sel.cols
+        else "",
+        "columns": ",".join(col_letters(c) for c in sel.cols) if sel.kind == "columns" else None,
+        "table": sel.table.name if sel.table is not None else None,
+    }
+
+
+def make_record(command: str, job: Job, stream: DrawStream | str, mode: str, perm: list[Any],
+            written: Written, changes: Changes, output: str | None, *,
+            k: int | None = None) -> DrawRecord:  # fmt: skip
+    sel = job.sel
+    return DrawRecord(
+        command=command,
+        seed=stream if isinstance(stream, str) else _seed_text(stream),
+        input=job.inp.path,
+        input_sha256=job.inp.sha256,
+        output=output,
+        output_sha256=written.sha256,
+        sheet=sel.sheet.name,
+        selection=sel.label,
+        header=sel.header,
+        mode=mode,
+        rows=sel.n_rows,
+        columns=len(sel.cols),
+        permutation=perm,
+        k=k,
+        unit="rows" if sel.whole_rows and mode == "rows" else "cells",
+        target=_target_of(sel),
+        parts=changes.report(),
+        backup=written.backup,
+    )
+
+
+def dest(dst: PathLike | None) -> str | None:
+    return None if dst is None else os.fspath(dst)

@@ -1,0 +1,102 @@
+"""A1 references: column letters, cells and ranges, 1-based as Excel writes them."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+__all__ = ["MAX_COL", "MAX_ROW", "Area", "cell_ref", "col_index", "col_letters", "parse_area"]
+
+MAX_ROW = 1_048_576
+MAX_COL = 16_384  # XFD
+
+_CELL = re.compile(r"\$?([A-Za-z]{1,3})?\$?(\d{1,7})?")
+
+
+@lru_cache(maxsize=20_000)
+def col_index(letters: bytes | str) -> int:
+    """``"A"`` -> 1, ``"XFD"`` -> 16384."""
+    n = 0
+    for ch in letters.upper() if isinstance(letters, str) else letters.upper().decode("ascii"):
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+@lru_cache(maxsize=20_000)
+def col_letters(index: int) -> str:
+    """1 -> ``"A"``, 16384 -> ``"XFD"``."""
+    out = ""
+    while index > 0:
+        index, rem = divmod(index - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def cell_ref(row: int, col: int) -> str:
+    """(7, 2) -> ``"B7"``."""
+    return f"{col_letters(col)}{row}"
+
+
+class Area(tuple[int, int, int, int]):
+    """A rectangle ``(top, left, bottom, right)``, 1-based and inclusive."""
+
+    __slots__ = ()
+
+    @property
+    def top(self) -> int:
+        return self[0]
+
+    @property
+    def left(self) -> int:
+        return self[1]
+
+    @property
+    def bottom(self) -> int:
+        return self[2]
+
+    @property
+    def right(self) -> int:
+        return self[3]
+
+    def a1(self) -> str:
+        """``"A1:D9"`` (one cell: ``"A1"``)."""
+        first = cell_ref(self.top, self.left)
+        last = cell_ref(self.bottom, self.right)
+        return first if first == last else f"{first}:{last}"
+
+    def overlaps(self, other: tuple[int, int, int, int]) -> bool:
+        t, left, b, r = other
+        return not (b < self.top or t > self.bottom or r < self.left or left > self.right)
+
+    def contains(self, other: tuple[int, int, int, int]) -> bool:
+        t, left, b, r = other
+        return self.top <= t and b <= self.bottom and self.left <= left and r <= self.right
+
+
+def parse_area(text: str) -> Area | None:
+    """``"B2:D9"``, ``"$B$2"``, ``"A:D"`` or ``"2:9"`` -> an :class:`Area`; None if it is not
+    a reference on the sheet. Whole columns run over every row, whole rows over every
+    column; corners may come in any order."""
+    parts = text.strip().split(":")
+    if not 1 <= len(parts) <= 2:
+        return None
+    corners = []
+    for part in parts:
+        m = _CELL.fullmatch(part.strip())
+        if m is None or (m[1] is None and m[2] is None):
+            return None
+        col = col_index(m[1]) if m[1] else None
+        row = int(m[2]) if m[2] else None
+        if (col is not None and not 1 <= col <= MAX_COL) or (
+            row is not None and not 1 <= row <= MAX_ROW
+        ):
+            return None
+        corners.append((row, col))
+    (r0, c0), (r1, c1) = corners[0], corners[-1]
+    if (r0 is None) != (r1 is None) or (c0 is None) != (c1 is None):
+        return None
+    if r0 is None or r1 is None:
+        r0, r1 = 1, MAX_ROW
+    if c0 is None or c1 is None:
+        c0, c1 = 1, MAX_COL
+    return Area((min(r0, r1), min(c0, c1), max(r0, r1), max(c0, c1)))

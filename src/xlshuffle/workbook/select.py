@@ -1,0 +1,328 @@
+"""What a draw takes: the sheet, the rows and columns, the header, and what moves with a row.
+
+The rule for what moves is one per run:
+
+* **whole rows** - with no ``--range``, ``--table`` or ``--columns`` (and a sheet that is
+  not one Excel table), the data rows of the used range move as whole rows: every cell,
+  the row's height, style, hidden flag and outline level;
+* **only the selected cells** - with a range, a table or a column list (and in every mode
+  but ``rows``), only those cells move; the rest of each row and the row's own formatting
+  stay with the position, as when Excel sorts a range.
+
+The used range is measured from the cells the sheet really stores (never its
+``<dimension>`` claim), from the first to the last row holding a value or formula.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..draw.errors import OptionError, WorkbookError
+from .parts import Book, SheetInfo, TableInfo
+from .refs import MAX_COL, Area, col_index, col_letters, parse_area
+from .sheet import SheetXml
+from .xmlscan import attrs, iter_tags, local, unescape
+
+__all__ = ["Selection", "check_movable", "choose_sheet", "parse_columns", "select"]
+
+_FIRST_CELL = re.compile(rb"<(?:[\w.-]+:)?c\s[^>]*?\br\s*=\s*[\"']\$?([A-Z]{1,3})")
+
+
+@dataclass
+class Selection:
+    """The cells of one draw. Rows ``top..bottom`` include the header row when there is
+    one; ``cols`` are the columns that take part."""
+
+    sheet: SheetInfo
+    kind: str  # "sheet", "range", "table" or "columns"
+    top: int
+    bottom: int
+    cols: list[int]
+    header: bool
+    whole_rows: bool
+    label: str
+    table: TableInfo | None = None
+
+    @property
+    def body_top(self) -> int:
+        return self.top + 1 if self.header else self.top
+
+    @property
+    def n_rows(self) -> int:
+        """Rows of the selection, header included."""
+        return max(0, self.bottom - self.top + 1)
+
+    @property
+    def n_body(self) -> int:
+        return max(0, self.bottom - self.body_top + 1)
+
+    def area(self) -> Area:
+        return Area((self.top, self.cols[0], self.bottom, self.cols[-1]))
+
+
+def choose_sheet(
+    book: Book, sheet: str | None, table: str | None
+) -> tuple[SheetInfo, TableInfo | None]:
+    """The sheet to draw on (by name, the table's, or the active one) and the table."""
+    worksheets = [s for s in book.sheets if s.kind == "worksheet"]
+    if table is not None:
+        found = []
+        for s in worksheets:
+            if sheet is not None and s.name.lower() != sheet.lower():
+                continue
+            for t in book.tables(s):
+                if t.name == table or t.name.lower() == table.lower():
+                    found.append((s, t))
+        if found:
+            return found[0]
+        names = sorted(t.name for s in worksheets for t in book.tables(s))
+        raise OptionError(
+            f"{book.label}: no table named {table!r}"
+            + (f" on sheet {sheet!r}" if sheet else "")
+            + (f": the tables are {', '.join(names)}" if names else ": the workbook has no tables")
+        )
+    if sheet is not None:
+        match = [s for s in book.sheets if s.name == sheet] or [
+            s for s in book.sheets if s.name.lower() == sheet.lower()
+        ]
+        if not match:
+            raise OptionError(
+                f"{book.label}: no sheet named {sheet!r}: the sheets are "
+                + ", ".join(repr(s.name) for s in book.sheets)
+            )
+        if match[0].kind != "worksheet":
+            raise OptionError(
+                f"{book.label}: {sheet!r} is a {match[0].kind}, which holds no cells: "
+                "choose a worksheet with --sheet"
+            )
+        return match[0], None
+    if not worksheets:
+        raise WorkbookError(f"{book.label}: the workbook has no worksheet to draw from")
+    active = book.sheets[book.active_index] if book.sheets else worksheets[0]
+    return (active if active.kind == "worksheet" else worksheets[0]), None
+
+
+def parse_columns(spec: str | Sequence[str]) -> list[int]:
+    parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    out: set[int] = set()
+    for part in (p.strip().upper() for p in parts):
+        first, _, last = part.partition(":")
+        if not re.fullmatch(r"[A-Z]{1,3}", first) or (
+            last and not re.fullmatch(r"[A-Z]{1,3}", last)
+        ):
+            raise OptionError(
+                f"columns: {part!r} is not a column letter: use letters such as 'B,D' or 'B:D'"
+            )
+        a, b = col_index(first), col_index(last or first)
+        if max(a, b) > MAX_COL:
+            raise OptionError(f"columns: {part!r} is past column XFD, the last one of a sheet")
+        out.update(range(min(a, b), max(a, b) + 1))
+    if not out:
+        raise OptionError("columns: give at least one column letter, such as 'B'")
+    return sorted(out)
+
+
+def used_rows(sx: SheetXml) -> tuple[int, int] | None:
+    """First and last stored row (index) that holds a value or formula."""
+    n = len(sx)
+    first = next((i for i in range(n) if sx.row_has_value(i)), None)
+    if first is None:
+        return None
+    last = next(i for i in range(n - 1, first - 1, -1) if sx.row_has_value(i))
+    return first, last
+
+
+def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
+    """Leftmost and rightmost stored cell of rows ``i0..i1`` (indexes)."""
+    data, p = sx.data, sx.prefix
+    lo, hi = MAX_COL + 1, 0
+    mark = b"<" + p + b'c r="'
+    find, rfind = data.find, data.rfind
+    plain = True
+    for i in range(i0, i1 + 1):
+        a, b = sx.starts[i], sx.ends[i]
+        first = find(mark, a, b)
+        if first < 0:
+            if find(b"<" + p + b"c", a, b) >= 0:
+                plain = False
+                break
+            continue
+        last = rfind(mark, a, b)
+        m = first + len(mark)
+        k = m
+        while 65 <= data[k] <= 90:
+            k += 1
+        lo = min(lo, col_index(data[m:k]))
+        m = last + len(mark)
+        k = m
+        while 65 <= data[k] <= 90:
+            k += 1
+        hi = max(hi, col_index(data[m:k]))
+    if not plain:
+        lo, hi = MAX_COL + 1, 0
+        for i in range(i0, i1 + 1):
+            cells = sx.cells(i)
+            if cells:
+                lo, hi = min(lo, cells[0].col), max(hi, cells[-1].col)
+    return (lo, hi) if hi else (1, 1)
+
+
+def select(
+    book: Book,
+    sx: SheetXml,
+    sheet: SheetInfo,
+    table: TableInfo | None,
+    *,
+    cells: str | None,
+    columns: str | Sequence[str] | None,
+    header: bool | None,
+    whole_rows_allowed: bool,
+) -> Selection:
+    """The selection of one draw (see the module docstring for what moves)."""
+    if sum(x is not None for x in (cells, table, columns)) > 1:
+        raise OptionError("give at most one of --range, --table and --columns")
+    if table is None and cells is None and columns is None:
+        tables = book.tables(sheet)
+        if len(tables) == 1:
+            table = tables[0]
+    if table is not None:
+        area = parse_area(table.ref)
+        if area is None:
+            raise WorkbookError(f"{book.label}: table {table.name} has no readable range")
+        bottom = area.bottom - table.totals_rows
+        has_head = table.header_rows > 0
+        return Selection(
+            sheet, "table", area.top, bottom, list(range(area.left, area.right + 1)),
+            has_head if header is None else header, False,
+            f"table {table.name} ({sheet.name}!{area.a1()})", table,
+        )  # fmt: skip
+    used = used_rows(sx)
+    if used is None:
+        rows_span, col_span = (1, 0), (1, 1)
+    else:
+        rows_span = (sx.numbers[used[0]], sx.numbers[used[1]])
+        col_span = used_cols(sx, used[0], used[1])
+    if columns is not None:
+        cols = parse_columns(columns)
+        top, bottom = rows_span
+        letters = ",".join(col_letters(c) for c in cols)
+        label = f"{sheet.name}!{letters} (rows {top}-{bottom})"
+        return Selection(sheet, "columns", top, bottom, cols,
+                         True if header is None else header, False, label)  # fmt: skip
+    if cells is not None:
+        area = parse_area(cells.replace("$", ""))
+        if area is None:
+            raise OptionError(
+                f"--range {cells!r} is not an A1 range on a sheet: write it like 'A2:D200', "
+                "'A:D' or '2:200' (columns A-XFD, rows 1-1048576)"
+            )
+        top, left, bottom, right = area
+        if re.fullmatch(r"\s*[A-Za-z]{1,3}\s*:\s*[A-Za-z]{1,3}\s*", cells.replace("$", "")):
+            top, bottom = rows_span
+        if re.fullmatch(r"\s*\d+\s*:\s*\d+\s*", cells.replace("$", "")):
+            left, right = col_span
+        area = Area((top, left, bottom, right))
+        return Selection(sheet, "range", top, bottom, list(range(left, right + 1)),
+                         bool(header), False, f"{sheet.name}!{area.a1()}")  # fmt: skip
+    top, bottom = rows_span
+    left, right = col_span
+    label = f"{sheet.name}!{Area((top, left, max(top, bottom), right)).a1()}"
+    return Selection(sheet, "sheet", top, bottom, list(range(left, right + 1)),
+                     True if header is None else header, whole_rows_allowed, label)  # fmt: skip
+
+
+def _tail_elements(sx: SheetXml, names: set[bytes]) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    out = []
+    data = sx.data
+    for where in ((0, sx.content_start), (sx.content_end, len(data))):
+        for tag in iter_tags(data, *where):
+            if tag.kind in ("start", "empty") and local(tag.name) in names:
+                out.append((local(tag.name), attrs(data[tag.start : tag.end])))
+    return out
+
+
+def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
+    """Refuse, naming the cell or range, a selection whose cells cannot move correctly."""
+    where = f"{book.label}: sheet {sel.sheet.name!r}"
+    for _, a in _tail_elements(sx, {b"sheetProtection"}):
+        if a.get(b"sheet", b"0") in (b"1", b"true"):
+            raise WorkbookError(
+                f"{where} is protected: unprotect it in Excel (Review > Unprotect Sheet), "
+                "save, and retry"
+            )
+    if not sel.cols or sel.n_body <= 0:
+        return
+    moving_top = sel.top if mode == "columns" else sel.body_top
+    region = Area((moving_top, sel.cols[0], sel.bottom, sel.cols[-1]))
+    for _, a in _tail_elements(sx, {b"mergeCell"}):
+        area = parse_area(unescape(a.get(b"ref", b"")))
+        if area is None or not region.overlaps(area):
+            continue
+        one_row_travels = (
+            mode == "rows"
+            and area.top == area.bottom
+            and (sel.whole_rows or (region.left <= area.left and area.right <= region.right))
+        )
+        if not one_row_travels:
+            raise WorkbookError(
+                f"{where}: merged cells {area.a1()} span cells the draw moves apart: unmerge "
+                "them (Home > Merge & Center) or choose a selection without them"
+            )
+    for table in book.tables(sel.sheet):
+        area = parse_area(table.ref)
+        if area is None or (sel.table is not None and table.part == sel.table.part):
+            continue
+        rows_hit = not (area.bottom < region.top or area.top > region.bottom)
+        if not rows_hit or (not sel.whole_rows and not region.overlaps(area)):
+            continue
+        raise WorkbookError(
+            f"{where}: the selection cuts through table {table.name} ({table.ref}): use "
+            f"--table {table.name}, or a range inside its data rows covering all its columns"
+        )
+    if sel.table is not None and mode == "columns":
+        raise WorkbookError(
+            f"{where}: moving whole columns would reorder table {sel.table.name} "
+            f"({sel.table.ref}), whose column list Excel keeps separately: shuffle its rows, "
+            "or convert it to a range in Excel first"
+        )
+    for rel in book.rels(sel.sheet.part):
+        if rel.type != "pivotTable" or rel.external or book.pkg.find(rel.target) is None:
+            continue
+        xml = book.read(book.pkg.find(rel.target) or rel.target)
+        for tag in iter_tags(xml):
+            if local(tag.name) == b"location" and tag.kind in ("start", "empty"):
+                area = parse_area(unescape(attrs(xml[tag.start : tag.end]).get(b"ref", b"")))
+                if area is not None and (region.overlaps(area) or (
+                        sel.whole_rows and not (area.bottom < region.top
+                                                or area.top > region.bottom))):  # fmt: skip
+                    raise WorkbookError(
+                        f"{where}: pivot table output {area.a1()} lies in the selection: "
+                        "choose a range without it (a pivot table refreshes its own cells)"
+                    )
+                break
+    _check_arrays(sx, sel, region, where)
+
+
+_ARRAY = re.compile(rb"<(?:[\w.-]+:)?f\s[^>]*?\bt\s*=\s*[\"'](array|dataTable)[\"'][^>]*>")
+_REF = re.compile(rb"\sref\s*=\s*[\"']([^\"']*)[\"']")
+
+
+def _check_arrays(sx: SheetXml, sel: Selection, region: Area, where: str) -> None:
+    """Array formulas, dynamic-array spills and data tables cannot move cell by cell."""
+    data = sx.data
+    for m in _ARRAY.finditer(data, sx.content_start, sx.content_end):
+        ref = _REF.search(m[0])
+        area = parse_area(unescape(ref[1])) if ref else None
+        if area is None:
+            continue
+        hit = region.overlaps(area) or (
+            sel.whole_rows and not (area.bottom < region.top or area.top > region.bottom)
+        )
+        if hit:
+            kind = "a data table" if m[1] == b"dataTable" else "an array formula or spill"
+            raise WorkbookError(
+                f"{where}: {area.a1()} holds {kind}, which cannot move cell by cell: "
+                "replace it with its values (Copy, Paste Values) or leave it out of the selection"
+            )

@@ -1,0 +1,331 @@
+"""One worksheet part as bytes: where its rows are, and the cells of a row.
+
+The whole part is held as one ``bytes`` object and rows are located by offsets kept in
+compact arrays (a million rows cost 24 MB of offsets, not a million objects). Rows and
+cells may omit ``r=`` (their place is then the previous one plus one), use any namespace
+prefix, and hold CDATA, comments or character references; rows must be in ascending
+order, as the schema requires.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from array import array
+from dataclasses import dataclass
+
+from ..draw.errors import WorkbookError
+from .refs import MAX_COL, MAX_ROW, col_index
+from .xmlscan import Tag, attrs, check_no_doctype, element_end, iter_tags, local, tag_end
+
+__all__ = ["Cell", "SheetXml", "parse_cells"]
+
+_ROW_R = re.compile(rb"\sr\s*=\s*[\"'](\d{1,8})[\"']")
+_MARKUP = re.compile(rb"<[!?]")
+_CELL_R = re.compile(rb"\sr\s*=\s*[\"']\$?([A-Za-z]{1,3})\$?(\d{1,8})[\"']")
+
+
+@dataclass
+class Cell:
+    """A ``<c>`` element inside a row's bytes (offsets relative to the row)."""
+
+    col: int
+    start: int
+    end: int
+    #: Offset of the end of the start tag.
+    tag_end: int
+    #: Span of the ``r`` attribute's value inside the start tag, or None when absent.
+    r_span: tuple[int, int] | None
+    #: The ``<f>`` element: its span, the span of its text, and its raw attributes.
+    f_span: tuple[int, int] | None = None
+    f_text: tuple[int, int] | None = None
+    f_attrs: dict[bytes, bytes] | None = None
+    #: The ``<v>`` element's span, if any.
+    v_span: tuple[int, int] | None = None
+    #: Whether the cell holds a value (``<v>``, ``<is>`` or a formula).
+    valued: bool = False
+
+
+def _fail(label: str, what: str) -> WorkbookError:
+    return WorkbookError(f"{label}: {what}: open the workbook in Excel, save it again, and retry")
+
+
+def _next_tag(data: bytes, pos: int, stop: int) -> Tag | None:
+    return next(iter_tags(data, pos, stop), None)
+
+
+def parse_cells(row: bytes, row_number: int, prefix: bytes, label: str) -> list[Cell]:
+    """The cells of one row (bytes of the whole ``<row>`` element), in order.
+
+    Raises
+    ------
+    WorkbookError
+        Markup that does not parse, cells out of order, or references off the sheet.
+    """
+    cells: list[Cell] = []
+    cname = prefix + b"c"
+    try:
+        first = _next_tag(row, 0, len(row))
+        if first is None or first.kind == "empty":
+            return cells
+        pos, col = first.end, 0
+        while True:
+            tag = _next_tag(row, pos, len(row))
+            if tag is None or tag.kind == "end":
+                return cells
+            if tag.kind == "other":
+                pos = tag.end
+                continue
+            end = element_end(row, tag)
+            pos = end
+            if tag.name != cname:
+                continue  # <extLst> and other row children stay where they are
+            head = row[tag.start : tag.end]
+            m = _CELL_R.search(head)
+            span: tuple[int, int] | None = None
+            if m is not None:
+                col = col_index(m[1].upper())
+                if int(m[2]) != row_number:
+                    raise _fail(
+                        label, f"cell {m[1].decode()}{m[2].decode()} sits in row {row_number}"
+                    )
+                span = _value_span(head, m, tag.start)
+            else:
+                col += 1
+            if (cells and col <= cells[-1].col) or col > MAX_COL:
+                raise _fail(label, f"the cells of row {row_number} are out of order")
+            cell = Cell(col, tag.start, end, tag.end, span)
+            if tag.kind == "start":
+                _inner(row, cell, prefix)
+            cells.append(cell)
+    except ValueError as exc:
+        raise _fail(label, f"row {row_number} is not well-formed XML ({exc})") from None
+
+
+def _value_span(head: bytes, m: re.Match[bytes], base: int) -> tuple[int, int]:
+    """Span (in row offsets) of the whole ``r`` value, quotes excluded."""
+    eq = head.find(b"=", m.start(), m.end())
+    q = eq + 1
+    while head[q] not in (0x22, 0x27):
+        q += 1
+    return base + q + 1, base + m.end() - 1
+
+
+def _inner(row: bytes, cell: Cell, prefix: bytes) -> None:
+    """Find the ``<f>`` and ``<v>`` children of a cell."""
+    pos, stop = cell.tag_end, cell.end
+    fname, vname, isname = prefix + b"f", prefix + b"v", prefix + b"is"
+    while True:
+        tag = _next_tag(row, pos, stop)
+        if tag is None or tag.kind == "end":
+            return
+        if tag.kind == "other":
+            pos = tag.end
+            continue
+        end = element_end(row, tag, stop)
+        if tag.name == fname:
+            cell.f_span = (tag.start, end)
+            cell.f_attrs = attrs(row[tag.start : tag.end])
+            if tag.kind == "start":
+                cell.f_text = (tag.end, row.rfind(b"<", tag.end, end))
+            cell.valued = True
+        elif tag.name == vname:
+            cell.v_span = (tag.start, end)
+            cell.valued = True
+        elif tag.name == isname:
+            cell.valued = True
+        pos = end
+
+
+class SheetXml:
+    """A worksheet part: the bytes, the ``<sheetData>`` span and the rows inside it.
+
+    Parameters
+    ----------
+    data : bytes
+        The part, inflated.
+    label : str
+        ``"FILE: sheet 'NAME'"``, used in messages.
+    """
+
+    def __init__(self, data: bytes, label: str) -> None:
+        check_no_doctype(data, label.partition(":")[0], "of the sheet")
+        self.data = data
+        self.label = label
+        self.prefix = b""
+        #: ``data[:content_start]`` ends with the ``<sheetData>`` start tag and
+        #: ``data[content_end:]`` starts with its end tag (both equal the end of an empty
+        #: ``<sheetData/>``, which :attr:`empty_data` flags).
+        self.content_start = self.content_end = 0
+        self.empty_data = False
+        #: No comment, CDATA section or processing instruction inside <sheetData>.
+        self.plain = True
+        self.numbers = array("l")
+        self.starts = array("q")
+        self.ends = array("q")
+        self._find_sheet_data()
+        self._scan_rows()
+
+    def _find_sheet_data(self) -> None:
+        data = self.data
+        try:
+            for tag in iter_tags(data):
+                if tag.kind in ("start", "empty") and local(tag.name) == b"sheetData":
+                    self.prefix = tag.name[: -len(b"sheetData")]
+                    if tag.kind == "empty":
+                        self.content_start = self.content_end = tag.end
+                        self.empty_data = True
+                        return
+                    self.content_start = tag.end
+                    close = b"</" + tag.name + b">"
+                    end = data.find(close, tag.end)
+                    self.plain = end >= 0 and _MARKUP.search(data, tag.end, end) is None
+                    if not self.plain:
+                        end = element_end(data, tag) - len(close)
+                    self.content_end = end
+                    return
+        except ValueError as exc:
+            raise _fail(self.label, f"the sheet is not well-formed XML ({exc})") from None
+        raise _fail(self.label, "the sheet has no <sheetData>")
+
+    def _scan_rows(self) -> None:
+        start, stop = self.content_start, self.content_end
+        if not self.plain:
+            self._scan_rows_careful(start, stop)
+        elif not self._scan_rows_quick(start, stop):
+            self.numbers, self.starts, self.ends = array("l"), array("q"), array("q")
+            self._scan_rows_fast(start, stop)
+
+    def _scan_rows_quick(self, start: int, stop: int) -> bool:
+        """The common layout, at C speed: every row written ``<row r="N"`` and each row
+        ending where the next begins. False when the sheet is laid out otherwise."""
+        data, p = self.data, self.prefix
+        open_tag, close_tag = b"<" + p + b"row", b"</" + p + b"row>"
+        pattern = re.compile(re.escape(open_tag) + rb' r="(\d{1,7})"')
+        found = [(m.start(), m[1]) for m in pattern.finditer(data, start, stop)]
+        if len(found) != data.count(open_tag, start, stop):
+            return False
+        if not found:
+            return not data[start:stop].strip()
+        if data[start : found[0][0]].strip():
+            return False
+        starts = array("q", [f[0] for f in found])
+        numbers = array("l", map(int, [f[1] for f in found]))
+        ends = array("q", starts[1:])
+        last = data.rfind(close_tag, starts[-1], stop)
+        tail = stop if last < 0 else last + len(close_tag)
+        if data[tail:stop].strip():
+            return False
+        ends.append(tail)
+        if not all(data.endswith(close_tag, 0, end) for end in ends):
+            return False  # whitespace between rows, a self-closing row...
+        if any(a >= b for a, b in itertools.pairwise(numbers)) or (
+            numbers[-1] > MAX_ROW or numbers[0] < 1
+        ):
+            return False
+        self.numbers, self.starts, self.ends = numbers, starts, ends
+        return True
+
+    def _add(self, number: int, start: int, end: int) -> None:
+        if self.numbers and number <= self.numbers[-1]:
+            raise _fail(self.label, f"row {number} comes after row {self.numbers[-1]}")
+        if number > MAX_ROW:
+            raise _fail(self.label, f"row {number} is past the last row of a sheet")
+        self.numbers.append(number)
+        self.starts.append(start)
+        self.ends.append(end)
+
+    def _scan_rows_fast(self, pos: int, stop: int) -> None:
+        data = self.data
+        open_tag = b"<" + self.prefix + b"row"
+        close_tag = b"</" + self.prefix + b"row>"
+        n, number = len(open_tag), 0
+        find, search = data.find, _ROW_R.search
+        while True:
+            i = find(open_tag, pos, stop)
+            gap_end = stop if i < 0 else i
+            if gap_end > pos and data[pos:gap_end].strip():
+                raise _fail(self.label, "the sheet data holds something other than rows")
+            if i < 0:
+                return
+            if data[i + n : i + n + 1] not in (b" ", b">", b"/", b"\t", b"\r", b"\n"):
+                raise _fail(self.label, "the sheet data holds something other than rows")
+            j = find(b">", i, stop) + 1
+            if j == 0 or (data.count(b'"', i, j) % 2 or data.count(b"'", i, j) % 2):
+                j = tag_end(data, i, stop)
+                if j < 0:
+                    raise _fail(self.label, "a row tag never ends")
+            m = search(data, i, j)
+            number = int(m[1]) if m is not None else number + 1
+            if data[j - 2] == 0x2F:  # '/>'
+                end = j
+            else:
+                k = find(close_tag, j, stop)
+                if k < 0:
+                    raise _fail(self.label, f"row {number} never ends")
+                end = k + len(close_tag)
+            self._add(number, i, end)
+            pos = end
+
+    def _scan_rows_careful(self, pos: int, stop: int) -> None:
+        data = self.data
+        name = self.prefix + b"row"
+        number = 0
+        try:
+            while True:
+                tag = _next_tag(data, pos, stop)
+                if tag is None:
+                    return
+                if tag.kind == "other":
+                    pos = tag.end
+                    continue
+                if tag.name != name or tag.kind == "end":
+                    raise _fail(self.label, "the sheet data holds something other than rows")
+                m = _ROW_R.search(data, tag.start, tag.end)
+                number = int(m[1]) if m is not None else number + 1
+                end = element_end(data, tag, stop)
+                self._add(number, tag.start, end)
+                pos = end
+        except ValueError as exc:
+            raise _fail(self.label, f"the sheet is not well-formed XML ({exc})") from None
+
+    # ------------------------------------------------------------------ access
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def row(self, i: int) -> bytes:
+        """Bytes of the ``i``-th stored row element."""
+        return self.data[self.starts[i] : self.ends[i]]
+
+    def row_has_value(self, i: int) -> bool:
+        """Whether row ``i`` holds a cell with a value or formula (not only formatting)."""
+        data, p = self.data, self.prefix
+        a, b = self.starts[i], self.ends[i]
+        return any(
+            data.find(b"<" + p + tag, a, b) >= 0 for tag in (b"v>", b"v ", b"is>", b"f>", b"f ")
+        )
+
+    def index_of(self, number: int) -> int:
+        """Index of the first stored row numbered ``number`` or more (bisect)."""
+        lo, hi = 0, len(self.numbers)
+        nums = self.numbers
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if nums[mid] < number:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def cells(self, i: int) -> list[Cell]:
+        """Parsed cells of row ``i``."""
+        return parse_cells(self.row(i), self.numbers[i], self.prefix, self.label)
+
+    def row_tag_end(self, i: int) -> int:
+        """Offset (within the row's bytes) of the end of row ``i``'s start tag."""
+        row = self.row(i)
+        j = row.find(b">") + 1
+        if row.count(b'"', 0, j) % 2 or row.count(b"'", 0, j) % 2:
+            j = tag_end(row, 0)
+        return j

@@ -1,0 +1,300 @@
+"""The zip container of a workbook, read with bounds.
+
+:class:`Package` parses the zip's central directory itself: the writer
+(:mod:`.zipwrite`) needs each member's exact byte range to copy it verbatim.
+
+Inflating is streamed and bounded: a member may not inflate past its declared size, past
+a limit, or past a ratio that only zip bombs reach, whatever its header claims.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..draw.errors import WorkbookError
+from .limits import LIMITS
+
+__all__ = ["Member", "Package"]
+
+_EOCD = struct.Struct("<4sHHHHIIH")
+_EOCD64_LOCATOR = struct.Struct("<4sIQI")
+_EOCD64 = struct.Struct("<4sQHHIIQQQQ")
+_CENTRAL = struct.Struct("<4sHHHHHHIIIHHHHHII")
+_LOCAL = struct.Struct("<4sHHHHHIIIHH")
+_SIG_EOCD = b"PK\x05\x06"
+_SIG_EOCD64 = b"PK\x06\x06"
+_SIG_LOCATOR = b"PK\x06\x07"
+_SIG_CENTRAL = b"PK\x01\x02"
+_SIG_LOCAL = b"PK\x03\x04"
+_SIG_DESCRIPTOR = b"PK\x07\x08"
+_U32 = 0xFFFFFFFF
+_CHUNK = 1 << 20
+_RATIO_FLOOR = 64 * 1024**2
+
+
+@dataclass
+class Member:
+    """One member of the zip, located by byte ranges in the file."""
+
+    name: str
+    flags: int
+    method: int
+    crc: int
+    compress_size: int
+    file_size: int
+    #: Where the local header starts, the compressed data starts and ends, and the
+    #: member's record (data descriptor included) ends.
+    offset: int
+    data_start: int
+    data_end: int
+    record_end: int
+    #: The original central-directory record, copied into the output.
+    central: bytes
+    #: DOS time and date words of the member.
+    time: int
+    date: int
+
+
+def _bad(label: str, what: str) -> WorkbookError:
+    return WorkbookError(
+        f"{label}: the file is damaged or not a zip package ({what}): "
+        "copy it again, or open and repair it in Excel, then retry"
+    )
+
+
+def _zip64_values(extra: bytes, wanted: list[bool]) -> list[int | None]:
+    """Values of the zip64 extra block for the fields flagged in ``wanted`` (usize, csize,
+    offset), in that order."""
+    pos = 0
+    out: list[int | None] = [None, None, None]
+    while pos + 4 <= len(extra):
+        tag, size = struct.unpack_from("<HH", extra, pos)
+        body = extra[pos + 4 : pos + 4 + size]
+        if tag == 1:
+            at = 0
+            for i, need in enumerate(wanted):
+                if need and at + 8 <= len(body):
+                    out[i] = struct.unpack_from("<Q", body, at)[0]
+                    at += 8
+        pos += 4 + size
+    return out
+
+
+def _strip_zip64(extra: bytes) -> bytes:
+    pos, kept = 0, []
+    while pos + 4 <= len(extra):
+        tag, size = struct.unpack_from("<HH", extra, pos)
+        if tag != 1:
+            kept.append(extra[pos : pos + 4 + size])
+        pos += 4 + size
+    return b"".join(kept)
+
+
+class Package:
+    """A zip package held in memory, its members listed in central-directory order.
+
+    Parameters
+    ----------
+    data : bytes
+        The whole file.
+    label : str
+        The name to use in error messages (the user's path).
+    """
+
+    def __init__(self, data: bytes, label: str) -> None:
+        self.data = data
+        self.label = label
+        self.members: list[Member] = []
+        self.by_name: dict[str, Member] = {}
+        self.comment = b""
+        self._parse()
+
+    # ------------------------------------------------------------------ parsing
+
+    def _parse(self) -> None:
+        data, label = self.data, self.label
+        at = data.rfind(_SIG_EOCD, max(0, len(data) - 65_557 - 22))
+        if at < 0 or at + _EOCD.size > len(data):
+            raise _bad(label, "no end-of-archive record; the file may be truncated")
+        _, _disk, _cd_disk, _n_disk, count, cd_size, cd_offset, comment_len = _EOCD.unpack_from(
+            data, at
+        )
+        self.comment = data[at + _EOCD.size : at + _EOCD.size + comment_len]
+        if count == 0xFFFF or cd_offset == _U32 or cd_size == _U32:
+            loc = at - _EOCD64_LOCATOR.size
+            if loc < 0 or data[loc : loc + 4] != _SIG_LOCATOR:
+                raise _bad(label, "a zip64 archive without its locator")
+            (_, _, eocd64, _) = _EOCD64_LOCATOR.unpack_from(data, loc)
+            if eocd64 + _EOCD64.size > len(data) or data[eocd64 : eocd64 + 4] != _SIG_EOCD64:
+                raise _bad(label, "a broken zip64 end record")
+            fields = _EOCD64.unpack_from(data, eocd64)
+            count, cd_size, cd_offset = fields[7], fields[8], fields[9]
+        if cd_offset + cd_size > at or count > len(data) // 46 + 1:
+            raise _bad(label, "the central directory lies outside the file")
+        pos = cd_offset
+        seen: set[str] = set()
+        for _ in range(count):
+            if data[pos : pos + 4] != _SIG_CENTRAL or pos + _CENTRAL.size > len(data):
+                raise _bad(label, "a broken central directory entry")
+            (
+                _,
+                _made,
+                _need,
+                flags,
+                method,
+                mtime,
+                mdate,
+                crc,
+                csize,
+                usize,
+                nlen,
+                xlen,
+                clen,
+                _dstart,
+                _iattr,
+                _eattr,
+                offset,
+            ) = _CENTRAL.unpack_from(data, pos)
+            end = pos + _CENTRAL.size + nlen + xlen + clen
+            if end > cd_offset + cd_size:
+                raise _bad(label, "a central directory entry runs past its end")
+            raw_name = data[pos + _CENTRAL.size : pos + _CENTRAL.size + nlen]
+            extra = data[pos + _CENTRAL.size + nlen : pos + _CENTRAL.size + nlen + xlen]
+            name = raw_name.decode("utf-8" if flags & 0x800 else "cp437", "replace")
+            if usize == _U32 or csize == _U32 or offset == _U32:
+                z = _zip64_values(extra, [usize == _U32, csize == _U32, offset == _U32])
+                usize = z[0] if z[0] is not None else usize
+                csize = z[1] if z[1] is not None else csize
+                offset = z[2] if z[2] is not None else offset
+            key = name.lower()
+            if key in seen:
+                raise WorkbookError(
+                    f"{label}: the package holds the part {name!r} twice, so it is ambiguous "
+                    "which one Excel reads: open it in Excel, save it again, and retry"
+                )
+            seen.add(key)
+            member = self._locate(name, flags, method, crc, csize, usize, offset, mtime, mdate)
+            member.central = data[pos:end]
+            self.members.append(member)
+            self.by_name[name] = member
+            pos = end
+
+    def _locate(
+        self,
+        name: str,
+        flags: int,
+        method: int,
+        crc: int,
+        csize: int,
+        usize: int,
+        offset: int,
+        mtime: int,
+        mdate: int,
+    ) -> Member:
+        data, label = self.data, self.label
+        if offset + _LOCAL.size > len(data) or data[offset : offset + 4] != _SIG_LOCAL:
+            raise _bad(label, f"member {name!r} has no local header where the directory says")
+        nlen, xlen = struct.unpack_from("<HH", data, offset + 26)
+        start = offset + _LOCAL.size + nlen + xlen
+        end = start + csize
+        if end > len(data):
+            raise _bad(label, f"member {name!r} runs past the end of the file")
+        record_end = end
+        if flags & 0x08:
+            zip64 = csize >= _U32 or usize >= _U32
+            size = 20 if zip64 else 12
+            if data[end : end + 4] == _SIG_DESCRIPTOR:
+                size += 4
+            record_end = min(end + size, len(data))
+        return Member(name, flags, method, crc, csize, usize, offset, start, end, record_end,
+                      b"", mtime, mdate)  # fmt: skip
+
+    # ------------------------------------------------------------------ reading
+
+    def has(self, name: str) -> bool:
+        """Whether the package holds the part ``name`` (exact zip name)."""
+        return name in self.by_name
+
+    def find(self, name: str) -> str | None:
+        """The zip name of part ``name``, matched without regard to case (OPC part names are
+        case-insensitive); None when absent."""
+        if name in self.by_name:
+            return name
+        low = name.lower()
+        return next((n for n in self.by_name if n.lower() == low), None)
+
+    def chunks(self, name: str, *, limit: int | None = None) -> Iterator[bytes]:
+        """Inflate a member in chunks, checking its size and CRC as it goes.
+
+        Raises
+        ------
+        WorkbookError
+            An encrypted member, an unknown compression method, a member that inflates
+            past its declared size, past ``limit`` or like a zip bomb, or a wrong CRC.
+        """
+        m = self.by_name[name]
+        label = self.label
+        if m.flags & 0x01:
+            raise WorkbookError(
+                f"{label}: part {name} is encrypted: remove the password in Excel "
+                "(File > Info > Protect Workbook), save, and retry"
+            )
+        cap = LIMITS.max_part_bytes if limit is None else limit
+        if m.method not in (0, 8):
+            raise WorkbookError(
+                f"{label}: part {name} uses zip compression method {m.method}, which xlshuffle "
+                "does not read: open the workbook in Excel, save it again, and retry"
+            )
+        view = memoryview(self.data)
+        total, crc = 0, 0
+        inflater = zlib.decompressobj(-15) if m.method == 8 else None
+        for pos in range(m.data_start, max(m.data_end, m.data_start + 1), _CHUNK):
+            piece = bytes(view[pos : min(pos + _CHUNK, m.data_end)])
+            pending = [piece]
+            while pending:
+                block = pending.pop()
+                if inflater is None:
+                    out = block
+                else:
+                    out = inflater.decompress(block, _CHUNK)
+                    if inflater.unconsumed_tail:
+                        pending.append(inflater.unconsumed_tail)
+                if not out:
+                    continue
+                total += len(out)
+                self._check_size(m, total, cap)
+                crc = zlib.crc32(out, crc)
+                yield out
+        if inflater is not None:
+            tail = inflater.flush()
+            if tail:
+                total += len(tail)
+                self._check_size(m, total, cap)
+                crc = zlib.crc32(tail, crc)
+                yield tail
+            if not inflater.eof:
+                raise _bad(label, f"part {name} is cut short")
+        if total != m.file_size or crc != m.crc:
+            raise _bad(label, f"part {name} does not match its checksum")
+
+    def _check_size(self, m: Member, total: int, cap: int) -> None:
+        if total > m.file_size:
+            raise _bad(self.label, f"part {m.name} inflates past the size it declares")
+        if total > cap:
+            raise WorkbookError(
+                f"{self.label}: part {m.name} is larger than {cap / 1024**2:,.0f} MB once "
+                "inflated, more than xlshuffle reads: raise the limit (--max-part-mb) if the "
+                "workbook is genuine"
+            )
+        if total > _RATIO_FLOOR and total > LIMITS.max_ratio * max(m.compress_size, 1):
+            raise WorkbookError(
+                f"{self.label}: part {m.name} inflates more than {LIMITS.max_ratio} times "
+                "its stored size, like a zip bomb: refusing to read it"
+            )
+
+    def read(self, name: str, *, limit: int | None = None) -> bytes:
+        """Inflate a whole member (bounded as :meth:`chunks`)."""
+        return b"".join(self.chunks(name, limit=limit))
