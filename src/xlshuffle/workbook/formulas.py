@@ -11,30 +11,33 @@ reference slots) and renders every later formula of that shape from the template
 Why the cache is sound
 ----------------------
 The shape key comes from one linear regex pass (``_LEX``). It skips ``"..."`` strings,
-``'...'`` sheet names, ``[...]`` groups and error literals (``#REF!``...), and finds *slots*:
-a cell reference ``$?L{1,3}$?D{1,7}``, a column range ``$?L{1,3}:$?L{1,3}`` or a row range
-``$?D{1,7}:$?D{1,7}`` that is a whole word (no word character, ``$``, ``.``, ``\\`` or
-``?`` on either side) and not followed by ``(``. The key is the text with the *relative*
-parts of the slots replaced by their offsets from the source cell; everything else,
-absolute parts included, stays verbatim. So two texts with one key differ only in the
-letters or digits of relative slot parts, and those stay in the same class (1-3 ASCII
-letters, 1-7 digits without a leading zero).
+``'...'`` sheet names, ``[...]`` groups and error literals (``#REF!``...), and finds the
+*relative row parts* of references: the digits of a cell reference ``$?L{1,3}D{1,7}`` or
+of a row range ``$?D{1,7}:$?D{1,7}`` that is a whole word (no word character, ``$``,
+``.``, ``\\`` or ``?`` on either side) and not followed by ``(``. The key is the text with
+those digits replaced by their offsets from the source row, plus the source column;
+everything else (column letters, absolute parts) stays verbatim. Shapes are therefore
+shared down a column, which is what a row shuffle moves. Two texts with one key differ
+only in such digit runs, each 1-7 ASCII digits without a leading zero.
 
 openpyxl's tokenizer and translator never look at such characters except through
-decisions that every member of the class answers alike: letters and digits are never
-delimiters; a token holding a slot can never read as a number (``float``), a boolean or a
-scientific-notation prefix; slots hold no ``:``, ``!``, quote or bracket, so splitting
-and the anchored reference regexes see the same pieces; and no slot can lie inside an
-error literal, which the key keeps verbatim. Hence every text of a key tokenizes the same
-way, and the translated parts are in the same places.
+decisions that every such run answers alike: digits are never delimiters; a token
+holding one can never read as a number (``float``; letters or ``:`` always sit next to
+it), a boolean or a scientific-notation prefix; the runs hold no ``:``, ``!``, quote or
+bracket, so splitting and the anchored reference regexes see the same pieces; and none
+can lie inside an error literal, which the key keeps verbatim. Hence every text of a
+key tokenizes the same way, and the translated parts are in the same places.
 
 What the cheap pass *guesses* is then checked once per shape against openpyxl itself:
-the template is built from openpyxl's tokens, and the shape is cached only if the parts
-openpyxl translates are exactly the relative slot parts of the key, at the same text
-positions. A function name such as ``LOG10(``, a name such as ``A1B`` or ``R1C1``, text
-inside ``"..."``, a sheet name ``'Q1 2024'`` are therefore either verbatim in the key or
+the template is built from openpyxl's tokens, and the shape is cached only if the
+relative row parts openpyxl translates are exactly those of the key, at the same text
+positions (relative columns are verbatim in the key and the source column is part of it,
+so their offsets are the same for every text of the key). A function name such as
+``LOG10(``, a name such as ``A1B`` or ``R1C1``, text inside ``"..."``, a sheet name
+``'Q1 2024'`` are therefore either verbatim in the key or
 make the shape uncacheable (every formula of it goes through openpyxl). The rendered
-template is also compared with openpyxl's own output when the shape is built.
+template is also compared with openpyxl's own output when the shape is built (for a
+probe destination) and on the first move that uses it.
 
 Differences from openpyxl (on purpose)
 --------------------------------------
@@ -527,6 +530,13 @@ class FormulaMover:
             return shape, None, False
         self.misses += 1
         built, cacheable, translator = _build(text, row, col)
+        if translator is not None:  # check the template against openpyxl, one row down or up
+            probe = row + 1 if row < MAX_ROW else row - 1
+            out = built.render(row, col, probe, col)
+            expected = translator.translate_formula(_COL_LETTERS[col] + str(probe))[1:]
+            if out is not None and out != expected:  # pragma: no cover - a bug here
+                cache[key] = None
+                raise FormulaMoveError(f"internal check failed: {out!r}, not {expected!r}")
         if key not in cache:  # remember the shape, or that it cannot be cached
             if len(cache) >= CACHE_SIZE:
                 cache.clear()
