@@ -11,30 +11,33 @@ reference slots) and renders every later formula of that shape from the template
 Why the cache is sound
 ----------------------
 The shape key comes from one linear regex pass (``_LEX``). It skips ``"..."`` strings,
-``'...'`` sheet names, ``[...]`` groups and error literals (``#REF!``...), and finds *slots*:
-a cell reference ``$?L{1,3}$?D{1,7}``, a column range ``$?L{1,3}:$?L{1,3}`` or a row range
-``$?D{1,7}:$?D{1,7}`` that is a whole word (no word character, ``$``, ``.``, ``\\`` or
-``?`` on either side) and not followed by ``(``. The key is the text with the *relative*
-parts of the slots replaced by their offsets from the source cell; everything else,
-absolute parts included, stays verbatim. So two texts with one key differ only in the
-letters or digits of relative slot parts, and those stay in the same class (1-3 ASCII
-letters, 1-7 digits without a leading zero).
+``'...'`` sheet names, ``[...]`` groups and error literals (``#REF!``...), and finds the
+*relative row parts* of references: the digits of a cell reference ``$?L{1,3}D{1,7}`` or
+of a row range ``$?D{1,7}:$?D{1,7}`` that is a whole word (no word character, ``$``,
+``.``, ``\\`` or ``?`` on either side) and not followed by ``(``. The key is the text with
+those digits replaced by their offsets from the source row, plus the source column;
+everything else (column letters, absolute parts) stays verbatim. Shapes are therefore
+shared down a column, which is what a row shuffle moves. Two texts with one key differ
+only in such digit runs, each 1-7 ASCII digits without a leading zero.
 
 openpyxl's tokenizer and translator never look at such characters except through
-decisions that every member of the class answers alike: letters and digits are never
-delimiters; a token holding a slot can never read as a number (``float``), a boolean or a
-scientific-notation prefix; slots hold no ``:``, ``!``, quote or bracket, so splitting
-and the anchored reference regexes see the same pieces; and no slot can lie inside an
-error literal, which the key keeps verbatim. Hence every text of a key tokenizes the same
-way, and the translated parts are in the same places.
+decisions that every such run answers alike: digits are never delimiters; a token
+holding one can never read as a number (``float``; letters or ``:`` always sit next to
+it), a boolean or a scientific-notation prefix; the runs hold no ``:``, ``!``, quote or
+bracket, so splitting and the anchored reference regexes see the same pieces; and none
+can lie inside an error literal, which the key keeps verbatim. Hence every text of a
+key tokenizes the same way, and the translated parts are in the same places.
 
 What the cheap pass *guesses* is then checked once per shape against openpyxl itself:
-the template is built from openpyxl's tokens, and the shape is cached only if the parts
-openpyxl translates are exactly the relative slot parts of the key, at the same text
-positions. A function name such as ``LOG10(``, a name such as ``A1B`` or ``R1C1``, text
-inside ``"..."``, a sheet name ``'Q1 2024'`` are therefore either verbatim in the key or
+the template is built from openpyxl's tokens, and the shape is cached only if the
+relative row parts openpyxl translates are exactly those of the key, at the same text
+positions (relative columns are verbatim in the key and the source column is part of it,
+so their offsets are the same for every text of the key). A function name such as
+``LOG10(``, a name such as ``A1B`` or ``R1C1``, text inside ``"..."``, a sheet name
+``'Q1 2024'`` are therefore either verbatim in the key or
 make the shape uncacheable (every formula of it goes through openpyxl). The rendered
-template is also compared with openpyxl's own output when the shape is built.
+template is also compared with openpyxl's own output when the shape is built (for a
+probe destination) and on the first move that uses it.
 
 Differences from openpyxl (on purpose)
 --------------------------------------
@@ -42,6 +45,8 @@ Differences from openpyxl (on purpose)
   reads ``XFE1`` or ``A2000000`` as cells although Excel reads them as names). Here every
   reference openpyxl would translate must lie inside the sheet before and after the move,
   else :class:`FormulaMoveError`; Excel itself turns such references into ``#REF!``.
+* openpyxl drops the sheet of a sheet-scoped name (``Sheet2!Rate`` becomes ``Rate``);
+  names do not move, so it stays ``Sheet2!Rate`` here.
 * openpyxl moves only the second half of ``Sheet1!A1:Sheet1!B2`` (it splits at the last
   ``!``); Excel moves both. Such a range raises :class:`FormulaMoveError`.
 
@@ -195,6 +200,8 @@ _ROW_RANGE_RE: Final = Translator.ROW_RANGE_RE
 _COL_RANGE_RE: Final = Translator.COL_RANGE_RE
 _CELL_REF_RE: Final = Translator.CELL_REF_RE
 _WSPACE_RE: Final = Tokenizer.WSPACE_RE
+# openpyxl rescans the rest of the formula at every "[": refuse what would take ~1/4 s.
+_BRACKET_WORK: Final = 4_000_000
 _QUOTED_RE: Final = re.compile(r"'[^']*(?:''[^']*)*'|\[[^\[\]]*\]")
 
 # A part: (start in token value, end, is_column, text). `exact` is False when a regex
@@ -378,12 +385,15 @@ class _Shape:
         return "the formula does not fit the sheet"  # pragma: no cover - fits() said no
 
 
-def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Translator]:
+def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Translator | None]:
     """Tokenize `text` with openpyxl and template its translation.
 
     Returns the shape, whether it may be cached (the parts openpyxl translates are exactly
-    the relative parts of the shape key, at the same places), and the Translator.
+    the relative row parts of the shape key, at the same places), and the Translator to
+    check the result against (None where this module differs from openpyxl on purpose).
     """
+    if text.count("[") * len(text) > _BRACKET_WORK:
+        raise FormulaMoveError("the formula has too many [ ] groups for openpyxl to read")
     try:
         translator = Translator("=" + text, origin=_COL_LETTERS[src_col] + str(src_row))
     except TokenizerError as exc:
@@ -398,6 +408,7 @@ def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Transla
     error: str | None = None
     row_local = True
     mapped = True
+    qualified_name = False
     buf = ""
     pos = start = 0
     for token in tokens:
@@ -428,6 +439,8 @@ def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Transla
             raise FormulaMoveError(
                 f"openpyxl would move only the end of the range {value}; move it by hand"
             )
+        if not parts and ref_start:
+            qualified_name = True  # openpyxl drops the "Sheet!" of a name; Excel keeps it
         if not parts and _THIS_ROW_RE.fullmatch(value):
             buf += value
             continue
@@ -458,7 +471,8 @@ def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Transla
         buf += value[at:] if exact else ""
     lits.append(buf)
     cacheable = mapped and pos == len(text) and ours == _cheap_parts(text)
-    return _Shape(lits, slots, refs, error, row_local, src_col), cacheable, translator
+    shape = _Shape(lits, slots, refs, error, row_local, src_col)
+    return shape, cacheable, None if qualified_name else translator
 
 
 # ------------------------------------------------------------------------------ the mover
@@ -501,7 +515,7 @@ class FormulaMover:
         self.hits = 0
         self.misses = 0
 
-    def _shape(self, text: str, row: int, col: int) -> tuple[_Shape, Translator | None]:
+    def _shape(self, text: str, row: int, col: int) -> tuple[_Shape, Translator | None, bool]:
         """The cached shape of `text` at (`row`, `col`), or a new one and its Translator."""
         if len(text) > MAX_FORMULA_LENGTH:
             raise FormulaMoveError(
@@ -513,14 +527,21 @@ class FormulaMover:
         key = _shape_key(text, row, col)
         shape = cache.get(key)
         if shape is not None:
-            return shape, None
+            return shape, None, False
         self.misses += 1
         built, cacheable, translator = _build(text, row, col)
+        if translator is not None:  # check the template against openpyxl, one row down or up
+            probe = row + 1 if row < MAX_ROW else row - 1
+            out = built.render(row, col, probe, col)
+            expected = translator.translate_formula(_COL_LETTERS[col] + str(probe))[1:]
+            if out is not None and out != expected:  # pragma: no cover - a bug here
+                cache[key] = None
+                raise FormulaMoveError(f"internal check failed: {out!r}, not {expected!r}")
         if key not in cache:  # remember the shape, or that it cannot be cached
             if len(cache) >= CACHE_SIZE:
                 cache.clear()
             cache[key] = built if cacheable else None
-        return built, translator
+        return built, translator, True
 
     def move(self, text: str, src_row: int, src_col: int, dst_row: int, dst_col: int) -> str:
         """Return `text` as it reads after moving from the source cell to the destination.
@@ -561,15 +582,16 @@ class FormulaMover:
                     return out
         if not (0 < dst_row <= MAX_ROW and 0 < dst_col <= MAX_COL):
             raise ValueError(f"cell (row {dst_row}, column {dst_col}) is not inside the sheet")
-        shape, translator = self._shape(text, src_row, src_col)
+        shape, translator, fresh = self._shape(text, src_row, src_col)
         out = shape.render(src_row, src_col, dst_row, dst_col)
         if out is None:
-            if translator is None:  # cached: explain with this formula's own references
+            if not fresh:  # cached: explain with this formula's own references
                 shape = _build(text, src_row, src_col)[0]
             raise FormulaMoveError(shape.error or shape.explain(src_row, src_col, dst_row, dst_col))
         if translator is not None:  # a shape built just now: check it against openpyxl
             expected = translator.translate_formula(_COL_LETTERS[dst_col] + str(dst_row))
             if out != expected[1:]:
+                self._cache[_shape_key(text, src_row, src_col)] = None
                 raise FormulaMoveError(  # pragma: no cover - a bug in this module
                     f"internal check failed: {out!r} is not openpyxl's {expected[1:]!r}"
                 )
