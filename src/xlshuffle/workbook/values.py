@@ -110,10 +110,12 @@ def _feed(parser: expat.XMLParserType, xml: bytes | Iterable[bytes], what: str) 
         for chunk in chunks:
             parser.Parse(bytes(chunk), False)
         parser.Parse(b"", True)
+    except ValuesError:
+        raise
     except expat.ExpatError as exc:
         raise ValuesError(f"{what} is not well-formed XML ({exc})") from None
-    except RecursionError:  # pragma: no cover - expat itself does not recurse
-        raise ValuesError(f"{what} is nested too deeply") from None
+    except (ValueError, LookupError) as exc:  # an encoding pyexpat cannot use (shift_jis, rot13)
+        raise ValuesError(f"{what} has an unusable encoding ({exc})") from None
 
 
 def _unescape_xstring(text: str) -> str:
