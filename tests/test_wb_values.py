@@ -815,7 +815,9 @@ def xstring_decoded(text: str) -> str:
     return re.sub(r"_x([0-9A-Fa-f]{4})_", lambda m: chr(int(m.group(1), 16)), text)
 
 
-def explain(raw: bytes, ours: object, theirs: object, cell, style_info) -> str | None:
+def explain(
+    raw: bytes, ours: object, theirs: object, cell, style_info, date1904: bool
+) -> str | None:
     """Which documented difference from openpyxl this is, or None for a new one."""
     xfs, custom = style_info
     head = raw[: raw.find(b">")]
@@ -834,6 +836,7 @@ def explain(raw: bytes, ours: object, theirs: object, cell, style_info) -> str |
         and index < len(xfs)
         and xfs[index] in EAST_ASIAN_DATE_IDS
         and xfs[index] not in custom
+        and same(ours, from_excel(theirs, MAC_EPOCH if date1904 else WINDOWS_EPOCH))
     ):
         return "East Asian date format id: openpyxl reads a number"
     return None
@@ -880,7 +883,7 @@ def compare_with_openpyxl(path: Path, limit: int = 2000):
         compared += 1
         if same(ours, cell.value):
             agreed += 1
-        elif why := explain(raw, ours, cell.value, cell, style_info):
+        elif why := explain(raw, ours, cell.value, cell, style_info, date1904):
             explained[why] += 1
         else:
             unexplained.append((path.name, raw[:200], ours, cell.value))
@@ -910,3 +913,38 @@ def test_corpus_agrees_with_openpyxl() -> None:
     assert not unexplained, unexplained[:20]
     assert totals["files"] >= min(10, len(files) // 2)
     assert totals["agreed"] >= 0.95 * totals["cells"]
+
+
+@pytest.mark.slow
+def test_strict_workbooks_agree_with_calamine() -> None:
+    """openpyxl reads Strict (ISO 29500) workbooks as empty; calamine is the oracle there."""
+    calamine = pytest.importorskip("python_calamine")
+    strict = []
+    for path in corpus_files():
+        try:
+            with zipfile.ZipFile(path) as zf:
+                workbook, sheet, sst_part, styles_part = first_sheet(zf)
+                if sheet is None or STRICT.encode() not in zf.read(sheet[1])[:2000]:
+                    continue
+                strings = SharedStrings.parse(zf.read(sst_part)) if sst_part else None
+                styles = CellStyles.parse(zf.read(styles_part) if styles_part else None)
+                date1904 = workbook_date1904(zf.read(workbook))
+                cells = raw_cells(zf.read(sheet[1]), 2000)
+        except (zipfile.BadZipFile, KeyError, StopIteration):
+            continue
+        strict.append(path.name)
+        rows = (
+            calamine.CalamineWorkbook.from_path(str(path))
+            .get_sheet_by_name(sheet[0])
+            .to_python(skip_empty_area=False)
+        )
+        for raw in cells:
+            ref = CELL_REF.search(raw[: raw.find(b">")])
+            assert ref
+            r, c = int(ref.group(2)) - 1, column(ref.group(1)) - 1
+            theirs = rows[r][c] if r < len(rows) and c < len(rows[r]) else ""
+            ours = cell_value(raw, strings=strings, styles=styles, date1904=date1904)
+            assert (ours if ours is not None else "") == theirs, (path.name, raw)
+    if not strict:
+        pytest.skip("no Strict workbooks in the corpus")
+    print("Strict workbooks compared with calamine:", strict)

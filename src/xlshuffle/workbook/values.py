@@ -715,9 +715,11 @@ def cell_value(
     Differences from ``openpyxl.load_workbook(..., data_only=True)``: openpyxl reads an
     empty ``<v/>`` of a ``t="str"`` cell as None (here ``""``); it leaves ``_xHHHH_``
     escapes undecoded but deletes every ``x005F_`` from shared strings; it reads the East
-    Asian date formats 27-36 and 50-58 as numbers; it gives None for cells hidden
-    under a merged range. Invalid values (a non-number in a numeric cell, ``t="b"`` with
-    ``2``) make openpyxl fail with assorted exceptions; here they raise ValuesError.
+    Asian date formats 27-36 and 50-58 as numbers. At the worksheet level (outside this
+    function) openpyxl also gives None for a value hidden under a merged range and puts
+    a hyperlink's target into an empty cell that has one. Invalid values (a non-number
+    in a numeric cell, ``t="b"`` with ``2``) make openpyxl fail with assorted exceptions;
+    here they raise ValuesError.
 
     Examples
     --------
