@@ -110,10 +110,12 @@ def _feed(parser: expat.XMLParserType, xml: bytes | Iterable[bytes], what: str) 
         for chunk in chunks:
             parser.Parse(bytes(chunk), False)
         parser.Parse(b"", True)
+    except ValuesError:
+        raise
     except expat.ExpatError as exc:
         raise ValuesError(f"{what} is not well-formed XML ({exc})") from None
-    except RecursionError:  # pragma: no cover - expat itself does not recurse
-        raise ValuesError(f"{what} is nested too deeply") from None
+    except (ValueError, LookupError) as exc:  # an encoding pyexpat cannot use (shift_jis, rot13)
+        raise ValuesError(f"{what} has an unusable encoding ({exc})") from None
 
 
 def _unescape_xstring(text: str) -> str:
@@ -524,55 +526,67 @@ def workbook_date1904(workbook_xml: bytes) -> bool:
 _Parsed = tuple[str, str, str | None, str | None]
 
 
-def _split_cell(data: bytes) -> _Parsed:
-    """The ``t`` and ``s`` attributes, ``<v>`` text and ``<is>`` text of a ``<c>`` element."""
-    stack: list[str] = []
-    head: dict[str, str] = {}
-    value: list[str] | None = None
-    v_depth = 0
-    collector: _TextCollector | None = None
+class _CellSplitter:
+    """expat handlers that pick ``t``, ``s``, the first ``<v>`` and the first ``<is>``."""
 
-    def start(name: str, attrs: dict[str, str]) -> None:
-        nonlocal value, v_depth, collector
+    __slots__ = ("collector", "head", "in_is", "in_v", "stack", "value")
+
+    def __init__(self) -> None:
+        self.stack: list[str] = []
+        self.head: dict[str, str] = {}
+        self.value: list[str] | None = None
+        self.in_v = False
+        self.collector: _TextCollector | None = None
+        self.in_is = False
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
         local = _local(name)
+        stack = self.stack
         stack.append(local)
         depth = len(stack)
         if depth == 1:
             if local != "c":
                 raise ValuesError(f"a cell must be a <c> element, not <{name}>")
-            head.update(attrs)
+            self.head = attrs
         elif depth == 2:
-            if local == "v" and value is None:
-                value = []
-                v_depth = 2
-            elif local == "is" and collector is None:
-                collector = _TextCollector(stack, 1)
-        elif collector is not None and stack[1] == "is":
-            collector.start(local)
+            if local == "v" and self.value is None:
+                self.value = []
+                self.in_v = True
+            elif local == "is" and self.collector is None:
+                self.collector = _TextCollector(stack, 1)
+                self.in_is = True
+        elif self.in_is and self.collector is not None:
+            self.collector.start(local)
 
-    def end(_name: str) -> None:
-        nonlocal v_depth
-        if len(stack) == v_depth:
-            v_depth = 0
-        if collector is not None and len(stack) > 2 and stack[1] == "is":
-            collector.end()
-        stack.pop()
+    def end(self, _name: str) -> None:
+        depth = len(self.stack)
+        if depth == 2:
+            self.in_v = self.in_is = False
+        elif self.in_is and self.collector is not None:
+            self.collector.end()
+        self.stack.pop()
 
-    def characters(data: str) -> None:
-        depth = len(stack)
-        if depth == v_depth and value is not None:
-            value.append(data)
-        elif collector is not None and collector.t_depth == depth:
-            collector.pieces.append(data)
+    def characters(self, data: str) -> None:
+        if self.in_v and self.value is not None and len(self.stack) == 2:
+            self.value.append(data)
+        elif (
+            self.in_is and self.collector is not None and self.collector.t_depth == len(self.stack)
+        ):
+            self.collector.pieces.append(data)
 
+
+def _split_cell(data: bytes) -> _Parsed:
+    """The ``t`` and ``s`` attributes, ``<v>`` text and ``<is>`` text of a ``<c>`` element."""
+    splitter = _CellSplitter()
     parser = _parser()
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = characters
+    parser.StartElementHandler = splitter.start
+    parser.EndElementHandler = splitter.end
+    parser.CharacterDataHandler = splitter.characters
     _feed(parser, data, "the cell")
+    value, collector = splitter.value, splitter.collector
     return (
-        head.get("t", "n"),
-        head.get("s", "0"),
+        splitter.head.get("t", "n"),
+        splitter.head.get("s", "0"),
         None if value is None else "".join(value),
         None if collector is None else collector.text(),
     )
@@ -701,9 +715,11 @@ def cell_value(
     Differences from ``openpyxl.load_workbook(..., data_only=True)``: openpyxl reads an
     empty ``<v/>`` of a ``t="str"`` cell as None (here ``""``); it leaves ``_xHHHH_``
     escapes undecoded but deletes every ``x005F_`` from shared strings; it reads the East
-    Asian date formats 27-36 and 50-58 as numbers; it gives None for cells hidden
-    under a merged range. Invalid values (a non-number in a numeric cell, ``t="b"`` with
-    ``2``) make openpyxl fail with assorted exceptions; here they raise ValuesError.
+    Asian date formats 27-36 and 50-58 as numbers. At the worksheet level (outside this
+    function) openpyxl also gives None for a value hidden under a merged range and puts
+    a hyperlink's target into an empty cell that has one. Invalid values (a non-number
+    in a numeric cell, ``t="b"`` with ``2``) make openpyxl fail with assorted exceptions;
+    here they raise ValuesError.
 
     Examples
     --------
