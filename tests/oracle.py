@@ -404,7 +404,10 @@ def _walk(path: str | Path, sheet_name: str) -> Iterable[tuple[int, Any, list[tu
         if not isinstance(row.tag, str):
             continue  # comments and processing instructions
         if _local(row) != "row":
-            raise OracleError(f"unexpected {row.tag} in sheetData")
+            # Invalid but real (a .NET producer writes <autoFilter> here): such an element
+            # is not a row and takes no part in a draw. Its bytes are checked with the rest
+            # of the part by the engine's tests, not here.
+            continue
         r = int(row.get("r")) if row.get("r") is not None else previous_row + 1
         if not previous_row < r <= _MAX_ROW:
             raise OracleError(f"row {r} after row {previous_row}")

@@ -123,7 +123,7 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
     """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content."""
     book = inp.book
     changes = Changes(like=sel.sheet.part)
-    if sel.n_body <= 0 or not sel.cols:
+    if not sel.cols or (sel.n_rows if mode == "columns" else sel.n_body) <= 0:
         return changes
     top = sel.top if mode == "columns" else sel.body_top
     region = Region(top, sel.bottom, sel.cols)
@@ -132,6 +132,13 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
         if sel.whole_rows
         else Area((top, sel.cols[0], sel.bottom, sel.cols[-1]))
     )
+    first, last = sx.index_of(top), sx.index_of(sel.bottom + 1)
+    if any(first < i < last for i in sx.foreign):
+        raise WorkbookError(
+            f"{sheet_label(inp.path, sel.sheet.name)}: the sheet data holds something other "
+            "than rows between the rows to draw: open the workbook in Excel, save it again, "
+            "and retry"
+        )
     mover = FormulaMover()
     shared = SharedGroups(sx, touched)
     edits: list[tuple[int, int, Any]] = []
@@ -142,7 +149,6 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
         def dest_of(r: int, c: int) -> tuple[int, int] | None:
             return (top + inv[r - top], c) if top <= r <= sel.bottom else None
 
-        first, last = sx.index_of(top), sx.index_of(sel.bottom + 1)
         if first < last:
             edits.append((sx.starts[first], sx.ends[last - 1], move_rows(sx, region, perm, mover,
                                                                     shared)))  # fmt: skip

@@ -252,10 +252,13 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
                 f"{where} is protected: unprotect it in Excel (Review > Unprotect Sheet), "
                 "save, and retry"
             )
-    if not sel.cols or sel.n_body <= 0:
+    if not sel.cols or (sel.n_rows if mode == "columns" else sel.n_body) <= 0:
         return
     moving_top = sel.top if mode == "columns" else sel.body_top
-    region = Area((moving_top, sel.cols[0], sel.bottom, sel.cols[-1]))
+    if sel.whole_rows and mode == "rows":
+        region = Area((moving_top, 1, sel.bottom, MAX_COL))
+    else:
+        region = Area((moving_top, sel.cols[0], sel.bottom, sel.cols[-1]))
     for _, a in _tail_elements(sx, {b"mergeCell"}):
         area = parse_area(unescape(a.get(b"ref", b"")))
         if area is None or not region.overlaps(area):

@@ -160,6 +160,9 @@ class SheetXml:
         self.empty_data = False
         #: No comment, CDATA section or processing instruction inside <sheetData>.
         self.plain = True
+        #: Indexes of rows preceded by something other than white space (elements some
+        #: producers put inside <sheetData>); such content keeps its place.
+        self.foreign: list[int] = []
         self.numbers = array("l")
         self.starts = array("q")
         self.ends = array("q")
@@ -226,6 +229,22 @@ class SheetXml:
         self.numbers, self.starts, self.ends = numbers, starts, ends
         return True
 
+    def _foreign(self, start: int, end: int) -> None:
+        """Something other than rows between rows (some producers put <autoFilter> there):
+        it stays where it is, so it must be whole elements."""
+        try:
+            pos = start
+            while True:
+                tag = _next_tag(self.data, pos, end)
+                if tag is None:
+                    break
+                if tag.kind == "end" or local(tag.name) == b"row":
+                    raise ValueError("a row tag out of place")
+                pos = element_end(self.data, tag, end) if tag.kind == "start" else tag.end
+        except ValueError as exc:
+            raise _fail(self.label, f"the sheet data is not well-formed XML ({exc})") from None
+        self.foreign.append(len(self.numbers))
+
     def _add(self, number: int, start: int, end: int) -> None:
         if self.numbers and number <= self.numbers[-1]:
             raise _fail(self.label, f"row {number} comes after row {self.numbers[-1]}")
@@ -245,7 +264,7 @@ class SheetXml:
             i = find(open_tag, pos, stop)
             gap_end = stop if i < 0 else i
             if gap_end > pos and data[pos:gap_end].strip():
-                raise _fail(self.label, "the sheet data holds something other than rows")
+                self._foreign(pos, gap_end)
             if i < 0:
                 return
             if data[i + n : i + n + 1] not in (b" ", b">", b"/", b"\t", b"\r", b"\n"):
@@ -279,8 +298,13 @@ class SheetXml:
                 if tag.kind == "other":
                     pos = tag.end
                     continue
-                if tag.name != name or tag.kind == "end":
-                    raise _fail(self.label, "the sheet data holds something other than rows")
+                if tag.kind == "end":
+                    raise _fail(self.label, "the sheet data holds an unmatched end tag")
+                if tag.name != name:
+                    end = element_end(data, tag, stop)
+                    self.foreign.append(len(self.numbers))
+                    pos = end
+                    continue
                 m = _ROW_R.search(data, tag.start, tag.end)
                 number = int(m[1]) if m is not None else number + 1
                 end = element_end(data, tag, stop)

@@ -1,0 +1,298 @@
+"""Shared strings and the expat plumbing of :mod:`.values` (see there for the rules)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable, Iterator
+from typing import TypeAlias
+from xml.parsers import expat
+
+from ..draw.errors import WorkbookError
+
+__all__ = ["SharedStrings", "ValuesError"]
+
+CellValue: TypeAlias = (
+    bool | int | float | str | _dt.datetime | _dt.date | _dt.time | _dt.timedelta | None
+)
+
+# Built-in number formats (ECMA-376 Part 1, 18.8.30) that show a date or a time: 14-22
+# and 45-47 everywhere, 27-36 and 50-58 in the East Asian locales (zh-tw, zh-cn, ja-jp,
+# ko-kr), where every one of them is a date or a time. The Thai ids 59-81 are not
+# included: half of them are numbers and Excel outside th-th shows them as General.
+_BUILTIN_DATE_IDS = frozenset([*range(14, 23), *range(27, 37), *range(45, 48), *range(50, 59)])
+_BUILTIN_ELAPSED_IDS = frozenset([46])  # [h]:mm:ss
+
+_WINDOWS_EPOCH = _dt.datetime(1899, 12, 30)
+_MAC_EPOCH = _dt.datetime(1904, 1, 1)
+_SECS_PER_DAY = 86400
+
+_XML_SPACE = " \t\n\r"
+_HEX = frozenset("0123456789abcdefABCDEF")
+_ASCII_DIGITS = frozenset("0123456789")
+
+_MAX_STYLES = 1_000_000  # Excel allows 64,000 cell formats
+_MAX_FORMATS = 100_000
+
+
+class ValuesError(WorkbookError):
+    """A part or a cell that cannot be read: malformed XML, too many shared strings...
+
+    It is a :class:`~xlshuffle.WorkbookError` (so also a :class:`ValueError`).
+
+    Parameters
+    ----------
+    reason : str
+        A short phrase saying what is wrong, also available as :attr:`reason`.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------- XML plumbing
+
+
+def _local(name: str) -> str:
+    """The local part of an element name, whatever its prefix."""
+    return name.rpartition(":")[2]
+
+
+def _refuse_dtd(*_args: object) -> None:
+    raise ValuesError("a document type declaration is not allowed")
+
+
+def _parser() -> expat.XMLParserType:
+    """A non-namespace-aware expat parser that refuses DTDs and buffers text."""
+    parser = expat.ParserCreate()
+    parser.buffer_text = True
+    parser.buffer_size = 1 << 16
+    parser.StartDoctypeDeclHandler = _refuse_dtd
+    parser.EntityDeclHandler = _refuse_dtd
+    return parser
+
+
+def _feed(parser: expat.XMLParserType, xml: bytes | Iterable[bytes], what: str) -> None:
+    """Parse ``xml`` (bytes or chunks of bytes) to the end, or raise :class:`ValuesError`."""
+    chunks: Iterable[bytes] = (
+        (bytes(xml),) if isinstance(xml, bytes | bytearray | memoryview) else xml
+    )
+    try:
+        for chunk in chunks:
+            parser.Parse(bytes(chunk), False)
+        parser.Parse(b"", True)
+    except ValuesError:
+        raise
+    except expat.ExpatError as exc:
+        raise ValuesError(f"{what} is not well-formed XML ({exc})") from None
+    except (ValueError, LookupError) as exc:  # an encoding pyexpat cannot use (shift_jis, rot13)
+        raise ValuesError(f"{what} has an unusable encoding ({exc})") from None
+
+
+def _unescape_xstring(text: str) -> str:
+    """Decode the ``_xHHHH_`` escapes of an ST_Xstring (ECMA-376 Part 1, 22.9.2.19).
+
+    Excel writes characters that XML cannot carry (a lone CR, control characters) as
+    ``_x000D_``, and a literal ``_x`` sequence that would be mistaken for one as
+    ``_x005F_x...``. A lone surrogate escape is left as it is.
+    """
+    if "_x" not in text:
+        return text
+    pieces: list[str] = []
+    start = search = 0
+    while (at := text.find("_x", search)) >= 0:
+        code = _hex4(text, at)
+        if code is None:
+            search = at + 1
+            continue
+        end = at + 7
+        low = _hex4(text, end) if 0xD800 <= code <= 0xDBFF else None
+        if low is not None and 0xDC00 <= low <= 0xDFFF:
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            end += 7
+        if 0xD800 <= code <= 0xDFFF:
+            search = at + 1
+            continue
+        pieces.append(text[start:at])
+        pieces.append(chr(code))
+        start = search = end
+    pieces.append(text[start:])
+    return "".join(pieces)
+
+
+def _hex4(text: str, at: int) -> int | None:
+    """The code of an ``_xHHHH_`` escape starting at ``at``, or None."""
+    digits = text[at + 2 : at + 6]
+    if (
+        text[at : at + 2] == "_x"
+        and len(digits) == 4
+        and text[at + 6 : at + 7] == "_"
+        and _HEX.issuperset(digits)
+    ):
+        return int(digits, 16)
+    return None
+
+
+def _ascii_int(text: str, what: str) -> int:
+    """A non-negative decimal integer of ASCII digits (XML whitespace around it allowed)."""
+    digits = text.strip(_XML_SPACE)
+    if not digits or len(digits) > 18 or not _ASCII_DIGITS.issuperset(digits):
+        raise ValuesError(f"{what} is not a small non-negative integer: {text[:40]!r}")
+    return int(digits)
+
+
+# --------------------------------------------------------------------------- shared strings
+
+
+class _TextCollector:
+    """Collects the plain text of ``<si>``/``<is>``: ``<t>`` and ``<r><t>``, not ``<rPh>``.
+
+    ``base`` is the depth of the ``si``/``is`` element in the element stack.
+    """
+
+    __slots__ = ("base", "pieces", "stack", "t_depth")
+
+    def __init__(self, stack: list[str], base: int) -> None:
+        self.stack = stack
+        self.base = base
+        self.pieces: list[str] = []
+        self.t_depth = -1
+
+    def start(self, local: str) -> None:
+        # called after the element is pushed on the stack
+        depth = len(self.stack) - 1 - self.base
+        if local == "t" and (depth == 1 or (depth == 2 and self.stack[-2] == "r")):
+            self.t_depth = len(self.stack)
+
+    def end(self) -> None:
+        # called before the element is popped
+        if len(self.stack) == self.t_depth:
+            self.t_depth = -1
+
+    def text(self) -> str:
+        return _unescape_xstring("".join(self.pieces))
+
+
+class SharedStrings:
+    """The shared-string table of a workbook: the plain text of each ``<si>``.
+
+    Parameters
+    ----------
+    strings : iterable of str, optional
+        The strings, in order. Use :meth:`parse` to read them from a part.
+
+    Examples
+    --------
+    >>> sst = SharedStrings.parse(
+    ...     b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+    ...     b"<si><t>Ann</t></si><si><r><t>B</t></r><r><rPr><b/></rPr><t>ob</t></r></si></sst>"
+    ... )
+    >>> len(sst), sst[0], sst[1]
+    (2, 'Ann', 'Bob')
+    """
+
+    __slots__ = ("_strings",)
+
+    def __init__(self, strings: Iterable[str] = ()) -> None:
+        self._strings = list(strings)
+
+    @classmethod
+    def parse(
+        cls,
+        xml: bytes | Iterable[bytes],
+        *,
+        max_strings: int = 5_000_000,
+        max_chars: int = 500_000_000,
+    ) -> SharedStrings:
+        """Read a ``sharedStrings.xml`` part.
+
+        Parameters
+        ----------
+        xml : bytes or iterable of bytes
+            The part, whole or as chunks (which may split tags, references and UTF-8
+            sequences anywhere), so that it can be streamed out of the zip.
+        max_strings : int, keyword-only
+            Most ``<si>`` entries accepted.
+        max_chars : int, keyword-only
+            Most characters of text accepted, over all strings.
+
+        Returns
+        -------
+        SharedStrings
+            One string per ``<si>``: its ``<t>``, or its ``<r><t>`` runs concatenated, with
+            phonetic ``<rPh>`` text left out, whitespace kept exactly (``xml:space`` or
+            not, as Excel does) and ``_xHHHH_`` escapes decoded.
+
+        Raises
+        ------
+        ValuesError
+            The part is not well-formed XML, has a DTD, is not an ``<sst>``, or exceeds
+            ``max_strings`` or ``max_chars`` (raised as soon as the limit is passed).
+        """
+        strings: list[str] = []
+        stack: list[str] = []
+        collector: _TextCollector | None = None
+        chars = 0
+
+        def start(name: str, _attrs: dict[str, str]) -> None:
+            nonlocal collector
+            local = _local(name)
+            stack.append(local)
+            if len(stack) == 1:
+                if local != "sst":
+                    raise ValuesError(f"the shared strings part starts with <{name}>, not <sst>")
+            elif len(stack) == 2 and local == "si":
+                if len(strings) >= max_strings:
+                    raise ValuesError(f"more than {max_strings:,} shared strings")
+                collector = _TextCollector(stack, 1)
+            elif collector is not None:
+                collector.start(local)
+
+        def end(_name: str) -> None:
+            nonlocal collector
+            if collector is not None:
+                if len(stack) == 2:
+                    strings.append(collector.text())
+                    collector = None
+                else:
+                    collector.end()
+            stack.pop()
+
+        def characters(data: str) -> None:
+            nonlocal chars
+            if collector is not None and collector.t_depth == len(stack):
+                chars += len(data)
+                if chars > max_chars:
+                    raise ValuesError(f"more than {max_chars:,} characters of shared strings")
+                collector.pieces.append(data)
+
+        parser = _parser()
+        parser.StartElementHandler = start
+        parser.EndElementHandler = end
+        parser.CharacterDataHandler = characters
+        _feed(parser, xml, "the shared strings part")
+        return cls(strings)
+
+    def __len__(self) -> int:
+        return len(self._strings)
+
+    def __getitem__(self, index: int) -> str:
+        """The string at ``index`` (0-based, as in ``<c t="s"><v>index</v></c>``).
+
+        Raises
+        ------
+        ValuesError
+            There is no such string (negative indices are not accepted either).
+        """
+        if 0 <= index < len(self._strings):
+            return self._strings[index]
+        raise ValuesError(f"shared string {index} does not exist ({len(self._strings)} strings)")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._strings)
+
+    def __repr__(self) -> str:
+        return f"<SharedStrings: {len(self._strings)} strings>"
+
+
+# --------------------------------------------------------------------------- styles
