@@ -19,12 +19,21 @@ from ..draw.protocol import DrawStream
 from .adjust import ANCHORED, DestOf, retarget_refs, retarget_vml
 from .formulas import FormulaMover
 from .limits import LIMITS
-from .move import Region, SharedGroups, expand_shared, move_cells, move_rows
+from .move import (
+    Region,
+    SharedGroups,
+    _rewrite_row_tag,
+    expand_shared,
+    has_number,
+    move_cells,
+    move_rows,
+)
 from .output import Changes, Input
 from .parts import Book
 from .refs import Area
 from .select import Selection
 from .sheet import SheetXml
+from .xmlscan import tag_end
 
 __all__ = ["destination", "draw_permutation", "inverse", "plan_move", "sheet_label", "splice"]
 
@@ -171,6 +180,12 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
         ]
         for i, row in expand_shared(sx, outside, mover, shared).items():
             edits.append((sx.starts[i], sx.ends[i], row))
+    if last < len(sx) and not has_number(sx.row(last)):
+        # the first row after the drawn ones has its place implied by them: say it
+        row = sx.row(last)
+        new_row = _rewrite_row_tag(row, tag_end(row, 0), sx.numbers[last])
+        if not any(s <= sx.starts[last] < e for s, e, _ in edits):
+            edits.append((sx.starts[last], sx.ends[last], new_row))
     label = sheet_label(inp.path, sel.sheet.name)
     tail = retarget_refs(sx.data, ANCHORED["sheet"], dest_of, label, sx.content_end)
     if tail is not None:

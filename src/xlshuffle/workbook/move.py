@@ -148,14 +148,16 @@ class _CellWriter:
         group = self.shared.groups.get(a.get(b"si", b"")) if kind == b"shared" else None
         try:
             if group is not None:
-                text = self.mover.move(group.text, group.row, group.col, *dst)
+                # the formula as it reads at its own cell, and where it goes
+                text = self.mover.move(group.text, group.row, group.col, *src)
+                new = self.mover.move(group.text, group.row, group.col, *dst)
                 kept = b"".join(
                     b" " + k + b'="' + v + b'"'
                     for k, v in a.items()
                     if local(k) not in (b"t", b"ref", b"si")
                 )
                 f_xml = (
-                    b"<" + self.fname + kept + b">" + escape_text(text) + b"</" + self.fname + b">"
+                    b"<" + self.fname + kept + b">" + escape_text(new) + b"</" + self.fname + b">"
                 )
                 edits.append((f_span[0] - base, f_span[1] - base, f_xml))
             elif kind in (b"normal", b"shared") and cell.f_text is not None and src != dst:
@@ -183,6 +185,15 @@ class _CellWriter:
             if not keep:
                 edits.append((cell.v_span[0] - base, cell.v_span[1] - base, b""))
         return edits
+
+
+_ROW_NUMBER = re.compile(rb"\sr\s*=\s*[\"']\d")
+
+
+def has_number(row: bytes) -> bool:
+    """Whether a row element says its number (``r=``); without it, its place is implied by
+    the rows before it, which a draw changes."""
+    return _ROW_NUMBER.search(row, 0, tag_end(row, 0)) is not None
 
 
 def _rewrite_row_tag(row: bytes, tag_end: int, number: int) -> bytes:
@@ -219,6 +230,7 @@ def move_rows(
     c_space, c_close, c_empty = (b"<" + sx.prefix + b"c ", b"<" + sx.prefix + b"c>",
                                  b"<" + sx.prefix + b"c/")  # fmt: skip
     fmark, plain_f = b"<" + sx.prefix + b"f", b"<" + sx.prefix + b"f>"
+    shared_mark = b"shared"
     writer = _CellWriter(sx, mover, shared)
     formulas = _PlainFormulas(sx, mover)
     buf: list[bytes] = []
@@ -229,7 +241,11 @@ def move_rows(
             continue
         row = sx.row(i)
         src, dst = top + s, top + pos
-        if src != dst:
+        if src == dst and shared and shared_mark in row:
+            row = _rewrite_row(sx, writer, i, src, dst)
+        elif src == dst and not has_number(row):
+            row = _rewrite_row_tag(row, tag_end(row, 0), dst)  # rows before it moved
+        elif src != dst:
             new = None
             n_f = row.count(fmark)
             if (n_f == 0 or n_f == row.count(plain_f)) and b"<!" not in row:
@@ -378,6 +394,8 @@ def move_cells(
             head, tail = heads[number]
             if head.endswith(b"/>"):
                 head = head[:-2].rstrip() + b">"
+            if not has_number(head):
+                head = _rewrite_row_tag(head, len(head), number)
             head = _fix_spans(head, cells_out)
         else:
             head, tail = b"<" + sx.prefix + b'row r="%d">' % number, b""

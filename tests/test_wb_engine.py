@@ -1,0 +1,282 @@
+"""The workbook engine on one fixture per format and edge case (tests/fixtures/engine/,
+written by tools/make_engine_fixtures.py), checked with the independent oracle and openpyxl.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.formula.translate import Translator
+
+import oracle
+import xlshuffle
+from xlshuffle import WorkbookError
+from xlshuffle.workbook import (
+    groups_workbook,
+    restore_workbook,
+    sample_workbook,
+    shuffle_workbook,
+    verify_record,
+)
+from xlshuffle.workbook.refs import parse_area
+
+ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
+
+EXACT = [
+    "strict.xlsx",
+    "template.xltx",
+    "macro_template.xltm",
+    "inline_strings.xlsx",
+    "no_refs.xlsx",
+    "prefixed.xlsx",
+    "cdata_charrefs.xlsx",
+    "shared_formulas.xlsx",
+    "relative_formulas.xlsx",
+    "merges.xlsx",
+    "comments.xlsx",
+    "hyperlinks.xlsx",
+    "table_title.xlsx",
+    "row_attrs.xlsx",
+    "extras.xlsx",
+    "dates_1900.xlsx",
+    "dates_1904.xlsx",
+]
+
+REFUSED = {
+    "array_formula.xlsx": r"D3:D5 holds an array formula or spill",
+    "dynamic_array.xlsx": r"D2:D9 holds an array formula or spill",
+    "data_table.xlsx": r"C3:C9 holds a data table",
+    "protected_sheet.xlsx": r"sheet 'Data' is protected",
+    "pivot.xlsx": r"pivot table output F1:G4 lies in the selection",
+    "doctype.xlsx": r"declares XML entities",
+    "duplicate_member.xlsx": r"holds the part 'xl/worksheets/sheet1.xml' twice",
+    "lying_size.xlsx": r"inflates past the size it declares",
+    "merge_spanning.xlsx": r"merged cells B4:B5 span cells the draw moves apart",
+    "off_sheet.xlsx": r"the formula in D9 cannot move to D\d+ \(reference B1 would move above row 1",
+}
+
+
+def copy(name: str, folder: Path) -> Path:
+    dst = folder / name
+    shutil.copyfile(ENGINE / name, dst)
+    return dst
+
+
+def band(record) -> tuple[int, int]:
+    area = parse_area(record.target["ref"])
+    return area.top + (1 if record.header else 0), area.bottom
+
+
+@pytest.mark.parametrize("name", EXACT)
+def test_exact_draw_and_restore(tmp_path: Path, name: str) -> None:
+    src = copy(name, tmp_path)
+    out, back = tmp_path / f"out-{name}", tmp_path / f"back-{name}"
+    record = shuffle_workbook(src, out, seed="fixtures")
+    allowed = {*record.parts["rewritten"], *record.parts["added"], *record.parts["removed"]}
+    assert oracle.unchanged_members(src, out, allowed) == []
+    top, bottom = band(record)
+    before = oracle.sheet_cells(src, record.sheet)
+    after = oracle.sheet_cells(out, record.sheet)
+    if record.unit == "rows":
+        oracle.is_row_permutation(
+            before, after, top, bottom, whole_rows=True,
+            before_rows=oracle.sheet_rows(src, record.sheet),
+            after_rows=oracle.sheet_rows(out, record.sheet),
+        )  # fmt: skip
+    else:
+        area = parse_area(record.target["ref"])
+        cols = range(area.left, area.right + 1)
+        oracle.is_row_permutation(before, after, top, bottom, whole_rows=False, cols=cols)
+    # the data rows are told apart by their first cell: r1, r2, ...
+    first_col = min(c for _, c in before)
+    texts_in = oracle.cell_texts(src, record.sheet)
+    texts_out = oracle.cell_texts(out, record.sheet)
+    for p, s in enumerate(record.permutation):
+        assert texts_out.get((top + p, first_col)) == texts_in.get((top + s, first_col))
+    verify_record(record, input=src, output=out)
+    restore_workbook(record, out, back)
+    assert oracle.unchanged_members(src, back, allowed) == []
+    found = oracle.is_row_permutation(before, oracle.sheet_cells(back, record.sheet), top,
+                                      bottom, whole_rows=True)  # fmt: skip
+    assert found == list(range(bottom - top + 1))
+
+
+@pytest.mark.parametrize(("name", "message"), sorted(REFUSED.items()))
+def test_refusal_names_the_cell_and_writes_nothing(tmp_path: Path, name: str, message: str):
+    src = copy(name, tmp_path)
+    data = src.read_bytes()
+    with pytest.raises(WorkbookError, match=message) as info:
+        shuffle_workbook(src, tmp_path / "out.xlsx", seed=1)
+    assert "\n" not in str(info.value) and str(src) in str(info.value)
+    assert src.read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_templates_and_macros_keep_their_content_types(tmp_path: Path) -> None:
+    for name in ("template.xltx", "macro_template.xltm"):
+        src = copy(name, tmp_path)
+        out = tmp_path / f"out-{name}"
+        shuffle_workbook(src, out, seed=3)
+        with zipfile.ZipFile(src) as a, zipfile.ZipFile(out) as b:
+            assert a.read("[Content_Types].xml") == b.read("[Content_Types].xml")
+            assert a.namelist() == b.namelist()
+
+
+def test_strict_workbook_stays_strict(tmp_path: Path) -> None:
+    src = copy("strict.xlsx", tmp_path)
+    out = tmp_path / "out.xlsx"
+    shuffle_workbook(src, out, seed=3)
+    with zipfile.ZipFile(out) as zf:
+        sheet = zf.read(oracle.sheet_part(out, "Data"))
+    assert b"http://purl.oclc.org/ooxml/spreadsheetml/main" in sheet
+    assert b"schemas.openxmlformats.org/spreadsheetml" not in sheet
+
+
+def test_shared_formulas_are_written_out_and_the_calc_chain_goes(tmp_path: Path) -> None:
+    src = copy("shared_formulas.xlsx", tmp_path)
+    out = tmp_path / "out.xlsx"
+    record = shuffle_workbook(src, out, seed="shared")
+    assert record.parts["removed"] == ["xl/calcChain.xml"]
+    with zipfile.ZipFile(out) as zf:
+        assert "xl/calcChain.xml" not in zf.namelist()
+        assert b"calcChain" not in zf.read("[Content_Types].xml")
+        assert b"calcChain" not in zf.read("xl/_rels/workbook.xml.rels")
+        assert re.search(rb'<calcPr [^>]*fullCalcOnLoad="1"', zf.read("xl/workbook.xml"))
+    # every formula reads as openpyxl translates the input's formula to its new place
+    wb_in = openpyxl.load_workbook(src)
+    wb_out = openpyxl.load_workbook(out)
+    ws_in, ws_out = wb_in[record.sheet], wb_out[record.sheet]
+    top, _ = band(record)
+    for p, s in enumerate(record.permutation):
+        for cell in ws_in[top + s]:
+            if cell.data_type != "f":
+                continue
+            moved = ws_out.cell(top + p, cell.column)
+            expected = Translator(cell.value, origin=cell.coordinate).translate_formula(
+                moved.coordinate
+            )
+            assert moved.value == expected, (cell.coordinate, moved.coordinate)
+
+
+def test_comments_notes_and_threads_travel(tmp_path: Path) -> None:
+    src = copy("comments.xlsx", tmp_path)
+    out = tmp_path / "out.xlsx"
+    record = shuffle_workbook(src, out, seed="notes")
+    top, _ = band(record)
+    inv = {s: p for p, s in enumerate(record.permutation)}
+    new_row = {r: top + inv[r - top] for r in range(top, top + len(inv))}
+    with zipfile.ZipFile(src) as a, zipfile.ZipFile(out) as b:
+        refs_in = re.findall(rb'<comment ref="([A-Z]+)(\d+)"', a.read("xl/comments1.xml"))
+        refs_out = re.findall(rb'<comment ref="([A-Z]+)(\d+)"', b.read("xl/comments1.xml"))
+        assert refs_out == [(c, b"%d" % new_row[int(r)]) for c, r in refs_in]
+        vml_in = re.findall(rb"<x:Row>(\d+)</x:Row>", a.read("xl/drawings/vmlDrawing1.vml"))
+        vml_out = re.findall(rb"<x:Row>(\d+)</x:Row>", b.read("xl/drawings/vmlDrawing1.vml"))
+        assert vml_out == [b"%d" % (new_row[int(r) + 1] - 1) for r in vml_in]
+        thread = "xl/threadedComments/threadedComment1.xml"
+        t_in = re.findall(rb'ref="([A-Z]+)(\d+)"', a.read(thread))
+        t_out = re.findall(rb'ref="([A-Z]+)(\d+)"', b.read(thread))
+        assert t_out == [(c, b"%d" % new_row[int(r)]) for c, r in t_in]
+    ws = openpyxl.load_workbook(out)[record.sheet]
+    commented = [c for row in ws.iter_rows() for c in row if c.comment is not None]
+    assert commented  # openpyxl still finds the notes on their cells
+
+
+def test_hyperlinks_travel(tmp_path: Path) -> None:
+    src = copy("hyperlinks.xlsx", tmp_path)
+    out = tmp_path / "out.xlsx"
+    record = shuffle_workbook(src, out, seed="links")
+    a, b = openpyxl.load_workbook(src)[record.sheet], openpyxl.load_workbook(out)[record.sheet]
+    links_in = {c.value: c.hyperlink.target or c.hyperlink.location
+                for row in a.iter_rows() for c in row if c.hyperlink}  # fmt: skip
+    links_out = {c.value: c.hyperlink.target or c.hyperlink.location
+                 for row in b.iter_rows() for c in row if c.hyperlink}  # fmt: skip
+    assert links_in == links_out and links_in
+
+
+def test_table_with_title_rows_draws_its_body(tmp_path: Path) -> None:
+    src = copy("table_title.xlsx", tmp_path)
+    out = tmp_path / "out.xlsx"
+    record = shuffle_workbook(src, out, seed="table")
+    assert record.target["kind"] == "table" and record.unit == "cells"
+    a, b = openpyxl.load_workbook(src).active, openpyxl.load_workbook(out).active
+    assert [c.value for c in a[1]] == [c.value for c in b[1]]  # title rows stay
+    assert [c.value for c in a[12]] == [c.value for c in b[12]]  # totals row stays
+    assert a["F5"].value == b["F5"].value is not None  # the note beside the table stays
+    body_in = [[c.value for c in a[r][:4]] for r in range(4, 12)]
+    body_out = [[c.value for c in b[r][:4]] for r in range(4, 12)]
+    assert body_out == xlshuffle.shuffled(body_in, seed="table")
+
+
+def test_rows_without_references_get_them(tmp_path: Path) -> None:
+    src = copy("no_refs.xlsx", tmp_path)
+    out = tmp_path / "out.xlsx"
+    shuffle_workbook(src, out, seed=1)
+    with zipfile.ZipFile(out) as zf:
+        xml = zf.read("xl/worksheets/sheet1.xml")
+    moved_rows = re.findall(rb"<row[^>]*>", xml)
+    assert all(b' r="' in tag for tag in moved_rows[1:])
+
+
+def test_sample_sheet_and_groups_in_prefixed_and_strict_workbooks(tmp_path: Path) -> None:
+    for name in ("prefixed.xlsx", "strict.xlsx"):
+        src = copy(name, tmp_path)
+        out = tmp_path / f"sample-{name}"
+        result = sample_workbook(src, out, k=3, seed="s")
+        (added,) = result.record.parts["added"]
+        assert (
+            added.startswith("xl/worksheets/sheet") and added not in zipfile.ZipFile(src).namelist()
+        )
+        names = oracle.sheet_names(out)
+        assert names[-1] == "Sample"
+        texts = oracle.cell_texts(out, "Sample")
+        assert texts[(1, 1)] == "Rank"
+        ids = [texts[(r, 2)] for r in (2, 3, 4)]
+        src_texts = oracle.cell_texts(src, "Data")
+        rows = [src_texts[(r, 1)] for r in range(2, 10)]
+        assert ids == xlshuffle.deal(rows, 3, seed="s")
+        allowed = {*result.record.parts["rewritten"], *result.record.parts["added"]}
+        assert oracle.unchanged_members(src, out, allowed) == []
+        grouped = tmp_path / f"groups-{name}"
+        record = groups_workbook(src, grouped, k=3, seed="g")
+        col = max(c for _, c in oracle.sheet_cells(src, "Data")) + 1
+        got = [oracle.cell_texts(grouped, "Data")[(r, col)] for r in range(2, 10)]
+        assert got == [str(g) for g in xlshuffle.groups(8, 3, seed="g")]
+        assert record.parts["rewritten"] == [oracle.sheet_part(src, "Data")]
+
+
+def test_dry_run_checks_everything_and_writes_nothing(tmp_path: Path) -> None:
+    src = copy("off_sheet.xlsx", tmp_path)
+    with pytest.raises(WorkbookError, match="cannot move"):
+        shuffle_workbook(src, tmp_path / "o.xlsx", seed=1, dry_run=True)
+    src = copy("comments.xlsx", tmp_path)
+    record = shuffle_workbook(src, tmp_path / "o.xlsx", seed=1, dry_run=True)
+    assert record.output is None and record.output_sha256 is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["comments.xlsx", "off_sheet.xlsx"]
+
+
+def test_libreoffice_opens_every_output(tmp_path: Path) -> None:
+    from support import require
+
+    require("libreoffice", shutil.which("soffice") is not None,
+            "install LibreOffice (apt-get install libreoffice-calc-nogui)")  # fmt: skip
+    pairs = []
+    for name in EXACT:
+        src = copy(name, tmp_path)
+        out = tmp_path / f"out-{name}"
+        record = shuffle_workbook(src, out, seed="lo")
+        pairs.append((src, out, record))
+    tables = oracle.libreoffice_csv([p for s, o, _ in pairs for p in (s, o)])
+    for src, out, record in pairs:
+        before, after = tables[src], tables[out]
+        assert after is not None, src.name
+        if before is None or oracle.sheet_names(src)[0] != record.sheet:
+            continue
+        top, _ = band(record)
+        for p, s in enumerate(record.permutation):  # the r1, r2... ids in the first column
+            col = min(c for _, c in oracle.sheet_cells(src, record.sheet)) - 1
+            assert after[top + p - 1][col] == before[top + s - 1][col], (src.name, p)
