@@ -36,7 +36,7 @@ __all__ = ["UsageError", "main"]
 _EDGE_COMMANDS = ("xlshuffle.cli.batch", "xlshuffle.cli.fairness")
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.
-_EXTRAS = {"openpyxl": "xlsx", "defusedxml": "xlsx", "matplotlib": "plot", "xlwings": "excel"}
+_EXTRAS = {"openpyxl": "xlsx", "matplotlib": "plot", "xlwings": "excel"}
 
 Handler = Callable[[argparse.Namespace], int]
 

@@ -17,14 +17,13 @@ from ..draw.errors import WorkbookError
 from ..draw.knuth import permutation
 from ..draw.protocol import DrawStream
 from .adjust import ANCHORED, DestOf, retarget_refs, retarget_vml
+from .cellwrite import has_number, rewrite_row_tag
 from .formulas import FormulaMover
 from .limits import LIMITS
 from .move import (
     Region,
     SharedGroups,
-    _rewrite_row_tag,
     expand_shared,
-    has_number,
     move_cells,
     move_rows,
 )
@@ -183,7 +182,7 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
     if last < len(sx) and not has_number(sx.row(last)):
         # the first row after the drawn ones has its place implied by them: say it
         row = sx.row(last)
-        new_row = _rewrite_row_tag(row, tag_end(row, 0), sx.numbers[last])
+        new_row = rewrite_row_tag(row, tag_end(row, 0), sx.numbers[last])
         if not any(s <= sx.starts[last] < e for s, e, _ in edits):
             edits.append((sx.starts[last], sx.ends[last], new_row))
     label = sheet_label(inp.path, sel.sheet.name)

@@ -22,71 +22,15 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..draw.errors import WorkbookError
-from .formulas import FormulaMoveError, FormulaMover
-from .refs import Area, cell_ref, col_index, parse_area
-from .sheet import Cell, SheetXml, parse_cells
-from .xmlscan import escape_text, local, tag_end, unescape
+from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
+from .formulas import FormulaMover
+from .sheet import SheetXml, parse_cells
+from .xmlscan import tag_end
 
-__all__ = ["Region", "SharedGroups", "move_cells", "move_rows"]
+__all__ = ["Region", "SharedGroups", "expand_shared", "move_cells", "move_rows"]
 
 Dest = Callable[[int, int], tuple[int, int]]
 _CHUNK = 1 << 20
-
-
-@dataclass
-class SharedGroup:
-    """A shared formula: its master cell, text and the range its followers fill."""
-
-    row: int
-    col: int
-    text: str
-    area: Area
-
-
-class SharedGroups:
-    """The shared formulas of a sheet whose range meets the area ``touched``."""
-
-    def __init__(self, sx: SheetXml, touched: Area) -> None:
-        self.groups: dict[bytes, SharedGroup] = {}
-        data, p = sx.data, sx.prefix
-        pat = re.compile(rb"<" + re.escape(p) + rb"f\s[^>]*?t\s*=\s*[\"']shared[\"']")
-        done: set[int] = set()
-        for m in pat.finditer(data, sx.content_start, sx.content_end):
-            i = _row_index_at(sx, m.start())
-            if i in done:
-                continue
-            done.add(i)
-            row = sx.row(i)
-            for cell in parse_cells(row, sx.numbers[i], p, sx.label):
-                a = cell.f_attrs
-                if a is None or a.get(b"t") != b"shared" or cell.f_text is None:
-                    continue
-                area = parse_area(unescape(a.get(b"ref", b"")))
-                if area is None or not area.overlaps(touched):
-                    continue
-                text = unescape(row[cell.f_text[0] : cell.f_text[1]])
-                group = SharedGroup(sx.numbers[i], cell.col, text, area)
-                self.groups[a.get(b"si", b"")] = group
-        #: Rows holding members of these groups, which must be rewritten even where they
-        #: do not move (their formulas become plain ones).
-        self.rows = sorted(
-            {r for g in self.groups.values() for r in range(g.area.top, g.area.bottom + 1)}
-        )
-
-    def __bool__(self) -> bool:
-        return bool(self.groups)
-
-
-def _row_index_at(sx: SheetXml, offset: int) -> int:
-    lo, hi = 0, len(sx.starts)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if sx.starts[mid] <= offset:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo - 1
 
 
 @dataclass
@@ -96,117 +40,6 @@ class Region:
     top: int
     bottom: int
     cols: list[int]
-
-
-class _CellWriter:
-    """Rewrites one cell's XML for its new place."""
-
-    def __init__(self, sx: SheetXml, mover: FormulaMover, shared: SharedGroups) -> None:
-        self.sx = sx
-        self.mover = mover
-        self.shared = shared
-        p = sx.prefix
-        self.fname = p + b"f"
-
-    def write(
-        self,
-        row: bytes,
-        cell: Cell,
-        src: tuple[int, int],
-        dst: tuple[int, int],
-        *,
-        whole_row: bool,
-    ) -> bytes:
-        xml = row[cell.start : cell.end]
-        base = cell.start
-        edits: list[tuple[int, int, bytes]] = []
-        ref = cell_ref(*dst).encode()
-        if cell.r_span is not None:
-            if src != dst:
-                edits.append((cell.r_span[0] - base, cell.r_span[1] - base, ref))
-        else:
-            at = len(self.sx.prefix) + 2
-            edits.append((at, at, b' r="' + ref + b'"'))
-        if cell.f_span is not None:
-            edits.extend(self._formula(row, cell, src, dst, whole_row=whole_row))
-        if not edits:
-            return xml
-        for start, end, new in sorted(edits, reverse=True):
-            xml = xml[:start] + new + xml[end:]
-        return xml
-
-    def _formula(
-        self, row: bytes, cell: Cell, src: tuple[int, int], dst: tuple[int, int], *,
-        whole_row: bool,
-    ) -> list[tuple[int, int, bytes]]:  # fmt: skip
-        base = cell.start
-        a = cell.f_attrs or {}
-        f_span = cell.f_span or (0, 0)
-        kind = a.get(b"t", b"normal")
-        edits: list[tuple[int, int, bytes]] = []
-        where = cell_ref(*src)
-        group = self.shared.groups.get(a.get(b"si", b"")) if kind == b"shared" else None
-        try:
-            if group is not None:
-                # the formula as it reads at its own cell, and where it goes
-                text = self.mover.move(group.text, group.row, group.col, *src)
-                new = self.mover.move(group.text, group.row, group.col, *dst)
-                kept = b"".join(
-                    b" " + k + b'="' + v + b'"'
-                    for k, v in a.items()
-                    if local(k) not in (b"t", b"ref", b"si")
-                )
-                f_xml = (
-                    b"<" + self.fname + kept + b">" + escape_text(new) + b"</" + self.fname + b">"
-                )
-                edits.append((f_span[0] - base, f_span[1] - base, f_xml))
-            elif kind in (b"normal", b"shared") and cell.f_text is not None and src != dst:
-                text = unescape(row[cell.f_text[0] : cell.f_text[1]])
-                new = self.mover.move(text, *src, *dst)
-                edits.append((cell.f_text[0] - base, cell.f_text[1] - base, escape_text(new)))
-            else:
-                text = None
-                if src == dst:
-                    return edits
-                if kind != b"normal":
-                    raise WorkbookError(
-                        f"{self.sx.label}: cell {where} holds a {kind.decode()} formula, "
-                        "which cannot move cell by cell: leave it out of the selection"
-                    )
-        except FormulaMoveError as exc:
-            raise WorkbookError(
-                f"{self.sx.label}: the formula in {where} cannot move to {cell_ref(*dst)} "
-                f"({exc.reason}): replace it with its value (Copy, Paste Values) or choose a "
-                "selection without it"
-            ) from None
-        if src != dst and cell.v_span is not None:
-            formula = text if text is not None else ""
-            keep = whole_row and self.mover.keeps_value_on_row_move(formula, src[0], src[1])
-            if not keep:
-                edits.append((cell.v_span[0] - base, cell.v_span[1] - base, b""))
-        return edits
-
-
-_ROW_NUMBER = re.compile(rb"\sr\s*=\s*[\"']\d")
-
-
-def has_number(row: bytes) -> bool:
-    """Whether a row element says its number (``r=``); without it, its place is implied by
-    the rows before it, which a draw changes."""
-    return _ROW_NUMBER.search(row, 0, tag_end(row, 0)) is not None
-
-
-def _rewrite_row_tag(row: bytes, tag_end: int, number: int) -> bytes:
-    head = row[:tag_end]
-    m = re.search(rb"\sr\s*=\s*([\"'])\d+\1", head)
-    new = b' r="%d"' % number
-    if m is not None:
-        head = head[: m.start()] + new + head[m.end() :]
-    else:
-        name_end = re.match(rb"<[^\s/>]+", head)
-        cut = name_end.end() if name_end else 4
-        head = head[:cut] + new + head[cut:]
-    return head + row[tag_end:]
 
 
 def move_rows(
@@ -231,8 +64,8 @@ def move_rows(
                                  b"<" + sx.prefix + b"c/")  # fmt: skip
     fmark, plain_f = b"<" + sx.prefix + b"f", b"<" + sx.prefix + b"f>"
     shared_mark = b"shared"
-    writer = _CellWriter(sx, mover, shared)
-    formulas = _PlainFormulas(sx, mover)
+    writer = CellWriter(sx, mover, shared)
+    formulas = PlainFormulas(sx, mover)
     buf: list[bytes] = []
     size = 0
     for pos, s in enumerate(perm):
@@ -244,7 +77,7 @@ def move_rows(
         if src == dst and shared and shared_mark in row:
             row = _rewrite_row(sx, writer, i, src, dst)
         elif src == dst and not has_number(row):
-            row = _rewrite_row_tag(row, tag_end(row, 0), dst)  # rows before it moved
+            row = rewrite_row_tag(row, tag_end(row, 0), dst)  # rows before it moved
         elif src != dst:
             new = None
             n_f = row.count(fmark)
@@ -270,59 +103,11 @@ def move_rows(
         yield b"".join(buf)
 
 
-class _PlainFormulas:
-    """The quick path for rows whose formulas are all plain ``<f>text</f>``: the cell's
-    column is read back from its ``r`` (already rewritten, same column), the text is
-    translated, and the cached ``<v>`` right after it is dropped unless it still holds."""
-
-    def __init__(self, sx: SheetXml, mover: FormulaMover) -> None:
-        p = sx.prefix
-        self.open, self.close = b"<" + p + b"f>", b"</" + p + b"f>"
-        self.v_open, self.v_close = b"<" + p + b"v>", b"</" + p + b"v>"
-        self.cell = b"<" + p + b'c r="'
-        self.mover = mover
-        self.label = sx.label
-
-    def move(self, row: bytes, src: int, dst: int) -> bytes:
-        out = []
-        pos = 0
-        find, rfind = row.find, row.rfind
-        while True:
-            i = find(self.open, pos)
-            if i < 0:
-                break
-            j = find(self.close, i)
-            c = rfind(self.cell, 0, i) + len(self.cell)
-            k = c
-            while 65 <= row[k] <= 90:
-                k += 1
-            col = col_index(row[c:k])
-            text = unescape(row[i + len(self.open) : j])
-            try:
-                moved = self.mover.move(text, src, col, dst, col)
-            except FormulaMoveError as exc:
-                raise WorkbookError(
-                    f"{self.label}: the formula in {cell_ref(src, col)} cannot move to "
-                    f"{cell_ref(dst, col)} ({exc.reason}): replace it with its value (Copy, "
-                    "Paste Values) or choose a selection without it"
-                ) from None
-            out.append(row[pos : i + len(self.open)])
-            out.append(escape_text(moved))
-            out.append(self.close)
-            pos = j + len(self.close)
-            if row.startswith(self.v_open, pos) and not self.mover.keeps_value_on_row_move(
-                text, src, col
-            ):
-                pos = find(self.v_close, pos) + len(self.v_close)
-        out.append(row[pos:])
-        return b"".join(out)
-
-
 def expand_shared(sx: SheetXml, indexes: list[int], mover: FormulaMover,
                   shared: SharedGroups) -> dict[int, bytes]:  # fmt: skip
     """Rows that stay in place but hold members of touched shared formulas: the same rows
     with those formulas written out as plain ones."""
-    writer = _CellWriter(sx, mover, shared)
+    writer = CellWriter(sx, mover, shared)
     out = {}
     for i in indexes:
         row = sx.row(i)
@@ -340,7 +125,7 @@ def expand_shared(sx: SheetXml, indexes: list[int], mover: FormulaMover,
     return out
 
 
-def _rewrite_row(sx: SheetXml, writer: _CellWriter, i: int, src: int, dst: int) -> bytes:
+def _rewrite_row(sx: SheetXml, writer: CellWriter, i: int, src: int, dst: int) -> bytes:
     row = sx.row(i)
     cells = parse_cells(row, src, sx.prefix, sx.label)
     out = []
@@ -351,7 +136,7 @@ def _rewrite_row(sx: SheetXml, writer: _CellWriter, i: int, src: int, dst: int) 
         pos = cell.end
     out.append(row[pos:])
     new = b"".join(out)
-    return _rewrite_row_tag(new, tag_end(new, 0), dst)
+    return rewrite_row_tag(new, tag_end(new, 0), dst)
 
 
 def move_cells(
@@ -368,7 +153,7 @@ def move_cells(
     tag. Returns ``(start, end, new)``: the byte range of the old rows and its replacement."""
     colset = set(region.cols)
     i0, i1 = sx.index_of(region.top), sx.index_of(region.bottom + 1)
-    writer = _CellWriter(sx, mover, shared)
+    writer = CellWriter(sx, mover, shared)
     rows: dict[int, list[tuple[int, bytes]]] = defaultdict(list)
     heads: dict[int, tuple[bytes, bytes]] = {}
     for i in range(i0, i1):
@@ -395,7 +180,7 @@ def move_cells(
             if head.endswith(b"/>"):
                 head = head[:-2].rstrip() + b">"
             if not has_number(head):
-                head = _rewrite_row_tag(head, len(head), number)
+                head = rewrite_row_tag(head, len(head), number)
             head = _fix_spans(head, cells_out)
         else:
             head, tail = b"<" + sx.prefix + b'row r="%d">' % number, b""
