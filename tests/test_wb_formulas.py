@@ -508,3 +508,13 @@ def test_crafted_input_is_bounded(unit: str) -> None:
         with contextlib.suppress(FormulaMoveError):
             mover.move(text, 5, 5, 6, 6)
         assert mover.keeps_value_on_row_move(text, 5, 5) in (True, False)
+
+
+@pytest.mark.parametrize(
+    "text", ["C2*2+$A$1", "ROW(B2)-1", "SUM(A2:B2)", "Sheet2!B2", "A1+1", "$B$2*B2", "1+2"]
+)
+def test_move_row_is_move_and_keeps_value_in_one_lookup(text: str) -> None:
+    for mover in (FormulaMover(), FormulaMover()):
+        for _ in range(2):  # the first call builds the shape, the second reads the cache
+            want = (mover.move(text, 2, 3, 9, 3), mover.keeps_value_on_row_move(text, 2, 3))
+            assert mover.move_row(text, 2, 3, 9) == want

@@ -12,6 +12,7 @@ Needs the ``xlsx`` extra (openpyxl's formula translator): ``pip install 'xlshuff
 """
 
 from .api import SampleResult, groups_workbook, restore_workbook, sample_workbook, shuffle_workbook
+from .inmemory import shuffle_worksheet
 from .limits import LIMITS, Limits, raised
 from .record import DrawRecord, load_records
 from .verify import verify_record
@@ -27,5 +28,6 @@ __all__ = [
     "restore_workbook",
     "sample_workbook",
     "shuffle_workbook",
+    "shuffle_worksheet",
     "verify_record",
 ]

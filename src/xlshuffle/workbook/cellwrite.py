@@ -212,9 +212,10 @@ class PlainFormulas:
             while 65 <= row[k] <= 90:
                 k += 1
             col = col_index(row[c:k])
-            text = unescape(row[i + len(self.open) : j])
+            raw = row[i + len(self.open) : j]
+            text = unescape(raw) if b"&" in raw or b"<" in raw else raw.decode("utf-8")
             try:
-                moved = self.mover.move(text, src, col, dst, col)
+                moved, keep = self.mover.move_row(text, src, col, dst)
             except FormulaMoveError as exc:
                 raise WorkbookError(
                     f"{self.label}: the formula in {cell_ref(src, col)} cannot move to "
@@ -225,9 +226,7 @@ class PlainFormulas:
             out.append(escape_text(moved))
             out.append(self.close)
             pos = j + len(self.close)
-            if row.startswith(self.v_open, pos) and not self.mover.keeps_value_on_row_move(
-                text, src, col
-            ):
+            if not keep and row.startswith(self.v_open, pos):
                 pos = find(self.v_close, pos) + len(self.v_close)
         out.append(row[pos:])
         return b"".join(out)

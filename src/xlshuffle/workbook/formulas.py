@@ -203,6 +203,20 @@ class FormulaMover:
                 )
         return out
 
+    def move_row(self, text: str, src_row: int, col: int, dst_row: int) -> tuple[str, bool]:
+        """``(move(text, src_row, col, dst_row, col), keeps_value_on_row_move(text, src_row,
+        col))`` from one shape lookup: the quick path of whole-row moves."""
+        if len(text) <= MAX_FORMULA_LENGTH and 0 < src_row <= MAX_ROW and 0 < col <= MAX_COL:
+            shape = self._cache.get(_shape_key(text, src_row, col))
+            if shape is not None and shape.render(src_row, col, src_row, col) is not None:
+                out = shape.render(src_row, col, dst_row, col)
+                if out is not None:
+                    self.hits += 1
+                    return out, shape.row_local
+        return self.move(text, src_row, col, dst_row, col), self.keeps_value_on_row_move(
+            text, src_row, col
+        )
+
     def keeps_value_on_row_move(self, text: str, row: int, col: int) -> bool:
         """Whether the formula's cached value still holds after its whole row moves.
 

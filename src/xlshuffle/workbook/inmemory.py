@@ -177,7 +177,7 @@ def shuffle_worksheet(
             continue
         origin = cell.coordinate
         cell.row, cell.column = nr, nc
-        if cell.data_type == "f" and isinstance(cell._value, str):
+        if getattr(cell, "data_type", None) == "f" and isinstance(cell._value, str):
             try:
                 cell._value = Translator(cell._value, origin=origin).translate_formula(
                     cell.coordinate
@@ -187,8 +187,9 @@ def shuffle_worksheet(
                     f"sheet {ws.title!r}: the formula in {origin} cannot move to "
                     f"{cell.coordinate} ({exc})"
                 ) from None
-        if cell._hyperlink is not None:
-            cell._hyperlink.ref = cell.coordinate
+        link = getattr(cell, "_hyperlink", None)  # a MergedCell has none
+        if link is not None:
+            link.ref = cell.coordinate
     if whole:
         inv = inverse(perm)
         dims = ws.row_dimensions
