@@ -10,8 +10,10 @@ with its offset patched.
 
 from __future__ import annotations
 
+import queue
+import threading
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from ..draw.errors import WorkbookError
@@ -118,6 +120,62 @@ def _patched_central(raw: bytes, **fields: int) -> bytes:
 Content = bytes | Iterable[bytes]
 
 
+def _deflate_all(
+    pieces: Iterable[bytes], packer: _Compressor | None, out: _Sink
+) -> tuple[int, int, int]:
+    crc = usize = csize = 0
+    for piece in pieces:
+        if not piece:
+            continue
+        crc = zlib.crc32(piece, crc)
+        usize += len(piece)
+        blob = packer.compress(piece) if packer is not None else piece
+        csize += len(blob)
+        out.write(blob)
+    if packer is not None:
+        blob = packer.flush()
+        csize += len(blob)
+        out.write(blob)
+    return crc, usize, csize
+
+
+def _pump(pieces: Iterable[bytes], packer: _Compressor | None, out: _Sink) -> tuple[int, int, int]:
+    """Deflate and write ``pieces``: CRC, sizes. A generator of pieces (a sheet being
+    rewritten in Python) is deflated in a second thread, which zlib and isal run without
+    the GIL, so the two overlap on a multi-core machine."""
+    if isinstance(pieces, list | tuple):
+        return _deflate_all(pieces, packer, out)
+    chunks: queue.Queue[bytes | None] = queue.Queue(maxsize=8)
+    result: list[tuple[int, int, int]] = []
+    failure: list[BaseException] = []
+
+    def drain() -> Iterator[bytes]:
+        while (piece := chunks.get()) is not None:
+            yield piece
+
+    def work() -> None:
+        try:
+            result.append(_deflate_all(drain(), packer, out))
+        except BaseException as exc:  # handed to the caller
+            failure.append(exc)
+            while chunks.get() is not None:  # let the producer finish
+                pass
+
+    worker = threading.Thread(target=work, name="xlshuffle-deflate", daemon=True)
+    worker.start()
+    try:
+        for piece in pieces:
+            if failure:
+                break
+            chunks.put(piece)
+    finally:
+        chunks.put(None)
+        worker.join()
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
 def _write_member(
     out: _Sink, template: Member, name: str, content: Content, data: bytes, *, new: bool
 ) -> bytes:
@@ -150,21 +208,9 @@ def _write_member(
     head[2] &= ~0x08
     head[9], head[10] = len(name_bytes), len(extra)
     out.write(b"\0" * (_LOCAL.size + len(name_bytes) + len(extra)))
-    crc = usize = csize = 0
     pieces = [content] if isinstance(content, bytes | bytearray) else content
     packer = new_compressor() if method == 8 else None
-    for piece in pieces:
-        if not piece:
-            continue
-        crc = zlib.crc32(piece, crc)
-        usize += len(piece)
-        blob = packer.compress(piece) if packer is not None else piece
-        csize += len(blob)
-        out.write(blob)
-    if packer is not None:
-        blob = packer.flush()
-        csize += len(blob)
-        out.write(blob)
+    crc, usize, csize = _pump(pieces, packer, out)
     end = out.tell()
     if max(usize, csize, offset) >= _U32:
         raise WorkbookError(
