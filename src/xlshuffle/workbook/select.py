@@ -135,37 +135,40 @@ def used_rows(sx: SheetXml) -> tuple[int, int] | None:
 
 
 def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
-    """Leftmost and rightmost stored cell of rows ``i0..i1`` (indexes)."""
+    """Leftmost and rightmost stored cell of rows ``i0..i1`` (indexes). Cells are in
+    column order inside a row, so each row's first and last cell are enough."""
     data, p = sx.data, sx.prefix
-    lo, hi = MAX_COL + 1, 0
     mark = b"<" + p + b'c r="'
-    find, rfind = data.find, data.rfind
-    plain = True
+    letters = re.compile(rb"[A-Z]{1,3}")
+    find, rfind, match = data.find, data.rfind, letters.match
+    firsts: set[bytes] = set()
+    lasts: set[bytes] = set()
+    starts, ends = sx.starts, sx.ends
     for i in range(i0, i1 + 1):
-        a, b = sx.starts[i], sx.ends[i]
+        a, b = starts[i], ends[i]
         first = find(mark, a, b)
         if first < 0:
             if find(b"<" + p + b"c", a, b) >= 0:
-                plain = False
-                break
+                return _used_cols_careful(sx, i0, i1)
             continue
-        last = rfind(mark, a, b)
-        m = first + len(mark)
-        k = m
-        while 65 <= data[k] <= 90:
-            k += 1
-        lo = min(lo, col_index(data[m:k]))
-        m = last + len(mark)
-        k = m
-        while 65 <= data[k] <= 90:
-            k += 1
-        hi = max(hi, col_index(data[m:k]))
-    if not plain:
-        lo, hi = MAX_COL + 1, 0
-        for i in range(i0, i1 + 1):
-            cells = sx.cells(i)
-            if cells:
-                lo, hi = min(lo, cells[0].col), max(hi, cells[-1].col)
+        m = match(data, first + len(mark))
+        if m is None:
+            return _used_cols_careful(sx, i0, i1)
+        firsts.add(m[0])
+        m = match(data, rfind(mark, a, b) + len(mark))
+        if m is not None:
+            lasts.add(m[0])
+    if not firsts:
+        return 1, 1
+    return min(map(col_index, firsts)), max(map(col_index, lasts | firsts))
+
+
+def _used_cols_careful(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
+    lo, hi = MAX_COL + 1, 0
+    for i in range(i0, i1 + 1):
+        cells = sx.cells(i)
+        if cells:
+            lo, hi = min(lo, cells[0].col), max(hi, cells[-1].col)
     return (lo, hi) if hi else (1, 1)
 
 
