@@ -280,3 +280,21 @@ def test_libreoffice_opens_every_output(tmp_path: Path) -> None:
         for p, s in enumerate(record.permutation):  # the r1, r2... ids in the first column
             col = min(c for _, c in oracle.sheet_cells(src, record.sheet)) - 1
             assert after[top + p - 1][col] == before[top + s - 1][col], (src.name, p)
+
+
+def test_verify_accepts_an_output_resaved_with_other_string_indexes(tmp_path: Path) -> None:
+    """A re-save (Excel, LibreOffice, openpyxl) renumbers shared strings and styles; the
+    cells still hold the same values, so the draw still verifies; a changed value does not."""
+    src = copy("prefixed.xlsx", tmp_path)
+    out, resaved = tmp_path / "out.xlsx", tmp_path / "resaved.xlsx"
+    record = shuffle_workbook(src, out, seed="resave")
+    wb = openpyxl.load_workbook(out)
+    wb.save(resaved)  # openpyxl drops the x: prefix and writes its own shared strings
+    with zipfile.ZipFile(resaved) as zf:
+        assert b"<x:row" not in zf.read(oracle.sheet_part(resaved, record.sheet))
+    verify_record(record, input=src, output=resaved)
+    top, _ = band(record)
+    wb[record.sheet].cell(top + 1, 1).value = "forged"
+    wb.save(resaved)
+    with pytest.raises(WorkbookError, match=rf"row {top + 1} does not hold input row"):
+        verify_record(record, input=src, output=resaved)
