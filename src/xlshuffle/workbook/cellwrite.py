@@ -185,6 +185,10 @@ def rewrite_row_tag(row: bytes, tag_end: int, number: int) -> bytes:
     return head + row[tag_end:]
 
 
+_LETTERS = re.compile(rb"[A-Z]{1,3}")
+_SPECIAL = re.compile(r"[&<>]")
+
+
 class PlainFormulas:
     """The quick path for rows whose formulas are all plain ``<f>text</f>``: the cell's
     column is read back from its ``r`` (already rewritten, same column), the text is
@@ -207,11 +211,8 @@ class PlainFormulas:
             if i < 0:
                 break
             j = find(self.close, i)
-            c = rfind(self.cell, 0, i) + len(self.cell)
-            k = c
-            while 65 <= row[k] <= 90:
-                k += 1
-            col = col_index(row[c:k])
+            m = _LETTERS.match(row, rfind(self.cell, 0, i) + len(self.cell))
+            col = col_index(m[0] if m is not None else b"")
             raw = row[i + len(self.open) : j]
             text = unescape(raw) if b"&" in raw or b"<" in raw else raw.decode("utf-8")
             try:
@@ -223,7 +224,7 @@ class PlainFormulas:
                     "Paste Values) or choose a selection without it"
                 ) from None
             out.append(row[pos : i + len(self.open)])
-            out.append(escape_text(moved))
+            out.append(escape_text(moved) if _SPECIAL.search(moved) else moved.encode())
             out.append(self.close)
             pos = j + len(self.close)
             if not keep and row.startswith(self.v_open, pos):

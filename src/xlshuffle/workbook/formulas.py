@@ -208,7 +208,9 @@ class FormulaMover:
         col))`` from one shape lookup: the quick path of whole-row moves."""
         if len(text) <= MAX_FORMULA_LENGTH and 0 < src_row <= MAX_ROW and 0 < col <= MAX_COL:
             shape = self._cache.get(_shape_key(text, src_row, col))
-            if shape is not None and shape.render(src_row, col, src_row, col) is not None:
+            if shape is not None:
+                # a shape that renders at all renders in place (its references are inside
+                # the sheet where the formula is), so keeps_value_on_row_move is row_local
                 out = shape.render(src_row, col, dst_row, col)
                 if out is not None:
                     self.hits += 1

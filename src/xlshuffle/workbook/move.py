@@ -60,8 +60,10 @@ def move_rows(
         where[sx.numbers[i] - top] = i
     p = re.escape(sx.prefix)
     fast = re.compile(rb"(<" + p + rb'(?:c r="[A-Z]{1,3}|row r="))(\d+)(?=")')
-    c_space, c_close, c_empty = (b"<" + sx.prefix + b"c ", b"<" + sx.prefix + b"c>",
-                                 b"<" + sx.prefix + b"c/")  # fmt: skip
+    # inside a row only cells start with "<c" (the other child is <extLst>)
+    c_any = b"<" + sx.prefix + b"c"
+    plain = sx.plain
+    data, starts, ends = sx.data, sx.starts, sx.ends
     fmark, plain_f = b"<" + sx.prefix + b"f", b"<" + sx.prefix + b"f>"
     shared_mark = b"shared"
     writer = CellWriter(sx, mover, shared)
@@ -72,7 +74,7 @@ def move_rows(
         i = where[s]
         if i < 0:
             continue
-        row = sx.row(i)
+        row = data[starts[i] : ends[i]]
         src, dst = top + s, top + pos
         if src == dst and shared and shared_mark in row:
             row = _rewrite_row(sx, writer, i, src, dst)
@@ -81,12 +83,10 @@ def move_rows(
         elif src != dst:
             new = None
             n_f = row.count(fmark)
-            if (n_f == 0 or n_f == row.count(plain_f)) and b"<!" not in row:
+            if (n_f == 0 or n_f == row.count(plain_f)) and (plain or b"<!" not in row):
                 parts = fast.split(row)
                 k = len(parts) // 3
-                if parts[2::3].count(b"%d" % src) == k and k == 1 + row.count(c_space) + row.count(
-                    c_close
-                ) + row.count(c_empty):
+                if parts[2::3].count(b"%d" % src) == k and k == 1 + row.count(c_any):
                     parts[2::3] = [b"%d" % dst] * k
                     new = b"".join(parts)
                     if n_f:

@@ -318,6 +318,10 @@ _REF = re.compile(rb"\sref\s*=\s*[\"']([^\"']*)[\"']")
 def _check_arrays(sx: SheetXml, sel: Selection, region: Area, where: str) -> None:
     """Array formulas, dynamic-array spills and data tables cannot move cell by cell."""
     data = sx.data
+    if data.find(b"array", sx.content_start, sx.content_end) < 0 and (
+        data.find(b"dataTable", sx.content_start, sx.content_end) < 0
+    ):
+        return  # the common case, found at memchr speed
     for m in _ARRAY.finditer(data, sx.content_start, sx.content_end):
         ref = _REF.search(m[0])
         area = parse_area(unescape(ref[1])) if ref else None

@@ -213,23 +213,45 @@ class _SameValues:
         )
 
 
+def _row_index(sx: Any, top: int, bottom: int) -> array[int]:
+    """``index[k]``: the stored row numbered ``top + k``, or -1."""
+    index = array("l", [-1]) * (bottom - top + 1)
+    for i in range(sx.index_of(top), sx.index_of(bottom + 1)):
+        index[sx.numbers[i] - top] = i
+    return index
+
+
 def _verify_rows(record: DrawRecord, before: Any, after: Any, top: int, bottom: int,
                  label: str, same: Any = None) -> None:  # fmt: skip
-    n = bottom - top + 1
-    empty = _digest(b"")
-    ins = array("Q", [empty]) * n
-    for i in range(before.index_of(top), before.index_of(bottom + 1)):
-        ins[before.numbers[i] - top] = _digest(_norm(before.row(i)))
-    outs = array("Q", [empty]) * n
-    for i in range(after.index_of(top), after.index_of(bottom + 1)):
-        outs[after.numbers[i] - top] = _digest(_norm(after.row(i)))
+    """Each output row must be the input row the draw puts there. The quick test rewrites
+    the input row's references to the new row number, as the engine does, and compares
+    bytes; a row with formulas is compared without formula text and cached values; a row
+    that still differs is compared by its cells' values (``same``) before it fails."""
+    ins, outs = _row_index(before, top, bottom), _row_index(after, top, bottom)
+    p_ = re.escape(before.prefix)
+    fast = re.compile(rb"(<" + p_ + rb'(?:c r="[A-Z]{1,3}|row r="))(\d+)(?=")')
+    fmark = b"<" + before.prefix + b"f"
     for p, s in enumerate(record.permutation):
-        if outs[p] != ins[s] and not (same is not None and same(top + s, top + p)):
-            where = _first_cell_difference(before, after, top + s, top + p)
-            raise WorkbookError(
-                f"{label}: sheet {record.sheet!r} row {top + p} does not hold input row "
-                f"{top + s}, which the draw puts there{where}"
-            )
+        i, j = ins[s], outs[p]
+        if i < 0 and j < 0:
+            continue
+        if i >= 0 and j >= 0:
+            a, b = before.row(i), after.row(j)
+            if fmark in a:
+                if _norm(a) == _norm(b):
+                    continue
+            else:
+                parts = fast.split(a)
+                parts[2::3] = [b"%d" % (top + p)] * (len(parts) // 3)
+                if b"".join(parts) == b or _norm(a) == _norm(b):
+                    continue
+        if same is not None and same(top + s, top + p):
+            continue
+        where = _first_cell_difference(before, after, top + s, top + p)
+        raise WorkbookError(
+            f"{label}: sheet {record.sheet!r} row {top + p} does not hold input row "
+            f"{top + s}, which the draw puts there{where}"
+        )
 
 
 def _first_cell_difference(before: Any, after: Any, src: int, dst: int) -> str:
