@@ -173,7 +173,8 @@ def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Transla
         mapped = mapped and exact
         if ref_start and _QUOTED_RE.sub("", value[:ref_start]).count("!") > 1:
             raise FormulaMoveError(
-                f"openpyxl would move only the end of the range {value}; move it by hand"
+                f"the range {value} names a sheet at both ends, which xlshuffle does not "
+                "translate; write it as Sheet!A1:B2"
             )
         if not parts and ref_start:
             qualified_name = True  # openpyxl drops the "Sheet!" of a name; Excel keeps it
