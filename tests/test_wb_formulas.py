@@ -144,7 +144,7 @@ def test_ambiguous_sheet_range_is_refused() -> None:
     assert Translator("=Sheet1!A1:Sheet1!B2", "C3").translate_formula("C4") == (
         "=Sheet1!A1:Sheet1!B3"
     )
-    with pytest.raises(FormulaMoveError, match="only the end"):
+    with pytest.raises(FormulaMoveError, match="names a sheet at both ends"):
         FormulaMover().move("Sheet1!A1:Sheet1!B2", 3, 3, 4, 3)
 
 
