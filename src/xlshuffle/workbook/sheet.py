@@ -205,15 +205,17 @@ class SheetXml:
         data, p = self.data, self.prefix
         open_tag, close_tag = b"<" + p + b"row", b"</" + p + b"row>"
         pattern = re.compile(re.escape(open_tag) + rb' r="(\d{1,7})"')
-        found = [(m.start(), m[1]) for m in pattern.finditer(data, start, stop)]
-        if len(found) != data.count(open_tag, start, stop):
+        starts, numbers = array("q"), array("l")
+        add_start, add_number = starts.append, numbers.append
+        for m in pattern.finditer(data, start, stop):  # no list of a million tuples
+            add_start(m.start())
+            add_number(int(m[1]))
+        if len(starts) != data.count(open_tag, start, stop):
             return False
-        if not found:
+        if not starts:
             return not data[start:stop].strip()
-        if data[start : found[0][0]].strip():
+        if data[start : starts[0]].strip():
             return False
-        starts = array("q", [f[0] for f in found])
-        numbers = array("l", map(int, [f[1] for f in found]))
         ends = array("q", starts[1:])
         last = data.rfind(close_tag, starts[-1], stop)
         tail = stop if last < 0 else last + len(close_tag)

@@ -286,7 +286,7 @@ class Package:
         if total > cap:
             raise WorkbookError(
                 f"{self.label}: part {m.name} is larger than {cap / 1024**2:,.0f} MB once "
-                "inflated, more than xlshuffle reads: raise the limit (--max-part-mb) if the "
+                "inflated, more than xlshuffle reads: raise the limit (--max-mb) if the "
                 "workbook is genuine"
             )
         if total > _RATIO_FLOOR and total > LIMITS.max_ratio * max(m.compress_size, 1):
@@ -296,5 +296,27 @@ class Package:
             )
 
     def read(self, name: str, *, limit: int | None = None) -> bytes:
-        """Inflate a whole member (bounded as :meth:`chunks`)."""
-        return b"".join(self.chunks(name, limit=limit))
+        """Inflate a whole member (bounded as :meth:`chunks`).
+
+        One inflate call into one buffer, never past the smallest of the declared size,
+        the limit and the zip-bomb ratio (plus one byte, to catch a lie): no list of
+        chunks to join, so a 200 MB sheet costs 200 MB, not twice that.
+        """
+        m = self.by_name[name]
+        if m.method != 8 or m.flags & 0x01:
+            return b"".join(self.chunks(name, limit=limit))
+        cap = LIMITS.max_part_bytes if limit is None else limit
+        bound = min(m.file_size, cap, max(_RATIO_FLOOR, LIMITS.max_ratio * max(m.compress_size, 1)))
+        inflater = zlib.decompressobj(-15)
+        try:
+            out = inflater.decompress(memoryview(self.data)[m.data_start : m.data_end], bound + 1)
+        except zlib.error as exc:
+            raise _bad(self.label, f"part {name} does not inflate ({exc})") from None
+        if len(out) > bound:  # past the declared size, the limit or the ratio: say which
+            self._check_size(m, len(out), cap)
+            raise _bad(self.label, f"part {name} inflates past the size it declares")
+        if not inflater.eof:
+            raise _bad(self.label, f"part {name} is cut short")
+        if len(out) != m.file_size or zlib.crc32(out) != m.crc:
+            raise _bad(self.label, f"part {name} does not match its checksum")
+        return out
