@@ -284,3 +284,15 @@ def test_unseeded_run_that_draws_nothing_prints_no_seed(tmp_path: Path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("Error: ") and "missing.xlsx" in err
     assert "xlshuffle: seed" not in err and err.count("\n") == 1
+
+
+def test_max_mb_raises_the_limits_and_small_limits_refuse(tmp_path: Path, capsys):
+    from xlshuffle.workbook import LIMITS, raised
+
+    src = copy_fixture("plain.xlsx", tmp_path)
+    with raised(max_part_bytes=100):
+        assert run("shuffle", src, "--seed", "1", "--dry-run") == 1
+    assert "more than xlshuffle reads: raise the limit (--max-mb)" in capsys.readouterr().err
+    assert run("shuffle", src, "--seed", "1", "--dry-run", "--max-mb", "0") == 2
+    assert run("shuffle", src, "--seed", "1", "--dry-run", "--max-mb", "4096") == 0
+    assert LIMITS.max_part_bytes == 256 * 1024**2  # restored after the run
