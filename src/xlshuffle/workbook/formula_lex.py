@@ -9,6 +9,8 @@ from typing import Final
 from openpyxl.formula.tokenizer import Tokenizer
 from openpyxl.formula.translate import Translator
 
+from .refs import col_letters
+
 MAX_ROW: Final = 1_048_576
 """Last row of an .xlsx sheet."""
 MAX_COL: Final = 16_384
@@ -22,16 +24,8 @@ CACHE_SIZE: Final = 4_096
 _LAST_LETTERS_COL: Final = 18_278
 
 
-def _letters(index: int) -> str:
-    out = ""
-    while index:
-        index, rem = divmod(index - 1, 26)
-        out = chr(65 + rem) + out
-    return out
-
-
-_COL_LETTERS: Final[tuple[str, ...]] = tuple(_letters(i) for i in range(MAX_COL + 1))
-_COL_INDEX: Final[dict[str, int]] = {_letters(i): i for i in range(1, _LAST_LETTERS_COL + 1)}
+_COL_LETTERS: Final[tuple[str, ...]] = tuple(col_letters(i) for i in range(MAX_COL + 1))
+_COL_INDEX: Final[dict[str, int]] = {col_letters(i): i for i in range(1, _LAST_LETTERS_COL + 1)}
 
 
 def column_letter(index: int) -> str:
