@@ -121,9 +121,7 @@ def formulas(draw: st.DrawFn, row: int, n_cols: int, bottom: int) -> str:
     rows = st.integers(1, bottom)
 
     def ref() -> str:
-        kind = draw(
-            st.sampled_from(["same-row", "relative", "absolute", "mixed-col", "mixed-row"])
-        )
+        kind = draw(st.sampled_from(["same-row", "relative", "absolute", "mixed-col", "mixed-row"]))
         col = draw(_col(n_cols))
         r = row if kind == "same-row" else draw(rows)
         if kind == "absolute":
@@ -167,8 +165,12 @@ def book_specs(
     n_cols = draw(st.integers(1, max_cols))
     n_data = draw(st.integers(min_rows, max_rows))
     labels = draw(
-        st.lists(st.text(_chars, min_size=1, max_size=6), min_size=n_cols, max_size=n_cols,
-                 unique_by=str.casefold)  # fmt: skip
+        st.lists(
+            st.text(_chars, min_size=1, max_size=6),
+            min_size=n_cols,
+            max_size=n_cols,
+            unique_by=str.casefold,
+        )
     )
     spec = BookSpec(labels=labels, n_data=n_data)
     bottom = spec.bottom
