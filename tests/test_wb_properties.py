@@ -221,12 +221,18 @@ def used_area(src: Path) -> tuple[list[int], list[int]]:
     return list(range(top, bottom + 1)), list(range(min(cols), max(cols) + 1))
 
 
-def expected_refusals(src: Path, moves: dict[Pos, Pos], by: str, whole_rows: bool) -> set[str]:
+def expected_refusals(
+    src: Path, moves: dict[Pos, Pos], by: str, whole_rows: bool
+) -> tuple[set[str], set[str]]:
     """Why a draw with these moves (new -> old, every cell of the moving block) must be
-    refused: a formula would leave the sheet (openpyxl's Translator raises), or merged
-    cells overlap the cells to move - unless whole rows, or rows within the selected
-    columns, carry a one-row merge (docs/batch.md, Refusals)."""
-    why = set()
+    refused, and why it may be: (required, allowed).
+
+    Required: a formula would leave the sheet (openpyxl's Translator raises), or merged
+    cells hold both cells that move and cells that stay, or overlap the moving cells in a
+    mode other than rows (docs/batch.md, Refusals; whole rows carry one-row merges).
+    Allowed besides: a merge in a gap of a column list, within the moving columns' span.
+    """
+    required, allowed = set(), set()
     ws = book(src)[SHEET]
     for new, old in moves.items():
         cell = ws.cell(*old)
@@ -234,20 +240,23 @@ def expected_refusals(src: Path, moves: dict[Pos, Pos], by: str, whole_rows: boo
             try:
                 translated(cell.value, old, new)
             except TranslatorError:
-                why.add("formula")
+                required.add("formula")
     if moves:
         rows = {r for r, _c in moves}
         cols = {c for _r, c in moves}
-        region = (min(rows), min(cols), max(rows), max(cols))
         for r0, c0, r1, c1 in merges(ws):
-            overlaps = not (r1 < region[0] or r0 > region[2])
-            if not whole_rows:
-                overlaps = overlaps and not (c1 < region[1] or c0 > region[3])
-            inside = region[1] <= c0 and c1 <= region[3]
-            travels = by == "rows" and r0 == r1 and (whole_rows or inside)
-            if overlaps and not travels:
-                why.add("merge")
-    return why
+            if r1 < min(rows) or r0 > max(rows):
+                continue
+            if whole_rows:
+                if r0 != r1:
+                    required.add("merge")
+                continue
+            span = set(range(c0, c1 + 1))
+            if span & cols and (span - cols or r0 != r1 or by != "rows"):
+                required.add("merge")
+            elif not span & cols and not (c1 < min(cols) or c0 > max(cols)):
+                allowed.add("merge")
+    return required, required | allowed
 
 
 REFUSAL_TEXT = {"formula": "cannot move to", "merge": "merged cells"}
@@ -276,7 +285,7 @@ def draw_or_refusal(src: Path, dst: Path, **kw: Any) -> Any:
     moves = grid_sources(rows, cols, by, header, kw["seed"])
     if header and by != "columns":
         moves = {(r, c): o for (r, c), o in moves.items() if r != rows[0]}
-    why = expected_refusals(src, moves, by, whole_rows)
+    _required, why = expected_refusals(src, moves, by, whole_rows)
     assert why, f"unexplained refusal: {refusal}"
     assert any(REFUSAL_TEXT[w] in refusal for w in why), (why, refusal)
     event(f"refused: {'+'.join(sorted(why))}")
@@ -295,7 +304,7 @@ def check_draw(src: Path, dst: Path, record: Any, by: str, header: bool | None, 
         (r, c): moves.get((r, c), (r, c)) for r in rows for c in cols
     }
     # and the draw was due: nothing called for a refusal
-    assert expected_refusals(src, moves, by, record.unit == "rows") == set()
+    assert expected_refusals(src, moves, by, record.unit == "rows")[0] == set()
 
     # 2. every member the record does not list is the same bytes, in the same order
     allowed = {p for names in record.parts.values() for p in names}
