@@ -135,16 +135,25 @@ def typed(cell: Any) -> tuple[str, Any]:
     return (cell.data_type, type(v).__name__, v)
 
 
-def cached(cell: Any) -> Any:
-    """What a cell shows before Excel computes: openpyxl writes formulas without a cached
-    value. (Not read with data_only=True: openpyxl then puts a hyperlink's target into an
-    empty formula cell.) Text has its ``_xHHHH_`` escapes decoded, as Excel shows it:
-    openpyxl neither writes nor reads them (xlshuffle.workbook.values documents it)."""
-    if cell.data_type == "f":
-        return None
-    if isinstance(cell.value, str):
-        return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), cell.value)
-    return cell.value
+def shown(path: Path, sheet: str) -> Any:
+    """A reader of what a cell of ``sheet`` shows before Excel computes: openpyxl writes
+    formulas without a cached value, so None for them. Text has its ``_xHHHH_`` escapes
+    decoded, as Excel shows it (openpyxl neither writes nor reads them). A cell that
+    stores no value is None, though openpyxl puts a hyperlink's target into it when it
+    reads (both differences are documented by xlshuffle.workbook.values)."""
+    stored = oracle.sheet_cells(path, sheet)
+
+    def value(cell: Any) -> Any:
+        if cell.data_type == "f":
+            return None
+        facts = stored.get((cell.row, cell.column))
+        if facts is None or (facts.v is None and facts.text is None):
+            return None
+        if isinstance(cell.value, str):
+            return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), cell.value)
+        return cell.value
+
+    return value
 
 
 _ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -485,6 +494,7 @@ def test_sample_is_the_first_k_rows_of_the_shuffle(spec, seed, data) -> None:
         allowed = {p for names in result.record.parts.values() for p in names}
         assert oracle.unchanged_members(src, dst, allowed) == []
         ws = book(src)[SHEET]
+        cached = shown(src, SHEET)
         assert result.table[0] == ["Rank", *(cached(ws.cell(rows[0], c)) for c in cols)]
         body = [[cached(ws.cell(r, c)) for c in cols] for r in rows[1:]]
         want = xlshuffle.deal(body, k, seed=seed)
@@ -496,11 +506,13 @@ def test_sample_is_the_first_k_rows_of_the_shuffle(spec, seed, data) -> None:
         if drawn is not None:
             assert result.record.permutation == drawn.permutation[:k]
             shuffled_ws = book(out)[SHEET]
+            cached = shown(out, SHEET)
             first = [[cached(shuffled_ws.cell(r, c)) for c in cols] for r in rows[1 : 1 + k]]
             assert got == first
         written = book(dst)
         assert written.sheetnames[:2] == [SHEET, OTHER]
         sheet = written[written.sheetnames[-1]]
+        cached = shown(dst, sheet.title)
         assert [[cached(c) for c in row] for row in sheet.iter_rows()] == result.table
 
 
