@@ -1,0 +1,259 @@
+"""Hypothesis strategies for the workbook engine's property tests: small random workbooks.
+
+A :class:`BookSpec` is drawn by :func:`book_specs` and written with openpyxl by
+:func:`write_book`. The drawn sheet ``Data`` has a header row of distinct labels (row 1)
+and up to 12 data rows of up to 5 columns holding values of every type, styles, formulas
+(relative, absolute, mixed, cross-sheet, same-row), merges within one data row, comments,
+hyperlinks, row heights and hidden rows. A second sheet holds values the cross-sheet
+formulas point at, and formulas pointing back at the drawn sheet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+from openpyxl import Workbook
+from openpyxl.comments import Comment
+from openpyxl.formatting.rule import CellIsRule
+from openpyxl.styles import Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.datavalidation import DataValidation
+
+SHEET = "Data"
+OTHER = "Other sheet"  # a name that must be quoted in formulas
+Q_OTHER = "'Other sheet'"
+
+# openpyxl refuses control characters but \t, \n and \r; surrogates cannot be encoded.
+_chars = st.characters(blacklist_categories=("Cs", "Cc"))
+_texts = st.one_of(
+    st.text(_chars, max_size=10),
+    st.sampled_from([" ", "  padded  ", "a\nb", "\tt", "x\r\ny", "'quoted", "_x0041_", "é", "𝔘"]),
+)
+_floats = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),
+    # 17 significant digits, the most a double needs to round-trip
+    st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).map(lambda x: float(f"{x:.16e}")),
+    st.sampled_from([0.1 + 0.2, 1 / 3, 2.0**53 + 2, 5e-324, -0.0, 1e21, 123456789.12345678]),
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A literal value; ``as_text`` writes a string starting with "=" as a string."""
+
+    value: Any
+    as_text: bool = False
+
+
+values = st.one_of(
+    st.none(),
+    st.integers(min_value=-(10**15), max_value=10**15).map(Value),
+    _floats.map(Value),
+    _texts.map(Value),
+    st.booleans().map(Value),
+    st.dates(min_value=dt.date(1900, 3, 1), max_value=dt.date(9999, 12, 31)).map(Value),
+    st.datetimes(min_value=dt.datetime(1900, 3, 1), max_value=dt.datetime(9999, 12, 31)).map(
+        lambda d: Value(d.replace(microsecond=0))
+    ),
+    st.text(_chars, max_size=8).map(lambda t: Value("=" + t, as_text=True)),
+)
+
+# no date formats: openpyxl warns on reading a number outside the dates as a date
+NUMBER_FORMATS = ["General", "0.00", "#,##0", "0%", "@", "0.000E+00", "0.0000000000000000"]
+COLOURS = ["FFFF0000", "FF00FF00", "FF0000FF", "FFFFFF00"]
+
+
+@dataclass(frozen=True)
+class Style:
+    bold: bool
+    fill: str | None
+    number_format: str | None
+
+
+styles = st.builds(
+    Style,
+    bold=st.booleans(),
+    fill=st.none() | st.sampled_from(COLOURS),
+    number_format=st.none() | st.sampled_from(NUMBER_FORMATS),
+)
+
+
+@dataclass
+class BookSpec:
+    """What :func:`write_book` writes. Positions are (row, column), 1-based, on ``Data``."""
+
+    labels: list[str]
+    n_data: int
+    cells: dict[tuple[int, int], Any] = field(default_factory=dict)  # Value or formula str
+    styles: dict[tuple[int, int], Style] = field(default_factory=dict)
+    merges: list[tuple[int, int, int]] = field(default_factory=list)  # (row, left, right)
+    comments: dict[tuple[int, int], str] = field(default_factory=dict)
+    links: dict[tuple[int, int], str] = field(default_factory=dict)
+    heights: dict[int, float] = field(default_factory=dict)
+    hidden: set[int] = field(default_factory=set)
+    extras: bool = False  # data validation, conditional formatting, defined names
+
+    @property
+    def n_cols(self) -> int:
+        return len(self.labels)
+
+    @property
+    def bottom(self) -> int:
+        return self.n_data + 1
+
+    def formulas(self) -> dict[tuple[int, int], str]:
+        return {p: v for p, v in self.cells.items() if isinstance(v, str)}
+
+
+def _col(n_cols: int) -> st.SearchStrategy[str]:
+    # one column beyond the data, so that some references point at empty cells
+    return st.integers(1, n_cols + 1).map(get_column_letter)
+
+
+@st.composite
+def formulas(draw: st.DrawFn, row: int, n_cols: int, bottom: int) -> str:
+    """A formula for a cell of row ``row``: relative, absolute, mixed, cross-sheet..."""
+    rows = st.integers(1, bottom)
+
+    def ref() -> str:
+        kind = draw(st.sampled_from(["same-row", "relative", "absolute", "mixed-col", "mixed-row"]))
+        col = draw(_col(n_cols))
+        r = row if kind == "same-row" else draw(rows)
+        if kind == "absolute":
+            return f"${col}${r}"
+        if kind == "mixed-col":
+            return f"${col}{r}"
+        if kind == "mixed-row":
+            return f"{col}${r}"
+        return f"{col}{r}"
+
+    shape = draw(
+        st.sampled_from(["ref", "sum", "other", "other-abs", "concat", "if", "range-other"])
+    )
+    if shape == "ref":
+        return f"={ref()}"
+    if shape == "sum":
+        a, b = ref(), ref()
+        return f"=SUM({a}:{b})"
+    if shape == "other":
+        return f"={Q_OTHER}!{draw(_col(3))}{draw(rows)}*2"
+    if shape == "other-abs":
+        return f"={Q_OTHER}!${draw(_col(3))}${draw(rows)}+{ref()}"
+    if shape == "concat":
+        return f'={ref()}&" x "&{ref()}'
+    if shape == "if":
+        return f'=IF({ref()}>0,{ref()},"no")'
+    return f"=SUM({Q_OTHER}!A1:{draw(_col(3))}{draw(rows)})-{ref()}"
+
+
+@st.composite
+def book_specs(
+    draw: st.DrawFn,
+    *,
+    max_rows: int = 12,
+    max_cols: int = 5,
+    min_rows: int = 0,
+    with_formulas: bool = True,
+    with_merges: bool = True,
+) -> BookSpec:
+    """A random :class:`BookSpec`."""
+    n_cols = draw(st.integers(1, max_cols))
+    n_data = draw(st.integers(min_rows, max_rows))
+    labels = draw(
+        st.lists(
+            st.text(_chars, min_size=1, max_size=6),
+            min_size=n_cols,
+            max_size=n_cols,
+            unique_by=str.casefold,
+        )
+    )
+    spec = BookSpec(labels=labels, n_data=n_data)
+    bottom = spec.bottom
+    body = [(r, c) for r in range(2, bottom + 1) for c in range(1, n_cols + 1)]
+    everywhere = [(1, c) for c in range(1, n_cols + 1)] + body
+    for pos in body:
+        if with_formulas and draw(st.integers(0, 9)) == 0:
+            spec.cells[pos] = draw(formulas(pos[0], n_cols, bottom))
+        else:
+            v = draw(values)
+            if v is not None:
+                spec.cells[pos] = v
+    for pos in everywhere:
+        if draw(st.integers(0, 3)) == 0:
+            spec.styles[pos] = draw(styles)
+    covered: set[tuple[int, int]] = set()
+    if with_merges and n_cols >= 2 and n_data and draw(st.booleans()):
+        for r in draw(st.sets(st.integers(2, bottom), max_size=3)):
+            left = draw(st.integers(1, n_cols - 1))
+            right = draw(st.integers(left + 1, n_cols))
+            spec.merges.append((r, left, right))
+            covered |= {(r, c) for c in range(left + 1, right + 1)}
+            for c in range(left + 1, right + 1):  # only the anchor keeps a value
+                spec.cells.pop((r, c), None)
+    free = [p for p in body if p not in covered]
+    if free:
+        for pos in draw(st.sets(st.sampled_from(free), max_size=3)):
+            spec.comments[pos] = draw(st.text(_chars, min_size=1, max_size=8))
+        for i, pos in enumerate(sorted(draw(st.sets(st.sampled_from(free), max_size=3)))):
+            spec.links[pos] = f"https://example.com/{i}/{pos[0]}-{pos[1]}"
+    for r in draw(st.sets(st.integers(1, bottom), max_size=4)):
+        spec.heights[r] = draw(st.sampled_from([9.75, 21.0, 33.5]))
+    spec.hidden = draw(st.sets(st.integers(2, bottom), max_size=2)) if n_data else set()
+    spec.extras = draw(st.booleans())
+    return spec
+
+
+def write_book(spec: BookSpec, path: Path) -> Path:
+    """Write ``spec`` with openpyxl to ``path``; the drawn sheet is the active one."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = SHEET
+    for c, label in enumerate(spec.labels, 1):
+        ws.cell(1, c, label)
+    for (r, c), v in sorted(spec.cells.items()):
+        cell = ws.cell(r, c)
+        if isinstance(v, str):
+            cell.value = v  # a formula
+        else:
+            cell.value = v.value
+            if v.as_text:
+                cell.data_type = "s"
+    for (r, c), s in spec.styles.items():
+        cell = ws.cell(r, c)
+        if s.bold:
+            cell.font = Font(bold=True)
+        if s.fill:
+            cell.fill = PatternFill("solid", fgColor=s.fill)
+        if s.number_format:
+            cell.number_format = s.number_format
+    for (r, c), text in spec.comments.items():
+        ws.cell(r, c).comment = Comment(text, "tester")
+    for (r, c), url in spec.links.items():
+        ws.cell(r, c).hyperlink = url
+    for r, left, right in spec.merges:
+        ws.merge_cells(start_row=r, start_column=left, end_row=r, end_column=right)
+    for r, h in spec.heights.items():
+        ws.row_dimensions[r].height = h
+    for r in spec.hidden:
+        ws.row_dimensions[r].hidden = True
+    if spec.extras:
+        dv = DataValidation(type="whole", operator="between", formula1="0", formula2="9")
+        dv.add("B2:B4")
+        ws.add_data_validation(dv)
+        ws.conditional_formatting.add(
+            "A2:A5", CellIsRule(operator="greaterThan", formula=["0"], font=Font(italic=True))
+        )
+        wb.defined_names["first_data"] = DefinedName("first_data", attr_text=f"{SHEET}!$A$2")
+    other = wb.create_sheet(OTHER)
+    for r in range(1, spec.bottom + 1):
+        for c in range(1, 4):
+            other.cell(r, c, r * 10 + c)
+    other.cell(1, 5, f"={SHEET}!A2+{SHEET}!$B$3")
+    wb.active = 0
+    wb.save(path)
+    return path
