@@ -192,7 +192,19 @@ _SPECIAL = re.compile(r"[&<>]")
 class PlainFormulas:
     """The quick path for rows whose formulas are all plain ``<f>text</f>``: the cell's
     column is read back from its ``r`` (already rewritten, same column), the text is
-    translated, and the cached ``<v>`` right after it is dropped unless it still holds."""
+    translated, and the cached ``<v>`` right after it is dropped unless it still holds.
+
+    A whole-row move shifts every relative row by the same amount, so most formulas of a
+    column read alike once their row number is blanked out: ``A7*2`` in row 7 and
+    ``A8*2`` in row 8 are both ``A\0*2``. The first formula of such a pattern goes
+    through :class:`FormulaMover`; if its translation is exactly the pattern with the new
+    row number filled in (every occurrence of the row number was a relative row part),
+    the pattern is kept and later formulas are two ``bytes.replace`` calls. Otherwise
+    (``A5*5`` in row 5, ``LOG10(A10)``, an absolute ``$A$7``) the pattern is marked and
+    every formula of it goes through the mover.
+    """
+
+    _MAX_PATTERNS = 4096
 
     def __init__(self, sx: SheetXml, mover: FormulaMover) -> None:
         p = sx.prefix
@@ -201,6 +213,31 @@ class PlainFormulas:
         self.cell = b"<" + p + b'c r="'
         self.mover = mover
         self.label = sx.label
+        self.patterns: dict[tuple[int, bytes], tuple[bytes, bool] | None] = {}
+
+    def _translate(self, raw: bytes, src: int, col: int, dst: int) -> tuple[bytes, bool]:
+        src_b, dst_b = b"%d" % src, b"%d" % dst
+        key = (col, raw.replace(src_b, b"\0"))
+        known = key in self.patterns
+        pattern = self.patterns.get(key)
+        if pattern is not None:
+            return pattern[0].replace(b"\0", dst_b), pattern[1]
+        text = unescape(raw) if b"&" in raw else raw.decode("utf-8")
+        try:
+            moved, keep = self.mover.move_row(text, src, col, dst)
+        except FormulaMoveError as exc:
+            raise WorkbookError(
+                f"{self.label}: the formula in {cell_ref(src, col)} cannot move to "
+                f"{cell_ref(dst, col)} ({exc.reason}): replace it with its value (Copy, "
+                "Paste Values) or choose a selection without it"
+            ) from None
+        out = escape_text(moved) if _SPECIAL.search(moved) else moved.encode()
+        if not known and b"\0" not in raw:
+            if len(self.patterns) >= self._MAX_PATTERNS:
+                self.patterns.clear()
+            fits = key[1].replace(b"\0", dst_b) == out and b"\0" in key[1]
+            self.patterns[key] = (key[1], keep) if fits else None
+        return out, keep
 
     def move(self, row: bytes, src: int, dst: int) -> bytes:
         out = []
@@ -213,18 +250,9 @@ class PlainFormulas:
             j = find(self.close, i)
             m = _LETTERS.match(row, rfind(self.cell, 0, i) + len(self.cell))
             col = col_index(m[0] if m is not None else b"")
-            raw = row[i + len(self.open) : j]
-            text = unescape(raw) if b"&" in raw or b"<" in raw else raw.decode("utf-8")
-            try:
-                moved, keep = self.mover.move_row(text, src, col, dst)
-            except FormulaMoveError as exc:
-                raise WorkbookError(
-                    f"{self.label}: the formula in {cell_ref(src, col)} cannot move to "
-                    f"{cell_ref(dst, col)} ({exc.reason}): replace it with its value (Copy, "
-                    "Paste Values) or choose a selection without it"
-                ) from None
+            moved, keep = self._translate(row[i + len(self.open) : j], src, col, dst)
             out.append(row[pos : i + len(self.open)])
-            out.append(escape_text(moved) if _SPECIAL.search(moved) else moved.encode())
+            out.append(moved)
             out.append(self.close)
             pos = j + len(self.close)
             if not keep and row.startswith(self.v_open, pos):
