@@ -298,3 +298,25 @@ def test_verify_accepts_an_output_resaved_with_other_string_indexes(tmp_path: Pa
     wb.save(resaved)
     with pytest.raises(WorkbookError, match=rf"row {top + 1} does not hold input row"):
         verify_record(record, input=src, output=resaved)
+
+
+def test_formula_patterns_with_the_row_number_as_a_constant(tmp_path: Path) -> None:
+    """The quick path blanks a row's number out of its formulas; a formula where that
+    number is also a constant, a function name or an absolute row must still be exact."""
+    src, out = tmp_path / "in.xlsx", tmp_path / "out.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["id", "n", "a", "b", "c", "d", "e"])
+    for r in range(2, 40):
+        ws.append([f"r{r}", r, f"=B{r}*{r}", f"=B{r}*2", f"=$B${r}+B{r}", f"=LOG10(B{r})",
+                   f"=SUM(A{r}:B{r})*12+B{r - 1 if r > 2 else r}"])  # fmt: skip
+    wb.save(src)
+    record = shuffle_workbook(src, out, seed="patterns")
+    a, b = openpyxl.load_workbook(src).active, openpyxl.load_workbook(out).active
+    for p, s in enumerate(record.permutation):
+        for cell in a[2 + s][2:]:
+            moved = b.cell(2 + p, cell.column)
+            want = Translator(cell.value, origin=cell.coordinate).translate_formula(
+                moved.coordinate
+            )
+            assert moved.value == want, (cell.coordinate, moved.coordinate)
