@@ -221,7 +221,7 @@ def _row_digests(sx: Any, top: int, bottom: int) -> array[int]:
     digests = array("Q", [_digest(b"")]) * (bottom - top + 1)
     i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
     p = re.escape(sx.prefix)
-    starts_row = re.compile(rb"(?=<" + p + rb"row[\s>/])")
+    row_open = b"<" + sx.prefix + b'row r=""'  # how every row starts once normalised
     numbers = re.compile(rb"(<" + p + rb'(?:c r="[A-Z]{1,3}|row r="))(\d+)(?=")')
     plain_f = re.compile(
         rb"<" + p + rb"f>[^<]*</" + p + rb"f>(?:<" + p + rb"v>[^<]*</" + p + rb"v>)?"
@@ -232,17 +232,19 @@ def _row_digests(sx: Any, top: int, bottom: int) -> array[int]:
         """Quick: literal-prefixed patterns for what Excel writes (r= first, plain <f>);
         anything else falls back to the general patterns."""
         if f_open in block:
-            block = plain_f.sub(b"<f/>", block)
+            block = plain_f.sub(b"\x01", block)  # a byte XML cannot hold: no "<f" left
             if f_open + b" " in block or f_open + b"/" in block or f_open + b">" in block:
                 return _norm_general(block)
         parts = numbers.split(block)
+        if block.count(b' r="') != len(parts) // 3:  # a reference not written first
+            return _norm_general(block)
         parts[2::3] = [b""] * (len(parts) // 3)
-        block = b"".join(parts)
-        return _R_ATTR.sub(b"", block) if b' r="' in block else block
+        return b"".join(parts)
 
     for c0 in range(i0, i1, 4096):
         c1 = min(c0 + 4096, i1)
-        pieces = [p for p in starts_row.split(_norm(sx.data[sx.starts[c0] : sx.ends[c1 - 1]])) if p]
+        block = _norm(sx.data[sx.starts[c0] : sx.ends[c1 - 1]])
+        pieces = [p for p in block.split(row_open) if p]
         if len(pieces) != c1 - c0:  # something between rows: one row at a time
             pieces = [_norm(sx.row(i)) for i in range(c0, c1)]
         for k, piece in enumerate(pieces):
