@@ -19,6 +19,7 @@ from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream
 from . import records
+from .options import add_limits, limits_of
 
 __all__ = ["register"]
 
@@ -98,7 +99,7 @@ def register(subparsers: Any) -> None:
     out.add_argument("--in-place", action="store_true", help="replace SHUFFLED (keeps a .bak)")
     p.add_argument("--no-backup", action="store_true", help="with --in-place, keep no .bak")
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
-    _add_limits(p)
+    add_limits(p)
     p.set_defaults(func=records.cmd_restore)
 
 
@@ -128,33 +129,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print each draw record as JSON")
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files in parallel")
-    _add_limits(p)
-
-
-def _add_limits(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--max-mb",
-        type=int,
-        metavar="MB",
-        help="raise the size limits (file, sheet XML, parts; default 2048 MB for files and "
-        "sheets, 256 MB for other parts) for a genuine workbook that needs it",
-    )
-
-
-def limits_of(args: argparse.Namespace) -> dict[str, int]:
-    if args.max_mb is None:
-        return {}
-    if args.max_mb < 1:
-        from . import UsageError
-
-        raise UsageError("--max-mb must be 1 or more")
-    size = args.max_mb * 1024**2
-    return {
-        "max_file_bytes": size,
-        "max_sheet_bytes": size,
-        "max_part_bytes": size,
-        "max_strings_bytes": size,
-    }
+    add_limits(p)
 
 
 # --------------------------------------------------------------------------- inputs

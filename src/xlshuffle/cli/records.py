@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from .options import limits_of
+
 __all__ = ["cmd_restore", "cmd_verify"]
 
 
@@ -32,8 +34,6 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
-    from .batch import limits_of
-
     with workbook.raised(**limits_of(args)):
         rec = workbook.restore_workbook(
             args.record,
