@@ -5,8 +5,8 @@ with only their references changed, formulas are translated as Excel translates 
 formula, and every other part of the package is copied byte for byte. The record of each
 draw lists the parts that changed.
 
->>> from xlshuffle.workbook import shuffle_workbook   # doctest: +SKIP
->>> record = shuffle_workbook("in.xlsx", "out.xlsx", seed=2026)   # doctest: +SKIP
+Start with :func:`shuffle_workbook` (``shuffle_workbook("in.xlsx", "out.xlsx", seed=2026)``);
+its docstring has a worked example.
 
 Needs the ``xlsx`` extra (openpyxl's formula translator): ``pip install 'xlshuffle[xlsx]'``.
 """
