@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..common.files import backup_path, fsync_folder, temp_beside, write_atomically
@@ -157,12 +156,3 @@ def _write(inp: Input, changes: Changes, out: object) -> None:
         added=changes.added,
         like=changes.like,
     )
-
-
-def stream_join(parts: Iterable[Content]) -> Iterable[bytes]:
-    """Flatten byte strings and iterables of them into one stream of chunks."""
-    for part in parts:
-        if isinstance(part, bytes | bytearray):
-            yield bytes(part)
-        else:
-            yield from part
