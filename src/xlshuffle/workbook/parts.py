@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..draw.errors import WorkbookError
-from .xmlscan import attrs, check_no_doctype, escape_attr, iter_tags, local, unescape
+from .xmlscan import attrs, check_no_doctype, element_end, escape_attr, iter_tags, local, unescape
 from .zipio import Package
 
 __all__ = ["Book", "Rel", "SheetInfo", "TableInfo", "open_book", "sniff"]
@@ -330,7 +330,7 @@ def _drop_element(xml: bytes, name: bytes, key: bytes, value: str) -> bytes:
         if tag.kind in ("start", "empty") and local(tag.name) == name:
             a = attrs(xml[tag.start : tag.end])
             if unescape(a.get(key, b"")).lower() == value.lower():
-                return xml[: tag.start] + xml[tag.end :]
+                return xml[: tag.start] + xml[element_end(xml, tag) :]
     return xml
 
 
