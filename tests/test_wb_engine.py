@@ -320,3 +320,30 @@ def test_formula_patterns_with_the_row_number_as_a_constant(tmp_path: Path) -> N
                 moved.coordinate
             )
             assert moved.value == want, (cell.coordinate, moved.coordinate)
+
+
+def test_output_keeps_the_input_permission_bits(tmp_path: Path) -> None:
+    src = copy("merges.xlsx", tmp_path)
+    src.chmod(0o640)
+    out = tmp_path / "out.xlsx"
+    shuffle_workbook(src, out, seed=1)
+    assert out.stat().st_mode & 0o777 == 0o640
+
+
+def test_calc_chain_override_written_as_a_pair_is_removed_whole(tmp_path: Path) -> None:
+    src = copy("shared_formulas.xlsx", tmp_path)
+    paired = tmp_path / "paired.xlsx"
+    with zipfile.ZipFile(src) as a, zipfile.ZipFile(paired, "w", zipfile.ZIP_DEFLATED) as b:
+        for info in a.infolist():
+            data = a.read(info)
+            if info.filename == "[Content_Types].xml":
+                data = re.sub(rb'(<Override PartName="/xl/calcChain.xml"[^>]*?)/>',
+                              rb"\1></Override>", data)  # fmt: skip
+                assert b"></Override>" in data
+            b.writestr(info, data)
+    out = tmp_path / "out.xlsx"
+    shuffle_workbook(paired, out, seed="shared")
+    with zipfile.ZipFile(out) as zf:
+        types = zf.read("[Content_Types].xml")
+    assert b"calcChain" not in types and b"</Override>" not in types
+    openpyxl.load_workbook(out)  # still a valid package
