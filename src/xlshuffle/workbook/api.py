@@ -201,7 +201,8 @@ def _values(job: Job, reader: CellReader, number: int) -> list[object]:
     got: dict[int, object] = {}
     if i < len(sx) and sx.numbers[i] == number:
         row = sx.row(i)
-        got = {c.col: reader.value(row, c) for c in sx.cells(i) if c.col in set(cols)}
+        wanted = set(cols)
+        got = {c.col: reader.value(row, c) for c in sx.cells(i) if c.col in wanted}
     return [got.get(c) for c in cols]
 
 

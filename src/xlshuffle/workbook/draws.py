@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .limits import LIMITS
 from .parts import STRICT_MAIN, Book
 from .refs import cell_ref, col_letters
 from .select import Selection, used_cols
@@ -41,8 +42,6 @@ class CellReader:
             if part is None:
                 continue
             if rel.type == "sharedStrings":
-                from .limits import LIMITS
-
                 strings = SharedStrings.parse(book.pkg.chunks(part, limit=LIMITS.max_strings_bytes))
             elif rel.type == "styles":
                 styles = book.read(part)

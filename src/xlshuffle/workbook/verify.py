@@ -198,11 +198,8 @@ class _SameValues:
         if i >= len(sx) or sx.numbers[i] != number:
             return {}
         row = sx.row(i)
-        return {
-            c.col: reader.value(row, c)
-            for c in sx.cells(i)
-            if c.f_span is None and reader.value(row, c) not in (None, "")
-        }
+        values = {c.col: reader.value(row, c) for c in sx.cells(i) if c.f_span is None}
+        return {col: v for col, v in values.items() if v not in (None, "")}
 
     def __call__(self, src: int, dst: int) -> bool:
         return self._values(self.before, self.readers[0], src) == self._values(
