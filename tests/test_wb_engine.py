@@ -42,6 +42,7 @@ EXACT = [
     "hyperlinks.xlsx",
     "table_title.xlsx",
     "row_attrs.xlsx",
+    "lookalikes.xlsx",
     "extras.xlsx",
     "dates_1900.xlsx",
     "dates_1904.xlsx",
@@ -347,3 +348,19 @@ def test_calc_chain_override_written_as_a_pair_is_removed_whole(tmp_path: Path) 
         types = zf.read("[Content_Types].xml")
     assert b"calcChain" not in types and b"</Override>" not in types
     openpyxl.load_workbook(out)  # still a valid package
+
+
+def test_row_number_lookalikes_keep_their_text(tmp_path: Path) -> None:
+    """A row's number that also ends another attribute, a text or a formula's string
+    constant is not a reference: only references change (written out by hand here)."""
+    src, out = copy("lookalikes.xlsx", tmp_path), tmp_path / "out.xlsx"
+    record = shuffle_workbook(src, out, seed="lookalikes")
+    ws = openpyxl.load_workbook(out).active
+    for p, s in enumerate(record.permutation):
+        old, new = 2 + s, 2 + p
+        assert ws[f"A{new}"].value == f"r{old}"
+        assert ws[f"B{new}"].value == f'row {old}" tall, r="A{old}"'
+        assert ws[f"AB{new}"].value == f'=A{new}&"{old}"'
+        assert ws.row_dimensions[new].height == old
+    assert sorted(record.permutation) == list(range(30))
+    assert record.permutation != list(range(30))

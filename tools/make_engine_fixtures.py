@@ -833,6 +833,27 @@ def row_attrs() -> bytes:
     return book.bytes()
 
 
+def lookalikes() -> bytes:
+    """Rows whose own number also ends other attribute values, text and a formula's
+    string constant (``ht="14"`` in row 14, ``"7"`` in row 7's formula), some cells with
+    ``r`` not written first, and two-letter columns: only the references may change."""
+    book = Book()
+    sst = book.sst
+    head = zip(["A", "B", "C", "AB"], ["id", "note", "n", "label"], strict=True)
+    rows = [row(1, [s_cell(f"{c}1", t, sst) for c, t in head])]
+    for r in range(2, 32):
+        note = is_cell(f"B{r}", f'row {r}" tall, r="A{r}"')
+        if r % 3 == 0:  # r written after another attribute
+            num = f'<c s="{FIXED2}" r="C{r}"><v>{value(r)}</v></c>'
+        else:
+            num = n_cell(f"C{r}", value(r), FIXED2 if r % 2 else None)
+        label = f_cell(f"AB{r}", f'A{r}&"{r}"', f"r{r}{r}")
+        attrs = f' spans="1:{r}" ht="{r}" customHeight="1"'
+        rows.append(row(r, [s_cell(f"A{r}", f"r{r}", sst), note, num, label], attrs))
+    book.add_sheet("Data", worksheet(rows, before='<dimension ref="A1:AB31"/>'))
+    return book.bytes()
+
+
 X14 = "http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"
 XM = "http://schemas.microsoft.com/office/excel/2006/main"
 C_NS = "http://schemas.openxmlformats.org/drawingml/2006/chart"
@@ -1245,6 +1266,7 @@ FIXTURES = {
     "hyperlinks.xlsx": hyperlinks,
     "table_title.xlsx": table_title,
     "row_attrs.xlsx": row_attrs,
+    "lookalikes.xlsx": lookalikes,
     "extras.xlsx": extras,
     "dates_1900.xlsx": lambda: dates(date1904=False),
     "dates_1904.xlsx": lambda: dates(date1904=True),

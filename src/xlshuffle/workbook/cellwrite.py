@@ -186,6 +186,7 @@ def rewrite_row_tag(row: bytes, tag_end: int, number: int) -> bytes:
 
 
 _LETTERS = re.compile(rb"[A-Z]{1,3}")
+_UNSEEN = object()
 _SPECIAL = re.compile(r"[&<>]")
 
 
@@ -214,14 +215,14 @@ class PlainFormulas:
         self.mover = mover
         self.label = sx.label
         self.patterns: dict[tuple[int, bytes], tuple[bytes, bool] | None] = {}
+        self.cols: dict[bytes, int] = {}
 
-    def _translate(self, raw: bytes, src: int, col: int, dst: int) -> tuple[bytes, bool]:
-        src_b, dst_b = b"%d" % src, b"%d" % dst
+    def _translate(self, raw: bytes, src_b: bytes, col: int, dst_b: bytes) -> tuple[bytes, bool]:
         key = (col, raw.replace(src_b, b"\0"))
-        known = key in self.patterns
-        pattern = self.patterns.get(key)
-        if pattern is not None:
+        pattern = self.patterns.get(key, _UNSEEN)
+        if pattern is not None and pattern is not _UNSEEN:
             return pattern[0].replace(b"\0", dst_b), pattern[1]
+        src, dst = int(src_b), int(dst_b)
         text = unescape(raw) if b"&" in raw else raw.decode("utf-8")
         try:
             moved, keep = self.mover.move_row(text, src, col, dst)
@@ -232,7 +233,7 @@ class PlainFormulas:
                 "Paste Values) or choose a selection without it"
             ) from None
         out = escape_text(moved) if _SPECIAL.search(moved) else moved.encode()
-        if not known and b"\0" not in raw:
+        if pattern is _UNSEEN and b"\0" not in raw:
             if len(self.patterns) >= self._MAX_PATTERNS:
                 self.patterns.clear()
             fits = key[1].replace(b"\0", dst_b) == out and b"\0" in key[1]
@@ -240,22 +241,27 @@ class PlainFormulas:
         return out, keep
 
     def move(self, row: bytes, src: int, dst: int) -> bytes:
+        """``row`` (references already rewritten) with each formula translated."""
         out = []
         pos = 0
         find, rfind = row.find, row.rfind
-        while True:
-            i = find(self.open, pos)
-            if i < 0:
-                break
-            j = find(self.close, i)
-            m = _LETTERS.match(row, rfind(self.cell, 0, i) + len(self.cell))
-            col = col_index(m[0] if m is not None else b"")
-            moved, keep = self._translate(row[i + len(self.open) : j], src, col, dst)
-            out.append(row[pos : i + len(self.open)])
-            out.append(moved)
-            out.append(self.close)
-            pos = j + len(self.close)
+        src_b, dst_b = b"%d" % src, b"%d" % dst
+        open_, close, cell, cols = self.open, self.close, self.cell, self.cols
+        i = find(open_)
+        while i >= 0:
+            j = find(close, i)
+            at = rfind(cell, 0, i) + len(cell)
+            letters = row[at : at + 3].rstrip(b'0123456789"')
+            col = cols.get(letters)
+            if col is None:
+                col = cols[letters] = col_index(letters) if _LETTERS.fullmatch(letters) else 0
+            i += len(open_)
+            moved, keep = self._translate(row[i:j], src_b, col, dst_b)
+            out += (row[pos:i], moved, close)
+            pos = j + len(close)
             if not keep and row.startswith(self.v_open, pos):
-                pos = find(self.v_close, pos) + len(self.v_close)
+                end = find(self.v_close, pos)
+                pos = pos if end < 0 else end + len(self.v_close)
+            i = find(open_, pos)
         out.append(row[pos:])
         return b"".join(out)

@@ -58,42 +58,16 @@ def move_rows(
     i0, i1 = sx.index_of(top), sx.index_of(region.bottom + 1)
     for i in range(i0, i1):
         where[sx.numbers[i] - top] = i
-    p = re.escape(sx.prefix)
-    fast = re.compile(rb"(<" + p + rb'(?:c r="[A-Z]{1,3}|row r="))(\d+)(?=")')
-    # inside a row only cells start with "<c" (the other child is <extLst>)
-    c_any = b"<" + sx.prefix + b"c"
-    plain = sx.plain
+    quick = _QuickRows(sx, mover, shared)
     data, starts, ends = sx.data, sx.starts, sx.ends
-    fmark, plain_f = b"<" + sx.prefix + b"f", b"<" + sx.prefix + b"f>"
-    shared_mark = b"shared"
-    writer = CellWriter(sx, mover, shared)
-    formulas = PlainFormulas(sx, mover)
+    row_of = quick.row
     buf: list[bytes] = []
     size = 0
     for pos, s in enumerate(perm):
         i = where[s]
         if i < 0:
             continue
-        row = data[starts[i] : ends[i]]
-        src, dst = top + s, top + pos
-        if src == dst and shared and shared_mark in row:
-            row = _rewrite_row(sx, writer, i, src, dst)
-        elif src == dst and not has_number(row):
-            row = rewrite_row_tag(row, tag_end(row, 0), dst)  # rows before it moved
-        elif src != dst:
-            new = None
-            n_f = row.count(fmark)
-            if (n_f == 0 or n_f == row.count(plain_f)) and (plain or b"<!" not in row):
-                parts = fast.split(row)
-                k = len(parts) // 3
-                if parts[2::3].count(b"%d" % src) == k and k == 1 + row.count(c_any):
-                    parts[2::3] = [b"%d" % dst] * k
-                    new = b"".join(parts)
-                    if n_f:
-                        new = formulas.move(new, src, dst)
-            if new is None:
-                new = _rewrite_row(sx, writer, i, src, dst)
-            row = new
+        row = row_of(data[starts[i] : ends[i]], i, top + s, top + pos)
         buf.append(row)
         size += len(row)
         if size >= _CHUNK:
@@ -101,6 +75,58 @@ def move_rows(
             buf, size = [], 0
     if buf:
         yield b"".join(buf)
+
+
+# Every capital letter read as "A": a cell reference's letters, whatever its column, then
+# read "A", "AA" or "AAA", so three counts find every ``<c r="LETTERS5"`` of a row.
+_ONE_LETTER = bytes.maketrans(bytes(range(65, 91)), b"A" * 26)
+
+
+class _QuickRows:
+    """Renumbering whole rows.
+
+    The quick path is ``bytes.replace`` of ``5"`` by ``9"`` (row 5 to row 9). It is
+    right when the row starts with ``<row r="5"``, every cell starts with
+    ``<c r="LETTERS5"`` (three counts of the row with its capitals read as ``A``), and
+    ``5"`` occurs nowhere else (one count). Plain formulas are then translated one by
+    one. Any other row goes the careful way, which handles everything.
+    """
+
+    def __init__(self, sx: SheetXml, mover: FormulaMover, shared: SharedGroups) -> None:
+        p = sx.prefix
+        self.sx, self.shared = sx, shared
+        self.row_r = b"<" + p + b'row r="'
+        # inside a row only cells start with "<c" (the other child is <extLst>)
+        self.c_any = b"<" + p + b"c"
+        cell = (b"<" + p + b'c r="').translate(_ONE_LETTER)
+        self.cell_a = [cell + b"A" * n for n in (1, 2, 3)]
+        self.fmark, self.plain_f = b"<" + p + b"f", b"<" + p + b"f>"
+        self.writer = CellWriter(sx, mover, shared)
+        self.formulas = PlainFormulas(sx, mover)
+
+    def row(self, row: bytes, i: int, src: int, dst: int) -> bytes:
+        """Row ``i`` (bytes ``row``) renumbered from ``src`` to ``dst``."""
+        sx = self.sx
+        if src == dst:
+            if self.shared and b"shared" in row:
+                return _rewrite_row(sx, self.writer, i, src, dst)
+            return row if has_number(row) else rewrite_row_tag(row, tag_end(row, 0), dst)
+        q = b'%d"' % src
+        n_c = row.count(self.c_any)
+        if (
+            row.startswith(self.row_r + q)
+            and row.count(q) == n_c + 1
+            and (sx.plain or b"<!" not in row)
+        ):
+            a1, a2, a3 = self.cell_a
+            t = row.translate(_ONE_LETTER) if n_c else b""
+            n_f = row.count(self.fmark)
+            if (not n_c or t.count(a1 + q) + t.count(a2 + q) + t.count(a3 + q) == n_c) and (
+                n_f == 0 or n_f == row.count(self.plain_f)
+            ):
+                new = row.replace(q, b'%d"' % dst)
+                return self.formulas.move(new, src, dst) if n_f else new
+        return _rewrite_row(sx, self.writer, i, src, dst)
 
 
 def expand_shared(sx: SheetXml, indexes: list[int], mover: FormulaMover,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..draw.errors import WorkbookError
@@ -90,7 +91,9 @@ class DrawRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the record as plain JSON-ready data, protocol first."""
-        data = asdict(self)
+        # Fields hold only JSON types; a shallow copy per field avoids asdict's deep copy,
+        # which costs seconds for a million-entry permutation.
+        data = {name: copy.copy(getattr(self, name)) for name in self.__dataclass_fields__}
         head = {"protocol": data.pop("protocol"), "tool": data.pop("tool")}
         return head | data
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 from ..draw.errors import OptionError, WorkbookError
 from .parts import Book, SheetInfo, TableInfo
@@ -135,32 +136,33 @@ def used_rows(sx: SheetXml) -> tuple[int, int] | None:
 
 
 def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
-    """Leftmost and rightmost stored cell of rows ``i0..i1`` (indexes). Cells are in
-    column order inside a row, so each row's first and last cell are enough."""
+    """Leftmost and rightmost stored cell of rows ``i0..i1`` (indexes).
+
+    Cells are in column order inside a row, so each row's first and last cell are
+    enough; when every cell of the rows starts ``<c r="`` (one count of each) those are
+    found by C-level searches, and only the few distinct references are read in Python.
+    """
+    if i1 < i0:
+        return 1, 1
     data, p = sx.data, sx.prefix
     mark = b"<" + p + b'c r="'
-    letters = re.compile(rb"[A-Z]{1,3}")
-    find, rfind, match = data.find, data.rfind, letters.match
-    firsts: set[bytes] = set()
-    lasts: set[bytes] = set()
-    starts, ends = sx.starts, sx.ends
-    for i in range(i0, i1 + 1):
-        a, b = starts[i], ends[i]
-        first = find(mark, a, b)
-        if first < 0:
-            if find(b"<" + p + b"c", a, b) >= 0:
-                return _used_cols_careful(sx, i0, i1)
-            continue
-        m = match(data, first + len(mark))
-        if m is None:
-            return _used_cols_careful(sx, i0, i1)
-        firsts.add(m[0])
-        m = match(data, rfind(mark, a, b) + len(mark))
-        if m is not None:
-            lasts.add(m[0])
-    if not firsts:
-        return 1, 1
-    return min(map(col_index, firsts)), max(map(col_index, lasts | firsts))
+    a, b = sx.starts[i0], sx.ends[i1]
+    if not sx.plain or data.count(mark, a, b) != data.count(b"<" + p + b"c", a, b):
+        return _used_cols_careful(sx, i0, i1)
+    starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
+    n = len(mark)
+    heads = set()
+    for found in (map(data.find, repeat(mark), starts, ends),
+                  map(data.rfind, repeat(mark), starts, ends)):  # fmt: skip
+        heads.update(data[k + n : k + n + 3] for k in found if k >= 0)
+    letters = {h.rstrip(b'0123456789"') for h in heads}
+    if not all(map(_LETTERS.fullmatch, letters)):
+        return _used_cols_careful(sx, i0, i1)
+    cols = [col_index(x) for x in letters]
+    return (min(cols), max(cols)) if cols else (1, 1)
+
+
+_LETTERS = re.compile(rb"[A-Z]{1,3}")
 
 
 def _used_cols_careful(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
