@@ -191,12 +191,12 @@ _SPECIAL = re.compile(r"[&<>]")
 
 
 class PlainFormulas:
-    """The quick path for rows whose formulas are all plain ``<f>text</f>``: the cell's
-    column is read back from its ``r`` (already rewritten, same column), the text is
+    """The quick path for rows whose formulas are all plain ``<f>text</f>``: the text is
     translated, and the cached ``<v>`` right after it is dropped unless it still holds.
 
-    A whole-row move shifts every relative row by the same amount, so most formulas of a
-    column read alike once their row number is blanked out: ``A7*2`` in row 7 and
+    A whole-row move shifts every relative row by the same amount and no column, so the
+    translation depends on the text and the row shift alone, and most formulas of a
+    sheet read alike once their row number is blanked out: ``A7*2`` in row 7 and
     ``A8*2`` in row 8 are both ``A\0*2``. The first formula of such a pattern goes
     through :class:`FormulaMover`; if its translation is exactly the pattern with the new
     row number filled in (every occurrence of the row number was a relative row part),
@@ -214,15 +214,13 @@ class PlainFormulas:
         self.cell = b"<" + p + b'c r="'
         self.mover = mover
         self.label = sx.label
-        self.patterns: dict[tuple[int, bytes], tuple[bytes, bool] | None] = {}
-        self.cols: dict[bytes, int] = {}
+        self.patterns: dict[bytes, tuple[bytes, bool] | None] = {}
 
-    def _translate(self, raw: bytes, src_b: bytes, col: int, dst_b: bytes) -> tuple[bytes, bool]:
-        key = (col, raw.replace(src_b, b"\0"))
-        pattern = self.patterns.get(key, _UNSEEN)
-        if pattern is not None and pattern is not _UNSEEN:
-            return pattern[0].replace(b"\0", dst_b), pattern[1]
-        src, dst = int(src_b), int(dst_b)
+    def _translate(self, row: bytes, at: int, raw: bytes, src: int, dst: int) -> tuple[bytes, bool]:
+        """The mover's translation of the formula ``raw`` found at ``row[at]``."""
+        start = row.rfind(self.cell, 0, at) + len(self.cell)
+        m = _LETTERS.match(row, start)
+        col = col_index(m[0]) if m is not None else 0
         text = unescape(raw) if b"&" in raw else raw.decode("utf-8")
         try:
             moved, keep = self.mover.move_row(text, src, col, dst)
@@ -232,31 +230,31 @@ class PlainFormulas:
                 f"{cell_ref(dst, col)} ({exc.reason}): replace it with its value (Copy, "
                 "Paste Values) or choose a selection without it"
             ) from None
-        out = escape_text(moved) if _SPECIAL.search(moved) else moved.encode()
-        if pattern is _UNSEEN and b"\0" not in raw:
-            if len(self.patterns) >= self._MAX_PATTERNS:
-                self.patterns.clear()
-            fits = key[1].replace(b"\0", dst_b) == out and b"\0" in key[1]
-            self.patterns[key] = (key[1], keep) if fits else None
-        return out, keep
+        return (escape_text(moved) if _SPECIAL.search(moved) else moved.encode()), keep
 
     def move(self, row: bytes, src: int, dst: int) -> bytes:
         """``row`` (references already rewritten) with each formula translated."""
         out = []
         pos = 0
-        find, rfind = row.find, row.rfind
+        find = row.find
         src_b, dst_b = b"%d" % src, b"%d" % dst
-        open_, close, cell, cols = self.open, self.close, self.cell, self.cols
+        open_, close, patterns = self.open, self.close, self.patterns
         i = find(open_)
         while i >= 0:
-            j = find(close, i)
-            at = rfind(cell, 0, i) + len(cell)
-            letters = row[at : at + 3].rstrip(b'0123456789"')
-            col = cols.get(letters)
-            if col is None:
-                col = cols[letters] = col_index(letters) if _LETTERS.fullmatch(letters) else 0
             i += len(open_)
-            moved, keep = self._translate(row[i:j], src_b, col, dst_b)
+            j = find(close, i)
+            raw = row[i:j]
+            blank = raw.replace(src_b, b"\0")
+            pattern = patterns.get(blank, _UNSEEN)
+            if pattern is not None and pattern is not _UNSEEN:
+                moved, keep = pattern[0].replace(b"\0", dst_b), pattern[1]
+            else:
+                moved, keep = self._translate(row, i, raw, src, dst)
+                if pattern is _UNSEEN and b"\0" not in raw:
+                    if len(patterns) >= self._MAX_PATTERNS:
+                        patterns.clear()
+                    fits = b"\0" in blank and blank.replace(b"\0", dst_b) == moved
+                    patterns[blank] = (blank, keep) if fits else None
             out += (row[pos:i], moved, close)
             pos = j + len(close)
             if not keep and row.startswith(self.v_open, pos):

@@ -77,9 +77,7 @@ def move_rows(
         yield b"".join(buf)
 
 
-# Every capital letter read as "A": a cell reference's letters, whatever its column, then
-# read "A", "AA" or "AAA", so three counts find every ``<c r="LETTERS5"`` of a row.
-_ONE_LETTER = bytes.maketrans(bytes(range(65, 91)), b"A" * 26)
+_CAPITALS = bytes(range(65, 91))
 
 
 class _QuickRows:
@@ -87,9 +85,9 @@ class _QuickRows:
 
     The quick path is ``bytes.replace`` of ``5"`` by ``9"`` (row 5 to row 9). It is
     right when the row starts with ``<row r="5"``, every cell starts with
-    ``<c r="LETTERS5"`` (three counts of the row with its capitals read as ``A``), and
-    ``5"`` occurs nowhere else (one count). Plain formulas are then translated one by
-    one. Any other row goes the careful way, which handles everything.
+    ``<c r="LETTERS5"`` (one count in the row with its capitals deleted) and ``5"``
+    occurs nowhere else (one count). Plain formulas are then translated one by one. Any
+    other row goes the careful way, which handles everything.
     """
 
     def __init__(self, sx: SheetXml, mover: FormulaMover, shared: SharedGroups) -> None:
@@ -98,8 +96,7 @@ class _QuickRows:
         self.row_r = b"<" + p + b'row r="'
         # inside a row only cells start with "<c" (the other child is <extLst>)
         self.c_any = b"<" + p + b"c"
-        cell = (b"<" + p + b'c r="').translate(_ONE_LETTER)
-        self.cell_a = [cell + b"A" * n for n in (1, 2, 3)]
+        self.cell = (b"<" + p + b'c r="').translate(None, _CAPITALS)
         self.fmark, self.plain_f = b"<" + p + b"f", b"<" + p + b"f>"
         self.writer = CellWriter(sx, mover, shared)
         self.formulas = PlainFormulas(sx, mover)
@@ -117,15 +114,12 @@ class _QuickRows:
             row.startswith(self.row_r + q)
             and row.count(q) == n_c + 1
             and (sx.plain or b"<!" not in row)
+            and (not n_c or row.translate(None, _CAPITALS).count(self.cell + q) == n_c)
         ):
-            a1, a2, a3 = self.cell_a
-            t = row.translate(_ONE_LETTER) if n_c else b""
-            n_f = row.count(self.fmark)
-            if (not n_c or t.count(a1 + q) + t.count(a2 + q) + t.count(a3 + q) == n_c) and (
-                n_f == 0 or n_f == row.count(self.plain_f)
-            ):
-                new = row.replace(q, b'%d"' % dst)
-                return self.formulas.move(new, src, dst) if n_f else new
+            if self.fmark not in row:
+                return row.replace(q, b'%d"' % dst)
+            if row.count(self.fmark) == row.count(self.plain_f):
+                return self.formulas.move(row.replace(q, b'%d"' % dst), src, dst)
         return _rewrite_row(sx, self.writer, i, src, dst)
 
 

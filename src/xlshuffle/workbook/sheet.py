@@ -10,6 +10,7 @@ order, as the schema requires.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from array import array
 from dataclasses import dataclass
@@ -205,11 +206,9 @@ class SheetXml:
         data, p = self.data, self.prefix
         open_tag, close_tag = b"<" + p + b"row", b"</" + p + b"row>"
         pattern = re.compile(re.escape(open_tag) + rb' r="(\d{1,7})"')
-        starts, numbers = array("q"), array("l")
-        add_start, add_number = starts.append, numbers.append
-        for m in pattern.finditer(data, start, stop):  # no list of a million tuples
-            add_start(m.start())
-            add_number(int(m[1]))
+        # two C-level passes: no Python code runs per row
+        starts = array("q", map(re.Match.start, pattern.finditer(data, start, stop)))
+        numbers = array("l", map(int, pattern.findall(data, start, stop)))
         if len(starts) != data.count(open_tag, start, stop):
             return False
         if not starts:
@@ -222,9 +221,9 @@ class SheetXml:
         if data[tail:stop].strip():
             return False
         ends.append(tail)
-        if not all(data.endswith(close_tag, 0, end) for end in ends):
+        if not all(map(data.endswith, itertools.repeat(close_tag), itertools.repeat(0), ends)):
             return False  # whitespace between rows, a self-closing row...
-        if any(a >= b for a, b in itertools.pairwise(numbers)) or (
+        if not all(map(operator.lt, numbers, itertools.islice(numbers, 1, None))) or (
             numbers[-1] > MAX_ROW or numbers[0] < 1
         ):
             return False

@@ -141,14 +141,17 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     from .jobs import job_from_record as _job_from_record
 
     before = _job_from_record(src, record)
-    after = _job_from_record(dst, record)
     sel = before.sel
     mode = parse_mode(record.mode)
     top = sel.top if mode == "columns" else sel.body_top
     if record.unit == "rows":
-        same = _SameValues(before, after)
-        _verify_rows(record, before.sx, after.sx, top, sel.bottom, os.fspath(dst), same)
+        # one sheet in memory at a time: the rows' digests are all that is kept of each
+        ins = _row_digests(before.sx, top, sel.bottom)
+        del before
+        outs = _row_digests(_job_from_record(dst, record).sx, top, sel.bottom)
+        _verify_rows(record, ins, outs, top, _Rows(record, src, dst))
         return
+    after = _job_from_record(dst, record)
     dest = destination(mode, top, sel.cols, record.permutation)
     colset = set(sel.cols)
     expected: dict[tuple[int, int], bytes] = {}
@@ -182,18 +185,27 @@ def _mismatch(dst: PathLike, record: DrawRecord, key: tuple[int, int]) -> None:
     )
 
 
-class _SameValues:
-    """The slow check for a row whose XML differs: the same values, cell by cell (a file
-    re-saved by Excel renumbers shared strings and styles). Formula cells are skipped:
-    their values are recomputed by design."""
+class _Rows:
+    """Both sheets again, opened only when a row's digest differs: the same values, cell
+    by cell, are still the same row (a file re-saved by Excel renumbers shared strings
+    and styles; formula cells are skipped, their values are recomputed by design), and
+    otherwise the first differing cell is named."""
 
-    def __init__(self, before: Any, after: Any) -> None:
-        from .draws import CellReader
+    def __init__(self, record: DrawRecord, src: PathLike, dst: PathLike) -> None:
+        self.record, self.paths = record, (src, dst)
+        self.sheets: tuple[Any, Any] | None = None
 
-        self.before, self.after = before.sx, after.sx
-        self.readers = (CellReader.of(before.inp.book), CellReader.of(after.inp.book))
+    def _open(self) -> tuple[Any, Any]:
+        if self.sheets is None:
+            from .draws import CellReader
+            from .jobs import job_from_record
 
-    def _values(self, sx: Any, reader: Any, number: int) -> dict[int, object]:
+            jobs = [job_from_record(p, self.record) for p in self.paths]
+            self.sheets = tuple((j.sx, CellReader.of(j.inp.book)) for j in jobs)  # type: ignore[assignment]
+        return self.sheets  # type: ignore[return-value]
+
+    @staticmethod
+    def _values(sx: Any, reader: Any, number: int) -> dict[int, object]:
         i = sx.index_of(number)
         if i >= len(sx) or sx.numbers[i] != number:
             return {}
@@ -201,10 +213,13 @@ class _SameValues:
         values = {c.col: reader.value(row, c) for c in sx.cells(i) if c.f_span is None}
         return {col: v for col, v in values.items() if v not in (None, "")}
 
-    def __call__(self, src: int, dst: int) -> bool:
-        return self._values(self.before, self.readers[0], src) == self._values(
-            self.after, self.readers[1], dst
-        )
+    def same(self, src: int, dst: int) -> bool:
+        (a, ra), (b, rb) = self._open()
+        return self._values(a, ra, src) == self._values(b, rb, dst)
+
+    def difference(self, src: int, dst: int) -> str:
+        (a, _), (b, _) = self._open()
+        return _first_cell_difference(a, b, src, dst)
 
 
 def _digest(data: bytes) -> int:
@@ -249,19 +264,19 @@ def _row_digests(sx: Any, top: int, bottom: int) -> array[int]:
     return digests
 
 
-def _verify_rows(record: DrawRecord, before: Any, after: Any, top: int, bottom: int,
-                 label: str, same: Any = None) -> None:  # fmt: skip
+def _verify_rows(record: DrawRecord, ins: array[int], outs: array[int], top: int,
+                 rows: _Rows) -> None:  # fmt: skip
     """Each output row must be the input row the draw puts there: equal digests of the
     rows without references, formula text and cached values; a row that differs is
-    compared by its cells' values (``same``) before the check fails."""
-    ins, outs = _row_digests(before, top, bottom), _row_digests(after, top, bottom)
+    compared by its cells' values before the check fails."""
+    if array("Q", map(ins.__getitem__, record.permutation)) == outs:
+        return
     for p, s in enumerate(record.permutation):
-        if ins[s] == outs[p] or (same is not None and same(top + s, top + p)):
+        if ins[s] == outs[p] or rows.same(top + s, top + p):
             continue
-        where = _first_cell_difference(before, after, top + s, top + p)
         raise WorkbookError(
-            f"{label}: sheet {record.sheet!r} row {top + p} does not hold input row "
-            f"{top + s}, which the draw puts there{where}"
+            f"{os.fspath(rows.paths[1])}: sheet {record.sheet!r} row {top + p} does not hold "
+            f"input row {top + s}, which the draw puts there{rows.difference(top + s, top + p)}"
         )
 
 
