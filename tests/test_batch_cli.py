@@ -162,12 +162,19 @@ def test_groups_cli(tmp_path: Path):
         (["sample", "{src}", "-k", "-1"], 2, "-k must be 0 or more"),
         (["groups", "{src}", "-k", "0"], 2, "-k must be 1 or more"),
         (["shuffle", "missing.xlsx"], 1, "missing.xlsx: No such file"),
-        (["shuffle", "{src}", "--table", "Nope"], 1, "no table named 'Nope'"),
+        (["shuffle", "{src}", "--table", "Nope"], 2, "no table named 'Nope'"),
+        (["shuffle", "{src}", "-o", "{src}"], 2, "the output is the input: use --in-place"),
+        (["shuffle", "{src}", "-o", "."], 2, ". is a folder: name a file in it"),
+        (["shuffle", "{src}", "-o", "no/such/out.xlsx"], 2, "does not exist: create it first"),
+        (["shuffle", "{src}", "-o", "out.xlsm"], 2, "name the output out.xlsx"),
+        (["shuffle", "nothing-*.xlsx"], 2, "nothing-*.xlsx: no file matches this pattern"),
+        (["shuffle", "empty"], 2, "empty: the folder holds no workbook"),
     ],
 )
 def test_errors_are_one_line(tmp_path: Path, capsys, argv, code, message):
     src = copy_fixture("plain.xlsx", tmp_path)
     other = copy_fixture("styles.xlsx", tmp_path)
+    (tmp_path / "empty").mkdir()
     args = [a.replace("{src}", str(src)).replace("{other}", str(other)) for a in argv]
     cwd = os.getcwd()
     os.chdir(tmp_path)

@@ -15,9 +15,9 @@ import sys
 from typing import Any
 
 from ..common.files import write_atomically
-from ..draw.errors import XlshuffleError
+from ..draw.errors import OptionError, XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
-from ..draw.protocol import DrawStream
+from ..draw.protocol import DrawStream, new_seed
 from . import records
 from .options import add_limits, limits_of
 
@@ -148,9 +148,15 @@ def _expand(patterns: list[str], skip_suffix: str) -> list[str]:
                 and ".bak." not in name
                 and not os.path.splitext(name)[0].endswith(skip_suffix)
             )
+            if not found:
+                kinds = ", ".join(_EXTENSIONS)
+                raise _Usage(f"{pattern}: the folder holds no workbook ({kinds}) to draw from")
             out.extend(found)
         elif not os.path.exists(pattern) and glob.has_magic(pattern):
-            out.extend(sorted(glob.glob(pattern)) or [pattern])
+            matched = sorted(glob.glob(pattern))
+            if not matched:
+                raise _Usage(f"{pattern}: no file matches this pattern")
+            out.extend(matched)
         else:
             out.append(pattern)
     seen: set[str] = set()
@@ -196,7 +202,8 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
             result = workbook.sample_workbook(**task)
             return {"ok": True, "record": result.record.to_dict(), "table": result.table}
     except (XlshuffleError, OSError) as exc:
-        return {"ok": False, "error": _describe(exc)}
+        # an option that cannot work (-o naming the input or a folder): exit 2, not 1
+        return {"ok": False, "error": _describe(exc), "usage": isinstance(exc, OptionError)}
     except ModuleNotFoundError:
         raise
     except Exception as exc:  # a bug or an openpyxl failure on save: report, don't crash
@@ -214,15 +221,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     command: str = args.command
     mode = parse_mode(args.by) if command == "shuffle" else "rows"
     stream = DrawStream(args.seed)  # a bad seed is a usage error before any file is touched
-    seed = str(stream.seed) if args.seed in (None, "") else args.seed  # one seed for all files
     if args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
     if command != "shuffle" and args.k < (0 if command == "sample" else 1):
         raise UsageError(f"-k must be {'0' if command == 'sample' else '1'} or more, not {args.k}")
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
-    paths = _expand(args.inputs, args.suffix or _DEFAULT_SUFFIX[command])
+    try:
+        paths = _expand(args.inputs, args.suffix or _DEFAULT_SUFFIX[command])
+    except _Usage as exc:
+        raise UsageError(str(exc)) from None
     many = len(paths) > 1
+    fresh = args.seed in (None, "")
     if args.out_dir is not None:
         os.makedirs(args.out_dir, exist_ok=True)
 
@@ -238,7 +248,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 "table": args.table,
                 "columns": args.columns,
                 "header": args.header,
-                "seed": seed,
+                # without --seed each file draws its own fresh seed (one run, many draws)
+                "seed": (new_seed() if many else str(stream.seed)) if fresh else args.seed,
                 "in_place": args.in_place,
                 "backup": not args.no_backup,
                 "limits": limits_of(args),
@@ -289,10 +300,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     failed = len(tasks) - len(records)
     if many:
         print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
-    if args.record and records:
+    if args.record and records and not args.dry_run:  # a dry run writes nothing at all
         _write_record(args.record, records if many else records[0])
-    if records:  # nothing was drawn when every file failed: no seed to replay
+    if records and many and fresh:
+        print("xlshuffle: each file drew its own fresh seed, shown above; replay one with "
+              "--seed SEED", file=sys.stderr)  # fmt: skip
+    elif records:  # nothing was drawn when every file failed: no seed to replay
         seed_note(stream, args.seed, sys.stderr)
+    if any(res.get("usage") for res in results):
+        return 2
     return 1 if failed else 0
 
 

@@ -6,6 +6,12 @@ to disk, and then replaces the target with one atomic rename; the folder is sync
 so the rename itself survives a power cut. If anything fails the temporary file is
 removed and the target is left as it was.
 
+A target is resolved first (:func:`output_target`): a symbolic link is written through
+(the file it points to is replaced, the link stays), a FIFO or a character device such as
+``/dev/null`` is written into as a stream, and a folder or any other kind of file is
+refused; nothing is ever replaced by a regular file that was not one. Backups never
+overwrite anything (:func:`write_new`): ``NAME.bak.xlsx``, then ``NAME.bak-2.xlsx``...
+
 Standard library only; used by the command line and by batch mode.
 
 Examples
@@ -16,24 +22,35 @@ Examples
 ...     write_atomically(str(target), b"hello")
 ...     print(target.read_bytes(), os.listdir(folder))
 b'hello' ['out.txt']
->>> backup_path("report.xlsx")
-'report.bak.xlsx'
+>>> backup_path("report.xlsx"), backup_path("report.xlsx", 2)
+('report.bak.xlsx', 'report.bak-2.xlsx')
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import stat
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from ..draw.errors import OptionError
 
 __all__ = [
     "TEMP_PREFIX",
     "TEMP_SUFFIX",
+    "Target",
     "backup_path",
     "fsync_folder",
+    "output_target",
     "temp_beside",
     "unlink_quietly",
     "write_atomically",
+    "write_new",
+    "write_target",
 ]
 
 #: Name pattern of every temporary file xlshuffle writes: ``.~xlshuffle-*.tmp``.
@@ -93,13 +110,127 @@ def unlink_quietly(path: str) -> None:
         os.unlink(path)
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where an output goes: ``path`` with symbolic links resolved; ``stream`` when it is
+    a FIFO or a character device to write into rather than a file to replace."""
+
+    path: str
+    stream: bool = False
+
+
+def output_target(path: str) -> Target:
+    """Resolve an output path, or refuse it with one line.
+
+    Parameters
+    ----------
+    path : str
+        The output as the user gave it.
+
+    Returns
+    -------
+    Target
+        The file to create or replace (through any symbolic link), or the FIFO or
+        character device (``/dev/null``) to write into.
+
+    Raises
+    ------
+    OptionError
+        For a folder, a socket or block device, or a file in a folder that does not exist.
+    """
+    real = os.path.realpath(path)
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        folder = os.path.dirname(real)
+        if not os.path.isdir(folder):
+            raise OptionError(
+                f"{path}: the folder {folder} does not exist: create it first, or write "
+                "somewhere else"
+            ) from None
+        return Target(real)
+    if stat.S_ISREG(mode):
+        return Target(real)
+    if stat.S_ISDIR(mode):
+        raise OptionError(f"{path} is a folder: name a file in it (or use --out-dir {path})")
+    if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+        return Target(real, stream=True)
+    raise OptionError(f"{path} is not a regular file, a FIFO or a device: name a file instead")
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_target(path: str, fill: Callable[[BinaryIO], None], *, mode: int | None = None,
+                 seekable: bool = False) -> Target:  # fmt: skip
+    """Write a new file at ``path`` through ``fill(fh)``, all at once or not at all.
+
+    A file (through its links) is replaced by one atomic rename of a synced temporary
+    file beside it, which gets ``mode``, or else the replaced file's permission bits, or
+    else those of any new file; a FIFO or device gets the bytes streamed into it (through
+    an anonymous temporary file when ``fill`` needs to ``seek``).
+
+    Parameters
+    ----------
+    path : str
+        The output as the user gave it (see :func:`output_target`).
+    fill : callable
+        Writes the content into the binary file it is given.
+    mode : int, optional
+        Permission bits for the new file.
+    seekable : bool
+        Whether ``fill`` needs ``seek`` and ``tell``.
+
+    Returns
+    -------
+    Target
+        Where the bytes went.
+    """
+    target = output_target(path)
+    if target.stream:
+        with open(target.path, "wb") as out:
+            if not seekable:
+                fill(out)
+                return target
+            with tempfile.TemporaryFile() as fh:
+                fill(fh)  # type: ignore[arg-type]
+                fh.seek(0)
+                shutil.copyfileobj(fh, out, 1 << 20)
+        return target
+    if mode is None:
+        try:
+            mode = os.stat(target.path).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = _new_file_mode()
+    tmp = ""
+    try:
+        fd, tmp = temp_beside(target.path)
+        with os.fdopen(fd, "w+b") as fh:
+            fill(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, mode)
+        os.replace(tmp, target.path)
+    except OSError as exc:  # disk full, no permission...: name the user's file, not ours
+        raise OSError(exc.errno, exc.strerror or str(exc), path) from None
+    finally:
+        if tmp and os.path.lexists(tmp):
+            unlink_quietly(tmp)
+    fsync_folder(_folder_of(target.path))  # make the rename durable too
+    return target
+
+
 def write_atomically(path: str, data: bytes) -> None:
     """Write ``data`` to ``path`` all at once, or not at all.
 
     The bytes go to a temporary file beside ``path`` (:func:`temp_beside`), are synced
     to disk, and replace ``path`` with an atomic rename; then the folder is synced
     (:func:`fsync_folder`). On any error the temporary file is removed and ``path`` is
-    untouched.
+    untouched. Links, FIFOs and devices are handled as :func:`write_target` says.
 
     Parameters
     ----------
@@ -108,31 +239,92 @@ def write_atomically(path: str, data: bytes) -> None:
     data : bytes
         Its whole new content.
     """
-    fd, tmp = temp_beside(path)
+    write_target(path, lambda fh: fh.write(data))  # type: ignore[arg-type,return-value]
+
+
+def write_new(path: Callable[[int], str], data: bytes, *, mode: int | None = None,
+              tries: int = 1000) -> str:  # fmt: skip
+    """Write ``data`` to the first of ``path(1)``, ``path(2)``... that does not exist yet.
+
+    Never overwrites: the synced temporary file is hard-linked to the new name, which
+    fails if the name exists; where hard links are not supported, the file is created
+    with ``O_EXCL`` instead. Used for backups.
+
+    Parameters
+    ----------
+    path : callable
+        ``n`` -> the ``n``-th candidate name, all in one folder.
+    data : bytes
+        The content.
+    mode : int, optional
+        Permission bits (default: those of any new file).
+    tries : int
+        How many names to try before giving up.
+
+    Returns
+    -------
+    str
+        The name written.
+    """
+    first = path(1)
+    try:
+        fd, tmp = temp_beside(first)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), first) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        os.chmod(tmp, _new_file_mode() if mode is None else mode)
+        for n in range(1, tries + 1):
+            name = path(n)
+            try:
+                os.link(tmp, name)
+            except FileExistsError:
+                continue
+            except OSError:  # no hard links here (some network and FAT file systems)
+                try:
+                    _write_exclusive(name, data, os.stat(tmp).st_mode & 0o7777)
+                except FileExistsError:
+                    continue
+            fsync_folder(_folder_of(name))
+            return name
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), first) from None
+    finally:
         unlink_quietly(tmp)
+    raise OptionError(f"{first}: {tries} backups of this name exist already: remove old ones")
+
+
+def _write_exclusive(name: str, data: bytes, mode: int) -> None:
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.chmod(name, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        unlink_quietly(name)
         raise
-    fsync_folder(_folder_of(path))  # make the rename durable too
 
 
-def backup_path(path: str) -> str:
-    """``report.xlsx`` -> ``report.bak.xlsx``: the backup an in-place write keeps.
+def backup_path(path: str, n: int = 1) -> str:
+    """``report.xlsx`` -> ``report.bak.xlsx`` (``report.bak-2.xlsx`` for ``n=2``...): the
+    names an in-place write tries, in order, for the backup it keeps.
 
     Parameters
     ----------
     path : str
         The file about to be replaced.
+    n : int
+        Which candidate: 1 for the first.
 
     Returns
     -------
     str
-        The path of its backup, in the same folder.
+        The path of the backup, in the same folder.
     """
     stem, ext = os.path.splitext(path)
-    return f"{stem}.bak{ext}"
+    return f"{stem}.bak{ext}" if n == 1 else f"{stem}.bak-{n}{ext}"

@@ -3,19 +3,21 @@
 The input is read whole (its SHA-256 goes in the record) and never written unless
 ``in_place``. The output is written to a temporary file beside the target, flushed to
 disk, and renamed over the target in one step, so a crash or a refusal half-way leaves
-the target as it was. An in-place write first keeps the original as ``NAME.bak.xlsx``.
+the target as it was (links are written through; FIFOs and devices are written into).
+An in-place write first keeps the original as ``NAME.bak.xlsx`` (or ``NAME.bak-2.xlsx``
+and so on: a backup never overwrites anything).
 A dry run writes the whole package to a sink that keeps nothing, so every check a real
 run makes is made.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
-from ..common.files import backup_path, fsync_folder, temp_beside, write_atomically
+from ..common.files import backup_path, output_target, write_new, write_target
 from ..draw.errors import OptionError, WorkbookError
 from .limits import LIMITS
 from .parts import Book, open_book
@@ -97,7 +99,29 @@ def _same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)
     except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _extension_kind(path: str) -> str | None:
+    return _KINDS.get(os.path.splitext(path)[1].lower())
+
+
+# what Excel expects behind each extension: (macros?, template?); .xls/.xlsb are others
+_KINDS = {".xlsx": "xlsx", ".xlsm": "xlsm", ".xltx": "xltx", ".xltm": "xltm",
+          ".xls": "xls", ".xlsb": "xlsb", ".xlam": "xlam"}  # fmt: skip
+
+
+def check_output_name(book: Book, src: str, dst: str) -> None:
+    """Refuse an output name whose extension Excel would not open this package under
+    (an .xlsx package named .xlsm, or the reverse)."""
+    want = book.kind
+    got = _extension_kind(dst)
+    if got is not None and got != want:
+        stem = os.path.splitext(dst)[0]
+        raise OptionError(
+            f"{dst}: {src} is an .{want} workbook, which Excel will not open under the "
+            f"name .{got}: name the output {stem}.{want}"
+        )
 
 
 def commit(
@@ -109,42 +133,45 @@ def commit(
     backup: bool,
     dry_run: bool,
 ) -> Written:
-    """Write the changed package to ``dst`` (or over the input with ``in_place``)."""
+    """Write the changed package to ``dst`` (or over the input with ``in_place``).
+
+    ``dst`` may be a symbolic link (the file it points to is replaced), a FIFO or a
+    device such as ``/dev/null`` (written into); never the input (or a link to it) unless
+    ``in_place``, which replaces the input (through its link) after keeping a backup that
+    overwrites nothing (``NAME.bak.xlsx``, ``NAME.bak-2.xlsx``...).
+    """
     path = inp.path
     target = path if in_place else dst
     if target is None and not dry_run:
         raise OptionError("give an output path (-o / dst) or --in-place (in_place=True)")
-    if target is not None and not in_place and _same_file(target, path):
-        raise OptionError(f"{path}: the output is the input: use --in-place to replace it")
+    if target is not None and not in_place:
+        output_target(target)  # a folder or a missing folder: refused before any work
+        if _same_file(target, path):
+            alias = "" if target == path else f" {path} (another name for the same file)"
+            raise OptionError(
+                f"{target}: the output is the input{alias}: use --in-place to replace it"
+            )
+        check_output_name(inp.book, path, target)
     if dry_run or target is None:
         _write(inp, changes, NullSink())
         return Written(None, None)
     if not in_place:
         refuse_if_open(target)
-    fd, tmp = temp_beside(target)
-    try:
-        with os.fdopen(fd, "w+b") as fh:
-            _write(inp, changes, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-            fh.seek(0)
-            digest = hashlib.sha256()
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-        with contextlib.suppress(OSError):
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        kept = None
-        if in_place and backup:
-            kept = backup_path(path)
-            write_atomically(kept, inp.data)
-        os.replace(tmp, target)
-        tmp = ""
-        fsync_folder(os.path.dirname(os.path.abspath(target)))
-        return Written(digest.hexdigest(), kept)
-    finally:
-        if tmp:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    mode = os.stat(path).st_mode & 0o7777
+    digest = hashlib.sha256()
+
+    def fill(fh: BinaryIO) -> None:
+        _write(inp, changes, fh)
+        fh.seek(0)
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+
+    kept = None
+    if in_place and backup:
+        real = os.path.realpath(path)
+        kept = write_new(lambda n: backup_path(real, n), inp.data, mode=mode)
+    write_target(target, fill, mode=mode, seekable=True)
+    return Written(digest.hexdigest(), kept)
 
 
 def _write(inp: Input, changes: Changes, out: object) -> None:

@@ -87,6 +87,14 @@ def sniff(data: bytes, label: str) -> None:
         )
 
 
+_KINDS = (
+    ("sheet.macroEnabled.main", "xlsm"),
+    ("template.macroEnabled.main", "xltm"),
+    ("spreadsheetml.template.main", "xltx"),
+    ("addin.macroEnabled.main", "xlam"),
+)
+
+
 def _rels_name(part: str) -> str:
     folder, _, base = part.rpartition("/")
     return f"{folder}/_rels/{base}.rels" if folder else f"_rels/{base}.rels"
@@ -134,6 +142,26 @@ class Book:
         self.xml = self.read(self.part)
         self.strict = STRICT_MAIN in self.xml[:4096] or STRICT_MAIN in self.xml
         self.sheets = self._sheets()
+
+    @property
+    def kind(self) -> str:
+        """``"xlsx"``, ``"xlsm"``, ``"xltx"``, ``"xltm"`` or ``"xlam"``: what the
+        workbook part's content type says the package is (the extension Excel needs)."""
+        name, xml = "/" + self.part, self.content_types
+        try:
+            tags = list(iter_tags(xml))
+        except ValueError:  # not well-formed: the package says nothing
+            return "xlsx"
+        for tag in tags:
+            if tag.kind in ("start", "empty") and local(tag.name) == b"Override":
+                a = attrs(xml[tag.start : tag.end])
+                if unescape(a.get(b"PartName", b"")).lower() == name.lower():
+                    ct = unescape(a.get(b"ContentType", b""))
+                    for mark, kind in _KINDS:
+                        if mark in ct:
+                            return kind
+                    break
+        return "xlsx"
 
     def read(self, part: str, *, limit: int | None = None) -> bytes:
         """Inflate a part and refuse it if it declares entities."""

@@ -149,16 +149,22 @@ def _pump(pieces: Iterable[bytes], packer: _Compressor | None, out: _Sink) -> tu
     result: list[tuple[int, int, int]] = []
     failure: list[BaseException] = []
 
+    ended = False  # the worker took the producer's final None
+
     def drain() -> Iterator[bytes]:
+        nonlocal ended
         while (piece := chunks.get()) is not None:
             yield piece
+        ended = True
 
     def work() -> None:
         try:
             result.append(_deflate_all(drain(), packer, out))
         except BaseException as exc:  # handed to the caller
             failure.append(exc)
-            while chunks.get() is not None:  # let the producer finish
+            # let the producer finish (it may be blocked on a full queue); the final
+            # write can fail after the last piece, when there is nothing more to take
+            while not ended and chunks.get() is not None:
                 pass
 
     worker = threading.Thread(target=work, name="xlshuffle-deflate", daemon=True)
