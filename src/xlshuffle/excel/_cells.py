@@ -68,7 +68,10 @@ def show(value: Any) -> str:
         return repr(value) if len(value) <= 40 else repr(value[:40])[:-1] + "...'"
     if isinstance(value, numbers.Integral) and int(value).bit_length() > 64:
         return f"a number of about {int(value).bit_length() * 30103 // 100000 + 1} digits"
-    if isinstance(value, (numbers.Real, numbers.Integral)):
+    if isinstance(value, float):
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text  # 3.0 as a cell shows it: 3
+    if isinstance(value, numbers.Real):
         return repr(value)
     if isinstance(value, (list, tuple)):
         return "a range"
