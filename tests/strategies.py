@@ -24,3 +24,70 @@ def grids(draw: st.DrawFn, max_side: int = 7) -> list[list[int]]:
     rows = draw(st.integers(min_value=1, max_value=max_side))
     cols = draw(st.integers(min_value=1, max_value=max_side))
     return [[r * cols + c for c in range(cols)] for r in range(rows)]
+
+
+# --------------------------------------------------------------------------- Excel arguments
+
+#: Error cells as Office.js hands them over (allowErrorForDataTypeAny).
+excel_error_cells = st.sampled_from(
+    [
+        {"type": "Error", "basicValue": code, "errorType": kind}
+        for code, kind in [
+            ("#DIV/0!", "Div0"),
+            ("#N/A", "NotAvailable"),
+            ("#VALUE!", "Value"),
+            ("#REF!", "Ref"),
+            ("#NAME?", "Name"),
+            ("#NUM!", "Num"),
+            ("#NULL!", "Null"),
+            ("#SPILL!", "Spill"),
+            ("#CALC!", "Calc"),
+        ]
+    ]
+)
+
+#: Text with lone surrogates (U+D800..U+DFFF) mixed in, as a JS string can hold them.
+texts_with_surrogates = st.text(
+    alphabet=st.characters() | st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
+    max_size=12,
+)
+
+#: Numbers from the ordinary to the absurd: counts, NaN, infinities, 1e308, 10**400.
+excel_numbers = st.one_of(
+    st.integers(-3, 60),
+    st.integers(),
+    st.sampled_from([2**53, 2**53 + 1, 2**64, 10**15, 10**30, -(10**30), 10**400, 10**5000]),
+    st.floats(),
+    st.sampled_from([1e15, 1e308, -1e308, 2.5, -0.0, float("nan"), float("inf")]),
+)
+
+#: Any one value a cell can hand over, plus values only a Python caller could pass.
+excel_cell_values = st.one_of(
+    st.none(),
+    st.just(""),
+    st.booleans(),
+    excel_numbers,
+    texts_with_surrogates,
+    st.sampled_from(["rows", "cells", "words", "#N/A", "#DIV/0!", " TRUE ", "42"]),
+    excel_error_cells,
+)
+
+#: A range as Office.js sends it: rectangular, at least one cell.
+excel_ranges = st.integers(1, 4).flatmap(
+    lambda width: st.lists(
+        st.lists(excel_cell_values, min_size=width, max_size=width), min_size=1, max_size=4
+    )
+)
+
+#: One argument in the JSON body Office.js posts: omitted (null), one cell or a range.
+office_js_arguments = st.one_of(st.none(), excel_cell_values.map(lambda v: [[v]]), excel_ranges)
+
+#: One argument of a direct Python call: anything above, an empty, ragged or deeper-nested
+#: list, a flat list or a bare value.
+python_arguments = st.one_of(
+    office_js_arguments,
+    st.lists(st.lists(excel_cell_values, max_size=3), max_size=3),
+    st.lists(st.lists(st.lists(excel_cell_values, max_size=2), max_size=2), max_size=2),
+    st.lists(excel_cell_values, max_size=3),
+    excel_cell_values,
+)

@@ -50,6 +50,14 @@ CASES: list[tuple[str, list[Any]]] = [
     ("GROUPS", [column([f"p{i}" for i in range(10)]), cell(3), cell(42)]),
     ("SHUFFLE", [column([1, 2]), cell(True), None, None]),
     ("SHUFFLESTR", [cell("the quick brown  fox"), cell(42), cell("words")]),
+    # bad input: the same one-line refusals in Lite
+    ("SHUFFLE", [column([1, 2, 3]), cell(1), cell(NA_IN), None]),
+    ("DEAL", [cell(1), cell(DIV0_IN), cell(1), None]),
+    ("DEAL", [cell(1e15), None, None, None]),
+    ("DEAL", [cell(1), None, None, cell(1e30)]),
+    ("SAMPLE", [column([None, None]), cell(1), None]),
+    ("SHUFFLESTR", [cell(NA_IN), cell(1), cell("words")]),
+    ("SHUFFLE", [column(["a", "b\ud800"]), cell(1), None, None]),
 ]
 LETTER_CASES: list[tuple[str, list[Any]]] = [
     ("SHUFFLESTR", [cell("Zoe\u0308 \U0001f1e9\U0001f1ea!"), cell("jumble"), None]),

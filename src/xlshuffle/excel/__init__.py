@@ -2,9 +2,11 @@
 
 One module serves the three ways xlwings runs Python in Excel: the Windows add-in (classic
 UDFs, "Import Functions"), xlwings Lite (Pyodide inside Excel) and xlwings Server. Each
-function is a thin layer over the core: cells come in through :func:`_rows`, the core
-draws (draw protocol v1, so the same seed gives the same result as the Python API and the
-command line), and the result goes back as a list of rows that Excel spills.
+function is a thin layer over the core: each argument is read and checked by
+:mod:`xlshuffle.excel._cells` (an error cell, a broken character, a count too large for a
+sheet are refused there, by name, before anything is allocated), the core draws (draw
+protocol v1, so the same seed gives the same result as the Python API and the command
+line), and the result goes back as a list of rows that Excel spills.
 
 Every argument is positional and the functions are not volatile: they recompute when
 their inputs change, never because an unrelated cell changed. Without a seed they draw a
@@ -37,53 +39,33 @@ xlwings.XlwingsError: SHUFFLE: unknown mode 'diagonal': use one of rows, columns
 from __future__ import annotations
 
 import functools
-import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 import xlwings as xw
 
 from ..draw.cards import deal_hands
-from ..draw.errors import OptionError, SeedError, SizeError, XlshuffleError
+from ..draw.errors import SizeError, XlshuffleError
 from ..draw.grid import parse_mode, shuffle_grid
-from ..draw.knuth import _check_count, deal, groups
+from ..draw.knuth import deal, groups
 from ..draw.text import shuffle_text
+from . import _cells
+from ._cells import Rows
 
 __all__ = ["CATEGORY", "DEAL", "FUNCTIONS", "GROUPS", "SAMPLE", "SHUFFLE", "SHUFFLESTR"]
 
 #: The category the Windows add-in files the functions under in Excel's function wizard.
 CATEGORY = "xlshuffle"
 
-# What an error cell reads as with err_to_str. A seed cell showing one of these is a
-# mistake upstream: drawing afresh instead would hide it.
-_ERROR_TEXTS = frozenset(
-    {
-        "#NULL!",
-        "#DIV/0!",
-        "#VALUE!",
-        "#REF!",
-        "#NAME?",
-        "#NUM!",
-        "#N/A",
-        "#GETTING_DATA",
-        "#SPILL!",
-        "#CALC!",
-        "#FIELD!",
-        "#BLOCKED!",
-        "#CONNECT!",
-        "#BUSY!",
-        "#UNKNOWN!",
-    }
-)
-
 _SEED_DOC = (
     "Optional. A number, text or date: the same seed gives the same result everywhere. "
     "Leave it empty to draw afresh whenever the inputs change."
 )
+# Longer messages are cut: Excel shows them on hover or in the cell.
+_MAX_MESSAGE = 300
 
 P = ParamSpec("P")
 R = TypeVar("R")
-Rows = list[list[Any]]
 
 
 # --------------------------------------------------------------------------- boundary
@@ -95,7 +77,8 @@ def _excel_function(func: Callable[P, R]) -> Callable[P, R]:
     An :class:`~xlshuffle.XlshuffleError` (a user mistake, with a message that says what
     to change) becomes :class:`xlwings.XlwingsError`: xlwings Server and Lite keep its
     message (Excel shows ``#VALUE!`` with the message on hover) and do not retry it, the
-    Windows add-in shows the message in the cell. Anything else is a bug and propagates.
+    Windows add-in shows the message in the cell. The message is one line, at most
+    300 characters, and encodable as UTF-8. Anything else is a bug and propagates.
     """
 
     @functools.wraps(func)
@@ -103,27 +86,13 @@ def _excel_function(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except XlshuffleError as exc:
-            raise xw.XlwingsError(f"{func.__name__}: {exc}") from None
+            text = " ".join(f"{func.__name__}: {exc}".split())
+            text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+            if len(text) > _MAX_MESSAGE:
+                text = text[: _MAX_MESSAGE - 3] + "..."
+            raise xw.XlwingsError(text) from None
 
     return call
-
-
-def _rows(data: Any) -> Rows:
-    """The cells of a range argument as a list of rows, cells untouched.
-
-    xlwings hands a range over as a list of rows (``ndim=2``); a single empty cell
-    arrives as ``None`` and a single value from Python as itself. A flat list from Python
-    is one row, as xlwings writes a flat list.
-    """
-    if data is None or isinstance(data, str) or not isinstance(data, Sequence):
-        return [[data]]
-    if not data:
-        raise SizeError("the range is empty: select at least one cell")
-    if isinstance(data, list) and all(isinstance(row, list) for row in data):
-        return data  # what xlwings passes: the core copies, so no copy here
-    if all(isinstance(row, Sequence) and not isinstance(row, str) for row in data):
-        return [list(row) for row in data]
-    return [list(data)]
 
 
 def _is_row(rows: Rows) -> bool:
@@ -131,56 +100,10 @@ def _is_row(rows: Rows) -> bool:
     return len(rows) == 1 and len(rows[0]) > 1
 
 
-def _seed(seed: Any) -> Any:
-    if isinstance(seed, str) and seed.strip().upper() in _ERROR_TEXTS:
-        raise SeedError(
-            f"the seed cell shows the error {seed.strip()}: fix that cell, "
-            "or leave the seed empty to draw afresh"
-        )
-    if isinstance(seed, Sequence) and not isinstance(seed, str):
-        raise SeedError("the seed must be one cell, not a range: point it at a single cell")
-    return seed
-
-
-def _count(name: str, value: Any, *, default: int | None = None) -> int:
-    """A whole number of at least 1 from a cell (``1``, ``1.0``, or ``default`` if empty)."""
-    if value is None or value == "":
-        if default is None:
-            raise SizeError(f"{name} is empty: give a whole number of 1 or more")
-        return default
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise SizeError(f"{name} must be a whole number of 1 or more, not {value!r}")
-    n = _check_count(name, value)
-    if n < 1:
-        raise SizeError(f"{name} must be 1 or more, not {n}: the result would be empty")
-    return n
-
-
-def _flag(name: str, value: Any) -> bool:
-    if value is None or value == "":
-        return False
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, numbers.Real) and value in (0, 1):
-        return bool(value)
-    raise OptionError(f"{name} must be TRUE or FALSE, not {value!r}")
-
-
-def _text(value: Any) -> str:
-    """The text of a cell as Excel shows it in General format (numbers without '.0')."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, numbers.Real):
-        number = float(value)
-        return str(int(number)) if number.is_integer() else repr(number)
-    raise OptionError(f"text must be one cell with text or a number, not {value!r}")
-
-
 # --------------------------------------------------------------------------- functions
+# Every argument takes err_to_str: an error cell arrives as its text ("#N/A") and is
+# refused by name, where without it xlwings passes None and an optional argument would
+# silently take its default.
 
 
 @xw.func(category=CATEGORY)
@@ -193,38 +116,45 @@ def _text(value: Any) -> str:
 @xw.arg("seed", err_to_str=True, doc=_SEED_DOC)
 @xw.arg(
     "by",
+    err_to_str=True,
     doc='Optional. What moves: "rows" (the default), "columns", "cells", "within rows" '
     'or "within columns". A single row shuffles its cells.',
 )
-@xw.arg("header", doc="Optional. TRUE keeps the first row (the labels) in place.")
+@xw.arg("header", err_to_str=True, doc="Optional. TRUE keeps the first row (the labels) in place.")
 @_excel_function
 def SHUFFLE(data: Any, seed: Any = None, by: Any = None, header: Any = False) -> list[Any]:
     """Returns the cells in a fair random order, same shape; whole rows move by default."""
-    rows = _rows(data)
+    rows = _cells.rows("data", data)
+    by = _cells.option("by", by, "rows, columns, cells, within rows, within columns")
     default = "columns" if _is_row(rows) else "rows"  # a row's cells are its columns
-    mode = default if by is None or by == "" else parse_mode(by)
-    return shuffle_grid(rows, by=mode, header=_flag("header", header), seed=_seed(seed))
+    mode = default if by is None else parse_mode(by)
+    header = _cells.flag("header", header)
+    return shuffle_grid(rows, by=mode, header=header, seed=_cells.seed(seed))
 
 
 @xw.func(category=CATEGORY)
-@xw.arg("text", doc="The text to jumble: one cell.")
+@xw.arg("text", err_to_str=True, doc="The text to jumble: one cell.")
 @xw.arg("seed", err_to_str=True, doc=_SEED_DOC)
 @xw.arg(
     "unit",
+    err_to_str=True,
     doc='Optional. "letters" (the default: accents and emoji stay whole) or "words" '
     "(spaces stay where they are).",
 )
 @_excel_function
 def SHUFFLESTR(text: Any, seed: Any = None, unit: Any = None) -> str:
     """Returns the text with its letters, or its words, in a fair random order."""
+    unit = _cells.option("unit", unit, "letters, words")
     return shuffle_text(
-        _text(text), seed=_seed(seed), unit="grapheme" if unit in (None, "") else unit
+        _cells.text("text", text),
+        seed=_cells.seed(seed),
+        unit="grapheme" if unit is None else unit,
     )
 
 
 @xw.func(category=CATEGORY)
-@xw.arg("cards", doc="Cards to each hand: a whole number of 1 or more.")
-@xw.arg("hands", doc="Optional. How many hands (players); 1 by default.")
+@xw.arg("cards", err_to_str=True, doc="Cards to each hand: a whole number of 1 or more.")
+@xw.arg("hands", err_to_str=True, doc="Optional. How many hands (players); 1 by default.")
 @xw.arg("seed", err_to_str=True, doc=_SEED_DOC)
 @xw.arg(
     "deck",
@@ -236,16 +166,17 @@ def SHUFFLESTR(text: Any, seed: Any = None, unit: Any = None) -> str:
 @_excel_function
 def DEAL(cards: Any, hands: Any = 1, seed: Any = None, deck: Any = None) -> list[Any]:
     """Deals cards as at a table: one column per hand, one row per round."""
-    pool: int | list[Any] | None = None
-    if deck is not None:
-        rows = _rows(deck)
-        if len(rows) == 1 and len(rows[0]) == 1 and isinstance(rows[0][0], numbers.Real):
-            pool = _count("deck", rows[0][0])
-        else:
-            pool = [cell for row in rows for cell in row]
-    dealt = deal_hands(
-        _count("cards", cards), _count("hands", hands, default=1), seed=_seed(seed), deck=pool
+    n_cards = _cells.count("cards", cards, most=_cells.SHEET_ROWS, why=" (the rows of a sheet)")
+    n_hands = _cells.count(
+        "hands", hands, default=1, most=_cells.SHEET_COLUMNS, why=" (the columns of a sheet)"
     )
+    if n_cards * n_hands > _cells.MAX_DEALT:
+        raise SizeError(
+            f"cannot deal {n_cards:,} cards to {n_hands:,} hands: that is "
+            f"{n_cards * n_hands:,} cards and DEAL deals at most {_cells.MAX_DEALT:,}; "
+            "deal fewer cards or hands"
+        )
+    dealt = deal_hands(n_cards, n_hands, seed=_cells.seed(seed), deck=_cells.deck(deck))
     return [list(round_) for round_ in zip(*dealt, strict=True)]
 
 
@@ -256,15 +187,20 @@ def DEAL(cards: Any, hands: Any = 1, seed: Any = None, deck: Any = None) -> list
     err_to_str=True,
     doc="The rows to draw from (the cells, for a single row).",
 )
-@xw.arg("k", doc="How many rows to draw, without replacement: 1 up to the number of rows.")
+@xw.arg(
+    "k",
+    err_to_str=True,
+    doc="How many rows to draw, without replacement: 1 up to the number of rows.",
+)
 @xw.arg("seed", err_to_str=True, doc=_SEED_DOC)
 @_excel_function
 def SAMPLE(data: Any, k: Any, seed: Any = None) -> list[Any]:
     """Draws k rows without replacement, in draw order: the first k rows of SHUFFLE."""
-    rows = _rows(data)
+    rows = _cells.rows("data", data, values=True)
+    n = _cells.count("k", k)
     if _is_row(rows):
-        return [deal(rows[0], _count("k", k), seed=_seed(seed))]
-    return deal(rows, _count("k", k), seed=_seed(seed))
+        return [deal(rows[0], n, seed=_cells.seed(seed))]
+    return deal(rows, n, seed=_cells.seed(seed))
 
 
 @xw.func(category=CATEGORY)
@@ -274,15 +210,16 @@ def SAMPLE(data: Any, k: Any, seed: Any = None) -> list[Any]:
     err_to_str=True,
     doc="The rows to split into groups (the cells, for a single row).",
 )
-@xw.arg("k", doc="How many groups: a whole number of 1 or more.")
+@xw.arg("k", err_to_str=True, doc="How many groups: a whole number of 1 or more.")
 @xw.arg("seed", err_to_str=True, doc=_SEED_DOC)
 @_excel_function
 def GROUPS(data: Any, k: Any, seed: Any = None) -> list[Any]:
     """Returns a group number 1 to k for each row, in the rows' order; sizes differ by 1 at most."""
-    rows = _rows(data)
+    rows = _cells.rows("data", data, values=True)
+    n = _cells.count("k", k)
     if _is_row(rows):
-        return [groups(len(rows[0]), _count("k", k), seed=_seed(seed))]
-    return [[g] for g in groups(len(rows), _count("k", k), seed=_seed(seed))]
+        return [groups(len(rows[0]), n, seed=_cells.seed(seed))]
+    return [[g] for g in groups(len(rows), n, seed=_cells.seed(seed))]
 
 
 #: The worksheet functions, in the order the documentation lists them.

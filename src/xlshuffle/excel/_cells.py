@@ -1,0 +1,282 @@
+"""Reading worksheet-function arguments: every check of what a cell may hold, in one place.
+
+Each reader takes an argument as xlwings hands it over (error cells as their text, see
+``err_to_str`` in :mod:`xlshuffle.excel`) and returns what the core expects, or raises an
+:class:`~xlshuffle.XlshuffleError` whose message names the argument and says what to
+change. Sizes are checked before anything is allocated, so an absurd count (``1E+15``
+hands) is refused at once instead of filling memory.
+
+A text that reads exactly like an error code (``"#N/A"``) cannot be told from an error
+cell once xlwings has converted it, so one-cell arguments refuse both: an error upstream
+is never taken for "argument omitted".
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..draw.errors import OptionError, SeedError, ShapeError, SizeError
+
+Rows = list[list[Any]]
+
+#: The largest whole number a cell holds exactly (Excel numbers are doubles).
+MAX_WHOLE = 2**53
+#: A worksheet's rows and columns: a result that spills further cannot be shown.
+SHEET_ROWS = 1_048_576
+SHEET_COLUMNS = 16_384
+#: The most cells DEAL draws: its work and memory grow with cards x hands.
+MAX_DEALT = SHEET_ROWS
+
+# What an error cell reads as with err_to_str.
+ERROR_TEXTS = frozenset(
+    {
+        "#NULL!",
+        "#DIV/0!",
+        "#VALUE!",
+        "#REF!",
+        "#NAME?",
+        "#NUM!",
+        "#N/A",
+        "#GETTING_DATA",
+        "#SPILL!",
+        "#CALC!",
+        "#FIELD!",
+        "#BLOCKED!",
+        "#CONNECT!",
+        "#BUSY!",
+        "#UNKNOWN!",
+    }
+)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Python refuses str() of an int longer than this many digits (sys.int_info); a cell's
+# number never comes close, but a Python caller's could.
+_MAX_INT_BITS = 4000 * 332 // 100
+
+
+def show(value: Any) -> str:
+    """A short, one-line, printable description of a value for an error message."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40])[:-1] + "...'"
+    if isinstance(value, numbers.Integral) and int(value).bit_length() > 64:
+        return f"a number of about {int(value).bit_length() * 30103 // 100000 + 1} digits"
+    if isinstance(value, float):
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text  # 3.0 as a cell shows it: 3
+    if isinstance(value, numbers.Real):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "a range"
+    return f"a {type(value).__name__}"
+
+
+def error_text(value: Any) -> str | None:
+    """The error code a cell shows (``"#N/A"``...), or None for any other value."""
+    if isinstance(value, str) and len(value) < 16:
+        code = value.strip().upper()
+        if code in ERROR_TEXTS:
+            return code
+    return None
+
+
+def _surrogate(text: str) -> str | None:
+    """Where a text holds half of a UTF-16 pair (text that no file or cell can store)."""
+    if text.isascii():
+        return None
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    code, position = ord(found.group()), found.start() + 1
+    return f"a broken character (lone surrogate U+{code:04X}) at position {position}"
+
+
+def _is_empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value == "")
+
+
+def one_cell(name: str, value: Any, *, optional: bool = True) -> Any:
+    """The value of a one-cell argument; an error cell or a range is a mistake."""
+    if isinstance(value, (list, tuple)):
+        raise OptionError(f"{name} must be one cell, not a range: point it at a single cell")
+    code = error_text(value)
+    if code is not None:
+        hint = f", or leave {name} empty for the default" if optional else ""
+        raise OptionError(f"{name} shows the error {code}: fix that cell{hint}")
+    return value
+
+
+def seed(value: Any) -> Any:
+    """A seed cell as the core takes it; empty stays empty (a fresh draw)."""
+    code = error_text(value)
+    if code is not None:
+        raise SeedError(
+            f"the seed cell shows the error {code}: fix that cell, "
+            "or leave the seed empty to draw afresh"
+        )
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        raise SeedError("the seed must be one cell, not a range: point it at a single cell")
+    if isinstance(value, str) and (where := _surrogate(value)):
+        raise SeedError(f"the seed holds {where}: retype the seed")
+    if isinstance(value, numbers.Integral) and int(value).bit_length() > _MAX_INT_BITS:
+        raise SeedError(f"a seed number must have at most 4000 digits, not {show(value)}")
+    return value
+
+
+def count(
+    name: str, value: Any, *, default: int | None = None, most: int = MAX_WHOLE, why: str = ""
+) -> int:
+    """A whole number from 1 to ``most`` from one cell (``default`` when it is empty)."""
+    value = one_cell(name, value, optional=default is not None)
+    if _is_empty(value):
+        if default is None:
+            raise SizeError(f"{name} is empty: give a whole number of 1 or more")
+        return default
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise SizeError(f"{name} must be a whole number of 1 or more, not {show(value)}")
+    if isinstance(value, numbers.Integral):
+        n = int(value)
+    else:
+        try:
+            number = float(value)
+        except (OverflowError, ValueError):
+            number = math.nan
+        if not number.is_integer():  # also NaN and infinities
+            raise SizeError(f"{name} must be a whole number of 1 or more, not {show(value)}")
+        n = int(number)
+    if n < 1:
+        raise SizeError(f"{name} must be 1 or more, not {show(value)}: the result would be empty")
+    if n > most:
+        raise SizeError(f"{name} must be at most {most:,}{why}, not {show(value)}")
+    return n
+
+
+def flag(name: str, value: Any) -> bool:
+    """TRUE or FALSE from one cell (1 and 0 too); empty is FALSE."""
+    value = one_cell(name, value)
+    if _is_empty(value):
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Real) and value in (0, 1):
+        return bool(value)
+    raise OptionError(f"{name} must be TRUE or FALSE, not {show(value)}")
+
+
+def option(name: str, value: Any, choices: str) -> str | None:
+    """The text of a one-cell option such as ``by``, or None when it is empty."""
+    value = one_cell(name, value)
+    if _is_empty(value):
+        return None
+    if not isinstance(value, str):
+        raise OptionError(f"{name} must be one of {choices}, not {show(value)}")
+    return value
+
+
+def text(name: str, value: Any) -> str:
+    """The text of one cell as Excel shows it in General format (numbers without '.0')."""
+    value = one_cell(name, value, optional=False)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        if where := _surrogate(value):
+            raise OptionError(f"{name} holds {where}: retype that character")
+        return value
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, numbers.Real):
+        try:
+            number = float(value)
+        except (OverflowError, ValueError):
+            number = math.nan
+        if not math.isfinite(number):
+            raise OptionError(f"{name} must be a text or a finite number, not {show(value)}")
+        return str(int(number)) if number.is_integer() else repr(number)
+    raise OptionError(f"{name} must be one cell with text or a number, not {show(value)}")
+
+
+def rows(name: str, data: Any, *, values: bool = False) -> Rows:
+    """The cells of a range argument as a list of rows, every cell checked, none changed.
+
+    xlwings hands a range over as a list of rows (``ndim=2``); a single empty cell
+    arrives as ``None`` and a single value from Python as itself. A flat list from Python
+    is one row, as xlwings writes a flat list. With ``values``, a range of only empty
+    cells is a mistake (nothing to draw from).
+    """
+    if data is None or isinstance(data, str) or not isinstance(data, Sequence):
+        grid: Rows = [[data]]
+    elif not data:
+        raise SizeError(f"{name} is an empty range: select at least one cell")
+    elif isinstance(data, list) and all(isinstance(row, list) for row in data):
+        grid = data  # what xlwings passes: the core copies, so no copy here
+    elif all(isinstance(row, Sequence) and not isinstance(row, str) for row in data):
+        grid = [list(row) for row in data]
+    else:
+        grid = [list(data)]
+    _check_cells(name, grid, values)
+    return grid
+
+
+def deck(value: Any) -> int | list[Any] | None:
+    """DEAL's deck: None (52 cards), a number N (1 to N) or the values of a range."""
+    if value is None:
+        return None
+    grid = rows("deck", value)
+    if len(grid) == 1 and len(grid[0]) == 1:
+        cell = grid[0][0]
+        if isinstance(cell, numbers.Real) or error_text(cell):
+            return count("deck", cell)
+    cards = [cell for row in grid for cell in row]
+    if all(_is_empty(cell) for cell in cards):
+        raise SizeError("deck has only empty cells: leave it empty for 52 cards, or fill it")
+    return cards
+
+
+def _check_cells(name: str, grid: Rows, values: bool) -> None:
+    width = len(grid[0])
+    if width == 0:
+        raise SizeError(f"{name} is an empty range: select at least one cell")
+    filled = not values
+    for r, row in enumerate(grid, 1):
+        if len(row) != width:
+            raise ShapeError(
+                f"{name}: row {r} has {len(row)} cells but row 1 has {width}: "
+                "every row must have the same number of cells"
+            )
+        for c, cell in enumerate(row, 1):
+            kind = type(cell)
+            if kind is str:
+                if not cell.isascii() and (where := _surrogate(cell)):
+                    raise OptionError(
+                        f"{name}: the cell in row {r}, column {c} holds {where}: "
+                        "retype that character"
+                    )
+                filled = filled or cell != ""
+            elif cell is None:
+                continue
+            elif kind is float and not math.isfinite(cell):
+                raise OptionError(
+                    f"{name}: the cell in row {r}, column {c} is {cell!r}, not a number "
+                    "Excel can show: put a finite number or a text there"
+                )
+            elif isinstance(cell, (list, tuple, dict, set)):
+                raise ShapeError(
+                    f"{name}: the cell in row {r}, column {c} holds {show(cell)}, "
+                    "not a value: pass a list of rows of values"
+                )
+            elif kind is int and cell.bit_length() > 1024:
+                raise OptionError(
+                    f"{name}: the cell in row {r}, column {c} holds {show(cell)}, "
+                    "more than Excel can show"
+                )
+            else:
+                filled = True
+    if not filled:
+        raise SizeError(f"{name} has only empty cells: select the cells that hold the values")
