@@ -25,10 +25,13 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
+from typing import BinaryIO
 
 __all__ = [
     "TEMP_PREFIX",
     "TEMP_SUFFIX",
+    "atomic_writer",
     "backup_path",
     "fsync_folder",
     "temp_beside",
@@ -119,6 +122,38 @@ def write_atomically(path: str, data: bytes) -> None:
         unlink_quietly(tmp)
         raise
     fsync_folder(_folder_of(path))  # make the rename durable too
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str, *, mode_of: str | None = None) -> Iterator[BinaryIO]:
+    """Stream a file's new content to ``path``, which is replaced only if all went well.
+
+    The streaming form of :func:`write_atomically`, for outputs too large to hold twice
+    in memory: the caller writes to the yielded file (a temporary one beside ``path``);
+    on a clean exit it is synced and renamed onto ``path``, and the folder is synced. If
+    the block raises, the temporary file is removed and ``path`` is untouched.
+
+    Parameters
+    ----------
+    path : str
+        The file to create or replace.
+    mode_of : str, optional
+        A file whose permission bits the new file takes (the input of a draw).
+    """
+    fd, tmp = temp_beside(path)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode_of is not None:
+            with contextlib.suppress(OSError):
+                os.chmod(tmp, os.stat(mode_of).st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        unlink_quietly(tmp)
+        raise
+    fsync_folder(_folder_of(path))
 
 
 def backup_path(path: str) -> str:
