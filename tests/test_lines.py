@@ -140,6 +140,7 @@ def test_a_bad_limit_is_a_usage_error(capsysbinary, tmp_path) -> None:
     assert code == 2 and b"--max-mb must be 1 or more" in err
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX shell and yes(1)")
 def test_an_endless_pipe_is_refused_without_reading_it_all() -> None:
     # `yes` never ends: the refusal must come from the limit, after about 1 MB
     proc = subprocess.run(

@@ -133,7 +133,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"xlshuffle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("lines", help="shuffle or sample the lines of a file (like shuf)")
+    p = sub.add_parser(
+        "lines",
+        help="shuffle or sample the lines of a file (like shuf)",
+        description="Shuffle or sample the lines of a file, byte for byte: a line ends after "
+        "\\n and keeps its own \\n or \\r\\n; a last line without one is written with the "
+        "file's own ending (its first line's).",
+    )
     p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")
     p.add_argument("-n", type=_positive, help="output at most N lines, in draw order")
     p.add_argument("--seed", help="seed text; same seed, same order")
@@ -143,8 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=2048,
         metavar="MB",
-        help="refuse a larger input (default 2048 MB); lines are kept byte for byte, "
-        "split after each \\n",
+        help="refuse a larger input (default 2048 MB), before reading all of it",
     )
     p.set_defaults(func=_cmd_lines)
 
