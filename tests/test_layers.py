@@ -11,6 +11,7 @@ Layers, from the bottom::
     common    small stdlib utilities shared by the edges (file writing, progress)
     excel     the worksheet functions, through xlwings
     lab       the fairness lab (stdlib; matplotlib only in lab.plots)
+    lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
     cli       the command line: the top, may import everything
 """
@@ -57,6 +58,7 @@ RULES: dict[str, Rule] = {
     "common": rule("draw", "common"),
     "excel": rule("draw", "common", "excel", third_party=("xlwings",)),
     "lab": rule("draw", "common", "lab"),
+    "lists": rule("draw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
     "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),
     # the root only for __version__ (the record names the tool's version)
     "workbook": rule(
@@ -219,7 +221,7 @@ def test_every_layer_folder_is_a_package() -> None:
 # --------------------------------------------------------------------------- the checker
 
 
-KNOWN = {"draw", "common", "excel", "lab", "cli", "workbook", "batch"}
+KNOWN = {"draw", "common", "excel", "lab", "lists", "cli", "workbook", "batch"}
 
 
 def check(source: str, module: str, *, is_package: bool = False) -> list[str]:

@@ -23,10 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any, NoReturn
 
 from .. import __version__
-from ..common.files import write_atomically
 from ..draw.cards import deal_hands
 from ..draw.errors import OptionError, SeedError, SizeError, XlshuffleError
-from ..draw.knuth import deal
 from ..draw.protocol import DrawStream, new_seed
 
 __all__ = ["UsageError", "main"]
@@ -60,21 +58,28 @@ def seed_note(stream: DrawStream, given: object, err: IO[str]) -> None:
 
 
 def _cmd_lines(args: argparse.Namespace) -> int:
+    from ..common.files import atomic_writer
+    from ..lists import LineList, read_limited
+
+    if args.max_mb < 1:
+        raise UsageError("--max-mb must be 1 or more")
+    limit = args.max_mb * 1024**2
     if args.file == "-":
-        data = sys.stdin.buffer.read()
+        data = read_limited(sys.stdin.buffer, limit, "stdin")
     else:
         with open(args.file, "rb") as fh:
-            data = fh.read()
-    lines = data.splitlines()
+            data = read_limited(fh, limit, args.file)
+    lines = LineList(data)
     stream = DrawStream(args.seed)
-    k = len(lines) if args.n is None else min(args.n, len(lines))  # like shuf -n
-    picked = deal(lines, k, seed=stream)
-    out = b"".join(line + b"\n" for line in picked)
+    order = lines.draw(args.n, stream)
     if args.output:
-        write_atomically(args.output, out)
+        with atomic_writer(args.output) as out:
+            for chunk in lines.chunks(order):
+                out.write(chunk)
     else:
         sys.stdout.flush()
-        sys.stdout.buffer.write(out)
+        for chunk in lines.chunks(order):
+            sys.stdout.buffer.write(chunk)
         sys.stdout.buffer.flush()
     seed_note(stream, args.seed, sys.stderr)
     return 0
@@ -128,11 +133,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"xlshuffle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("lines", help="shuffle or sample the lines of a file (like shuf)")
+    p = sub.add_parser(
+        "lines",
+        help="shuffle or sample the lines of a file (like shuf)",
+        description="Shuffle or sample the lines of a file, byte for byte: a line ends after "
+        "\\n and keeps its own \\n or \\r\\n; a last line without one is written with the "
+        "file's own ending (its first line's).",
+    )
     p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")
     p.add_argument("-n", type=_positive, help="output at most N lines, in draw order")
     p.add_argument("--seed", help="seed text; same seed, same order")
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
+    p.add_argument(
+        "--max-mb",
+        type=int,
+        default=2048,
+        metavar="MB",
+        help="refuse a larger input (default 2048 MB), before reading all of it",
+    )
     p.set_defaults(func=_cmd_lines)
 
     p = sub.add_parser("deal", help="deal playing cards to hands")

@@ -191,6 +191,10 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
 
     command = task.pop("command")
     limits = task.pop("limits", {})
+    from .lists import is_list, run_list_task
+
+    if is_list(task["src"]):  # a CSV/TSV list: no workbook, same result dict
+        return run_list_task(command, task, limits)
     try:
         with workbook.raised(**limits):
             if command == "shuffle":

@@ -33,7 +33,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -43,6 +43,7 @@ __all__ = [
     "TEMP_PREFIX",
     "TEMP_SUFFIX",
     "Target",
+    "atomic_writer",
     "backup_path",
     "fsync_folder",
     "output_target",
@@ -308,6 +309,52 @@ def _write_exclusive(name: str, data: bytes, mode: int) -> None:
     except BaseException:
         unlink_quietly(name)
         raise
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str, *, mode_of: str | None = None) -> Iterator[BinaryIO]:
+    """Stream a file's new content to ``path``, which is replaced only if all went well.
+
+    The streaming form of :func:`write_target`, for outputs too large to hold twice in
+    memory: the caller writes to the yielded file (a temporary one beside the resolved
+    target, or the FIFO or device itself); on a clean exit it is synced and renamed onto
+    the target, and the folder is synced. If the block raises, the temporary file is
+    removed and the target is untouched.
+
+    Parameters
+    ----------
+    path : str
+        The file to create or replace (see :func:`output_target`).
+    mode_of : str, optional
+        A file whose permission bits the new file takes (the input of a draw).
+    """
+    target = output_target(path)
+    if target.stream:
+        with open(target.path, "wb") as fh:
+            yield fh
+        return
+    if mode_of is not None:
+        mode = os.stat(mode_of).st_mode & 0o7777
+    elif os.path.exists(target.path):
+        mode = os.stat(target.path).st_mode & 0o7777
+    else:
+        mode = _new_file_mode()
+    tmp = ""
+    try:
+        fd, tmp = temp_beside(target.path)
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, mode)
+        os.replace(tmp, target.path)
+    except OSError as exc:  # disk full, no permission...: name the user's file, not ours
+        raise OSError(exc.errno, exc.strerror or str(exc), path) from None
+    finally:
+        if tmp and os.path.lexists(tmp):
+            unlink_quietly(tmp)
+    fsync_folder(_folder_of(target.path))
 
 
 def backup_path(path: str, n: int = 1) -> str:

@@ -7,7 +7,8 @@
     ├── SizeError       (ValueError)   counts that do not fit (k > n, n < 0, deck too small)
     ├── OptionError     (ValueError)   an unknown mode, unit or option value
     ├── ShapeError      (ValueError)   a ragged or empty grid
-    └── WorkbookError   (ValueError)   a workbook that cannot be read or safely written
+    ├── WorkbookError   (ValueError)   a workbook that cannot be read or safely written
+    └── ListError       (ValueError)   a line or CSV/TSV list that cannot be read or drawn
 
 Every leaf is also a :class:`ValueError`, so ``except ValueError`` keeps working for
 callers that do not know xlshuffle. Messages say what was wrong *and* how to fix it.
@@ -16,6 +17,7 @@ callers that do not know xlshuffle. Messages say what was wrong *and* how to fix
 from __future__ import annotations
 
 __all__ = [
+    "ListError",
     "OptionError",
     "SeedError",
     "ShapeError",
@@ -47,3 +49,7 @@ class ShapeError(XlshuffleError, ValueError):
 
 class WorkbookError(XlshuffleError, ValueError):
     """A workbook that cannot be read, or cannot be written without losing something."""
+
+
+class ListError(XlshuffleError, ValueError):
+    """A draw list (lines, CSV or TSV) that cannot be read or drawn: empty, too large..."""

@@ -168,8 +168,9 @@ def commit(
 
     kept = None
     if in_place and backup:
-        real = os.path.realpath(path)
-        kept = write_new(lambda n: backup_path(real, n), inp.data, mode=mode)
+        # beside the file replaced: the one a link points to
+        base = os.path.realpath(path) if os.path.islink(path) else path
+        kept = write_new(lambda n: backup_path(base, n), inp.data, mode=mode)
     write_target(target, fill, mode=mode, seekable=True)
     return Written(digest.hexdigest(), kept)
 

@@ -1,0 +1,32 @@
+"""Draw lists that are not workbooks: the lines of a text file, CSV and TSV tables.
+
+Every draw here is the one a sheet of the same rows gets (``xlshuffle.draw.knuth``), and
+every line or record is written back with its own bytes: delimiter, quoting, encoding and
+line endings are never re-rendered.
+
+Modules
+-------
+lines
+    The lines of a text file, held as one buffer and an array of offsets (``lines``).
+table
+    CSV/TSV records found by the :mod:`csv` module's rules, as byte ranges.
+api
+    ``shuffle_csv``, ``sample_csv`` and ``groups_csv``: draws on CSV/TSV lists with a
+    header row, each returning a draw record as a plain dict.
+
+This package may import only :mod:`xlshuffle.draw`, :mod:`xlshuffle.common` and itself.
+"""
+
+from .api import LIST_EXTENSIONS, groups_csv, is_list, sample_csv, shuffle_csv
+from .lines import DEFAULT_MAX_MB, LineList, read_limited
+
+__all__ = [
+    "DEFAULT_MAX_MB",
+    "LIST_EXTENSIONS",
+    "LineList",
+    "groups_csv",
+    "is_list",
+    "read_limited",
+    "sample_csv",
+    "shuffle_csv",
+]
