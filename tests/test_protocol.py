@@ -112,9 +112,12 @@ def test_randbelow_is_in_range(seed: object, m: int) -> None:
     assert all(0 <= s.randbelow(m) < m for _ in range(5))
 
 
-def test_randbelow_refuses_zero() -> None:
-    with pytest.raises(ValueError, match="m >= 1"):
+def test_randbelow_refuses_zero_and_past_two_to_the_64() -> None:
+    with pytest.raises(ValueError, match="1 <= m <= 2\\*\\*64"):
         DrawStream("x").randbelow(0)
+    with pytest.raises(ValueError, match="1 <= m <= 2\\*\\*64"):
+        DrawStream("x").randbelow(2**64 + 1)  # would loop for ever: every word rejected
+    assert 0 <= DrawStream("x").randbelow(2**64) < 2**64
     with pytest.raises(ValueError, match="m >= 1"):
         SystemSource().randbelow(0)
 

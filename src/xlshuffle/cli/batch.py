@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from ..common.files import write_atomically
-from ..draw.errors import OptionError, XlshuffleError
+from ..draw.errors import OptionError, SeedError, SizeError, XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream, new_seed
 from . import records
@@ -206,8 +206,10 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
             result = workbook.sample_workbook(**task)
             return {"ok": True, "record": result.record.to_dict(), "table": result.table}
     except (XlshuffleError, OSError) as exc:
-        # an option that cannot work (-o naming the input or a folder): exit 2, not 1
-        return {"ok": False, "error": _describe(exc), "usage": isinstance(exc, OptionError)}
+        # an option that cannot work for this file (-o naming the input, -k past its rows,
+        # --range off its data): exit 2, not 1
+        usage = isinstance(exc, OptionError | SizeError | SeedError)
+        return {"ok": False, "error": _describe(exc), "usage": usage}
     except ModuleNotFoundError:
         raise
     except Exception as exc:  # a bug or an openpyxl failure on save: report, don't crash
@@ -318,10 +320,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
     n = rec["rows"] - (1 if rec["header"] else 0)
+    rows = f"{n} row{'' if n == 1 else 's'}"
     what = {
-        "shuffle": f"{n} data rows ({rec['mode']}) shuffled",
-        "sample": f"{rec['k']} of {n} rows drawn",
-        "groups": f"{n} rows put in {rec['k']} groups",
+        "shuffle": f"{n} data row{'' if n == 1 else 's'} ({rec['mode']}) shuffled",
+        "sample": f"{rec['k']} of {rows} drawn",
+        "groups": f"{rows} put in {rec['k']} group{'' if rec['k'] == 1 else 's'}",
     }[command]
     head = ", header kept" if rec["header"] else ""
     where = f"{what} in {rec['selection']}{head}, seed {rec['seed']}"

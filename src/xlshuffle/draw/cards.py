@@ -17,6 +17,11 @@ SUITS = ("\u2663", "\u2666", "\u2665", "\u2660")  # ♣ ♦ ♥ ♠
 #: Ranks in canonical order within each suit.
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 JOKER = "Joker"
+#: The most cards :func:`standard_deck` stacks (20,164 plain decks), so a typo in
+#: ``decks`` is an error, not gigabytes of memory.
+MAX_STACK = 1 << 20
+#: The largest numbered deck: every card 1..N is an exact number in Excel too.
+MAX_NUMBERED = 1 << 53
 
 
 def standard_deck(*, jokers: int = 0, decks: int = 1) -> list[str]:
@@ -41,6 +46,12 @@ def standard_deck(*, jokers: int = 0, decks: int = 1) -> list[str]:
     """
     jokers = _check_count("jokers", jokers)
     decks = _check_count("decks", decks)
+    if (52 + jokers) * decks > MAX_STACK:
+        raise SizeError(
+            f"{decks} deck{'s' if decks != 1 else ''} of {52 + jokers} cards "
+            f"make{'s' if decks == 1 else ''} more than {MAX_STACK:,} cards: use fewer decks "
+            "or jokers (or a numbered deck: --deck N, deck=N)"
+        )
     one = [rank + suit for suit in SUITS for rank in RANKS] + [JOKER] * jokers
     return one * decks
 
@@ -101,7 +112,10 @@ def deal_hands(
     elif isinstance(deck, int):
         if isinstance(deck, bool):
             raise OptionError("deck must be a number of cards or a list, not TRUE/FALSE")
-        pool = range(1, _check_count("deck", deck) + 1)
+        size = _check_count("deck", deck)
+        if size > MAX_NUMBERED:
+            raise SizeError(f"deck must be at most 2**53 = {MAX_NUMBERED:,} cards, not {size:,}")
+        pool = range(1, size + 1)
     else:
         pool = deck
     need = cards * hands

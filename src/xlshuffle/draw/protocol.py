@@ -126,7 +126,13 @@ def normalise_seed(seed: object) -> bytes:
             f"a seed cannot be {'TRUE' if seed else 'FALSE'}: use a number or a text such as '42'"
         )
     if isinstance(seed, str):
-        return unicodedata.normalize("NFC", seed).encode("utf-8")
+        try:
+            return unicodedata.normalize("NFC", seed).encode("utf-8")
+        except UnicodeEncodeError as exc:  # a lone surrogate: from a JS string or bad bytes
+            raise SeedError(
+                f"the seed holds {exc.object[exc.start]!r}, half of a character (or a byte "
+                "that is not UTF-8 text): type the seed again as plain text"
+            ) from None
     if isinstance(seed, _dt.date):
         return normalise_seed(excel_serial(seed))
     if isinstance(seed, Decimal):  # not a numbers.Real, but a number all the same
@@ -245,8 +251,8 @@ class DrawStream:
 
     def randbelow(self, m: int, /) -> int:
         """Return a uniform integer in ``0 .. m-1`` (protocol step 4), for ``m >= 1``."""
-        if m < 1:
-            raise ValueError(f"randbelow needs m >= 1, got {m}")
+        if not 1 <= m <= _TWO64:
+            raise ValueError(f"randbelow needs 1 <= m <= 2**64, got {m}")
         limit = _TWO64 - _TWO64 % m
         w = self.next_word()
         while w >= limit:

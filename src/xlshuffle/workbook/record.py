@@ -6,7 +6,7 @@ import copy
 import datetime as _dt
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field
 from typing import Any
 
 from ..draw.errors import WorkbookError
@@ -111,23 +111,67 @@ class DrawRecord:
         unknown = sorted(set(data) - names)
         if unknown:
             raise WorkbookError(f"{label}: unknown field {unknown[0]!r} in the draw record")
-        try:
-            return cls(**data)
-        except TypeError as exc:
-            raise WorkbookError(f"{label}: not a complete draw record ({exc})") from None
+        missing = sorted(n for n, f in cls.__dataclass_fields__.items()
+                         if n not in data and f.default is MISSING
+                         and f.default_factory is MISSING)  # fmt: skip
+        if missing:
+            raise WorkbookError(
+                f"{label}: not a complete draw record (no {', '.join(missing)}): give the "
+                "record file xlshuffle wrote"
+            )
+        for name, value in data.items():
+            kinds = _TYPES.get(name, (str,))
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                want = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+                raise WorkbookError(
+                    f"{label}: field {name!r} of the draw record is {type(value).__name__}, "
+                    f"not {want}: give the record file xlshuffle wrote"
+                )
+        for name in ("rows", "columns", "k"):
+            if isinstance(data.get(name), int) and data[name] < 0:
+                raise WorkbookError(f"{label}: field {name!r} of the draw record is negative")
+        return cls(**data)
+
+
+# the JSON type of each field that is not text
+_TYPES: dict[str, tuple[type, ...]] = {
+    "seed": (str, int, float),
+    "header": (bool,),
+    "rows": (int,),
+    "columns": (int,),
+    "k": (int, type(None)),
+    "permutation": (list,),
+    "target": (dict,),
+    "parts": (dict,),
+    "output": (str, type(None)),
+    "output_sha256": (str, type(None)),
+    "backup": (str, type(None)),
+}
+#: The largest record file read: a million-row draw's record is about 8 MB.
+MAX_RECORD_BYTES = 1 << 30
 
 
 def load_records(path: str) -> list[DrawRecord]:
     """Read a record file: one JSON object, a JSON array of them, or JSON lines."""
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
+    with open(path, "rb") as fh:
+        raw = fh.read(MAX_RECORD_BYTES + 1)
+    if len(raw) > MAX_RECORD_BYTES:
+        raise WorkbookError(f"{path}: more than {MAX_RECORD_BYTES >> 20} MB: not a draw record")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise WorkbookError(
+            f"{path}: not a draw record (byte {exc.start} is not UTF-8 text): give the JSON "
+            "record file xlshuffle wrote"
+        ) from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         try:
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as exc:
-            raise WorkbookError(f"{path}: not a JSON draw record ({exc})") from None
+        except (ValueError, RecursionError) as exc:
+            why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+            raise WorkbookError(f"{path}: not a JSON draw record ({why})") from None
     items = data if isinstance(data, list) else [data]
     if not items or not all(isinstance(i, dict) for i in items):
         raise WorkbookError(f"{path}: expected a JSON object (or a list of them) per draw")

@@ -217,18 +217,22 @@ def select(
         return Selection(sheet, "columns", top, bottom, cols,
                          True if header is None else header, False, label)  # fmt: skip
     if cells is not None:
-        area = parse_area(cells.replace("$", ""))
-        if area is None:
-            raise OptionError(
-                f"--range {cells!r} is not an A1 range on a sheet: write it like 'A2:D200', "
-                "'A:D' or '2:200' (columns A-XFD, rows 1-1048576)"
-            )
-        top, left, bottom, right = area
+        top, left, bottom, right = _user_range(cells)
         if re.fullmatch(r"\s*[A-Za-z]{1,3}\s*:\s*[A-Za-z]{1,3}\s*", cells.replace("$", "")):
             top, bottom = rows_span
         if re.fullmatch(r"\s*\d+\s*:\s*\d+\s*", cells.replace("$", "")):
             left, right = col_span
         area = Area((top, left, bottom, right))
+        if used is None or not (
+            top <= rows_span[1] and bottom >= rows_span[0]
+            and left <= col_span[1] and right >= col_span[0]
+        ):  # fmt: skip
+            data = Area((rows_span[0], col_span[0], rows_span[1], col_span[1]))
+            where = "no data" if used is None else f"its data is in {data.a1()}"
+            raise OptionError(
+                f"--range {cells!r} holds no data of sheet {sheet.name!r} ({where}): give "
+                "a range over the rows to draw"
+            )
         return Selection(sheet, "range", top, bottom, list(range(left, right + 1)),
                          bool(header), False, f"{sheet.name}!{area.a1()}")  # fmt: skip
     top, bottom = rows_span
@@ -236,6 +240,30 @@ def select(
     label = f"{sheet.name}!{Area((top, left, max(top, bottom), right)).a1()}"
     return Selection(sheet, "sheet", top, bottom, list(range(left, right + 1)),
                      True if header is None else header, whole_rows_allowed, label)  # fmt: skip
+
+
+_A1_PART = re.compile(r"\s*\$?([A-Za-z]{0,3})\$?(\d{0,7})\s*")
+
+
+def _user_range(text: str) -> tuple[int, int, int, int]:
+    """``--range``: (top, left, bottom, right), or a usage error that shows how to
+    write it. Stricter than a range read from a file: no bare column or row, no
+    corners in reverse."""
+    how = "write it like 'A2:D200', 'A:D' or '2:200' (columns A-XFD, rows 1-1048576)"
+    area = parse_area(text.replace("$", ""))
+    parts = [_A1_PART.fullmatch(p) for p in text.split(":")]
+    if area is None or None in parts or (len(parts) == 1 and not (parts[0][1] and parts[0][2])):
+        raise OptionError(f"--range {text!r} is not an A1 range on a sheet: {how}")
+    if len(parts) == 2:
+        (c0, r0), (c1, r1) = ((p[1].upper(), p[2]) for p in parts)  # type: ignore[index]
+        cols = sorted((c0, c1), key=lambda c: (len(c), c))
+        rows = sorted((r0, r1), key=lambda r: int(r or 0))
+        if [c0, c1] != cols or [r0, r1] != rows:
+            raise OptionError(
+                f"--range {text!r} runs backwards: write it top-left first, as "
+                f"'{cols[0]}{rows[0]}:{cols[1]}{rows[1]}'"
+            )
+    return area.top, area.left, area.bottom, area.right
 
 
 def _tail_elements(sx: SheetXml, names: set[bytes]) -> list[tuple[bytes, dict[bytes, bytes]]]:

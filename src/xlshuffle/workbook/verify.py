@@ -30,7 +30,41 @@ _FORMULA = re.compile(rb"<([\w.-]+:)?f(?:\s[^>]*)?(?:/>|>[^<]*</\1?f>)(?:<\1?v>[
 _FORMULA_V = re.compile(rb"<([\w.-]+:)?v>[^<]*</\1?v>")
 
 
+def _expected_shape(record: DrawRecord) -> tuple[int, int | None]:
+    """How many entries the permutation must have, and how long each inner list is."""
+    n_rows = record.rows - (1 if record.header else 0)
+    if record.command == "sample":
+        return record.k or 0, None
+    if record.command == "groups":
+        return n_rows, None
+    mode = parse_mode(record.mode)
+    return {
+        "rows": (n_rows, None),
+        "columns": (record.columns, None),
+        "cells": (n_rows * record.columns, None),
+        "within-rows": (n_rows, record.columns),
+        "within-columns": (record.columns, n_rows),
+    }[mode]
+
+
+def _check_shape(record: DrawRecord) -> None:
+    """A record whose sizes disagree with its permutation is refused before the replay,
+    whose cost follows the sizes (so a record claiming a billion rows costs nothing)."""
+    count, inner = _expected_shape(record)
+    perm = record.permutation
+    bad = len(perm) != count or (
+        inner is not None and any(not isinstance(p, list) or len(p) != inner for p in perm)
+    )
+    if bad or (record.command == "sample" and count > record.rows):
+        raise WorkbookError(
+            f"record: the permutation has {len(perm):,} entries, which does not fit its "
+            f"{record.rows:,} rows x {record.columns:,} columns ({record.command}, "
+            f"{record.mode}): the record was edited or damaged"
+        )
+
+
 def _replay(record: DrawRecord) -> list[Any]:
+    _check_shape(record)
     stream = DrawStream(record.seed)
     n_rows = record.rows - (1 if record.header else 0)
     if record.command == "sample":
