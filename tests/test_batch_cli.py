@@ -168,7 +168,7 @@ def test_groups_cli(tmp_path: Path):
         (["shuffle", "{src}", "-o", "no/such/out.xlsx"], 2, "does not exist: create it first"),
         (["shuffle", "{src}", "-o", "out.xlsm"], 2, "name the output out.xlsx"),
         (["shuffle", "nothing-*.xlsx"], 2, "nothing-*.xlsx: no file matches this pattern"),
-        (["shuffle", "empty"], 2, "empty: the folder holds no workbook"),
+        (["shuffle", "empty"], 2, "empty: the folder holds no workbook or list"),
     ],
 )
 def test_errors_are_one_line(tmp_path: Path, capsys, argv, code, message):

@@ -148,3 +148,18 @@ def test_an_empty_folder_and_an_unmatched_glob_are_errors(tmp_path: Path, capsys
         assert outcome(capsys, "shuffle", "*.xlsx", "--dry-run", "--seed", "1")[0] == 0
     finally:
         os.chdir(cwd)
+
+
+def test_a_folder_draws_its_workbooks_and_lists_but_no_backups(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "draws"
+    folder.mkdir()
+    src = copy_fixture("plain.xlsx", tmp_path)
+    for name in ("a.xlsx", "a.bak.xlsx", "a.bak-2.xlsx", "~$old.xlsx"):
+        (folder / name).write_bytes(src.read_bytes())
+    (folder / "b.csv").write_bytes(b"name\r\nAnn\r\nBob\r\nCid\r\n")
+    (folder / "b.bak-3.csv").write_bytes(b"name\r\nAnn\r\n")
+    code = main(["shuffle", str(folder), "--dry-run", "--seed", "1", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    inputs = sorted(json.loads(line)["input"] for line in out.splitlines() if line.startswith("{"))
+    assert inputs == [str(folder / "a.xlsx"), str(folder / "b.csv")]

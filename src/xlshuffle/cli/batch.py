@@ -11,6 +11,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -23,7 +24,8 @@ from .options import add_limits, limits_of
 
 __all__ = ["register"]
 
-_EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm")
+_EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", ".csv", ".tsv", ".tab")
+_BACKUP = re.compile(r"\.bak(?:-\d+)?\.[^.]+$", re.IGNORECASE)  # NAME.bak.xlsx, NAME.bak-2.csv
 _DEFAULT_SUFFIX = {"shuffle": ".shuffled", "groups": ".groups", "sample": ".sample"}
 _VERB = {"shuffle": "shuffled", "sample": "drew", "groups": "grouped"}
 
@@ -145,12 +147,12 @@ def _expand(patterns: list[str], skip_suffix: str) -> list[str]:
                 for name in os.listdir(pattern)
                 if name.lower().endswith(_EXTENSIONS)
                 and not name.startswith(("~$", ".~"))
-                and ".bak." not in name
+                and not _BACKUP.search(name)
                 and not os.path.splitext(name)[0].endswith(skip_suffix)
             )
             if not found:
                 kinds = ", ".join(_EXTENSIONS)
-                raise _Usage(f"{pattern}: the folder holds no workbook ({kinds}) to draw from")
+                raise _Usage(f"{pattern}: the folder holds no workbook or list ({kinds})")
             out.extend(found)
         elif not os.path.exists(pattern) and glob.has_magic(pattern):
             matched = sorted(glob.glob(pattern))
