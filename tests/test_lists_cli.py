@@ -75,6 +75,10 @@ def test_record_json_and_verify(capsysbinary, src: Path, tmp_path: Path) -> None
     code, out, _ = run(capsysbinary, "verify", rec_path, "--input", src)
     assert code == 0 and b"permutation of 4 replayed; input checked" in out
     assert run(capsysbinary, "verify", rec_path, "--output", dst)[0] == 0
+    assert run(capsysbinary, "verify", rec_path, "--input", src, "--output", dst)[0] == 0
+    dst.write_bytes(dst.read_bytes() + b"x,y\r\n")
+    code, _, err = run(capsysbinary, "verify", rec_path, "--input", src, "--output", dst)
+    assert code == 1 and "is not the recorded output's" in err
     record["permutation"] = record["permutation"][::-1]
     rec_path.write_text(json.dumps(record))
     code, _, err = run(capsysbinary, "verify", rec_path)
