@@ -163,3 +163,21 @@ def test_a_folder_draws_its_workbooks_and_lists_but_no_backups(tmp_path: Path, c
     assert code == 0
     inputs = sorted(json.loads(line)["input"] for line in out.splitlines() if line.startswith("{"))
     assert inputs == [str(folder / "a.xlsx"), str(folder / "b.csv")]
+
+
+@pytest.mark.parametrize(
+    "sheet",
+    [
+        b'<worksheet><sheetData><row r="5"><c r="A1"/></row></sheetData></worksheet>',
+        b"<worksheet><sheetData><!-- x --></foo><row r='1'/></sheetData></worksheet>",
+    ],
+)
+def test_a_broken_sheet_is_said_once(sheet: bytes) -> None:
+    from xlshuffle import WorkbookError
+    from xlshuffle.workbook.sheet import SheetXml, parse_cells
+
+    with pytest.raises(WorkbookError) as info:
+        sx = SheetXml(sheet, "f.xlsx: sheet 'S'")
+        parse_cells(sx.row(0), sx.numbers[0], b"", sx.label)
+    text = str(info.value)
+    assert text.count("f.xlsx") == 1 and text.count("save it again") == 1, text

@@ -99,6 +99,8 @@ def parse_cells(row: bytes, row_number: int, prefix: bytes, label: str) -> list[
             if tag.kind == "start":
                 _inner(row, cell, prefix)
             cells.append(cell)
+    except WorkbookError:  # already one whole line (it is a ValueError too)
+        raise
     except ValueError as exc:
         raise _fail(label, f"row {row_number} is not well-formed XML ({exc})") from None
 
@@ -311,6 +313,8 @@ class SheetXml:
                 end = element_end(data, tag, stop)
                 self._add(number, tag.start, end)
                 pos = end
+        except WorkbookError:  # already one whole line (it is a ValueError too)
+            raise
         except ValueError as exc:
             raise _fail(self.label, f"the sheet is not well-formed XML ({exc})") from None
 
