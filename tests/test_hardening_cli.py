@@ -176,8 +176,11 @@ def test_a_broken_sheet_is_said_once(sheet: bytes) -> None:
     from xlshuffle import WorkbookError
     from xlshuffle.workbook.sheet import SheetXml, parse_cells
 
-    with pytest.raises(WorkbookError) as info:
+    def read() -> None:
         sx = SheetXml(sheet, "f.xlsx: sheet 'S'")
         parse_cells(sx.row(0), sx.numbers[0], b"", sx.label)
+
+    with pytest.raises(WorkbookError) as info:
+        read()
     text = str(info.value)
     assert text.count("f.xlsx") == 1 and text.count("save it again") == 1, text
