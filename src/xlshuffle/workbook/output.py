@@ -118,9 +118,11 @@ def check_output_name(book: Book, src: str, dst: str) -> None:
     got = _extension_kind(dst)
     if got is not None and got != want:
         stem = os.path.splitext(dst)[0]
+        also = " (rename the input too: Excel will not open it either)" if (
+            _extension_kind(src) == got) else ""  # fmt: skip
         raise OptionError(
             f"{dst}: {src} is an .{want} workbook, which Excel will not open under the "
-            f"name .{got}: name the output {stem}.{want}"
+            f"name .{got}: name the output {stem}.{want}{also}"
         )
 
 
