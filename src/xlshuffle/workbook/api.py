@@ -19,7 +19,7 @@ from .engine import draw_permutation, inverse, plan_move, splice
 from .jobs import Job, dest, job_from_record, make_record, open_job
 from .output import Changes, Written, commit
 from .record import DrawRecord, load_records
-from .refs import col_letters
+from .refs import cell_ref, col_letters
 from .select import check_movable
 from .values import text_of
 
@@ -202,7 +202,12 @@ def _values(job: Job, reader: CellReader, number: int) -> list[object]:
     if i < len(sx) and sx.numbers[i] == number:
         row = sx.row(i)
         wanted = set(cols)
-        got = {c.col: reader.value(row, c) for c in sx.cells(i) if c.col in wanted}
+        name = job.sel.sheet.name
+        got = {
+            c.col: reader.value(row, c, f"sheet {name!r}, cell {cell_ref(number, c.col)}")
+            for c in sx.cells(i)
+            if c.col in wanted
+        }
     return [got.get(c) for c in cols]
 
 

@@ -221,7 +221,15 @@ class PlainFormulas:
         start = row.rfind(self.cell, 0, at) + len(self.cell)
         m = _LETTERS.match(row, start)
         col = col_index(m[0]) if m is not None else 0
-        text = unescape(raw) if b"&" in raw else raw.decode("utf-8")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise WorkbookError(
+                f"{self.label}: the formula in {cell_ref(src, col)} is not UTF-8 text: open the "
+                "workbook in Excel, save it again, and retry"
+            ) from None
+        if "&" in text:
+            text = unescape(raw)
         try:
             moved, keep = self.mover.move_row(text, src, col, dst)
         except FormulaMoveError as exc:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..draw.errors import WorkbookError
 from .limits import LIMITS
 from .parts import STRICT_MAIN, Book
 from .refs import cell_ref, col_letters
 from .select import Selection, used_cols
 from .sheet import Cell, SheetXml
-from .values import CellStyles, SharedStrings, cell_value, workbook_date1904
+from .values import CellStyles, SharedStrings, ValuesError, cell_value, workbook_date1904
 from .xmlscan import escape_text, tag_end
 
 __all__ = ["CellReader", "group_column_edits", "sample_sheet_xml"]
@@ -32,28 +33,44 @@ class CellReader:
     strings: SharedStrings | None
     styles: CellStyles
     date1904: bool
+    #: The input's path, which every message names.
+    label: str = ""
 
     @classmethod
     def of(cls, book: Book) -> CellReader:
         rels = book.rels(book.part)
         strings = styles = None
-        for rel in rels:
-            part = None if rel.external else book.pkg.find(rel.target)
-            if part is None:
-                continue
-            if rel.type == "sharedStrings":
-                strings = SharedStrings.parse(book.pkg.chunks(part, limit=LIMITS.max_strings_bytes))
-            elif rel.type == "styles":
-                styles = book.read(part)
-        return cls(strings, CellStyles.parse(styles), workbook_date1904(book.xml))
+        try:
+            for rel in rels:
+                part = None if rel.external else book.pkg.find(rel.target)
+                if part is None:
+                    continue
+                if rel.type == "sharedStrings":
+                    chunks = book.pkg.chunks(part, limit=LIMITS.max_strings_bytes)
+                    strings = SharedStrings.parse(chunks)
+                elif rel.type == "styles":
+                    styles = book.read(part)
+            return cls(strings, CellStyles.parse(styles), workbook_date1904(book.xml), book.label)
+        except ValuesError as exc:
+            raise _unreadable(book.label, exc) from None
 
-    def value(self, row: bytes, cell: Cell) -> object:
-        return cell_value(
-            row[cell.start : cell.end],
-            strings=self.strings,
-            styles=self.styles,
-            date1904=self.date1904,
-        )
+    def value(self, row: bytes, cell: Cell, place: str = "") -> object:
+        """The cell's value; ``place`` (``"sheet 'Data', cell B5"``) goes in messages."""
+        try:
+            return cell_value(
+                row[cell.start : cell.end],
+                strings=self.strings,
+                styles=self.styles,
+                date1904=self.date1904,
+            )
+        except ValuesError as exc:
+            raise _unreadable(f"{self.label}: {place}" if place else self.label, exc) from None
+
+
+def _unreadable(where: str, exc: ValuesError) -> WorkbookError:
+    return WorkbookError(
+        f"{where}: {exc.reason}: open the workbook in Excel, save it again, and retry"
+    )
 
 
 def _inline(ref: str, text: str) -> bytes:

@@ -24,7 +24,7 @@ from ..draw.errors import OptionError, WorkbookError
 from .parts import Book, SheetInfo, TableInfo
 from .refs import MAX_COL, Area, col_index, col_letters, parse_area
 from .sheet import SheetXml
-from .xmlscan import attrs, iter_tags, local, unescape
+from .xmlscan import attrs, local, tags_or_refuse, unescape
 
 __all__ = ["Selection", "check_movable", "choose_sheet", "parse_columns", "select"]
 
@@ -242,7 +242,7 @@ def _tail_elements(sx: SheetXml, names: set[bytes]) -> list[tuple[bytes, dict[by
     out = []
     data = sx.data
     for where in ((0, sx.content_start), (sx.content_end, len(data))):
-        for tag in iter_tags(data, *where):
+        for tag in tags_or_refuse(data, sx.label, "the sheet", *where):
             if tag.kind in ("start", "empty") and local(tag.name) in names:
                 out.append((local(tag.name), attrs(data[tag.start : tag.end])))
     return out
@@ -299,7 +299,7 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
         if rel.type != "pivotTable" or rel.external or book.pkg.find(rel.target) is None:
             continue
         xml = book.read(book.pkg.find(rel.target) or rel.target)
-        for tag in iter_tags(xml):
+        for tag in tags_or_refuse(xml, book.label, f"part {rel.target}"):
             if local(tag.name) == b"location" and tag.kind in ("start", "empty"):
                 area = parse_area(unescape(attrs(xml[tag.start : tag.end]).get(b"ref", b"")))
                 if area is not None and (region.overlaps(area) or (

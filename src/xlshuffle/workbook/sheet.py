@@ -92,6 +92,7 @@ def parse_cells(row: bytes, row_number: int, prefix: bytes, label: str) -> list[
                     )
                 span = _value_span(head, m, tag.start)
             else:
+                _no_r(attrs(head), f"row {row_number} has a cell", label)
                 col += 1
             if (cells and col <= cells[-1].col) or col > MAX_COL:
                 raise _fail(label, f"the cells of row {row_number} are out of order")
@@ -101,6 +102,14 @@ def parse_cells(row: bytes, row_number: int, prefix: bytes, label: str) -> list[
             cells.append(cell)
     except ValueError as exc:
         raise _fail(label, f"row {row_number} is not well-formed XML ({exc})") from None
+
+
+def _no_r(a: dict[bytes, bytes], what: str, label: str) -> None:
+    """Refuse an ``r`` attribute that the caller's pattern did not read as a reference: it
+    would otherwise count as absent and the element would take the next place."""
+    if b"r" in a:
+        shown = a[b"r"][:20].decode("utf-8", "replace")
+        raise _fail(label, f"{what} at {shown!r}, which is not a place on a sheet")
 
 
 def _value_span(head: bytes, m: re.Match[bytes], base: int) -> tuple[int, int]:
@@ -249,8 +258,8 @@ class SheetXml:
     def _add(self, number: int, start: int, end: int) -> None:
         if self.numbers and number <= self.numbers[-1]:
             raise _fail(self.label, f"row {number} comes after row {self.numbers[-1]}")
-        if number > MAX_ROW:
-            raise _fail(self.label, f"row {number} is past the last row of a sheet")
+        if not 1 <= number <= MAX_ROW:
+            raise _fail(self.label, f"row {number} is not a row of a sheet (1 to {MAX_ROW:,})")
         self.numbers.append(number)
         self.starts.append(start)
         self.ends.append(end)
@@ -276,6 +285,8 @@ class SheetXml:
                 if j < 0:
                     raise _fail(self.label, "a row tag never ends")
             m = search(data, i, j)
+            if m is None:
+                _no_r(attrs(data[i:j]), "a row is numbered", self.label)
             number = int(m[1]) if m is not None else number + 1
             if data[j - 2] == 0x2F:  # '/>'
                 end = j
@@ -307,6 +318,8 @@ class SheetXml:
                     pos = end
                     continue
                 m = _ROW_R.search(data, tag.start, tag.end)
+                if m is None:
+                    _no_r(attrs(data[tag.start : tag.end]), "a row is numbered", self.label)
                 number = int(m[1]) if m is not None else number + 1
                 end = element_end(data, tag, stop)
                 self._add(number, tag.start, end)
