@@ -23,6 +23,7 @@ from itertools import repeat
 from ..draw.errors import OptionError, WorkbookError
 from .parts import Book, SheetInfo, TableInfo
 from .refs import MAX_COL, Area, col_index, col_letters, parse_area
+from .rowfind import valued_rows
 from .sheet import SheetXml
 from .xmlscan import attrs, local, tags_or_refuse, unescape
 
@@ -127,12 +128,7 @@ def parse_columns(spec: str | Sequence[str]) -> list[int]:
 
 def used_rows(sx: SheetXml) -> tuple[int, int] | None:
     """First and last stored row (index) that holds a value or formula."""
-    n = len(sx)
-    first = next((i for i in range(n) if sx.row_has_value(i)), None)
-    if first is None:
-        return None
-    last = next(i for i in range(n - 1, first - 1, -1) if sx.row_has_value(i))
-    return first, last
+    return valued_rows(sx)
 
 
 def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:

@@ -147,6 +147,16 @@ def _inner(row: bytes, cell: Cell, prefix: bytes) -> None:
         pos = end
 
 
+def _closed_or_empty(data: bytes, starts: array[int], ends: array[int], close: bytes) -> bool:
+    """Whether each span is a row that ends with ``close`` or a lone empty row tag (one
+    ``<``, ending ``/>``; ``<`` cannot occur in an attribute value). C-level passes."""
+    rep = itertools.repeat
+    closed = map(data.endswith, rep(close), rep(0), ends)
+    empty = map(data.endswith, rep(b"/>"), rep(0), ends)
+    lone = map((1).__eq__, map(data.count, rep(b"<"), starts, ends))
+    return all(map(operator.or_, closed, map(operator.and_, empty, lone)))
+
+
 class SheetXml:
     """A worksheet part: the bytes, the ``<sheetData>`` span and the rows inside it.
 
@@ -230,8 +240,10 @@ class SheetXml:
         if data[tail:stop].strip():
             return False
         ends.append(tail)
-        if not all(map(data.endswith, itertools.repeat(close_tag), itertools.repeat(0), ends)):
-            return False  # whitespace between rows, a self-closing row...
+        if not all(
+            map(data.endswith, itertools.repeat(close_tag), itertools.repeat(0), ends)
+        ) and not _closed_or_empty(data, starts, ends, close_tag):
+            return False  # whitespace between rows...
         if not all(map(operator.lt, numbers, itertools.islice(numbers, 1, None))) or (
             numbers[-1] > MAX_ROW or numbers[0] < 1
         ):
