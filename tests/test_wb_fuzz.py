@@ -6,17 +6,30 @@ per bug the fuzzer found, each a fixed edit of a fixture.
 from __future__ import annotations
 
 import io
+import json
+import os
+import re
+import resource
 import struct
+import subprocess
+import sys
 import tempfile
+import time
+import tracemalloc
 import zipfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+import wb_costly
 import wb_fuzz
 from xlshuffle import WorkbookError
 from xlshuffle.workbook import groups_workbook, sample_workbook, shuffle_workbook
+from xlshuffle.workbook.zipio import Package
+
+TESTS = Path(__file__).resolve().parent
+SRC = TESTS.parent / "src"
 
 _FUZZ = settings(
     max_examples=150,
@@ -182,3 +195,82 @@ def test_formula_not_in_utf8_is_refused(tmp_path: Path) -> None:
         "relative_formulas.xlsx", SHEET, b"<f>'Other sheet'!A3", b"<f>\xa7Other sheet'!A3"
     )
     refused(tmp_path, data, r"the formula in G3 is not UTF-8 text")
+
+
+# --------------------------------------------------------------------------- cost
+
+
+#: Seconds and peak memory (KB, the child's ``ru_maxrss``) one entry point may take on the
+#: adversarial workbooks of tests/wb_costly.py, all of them small in real content.
+COST_SECONDS = 5.0
+COST_KB = 300 * 1024
+
+COSTLY = [
+    ("merges", "shuffle", "drawn"),
+    ("merges", "groups", "drawn"),
+    ("wide_merges", "shuffle", "drawn"),
+    ("wide_merges", "cells", "drawn"),
+    ("whole_sheet_claims", "shuffle", "drawn"),
+    ("whole_sheet_claims", "sample", "drawn"),
+    ("whole_sheet_claims", "groups", "drawn"),
+    ("whole_sheet_claims", "cells", "refused: .*at most 20,000,000"),
+    ("wide_used_range", "shuffle", "drawn"),
+    ("wide_used_range", "within-rows", "drawn"),
+    ("empty_rows", "shuffle", "drawn"),
+    ("empty_rows", "sample", "drawn"),
+    ("long_values", "shuffle", "drawn"),
+    ("long_values", "groups", "drawn"),
+]
+
+
+@pytest.fixture(scope="module")
+def costly_books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("costly")
+    books = {}
+    for name, build in wb_costly.BUILDERS.items():
+        books[name] = folder / f"{name}.xlsx"
+        books[name].write_bytes(wb_costly.workbook(build()))
+    return books
+
+
+@pytest.mark.parametrize(("name", "call", "outcome"), COSTLY)
+def test_cost_follows_the_content(
+    costly_books: dict[str, Path], tmp_path: Path, name: str, call: str, outcome: str
+) -> None:
+    src = costly_books[name]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
+    done = subprocess.run(
+        [sys.executable, str(TESTS / "wb_costly.py"), name, call, str(src), str(tmp_path / "o")],
+        capture_output=True, text=True, env=env, timeout=120, check=True,
+    )  # fmt: skip
+    got = json.loads(done.stdout.splitlines()[-1])
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert re.match(outcome, got["outcome"]), got["outcome"]
+    if got["outcome"].startswith("refused"):
+        assert str(src) in got["outcome"] and "\n" not in got["outcome"]
+    assert got["seconds"] < COST_SECONDS, f"{name} {call}: {got['seconds']:.1f} s"
+    assert got["peak_kb"] < COST_KB, f"{name} {call}: {got['peak_kb'] // 1024} MB"
+    assert children >= got["peak_kb"]  # the same peak, as the parent sees it
+
+
+@pytest.mark.parametrize("declared", [1, 0xFFFFFFFE])
+def test_declared_size_that_lies_costs_what_the_member_holds(tmp_path: Path, declared: int) -> None:
+    data = bytearray(wb_costly.workbook(wb_costly.empty_rows(200_000)))
+    with zipfile.ZipFile(io.BytesIO(bytes(data))) as zf:
+        info = zf.getinfo(SHEET)
+    central = data.find(b"PK\x01\x02")
+    while data[central + 46 : central + 46 + len(info.filename)] != info.filename.encode():
+        central = data.find(b"PK\x01\x02", central + 4)
+    struct.pack_into("<L", data, info.header_offset + 22, declared)
+    struct.pack_into("<L", data, central + 24, declared)
+    t0 = time.perf_counter()
+    refused(tmp_path, bytes(data), r"inflates past the size|does not match its checksum")
+    assert time.perf_counter() - t0 < COST_SECONDS
+    tracemalloc.start()
+    try:
+        with pytest.raises(WorkbookError):
+            Package(bytes(data), "lying.xlsx").read(SHEET)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * info.file_size + 16 * 1024**2  # never what the header claims

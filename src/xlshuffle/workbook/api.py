@@ -141,7 +141,8 @@ def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | N
     sel = job.sel
     check_movable(job.inp.book, job.sx, sel, mode)
     if perm is None:
-        perm = draw_permutation(mode, sel.n_body, len(sel.cols), stream or DrawStream(None))
+        perm = draw_permutation(mode, sel.n_body, len(sel.cols), stream or DrawStream(None),
+                                job.sx.label)  # fmt: skip
     changes = plan_move(job.inp, job.sx, sel, mode, perm)
     written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else dst)

@@ -45,14 +45,18 @@ def sheet_label(path: str, name: str) -> str:
     return f"{path}: sheet {name!r}"
 
 
-def draw_permutation(mode: str, n_rows: int, n_cols: int, stream: DrawStream) -> list[Any]:
-    """The permutation(s) of one draw, consumed from ``stream`` as ``shuffle_grid`` does."""
+def draw_permutation(
+    mode: str, n_rows: int, n_cols: int, stream: DrawStream, label: str = ""
+) -> list[Any]:
+    """The permutation(s) of one draw, consumed from ``stream`` as ``shuffle_grid`` does
+    (``label``, the file and sheet, goes in messages)."""
     if mode in ("cells", "within-rows", "within-columns"):
         draws = n_rows * n_cols
         if draws > LIMITS.max_cell_draws:
+            where = f"{label}: " if label else ""
             raise WorkbookError(
-                f"the selection spans {draws:,} cells and --by {mode} draws one number per "
-                f"cell (at most {LIMITS.max_cell_draws:,}): choose a smaller range"
+                f"{where}the selection spans {draws:,} cells and --by {mode} draws one number "
+                f"per cell (at most {LIMITS.max_cell_draws:,}): choose a smaller range"
             )
     if mode == "rows":
         return permutation(n_rows, seed=stream)
