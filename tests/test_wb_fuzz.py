@@ -5,6 +5,7 @@ per bug the fuzzer found, each a fixed edit of a fixture.
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
@@ -274,3 +275,56 @@ def test_declared_size_that_lies_costs_what_the_member_holds(tmp_path: Path, dec
     finally:
         tracemalloc.stop()
     assert peak < 3 * info.file_size + 16 * 1024**2  # never what the header claims
+
+
+# --------------------------------------------------------------------------- regexes
+
+#: Every regular expression of the engine that runs over file content, by module and name,
+#: and how the engine applies it ("search" scans a whole part or row; "fullmatch" one token).
+CONTENT_REGEXES = [
+    ("xmlscan", "_QUOTE_OR_GT", "search"), ("xmlscan", "_ATTR", "search"),
+    ("xmlscan", "_NAME", "search"), ("adjust", "_CLIENT", "search"),
+    ("adjust", "_FIELD", "search"), ("cellwrite", "_ROW_NUMBER", "search"),
+    ("cellwrite", "_SPECIAL", "search"), ("engine", "_ANY_FORMULA", "search"),
+    ("formula_lex", "_LEX", "search"), ("formula_lex", "_QUOTED_RE", "search"),
+    ("formula_lex", "_THIS_ROW_RE", "fullmatch"), ("parts", "_XMLNS", "search"),
+    ("select", "_ARRAY", "search"), ("select", "_REF", "search"),
+    ("sheet", "_ROW_R", "search"), ("sheet", "_MARKUP", "search"),
+    ("sheet", "_CELL_R", "search"), ("verify", "_R_ATTR", "search"),
+    ("verify", "_FORMULA", "search"), ("verify", "_FORMULA_V", "search"),
+]  # fmt: skip
+#: Units repeated to 12 KB: quotes, spaces and tag openings that never close.
+ADVERSARIAL = [
+    b" ", b'"', b"'", b"<", b"a", b"[", b"[@", b"''", b"<a:", b"<f ", b"<c ", b"<f>", b"<v>",
+    b'<f t="array" ', b'<f t="shared" ', b"<x:ClientData ", b"<x:Row>", b' r="1', b' ref="',
+    b" xmlns:a=", b' a="', b" a='", b"[#This Row],[", b"'a", b"$A$", b'<c r="A',
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("module", "name", "how"), CONTENT_REGEXES)
+def test_content_regexes_are_linear(module: str, name: str, how: str) -> None:
+    # was: select._ARRAY 3.5 s on '<f t="array" ' x 1,000, verify._FORMULA 0.4 s and the
+    # shared-formula search 0.24 s on '<f ' x 4,000, adjust._CLIENT quadratic
+    pattern = getattr(importlib.import_module(f"xlshuffle.workbook.{module}"), name)
+    for unit in ADVERSARIAL:
+        text = unit * (12 * 1024 // len(unit))
+        subject = text if isinstance(pattern.pattern, bytes) else text.decode("latin-1")
+        t0 = time.perf_counter()
+        if how == "fullmatch":
+            pattern.fullmatch(subject)
+        else:
+            for _ in pattern.finditer(subject):
+                pass
+        assert time.perf_counter() - t0 < 1.0, f"{module}.{name} on {unit!r} x N"
+
+
+@pytest.mark.parametrize("unit", [b'<f t="array" ', b'<f t="shared" ', b"<f ", b"<c "])
+def test_tag_openings_that_never_close_cost_little(tmp_path: Path, unit: bytes) -> None:
+    # the searches built per sheet (shared formulas, array formulas) over a comment of them
+    junk = b"<!-- " + unit.replace(b"--", b"") * (12 * 1024 // len(unit)) + b" -->"
+    data = edited("shared_formulas.xlsx", SHEET, b"</row>", b"</row>" + junk)
+    src = tmp_path / "in.xlsx"
+    src.write_bytes(data)
+    t0 = time.perf_counter()
+    shuffle_workbook(src, tmp_path / "out.xlsx", seed=1)
+    assert time.perf_counter() - t0 < 1.0

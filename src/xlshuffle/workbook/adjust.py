@@ -151,7 +151,7 @@ def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: 
     return b"".join(out)
 
 
-_CLIENT = re.compile(rb"<(?:[\w.-]+:)?ClientData\b[^>]*>")
+_CLIENT = re.compile(rb"<(?:[\w.-]+:)?ClientData\b[^<>]*>")
 _FIELD = re.compile(rb"<((?:[\w.-]+:)?)(Row|Column|Anchor)>([^<]*)</\1\2>")
 
 

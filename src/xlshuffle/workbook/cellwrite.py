@@ -35,7 +35,9 @@ class SharedGroups:
     def __init__(self, sx: SheetXml, touched: Area) -> None:
         self.groups: dict[bytes, SharedGroup] = {}
         data, p = sx.data, sx.prefix
-        pat = re.compile(rb"<" + re.escape(p) + rb"f\s[^>]*?t\s*=\s*[\"']shared[\"']")
+        pat = re.compile(
+            rb"<" + re.escape(p) + rb"f\s[^<>]*?t\s*=\s*[\"']shared[\"']"
+        )  # one tag a try
         done: set[int] = set()
         for m in pat.finditer(data, sx.content_start, sx.content_end):
             i = _row_index_at(sx, m.start())

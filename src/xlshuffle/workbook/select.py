@@ -29,8 +29,6 @@ from .xmlscan import attrs, local, tags_or_refuse, unescape
 
 __all__ = ["Selection", "check_movable", "choose_sheet", "parse_columns", "select"]
 
-_FIRST_CELL = re.compile(rb"<(?:[\w.-]+:)?c\s[^>]*?\br\s*=\s*[\"']\$?([A-Z]{1,3})")
-
 
 @dataclass
 class Selection:
@@ -309,7 +307,9 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
     _check_arrays(sx, sel, region, where)
 
 
-_ARRAY = re.compile(rb"<(?:[\w.-]+:)?f\s[^>]*?\bt\s*=\s*[\"'](array|dataTable)[\"'][^>]*>")
+# [^<>] keeps each try inside one tag and nothing follows the type but a possessive run:
+# linear, where [^>]*?...[^>]*> went cubic on "<f t='array' " repeated without a ">".
+_ARRAY = re.compile(rb"<(?:[\w.-]+:)?f\s[^<>]*?\bt\s*=\s*[\"'](array|dataTable)[\"'][^<>]*+")
 _REF = re.compile(rb"\sref\s*=\s*[\"']([^\"']*)[\"']")
 
 
