@@ -201,7 +201,7 @@ def test_formula_not_in_utf8_is_refused(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- cost
 
 
-#: Seconds and peak memory (KB, the child's ``ru_maxrss``) one entry point may take on the
+#: Seconds and peak memory (KB, the child's own high-water mark) one entry point may take on the
 #: adversarial workbooks of tests/wb_costly.py, all of them small in real content.
 COST_SECONDS = 5.0
 COST_KB = 300 * 1024
