@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 import wb_costly
 import wb_fuzz
 from xlshuffle import WorkbookError
-from xlshuffle.workbook import groups_workbook, sample_workbook, shuffle_workbook
+from xlshuffle.workbook import groups_workbook, raised, sample_workbook, shuffle_workbook
 from xlshuffle.workbook.zipio import Package
 
 TESTS = Path(__file__).resolve().parent
@@ -328,3 +328,14 @@ def test_tag_openings_that_never_close_cost_little(tmp_path: Path, unit: bytes) 
     t0 = time.perf_counter()
     shuffle_workbook(src, tmp_path / "out.xlsx", seed=1)
     assert time.perf_counter() - t0 < 1.0
+
+
+def test_anchor_limit_is_one_line_naming_how_to_raise_it(tmp_path: Path) -> None:
+    src = tmp_path / "in.xlsx"
+    src.write_bytes((wb_fuzz.ENGINE / "merges.xlsx").read_bytes())
+    with raised(max_anchors=1), pytest.raises(WorkbookError) as info:
+        shuffle_workbook(src, tmp_path / "out.xlsx", seed=1)
+    message = str(info.value)
+    assert str(src) in message and "\n" not in message
+    assert "more than 1 merged cells entries: raise the limit" in message
+    assert "raised(max_anchors=N)" in message
