@@ -202,12 +202,12 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
     contiguous = sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols)
     # inside ``touched``, a row move does not look at the column, a column move at the row
     axis = "rows" if mode == "rows" and contiguous else "cols" if mode == "columns" else ""
-    fit = {"bounds": touched, "axis": axis}
-    tail = retarget_refs(sx.data, ANCHORED["sheet"], dest_of, label, sx.content_end, **fit)
+    tail = retarget_refs(sx.data, ANCHORED["sheet"], dest_of, label, sx.content_end,
+                         bounds=touched, axis=axis)  # fmt: skip
     if tail is not None:
         edits.append((sx.content_end, len(sx.data), tail[sx.content_end :]))
     changes.changed[sel.sheet.part] = splice(sx.data, edits)
-    _plan_comments(book, sel, dest_of, label, changes, fit)
+    _plan_comments(book, sel, dest_of, label, changes, touched, axis)
     i0, i1 = sx.index_of(top), sx.index_of(sel.bottom + 1)
     moved_formulas = i0 < i1 and _ANY_FORMULA.search(sx.data, sx.starts[i0], sx.ends[i1 - 1])
     if moved_formulas or shared:
@@ -220,17 +220,18 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
 
 
 def _plan_comments(book: Book, sel: Selection, dest_of: DestOf, label: str,
-                   changes: Changes, fit: dict[str, Any]) -> None:  # fmt: skip
+                   changes: Changes, bounds: Area, axis: str) -> None:  # fmt: skip
     for rel in book.rels(sel.sheet.part):
         part = None if rel.external else book.pkg.find(rel.target)
         if part is None:
             continue
         if rel.type == "comments":
             new = retarget_refs(book.read(part), ANCHORED["comments"], dest_of,
-                                f"{label}: comments", **fit)  # fmt: skip
+                                f"{label}: comments", bounds=bounds, axis=axis)  # fmt: skip
         elif rel.type == "threadedComment":
             new = retarget_refs(book.read(part), ANCHORED["threadedComments"], dest_of,
-                                f"{label}: threaded comments", **fit)  # fmt: skip
+                                f"{label}: threaded comments", bounds=bounds,
+                                axis=axis)  # fmt: skip
         elif rel.type == "vmlDrawing":
             new = retarget_vml(book.read(part), dest_of)
         else:
