@@ -339,3 +339,21 @@ def test_anchor_limit_is_one_line_naming_how_to_raise_it(tmp_path: Path) -> None
     assert str(src) in message and "\n" not in message
     assert "more than 1 merged cells entries: raise the limit" in message
     assert "raised(max_anchors=N)" in message
+
+
+def test_member_in_another_compression_is_still_copied_unchecked(tmp_path: Path) -> None:
+    # the checksum check of copied members must not refuse what it cannot inflate
+    parts = wb_fuzz.members((wb_fuzz.ENGINE / "merges.xlsx").read_bytes())
+    extra = zipfile.ZipInfo("customXml/blob.bin", (2026, 1, 1, 0, 0, 0))
+    extra.compress_type = zipfile.ZIP_BZIP2
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for info, body in parts:
+            zf.writestr(info, body)
+        zf.writestr(extra, b"kept as it is " * 100)
+    src, out = tmp_path / "in.xlsx", tmp_path / "out.xlsx"
+    src.write_bytes(buf.getvalue())
+    shuffle_workbook(src, out, seed=1)
+    with zipfile.ZipFile(src) as a, zipfile.ZipFile(out) as b:
+        assert a.read("customXml/blob.bin") == b.read("customXml/blob.bin")
+        assert b.getinfo("customXml/blob.bin").compress_type == zipfile.ZIP_BZIP2

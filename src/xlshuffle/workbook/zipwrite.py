@@ -228,7 +228,11 @@ def _write_member(
 
 def _check_copied(pkg: Package, m: Member) -> None:
     """Refuse a member that does not inflate to its checksum: copied as it is, it would
-    make the output as damaged as the input (Excel offers to repair both)."""
+    make the output as damaged as the input (Excel offers to repair both). A member that
+    xlshuffle cannot inflate (encrypted, another compression method) is copied unchecked,
+    as before."""
+    if m.flags & 0x01 or m.method not in (0, 8):
+        return
     for _ in pkg.chunks(m.name, limit=max(LIMITS.max_part_bytes, LIMITS.max_sheet_bytes)):
         pass
 
