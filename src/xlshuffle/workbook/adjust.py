@@ -27,11 +27,17 @@ __all__ = ["ANCHORED", "DestOf", "moved_area", "retarget_refs", "retarget_vml"]
 #: Where a cell goes: ``(row, col)`` for a moving cell, None for one that stays.
 DestOf = Callable[[int, int], "tuple[int, int] | None"]
 
-_AREA_CELL_CAP = 100_000
 
-
-def moved_area(area: Area, dest_of: DestOf, what: str) -> Area | None:
+def moved_area(
+    area: Area, dest_of: DestOf, what: str, *, bounds: Area, axis: str = ""
+) -> Area | None:
     """The new place of ``area`` when all its cells move alike; None when none moves.
+
+    ``bounds`` holds every moving cell (the cells of ``area`` outside it stay); ``axis``
+    says that inside the bounds a cell's move does not depend on its column (``"rows"``)
+    or on its row (``"cols"``). So the cost follows the cells that can tell, not the cells
+    the area claims: a merge across a whole row costs one look in a whole-row draw, and the
+    first disagreement refuses.
 
     Raises
     ------
@@ -39,19 +45,27 @@ def moved_area(area: Area, dest_of: DestOf, what: str) -> Area | None:
         Some of its cells move and others do not, or they move apart.
     """
     top, left, bottom, right = area
-    if (bottom - top + 1) * (right - left + 1) > _AREA_CELL_CAP:
-        corners = [(top, left), (top, right), (bottom, left), (bottom, right)]
-        cells = corners
-    else:
-        cells = [(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)]
-    shifts = set()
-    stays = 0
-    for r, c in cells:
-        d = dest_of(r, c)
-        if d is None:
-            stays += 1
+    if not bounds.overlaps(area):
+        return None
+    t, lf, b, r = bounds
+    top, left, bottom, right = max(top, t), max(left, lf), min(bottom, b), min(right, r)
+    partial = (top, left, bottom, right) != tuple(area)
+    rows = range(top, bottom + 1) if axis != "cols" else range(top, top + 1)
+    cols = range(left, right + 1) if axis != "rows" else range(left, left + 1)
+    shifts: set[tuple[int, int]] = set()
+    stays = partial
+    for r in rows:
+        for c in cols:
+            d = dest_of(r, c)
+            if d is None:
+                stays = True
+            else:
+                shifts.add((d[0] - r, d[1] - c))
+            if shifts and (stays or len(shifts) > 1):
+                break
         else:
-            shifts.add((d[0] - r, d[1] - c))
+            continue
+        break
     if not shifts:
         return None
     if stays or len(shifts) > 1:
@@ -86,8 +100,10 @@ ANCHORED = {
 
 
 def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: str,
-                  start: int = 0) -> bytes | None:  # fmt: skip
-    """``xml`` with the anchored ``ref``s moved, or None when nothing moved."""
+                  start: int = 0, *, bounds: Area,
+                  axis: str = "") -> bytes | None:  # fmt: skip
+    """``xml`` with the anchored ``ref``s moved, or None when nothing moved (``bounds`` and
+    ``axis`` as in :func:`moved_area`)."""
     edits: list[tuple[int, int, bytes]] = []
     names = {k.element: k for k in kinds}
     count = 0
@@ -104,8 +120,8 @@ def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: 
         count += 1
         if count > LIMITS.max_anchors:
             raise WorkbookError(
-                f"{label} lists more than {LIMITS.max_anchors:,} {kind.what}s: raise the "
-                "limit if the workbook is genuine"
+                f"{label} lists more than {LIMITS.max_anchors:,} {kind.what} entries: raise "
+                "the limit (workbook.raised(max_anchors=N)) if the workbook is genuine"
             )
         head = xml[tag.start : tag.end]
         a = attrs(head)
@@ -115,7 +131,7 @@ def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: 
         area = parse_area(unescape(raw))
         if area is None:
             continue
-        new = moved_area(area, dest_of, f"{label}: {kind.what}")
+        new = moved_area(area, dest_of, f"{label}: {kind.what}", bounds=bounds, axis=axis)
         if new is None:
             continue
         m = re.search(rb"\s" + kind.attribute + rb"\s*=\s*([\"'])[^\"']*\1", head)
@@ -135,7 +151,7 @@ def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: 
     return b"".join(out)
 
 
-_CLIENT = re.compile(rb"<(?:[\w.-]+:)?ClientData\b[^>]*>")
+_CLIENT = re.compile(rb"<(?:[\w.-]+:)?ClientData\b[^<>]*>")
 _FIELD = re.compile(rb"<((?:[\w.-]+:)?)(Row|Column|Anchor)>([^<]*)</\1\2>")
 
 

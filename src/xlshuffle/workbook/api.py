@@ -19,7 +19,7 @@ from .engine import draw_permutation, inverse, plan_move, splice
 from .jobs import Job, dest, job_from_record, make_record, open_job
 from .output import Changes, Written, commit
 from .record import DrawRecord, load_records
-from .refs import col_letters
+from .refs import cell_ref, col_letters
 from .select import check_movable
 from .values import text_of
 
@@ -141,7 +141,8 @@ def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | N
     sel = job.sel
     check_movable(job.inp.book, job.sx, sel, mode)
     if perm is None:
-        perm = draw_permutation(mode, sel.n_body, len(sel.cols), stream or DrawStream(None))
+        perm = draw_permutation(mode, sel.n_body, len(sel.cols), stream or DrawStream(None),
+                                job.sx.label)  # fmt: skip
     changes = plan_move(job.inp, job.sx, sel, mode, perm)
     written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else dst)
@@ -202,7 +203,12 @@ def _values(job: Job, reader: CellReader, number: int) -> list[object]:
     if i < len(sx) and sx.numbers[i] == number:
         row = sx.row(i)
         wanted = set(cols)
-        got = {c.col: reader.value(row, c) for c in sx.cells(i) if c.col in wanted}
+        name = job.sel.sheet.name
+        got = {
+            c.col: reader.value(row, c, f"sheet {name!r}, cell {cell_ref(number, c.col)}")
+            for c in sx.cells(i)
+            if c.col in wanted
+        }
     return [got.get(c) for c in cols]
 
 

@@ -35,7 +35,9 @@ class SharedGroups:
     def __init__(self, sx: SheetXml, touched: Area) -> None:
         self.groups: dict[bytes, SharedGroup] = {}
         data, p = sx.data, sx.prefix
-        pat = re.compile(rb"<" + re.escape(p) + rb"f\s[^>]*?t\s*=\s*[\"']shared[\"']")
+        pat = re.compile(
+            rb"<" + re.escape(p) + rb"f\s[^<>]*?t\s*=\s*[\"']shared[\"']"
+        )  # one tag a try
         done: set[int] = set()
         for m in pat.finditer(data, sx.content_start, sx.content_end):
             i = _row_index_at(sx, m.start())
@@ -221,7 +223,15 @@ class PlainFormulas:
         start = row.rfind(self.cell, 0, at) + len(self.cell)
         m = _LETTERS.match(row, start)
         col = col_index(m[0]) if m is not None else 0
-        text = unescape(raw) if b"&" in raw else raw.decode("utf-8")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise WorkbookError(
+                f"{self.label}: the formula in {cell_ref(src, col)} is not UTF-8 text: open the "
+                "workbook in Excel, save it again, and retry"
+            ) from None
+        if "&" in text:
+            text = unescape(raw)
         try:
             moved, keep = self.mover.move_row(text, src, col, dst)
         except FormulaMoveError as exc:

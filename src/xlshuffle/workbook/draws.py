@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..draw.errors import WorkbookError
 from .limits import LIMITS
 from .parts import STRICT_MAIN, Book
 from .refs import cell_ref, col_letters
 from .select import Selection, used_cols
 from .sheet import Cell, SheetXml
-from .values import CellStyles, SharedStrings, cell_value, workbook_date1904
+from .values import CellStyles, SharedStrings, ValuesError, cell_value, workbook_date1904
 from .xmlscan import escape_text, tag_end
 
 __all__ = ["CellReader", "group_column_edits", "sample_sheet_xml"]
@@ -32,28 +33,44 @@ class CellReader:
     strings: SharedStrings | None
     styles: CellStyles
     date1904: bool
+    #: The input's path, which every message names.
+    label: str = ""
 
     @classmethod
     def of(cls, book: Book) -> CellReader:
         rels = book.rels(book.part)
         strings = styles = None
-        for rel in rels:
-            part = None if rel.external else book.pkg.find(rel.target)
-            if part is None:
-                continue
-            if rel.type == "sharedStrings":
-                strings = SharedStrings.parse(book.pkg.chunks(part, limit=LIMITS.max_strings_bytes))
-            elif rel.type == "styles":
-                styles = book.read(part)
-        return cls(strings, CellStyles.parse(styles), workbook_date1904(book.xml))
+        try:
+            for rel in rels:
+                part = None if rel.external else book.pkg.find(rel.target)
+                if part is None:
+                    continue
+                if rel.type == "sharedStrings":
+                    chunks = book.pkg.chunks(part, limit=LIMITS.max_strings_bytes)
+                    strings = SharedStrings.parse(chunks)
+                elif rel.type == "styles":
+                    styles = book.read(part)
+            return cls(strings, CellStyles.parse(styles), workbook_date1904(book.xml), book.label)
+        except ValuesError as exc:
+            raise _unreadable(book.label, exc) from None
 
-    def value(self, row: bytes, cell: Cell) -> object:
-        return cell_value(
-            row[cell.start : cell.end],
-            strings=self.strings,
-            styles=self.styles,
-            date1904=self.date1904,
-        )
+    def value(self, row: bytes, cell: Cell, place: str = "") -> object:
+        """The cell's value; ``place`` (``"sheet 'Data', cell B5"``) goes in messages."""
+        try:
+            return cell_value(
+                row[cell.start : cell.end],
+                strings=self.strings,
+                styles=self.styles,
+                date1904=self.date1904,
+            )
+        except ValuesError as exc:
+            raise _unreadable(f"{self.label}: {place}" if place else self.label, exc) from None
+
+
+def _unreadable(where: str, exc: ValuesError) -> WorkbookError:
+    return WorkbookError(
+        f"{where}: {exc.reason}: open the workbook in Excel, save it again, and retry"
+    )
 
 
 def _inline(ref: str, text: str) -> bytes:
@@ -131,34 +148,47 @@ def group_column_edits(
     col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
     letters = col_letters(col)
     p = sx.prefix
-    new: dict[int, bytes] = {}
-    if sel.header:
-        new[sel.top] = _inline(f"{letters}{sel.top}", label)
-    for k, g in enumerate(numbers):
-        r = sel.body_top + k
-        new[r] = b'<c r="%s%d"><v>%d</v></c>' % (letters.encode(), r, g)
-    if p:
-        new = {r: x.replace(b"<", b"<" + p).replace(b"<" + p + b"/", b"</" + p) for r, x in
-               new.items()}  # fmt: skip
+    letters_b = letters.encode()
+
+    def cell(r: int, k: int) -> bytes:
+        if k < 0:
+            x = _inline(f"{letters}{r}", label)
+        else:
+            x = b'<c r="%s%d"><v>%d</v></c>' % (letters_b, r, numbers[k])
+        return x.replace(b"<", b"<" + p).replace(b"<" + p + b"/", b"</" + p) if p else x
+
     edits: list[tuple[int, int, bytes]] = []
     close = b"</" + p + b"row>"
-    for r, cell in sorted(new.items()):
-        i = sx.index_of(r)
+    # rows the sheet does not store are written in runs, one edit per run: a used range
+    # of a million rows with five stored costs one join, not a million edits
+    run = bytearray()
+    i = sx.index_of(sel.top)
+    first = sel.top if sel.header else sel.body_top
+    for r in range(first, sel.body_top + len(numbers)):
+        k = r - sel.body_top
+        while i < len(sx) and sx.numbers[i] < r:
+            i += 1
         if i < len(sx) and sx.numbers[i] == r:
+            at = sx.starts[i]
+            if run:
+                edits.append((at, at, bytes(run)))
+                run = bytearray()
             row = sx.row(i)
             end = sx.row_tag_end(i)
             if row[end - 2 : end] == b"/>":
                 head = _spans(row[: end - 2].rstrip() + b">", col)
-                edits.append((sx.starts[i], sx.ends[i], head + cell + close))
+                edits.append((sx.starts[i], sx.ends[i], head + cell(r, k) + close))
             else:
                 at = sx.ends[i] - len(close)
-                edits.append((at, at, cell))
+                edits.append((at, at, cell(r, k)))
                 head = _spans(row[:end], col)
                 if head != row[:end]:
                     edits.append((sx.starts[i], sx.starts[i] + end, head))
         else:
-            at = sx.starts[i] if i < len(sx) else sx.content_end
-            edits.append((at, at, b"<" + p + b'row r="%d">' % r + cell + close))
+            run += b"<" + p + b'row r="%d">' % r + cell(r, k) + close
+    if run:
+        at = sx.starts[i] if i < len(sx) else sx.content_end
+        edits.append((at, at, bytes(run)))
     return col, edits
 
 

@@ -45,14 +45,18 @@ def sheet_label(path: str, name: str) -> str:
     return f"{path}: sheet {name!r}"
 
 
-def draw_permutation(mode: str, n_rows: int, n_cols: int, stream: DrawStream) -> list[Any]:
-    """The permutation(s) of one draw, consumed from ``stream`` as ``shuffle_grid`` does."""
+def draw_permutation(
+    mode: str, n_rows: int, n_cols: int, stream: DrawStream, label: str = ""
+) -> list[Any]:
+    """The permutation(s) of one draw, consumed from ``stream`` as ``shuffle_grid`` does
+    (``label``, the file and sheet, goes in messages)."""
     if mode in ("cells", "within-rows", "within-columns"):
         draws = n_rows * n_cols
         if draws > LIMITS.max_cell_draws:
+            where = f"{label}: " if label else ""
             raise WorkbookError(
-                f"the selection spans {draws:,} cells and --by {mode} draws one number per "
-                f"cell (at most {LIMITS.max_cell_draws:,}): choose a smaller range"
+                f"{where}the selection spans {draws:,} cells and --by {mode} draws one number "
+                f"per cell (at most {LIMITS.max_cell_draws:,}): choose a smaller range"
             )
     if mode == "rows":
         return permutation(n_rows, seed=stream)
@@ -195,11 +199,15 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
         if not any(s <= sx.starts[last] < e for s, e, _ in edits):
             edits.append((sx.starts[last], sx.ends[last], new_row))
     label = sheet_label(inp.path, sel.sheet.name)
-    tail = retarget_refs(sx.data, ANCHORED["sheet"], dest_of, label, sx.content_end)
+    contiguous = sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols)
+    # inside ``touched``, a row move does not look at the column, a column move at the row
+    axis = "rows" if mode == "rows" and contiguous else "cols" if mode == "columns" else ""
+    tail = retarget_refs(sx.data, ANCHORED["sheet"], dest_of, label, sx.content_end,
+                         bounds=touched, axis=axis)  # fmt: skip
     if tail is not None:
         edits.append((sx.content_end, len(sx.data), tail[sx.content_end :]))
     changes.changed[sel.sheet.part] = splice(sx.data, edits)
-    _plan_comments(book, sel, dest_of, label, changes)
+    _plan_comments(book, sel, dest_of, label, changes, touched, axis)
     i0, i1 = sx.index_of(top), sx.index_of(sel.bottom + 1)
     moved_formulas = i0 < i1 and _ANY_FORMULA.search(sx.data, sx.starts[i0], sx.ends[i1 - 1])
     if moved_formulas or shared:
@@ -212,17 +220,18 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
 
 
 def _plan_comments(book: Book, sel: Selection, dest_of: DestOf, label: str,
-                   changes: Changes) -> None:  # fmt: skip
+                   changes: Changes, bounds: Area, axis: str) -> None:  # fmt: skip
     for rel in book.rels(sel.sheet.part):
         part = None if rel.external else book.pkg.find(rel.target)
         if part is None:
             continue
         if rel.type == "comments":
             new = retarget_refs(book.read(part), ANCHORED["comments"], dest_of,
-                                f"{label}: comments")  # fmt: skip
+                                f"{label}: comments", bounds=bounds, axis=axis)  # fmt: skip
         elif rel.type == "threadedComment":
             new = retarget_refs(book.read(part), ANCHORED["threadedComments"], dest_of,
-                                f"{label}: threaded comments")  # fmt: skip
+                                f"{label}: threaded comments", bounds=bounds,
+                                axis=axis)  # fmt: skip
         elif rel.type == "vmlDrawing":
             new = retarget_vml(book.read(part), dest_of)
         else:

@@ -14,7 +14,17 @@ import re
 from dataclasses import dataclass, field
 
 from ..draw.errors import WorkbookError
-from .xmlscan import attrs, check_no_doctype, element_end, escape_attr, iter_tags, local, unescape
+from .xmlscan import (
+    Tag,
+    attrs,
+    check_no_doctype,
+    element_end,
+    escape_attr,
+    iter_tags,
+    local,
+    tags_or_refuse,
+    unescape,
+)
 from .zipio import Package
 
 __all__ = ["Book", "Rel", "SheetInfo", "TableInfo", "open_book", "sniff"]
@@ -131,6 +141,7 @@ class Book:
             )
         self.content_types_part = ct
         self.content_types = self.read(ct)
+        _tags(self.content_types, self.label, ct)
         office = [r for r in self.rels("") if r.type == "officeDocument" and not r.external]
         book = office[0].target if office else pkg.find("xl/workbook.xml")
         if book is None or pkg.find(book) is None:
@@ -140,6 +151,7 @@ class Book:
             )
         self.part = pkg.find(book) or book
         self.xml = self.read(self.part)
+        _tags(self.xml, self.label, self.part)
         self.strict = STRICT_MAIN in self.xml[:4096] or STRICT_MAIN in self.xml
         self.sheets = self._sheets()
 
@@ -176,13 +188,12 @@ class Book:
             return []
         out = []
         xml = self.read(name)
-        try:
-            tags = list(iter_tags(xml))
-        except ValueError as exc:
-            raise WorkbookError(f"{self.label}: {name} is not well-formed XML ({exc})") from None
-        for tag in tags:
+        for tag in _tags(xml, self.label, name):
             if tag.kind in ("start", "empty") and local(tag.name) == b"Relationship":
-                a = {k.decode(): unescape(v) for k, v in attrs(xml[tag.start : tag.end]).items()}
+                a = {
+                    k.decode("utf-8", "replace"): unescape(v)
+                    for k, v in attrs(xml[tag.start : tag.end]).items()
+                }
                 external = a.get("TargetMode") == "External"
                 target = a.get("Target", "")
                 out.append(
@@ -202,12 +213,12 @@ class Book:
             if tag.kind in ("start", "empty") and local(tag.name) == b"sheet":
                 a = attrs(self.xml[tag.start : tag.end])
                 rid = next((v for k, v in a.items() if local(k) == b"id" and b":" in k), b"")
-                rel = rels.get(rid.decode())
+                rel = rels.get(unescape(rid))
                 name = unescape(a.get(b"name", b""))
                 if rel is None:
                     continue
                 part = self.pkg.find(rel.target) or rel.target
-                info = SheetInfo(name, part, rel.type, a.get(b"state", b"visible").decode())
+                info = SheetInfo(name, part, rel.type, unescape(a.get(b"state", b"visible")))
                 out.append(info)
         return out
 
@@ -230,19 +241,15 @@ class Book:
                 continue
             part = self.pkg.find(rel.target) or rel.target
             xml = self.read(part)
-            for tag in iter_tags(xml):
+            for tag in _tags(xml, self.label, part):
                 if tag.kind in ("start", "empty") and local(tag.name) == b"table":
                     a = attrs(xml[tag.start : tag.end])
                     name = unescape(a.get(b"displayName") or a.get(b"name") or b"")
-                    out.append(
-                        TableInfo(
-                            name,
-                            unescape(a.get(b"ref", b"")),
-                            int(a.get(b"headerRowCount", b"1") or 1),
-                            int(a.get(b"totalsRowCount", b"0") or 0),
-                            part,
-                        )
-                    )
+                    counts = a.get(b"headerRowCount", b"1"), a.get(b"totalsRowCount", b"0")
+                    if not all(c.isdigit() and len(c) < 8 for c in counts):
+                        raise _not_well_formed(self.label, part, "a row count that is not one")
+                    out.append(TableInfo(name, unescape(a.get(b"ref", b"")),
+                                         int(counts[0]), int(counts[1]), part))  # fmt: skip
                     break
         return out
 
@@ -257,7 +264,7 @@ class Book:
         target = self.pkg.find(chain[0].target)
         changed = {
             rels_part: _drop_element(self.read(rels_part), b"Relationship", b"Id", chain[0].id),
-        }
+        }  # both parts were read whole by iter_tags already: their elements end
         ct = _drop_element(self.content_types, b"Override", b"PartName", "/" + chain[0].target)
         if ct != self.content_types:
             changed[self.content_types_part] = ct
@@ -312,7 +319,7 @@ class Book:
             k += 1
         rid = f"rId{k}"
         target = posixpath.relpath(part, posixpath.dirname(self.part))
-        rel_prefix = _prefix_of_root(rels_xml)
+        rel_prefix = _prefix_of_root(rels_xml, self.label, rels_name)
         rel = (
             b"<" + rel_prefix + b'Relationship Id="' + rid.encode() + b'" Type="'
             + _REL_WORKSHEET[self.strict].encode() + b'" Target="' + target.encode() + b'"/>'
@@ -320,7 +327,8 @@ class Book:
         rels_xml = _insert_before_end(rels_xml, rel)
         ct = _insert_before_end(
             self.content_types,
-            b"<" + _prefix_of_root(self.content_types) + b'Override PartName="/'
+            b"<" + _prefix_of_root(self.content_types, self.label, self.content_types_part)
+            + b'Override PartName="/'
             + part.encode() + b'" ContentType="' + WORKSHEET_TYPE.encode() + b'"/>',
         )  # fmt: skip
         book = self.xml
@@ -342,8 +350,21 @@ class Book:
         return {self.part: book, rels_name: rels_xml, self.content_types_part: ct}, part
 
 
-def _prefix_of_root(xml: bytes) -> bytes:
-    root = next(t for t in iter_tags(xml) if t.kind in ("start", "empty"))
+def _not_well_formed(label: str, part: str, what: object) -> WorkbookError:
+    return WorkbookError(
+        f"{label}: part {part} is not well-formed XML ({what}): open the workbook in Excel, "
+        "save it again, and retry"
+    )
+
+
+def _tags(xml: bytes, label: str, part: str) -> list[Tag]:
+    return tags_or_refuse(xml, label, f"part {part}")
+
+
+def _prefix_of_root(xml: bytes, label: str, part: str) -> bytes:
+    root = next((t for t in _tags(xml, label, part) if t.kind in ("start", "empty")), None)
+    if root is None or xml.rstrip().rfind(b"</") < 0:
+        raise _not_well_formed(label, part, "no root element to add to")
     name = root.name
     return name[: name.find(b":") + 1] if b":" in name else b""
 
@@ -358,7 +379,10 @@ def _drop_element(xml: bytes, name: bytes, key: bytes, value: str) -> bytes:
         if tag.kind in ("start", "empty") and local(tag.name) == name:
             a = attrs(xml[tag.start : tag.end])
             if unescape(a.get(key, b"")).lower() == value.lower():
-                return xml[: tag.start] + xml[element_end(xml, tag) :]
+                try:
+                    return xml[: tag.start] + xml[element_end(xml, tag) :]
+                except ValueError:
+                    return xml  # an element that never ends is left for Excel to judge
     return xml
 
 

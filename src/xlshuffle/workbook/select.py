@@ -23,12 +23,11 @@ from itertools import repeat
 from ..draw.errors import OptionError, WorkbookError
 from .parts import Book, SheetInfo, TableInfo
 from .refs import MAX_COL, Area, col_index, col_letters, parse_area
+from .rowfind import valued_rows
 from .sheet import SheetXml
-from .xmlscan import attrs, iter_tags, local, unescape
+from .xmlscan import attrs, local, tags_or_refuse, unescape
 
 __all__ = ["Selection", "check_movable", "choose_sheet", "parse_columns", "select"]
-
-_FIRST_CELL = re.compile(rb"<(?:[\w.-]+:)?c\s[^>]*?\br\s*=\s*[\"']\$?([A-Z]{1,3})")
 
 
 @dataclass
@@ -127,12 +126,7 @@ def parse_columns(spec: str | Sequence[str]) -> list[int]:
 
 def used_rows(sx: SheetXml) -> tuple[int, int] | None:
     """First and last stored row (index) that holds a value or formula."""
-    n = len(sx)
-    first = next((i for i in range(n) if sx.row_has_value(i)), None)
-    if first is None:
-        return None
-    last = next(i for i in range(n - 1, first - 1, -1) if sx.row_has_value(i))
-    return first, last
+    return valued_rows(sx)
 
 
 def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
@@ -270,7 +264,7 @@ def _tail_elements(sx: SheetXml, names: set[bytes]) -> list[tuple[bytes, dict[by
     out = []
     data = sx.data
     for where in ((0, sx.content_start), (sx.content_end, len(data))):
-        for tag in iter_tags(data, *where):
+        for tag in tags_or_refuse(data, sx.label, "the sheet", *where):
             if tag.kind in ("start", "empty") and local(tag.name) in names:
                 out.append((local(tag.name), attrs(data[tag.start : tag.end])))
     return out
@@ -327,7 +321,7 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
         if rel.type != "pivotTable" or rel.external or book.pkg.find(rel.target) is None:
             continue
         xml = book.read(book.pkg.find(rel.target) or rel.target)
-        for tag in iter_tags(xml):
+        for tag in tags_or_refuse(xml, book.label, f"part {rel.target}"):
             if local(tag.name) == b"location" and tag.kind in ("start", "empty"):
                 area = parse_area(unescape(attrs(xml[tag.start : tag.end]).get(b"ref", b"")))
                 if area is not None and (region.overlaps(area) or (
@@ -341,7 +335,9 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
     _check_arrays(sx, sel, region, where)
 
 
-_ARRAY = re.compile(rb"<(?:[\w.-]+:)?f\s[^>]*?\bt\s*=\s*[\"'](array|dataTable)[\"'][^>]*>")
+# [^<>] keeps each try inside one tag and nothing follows the type but a possessive run:
+# linear, where [^>]*?...[^>]*> went cubic on "<f t='array' " repeated without a ">".
+_ARRAY = re.compile(rb"<(?:[\w.-]+:)?f\s[^<>]*?\bt\s*=\s*[\"'](array|dataTable)[\"'][^<>]*+")
 _REF = re.compile(rb"\sref\s*=\s*[\"']([^\"']*)[\"']")
 
 

@@ -92,6 +92,7 @@ def parse_cells(row: bytes, row_number: int, prefix: bytes, label: str) -> list[
                     )
                 span = _value_span(head, m, tag.start)
             else:
+                _no_r(attrs(head), f"row {row_number} has a cell", label)
                 col += 1
             if (cells and col <= cells[-1].col) or col > MAX_COL:
                 raise _fail(label, f"the cells of row {row_number} are out of order")
@@ -103,6 +104,14 @@ def parse_cells(row: bytes, row_number: int, prefix: bytes, label: str) -> list[
         raise
     except ValueError as exc:
         raise _fail(label, f"row {row_number} is not well-formed XML ({exc})") from None
+
+
+def _no_r(a: dict[bytes, bytes], what: str, label: str) -> None:
+    """Refuse an ``r`` attribute that the caller's pattern did not read as a reference: it
+    would otherwise count as absent and the element would take the next place."""
+    if b"r" in a:
+        shown = a[b"r"][:20].decode("utf-8", "replace")
+        raise _fail(label, f"{what} at {shown!r}, which is not a place on a sheet")
 
 
 def _value_span(head: bytes, m: re.Match[bytes], base: int) -> tuple[int, int]:
@@ -138,6 +147,16 @@ def _inner(row: bytes, cell: Cell, prefix: bytes) -> None:
         elif tag.name == isname:
             cell.valued = True
         pos = end
+
+
+def _closed_or_empty(data: bytes, starts: array[int], ends: array[int], close: bytes) -> bool:
+    """Whether each span is a row that ends with ``close`` or a lone empty row tag (one
+    ``<``, ending ``/>``; ``<`` cannot occur in an attribute value). C-level passes."""
+    rep = itertools.repeat
+    closed = map(data.endswith, rep(close), rep(0), ends)
+    empty = map(data.endswith, rep(b"/>"), rep(0), ends)
+    lone = map((1).__eq__, map(data.count, rep(b"<"), starts, ends))
+    return all(map(operator.or_, closed, map(operator.and_, empty, lone)))
 
 
 class SheetXml:
@@ -223,8 +242,10 @@ class SheetXml:
         if data[tail:stop].strip():
             return False
         ends.append(tail)
-        if not all(map(data.endswith, itertools.repeat(close_tag), itertools.repeat(0), ends)):
-            return False  # whitespace between rows, a self-closing row...
+        if not all(
+            map(data.endswith, itertools.repeat(close_tag), itertools.repeat(0), ends)
+        ) and not _closed_or_empty(data, starts, ends, close_tag):
+            return False  # whitespace between rows...
         if not all(map(operator.lt, numbers, itertools.islice(numbers, 1, None))) or (
             numbers[-1] > MAX_ROW or numbers[0] < 1
         ):
@@ -251,8 +272,8 @@ class SheetXml:
     def _add(self, number: int, start: int, end: int) -> None:
         if self.numbers and number <= self.numbers[-1]:
             raise _fail(self.label, f"row {number} comes after row {self.numbers[-1]}")
-        if number > MAX_ROW:
-            raise _fail(self.label, f"row {number} is past the last row of a sheet")
+        if not 1 <= number <= MAX_ROW:
+            raise _fail(self.label, f"row {number} is not a row of a sheet (1 to {MAX_ROW:,})")
         self.numbers.append(number)
         self.starts.append(start)
         self.ends.append(end)
@@ -278,6 +299,8 @@ class SheetXml:
                 if j < 0:
                     raise _fail(self.label, "a row tag never ends")
             m = search(data, i, j)
+            if m is None:
+                _no_r(attrs(data[i:j]), "a row is numbered", self.label)
             number = int(m[1]) if m is not None else number + 1
             if data[j - 2] == 0x2F:  # '/>'
                 end = j
@@ -309,6 +332,8 @@ class SheetXml:
                     pos = end
                     continue
                 m = _ROW_R.search(data, tag.start, tag.end)
+                if m is None:
+                    _no_r(attrs(data[tag.start : tag.end]), "a row is numbered", self.label)
                 number = int(m[1]) if m is not None else number + 1
                 end = element_end(data, tag, stop)
                 self._add(number, tag.start, end)

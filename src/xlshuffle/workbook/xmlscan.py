@@ -25,6 +25,7 @@ __all__ = [
     "iter_tags",
     "local",
     "tag_end",
+    "tags_or_refuse",
     "unescape",
 ]
 
@@ -136,6 +137,18 @@ def iter_tags(data: bytes, start: int = 0, end: int = -1) -> Iterator[Tag]:
             kind = "empty" if data[j - 2 : j - 1] == b"/" else "start"
             yield Tag(kind, m[0] if m else b"", i, j)
         pos = j
+
+
+def tags_or_refuse(data: bytes, label: str, part: str, start: int = 0, end: int = -1) -> list[Tag]:
+    """Every tag of :func:`iter_tags`, or a one-line :class:`WorkbookError` naming ``label``
+    (the file) and ``part`` when the markup never ends."""
+    try:
+        return list(iter_tags(data, start, end))
+    except ValueError as exc:
+        raise WorkbookError(
+            f"{label}: {part} is not well-formed XML ({exc}): open the workbook in Excel, "
+            "save it again, and retry"
+        ) from None
 
 
 def element_end(data: bytes, tag: Tag, stop: int = -1) -> int:

@@ -177,7 +177,9 @@ class Package:
                     "which one Excel reads: open it in Excel, save it again, and retry"
                 )
             seen.add(key)
-            member = self._locate(name, flags, method, crc, csize, usize, offset, mtime, mdate)
+            member = self._locate(
+                name, raw_name, flags, method, crc, csize, usize, offset, mtime, mdate
+            )
             member.central = data[pos:end]
             self.members.append(member)
             self.by_name[name] = member
@@ -186,6 +188,7 @@ class Package:
     def _locate(
         self,
         name: str,
+        raw_name: bytes,
         flags: int,
         method: int,
         crc: int,
@@ -200,6 +203,8 @@ class Package:
             raise _bad(label, f"member {name!r} has no local header where the directory says")
         nlen, xlen = struct.unpack_from("<HH", data, offset + 26)
         start = offset + _LOCAL.size + nlen + xlen
+        if data[offset + _LOCAL.size : offset + _LOCAL.size + nlen] != raw_name:
+            raise _bad(label, f"member {name!r} has another name in its local header")
         end = start + csize
         if end > len(data):
             raise _bad(label, f"member {name!r} runs past the end of the file")
@@ -236,8 +241,10 @@ class Package:
             An encrypted member, an unknown compression method, a member that inflates
             past its declared size, past ``limit`` or like a zip bomb, or a wrong CRC.
         """
-        m = self.by_name[name]
         label = self.label
+        m = self.by_name.get(name)
+        if m is None:
+            raise _bad(label, f"no part {name}, which the workbook points to")
         if m.flags & 0x01:
             raise WorkbookError(
                 f"{label}: part {name} is encrypted: remove the password in Excel "
@@ -260,7 +267,10 @@ class Package:
                 if inflater is None:
                     out = block
                 else:
-                    out = inflater.decompress(block, _CHUNK)
+                    try:
+                        out = inflater.decompress(block, _CHUNK)
+                    except zlib.error:
+                        raise _bad(label, f"part {name} does not inflate") from None
                     if inflater.unconsumed_tail:
                         pending.append(inflater.unconsumed_tail)
                 if not out:
@@ -270,7 +280,10 @@ class Package:
                 crc = zlib.crc32(out, crc)
                 yield out
         if inflater is not None:
-            tail = inflater.flush()
+            try:
+                tail = inflater.flush()
+            except zlib.error:
+                raise _bad(label, f"part {name} does not inflate") from None
             if tail:
                 total += len(tail)
                 self._check_size(m, total, cap)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from ..draw.errors import WorkbookError
+from .limits import LIMITS
 from .zipio import (
     _CENTRAL,
     _EOCD,
@@ -231,6 +232,17 @@ def _write_member(
     return _patched_central(record, offset=offset, crc=crc, csize=csize, usize=usize, flags=flags)
 
 
+def _check_copied(pkg: Package, m: Member) -> None:
+    """Refuse a member that does not inflate to its checksum: copied as it is, it would
+    make the output as damaged as the input (Excel offers to repair both). A member that
+    xlshuffle cannot inflate (encrypted, another compression method) is copied unchecked,
+    as before."""
+    if m.flags & 0x01 or m.method not in (0, 8):
+        return
+    for _ in pkg.chunks(m.name, limit=max(LIMITS.max_part_bytes, LIMITS.max_sheet_bytes)):
+        pass
+
+
 def write_package(
     pkg: Package,
     out: _Sink,
@@ -262,6 +274,7 @@ def write_package(
         if m.name in changed:
             records[m.name] = _write_member(out, m, m.name, changed[m.name], data, new=False)
             continue
+        _check_copied(pkg, m)
         offset = out.tell()
         out.write(view[m.offset : m.record_end])
         same = offset == m.offset
