@@ -63,10 +63,11 @@ def read_input(src: str | os.PathLike[str]) -> Input:
     if size > LIMITS.max_file_bytes:
         raise WorkbookError(
             f"{path}: the file is {size / 1024**2:,.0f} MB, more than the "
-            f"{LIMITS.max_file_bytes / 1024**2:,.0f} MB xlshuffle reads"
+            f"{LIMITS.max_file_bytes / 1024**2:,.0f} MB xlshuffle reads: raise the limit with "
+            "--max-mb (workbook.raised(max_file_bytes=...)) if the workbook is genuine"
         )
-    with open(path, "rb") as fh:
-        data = fh.read(LIMITS.max_file_bytes + 1)
+    with open(path, "rb") as fh:  # a buffer the file's size, not the limit's (2 GB)
+        data = fh.read(min(size, LIMITS.max_file_bytes) + 1)
     return Input(path, data, hashlib.sha256(data).hexdigest(), open_book(data, path))
 
 
