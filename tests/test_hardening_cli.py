@@ -184,3 +184,15 @@ def test_a_broken_sheet_is_said_once(sheet: bytes) -> None:
         read()
     text = str(info.value)
     assert text.count("f.xlsx") == 1 and text.count("save it again") == 1, text
+
+
+def test_every_limit_has_an_option(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "raffle.xlsx"
+    src.write_bytes(RAFFLE.read_bytes())
+    out = tmp_path / "o.xlsx"
+    code, line = outcome(capsys, "shuffle", src, "-o", out, "--by", "cells", "--max-cells", "10")
+    assert code == 1 and "at most 10" in line and "--max-cells N" in line, line
+    assert outcome(capsys, "shuffle", src, "-o", out, "--by", "cells", "--max-cells", "800")[0] == 0
+    for option in ("--max-cells", "--max-ranges", "--max-ratio", "--max-mb"):
+        code, line = outcome(capsys, "shuffle", src, "-o", out, option, "0")
+        assert code == 2 and f"{option} must be 1 or more" in line, line

@@ -121,7 +121,8 @@ def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: 
         if count > LIMITS.max_anchors:
             raise WorkbookError(
                 f"{label} lists more than {LIMITS.max_anchors:,} {kind.what} entries: raise "
-                "the limit (workbook.raised(max_anchors=N)) if the workbook is genuine"
+                "the limit (--max-ranges N, workbook.raised(max_anchors=N)) if the workbook "
+                "is genuine"
             )
         head = xml[tag.start : tag.end]
         a = attrs(head)

@@ -56,7 +56,8 @@ def draw_permutation(
             where = f"{label}: " if label else ""
             raise WorkbookError(
                 f"{where}the selection spans {draws:,} cells and --by {mode} draws one number "
-                f"per cell (at most {LIMITS.max_cell_draws:,}): choose a smaller range"
+                f"per cell (at most {LIMITS.max_cell_draws:,}): choose a smaller range, or "
+                "raise the limit with --max-cells N"
             )
     if mode == "rows":
         return permutation(n_rows, seed=stream)

@@ -179,11 +179,16 @@ def commit(
 
 
 def _write(inp: Input, changes: Changes, out: object) -> None:
-    write_package(
-        inp.book.pkg,
-        out,  # type: ignore[arg-type]
-        changed=changes.changed,
-        removed=changes.removed,
-        added=changes.added,
-        like=changes.like,
-    )
+    try:
+        write_package(
+            inp.book.pkg,
+            out,  # type: ignore[arg-type]
+            changed=changes.changed,
+            removed=changes.removed,
+            added=changes.added,
+            like=changes.like,
+        )
+    except WorkbookError as exc:  # the zip writer does not know the file's name
+        if inp.path in str(exc):
+            raise
+        raise WorkbookError(f"{inp.path}: {exc}") from None

@@ -306,7 +306,8 @@ class Package:
         if total > _RATIO_FLOOR and total > LIMITS.max_ratio * max(m.compress_size, 1):
             raise WorkbookError(
                 f"{self.label}: part {m.name} inflates more than {LIMITS.max_ratio} times "
-                "its stored size, like a zip bomb: refusing to read it"
+                "its stored size, like a zip bomb: refusing to read it (--max-ratio N raises "
+                "the limit for a genuine workbook)"
             )
 
     def read(self, name: str, *, limit: int | None = None) -> bytes:

@@ -288,7 +288,10 @@ def write_package(
         out.write(record)
     cd_size = out.tell() - cd_offset
     if len(ordered) > 0xFFFE or cd_offset >= _U32:
-        raise WorkbookError("the output would need zip64, which xlshuffle does not write")
+        raise WorkbookError(
+            "the output would need zip64 (more than 65,534 parts or 4 GB), which xlshuffle "
+            "does not write: split the workbook"
+        )
     comment = pkg.comment
     out.write(
         _EOCD.pack(_SIG_EOCD, 0, 0, len(ordered), len(ordered), cd_size, cd_offset, len(comment))
