@@ -197,7 +197,7 @@ def write_target(path: str, fill: Callable[[BinaryIO], None], *, mode: int | Non
                 fill(out)
                 return target
             with tempfile.TemporaryFile() as fh:
-                fill(fh)  # type: ignore[arg-type]
+                fill(fh)
                 fh.seek(0)
                 shutil.copyfileobj(fh, out, 1 << 20)
         return target
@@ -240,7 +240,11 @@ def write_atomically(path: str, data: bytes) -> None:
     data : bytes
         Its whole new content.
     """
-    write_target(path, lambda fh: fh.write(data))  # type: ignore[arg-type,return-value]
+
+    def fill(fh: BinaryIO) -> None:
+        fh.write(data)
+
+    write_target(path, fill)
 
 
 def write_new(path: Callable[[int], str], data: bytes, *, mode: int | None = None,

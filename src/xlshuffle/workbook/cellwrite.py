@@ -244,7 +244,7 @@ class PlainFormulas:
 
     def move(self, row: bytes, src: int, dst: int) -> bytes:
         """``row`` (references already rewritten) with each formula translated."""
-        out = []
+        out: list[bytes] = []
         pos = 0
         find = row.find
         src_b, dst_b = b"%d" % src, b"%d" % dst
@@ -256,7 +256,7 @@ class PlainFormulas:
             raw = row[i:j]
             blank = raw.replace(src_b, b"\0")
             pattern = patterns.get(blank, _UNSEEN)
-            if pattern is not None and pattern is not _UNSEEN:
+            if isinstance(pattern, tuple):
                 moved, keep = pattern[0].replace(b"\0", dst_b), pattern[1]
             else:
                 moved, keep = self._translate(row, i, raw, src, dst)

@@ -145,7 +145,7 @@ def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
         return _used_cols_careful(sx, i0, i1)
     starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
     n = len(mark)
-    heads = set()
+    heads: set[bytes] = set()
     for found in (map(data.find, repeat(mark), starts, ends),
                   map(data.rfind, repeat(mark), starts, ends)):  # fmt: skip
         heads.update(data[k + n : k + n + 3] for k in found if k >= 0)
@@ -245,11 +245,12 @@ def _user_range(text: str) -> tuple[int, int, int, int]:
     corners in reverse."""
     how = "write it like 'A2:D200', 'A:D' or '2:200' (columns A-XFD, rows 1-1048576)"
     area = parse_area(text.replace("$", ""))
-    parts = [_A1_PART.fullmatch(p) for p in text.split(":")]
-    if area is None or None in parts or (len(parts) == 1 and not (parts[0][1] and parts[0][2])):
+    found = [_A1_PART.fullmatch(p) for p in text.split(":")]
+    parts = [(m[1].upper(), m[2]) for m in found if m is not None]
+    if area is None or len(parts) != len(found) or (len(parts) == 1 and not all(parts[0])):
         raise OptionError(f"--range {text!r} is not an A1 range on a sheet: {how}")
     if len(parts) == 2:
-        (c0, r0), (c1, r1) = ((p[1].upper(), p[2]) for p in parts)  # type: ignore[index]
+        (c0, r0), (c1, r1) = parts
         cols = sorted((c0, c1), key=lambda c: (len(c), c))
         rows = sorted((r0, r1), key=lambda r: int(r or 0))
         if [c0, c1] != cols or [r0, r1] != rows:
