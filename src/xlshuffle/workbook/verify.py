@@ -9,9 +9,12 @@ cells' values before the check fails.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import operator
 import os
 import re
+import sys
 from array import array
 from typing import Any
 
@@ -262,6 +265,19 @@ def _digest(data: bytes) -> int:
     return int.from_bytes(hashlib.blake2b(data.rstrip(), digest_size=8).digest(), "little")
 
 
+_BLAKE8 = functools.partial(hashlib.blake2b, digest_size=8)
+_DIGEST = operator.methodcaller("digest")
+
+
+def _digests(pieces: list[bytes]) -> array[int]:
+    """:func:`_digest` of each piece, by C-level maps (no Python code per row)."""
+    out = array("Q")
+    out.frombytes(b"".join(map(_DIGEST, map(_BLAKE8, map(bytes.rstrip, pieces)))))
+    if sys.byteorder != "little":
+        out.byteswap()
+    return out
+
+
 def _row_digests(sx: Any, top: int, bottom: int) -> array[int]:
     """An 8-byte digest of each row ``top..bottom`` without references, spans, formula
     text and cached values. Rows are normalised 4,096 at a time with two regular
@@ -295,8 +311,13 @@ def _row_digests(sx: Any, top: int, bottom: int) -> array[int]:
         pieces = [p for p in block.split(row_open) if p]
         if len(pieces) != c1 - c0:  # something between rows: one row at a time
             pieces = [_norm(sx.row(i)) for i in range(c0, c1)]
-        for k, piece in enumerate(pieces):
-            digests[sx.numbers[c0 + k] - top] = _digest(piece)
+        found = _digests(pieces)
+        n0 = sx.numbers[c0] - top
+        if sx.numbers[c1 - 1] - top == n0 + len(found) - 1:  # no gaps: one slice
+            digests[n0 : n0 + len(found)] = found
+        else:
+            for k, digest in enumerate(found):
+                digests[sx.numbers[c0 + k] - top] = digest
     return digests
 
 
