@@ -510,3 +510,15 @@ def test_a_subs_success_writes_like_the_script() -> None:
         monkeypatch.undo()
     assert excel.cells("Sheet1", 2, 4, 2, 3) == deal(PEOPLE, 2, seed=7)
     assert excel.log()[0]["seed"] == "7"
+
+
+def test_error_cells_move_with_their_row_and_are_hashed_as_their_text() -> None:
+    rows = [["a", "#N/A"], ["b", 2], ["c", "#DIV/0!"]]
+    excel = Excel([["h", "v"], *rows], "A2:B4", sheet="My list")
+    excel.script("shuffle_rows")
+    (entry,) = excel.log()
+    perm = permutation(3, seed=entry["seed"])
+    assert excel.cells("My list", 2, 1, 3, 2) == [rows[p] for p in perm]
+    assert entry["input sha256"] == sha256_of(rows)
+    assert entry["formula"] == f"=SHUFFLE('My list'!A2:B4, \"{entry['seed']}\")"
+    assert "--sheet 'My list' --range A2:B4" in entry["command line"]

@@ -17,7 +17,8 @@ where ``<text>`` is the cell's canonical text, ``<length>`` its length in UTF-8 
 text ``""``), ``b`` TRUE/FALSE (text ``TRUE`` or ``FALSE``), ``n`` a number (a date or a
 time is its Excel serial number; a whole number is its decimal digits with a leading
 ``-`` if negative, anything else Python's ``repr`` of the float, the shortest text
-that reads back as the same double), ``s`` a text (its characters as they are).
+that reads back as the same double), ``s`` a text (its characters as they are; an
+error cell is read as its text, ``#N/A``).
 
 >>> values_sha256([[1, "a"], [2.0, None]])[:16]
 '9031a560d3a38dd9'
