@@ -83,7 +83,9 @@ def _sheet(name: str, values: list[list[Any]]) -> dict[str, Any]:
 class Excel:
     """Excel's side of the Office.js protocol: holds the workbook, applies the actions."""
 
-    def __init__(self, values: list[list[Any]], selection: str, sheet: str = "Sheet1") -> None:
+    def __init__(
+        self, values: list[list[Any]], selection: str | None, sheet: str = "Sheet1"
+    ) -> None:
         self.payload: dict[str, Any] = {
             "client": "Office.js",
             "version": xw.__version__,
@@ -225,12 +227,8 @@ def sha256_of(rows: list[list[Any]]) -> str:
     return hashlib.sha256(out).hexdigest()
 
 
-def table(excel: Excel) -> Excel:
-    """A header row and the five people in A1:C6."""
-    return excel
-
-
-def people(selection: str = "A2:C6") -> Excel:
+def people(selection: str | None = "A2:C6") -> Excel:
+    """A header row and the five people in A1:C6, with ``selection`` selected."""
     return Excel([["name", "n", "flag"], *PEOPLE], selection)
 
 
@@ -439,6 +437,10 @@ def test_the_logged_command_line_reproduces_the_shuffle_from_the_saved_workbook(
 BAD = [
     ("shuffle_rows", (), "A2:C2", "has 1 row: select at least 2 rows"),
     ("shuffle_rows", (), "A:A", "whole rows or columns"),
+    ("shuffle_rows", (), "2:3", "whole rows or columns"),
+    ("shuffle_rows", (), "A2:A4,C2:C4", "select one block of cells first"),
+    ("draw_winners", (2,), None, "select one block of cells first"),
+    ("write_seed", (), "A2:A4,C2:C4", "select one block of cells first"),
     ("shuffle_rows", (), "E2:G6", "only empty cells"),
     ("draw_winners", (0,), "A2:C6", "k must be 1 or more"),
     ("draw_winners", (6,), "A2:C6", "cannot draw 6 winners from 5 rows"),
@@ -447,7 +449,7 @@ BAD = [
     ("assign_groups", (2.5,), "A2:C6", "k must be a whole number"),
     ("deal_cards", (10, 2), "A2:C6", "needs 20 cards and the selection has 15"),
     ("deal_cards", (1, 1), "A2", "the selection is one cell"),
-    ("write_seed", (), "A1:B2", "select one cell for the seed (A1:B2)"),
+    ("write_seed", (), "A1:B2", "select one cell for the seed, not A1:B2"),
     ("restore_last_draw", (), "A1", "no draw to restore"),
 ]
 
@@ -499,15 +501,11 @@ def test_a_sheet_named_draw_log_that_is_not_a_log_is_left_alone() -> None:
     assert excel.cells("Sheet1", 2, 1, 5, 3) == PEOPLE
 
 
-def test_a_subs_success_writes_like_the_script() -> None:
+def test_a_subs_success_writes_like_the_script(monkeypatch: pytest.MonkeyPatch) -> None:
     excel = people()
     excel.name("SEED", "H1")
     excel.put("Sheet1", 1, 8, 7)
-    monkeypatch = pytest.MonkeyPatch()
-    try:
-        excel.sub(monkeypatch, "draw_winners", 2)
-    finally:
-        monkeypatch.undo()
+    excel.sub(monkeypatch, "draw_winners", 2)
     assert excel.cells("Sheet1", 2, 4, 2, 3) == deal(PEOPLE, 2, seed=7)
     assert excel.log()[0]["seed"] == "7"
 

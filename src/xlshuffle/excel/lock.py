@@ -105,15 +105,8 @@ def _values(rng: Any) -> Rows:
 def _selection(book: Any, *, least_rows: int = 2) -> tuple[Any, Any, Rows]:
     """The selected range, its sheet and its values; a selection that cannot be drawn
     from is refused by name."""
-    try:
-        rng = book.selection
-    except Exception:  # Office.js: a chart or a shape is selected, or several areas
-        rng = None
-    if rng is None:
-        raise ShapeError("nothing is selected: select the cells to draw from")
+    rng = _selected(book)
     address = _address(rng)
-    if "," in address or ";" in address:
-        raise ShapeError(f"the selection {address} has several areas: select one block of cells")
     rows, columns = rng.shape
     if rows >= _cells.SHEET_ROWS or columns >= _cells.SHEET_COLUMNS:
         raise SizeError(
@@ -133,6 +126,20 @@ def _selection(book: Any, *, least_rows: int = 2) -> tuple[Any, Any, Rows]:
     values = _values(rng)
     _cells.rows("the selection", values, values=True)
     return rng.sheet, rng, values
+
+
+def _selected(book: Any) -> Any:
+    """The selected block of cells; a shape, nothing or several areas are refused."""
+    try:
+        rng = book.selection
+        address = None if rng is None else _address(rng)
+    except Exception:  # the Office.js book cannot parse a selection of several areas
+        rng = address = None
+    if rng is None or address in (None, "", "None") or "," in address or ";" in address:
+        raise ShapeError(
+            "select one block of cells first (nothing, a shape or several areas are selected)"
+        )
+    return rng
 
 
 def _seed(book: Any) -> tuple[str, str]:
@@ -284,13 +291,9 @@ def assign_groups(book: Any, k: Any = 2) -> Draw:
 
 def write_seed(book: Any) -> str:
     """Write a fresh seed from the operating system, as text, into the selected cell."""
-    try:
-        rng = book.selection
-    except Exception:
-        rng = None
-    if rng is None or rng.shape != (1, 1):
-        where = "" if rng is None else f" ({_address(rng)})"
-        raise ShapeError(f"select one cell for the seed{where}")
+    rng = _selected(book)
+    if rng.shape != (1, 1):
+        raise ShapeError(f"select one cell for the seed, not {_address(rng)}")
     seed = new_seed()
     _write_text(rng, [[seed]])
     return seed
