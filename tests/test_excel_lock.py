@@ -520,3 +520,49 @@ def test_error_cells_move_with_their_row_and_are_hashed_as_their_text() -> None:
     assert entry["input sha256"] == sha256_of(rows)
     assert entry["formula"] == f"=SHUFFLE('My list'!A2:B4, \"{entry['seed']}\")"
     assert "--sheet 'My list' --range A2:B4" in entry["command line"]
+
+
+def test_the_windows_add_in_imports_a_vba_sub_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """xlwings' classic ``xlsub`` and VBA writer, run with stand-ins for pywin32's modules
+    (which only import on Windows): what *Import Functions* would write, and that the
+    converter ``call_udf`` picks for a macro's return value exists (``-> None`` has none)."""
+    import importlib
+    import io
+    import sys
+    import types
+
+    from xlwings.conversion import accessors
+
+    com = {name: types.ModuleType(name) for name in ("pythoncom", "pywintypes", "win32com")}
+    com["win32com.client"] = types.ModuleType("win32com.client")
+    com["pythoncom"].CoInitialize = lambda: None  # type: ignore[attr-defined]
+    com["win32com.client"].Dispatch = None  # type: ignore[attr-defined]
+    for name, module in com.items():
+        monkeypatch.setitem(sys.modules, name, module)
+    try:
+        classic = importlib.import_module("xlwings.udfs")
+        module = types.ModuleType("wrapped")
+        for name in SCRIPTS:
+            wrapped = classic.xlsub(getattr(subs, name))
+            # call_udf writes the result through conversion.write, which routes on this:
+            convert = wrapped.__xlfunc__["ret"]["options"]["convert"]
+            assert hasattr(accessors.get(convert, convert), "router"), name
+            setattr(module, name, wrapped)
+        vba = io.StringIO()
+        book = types.SimpleNamespace(Name="Raffle.xlsm")
+        classic.generate_vba_wrapper("xlshuffle.excel.subs", module, vba, book)
+    finally:
+        sys.modules.pop("xlwings.udfs", None)
+        if hasattr(xw, "udfs"):
+            delattr(xw, "udfs")
+    text = vba.getvalue()
+    for signature in (
+        "Sub shuffle_rows()",
+        "Sub draw_winners(Optional k)",
+        "Sub deal_cards(Optional cards, Optional hands)",
+        "Sub assign_groups(Optional k)",
+        "Sub restore_last_draw()",
+        "Sub write_seed()",
+    ):
+        assert signature in text
+    assert "Function" not in text

@@ -44,8 +44,12 @@ def _plain(func: F) -> F:
 
 _sub: Callable[[F], F] = getattr(xw, "sub", None) or _plain
 
+# The macros are annotated "-> Any", not "-> None": the Windows add-in converts what a
+# sub returns with the converter its return annotation names, and has none for NoneType
+# (the draw would succeed, then Excel would show an AttributeError).
 
-def _run(command: str, func: Callable[..., Any], *args: Any) -> None:
+
+def _run(command: str, func: Callable[..., Any], *args: Any) -> Any:
     book = xw.Book.caller()
     try:
         func(book, *args)
@@ -54,36 +58,36 @@ def _run(command: str, func: Callable[..., Any], *args: Any) -> None:
 
 
 @_sub
-def shuffle_rows() -> None:
+def shuffle_rows() -> Any:
     """Shuffles the selected rows in place, as plain values, and logs the draw."""
     _run("shuffle rows", lock.shuffle_rows)
 
 
 @_sub
-def draw_winners(k: Any = 1) -> None:
+def draw_winners(k: Any = 1) -> Any:
     """Draws k of the selected rows, in draw order, into the cells right of them."""
     _run("draw winners", lock.draw_winners, k)
 
 
 @_sub
-def deal_cards(cards: Any = 5, hands: Any = 1) -> None:
+def deal_cards(cards: Any = 5, hands: Any = 1) -> Any:
     """Deals cards to hands from the selected cells, one column per hand, right of them."""
     _run("deal", lock.deal_cards, cards, hands)
 
 
 @_sub
-def assign_groups(k: Any = 2) -> None:
+def assign_groups(k: Any = 2) -> Any:
     """Writes a group number 1 to k for each selected row in the column right of them."""
     _run("assign groups", lock.assign_groups, k)
 
 
 @_sub
-def restore_last_draw() -> None:
+def restore_last_draw() -> Any:
     """Puts back what the newest draw on the Draw log sheet replaced."""
     _run("restore last draw", lock.restore_last_draw)
 
 
 @_sub
-def write_seed() -> None:
+def write_seed() -> Any:
     """Writes a fresh random seed, as text, into the selected cell."""
     _run("write seed", lock.write_seed)
