@@ -8,9 +8,12 @@ sheet are refused there, by name, before anything is allocated), the core draws 
 protocol v1, so the same seed gives the same result as the Python API and the command
 line), and the result goes back as a list of rows that Excel spills.
 
-Every argument is positional and the functions are not volatile: they recompute when
-their inputs change, never because an unrelated cell changed. Without a seed they draw a
-fresh one on every recomputation. A mistake (k larger than the rows, an unknown ``by``, a
+Every argument is positional and the functions are not volatile. Without a seed they
+draw a fresh one on every recomputation, and Excel recomputes them when their inputs
+change, on Ctrl+Alt+F9 and, in Office.js (xlwings Lite and Server), also when rows or
+columns are inserted or deleted and when the workbook is reopened in Excel on the web
+(docs/excel.md, "When formulas recompute"). :mod:`xlshuffle.excel.lock` draws once and
+writes plain values instead. A mistake (k larger than the rows, an unknown ``by``, a
 seed that is TRUE) becomes :class:`xlwings.XlwingsError` in one place,
 :func:`_excel_function`, which Excel shows as ``#VALUE!`` with the message.
 

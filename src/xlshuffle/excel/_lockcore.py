@@ -1,0 +1,250 @@
+"""Draw and lock, the pure part: what a locked draw writes and logs, from plain values.
+
+Nothing here touches a workbook or xlwings. :mod:`xlshuffle.excel.lock` reads the
+selection as a list of rows, asks :func:`plan` what to write, writes it and appends
+:meth:`Draw.log_row` to the ``Draw log`` sheet; ``restore last draw`` asks
+:func:`undo` what to write back. Everything a log row holds can be recomputed from it
+by anyone (docs/excel.md, "Draw and lock").
+
+The input hash (:func:`values_sha256`) is SHA-256 over this serialisation of a grid of
+cell values, as UTF-8 bytes::
+
+    "<rows>x<columns>\\n", then for each row, for each cell: <tag><length>:<text>,
+    and "\\n" after each row
+
+where ``<text>`` is the cell's canonical text, ``<length>`` its length in UTF-8 bytes
+(decimal) and ``<tag>`` one letter: ``e`` an empty cell (no value or an empty text;
+text ``""``), ``b`` TRUE/FALSE (text ``TRUE`` or ``FALSE``), ``n`` a number (a date or a
+time is its Excel serial number; a whole number is its decimal digits with a leading
+``-`` if negative, anything else Python's ``repr`` of the float, the shortest text
+that reads back as the same double), ``s`` a text (its characters as they are; an
+error cell is read as its text, ``#N/A``).
+
+>>> values_sha256([[1, "a"], [2.0, None]])[:16]
+'9031a560d3a38dd9'
+>>> serialise([[1, "a"], [2.0, None]])
+b'2x2\\nn1:1s1:a\\nn1:2e0:\\n'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import math
+import numbers
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..draw.errors import ShapeError, SizeError
+from ..draw.knuth import deal, group_numbers, permutation
+from ..draw.protocol import PROTOCOL, excel_serial
+
+Rows = list[list[Any]]
+
+#: The modes of a locked draw, as the log's ``mode`` column names them.
+MODES = ("shuffle", "winners", "deal", "groups")
+#: The columns of the ``Draw log`` sheet, in order (its header row).
+LOG_COLUMNS = (
+    "time (UTC)",
+    "sheet",
+    "range",
+    "mode",
+    "k",
+    "hands",
+    "output",
+    "seed",
+    "seed from",
+    "protocol",
+    "version",
+    "input sha256",
+    "output sha256",
+    "formula",
+    "command line",
+    "restored (UTC)",
+)
+
+_PLAIN_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_CELL_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*([RrCc][0-9]*)?")
+
+
+# --------------------------------------------------------------------------- input hash
+
+
+def cell_text(value: Any) -> tuple[str, str]:
+    """The tag and canonical text of one cell value (see the module docstring)."""
+    if value is None or (isinstance(value, str) and value == ""):
+        return "e", ""
+    if isinstance(value, bool):
+        return "b", "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return "s", value
+    if isinstance(value, dt.date):
+        value = excel_serial(value)
+    if isinstance(value, numbers.Integral):
+        return "n", str(int(value))
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if math.isfinite(number) and number.is_integer():
+            return "n", str(int(number))
+        return "n", repr(number)
+    return "s", str(value)
+
+
+def serialise(rows: Sequence[Sequence[Any]]) -> bytes:
+    """The canonical bytes of a grid of values, as :func:`values_sha256` hashes them."""
+    width = len(rows[0]) if rows else 0
+    parts = [f"{len(rows)}x{width}\n".encode("ascii")]
+    for row in rows:
+        for value in row:
+            tag, text = cell_text(value)
+            data = text.encode("utf-8", "surrogatepass")
+            parts.append(f"{tag}{len(data)}:".encode("ascii") + data)
+        parts.append(b"\n")
+    return b"".join(parts)
+
+
+def values_sha256(rows: Sequence[Sequence[Any]]) -> str:
+    """SHA-256 (lower-case hex) of :func:`serialise` of the grid."""
+    return hashlib.sha256(serialise(rows)).hexdigest()
+
+
+# --------------------------------------------------------------------------- references
+
+
+def sheet_ref(sheet: str) -> str:
+    """A sheet name as a formula names it: quoted when it is not a plain word."""
+    if _PLAIN_SHEET.fullmatch(sheet) and not _CELL_LIKE.fullmatch(sheet):
+        return sheet
+    return "'" + sheet.replace("'", "''") + "'"
+
+
+def excel_text(text: str) -> str:
+    """A text as a formula literal: in double quotes, inner quotes doubled."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+# --------------------------------------------------------------------------- a draw
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One locked draw: where, what, with which seed, and what it wrote.
+
+    ``output`` is the grid written at ``output_address`` (for ``shuffle`` the input
+    range itself); ``time`` is an ISO 8601 UTC time; ``seed`` the canonical seed text.
+    """
+
+    mode: str
+    sheet: str
+    address: str
+    book: str
+    seed: str
+    seed_from: str
+    version: str
+    time: str
+    rows: Rows
+    output: Rows
+    output_address: str
+    k: int | None = None
+    hands: int | None = None
+
+    def formula(self) -> str:
+        """The worksheet formula that draws the same result from the input values."""
+        ref = f"{sheet_ref(self.sheet)}!{self.address}"
+        seed = excel_text(self.seed)
+        if self.mode == "shuffle":
+            return f"=SHUFFLE({ref}, {seed})"
+        if self.mode == "winners":
+            return f"=SAMPLE({ref}, {self.k}, {seed})"
+        if self.mode == "groups":
+            return f"=GROUPS({ref}, {self.k}, {seed})"
+        return f"=DEAL({self.k}, {self.hands}, {seed}, {ref})"
+
+    def command_line(self) -> str:
+        """The ``xlshuffle`` command that draws the same result from the saved workbook.
+
+        For ``deal`` it deals the positions 1..N of the cards in the selection, read row
+        by row (the command line deals numbers, not cells): card ``i`` is cell ``i``.
+        """
+        q = shlex.quote
+        if self.mode == "deal":
+            n = len(self.rows) * len(self.rows[0])
+            return (
+                f"xlshuffle deal --cards {self.k} --hands {self.hands} --deck {n} "
+                f"--seed {q(self.seed)}"
+            )
+        where = f"{q(self.book)} --sheet {q(self.sheet)} --range {self.address}"
+        if self.mode == "shuffle":
+            return f"xlshuffle shuffle {where} --seed {q(self.seed)}"
+        command = "sample" if self.mode == "winners" else "groups"
+        return f"xlshuffle {command} {where} -k {self.k} --seed {q(self.seed)}"
+
+    def log_row(self) -> list[str]:
+        """The ``Draw log`` row, every cell a text, in the order of :data:`LOG_COLUMNS`."""
+        return [
+            self.time,
+            self.sheet,
+            self.address,
+            self.mode,
+            "" if self.k is None else str(self.k),
+            "" if self.hands is None else str(self.hands),
+            self.output_address,
+            self.seed,
+            self.seed_from,
+            PROTOCOL,
+            self.version,
+            values_sha256(self.rows),
+            values_sha256(self.output),
+            self.formula(),
+            self.command_line(),
+            "",
+        ]
+
+
+def plan(mode: str, rows: Rows, seed: str, k: int | None = None, hands: int | None = None) -> Rows:
+    """What a locked draw of ``mode`` writes, from the selection's rows and the seed.
+
+    ``shuffle``: the rows in a new order (``SHUFFLE``); ``winners``: ``k`` rows in draw
+    order (``SAMPLE``); ``groups``: one column of group numbers 1..k (``GROUPS``);
+    ``deal``: ``k`` cards to each of ``hands`` hands from the cells read row by row,
+    one column per hand (``DEAL``).
+    """
+    if mode == "shuffle":
+        return [list(rows[p]) for p in permutation(len(rows), seed=seed)]
+    if mode == "winners":
+        return [list(row) for row in deal(rows, _need(k), seed=seed)]
+    if mode == "groups":
+        return [[g] for g in group_numbers(permutation(len(rows), seed=seed), _need(k))]
+    cards, players = _need(k), _need(hands)
+    deck = [cell for row in rows for cell in row]
+    if cards * players > len(deck):
+        raise SizeError(
+            f"cannot deal {cards} cards to {players} hands: that needs {cards * players} "
+            f"cards and the selection has {len(deck)}; deal fewer or select more cells"
+        )
+    dealt = deal(deck, cards * players, seed=seed)
+    return [dealt[r * players : (r + 1) * players] for r in range(cards)]
+
+
+def undo(mode: str, current: Rows, seed: str) -> Rows:
+    """What ``restore last draw`` writes back over a shuffle: the rows before the draw.
+
+    ``current`` holds the shuffled rows; position ``p`` holds the original row
+    ``perm[p]``, so the original row ``perm[p]`` is ``current[p]``.
+    """
+    if mode != "shuffle":
+        raise ShapeError(f"only a shuffle is undone row by row, not {mode!r}")
+    perm = permutation(len(current), seed=seed)
+    original: Rows = [[] for _ in current]
+    for p, item in enumerate(perm):
+        original[item] = list(current[p])
+    return original
+
+
+def _need(value: int | None) -> int:
+    if value is None:
+        raise SizeError("a count is missing")
+    return value

@@ -1,0 +1,91 @@
+"""Draw and lock as xlwings Lite and xlwings Server scripts (buttons in the task pane).
+
+Import them into Lite's ``main.py`` (``from xlshuffle.excel.scripts import *``) or into
+the module an xlwings Server loads its scripts from; each shows as a button, and its
+arguments (``k``, ``cards``, ``hands``) as form fields above it. Every script is a thin
+wrapper over :mod:`xlshuffle.excel.lock` and gets the workbook from xlwings
+(``book: xw.Book``: the Office.js workbook as JSON, whose writes go back to Excel as
+actions when the script returns).
+
+A mistake (a bad selection or count, a log that does not match the sheet) writes nothing
+and raises :class:`xlwings.XlwingsError` with one line, at most 300 characters, that
+says what to change: xlwings Server answers it as HTTP 400 with the message (no retry,
+no traceback), which the add-in shows; Lite shows the message in its output pane.
+Anything else is a bug and propagates.
+
+The tests drive these through xlwings' own ``custom_scripts_call`` with a real
+``xw.Book`` built from an Office.js JSON payload (tests/test_excel_lock.py). On Windows
+``xw.script`` is xlwings' ``sub``, but these take the book as an argument, which a
+button cannot pass: the Windows add-in uses :mod:`xlshuffle.excel.subs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import xlwings as xw
+
+from ..draw.errors import XlshuffleError
+from . import lock
+
+__all__ = [
+    "assign_groups",
+    "deal_cards",
+    "draw_winners",
+    "restore_last_draw",
+    "shuffle_rows",
+    "write_seed",
+]
+
+
+def _run(command: str, func: Callable[..., Any], book: xw.Book, *args: Any) -> Any:
+    try:
+        return func(book, *args)
+    except XlshuffleError as exc:
+        raise xw.XlwingsError(lock.message(command, exc)) from None
+
+
+def _report(draw: Any) -> None:
+    print(
+        f"xlshuffle: {draw.mode} of {draw.sheet}!{draw.address} written to "
+        f"{draw.output_address}, seed {draw.seed}, logged on the {lock.LOG_SHEET!r} sheet"
+    )
+
+
+@xw.script(name="xlshuffle: shuffle the selected rows")
+def shuffle_rows(book: xw.Book) -> None:
+    """Shuffles the selected rows in place, as plain values, and logs the draw."""
+    _report(_run("shuffle rows", lock.shuffle_rows, book))
+
+
+@xw.script(name="xlshuffle: draw winners from the selected rows")
+def draw_winners(book: xw.Book, k: int = 1) -> None:
+    """Draws k of the selected rows, in draw order, into the cells right of them."""
+    _report(_run("draw winners", lock.draw_winners, book, k))
+
+
+@xw.script(name="xlshuffle: deal from the selected cards")
+def deal_cards(book: xw.Book, cards: int = 5, hands: int = 1) -> None:
+    """Deals cards to hands from the selected cells, one column per hand, right of them."""
+    _report(_run("deal", lock.deal_cards, book, cards, hands))
+
+
+@xw.script(name="xlshuffle: assign groups to the selected rows")
+def assign_groups(book: xw.Book, k: int = 2) -> None:
+    """Writes a group number 1 to k for each selected row in the column right of them."""
+    _report(_run("assign groups", lock.assign_groups, book, k))
+
+
+@xw.script(name="xlshuffle: restore the last draw")
+def restore_last_draw(book: xw.Book) -> None:
+    """Puts back what the newest draw on the Draw log sheet replaced."""
+    where = _run("restore last draw", lock.restore_last_draw, book)
+    print(f"xlshuffle: restored {where}")
+
+
+@xw.script(name="xlshuffle: write a fresh seed into the selected cell")
+def write_seed(book: xw.Book) -> None:
+    """Writes a fresh random seed, as text, into the selected cell."""
+    seed = _run("write seed", lock.write_seed, book)
+    print(f"xlshuffle: seed {seed}")

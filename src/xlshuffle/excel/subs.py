@@ -1,0 +1,93 @@
+"""Draw and lock as macros of the xlwings Windows add-in (``@xw.sub``).
+
+Each is a thin wrapper over :mod:`xlshuffle.excel.lock` that takes the workbook from
+``xw.Book.caller()``. Run one from a button or VBA with ``RunPython``::
+
+    RunPython "import xlshuffle.excel.subs as x; x.draw_winners(3)"
+
+or add ``xlshuffle.excel.subs`` to the add-in's *UDF Modules* and click *Import
+Functions*: xlwings writes a VBA ``Sub`` for each (``shuffle_rows``, ``draw_winners``...)
+that a button can run. A mistake writes nothing and shows a message box (xlwings'
+``App.alert``) with one line that says what to change; never a traceback.
+
+With ``XLWINGS_ON_SERVER`` set (xlwings Lite, Server, and the tests on Linux) xlwings
+has no ``sub`` decorator, so these stay plain functions there: the tests call them with
+``xw.Book.caller`` returning a real Office.js ``xw.Book``, whose ``App.alert`` becomes
+an ``alert`` action (tests/test_excel_lock.py). The COM side itself needs Windows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import xlwings as xw
+
+from ..draw.errors import XlshuffleError
+from . import lock
+
+__all__ = [
+    "assign_groups",
+    "deal_cards",
+    "draw_winners",
+    "restore_last_draw",
+    "shuffle_rows",
+    "write_seed",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _plain(func: F) -> F:
+    return func
+
+
+_sub: Callable[[F], F] = getattr(xw, "sub", None) or _plain
+
+# The macros are annotated "-> Any", not "-> None": the Windows add-in converts what a
+# sub returns with the converter its return annotation names, and has none for NoneType
+# (the draw would succeed, then Excel would show an AttributeError).
+
+
+def _run(command: str, func: Callable[..., Any], *args: Any) -> Any:
+    book = xw.Book.caller()
+    try:
+        func(book, *args)
+    except XlshuffleError as exc:
+        book.app.alert(lock.message(command, exc), title="xlshuffle", mode="critical")
+
+
+@_sub
+def shuffle_rows() -> Any:
+    """Shuffles the selected rows in place, as plain values, and logs the draw."""
+    _run("shuffle rows", lock.shuffle_rows)
+
+
+@_sub
+def draw_winners(k: Any = 1) -> Any:
+    """Draws k of the selected rows, in draw order, into the cells right of them."""
+    _run("draw winners", lock.draw_winners, k)
+
+
+@_sub
+def deal_cards(cards: Any = 5, hands: Any = 1) -> Any:
+    """Deals cards to hands from the selected cells, one column per hand, right of them."""
+    _run("deal", lock.deal_cards, cards, hands)
+
+
+@_sub
+def assign_groups(k: Any = 2) -> Any:
+    """Writes a group number 1 to k for each selected row in the column right of them."""
+    _run("assign groups", lock.assign_groups, k)
+
+
+@_sub
+def restore_last_draw() -> Any:
+    """Puts back what the newest draw on the Draw log sheet replaced."""
+    _run("restore last draw", lock.restore_last_draw)
+
+
+@_sub
+def write_seed() -> Any:
+    """Writes a fresh random seed, as text, into the selected cell."""
+    _run("write seed", lock.write_seed)

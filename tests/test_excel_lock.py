@@ -1,0 +1,568 @@
+"""Draw and lock: the Lite/Server scripts and the Windows subs on a real xlwings workbook.
+
+What runs for real: xlwings' own script machinery (``custom_scripts_call``, the
+``@xw.script`` decorator with ``XLWINGS_ON_SERVER`` set by the root conftest) and the
+real Office.js ``xw.Book`` that xlwings Lite and Server hand a script, built from the
+JSON payload Excel sends (values, selection, defined names). Every read and write of
+the commands goes through that book; its writes come back as xlwings' action list.
+
+What is a stand-in: :class:`Excel` below plays the part of Excel's JavaScript client,
+which applies the actions (``setValues``, ``addSheet``, ``setNumberFormat``...) to the
+workbook and sends the next payload; it keeps the number formats and alerts it saw.
+The Windows subs run with ``xw.Book.caller`` patched to return that same real book:
+their COM side (``xw.sub``, ``RunPython``, the message box) needs Windows.
+
+Expected values never come from the lock module: the order is recomputed with
+``permutation(n, seed)``, the hash from the serialisation docs/excel.md states
+(re-implemented here), and the formulas are evaluated through the worksheet functions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import datetime as dt
+import hashlib
+import shlex
+from typing import Any
+
+import pytest
+import xlwings as xw
+from xlwings.server import custom_scripts_call, custom_scripts_meta
+
+from test_excel import call
+from xlshuffle import PROTOCOL, __version__, deal, deal_hands, excel_serial, groups, permutation
+from xlshuffle.excel import scripts, subs
+
+SCRIPTS = (
+    "assign_groups",
+    "deal_cards",
+    "draw_winners",
+    "restore_last_draw",
+    "shuffle_rows",
+    "write_seed",
+)
+PEOPLE = [["Ana", 1, True], ["Ben", 2.5, None], ["Cy", "x", False], ["Di", 4, "d"], ["Ed", 5, 6]]
+LOG_HEADER = [
+    "time (UTC)",
+    "sheet",
+    "range",
+    "mode",
+    "k",
+    "hands",
+    "output",
+    "seed",
+    "seed from",
+    "protocol",
+    "version",
+    "input sha256",
+    "output sha256",
+    "formula",
+    "command line",
+    "restored (UTC)",
+]
+WRITES = {"setValues", "rangeClearContents", "addSheet", "setNumberFormat"}
+
+
+# --------------------------------------------------------------------------- the stand-in
+
+
+def _sheet(name: str, values: list[list[Any]]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "values": values,
+        "pictures": [],
+        "shapes": [],
+        "charts": [],
+        "notes": [],
+        "tables": [],
+        "print_area": None,
+    }
+
+
+class Excel:
+    """Excel's side of the Office.js protocol: holds the workbook, applies the actions."""
+
+    def __init__(
+        self, values: list[list[Any]], selection: str | None, sheet: str = "Sheet1"
+    ) -> None:
+        self.payload: dict[str, Any] = {
+            "client": "Office.js",
+            "version": xw.__version__,
+            "book": {"name": "Raffle 2026.xlsx", "active_sheet_index": 0, "selection": selection},
+            "sheets": [_sheet(sheet, [list(r) for r in values])],
+            "names": [],
+        }
+        self.formats: dict[tuple[str, int, int], str] = {}
+        self.alerts: list[str] = []
+        self.actions: list[dict[str, Any]] = []
+
+    # ---- the workbook as Excel shows it
+
+    def sheet(self, name: str) -> dict[str, Any]:
+        return next(s for s in self.payload["sheets"] if s["name"] == name)
+
+    def cells(self, name: str, top: int, left: int, rows: int, cols: int) -> list[list[Any]]:
+        """Values of a block (1-based), empty cells as None."""
+        grid = self.sheet(name)["values"]
+        out = []
+        for r in range(top - 1, top - 1 + rows):
+            row = grid[r] if r < len(grid) else []
+            out.append(
+                [
+                    row[c] if c < len(row) and row[c] != "" else None
+                    for c in range(left - 1, left - 1 + cols)
+                ]
+            )
+        return out
+
+    def log(self) -> list[dict[str, Any]]:
+        rows = [r for r in self.sheet("Draw log")["values"] if any(v not in ("", None) for v in r)]
+        assert rows[0][: len(LOG_HEADER)] == LOG_HEADER
+        return [dict(zip(LOG_HEADER, r, strict=False)) for r in rows[1:]]
+
+    def select(self, address: str, sheet: int = 0) -> None:
+        self.payload["book"]["selection"] = address
+        self.payload["book"]["active_sheet_index"] = sheet
+
+    def name(self, name: str, address: str, sheet: int = 0) -> None:
+        self.payload["names"].append(
+            {
+                "name": name,
+                "sheet_index": sheet,
+                "address": address,
+                "book_scope": True,
+                "scope_sheet_name": None,
+                "scope_sheet_index": None,
+            }
+        )
+
+    def put(self, name: str, row: int, col: int, value: Any) -> None:
+        self._write(self.sheet(name), row - 1, col - 1, [[value]])
+
+    # ---- running a command
+
+    def book(self) -> xw.Book:
+        return xw.Book(json=copy.deepcopy(self.payload))
+
+    def script(self, name: str, *args: Any) -> list[dict[str, Any]]:
+        """Run a script as xlwings Lite/Server do, then apply its actions."""
+        book = self.book()
+        done = asyncio.run(
+            custom_scripts_call(scripts, name, typehint_to_value={xw.Book: book}, args=list(args))
+        )
+        return self.apply(done.json()["actions"])
+
+    def sub(self, monkeypatch: pytest.MonkeyPatch, name: str, *args: Any) -> list[dict[str, Any]]:
+        """Run a Windows sub with ``xw.Book.caller()`` returning the real Office.js book."""
+        book = self.book()
+        monkeypatch.setattr(xw.Book, "caller", classmethod(lambda cls: book))
+        getattr(subs, name)(*args)
+        return self.apply(book.json()["actions"])
+
+    def apply(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        sheets = self.payload["sheets"]
+        for a in actions:
+            func, at = a["func"], a["sheet_position"]
+            if func == "setValues":
+                self._write(sheets[at], a["start_row"], a["start_column"], a["values"])
+            elif func == "rangeClearContents":
+                blank = [[""] * a["column_count"] for _ in range(a["row_count"])]
+                self._write(sheets[at], a["start_row"], a["start_column"], blank)
+            elif func == "addSheet":
+                sheets.insert(a["args"][0], _sheet(a["args"][1], [[]]))
+            elif func == "activateSheet":
+                self.payload["book"]["active_sheet_index"] = a["args"][0]
+            elif func == "setNumberFormat":
+                for r in range(a["row_count"]):
+                    for c in range(a["column_count"]):
+                        key = (sheets[at]["name"], a["start_row"] + r, a["start_column"] + c)
+                        self.formats[key] = a["args"][0]
+            elif func == "alert":
+                self.alerts.append(a["args"][0])
+            else:  # pragma: no cover - a new kind of write would need handling here
+                raise AssertionError(f"the stand-in does not apply {func}")
+        self.actions = actions
+        return actions
+
+    @staticmethod
+    def _write(sheet: dict[str, Any], top: int, left: int, values: list[list[Any]]) -> None:
+        grid = sheet["values"]
+        if grid == [[]]:
+            grid.clear()
+        width = max([len(r) for r in grid] + [left + len(values[0])])
+        while len(grid) < top + len(values):
+            grid.append([])
+        for row in grid:
+            row.extend([""] * (width - len(row)))
+        for r, row in enumerate(values):
+            grid[top + r][left : left + len(row)] = ["" if v is None else v for v in row]
+
+
+# --------------------------------------------------------------------------- the oracle
+
+
+def canonical(value: Any) -> tuple[str, str]:
+    """A cell's tag and text, from the rules in docs/excel.md ("The input hash")."""
+    if value is None or value == "":
+        return "e", ""
+    if isinstance(value, bool):
+        return "b", "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return "s", value
+    if isinstance(value, dt.date):
+        value = excel_serial(value)
+    number = float(value)
+    return "n", str(int(number)) if number.is_integer() else repr(number)
+
+
+def sha256_of(rows: list[list[Any]]) -> str:
+    out = f"{len(rows)}x{len(rows[0])}\n".encode()
+    for row in rows:
+        for value in row:
+            tag, text = canonical(value)
+            data = text.encode()
+            out += tag.encode() + str(len(data)).encode() + b":" + data
+        out += b"\n"
+    return hashlib.sha256(out).hexdigest()
+
+
+def people(selection: str | None = "A2:C6") -> Excel:
+    """A header row and the five people in A1:C6, with ``selection`` selected."""
+    return Excel([["name", "n", "flag"], *PEOPLE], selection)
+
+
+def one_line(message: str) -> str:
+    assert "\n" not in message and len(message) <= 300, message
+    assert "Traceback" not in message, message
+    return message
+
+
+# --------------------------------------------------------------------------- registration
+
+
+def test_six_scripts_registered_by_xlwings_with_a_button_name() -> None:
+    meta = {m["function_name"]: m for m in custom_scripts_meta(scripts)}
+    assert sorted(meta) == sorted(SCRIPTS)
+    assert all(m["name"].startswith("xlshuffle: ") and m["lazy"] is False for m in meta.values())
+    assert sorted(subs.__all__) == sorted(SCRIPTS) == sorted(scripts.__all__)
+
+
+# --------------------------------------------------------------------------- shuffle
+
+
+def test_shuffle_locks_plain_values_and_the_log_replays_it() -> None:
+    excel = people()
+    excel.script("shuffle_rows")
+    (entry,) = excel.log()
+    seed = entry["seed"]
+    assert isinstance(seed, str) and len(seed) == 26
+    perm = permutation(5, seed=seed)
+    shuffled = excel.cells("Sheet1", 2, 1, 5, 3)
+    assert shuffled == [PEOPLE[p] for p in perm]
+    assert excel.cells("Sheet1", 1, 1, 1, 3) == [["name", "n", "flag"]]  # header untouched
+    assert entry["input sha256"] == sha256_of(PEOPLE)
+    assert entry["output sha256"] == sha256_of(shuffled)
+    assert (entry["sheet"], entry["range"], entry["mode"], entry["output"]) == (
+        "Sheet1",
+        "A2:C6",
+        "shuffle",
+        "A2:C6",
+    )
+    assert (entry["protocol"], entry["version"]) == (PROTOCOL, __version__)
+    assert entry["seed from"] == "fresh (operating system)"
+    assert dt.datetime.strptime(entry["time (UTC)"], "%Y-%m-%dT%H:%M:%SZ")
+    assert entry["formula"] == f'=SHUFFLE(Sheet1!A2:C6, "{seed}")'
+    assert entry["command line"] == (
+        f"xlshuffle shuffle 'Raffle 2026.xlsx' --sheet Sheet1 --range A2:C6 --seed {seed}"
+    )
+    # The logged formula, evaluated by the worksheet function, gives the locked order.
+    got = call("SHUFFLE", PEOPLE, [[seed]])
+    assert [[None if v == "" else v for v in row] for row in got] == shuffled
+
+
+def test_log_cells_are_text_formatted_before_they_are_written() -> None:
+    excel = people()
+    actions = excel.script("shuffle_rows")
+    log = [a for a in actions if a["sheet_position"] == 1]
+    assert [a["func"] for a in log] == ["setNumberFormat", "setValues"]
+    assert log[0]["args"] == ["@"] and log[0]["row_count"] == 2 and log[0]["column_count"] == 16
+    assert all(isinstance(v, str) for row in log[1]["values"] for v in row)
+    assert excel.formats[("Draw log", 1, LOG_HEADER.index("seed"))] == "@"
+    # The log sheet was added after the others and the user's sheet is active again.
+    assert [s["name"] for s in excel.payload["sheets"]] == ["Sheet1", "Draw log"]
+    assert excel.payload["book"]["active_sheet_index"] == 0
+
+
+def test_restore_last_draw_gives_back_the_original_values_and_marks_the_log() -> None:
+    excel = people()
+    excel.script("shuffle_rows")
+    excel.script("shuffle_rows")  # a second draw on the shuffled rows
+    assert len(excel.log()) == 2
+    excel.script("restore_last_draw")
+    (first, second) = excel.log()
+    assert second["restored (UTC)"] and not first["restored (UTC)"]
+    assert sha256_of(excel.cells("Sheet1", 2, 1, 5, 3)) == first["output sha256"]
+    excel.script("restore_last_draw")
+    assert excel.cells("Sheet1", 2, 1, 5, 3) == PEOPLE
+    with pytest.raises(xw.XlwingsError, match="lists no draw to restore"):
+        excel.script("restore_last_draw")
+
+
+def test_restore_refuses_when_the_cells_changed_since_the_draw() -> None:
+    excel = people()
+    excel.script("shuffle_rows")
+    excel.put("Sheet1", 3, 2, "edited")
+    before = copy.deepcopy(excel.payload)
+    with pytest.raises(xw.XlwingsError) as info:
+        excel.script("restore_last_draw")
+    message = one_line(str(info.value))
+    assert message.startswith("restore last draw: Sheet1!A2:C6 changed since the draw at ")
+    assert "nothing was restored" in message
+    assert excel.payload == before
+
+
+# --------------------------------------------------------------------------- the seed
+
+
+def test_a_filled_seed_cell_is_the_seed_and_is_logged_as_text() -> None:
+    excel = Excel([["name", "", "", ""], *[[n] for n in range(1, 11)]], "A2:A11")
+    excel.put("Sheet1", 1, 4, 42)  # D1, a number: seed "42"
+    excel.name("SEED", "D1")
+    excel.script("shuffle_rows")
+    (entry,) = excel.log()
+    assert entry["seed"] == "42" and entry["seed from"] == "SEED cell Sheet1!D1"
+    assert [r[0] for r in excel.cells("Sheet1", 2, 1, 10, 1)] == [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]
+
+
+def test_a_text_seed_cell_drives_winners_exactly_like_sample() -> None:
+    excel = people()
+    excel.put("Sheet1", 1, 8, "raffle 2026")
+    excel.name("SEED", "H1")
+    excel.script("draw_winners", 3)
+    (entry,) = excel.log()
+    assert entry["seed"] == "raffle 2026"
+    winners = excel.cells("Sheet1", 2, 4, 3, 3)
+    assert winners == deal(PEOPLE, 3, seed="raffle 2026")
+    assert excel.cells("Sheet1", 5, 4, 2, 3) == [[None] * 3] * 2
+    assert (entry["k"], entry["output"]) == ("3", "D2:F4")
+    assert entry["formula"] == '=SAMPLE(Sheet1!A2:C6, 3, "raffle 2026")'
+    assert entry["command line"].endswith("-k 3 --seed 'raffle 2026'")
+    assert entry["output sha256"] == sha256_of(winners)
+
+
+def test_an_empty_seed_cell_means_a_fresh_seed() -> None:
+    excel = people()
+    excel.name("SEED", "H1")
+    excel.script("assign_groups", 2)
+    assert excel.log()[0]["seed from"] == "fresh (operating system)"
+
+
+def test_write_seed_writes_a_fresh_text_seed_into_the_selected_cell() -> None:
+    excel = people("F1")
+    actions = excel.script("write_seed")
+    assert [a["func"] for a in actions] == ["setNumberFormat", "setValues"]
+    ((seed,),) = actions[1]["values"]
+    assert isinstance(seed, str) and len(seed) == 26 and seed[0].isalpha()
+    assert excel.formats[("Sheet1", 0, 5)] == "@"
+    # A formula seeded from that cell is stable: the same seed gives the same draw.
+    excel.name("SEED", "F1")
+    excel.select("A2:C6")
+    excel.script("draw_winners", 2)
+    assert excel.cells("Sheet1", 2, 4, 2, 3) == deal(PEOPLE, 2, seed=seed)
+
+
+# --------------------------------------------------------------------------- groups, deal
+
+
+def test_groups_and_deal_write_what_the_worksheet_functions_give() -> None:
+    excel = people()
+    excel.name("SEED", "H1")
+    excel.put("Sheet1", 1, 8, "teams")
+    excel.script("assign_groups", 2)
+    column = excel.cells("Sheet1", 2, 4, 5, 1)
+    assert [r[0] for r in column] == groups(5, 2, seed="teams")
+    assert call("GROUPS", PEOPLE, [[2]], [["teams"]]) == column
+    (entry,) = excel.log()
+    assert entry["formula"] == '=GROUPS(Sheet1!A2:C6, 2, "teams")'
+
+    cards = Excel([["A♠", "K♥", "7♣", "2♦"], ["9♠", "J♦", "Q♣", "5♥"]], "A1:D2")
+    cards.put("Sheet1", 1, 10, "poker")
+    cards.name("SEED", "J1")
+    cards.script("deal_cards", 3, 2)
+    dealt = cards.cells("Sheet1", 1, 5, 3, 2)
+    deck = ["A♠", "K♥", "7♣", "2♦", "9♠", "J♦", "Q♣", "5♥"]
+    hands = deal_hands(3, 2, seed="poker", deck=deck)
+    assert dealt == [list(r) for r in zip(*hands, strict=True)]
+    assert call("DEAL", [[3]], [[2]], [["poker"]], [deck[:4], deck[4:]]) == dealt
+    (entry,) = cards.log()
+    assert entry["formula"] == '=DEAL(3, 2, "poker", Sheet1!A1:D2)'
+    assert entry["command line"] == "xlshuffle deal --cards 3 --hands 2 --deck 8 --seed poker"
+    numbered = deal_hands(3, 2, seed="poker", deck=8)  # what that command line deals
+    assert [[deck[n - 1] for n in hand] for hand in numbered] == hands
+
+
+def test_restoring_winners_clears_them() -> None:
+    excel = people()
+    excel.script("draw_winners", 2)
+    excel.script("restore_last_draw")
+    assert excel.cells("Sheet1", 2, 4, 2, 3) == [[None] * 3] * 2
+    assert excel.cells("Sheet1", 2, 1, 5, 3) == PEOPLE
+
+
+def test_the_logged_command_line_reproduces_the_shuffle_from_the_saved_workbook(tmp_path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    from xlshuffle.cli import main
+
+    excel = Excel([["name", "n"], *[[f"p{i}", i] for i in range(1, 13)]], "A2:B13")
+    excel.script("shuffle_rows")
+    (entry,) = excel.log()
+    book = openpyxl.Workbook()
+    book.active.title = "Sheet1"
+    for row in [["name", "n"], *[[f"p{i}", i] for i in range(1, 13)]]:
+        book.active.append(row)
+    book.save(tmp_path / "Raffle 2026.xlsx")
+    argv = shlex.split(entry["command line"])
+    assert argv[0] == "xlshuffle"
+    out = tmp_path / "out.xlsx"
+    assert main([*argv[1:2], str(tmp_path / argv[2]), *argv[3:], "-o", str(out)]) == 0
+    got = [
+        list(r) for r in openpyxl.load_workbook(out).active.iter_rows(min_row=2, values_only=True)
+    ]
+    assert got == excel.cells("Sheet1", 2, 1, 12, 2)
+
+
+# --------------------------------------------------------------------------- mistakes
+
+BAD = [
+    ("shuffle_rows", (), "A2:C2", "has 1 row: select at least 2 rows"),
+    ("shuffle_rows", (), "A:A", "whole rows or columns"),
+    ("shuffle_rows", (), "2:3", "whole rows or columns"),
+    ("shuffle_rows", (), "A2:A4,C2:C4", "select one block of cells first"),
+    ("draw_winners", (2,), None, "select one block of cells first"),
+    ("write_seed", (), "A2:A4,C2:C4", "select one block of cells first"),
+    ("shuffle_rows", (), "E2:G6", "only empty cells"),
+    ("draw_winners", (0,), "A2:C6", "k must be 1 or more"),
+    ("draw_winners", (6,), "A2:C6", "cannot draw 6 winners from 5 rows"),
+    ("draw_winners", ("three",), "A2:C6", "k must be a whole number"),
+    ("draw_winners", (2,), "A1:B6", "right of the selection are not empty"),
+    ("assign_groups", (2.5,), "A2:C6", "k must be a whole number"),
+    ("deal_cards", (10, 2), "A2:C6", "needs 20 cards and the selection has 15"),
+    ("deal_cards", (1, 1), "A2", "the selection is one cell"),
+    ("write_seed", (), "A1:B2", "select one cell for the seed, not A1:B2"),
+    ("restore_last_draw", (), "A1", "no draw to restore"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "selection", "expected"), BAD)
+def test_every_bad_input_is_one_line_through_the_script_and_nothing_is_written(
+    name: str, args: tuple[Any, ...], selection: str, expected: str
+) -> None:
+    excel = people(selection)
+    excel.sheet("Sheet1")["values"][0].append("")  # a blank in D1 for "not empty" cases
+    with pytest.raises(xw.XlwingsError) as info:
+        excel.script(name, *args)
+    assert expected in one_line(str(info.value))
+
+
+@pytest.mark.parametrize(("name", "args", "selection", "expected"), BAD)
+def test_every_bad_input_is_a_message_box_through_the_windows_sub(
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    args: tuple[Any, ...],
+    selection: str,
+    expected: str,
+) -> None:
+    excel = people(selection)
+    actions = excel.sub(monkeypatch, name, *args)  # no exception
+    assert [a["func"] for a in actions] == ["alert"]
+    (message,) = excel.alerts
+    assert expected in one_line(message)
+    assert actions[0]["args"][1] == "xlshuffle"
+
+
+def test_seed_cell_problems_are_named() -> None:
+    excel = people()
+    excel.put("Sheet1", 1, 8, "#N/A")
+    excel.name("SEED", "H1")
+    with pytest.raises(xw.XlwingsError, match=r"the SEED cell Sheet1!H1: .*error #N/A"):
+        excel.script("shuffle_rows")
+    excel = people()
+    excel.name("SEED", "H1:H2")
+    with pytest.raises(xw.XlwingsError, match="must refer to one cell"):
+        excel.script("shuffle_rows")
+
+
+def test_a_sheet_named_draw_log_that_is_not_a_log_is_left_alone() -> None:
+    excel = people()
+    excel.payload["sheets"].append(_sheet("Draw log", [["my notes"]]))
+    with pytest.raises(xw.XlwingsError, match="is not an xlshuffle draw log"):
+        excel.script("shuffle_rows")
+    assert excel.cells("Sheet1", 2, 1, 5, 3) == PEOPLE
+
+
+def test_a_subs_success_writes_like_the_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    excel = people()
+    excel.name("SEED", "H1")
+    excel.put("Sheet1", 1, 8, 7)
+    excel.sub(monkeypatch, "draw_winners", 2)
+    assert excel.cells("Sheet1", 2, 4, 2, 3) == deal(PEOPLE, 2, seed=7)
+    assert excel.log()[0]["seed"] == "7"
+
+
+def test_error_cells_move_with_their_row_and_are_hashed_as_their_text() -> None:
+    rows = [["a", "#N/A"], ["b", 2], ["c", "#DIV/0!"]]
+    excel = Excel([["h", "v"], *rows], "A2:B4", sheet="My list")
+    excel.script("shuffle_rows")
+    (entry,) = excel.log()
+    perm = permutation(3, seed=entry["seed"])
+    assert excel.cells("My list", 2, 1, 3, 2) == [rows[p] for p in perm]
+    assert entry["input sha256"] == sha256_of(rows)
+    assert entry["formula"] == f"=SHUFFLE('My list'!A2:B4, \"{entry['seed']}\")"
+    assert "--sheet 'My list' --range A2:B4" in entry["command line"]
+
+
+def test_the_windows_add_in_imports_a_vba_sub_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """xlwings' classic ``xlsub`` and VBA writer, run with stand-ins for pywin32's modules
+    (which only import on Windows): what *Import Functions* would write, and that the
+    converter ``call_udf`` picks for a macro's return value exists (``-> None`` has none)."""
+    import importlib
+    import io
+    import sys
+    import types
+
+    from xlwings.conversion import accessors
+
+    com = {name: types.ModuleType(name) for name in ("pythoncom", "pywintypes", "win32com")}
+    com["win32com.client"] = types.ModuleType("win32com.client")
+    com["pythoncom"].CoInitialize = lambda: None  # type: ignore[attr-defined]
+    com["win32com.client"].Dispatch = None  # type: ignore[attr-defined]
+    for name, module in com.items():
+        monkeypatch.setitem(sys.modules, name, module)
+    try:
+        classic = importlib.import_module("xlwings.udfs")
+        module = types.ModuleType("wrapped")
+        for name in SCRIPTS:
+            wrapped = classic.xlsub(getattr(subs, name))
+            # call_udf writes the result through conversion.write, which routes on this:
+            convert = wrapped.__xlfunc__["ret"]["options"]["convert"]
+            assert hasattr(accessors.get(convert, convert), "router"), name
+            setattr(module, name, wrapped)
+        vba = io.StringIO()
+        book = types.SimpleNamespace(Name="Raffle.xlsm")
+        classic.generate_vba_wrapper("xlshuffle.excel.subs", module, vba, book)
+    finally:
+        sys.modules.pop("xlwings.udfs", None)
+        if hasattr(xw, "udfs"):
+            delattr(xw, "udfs")
+    text = vba.getvalue()
+    for signature in (
+        "Sub shuffle_rows()",
+        "Sub draw_winners(Optional k)",
+        "Sub deal_cards(Optional cards, Optional hands)",
+        "Sub assign_groups(Optional k)",
+        "Sub restore_last_draw()",
+        "Sub write_seed()",
+    ):
+        assert signature in text
+    assert "Function" not in text
