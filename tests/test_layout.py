@@ -237,3 +237,32 @@ def test_the_dry_run_example_of_the_docs(tmp_path: Path, monkeypatch, capsys) ->
     monkeypatch.chdir(tmp_path)
     assert main(shlex.split(command.removeprefix("$ "))[1:]) == 0
     assert capsys.readouterr().out.splitlines() == expected
+
+
+def test_shared_strings_are_found_one_by_one_as_the_oracle_reads_them(tmp_path: Path) -> None:
+    """The layout reads a few shared strings straight from the raw part (counting <si>
+    in 64 kB chunks); every index must give the oracle's text, across chunk borders,
+    with prefixes, rich text and <si/> too."""
+    from xlshuffle.workbook.jobs import open_job
+    from xlshuffle.workbook.layout import SheetRows
+
+    big = tmp_path / "big.xlsx"
+    wb = openpyxl.Workbook()
+    for i in range(30_000):
+        wb.active.append([f"name {i:05d} " + "x" * (i % 7), i])
+    wb.save(big)
+    paths = [big, *(p for p in sorted(ENGINE.glob("*.xlsx")) if p.name not in {
+        "duplicate_member.xlsx", "lying_size.xlsx", "doctype.xlsx"})]  # fmt: skip
+    checked = 0
+    for path in paths:
+        strings = oracle.shared_strings(path)
+        if not strings:
+            continue
+        job = open_job(path, sheet=None, cells="A1", table=None, columns=None, header=None,
+                       whole_rows=False)  # fmt: skip
+        rows = SheetRows(job.inp.book, job.sx)
+        picks = range(len(strings)) if len(strings) < 100 else range(0, len(strings), 997)
+        assert [rows.shared(i) for i in picks] == [strings[i] for i in picks], path.name
+        assert rows.shared(len(strings)) == ""  # past the end: nothing, not an error
+        checked += 1
+    assert checked > 10

@@ -59,14 +59,13 @@ _TOTAL_WORDS = frozenset(
     ["total", "totals", "grand total", "sum", "summe", "gesamt", "gesamtsumme", "somme",
      "total général", "totale", "totaal", "suma", "subtotal", "合計", "合计", "总计", "總計"]
 )  # fmt: skip
-_AGGREGATE = re.compile(
-    r"\s*=?\s*(?:_xlfn\.)?(?:SUM|SUBTOTAL|AGGREGATE)\s*\((?:[^():]*,)?\s*"
-    r"\$?([A-Z]{1,3})\$?(\d+)\s*:\s*\$?([A-Z]{1,3})\$?(\d+)\s*\)\s*",
-    re.IGNORECASE,
-)
+_AGGREGATE = re.compile(r"\s*=?\s*(?:_xlfn\.)?(?:SUM|SUBTOTAL|AGGREGATE)\s*\((?:[^():]*,)?\s*"
+                        r"\$?([A-Z]{1,3})\$?(\d+)\s*:\s*\$?([A-Z]{1,3})\$?(\d+)\s*\)\s*",
+                        re.IGNORECASE)  # fmt: skip
 _T = re.compile(rb"\st\s*=\s*[\"']([^\"']*)[\"']")
 _NO_STYLES = CellStyles()
 _CHUNK = 1 << 16
+_UNIQUE = re.compile(rb"\suniqueCount\s*=\s*[\"'](\d+)")
 
 
 @dataclass(frozen=True)
@@ -132,9 +131,8 @@ class SheetRows(Rows):
     def __init__(self, book: Book, sx: SheetXml) -> None:
         self.book, self.sx, self.numbers = book, sx, sx.numbers
         self._sst: bytes | None = None
-        self._mark = b"<si"
-        self._chunks: list[int] = []
         self._whole: SharedStrings | None = None
+        self._mark, self._chunks = b"<si", list[int]()
 
     def cells(self, i: int) -> list[Cell]:
         row = self.sx.row(i)
@@ -166,13 +164,11 @@ class SheetRows(Rows):
         return out
 
     def merges(self) -> list[Area]:
-        sx, out = self.sx, []
-        for tag in iter_tags(sx.data, sx.content_end, len(sx.data)):
-            if tag.kind in ("start", "empty") and local(tag.name) == b"mergeCell":
-                area = parse_area(unescape(attrs(sx.data[tag.start : tag.end]).get(b"ref", b"")))
-                if area is not None:
-                    out.append(area)
-        return out
+        data = self.sx.data
+        refs = (unescape(attrs(data[t.start : t.end]).get(b"ref", b""))
+                for t in iter_tags(data, self.sx.content_end, len(data))
+                if t.kind in ("start", "empty") and local(t.name) == b"mergeCell")  # fmt: skip
+        return [a for a in map(parse_area, refs) if a is not None]
 
     def first_blank(self, i0: int, i1: int) -> int | None:
         sx = self.sx
@@ -241,13 +237,17 @@ class SheetRows(Rows):
                 part = book.pkg.find(rel.target)
         data = self._sst = b"" if part is None else book.read(part, limit=LIMITS.max_strings_bytes)
         root = re.search(rb"<([\w.-]+:)?sst[\s>]", data)
-        if root is None or b"<!" in data or b"<?" in data[root.end() :]:
-            self._whole = SharedStrings.parse(data) if data else SharedStrings()
-            return  # CDATA, comments: the careful way
-        self._mark = b"<" + (root[1] or b"") + b"si"
+        self._mark = b"<" + (root[1] or b"" if root else b"") + b"si"
         # the <si> starting in [a, a + _CHUNK): one C-level count per chunk
         n = _CHUNK + len(self._mark) - 1
         self._chunks = [data.count(self._mark, a, a + n) for a in range(0, len(data), _CHUNK)]
+        at = root.start() if root else 0
+        unique = _UNIQUE.search(data, at, data.find(b">", at) + 1)
+        if root is None or (
+            (unique is None or int(unique[1]) != sum(self._chunks))
+            and (b"<!" in data or data.find(b"<?", root.end()) >= 0)
+        ):  # a "<si" in a comment or CDATA would shift the count: parse the careful way
+            self._whole = SharedStrings.parse(data) if data else SharedStrings()
 
 
 # ------------------------------------------------------------------------- the rules
