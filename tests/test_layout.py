@@ -60,7 +60,10 @@ def test_title_rows_above_the_header_are_left_out(tmp_path: Path) -> None:
     src, out = copy("layout_titles.xlsx", tmp_path), tmp_path / "out.xlsx"
     record = shuffle_workbook(src, out, seed="titles")
     assert record.target["ref"] == "A4:D12" and record.unit == "rows"
-    assert record.target["excluded"] == [{"rows": "1-3", "why": "title"}]
+    assert record.target["excluded"] == [
+        {"rows": "1-2", "why": "title"},
+        {"rows": "3", "why": "blank"},
+    ]
     assert_drawn(src, out, "Data", range(5, 13), "titles")
     winners = sample_workbook(src, k=3, seed="w").table
     assert winners[0] == ["Rank", "id", "name", "n", "team"]  # the real header's labels
@@ -153,10 +156,10 @@ def test_merged_header_rows_are_refused(tmp_path: Path, sheet: str, message: str
 def test_tables_with_totals_rows_and_the_default_selection(tmp_path: Path) -> None:
     src, out = copy("layout_tables.xlsx", tmp_path), tmp_path / "out.xlsx"
     with pytest.raises(WorkbookError, match=r"cuts through table Left \(A1:B6\): use --table"):
-        shuffle_workbook(src, out, sheet="Two tables", seed=1)
-    record = shuffle_workbook(src, out, sheet="Two tables", table="Left", seed="left")
+        shuffle_workbook(src, out, sheet="Data", seed=1)
+    record = shuffle_workbook(src, out, sheet="Data", table="Left", seed="left")
     assert record.target["ref"] == "A1:B5"  # the totals row 6 is not drawn
-    texts_in, texts_out = oracle.cell_texts(src, "Two tables"), oracle.cell_texts(out, "Two tables")
+    texts_in, texts_out = oracle.cell_texts(src, "Data"), oracle.cell_texts(out, "Data")
     assert [texts_out[(r, 1)] for r in range(2, 6)] == xlshuffle.shuffled(
         [texts_in[(r, 1)] for r in range(2, 6)], seed="left"
     )
@@ -202,7 +205,7 @@ def test_dry_run_shows_the_rows_a_draw_would_use(tmp_path: Path, capsys) -> None
     assert main(["shuffle", str(src), "--seed", "1", "--dry-run"]) == 0
     assert capsys.readouterr().out == (
         f"{src}: dry run, nothing written: 8 data rows (rows) shuffled in Data!A4:D12, header "
-        "kept, seed 1; header row 4, data rows 5-12; left out: rows 1-3 (title)\n"
+        "kept, seed 1; header row 4, data rows 5-12; left out: rows 1-2 (title), row 3 (blank)\n"
     )
     src = copy("layout_total.xlsx", tmp_path)
     assert main(["sample", str(src), "-k", "2", "--seed", "1", "--dry-run"]) == 0

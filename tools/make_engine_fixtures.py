@@ -72,7 +72,7 @@ the data"); data rows hold ids ``r1``, ``r2``... in column A:
 - ``layout_merged_header.xlsx``: a two-row header, A1:A2 and D1:D2 merged down, B1:C1
   merged across over B2 and C2 (refused: A1:A2 joins the header rows); sheet "Across":
   only B1:C1 merged across over the text labels of row 2 (refused, naming B1:C1).
-- ``layout_tables.xlsx``: sheet "Two tables": tables Left (A1:B6) and Right (D1:E6),
+- ``layout_tables.xlsx``: sheet "Data": tables Left (A1:B6) and Right (D1:E6),
   each with a totals row (the default selection is refused: use --table); sheet "One
   table": a title row, table Scores A3:C12 with a totals row 12, and a note in row 14
   (drawn: the table body 4-11).
@@ -1468,15 +1468,15 @@ def layout_tables() -> bytes:
             6,
             [
                 s_cell("A6", "Total", sst),
-                f_cell("B6", "SUBTOTAL(109,Left[n])", 0),
+                f_cell("B6", "SUBTOTAL(109,Left[n])", sum(value(i) for i in range(1, 5))),
                 s_cell("D6", "Total", sst),
-                f_cell("E6", "SUBTOTAL(109,Right[n])", 0),
+                f_cell("E6", "SUBTOTAL(109,Right[n])", sum(value(i) for i in range(5, 9))),
             ],
         )
     )
     parts = '<tableParts count="2"><tablePart r:id="rId1"/><tablePart r:id="rId2"/></tableParts>'
     book.add_sheet(
-        "Two tables",
+        "Data",
         worksheet(rows, after=parts),
         [
             ("rId1", f"{R}/table", "../tables/table1.xml"),

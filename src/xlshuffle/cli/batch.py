@@ -333,7 +333,7 @@ def _summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
 
 
 def _rows_used(rec: dict[str, Any]) -> str:
-    """``; header row 4, data rows 5-12; left out: rows 1-3 (title)``, for a dry run."""
+    """``; header row 4, data rows 5-12; left out: rows 1-2 (title)``, for a dry run."""
     import re
 
     target = rec.get("target") or {}

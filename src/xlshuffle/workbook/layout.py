@@ -6,9 +6,9 @@ in place and are listed, with their reason, in the selection and the record; a l
 that cannot be read for sure is refused with a one-line hint:
 
 * **title rows** - up to 3 rows above the header that each hold one text cell (a merged
-  title too), with blank rows between them, are left out (``"title"``) when the header
-  below labels at least two columns and at least half of the 10 rows under it hold two
-  values or more (a wide table);
+  title too) are left out (``"title"``), with blank rows around them (``"blank"``), when
+  the header labels at least two columns and at least half of the 10 rows under it hold
+  two values or more (a wide table);
 * **blank rows at the end** - rows at the bottom whose cells hold nothing but empty text
   or spaces are left out (``"blank"``); rows with no value at all are never in the used
   range;
@@ -326,7 +326,8 @@ def find_data(rows: Rows, first: int, last: int, *, header: bool, where: str) ->
         )
         if titles and below and 2 * sum(len(f) >= 2 for f in below) >= len(below):
             top = window[head][0]
-            reasons.update(dict.fromkeys(range(nums[first], nums[top]), "title"))
+            reasons.update(dict.fromkeys(range(nums[first], nums[top]), "blank"))
+            reasons.update((nums[i], "title") for i, _ in above)
     bottom, tail = _tail(rows, top, last, None, totals=True)
     reasons.update(tail)
     if header and bottom > top:
