@@ -526,6 +526,28 @@ def _outside_key(cell: CellFacts) -> tuple[Any, ...]:
     return ("formula", cell.s, attrs, cell.f, _formula_attrs(cell), cell.extra)
 
 
+def _unshared(
+    b: CellFacts, pos: tuple[int, int], cells: Mapping[tuple[int, int], CellFacts], a: CellFacts
+) -> CellFacts:
+    """A shared-formula follower (text "") that stays put while its master moves must be
+    written out: the master's text, translated to the follower's place (openpyxl's
+    Translator, as Excel does), becomes its own text. Other cells: as they are."""
+    attrs = dict(b.f_attrs)
+    if not (b.is_formula and b.f == "" and attrs.get("t") == "shared" and a.f):
+        return b
+    from dataclasses import replace
+
+    from openpyxl.formula.translate import Translator
+
+    for (r, c), m in cells.items():
+        m_attrs = dict(m.f_attrs) if m.is_formula else {}
+        if m.f and m_attrs.get("t") == "shared" and m_attrs.get("si") == attrs.get("si"):
+            origin, here = f"{col_letter(c)}{r}", f"{col_letter(pos[1])}{pos[0]}"
+            text = Translator("=" + m.f, origin=origin).translate_formula(here)[1:]
+            return replace(b, f=text)
+    return b
+
+
 def _differing(b: CellFacts, a: CellFacts) -> list[str]:
     return [f.name for f in fields(b) if getattr(b, f.name) != getattr(a, f.name)]
 
@@ -599,7 +621,7 @@ def is_row_permutation(
         b, a = before_cells.get(pos), after_cells.get(pos)
         if b is None or a is None:
             problems.append(f"{ref} {'appeared' if b is None else 'disappeared'}: {b or a}")
-        elif _outside_key(b) != _outside_key(a):
+        elif _outside_key(_unshared(b, pos, before_cells, a)) != _outside_key(a):
             diff = [f"{k}={getattr(b, k)!r}->{getattr(a, k)!r}" for k in _differing(b, a)]
             problems.append(f"{ref} changed outside the shuffled rows: {', '.join(diff)}")
     if problems:

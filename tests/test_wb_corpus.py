@@ -51,6 +51,8 @@ REASONS = {
     "damaged": r"damaged or not a zip package|not well-formed XML|out of order|cut short",
     "entity declarations": r"declares XML entities",
     "no worksheet": r"has no worksheet to draw from",
+    "blank row inside the data": r"blank inside the data",
+    "two header rows": r"look like two header rows|join header row",
 }
 
 

@@ -610,7 +610,13 @@ def ranges(draw: st.DrawFn, n_rows: int, n_cols: int) -> str:
 
 
 @SETTINGS
-@given(spec=book_specs(min_rows=1), by=modes, header=headers, seed=seeds, data=st.data())
+@given(
+    spec=book_specs(min_rows=1, layout_traps=True),
+    by=modes,
+    header=headers,
+    seed=seeds,
+    data=st.data(),
+)
 def test_explicit_cells_move_only_those_cells(spec, by, header, seed, data) -> None:
     """7a. cells="B3:D7": only those cells move; other cells and the rows stay."""
     cells = data.draw(ranges(spec.bottom, spec.n_cols), label="cells")
@@ -627,7 +633,13 @@ def test_explicit_cells_move_only_those_cells(spec, by, header, seed, data) -> N
 
 
 @SETTINGS
-@given(spec=book_specs(min_rows=1), by=modes, header=headers, seed=seeds, data=st.data())
+@given(
+    spec=book_specs(min_rows=1, layout_traps=True),
+    by=modes,
+    header=headers,
+    seed=seeds,
+    data=st.data(),
+)
 def test_explicit_columns_move_only_those_columns(spec, by, header, seed, data) -> None:
     """7b. columns=["B", "D"]: only those columns' cells move, over the used rows."""
     letters = [get_column_letter(c) for c in range(1, spec.n_cols + 1)]
@@ -643,4 +655,11 @@ def test_explicit_columns_move_only_those_columns(spec, by, header, seed, data) 
         assert record.target["kind"] == "columns"
         assert record.target["columns"] == ",".join(chosen)
         assert record.header == (header is not False)
+        # rows at the end blank in these columns (no value, or empty text) are not drawn
+        ws = book(src)[SHEET]
+        picked = [column_index_from_string(c) for c in chosen]
+        values = [(r, ws.cell(r, c).value) for r in range(1, ws.max_row + 1) for c in picked]
+        solid = [r for r, v in values if v is not None and str(v).strip()]
+        rows, _ = selection(record)
+        assert rows[-1] == max([rows[0], *solid])
         check_draw(src, dst, record, by, header, seed)

@@ -160,8 +160,10 @@ def book_specs(
     min_rows: int = 0,
     with_formulas: bool = True,
     with_merges: bool = True,
+    layout_traps: bool = False,
 ) -> BookSpec:
-    """A random :class:`BookSpec`."""
+    """A random :class:`BookSpec`; without ``layout_traps``, one that none of the layout
+    rules of the default selection (docs/batch.md) applies to: see :func:`_clean_layout`."""
     n_cols = draw(st.integers(1, max_cols))
     n_data = draw(st.integers(min_rows, max_rows))
     labels = draw(
@@ -206,7 +208,32 @@ def book_specs(
         spec.heights[r] = draw(st.sampled_from([9.75, 21.0, 33.5]))
     spec.hidden = draw(st.sets(st.integers(2, bottom), max_size=2)) if n_data else set()
     spec.extras = draw(st.booleans())
+    if not layout_traps:
+        _clean_layout(spec)
     return spec
+
+
+def _solid(v: Any) -> bool:
+    if v is None or isinstance(v, str):  # a formula is something
+        return v is not None
+    return not isinstance(v.value, str) or bool(v.value.strip())
+
+
+def _clean_layout(spec: BookSpec) -> None:
+    """Make the default selection the whole used range (what the default-selection
+    properties check): every label and every data row holds something, row 2 is not
+    all text (a second header row), and the last row starts with a number and sums
+    nothing (a total row). Titles need a row with one value above a wider one: none."""
+    spec.labels = [t if t.strip() else f"#{c}{t}" for c, t in enumerate(spec.labels, 1)]
+    for r in range(2, spec.bottom + 1):
+        row = [spec.cells.get((r, c)) for c in range(1, spec.n_cols + 1)]
+        solid = [v for v in row if _solid(v)]
+        all_text = all(isinstance(v, Value) and isinstance(v.value, str) for v in solid)
+        if not solid or (r == 2 and all_text) or r == spec.bottom:
+            spec.cells[(r, 1)] = Value(r)
+    for (r, c), v in list(spec.cells.items()):
+        if r == spec.bottom and isinstance(v, str) and "SUM(" in v.upper():
+            spec.cells[(r, c)] = Value(c)
 
 
 def write_book(spec: BookSpec, path: Path) -> Path:

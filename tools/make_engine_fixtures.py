@@ -54,6 +54,29 @@ Packages the engine should shuffle:
   ``yyyy-mm-dd hh:mm``); the 1904 one has ``<workbookPr date1904="1"/>``. Both show the
   same dates.
 
+Layout traps of the default selection (docs/batch.md, "How the default selection finds
+the data"); data rows hold ids ``r1``, ``r2``... in column A:
+
+- ``layout_titles.xlsx``: a title A1 merged over A1:D1, a subtitle in A2, a blank row 3,
+  the header in row 4, data rows 5-12 (drawn: 5-12; rows 1-3 left out as titles).
+- ``layout_blank_end.xlsx``: data rows 2-9, then row 10 holding an empty shared string and
+  row 11 an inline string of spaces, then rows 12-14 with styled empty cells and a
+  height only (drawn: 2-9; rows 10-11 left out as blank).
+- ``layout_total.xlsx``: data rows 2-9, row 10 missing, row 11 "Total" with
+  ``SUM(C2:C9)``; sheet "Formula total": data rows 2-9 and row 10 with only
+  ``SUBTOTAL(109,C2:C9)`` in C (drawn: 2-9 on both).
+- ``layout_blank_inside.xlsx``: data rows 2-5, row 6 stored with styled empty cells only,
+  data rows 7-10 (refused, naming row 6); sheet "Gap": rows 6-7 not stored at all.
+- ``layout_second_header.xlsx``: header row 1, a second header row 2 (``code``, ``full
+  name``, ``points``) over numbers in C (refused, naming rows 1-2 and A3:C10).
+- ``layout_merged_header.xlsx``: a two-row header, A1:A2 and D1:D2 merged down, B1:C1
+  merged across over B2 and C2 (refused: A1:A2 joins the header rows); sheet "Across":
+  only B1:C1 merged across over the text labels of row 2 (refused, naming B1:C1).
+- ``layout_tables.xlsx``: sheet "Data": tables Left (A1:B6) and Right (D1:E6),
+  each with a totals row (the default selection is refused: use --table); sheet "One
+  table": a title row, table Scores A3:C12 with a totals row 12, and a note in row 14
+  (drawn: the table body 4-11).
+
 Packages the engine should refuse (or treat with care):
 
 - ``array_formula.xlsx``: ``t="array"`` formula C3:C5 in the data.
@@ -1249,6 +1272,257 @@ def lying_size() -> bytes:
     return bytes(data)
 
 
+# ---------------------------------------------------------------- layout traps
+
+
+def _data_rows(sst: Strings, first: int, n: int = N, ids: int = 1) -> list[str]:
+    """``n`` data rows from row ``first``: id ``r<ids>``..., a name, a number, a team."""
+    out = []
+    for k in range(n):
+        i, r = ids + k, first + k
+        out.append(
+            row(
+                r,
+                [
+                    s_cell(f"A{r}", f"r{i}", sst),
+                    s_cell(f"B{r}", NAMES[(i - 1) % N], sst),
+                    n_cell(f"C{r}", value(i)),
+                    s_cell(f"D{r}", "AB"[i % 2], sst),
+                ],
+            )
+        )
+    return out
+
+
+def _header(sst: Strings, r: int, labels: Sequence[str] = ("id", "name", "n", "team")) -> str:
+    return row(r, [s_cell(f"{col_letter(c)}{r}", t, sst) for c, t in enumerate(labels, 1)])
+
+
+def _merged(refs: Sequence[str]) -> str:
+    cells = "".join(f'<mergeCell ref="{ref}"/>' for ref in refs)
+    return f'<mergeCells count="{len(refs)}">{cells}</mergeCells>'
+
+
+def layout_titles() -> bytes:
+    book = Book()
+    sst = book.sst
+    rows = [
+        row(
+            1,
+            [s_cell("A1", "Spring raffle 2026", sst, BOLD)]
+            + [f'<c r="{c}1" s="{BOLD}"/>' for c in "BCD"],
+        ),
+        row(2, [s_cell("A2", "Drawn on 1 March", sst)]),
+        row(3, ['<c r="A3" s="3"/>']),
+        _header(sst, 4),
+        *_data_rows(sst, 5),
+    ]
+    book.add_sheet("Data", worksheet(rows, after=_merged(["A1:D1"])))
+    return book.bytes()
+
+
+def layout_blank_end() -> bytes:
+    book = Book()
+    sst = book.sst
+    rows = [_header(sst, 1), *_data_rows(sst, 2)]
+    rows.append(row(10, [s_cell("A10", "", sst), s_cell("B10", "", sst)]))
+    rows.append(row(11, [is_cell("A11", "   "), is_cell("C11", " ")]))
+    for r in (12, 13, 14):
+        rows.append(
+            row(r, [f'<c r="{c}{r}" s="{FILL}"/>' for c in "ABCD"], ' ht="20" customHeight="1"')
+        )
+    book.add_sheet("Data", worksheet(rows))
+    return book.bytes()
+
+
+def layout_total() -> bytes:
+    book = Book()
+    sst = book.sst
+    total = sum(value(i) for i in range(1, N + 1))
+    rows = [_header(sst, 1), *_data_rows(sst, 2)]
+    rows.append(row(11, [s_cell("A11", "Total", sst, BOLD), f_cell("C11", "SUM(C2:C9)", total)]))
+    book.add_sheet("Data", worksheet(rows))
+    rows = [_header(sst, 1), *_data_rows(sst, 2)]
+    rows.append(row(10, [f_cell("C10", "SUBTOTAL(109,C2:C9)", total)]))
+    book.add_sheet("Formula total", worksheet(rows))
+    return book.bytes()
+
+
+def layout_blank_inside() -> bytes:
+    book = Book()
+    sst = book.sst
+    rows = [_header(sst, 1), *_data_rows(sst, 2, 4)]
+    rows.append(row(6, [f'<c r="{c}6" s="{FILL}"/>' for c in "ABCD"]))
+    rows += _data_rows(sst, 7, 4, ids=5)
+    book.add_sheet("Data", worksheet(rows))
+    rows = [_header(sst, 1), *_data_rows(sst, 2, 4), *_data_rows(sst, 8, 4, ids=5)]
+    book.add_sheet("Gap", worksheet(rows))
+    return book.bytes()
+
+
+def layout_second_header() -> bytes:
+    book = Book()
+    sst = book.sst
+    rows = [
+        _header(sst, 1, ("id", "name", "score")),
+        _header(sst, 2, ("code", "full name", "points")),
+    ]
+    for i in range(1, N + 1):
+        r = i + 2
+        rows.append(
+            row(
+                r,
+                [
+                    s_cell(f"A{r}", f"r{i}", sst),
+                    s_cell(f"B{r}", NAMES[i - 1], sst),
+                    n_cell(f"C{r}", value(i)),
+                ],
+            )
+        )
+    book.add_sheet("Data", worksheet(rows))
+    return book.bytes()
+
+
+def layout_merged_header() -> bytes:
+    book = Book()
+    sst = book.sst
+
+    def body(with_n: bool) -> list[str]:
+        out = []
+        for i in range(1, N + 1):
+            r = i + 2
+            cells = [
+                s_cell(f"A{r}", f"r{i}", sst),
+                s_cell(f"B{r}", NAMES[i - 1], sst),
+                s_cell(f"C{r}", "AB"[i % 2], sst),
+            ]
+            out.append(row(r, cells + ([n_cell(f"D{r}", value(i))] if with_n else [])))
+        return out
+
+    top = row(
+        1,
+        [
+            s_cell("A1", "id", sst),
+            s_cell("B1", "person", sst),
+            '<c r="C1"/>',
+            s_cell("D1", "n", sst),
+        ],
+    )
+    second = row(
+        2, ['<c r="A2"/>', s_cell("B2", "name", sst), s_cell("C2", "team", sst), '<c r="D2"/>']
+    )
+    merged = _merged(["A1:A2", "B1:C1", "D1:D2"])
+    book.add_sheet("Data", worksheet([top, second, *body(True)], after=merged))
+    top = row(1, [s_cell("A1", "id", sst), s_cell("B1", "person", sst), '<c r="C1"/>'])
+    second = row(2, [s_cell("B2", "name", sst), s_cell("C2", "team", sst)])
+    book.add_sheet("Across", worksheet([top, second, *body(False)], after=_merged(["B1:C1"])))
+    return book.bytes()
+
+
+def _table_xml(tid: int, name: str, ref: str, cols: Sequence[str], body_end: int) -> str:
+    columns = "".join(
+        f'<tableColumn id="{k}" name="{c}"'
+        + (' totalsRowLabel="Total"/>' if k == 1 else ' totalsRowFunction="sum"/>')
+        for k, c in enumerate(cols, 1)
+    )
+    first = ref.split(":")[0]
+    last_col = ref.split(":")[1].rstrip("0123456789")
+    return (
+        f'{HEAD}<table xmlns="{MAIN}" id="{tid}" name="{name}" displayName="{name}" '
+        f'ref="{ref}" totalsRowCount="1"><autoFilter ref="{first}:{last_col}{body_end}"/>'
+        f'<tableColumns count="{len(cols)}">{columns}</tableColumns>'
+        '<tableStyleInfo name="TableStyleMedium2" showFirstColumn="0" showLastColumn="0" '
+        'showRowStripes="1" showColumnStripes="0"/></table>'
+    )
+
+
+def layout_tables() -> bytes:
+    book = Book()
+    sst = book.sst
+    rows = [
+        row(
+            1,
+            [
+                s_cell("A1", "id", sst),
+                s_cell("B1", "n", sst),
+                s_cell("D1", "id", sst),
+                s_cell("E1", "n", sst),
+            ],
+        )
+    ]
+    for i in range(1, 5):
+        r = i + 1
+        rows.append(
+            row(
+                r,
+                [
+                    s_cell(f"A{r}", f"r{i}", sst),
+                    n_cell(f"B{r}", value(i)),
+                    s_cell(f"D{r}", f"q{i}", sst),
+                    n_cell(f"E{r}", value(i + 4)),
+                ],
+            )
+        )
+    rows.append(
+        row(
+            6,
+            [
+                s_cell("A6", "Total", sst),
+                f_cell("B6", "SUBTOTAL(109,Left[n])", sum(value(i) for i in range(1, 5))),
+                s_cell("D6", "Total", sst),
+                f_cell("E6", "SUBTOTAL(109,Right[n])", sum(value(i) for i in range(5, 9))),
+            ],
+        )
+    )
+    parts = '<tableParts count="2"><tablePart r:id="rId1"/><tablePart r:id="rId2"/></tableParts>'
+    book.add_sheet(
+        "Data",
+        worksheet(rows, after=parts),
+        [
+            ("rId1", f"{R}/table", "../tables/table1.xml"),
+            ("rId2", f"{R}/table", "../tables/table2.xml"),
+        ],
+    )
+    book.add_part(
+        "xl/tables/table1.xml",
+        _table_xml(1, "Left", "A1:B6", ["id", "n"], 5),
+        f"{CT_SSML}.table+xml",
+    )
+    book.add_part(
+        "xl/tables/table2.xml",
+        _table_xml(2, "Right", "D1:E6", ["id", "n"], 5),
+        f"{CT_SSML}.table+xml",
+    )
+    rows = [row(1, [s_cell("A1", "Scores 2026", sst, BOLD)]), _header(sst, 3, ("id", "name", "n"))]
+    for i in range(1, N + 1):
+        r = i + 3
+        rows.append(
+            row(
+                r,
+                [
+                    s_cell(f"A{r}", f"r{i}", sst),
+                    s_cell(f"B{r}", NAMES[i - 1], sst),
+                    n_cell(f"C{r}", value(i)),
+                ],
+            )
+        )
+    total = sum(value(i) for i in range(1, N + 1))
+    rows.append(
+        row(12, [s_cell("A12", "Total", sst), f_cell("C12", "SUBTOTAL(109,Scores[n])", total)])
+    )
+    rows.append(row(14, [s_cell("A14", "Note: prizes are collected at the desk", sst)]))
+    parts = '<tableParts count="1"><tablePart r:id="rId1"/></tableParts>'
+    book.add_sheet(
+        "One table", worksheet(rows, after=parts), [("rId1", f"{R}/table", "../tables/table3.xml")]
+    )
+    book.add_part(
+        "xl/tables/table3.xml",
+        _table_xml(3, "Scores", "A3:C12", ["id", "name", "n"], 11),
+        f"{CT_SSML}.table+xml",
+    )
+    return book.bytes()
+
+
 FIXTURES = {
     "strict.xlsx": strict,
     "template.xltx": template,
@@ -1278,6 +1552,13 @@ FIXTURES = {
     "doctype.xlsx": doctype,
     "duplicate_member.xlsx": duplicate_member,
     "lying_size.xlsx": lying_size,
+    "layout_titles.xlsx": layout_titles,
+    "layout_blank_end.xlsx": layout_blank_end,
+    "layout_total.xlsx": layout_total,
+    "layout_blank_inside.xlsx": layout_blank_inside,
+    "layout_second_header.xlsx": layout_second_header,
+    "layout_merged_header.xlsx": layout_merged_header,
+    "layout_tables.xlsx": layout_tables,
 }
 
 

@@ -331,10 +331,31 @@ def _summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
     head = ", header kept" if rec["header"] else ""
     where = f"{what} in {rec['selection']}{head}, seed {rec['seed']}"
     if dry_run:
-        return f"{rec['input']}: dry run, nothing written: {where}"
+        return f"{rec['input']}: dry run, nothing written: {where}{_rows_used(rec)}"
     target = rec["output"] or "stdout"
     backup = f" (backup {rec['backup']})" if rec["backup"] else ""
     return f"{rec['input']} -> {target}{backup}: {where}"
+
+
+def _rows_used(rec: dict[str, Any]) -> str:
+    """``; header row 4, data rows 5-12; left out: rows 1-2 (title)``, for a dry run."""
+    import re
+
+    target = rec.get("target") or {}
+    m = re.fullmatch(r"[A-Z]+(\d+)(?::[A-Z]+(\d+))?", str(target.get("ref") or ""))
+    if m is None:
+        return ""
+    top, bottom = int(m[1]), int(m[2] or m[1])
+    first = top + 1 if rec["header"] else top
+    parts = [f"header row {top}"] if rec["header"] else []
+    parts.append(
+        "no data rows" if bottom < first
+        else f"data row {first}" if bottom == first else f"data rows {first}-{bottom}"
+    )  # fmt: skip
+    text = "; " + ", ".join(parts)
+    left_out = [f"row{'s' * ('-' in e['rows'])} {e['rows']} ({e['why']})"
+                for e in target.get("excluded") or []]  # fmt: skip
+    return text + (f"; left out: {', '.join(left_out)}" if left_out else "")
 
 
 def _print_csv(table: list[list[object]]) -> None:

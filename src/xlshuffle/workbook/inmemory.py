@@ -16,6 +16,7 @@ from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.protocol import DrawStream
 from .engine import destination, draw_permutation, inverse
+from .layout import Cell, Rows, find_data, trim_blank_tail
 from .refs import MAX_COL, Area, parse_area
 from .select import parse_columns
 
@@ -32,6 +33,52 @@ def _used(ws: Worksheet) -> Area:
     rows = [r for r, _ in keys]
     cols = [c for _, c in keys]
     return Area((min(rows), min(cols), max(rows), max(cols)))
+
+
+class _WorksheetRows(Rows):
+    """Rows ``top..bottom`` of a worksheet, for the layout rules of :mod:`.layout`. A
+    formula is read as a formula (openpyxl holds no cached value), not as its value."""
+
+    def __init__(self, ws: Worksheet, used: Area) -> None:
+        self.ws = ws
+        self.numbers = range(used.top, used.bottom + 1)
+        self._rows: dict[int, list[tuple[int, Any]]] = {}
+        for (r, c), cell in ws._cells.items():
+            if cell._value is not None and used.top <= r <= used.bottom:
+                self._rows.setdefault(r, []).append((c, cell))
+
+    def cells(self, i: int) -> list[Cell]:
+        out: list[Cell] = []
+        for c, cell in sorted(self._rows.get(self.numbers[i], []), key=lambda x: x[0]):
+            v, t = cell._value, cell.data_type
+            if t == "f":
+                text = v if isinstance(v, str) else str(getattr(v, "text", "") or "")
+                out.append((c, "formula", "", text.lstrip("=")))
+            elif t == "e":
+                out.append((c, "error", "", ""))
+            elif isinstance(v, bool):
+                out.append((c, "bool", "", ""))
+            elif isinstance(v, str) or t in ("s", "inlineStr"):
+                out.append((c, "text", str(v), ""))
+            else:
+                out.append((c, "number", "", ""))
+        return out
+
+    def merges(self) -> list[Area]:
+        return [Area((m.min_row, m.min_col, m.max_row, m.max_col))
+                for m in self.ws.merged_cells.ranges]  # fmt: skip
+
+    def first_blank(self, i0: int, i1: int) -> int | None:
+        return next((r for r in self.numbers[i0 : i1 + 1] if r not in self._rows), None)
+
+    def last_blank(self, number: int) -> int:
+        while number + 1 <= self.numbers[-1] and number + 1 not in self._rows:
+            number += 1
+        return number
+
+    def columns(self, i0: int, i1: int) -> tuple[int, int]:
+        cols = [c for r in self.numbers[i0 : i1 + 1] for c, _ in self._rows.get(r, [])]
+        return (min(cols), max(cols)) if cols else (1, 1)
 
 
 def _selection(
@@ -63,13 +110,13 @@ def _selection(
                 has_head if header is None else header, False)  # fmt: skip
     used = _used(ws)
     if columns is not None:
-        return (
-            used.top,
-            used.bottom,
-            parse_columns(columns),
-            True if header is None else header,
-            False,
-        )
+        cols = parse_columns(columns)
+        bottom = used.bottom
+        if used.bottom >= used.top:
+            rows = _WorksheetRows(ws, used)
+            last, _ = trim_blank_tail(rows, 0, len(rows.numbers) - 1, cols)
+            bottom = rows.numbers[last]
+        return used.top, bottom, cols, True if header is None else header, False
     if cells is not None:
         area = parse_area(cells.replace("$", ""))
         if area is None:
@@ -80,8 +127,16 @@ def _selection(
         if right - left + 1 == MAX_COL:
             left, right = used.left, used.right
         return top, bottom, list(range(left, right + 1)), bool(header), False
+    top, bottom = used.top, used.bottom
+    if bottom >= top and not ws.tables:
+        rows = _WorksheetRows(ws, used)
+        found = find_data(rows, 0, len(rows.numbers) - 1, header=header is not False,
+                          where=f"sheet {ws.title!r}")  # fmt: skip
+        top, bottom = rows.numbers[found.top], rows.numbers[found.bottom]
+        left, right = rows.columns(found.top, found.bottom)
+        used = Area((top, left, bottom, right))
     cols = list(range(used.left, used.right + 1))
-    return used.top, used.bottom, cols, True if header is None else header, True
+    return top, bottom, cols, True if header is None else header, True
 
 
 def _check(ws: Worksheet, top: int, bottom: int, cols: list[int], mode: str,

@@ -10,6 +10,7 @@ from typing import Any
 from ..draw.errors import WorkbookError
 from ..draw.protocol import DrawStream, normalise_seed
 from .engine import sheet_label
+from .layout import Excluded
 from .limits import LIMITS
 from .output import Changes, Input, Written, read_input
 from .record import DrawRecord
@@ -69,7 +70,8 @@ def job_from_record(src: PathLike, record: DrawRecord) -> Job:
     if target.get("table"):
         table = next((t for t in inp.book.tables(info) if t.name == target["table"]), None)
     sel = Selection(info, str(target.get("kind", "range")), area.top, area.bottom, cols,
-                    record.header, record.unit == "rows", record.selection, table)  # fmt: skip
+                    record.header, record.unit == "rows", record.selection, table,
+                    [Excluded.from_dict(e) for e in target.get("excluded") or []])  # fmt: skip
     return Job(inp, sx, sel)
 
 
@@ -79,7 +81,7 @@ def _seed_text(stream: DrawStream) -> str:
 
 
 def _target_of(sel: Selection) -> dict[str, Any]:
-    return {
+    target: dict[str, Any] = {
         "kind": sel.kind,
         "ref": Area((sel.top, sel.cols[0], max(sel.top, sel.bottom), sel.cols[-1])).a1()
         if sel.cols
@@ -87,6 +89,9 @@ def _target_of(sel: Selection) -> dict[str, Any]:
         "columns": ",".join(col_letters(c) for c in sel.cols) if sel.kind == "columns" else None,
         "table": sel.table.name if sel.table is not None else None,
     }
+    if sel.excluded:  # rows of the used range left out, and why (absent: none)
+        target["excluded"] = [e.to_dict() for e in sel.excluded]
+    return target
 
 
 def make_record(command: str, job: Job, stream: DrawStream | str, mode: str, perm: list[Any],

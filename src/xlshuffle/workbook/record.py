@@ -49,7 +49,9 @@ class DrawRecord:
     target : dict
         The selection, enough to find it again: ``kind`` (``"sheet"``, ``"range"``,
         ``"table"`` or ``"columns"``), ``ref`` (the A1 range, header row included),
-        ``columns`` (the column letters, for ``"columns"``) and ``table`` (its name).
+        ``columns`` (the column letters, for ``"columns"``), ``table`` (its name) and,
+        only when rows of the used range were left out, ``excluded``: a list of
+        ``{"rows": "1-2", "why": "title"}`` (``"title"``, ``"blank"`` or ``"total"``).
     parts : dict
         The package parts the write ``"rewritten"``, ``"added"`` and ``"removed"``; every
         other part of the output is the input's, byte for byte.

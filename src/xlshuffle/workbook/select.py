@@ -10,17 +10,22 @@ The rule for what moves is one per run:
   stay with the position, as when Excel sorts a range.
 
 The used range is measured from the cells the sheet really stores (never its
-``<dimension>`` claim), from the first to the last row holding a value or formula.
+``<dimension>`` claim), from the first to the last row holding a value or formula. The
+default selection then leaves out title rows, total rows and blank rows at the end, and
+refuses two header rows and blank rows inside the data (:mod:`.layout`); ``--columns``
+leaves out the rows at the end that are blank in its columns.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import repeat
 
 from ..draw.errors import OptionError, WorkbookError
+from .layout import Excluded, find_data, trim_blank_tail
+from .layout_rows import SheetRows
 from .parts import Book, SheetInfo, TableInfo
 from .refs import MAX_COL, Area, col_index, col_letters, parse_area
 from .rowfind import valued_rows
@@ -33,7 +38,8 @@ __all__ = ["Selection", "check_movable", "choose_sheet", "parse_columns", "selec
 @dataclass
 class Selection:
     """The cells of one draw. Rows ``top..bottom`` include the header row when there is
-    one; ``cols`` are the columns that take part."""
+    one; ``cols`` are the columns that take part; ``excluded`` lists the rows of the used
+    range left out (titles, totals, blank rows at the end) and why."""
 
     sheet: SheetInfo
     kind: str  # "sheet", "range", "table" or "columns"
@@ -44,6 +50,7 @@ class Selection:
     whole_rows: bool
     label: str
     table: TableInfo | None = None
+    excluded: list[Excluded] = field(default_factory=list)
 
     @property
     def body_top(self) -> int:
@@ -198,18 +205,30 @@ def select(
             f"table {table.name} ({sheet.name}!{area.a1()})", table,
         )  # fmt: skip
     used = used_rows(sx)
+    excluded: list[Excluded] = []
     if used is None:
         rows_span, col_span = (1, 0), (1, 1)
     else:
-        rows_span = (sx.numbers[used[0]], sx.numbers[used[1]])
-        col_span = used_cols(sx, used[0], used[1])
+        first, last = used
+        if columns is not None:
+            last, excluded = trim_blank_tail(
+                SheetRows(book, sx), first, last, parse_columns(columns)
+            )
+        elif cells is None and not book.tables(sheet):
+            where = f"{book.label}: sheet {sheet.name!r}"
+            rows = SheetRows(book, sx)
+            found = find_data(rows, first, last, header=header is not False, where=where)
+            first, last, excluded = found.top, found.bottom, found.excluded
+        rows_span = (sx.numbers[first], sx.numbers[last])
+        col_span = used_cols(sx, first, last)
     if columns is not None:
         cols = parse_columns(columns)
         top, bottom = rows_span
         letters = ",".join(col_letters(c) for c in cols)
         label = f"{sheet.name}!{letters} (rows {top}-{bottom})"
         return Selection(sheet, "columns", top, bottom, cols,
-                         True if header is None else header, False, label)  # fmt: skip
+                         True if header is None else header, False, label,
+                         excluded=excluded)  # fmt: skip
     if cells is not None:
         top, left, bottom, right = _user_range(cells)
         if re.fullmatch(r"\s*[A-Za-z]{1,3}\s*:\s*[A-Za-z]{1,3}\s*", cells.replace("$", "")):
@@ -233,7 +252,8 @@ def select(
     left, right = col_span
     label = f"{sheet.name}!{Area((top, left, max(top, bottom), right)).a1()}"
     return Selection(sheet, "sheet", top, bottom, list(range(left, right + 1)),
-                     True if header is None else header, whole_rows_allowed, label)  # fmt: skip
+                     True if header is None else header, whole_rows_allowed, label,
+                     excluded=excluded)  # fmt: skip
 
 
 _A1_PART = re.compile(r"\s*\$?([A-Za-z]{0,3})\$?(\d{0,7})\s*")
