@@ -152,9 +152,10 @@ def _literal(source: str, name: str) -> object:
 
 
 def exported(modules: dict[str, str]) -> list[str]:
-    """The worksheet functions (and scripts) to import into main.py, in ``__all__`` order."""
+    """The worksheet functions (and scripts) to import into main.py, sorted."""
     public = _literal(modules[ENTRY], "__all__")
-    assert isinstance(public, list | tuple)
+    if not isinstance(public, list | tuple):
+        raise BundleError("xlshuffle.excel.__all__ must be a literal list of names")
     decorated = {
         node.name
         for name, source in modules.items()
@@ -168,7 +169,7 @@ def exported(modules: dict[str, str]) -> list[str]:
             f"{sorted(hidden)} are decorated for Excel but not in xlshuffle.excel.__all__: "
             "export them there, or Lite (which registers what main.py imports) cannot see them"
         )
-    return [str(n) for n in public if n in decorated]
+    return sorted(str(n) for n in public if n in decorated)
 
 
 # --------------------------------------------------------------------------- the bundle
