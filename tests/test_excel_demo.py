@@ -1,4 +1,4 @@
-"""The demo workbook and the xlwings Lite files that users copy.
+"""The demo workbook that users copy (the xlwings Lite files: test_lite_bundle.py).
 
 Nothing here can recalculate Excel, so the workbook's formulas are evaluated by a small
 reader of their (simple) syntax that hands the referenced cells to the functions through
@@ -15,9 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from xlwings.server import custom_functions_meta
 
-import xlshuffle
 from test_excel import call
 
 from support import ROOT
@@ -27,7 +25,6 @@ from openpyxl.utils.cell import range_boundaries  # noqa: E402
 from openpyxl.worksheet.formula import ArrayFormula  # noqa: E402
 
 WORKBOOK = ROOT / "workbooks" / "xlshuffle_demo.xlsx"
-LITE = ROOT / "workbooks" / "lite"
 SHEETS = ["Read me", "Survey", "Raffle", "Cards", "Teams", "Word jumble"]
 
 
@@ -41,24 +38,6 @@ def _load_tool() -> Any:
     sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
-
-
-# --------------------------------------------------------------------------- xlwings Lite
-
-
-def test_lite_main_registers_the_five_functions() -> None:
-    spec = importlib.util.spec_from_file_location("main", LITE / "main.py")
-    assert spec is not None
-    assert spec.loader is not None
-    main = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(main)
-    names = sorted(f["name"] for f in custom_functions_meta(main)["functions"])
-    assert names == ["DEAL", "GROUPS", "SAMPLE", "SHUFFLE", "SHUFFLESTR"]
-
-
-def test_lite_requirements_name_this_version() -> None:
-    lines = (LITE / "requirements.txt").read_text(encoding="utf-8").split()
-    assert lines == [f"xlshuffle=={xlshuffle.__version__}"]
 
 
 # --------------------------------------------------------------------------- the workbook

@@ -1,12 +1,13 @@
-"""Same seeded results inside Pyodide, the runtime of xlwings Lite, as in CPython.
+"""Same results inside Pyodide, the runtime of xlwings Lite, as in CPython.
 
 Node runs ``tests/pyodide/run_cases.mjs`` with the npm package ``pyodide`` (installed by
-``npm install --prefix tests/pyodide``). It installs two pure-Python wheels into Pyodide:
+``npm install --prefix tests/pyodide``). It installs one pure-Python wheel into Pyodide,
 xlwings' (the one xlwings Lite uses, downloaded once from PyPI into
-``tests/pyodide/cache/``) and this package's, built from the checkout. Then it loads
-``workbooks/lite/main.py`` as Lite does and evaluates the cases through xlwings' own
-``custom_functions_call``. CPython evaluates the same request bodies; the answers must be
-equal, and anchored to the draw protocol's vector.
+``tests/pyodide/cache/``), and nothing of xlshuffle: it loads exactly the committed
+``workbooks/lite/main.py`` as Lite does (the bundle carries xlshuffle's modules itself)
+and evaluates the cases through xlwings' own ``custom_functions_call``. CPython evaluates
+the same request bodies with the package; seeded answers must be equal, and anchored to
+the draw protocol's vector; unseeded ones must have the same shape and be valid draws.
 
 Shuffling text by letters needs ``regex``, which Pyodide ships in its distribution but not
 in the npm package (xlwings Lite downloads it with the distribution); offline only the
@@ -16,9 +17,11 @@ word cases can run there, and the letter cases must fail for that reason and no 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +29,7 @@ import pytest
 import xlwings as xw
 
 from test_excel import DIV0_IN, NA_IN, VECTOR_42, call, cell, column
-from xlshuffle import excel
+from xlshuffle import excel, standard_deck
 
 from support import ROOT, require
 
@@ -62,6 +65,18 @@ CASES: list[tuple[str, list[Any]]] = [
 LETTER_CASES: list[tuple[str, list[Any]]] = [
     ("SHUFFLESTR", [cell("Zoe\u0308 \U0001f1e9\U0001f1ea!"), cell("jumble"), None]),
 ]
+# Without a seed: a fresh draw in each runtime, so the values differ, not what they are.
+TICKETS = [f"ticket {i}" for i in range(1, 101)]
+UNSEEDED: list[tuple[str, list[Any]]] = [
+    ("SHUFFLE", [column(list(range(1, 11))), None, None, None]),
+    ("SHUFFLE", [[list(range(1, 11))], None, None, None]),
+    ("SHUFFLE", [GRID, None, cell("cells"), cell(True)]),
+    ("SHUFFLE", [GRID, None, cell("within rows"), None]),
+    ("SAMPLE", [column(TICKETS), cell(5), None]),
+    ("DEAL", [cell(5), cell(4), None, None]),
+    ("GROUPS", [column([f"p{i}" for i in range(10)]), cell(3), None]),
+    ("SHUFFLESTR", [cell("the quick brown  fox"), None, cell("words")]),
+]
 
 
 def _xlwings_wheel() -> Path | None:
@@ -81,18 +96,6 @@ def _xlwings_wheel() -> Path | None:
     return WHEEL if WHEEL.exists() else None
 
 
-def _our_wheel(where: Path) -> Path:
-    """This package as the wheel pip would give xlwings Lite: it must be pure Python."""
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where), str(ROOT)],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = where.glob("xlshuffle-*.whl")
-    assert wheel.name.endswith("-py3-none-any.whl")
-    return wheel
-
-
 @pytest.fixture(scope="module")
 def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     node = shutil.which("node")
@@ -103,12 +106,11 @@ def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     assert node is not None
     assert wheel is not None
     work = tmp_path_factory.mktemp("pyodide")
-    ours = _our_wheel(work)
     cases = work / "cases.json"
-    cases.write_text(json.dumps(CASES + LETTER_CASES), encoding="utf-8")
-    main_py = ROOT / "workbooks" / "lite" / "main.py"
+    cases.write_text(json.dumps(CASES + LETTER_CASES + UNSEEDED), encoding="utf-8")
+    main_py = ROOT / "workbooks" / "lite" / "main.py"  # exactly the file users paste
     done = subprocess.run(
-        [node, str(HERE / "run_cases.mjs"), str(cases), str(main_py), str(wheel), str(ours)],
+        [node, str(HERE / "run_cases.mjs"), str(cases), str(main_py), str(wheel)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -137,6 +139,12 @@ def test_runs_in_the_runtime_of_xlwings_lite(pyodide_run: dict[str, Any]) -> Non
     assert sorted(pyodide_run["registered"]) == sorted(f.__name__ for f in excel.FUNCTIONS)
 
 
+def test_xlshuffle_comes_from_the_bundle_alone(pyodide_run: dict[str, Any]) -> None:
+    origins = pyodide_run["origins"]
+    assert "xlshuffle.excel" in origins
+    assert all(o.startswith("main.py/xlshuffle/") for o in origins.values()), origins
+
+
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0] for c in CASES])
 def test_same_results_as_cpython(pyodide_run: dict[str, Any], index: int) -> None:
     assert pyodide_run["results"][index] == _in_cpython(*CASES[index])
@@ -154,3 +162,43 @@ def test_shuffling_letters_needs_only_regex(pyodide_run: dict[str, Any]) -> None
             assert got == _in_cpython(*case)
         else:  # the npm package lacks Pyodide's regex wheel; xlwings Lite has it
             assert got["exception"].startswith("ImportError: shuffling text by grapheme")
+
+
+def _cells_of(rows: Any) -> list[str]:
+    return sorted(json.dumps(v, sort_keys=True) for row in rows for v in row)
+
+
+def _shape(value: Any) -> Any:
+    return [len(row) for row in value] if isinstance(value, list) else type(value).__name__
+
+
+@pytest.mark.parametrize("index", range(len(UNSEEDED)), ids=[c[0] for c in UNSEEDED])
+def test_unseeded_draws_have_the_shape_and_values_of_cpython(
+    pyodide_run: dict[str, Any], index: int
+) -> None:
+    name, args = UNSEEDED[index]
+    got = pyodide_run["results"][len(CASES) + len(LETTER_CASES) + index]["value"]
+    ours = _in_cpython(name, args)["value"]
+    assert _shape(got) == _shape(ours)
+    if name == "SHUFFLE":  # a permutation of the same cells; a header row stays
+        assert _cells_of(got) == _cells_of(ours)
+        if args[3] == cell(True):
+            assert got[0] == ours[0] == GRID[0]
+        if args[2] == cell("within rows"):
+            assert [sorted(map(json.dumps, r)) for r in got] == [
+                sorted(map(json.dumps, r)) for r in ours
+            ]
+    elif name == "SAMPLE":  # k different tickets
+        drawn = [row[0] for row in got]
+        assert len(set(drawn)) == len(drawn) == 5
+        assert set(drawn) <= set(TICKETS)
+    elif name == "DEAL":  # 20 different cards of the standard deck
+        dealt = [c for row in got for c in row]
+        assert len(set(dealt)) == len(dealt) == 20
+        assert set(dealt) <= set(standard_deck())
+    elif name == "GROUPS":  # the same group sizes
+        assert sorted(Counter(_cells_of(got)).values()) == sorted(Counter(_cells_of(ours)).values())
+    else:  # SHUFFLESTR by words: the same words, the spaces where they were
+        (got,), (ours,) = got[0], ours[0]
+        assert sorted(got.split()) == sorted(ours.split())
+        assert re.split(r"\S+", got) == re.split(r"\S+", ours)

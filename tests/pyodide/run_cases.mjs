@@ -2,12 +2,13 @@
 //
 //   node run_cases.mjs CASES_JSON MAIN_PY WHEEL...
 //
-// Installs the pure-Python wheels (xlwings', this package's) into Pyodide's site-packages,
-// loads MAIN_PY as the module "main" (what a user pastes into xlwings Lite), registers its
-// functions with xlwings' custom_functions_meta and evaluates every case [func_name, args]
-// through xlwings' own custom_functions_call on that module, as xlwings Lite does. Prints
-// one line "RESULT <json>" for the test to compare with CPython. Works offline: it loads
-// only what the npm package ships.
+// Installs the pure-Python wheels (xlwings' only: no xlshuffle) into Pyodide's
+// site-packages, loads MAIN_PY as the module "main" (what a user pastes into xlwings Lite:
+// workbooks/lite/main.py, the bundle that carries xlshuffle), reports where each xlshuffle
+// module came from, registers its functions with xlwings' custom_functions_meta and
+// evaluates every case [func_name, args] through xlwings' own custom_functions_call on that
+// module, as xlwings Lite does. Prints one line "RESULT <json>" for the test to compare
+// with CPython. Works offline: it loads only what the npm package ships.
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { createRequire } from "node:module";
@@ -48,6 +49,8 @@ from xlwings.server import custom_functions_call, custom_functions_meta
 import main
 
 registered = [f["name"] for f in custom_functions_meta(main)["functions"]]
+origins = {m: str(getattr(sys.modules[m].__spec__, "origin", None))
+           for m in sys.modules if m.split(".")[0] == "xlshuffle"}
 
 results = []
 # to_py() turns JS null into pyodide's jsnull, as in xlwings Lite: xlwings must cope.
@@ -63,6 +66,7 @@ for name, args in js.XLSHUFFLE_CASES.to_py():
         results.append({"exception": f"{type(exc).__name__}: {exc}"})
 json.dumps({"python": sys.version.split()[0], "platform": sys.platform,
             "xlwings": xw.__version__, "regex": bool(js.XLSHUFFLE_HAVE_REGEX), "registered": registered,
+            "origins": origins,
             "results": results})
 `);
 console.log("RESULT " + out);
