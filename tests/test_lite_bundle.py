@@ -106,9 +106,10 @@ def test_bundle_imports_only_the_standard_library_regex_and_xlwings() -> None:
     assert outside == ALLOWED
 
 
-def test_bundle_holds_what_importing_xlshuffle_excel_loads() -> None:
+def test_bundle_holds_what_importing_the_functions_and_scripts_loads() -> None:
     # The walk reads imports; Python's own import of the package must agree with it.
-    probe = "import json, sys, xlshuffle.excel; print(json.dumps(sorted(sys.modules)))"
+    probe = ("import json, sys, xlshuffle.excel, xlshuffle.excel.scripts; "
+             "print(json.dumps(sorted(sys.modules)))")  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
@@ -122,7 +123,7 @@ def test_bundle_holds_what_importing_xlshuffle_excel_loads() -> None:
 RUN_ALONE = """
 import asyncio, json, runpy, sys
 import xlwings as xw
-from xlwings.server import custom_functions_call, custom_functions_meta
+from xlwings.server import custom_functions_call, custom_functions_meta, custom_scripts_meta
 
 main = type(sys)("main")
 main.__dict__.update(runpy.run_path(sys.argv[1], run_name="main"))
@@ -131,6 +132,7 @@ out = {
     "origins": {m: getattr(sys.modules[m].__spec__, "origin", None)
                 for m in sys.modules if m.split(".")[0] == "xlshuffle"},
     "registered": [f["name"] for f in custom_functions_meta(main)["functions"]],
+    "scripts": sorted(s["function_name"] for s in custom_scripts_meta(main)),
     "results": [],
 }
 for name, args in json.loads(sys.stdin.read()):
@@ -174,6 +176,9 @@ def test_bundle_runs_alone_in_cpython(tmp_path: Path) -> None:
     assert lines, done.stderr[-3000:]
     out = json.loads(lines[-1].removeprefix("RESULT "))
     assert sorted(out["registered"]) == sorted(f.__name__ for f in excel.FUNCTIONS)
+    scripts = ["assign_groups", "deal_cards", "draw_winners", "restore_last_draw",
+               "shuffle_rows", "write_seed"]  # fmt: skip
+    assert [s for s in out["scripts"] if s in scripts] == scripts, out["scripts"]
     assert out["origins"], "no xlshuffle module was loaded"
     for module, origin in out["origins"].items():
         assert origin is not None
@@ -199,7 +204,7 @@ def src_copy(tmp_path: Path) -> Path:
 
 def test_walk_picks_up_a_new_excel_module_and_its_scripts(src_copy: Path) -> None:
     excel_dir = src_copy / "xlshuffle" / "excel"
-    (excel_dir / "lock.py").write_text(
+    (excel_dir / "extra.py").write_text(
         "import xlwings as xw\n\nfrom ..draw.knuth import shuffled\n\n\n"
         "@xw.script\ndef DRAWLOCK(book):\n    return shuffled([1, 2], seed=1)\n",
         encoding="utf-8",
@@ -207,11 +212,11 @@ def test_walk_picks_up_a_new_excel_module_and_its_scripts(src_copy: Path) -> Non
     init = excel_dir / "__init__.py"
     text = init.read_text(encoding="utf-8")
     rows = "from ._cells import Rows\n"
-    text = text.replace(rows, rows + "from .lock import DRAWLOCK\n")
+    text = text.replace(rows, rows + "from .extra import DRAWLOCK\n")
     text = text.replace('__all__ = ["CATEGORY", ', '__all__ = ["CATEGORY", "DRAWLOCK", ')
     init.write_text(text, encoding="utf-8")
     main_py, _ = _tool().render(src_copy)
-    assert "xlshuffle.excel.lock" in _embedded(main_py)
+    assert "xlshuffle.excel.extra" in _embedded(main_py)
     assert "from xlshuffle.excel import DEAL, DRAWLOCK, GROUPS," in main_py
 
 

@@ -34,6 +34,9 @@ SRC = ROOT / "src"
 OUT = ROOT / "workbooks" / "lite"
 PACKAGE = "xlshuffle"
 ENTRY = "xlshuffle.excel"
+#: What main.py imports: the worksheet functions, and the draw-and-lock scripts Lite shows
+#: as buttons (``xlshuffle.excel.subs`` is the Windows add-in's and is not bundled).
+ENTRIES = (ENTRY, "xlshuffle.excel.scripts")
 
 #: Third-party distributions the bundle may import. Lite ships xlwings itself; the rest
 #: go into requirements.txt, unpinned (Lite installs what its Pyodide provides).
@@ -151,11 +154,8 @@ def _literal(source: str, name: str) -> object:
     raise BundleError(f"no literal {name} = ... found")
 
 
-def exported(modules: dict[str, str]) -> list[str]:
-    """The worksheet functions (and scripts) to import into main.py, sorted."""
-    public = _literal(modules[ENTRY], "__all__")
-    if not isinstance(public, list | tuple):
-        raise BundleError("xlshuffle.excel.__all__ must be a literal list of names")
+def exported(modules: dict[str, str]) -> dict[str, list[str]]:
+    """The worksheet functions and scripts to import into main.py: entry -> names."""
     decorated = {
         node.name
         for name, source in modules.items()
@@ -163,13 +163,20 @@ def exported(modules: dict[str, str]) -> list[str]:
         for node in ast.parse(source).body
         if _decorated(node)
     }
-    hidden = decorated - set(public)
+    out: dict[str, list[str]] = {}
+    for entry in ENTRIES:
+        public = _literal(modules[entry], "__all__")
+        if not isinstance(public, list | tuple):
+            raise BundleError(f"{entry}.__all__ must be a literal list of names")
+        out[entry] = sorted(str(n) for n in public if n in decorated)
+    hidden = decorated - {n for names in out.values() for n in names}
     if hidden:
         raise BundleError(
-            f"{sorted(hidden)} are decorated for Excel but not in xlshuffle.excel.__all__: "
-            "export them there, or Lite (which registers what main.py imports) cannot see them"
+            f"{sorted(hidden)} are decorated for Excel but not in the __all__ of "
+            f"{' or '.join(ENTRIES)}: export them there, or Lite (which registers what "
+            "main.py imports) cannot see them"
         )
-    return sorted(str(n) for n in public if n in decorated)
+    return out
 
 
 # --------------------------------------------------------------------------- the bundle
@@ -257,19 +264,29 @@ def _literal_text(source: str) -> str:
 
 def render(src: Path = SRC) -> tuple[str, str]:
     """The text of main.py and of requirements.txt, built from ``src``."""
-    modules, outside = walk(ENTRY, src)
+    modules, outside = {}, set()
+    for entry in ENTRIES:
+        found, beyond = walk(entry, src)
+        modules |= found
+        outside |= beyond
+    modules = dict(sorted(modules.items()))
     needs = requirements(outside)
-    names = exported(modules)
+    by_entry = exported(modules)
+    names = sorted(n for entry_names in by_entry.values() for n in entry_names)
     version = _literal(modules[PACKAGE], "__version__")
     protocol = _literal(modules["xlshuffle.draw.protocol"], "PROTOCOL")
     packages = sorted(m for m in modules if is_package(m, src))
-    names_ = ", ".join(names)
+    names_ = ", ".join(by_entry[ENTRY])
+    scripts_ = ", ".join(n for e in ENTRIES[1:] for n in by_entry[e])
 
     def comment(text: str) -> str:
         return "\n".join(textwrap.wrap(text, 90, initial_indent="# ", subsequent_indent="# "))
 
     head = HEADER.format(
-        title=comment(f"xlshuffle {version} for xlwings Lite: the worksheet functions {names_}."),
+        title=comment(
+            f"xlshuffle {version} for xlwings Lite: the worksheet functions {names_}, and "
+            f"the draw-and-lock scripts {scripts_}."
+        ),
         version=version,
         protocol=protocol,
         modules=comment(f"Bundled modules: {', '.join(modules)}."),
@@ -290,8 +307,12 @@ def render(src: Path = SRC) -> tuple[str, str]:
         *(f"    {_quoted(name)}: {_literal_text(text)}," for name, text in modules.items()),
         "}",
         LOADER,
-        "# Lite registers the decorated functions that main.py holds: these.",
-        f"from xlshuffle.excel import {names_}  # noqa: E402",
+        "# Lite registers the decorated functions and scripts that main.py holds: these.",
+        *(
+            f"from {entry} import {', '.join(by_entry[entry])}  # noqa: E402"
+            for entry in ENTRIES
+            if by_entry[entry]
+        ),
         "",
         "__all__ = [" + ", ".join(map(_quoted, names)) + "]",
         "",
