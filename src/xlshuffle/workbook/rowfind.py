@@ -20,18 +20,19 @@ def valued_rows(sx: SheetXml) -> tuple[int, int] | None:
     marks = [b"<" + sx.prefix + tag for tag in (b"v>", b"v ", b"is>", b"f>", b"f ")]
     lo, hi = starts[0], ends[n - 1]
     first = n
-    for mark in marks:
-        pos = data.find(mark, lo, hi)
+    for mark in marks:  # each mark only looks before the first valued row found so far
+        stop = hi if first == n else ends[first]
+        pos = data.find(mark, lo, stop)
         while pos >= 0:
             i = bisect.bisect_right(starts, pos) - 1
             if pos + len(mark) <= ends[i]:
                 first = min(first, i)
                 break
-            pos = data.find(mark, ends[i], hi)  # between rows: foreign content
+            pos = data.find(mark, ends[i], stop)  # between rows: foreign content
     if first == n:
         return None
     last = first
-    for mark in marks:
+    for mark in marks:  # each mark only looks after the last valued row found so far
         end = hi
         while True:
             pos = data.rfind(mark, starts[last], end)
