@@ -40,6 +40,23 @@ class SheetRows(Rows):
         self._mark, self._chunks = b"<si", list[int]()
 
     def cells(self, i: int) -> list[Cell]:
+        try:
+            return self._cells(i)
+        except ValuesError as exc:  # a damaged cell: say where, once
+            raise WorkbookError(
+                f"{self.sx.label}: row {self.numbers[i]}: {exc.reason}: open the workbook in "
+                "Excel, save it again, and retry"
+            ) from None
+        except WorkbookError:
+            raise
+        except (ValueError, UnicodeError):
+            why = "not UTF-8 text"
+            raise WorkbookError(
+                f"{self.sx.label}: row {self.numbers[i]}: {why}: open the workbook in Excel, "
+                "save it again, and retry"
+            ) from None
+
+    def _cells(self, i: int) -> list[Cell]:
         row = self.sx.row(i)
         out = []
         for cell in self.sx.cells(i):
