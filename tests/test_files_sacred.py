@@ -248,9 +248,29 @@ def test_a_killed_run_leaves_input_backup_and_target_intact(tmp_path: Path, afte
         new = {k: v for k, v in after_kill.items() if k not in before}
         if proc.returncode == 0:  # it finished before the kill: a whole draw, recorded
             pytest.skip("the run finished before it was killed; nothing to check")
+        # killed after the rename, before the record: the target is the whole new workbook
+        # (a draw written without its record is allowed; a record without its draw is not)
+        target = "out.xlsx" if "-o" in args else "big.xlsx"
+        if after_kill[target] != before[target]:
+            assert is_workbook(tmp_path / target)
+            assert "r.json" not in new or json.loads((tmp_path / "r.json").read_text())
+        else:
+            assert "r.json" not in new  # no record claims a draw that was not written
+        new.pop("r.json", None)
         # an in-place run may have kept a second backup of the untouched input
         assert set(new) <= {"big.bak-2.xlsx"}, new
         assert all(v == before["big.xlsx"] for v in new.values())
-        assert {k: after_kill[k] for k in before} == before
+        assert {k: after_kill[k] for k in before if k != target} == {
+            k: v for k, v in before.items() if k != target
+        }
+        if "--in-place" in args and after_kill[target] != before[target]:
+            assert "big.bak-2.xlsx" in new  # the original is kept before it is replaced
+        if after_kill[target] != before[target]:  # put the old file back for the next run
+            if target == "out.xlsx":
+                (tmp_path / target).write_bytes(b"the old output")
+            else:
+                (tmp_path / target).write_bytes((tmp_path / "big.bak-2.xlsx").read_bytes())
+        if (tmp_path / "r.json").exists():
+            (tmp_path / "r.json").unlink()
         for name in new:
             (tmp_path / name).unlink()

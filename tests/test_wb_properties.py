@@ -29,7 +29,7 @@ from openpyxl.utils import column_index_from_string, get_column_letter, range_bo
 import oracle
 import xlshuffle
 from wb_strategies import OTHER, SHEET, book_specs, write_book
-from xlshuffle import WorkbookError
+from xlshuffle import OptionError, WorkbookError
 from xlshuffle.workbook import (
     groups_workbook,
     restore_workbook,
@@ -279,10 +279,21 @@ REFUSAL_TEXT = {"formula": "cannot move to", "merge": "merged cells"}
 
 def draw_or_refusal(src: Path, dst: Path, **kw: Any) -> Any:
     """Shuffle; a refusal must be one the inputs call for, found with the same order."""
+    usage = ""
     try:
         return shuffle_workbook(src, dst, **kw)
     except WorkbookError as exc:
         refusal = str(exc)
+    except OptionError as exc:  # a range with no value in it is a usage error
+        usage = str(exc)
+    if usage:
+        assert kw.get("cells") and "holds no data" in usage, usage
+        left, top, right, bottom = range_boundaries(kw["cells"])
+        valued = [(r, c) for (r, c), f in oracle.sheet_cells(src, SHEET).items()
+                  if f.v is not None or f.text is not None or f.is_formula]  # fmt: skip
+        assert not any(top <= r <= bottom and left <= c <= right for r, c in valued)
+        event("refused: a range without data")
+        return None
     # the refusal is checked outside the except block
     rows, cols = used_area(src)
     if kw.get("cells"):
@@ -292,6 +303,12 @@ def draw_or_refusal(src: Path, dst: Path, **kw: Any) -> Any:
         given = kw["columns"]
         letters = given.split(",") if isinstance(given, str) else given
         cols = [column_index_from_string(c) for c in letters]
+        # rows at the end blank in these columns (no value, or empty text) are not drawn
+        ws = book(src)[SHEET]
+        values = [ws.cell(r, c).value for r in rows for c in cols]
+        solid = [r for r, v in zip([r for r in rows for _ in cols], values, strict=True)
+                 if v is not None and str(v).strip()]  # fmt: skip
+        rows = [r for r in rows if r <= max([rows[0], *solid])]
     header = kw.get("header")
     if header is None:
         header = not kw.get("cells")
