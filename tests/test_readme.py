@@ -57,3 +57,12 @@ def test_readme_batch_examples_print_what_they_say(tmp_path, monkeypatch, capsys
             assert out == expected, cmd
             checked += 1
     assert checked >= 4
+
+
+def test_readme_pictures_exist() -> None:
+    """Every picture the README shows is in the repository (the lock one among them)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert "docs/img/excel-demo-lock.png" in pictures
+    for picture in pictures:
+        assert (ROOT / picture).is_file(), picture

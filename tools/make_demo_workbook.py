@@ -6,12 +6,20 @@ The workbook holds the five worksheet functions as a person would use them: a su
 question order, a raffle (SAMPLE), a card table (DEAL), team building (GROUPS) and a word
 jumble (SHUFFLESTR), each seeded and unseeded side by side. Every formula is stored as an
 array formula over exactly the cells it fills, which every Excel and LibreOffice reads,
-and the cell above it shows the formula as text.
+and the cell above it shows the formula as text. A "Draw and lock" sheet shows a raffle
+already drawn by the draw-and-lock command ``draw winners``: the winners as plain values
+beside the list, the seed in the cell named ``SEED``, and the ``Draw log`` sheet with the
+row that command writes; both come from the lock module itself (``plan``, ``Draw``), with
+a fixed time.
 
 Nothing can evaluate xlwings functions here, so the pictures are drawn with matplotlib from
 the same sheet description, with each formula's result computed by calling the function
 itself (``xlshuffle.excel``). An unseeded formula draws afresh on every recalculation; its
 picture shows one such draw (made with a fixed seed, so the picture is reproducible).
+
+Run as a script, the tool writes the same bytes every time: the zip entries carry
+``FIXED_TIME`` and openpyxl writes its XML with the standard library (``OPENPYXL_LXML``),
+whether or not lxml is installed.
 
 Needs openpyxl (``pip install "xlshuffle[xlsx]"``) and, for the pictures, matplotlib.
 """
@@ -20,8 +28,10 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import io
 import os
 import sys
+import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,10 +39,15 @@ from typing import Any
 
 os.environ.setdefault("XLWINGS_ON_SERVER", "true")  # the real decorators; plain Python either way
 os.environ.setdefault("XLWINGS_LICENSE_KEY", "noncommercial")
+os.environ.setdefault("OPENPYXL_LXML", "False")  # the same XML bytes with or without lxml
 
 from openpyxl.utils import get_column_letter as _col
 
+import xlshuffle
 from xlshuffle import excel
+from xlshuffle.draw.protocol import normalise_seed
+from xlshuffle.excel import lock
+from xlshuffle.excel._lockcore import LOG_COLUMNS, Draw, plan, sheet_ref
 
 ROOT = Path(__file__).resolve().parent.parent
 PICTURE_SEED = "picture"  # stands in for the fresh seed of an unseeded formula in a picture
@@ -58,6 +73,10 @@ class Sheet:
     widths: Mapping[str, float]
     cells: dict[tuple[int, int], tuple[Any, str]] = field(default_factory=dict)
     formulas: list[Formula] = field(default_factory=list)
+    #: defined names of single cells (written as text, as ``write_seed`` writes a seed)
+    names: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: the selected block (row, column, rows, columns) a picture frames, when no formula
+    selection: tuple[int, int, int, int] | None = None
 
     def put(self, row: int, col: int, value: Any, kind: str = "input") -> None:
         self.cells[row, col] = (value, kind)
@@ -235,8 +254,86 @@ def jumble() -> Sheet:
     return s
 
 
+LOCK_SHEET = "Draw and lock"
+LOCK_SEED = "Spring fair 2026"
+LOCK_BOOK = "xlshuffle_demo.xlsx"  # the name the log gives the workbook
+LOCK_LIST = (5, 1, 12, 2)  # the selection: first row, first column, rows, columns
+LOCK_WINNERS = 3
+LOCK_PRIZES = ["1st: bicycle", "2nd: cinema tickets", "3rd: cake"]
+
+
+def _lock_draw() -> Draw:
+    """The ``draw winners`` draw of the lock sheet, as :func:`lock.draw_winners` makes it."""
+    top, left, height, width = LOCK_LIST
+    rows: list[list[Any]] = [[101 + i, name] for i, name in enumerate(NAMES[:height])]
+    seed = normalise_seed(LOCK_SEED).decode("utf-8")  # the SEED cell's text, as lock reads it
+    output = plan("winners", rows, seed, LOCK_WINNERS)
+    first, right = f"{_col(left)}{top}", _col(left + width - 1)
+    return Draw(
+        mode="winners",
+        sheet=LOCK_SHEET,
+        address=f"{first}:{right}{top + height - 1}",
+        book=LOCK_BOOK,
+        seed=seed,
+        seed_from=f"{lock.SEED_NAME} cell {LOCK_SHEET}!B3",
+        version=xlshuffle.__version__,
+        time=FIXED_TIME.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        rows=rows,
+        output=output,
+        output_address=(
+            f"{_col(left + width)}{top}:{_col(left + 2 * width - 1)}{top + len(output) - 1}"
+        ),
+        k=LOCK_WINNERS,
+    )
+
+
+def draw_and_lock(draw: Draw) -> Sheet:
+    s = Sheet(
+        LOCK_SHEET,
+        "Draw and lock: winners drawn once, written as plain values and logged",
+        "No formula: 'draw winners' wrote C5:D7 once and logged it on the Draw log sheet.",
+        {"A": 14, "B": 16, "C": 15, "D": 16, "E": 2, "F": 44},
+    )
+    top, left, height, width = LOCK_LIST
+    s.put(3, 1, "Seed:", "note")
+    s.put(3, 2, LOCK_SEED, "seed")
+    s.names[lock.SEED_NAME] = (3, 2)
+    s.put(3, 3, "(the cell named SEED)", "note")
+    for col, header in enumerate(["Ticket", "Name", "Winning ticket", "Winner"], start=left):
+        s.put(top - 1, col, header, "header")
+    for r, row in enumerate(draw.rows):
+        for c, value in enumerate(row):
+            s.put(top + r, left + c, value)
+    for r, row in enumerate(draw.output):
+        for c, value in enumerate(row):
+            s.put(top + r, left + width + c, value, "locked")
+    s.column(top - 1, 6, "Prize", LOCK_PRIZES)
+    s.selection = (top, left + width, len(draw.output), width)
+    lines: list[tuple[str, str]] = [
+        ("How it was drawn", "header"),
+        ("1. Type a seed into B3 (named SEED: Formulas > Define Name), or leave it empty", ""),
+        ("    for a fresh one. Select the list A5:B16 without its header.", ""),
+        ("2. xlwings Lite: in the task pane, set k to 3 and click the button", ""),
+        ("    'xlshuffle: draw winners from the selected rows'.", ""),
+        ("    Windows add-in: a button that runs", ""),
+        ('    RunPython "import xlshuffle.excel.subs as x; x.draw_winners(3)"', "formula-text"),
+        ("3. The winners land in C5:D7 as plain values; the sheet Draw log gets a row.", ""),
+        ("    To draw again, first run 'xlshuffle: restore the last draw': it clears them.", ""),
+        ("", ""),
+        ("Re-check it (formula and command line from the Draw log row)", "header"),
+        ("In Excel with the xlshuffle functions, the same winners:", ""),
+        (draw.formula(), "formula-text"),
+        ("From the saved workbook, on the command line:", ""),
+        (draw.command_line(), "formula-text"),
+    ]
+    for i, (text, kind) in enumerate(lines, start=top + height + 1):
+        if text:
+            s.put(i, 1, text, kind or "text")
+    return s
+
+
 def sheets() -> list[Sheet]:
-    return [survey(), raffle(), cards(), teams(), jumble()]
+    return [survey(), raffle(), cards(), teams(), jumble(), draw_and_lock(_lock_draw())]
 
 
 _TITLE = "xlshuffle demo: fair, reproducible shuffles, deals and draws"
@@ -252,20 +349,28 @@ Step by step for each way to run them: docs/excel.md in the xlshuffle repository
 Yellow cells are seeds: keep one and its draw never changes; change it for a new draw.
 Green results are seeded: the same seed gives the same result in Excel, Python and the CLI.
 Orange results have no seed: they draw afresh whenever an input changes (not on every edit).
+Blue results are locked: plain values written once by a draw-and-lock command, logged on
+the Draw log sheet (the Draw and lock sheet shows one).
 Each formula is an array formula over the cells it fills; the cell above shows it as text.
 """
 
 
 # --------------------------------------------------------------------------- workbook
 
-FILLS = {"seed": "FFF2CC", "header": "D9D9D9", True: "E2EFDA", False: "FCE4D6"}
+FILLS = {"seed": "FFF2CC", "header": "D9D9D9", "locked": "DDEBF7", True: "E2EFDA", False: "FCE4D6"}
 
 
-def write_workbook(sheets: list[Sheet], path: Path) -> None:
-    """Write the sheets, with a 'Read me' sheet first, as an .xlsx file."""
+def write_workbook(sheets: list[Sheet], path: Path, log: list[list[str]] | None = None) -> None:
+    """Write the sheets, with a 'Read me' sheet first, as an .xlsx file.
+
+    ``log``: the rows of a ``Draw log`` sheet (its header first), written last as the
+    lock module writes them: every cell text-formatted, then its value.
+    """
     from openpyxl import Workbook
     from openpyxl.styles import Font, PatternFill
+    from openpyxl.workbook.defined_name import DefinedName
     from openpyxl.worksheet.formula import ArrayFormula
+    from openpyxl.writer.excel import ExcelWriter
 
     def fill(color: str) -> PatternFill:
         return PatternFill("solid", start_color=color, end_color=color)
@@ -298,6 +403,12 @@ def write_workbook(sheets: list[Sheet], path: Path) -> None:
                 cell.fill = fill(FILLS["seed"])
             elif kind == "note":
                 cell.font = Font(italic=True, color="595959")
+            elif kind == "locked":
+                cell.fill = fill(FILLS["locked"])
+        for name, (row, col) in sheet.names.items():
+            ws.cell(row, col).number_format = "@"
+            ref = f"{sheet_ref(sheet.name)}!${_col(col)}${row}"
+            wb.defined_names[name] = DefinedName(name, attr_text=ref)
         for f in sheet.formulas:
             height, width = len(f.result), len(f.result[0])
             first = f"{_col(f.col)}{f.row}"
@@ -309,10 +420,41 @@ def write_workbook(sheets: list[Sheet], path: Path) -> None:
             for r in range(height):
                 for c in range(width):
                     ws.cell(f.row + r, f.col + c).fill = fill(FILLS[f.seeded])
+    if log is not None:
+        ws = wb.create_sheet(lock.LOG_SHEET)
+        for col, name in enumerate(LOG_COLUMNS, start=1):
+            ws.column_dimensions[_col(col)].width = {
+                "input sha256": 66,
+                "output sha256": 66,
+                "formula": 50,
+                "command line": 100,
+            }.get(name, max(12, len(name) + 2))
+        for r, row in enumerate(log, start=1):
+            for c, value in enumerate(row, start=1):
+                cell = ws.cell(r, c)
+                cell.number_format = "@"
+                cell.value = value
+                cell.data_type = "s"  # a formula written as text stays text
     wb.properties.creator = "xlshuffle tools/make_demo_workbook.py"
     wb.properties.created = wb.properties.modified = FIXED_TIME
+    buffer = io.BytesIO()
+    # ExcelWriter, not wb.save: save() stamps the current time as 'modified'
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
+        ExcelWriter(wb, archive).save()
     path.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(path)
+    path.write_bytes(_fixed_times(buffer.getvalue()))
+
+
+def _fixed_times(data: bytes) -> bytes:
+    """The zip package with every entry dated ``FIXED_TIME`` (zip stores its write time)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            fixed = zipfile.ZipInfo(info.filename, FIXED_TIME.timetuple()[:6])
+            fixed.compress_type = info.compress_type
+            fixed.external_attr = info.external_attr
+            dst.writestr(fixed, src.read(info))
+    return out.getvalue()
 
 
 # --------------------------------------------------------------------------- pictures
@@ -347,12 +489,19 @@ def draw_sheet(sheet: Sheet, path: Path) -> None:
     ax.set_ylim(fig_h, 0)
     ax.axis("off")
 
-    chosen = sheet.formulas[0]
+    if sheet.formulas:
+        chosen = sheet.formulas[0]
+        formula = chosen.text if len(chosen.result) == 1 else "{" + chosen.text + "}"
+        top_row, left_col = chosen.row, chosen.col
+        height, width = len(chosen.result), len(chosen.result[0])
+    else:  # plain values: the bar shows the selected block's first value
+        assert sheet.selection is not None
+        top_row, left_col, height, width = sheet.selection
+        formula = str(values[top_row, left_col][0])
     ax.add_patch(Rectangle((0.05, 0.12), fig_w - 0.1, 0.42, fc="white", ec="#A6A6A6"))
-    name_box = f"{_col(chosen.col)}{chosen.row}"
+    name_box = f"{_col(left_col)}{top_row}"
     ax.text(0.12, 0.33, name_box, va="center", fontsize=9)
     ax.text(0.75, 0.33, "fx", va="center", fontsize=9, style="italic", color="#595959")
-    formula = chosen.text if len(chosen.result) == 1 else "{" + chosen.text + "}"
     ax.text(1.05, 0.33, formula, va="center", fontsize=9, family="monospace", parse_math=False)
 
     colors = {
@@ -360,6 +509,7 @@ def draw_sheet(sheet: Sheet, path: Path) -> None:
         "seed": "#FFF2CC",
         "seeded": "#E2EFDA",
         "unseeded": "#FCE4D6",
+        "locked": "#DDEBF7",
     }
     y0 = top
     ax.add_patch(Rectangle((0.05, y0), 0.4, row_h, fc="#F2F2F2", ec="#BFBFBF", lw=0.5))
@@ -409,12 +559,12 @@ def draw_sheet(sheet: Sheet, path: Path) -> None:
                 )
             else:
                 ax.text(lefts[c - 1] + 0.05, y + row_h / 2, text, ha="left", **style)
-    sel = next(i for i in range(n_cols) if i + 1 == chosen.col)
+    sel = next(i for i in range(n_cols) if i + 1 == left_col)
     ax.add_patch(
         Rectangle(
-            (lefts[sel], top + chosen.row * row_h),
-            sum(widths[sel : sel + len(chosen.result[0])]),
-            row_h * len(chosen.result),
+            (lefts[sel], top + top_row * row_h),
+            sum(widths[sel : sel + width]),
+            row_h * height,
             fill=False,
             ec="#217346",
             lw=2,
@@ -425,7 +575,41 @@ def draw_sheet(sheet: Sheet, path: Path) -> None:
     plt.close(fig)
 
 
+#: the Draw log columns a picture of the lock sheet shows under it
+PICTURE_LOG = (
+    "time (UTC)",
+    "range",
+    "mode",
+    "k",
+    "output",
+    "seed",
+    "seed from",
+    "protocol",
+    "input sha256",
+    "output sha256",
+    "formula",
+    "command line",
+)
+
+
+def lock_picture(sheet: Sheet, log_row: list[str]) -> Sheet:
+    """The lock sheet's list and winners, and below them its Draw log row, a line a column."""
+    top, _, height, _ = LOCK_LIST
+    cells = {at: cell for at, cell in sheet.cells.items() if at[0] < top + height}
+    shown = Sheet(sheet.name, sheet.title, sheet.note, sheet.widths, cells)
+    shown.selection = sheet.selection
+    first = top + height + 1
+    shown.put(first, 1, f"The row on the sheet {lock.LOG_SHEET}", "header")
+    shown.put(first, 2, "", "header")
+    for i, name in enumerate(PICTURE_LOG, start=first + 1):
+        shown.put(i, 1, name, "note")
+        shown.put(i, 2, log_row[LOG_COLUMNS.index(name)])
+    return shown
+
+
 def picture_name(sheet: Sheet) -> str:
+    if sheet.name == LOCK_SHEET:
+        return "excel-demo-lock.png"
     return "excel-demo-" + sheet.name.lower().replace(" ", "-") + ".png"
 
 
@@ -436,12 +620,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-pictures", action="store_true")
     args = parser.parse_args(argv)
     built = sheets()
-    write_workbook(built, args.out)
+    log_row = _lock_draw().log_row()
+    write_workbook(built, args.out, log=[list(LOG_COLUMNS), log_row])
     print(f"wrote {args.out}")
     if not args.no_pictures:
         for sheet in built:
             target = args.pictures / picture_name(sheet)
-            draw_sheet(sheet, target)
+            draw_sheet(lock_picture(sheet, log_row) if sheet.name == LOCK_SHEET else sheet, target)
             print(f"wrote {target}")
     return 0
 
