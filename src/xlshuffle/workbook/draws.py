@@ -16,7 +16,8 @@ from ..draw.errors import WorkbookError
 from .limits import LIMITS
 from .parts import STRICT_MAIN, Book
 from .refs import cell_ref, col_letters
-from .select import Selection, used_cols
+from .rowfind import used_cols
+from .select import Selection
 from .sheet import Cell, SheetXml
 from .values import CellStyles, SharedStrings, ValuesError, cell_value, workbook_date1904
 from .xmlscan import escape_text, tag_end

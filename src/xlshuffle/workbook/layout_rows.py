@@ -17,6 +17,7 @@ from .layout import Cell, Rows
 from .limits import LIMITS
 from .parts import Book
 from .refs import Area, cell_ref, parse_area
+from .rowfind import used_cols
 from .sheet import SheetXml
 from .strings import SharedStrings, ValuesError
 from .values import CellStyles, cell_value
@@ -140,8 +141,6 @@ class SheetRows(Rows):
                 return last
 
     def columns(self, i0: int, i1: int) -> tuple[int, int]:
-        from .select import used_cols  # select imports this module
-
         return used_cols(self.sx, i0, i1)
 
     def shared(self, index: int) -> str | None:

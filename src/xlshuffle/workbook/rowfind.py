@@ -1,12 +1,16 @@
-"""Where the values of a sheet are, found by C-level searches rather than row by row."""
+"""Where the values and cells of a sheet are, found by C-level searches rather than row
+by row: the used rows (:func:`valued_rows`) and the used columns (:func:`used_cols`)."""
 
 from __future__ import annotations
 
 import bisect
+import re
+from itertools import repeat
 
+from .refs import MAX_COL, col_index
 from .sheet import SheetXml
 
-__all__ = ["valued_rows"]
+__all__ = ["used_cols", "valued_rows"]
 
 
 def valued_rows(sx: SheetXml) -> tuple[int, int] | None:
@@ -44,3 +48,42 @@ def valued_rows(sx: SheetXml) -> tuple[int, int] | None:
                 break
             end = pos + len(mark) - 1
     return first, last
+
+
+def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
+    """Leftmost and rightmost stored cell of rows ``i0..i1`` (indexes).
+
+    Cells are in column order inside a row, so each row's first and last cell are
+    enough; when every cell of the rows starts ``<c r="`` (one count of each) those are
+    found by C-level searches, and only the few distinct references are read in Python.
+    """
+    if i1 < i0:
+        return 1, 1
+    data, p = sx.data, sx.prefix
+    mark = b"<" + p + b'c r="'
+    a, b = sx.starts[i0], sx.ends[i1]
+    if not sx.plain or data.count(mark, a, b) != data.count(b"<" + p + b"c", a, b):
+        return _used_cols_careful(sx, i0, i1)
+    starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
+    n = len(mark)
+    heads: set[bytes] = set()
+    for found in (map(data.find, repeat(mark), starts, ends),
+                  map(data.rfind, repeat(mark), starts, ends)):  # fmt: skip
+        heads.update(data[k + n : k + n + 3] for k in found if k >= 0)
+    letters = {h.rstrip(b'0123456789"') for h in heads}
+    if not all(map(_LETTERS.fullmatch, letters)):
+        return _used_cols_careful(sx, i0, i1)
+    cols = [col_index(x) for x in letters]
+    return (min(cols), max(cols)) if cols else (1, 1)
+
+
+_LETTERS = re.compile(rb"[A-Z]{1,3}")
+
+
+def _used_cols_careful(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
+    lo, hi = MAX_COL + 1, 0
+    for i in range(i0, i1 + 1):
+        cells = sx.cells(i)
+        if cells:
+            lo, hi = min(lo, cells[0].col), max(hi, cells[-1].col)
+    return (lo, hi) if hi else (1, 1)
