@@ -51,7 +51,6 @@ __all__ = [
     "unlink_quietly",
     "write_atomically",
     "write_new",
-    "write_target",
 ]
 
 #: Name pattern of every temporary file xlshuffle writes: ``.~xlshuffle-*.tmp``.
@@ -165,73 +164,13 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_target(path: str, fill: Callable[[BinaryIO], None], *, mode: int | None = None,
-                 seekable: bool = False) -> Target:  # fmt: skip
-    """Write a new file at ``path`` through ``fill(fh)``, all at once or not at all.
-
-    A file (through its links) is replaced by one atomic rename of a synced temporary
-    file beside it, which gets ``mode``, or else the replaced file's permission bits, or
-    else those of any new file; a FIFO or device gets the bytes streamed into it (through
-    an anonymous temporary file when ``fill`` needs to ``seek``).
-
-    Parameters
-    ----------
-    path : str
-        The output as the user gave it (see :func:`output_target`).
-    fill : callable
-        Writes the content into the binary file it is given.
-    mode : int, optional
-        Permission bits for the new file.
-    seekable : bool
-        Whether ``fill`` needs ``seek`` and ``tell``.
-
-    Returns
-    -------
-    Target
-        Where the bytes went.
-    """
-    target = output_target(path)
-    if target.stream:
-        with open(target.path, "wb") as out:
-            if not seekable:
-                fill(out)
-                return target
-            with tempfile.TemporaryFile() as fh:
-                fill(fh)
-                fh.seek(0)
-                shutil.copyfileobj(fh, out, 1 << 20)
-        return target
-    if mode is None:
-        try:
-            mode = os.stat(target.path).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = _new_file_mode()
-    tmp = ""
-    try:
-        fd, tmp = temp_beside(target.path)
-        with os.fdopen(fd, "w+b") as fh:
-            fill(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(tmp, mode)
-        os.replace(tmp, target.path)
-    except OSError as exc:  # disk full, no permission...: name the user's file, not ours
-        raise OSError(exc.errno, exc.strerror or str(exc), path) from None
-    finally:
-        if tmp and os.path.lexists(tmp):
-            unlink_quietly(tmp)
-    fsync_folder(_folder_of(target.path))  # make the rename durable too
-    return target
-
-
 def write_atomically(path: str, data: bytes) -> None:
     """Write ``data`` to ``path`` all at once, or not at all.
 
     The bytes go to a temporary file beside ``path`` (:func:`temp_beside`), are synced
     to disk, and replace ``path`` with an atomic rename; then the folder is synced
     (:func:`fsync_folder`). On any error the temporary file is removed and ``path`` is
-    untouched. Links, FIFOs and devices are handled as :func:`write_target` says.
+    untouched. Links, FIFOs and devices are handled as :func:`atomic_writer` says.
 
     Parameters
     ----------
@@ -240,11 +179,8 @@ def write_atomically(path: str, data: bytes) -> None:
     data : bytes
         Its whole new content.
     """
-
-    def fill(fh: BinaryIO) -> None:
+    with atomic_writer(path) as fh:
         fh.write(data)
-
-    write_target(path, fill)
 
 
 def write_new(path: Callable[[int], str], data: bytes, *, mode: int | None = None,
@@ -316,37 +252,47 @@ def _write_exclusive(name: str, data: bytes, mode: int) -> None:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str, *, mode_of: str | None = None) -> Iterator[BinaryIO]:
-    """Stream a file's new content to ``path``, which is replaced only if all went well.
+def atomic_writer(path: str, *, mode: int | None = None,
+                  seekable: bool = False) -> Iterator[BinaryIO]:  # fmt: skip
+    """Write a file's new content to ``path``, which is replaced only if all went well.
 
-    The streaming form of :func:`write_target`, for outputs too large to hold twice in
-    memory: the caller writes to the yielded file (a temporary one beside the resolved
-    target, or the FIFO or device itself); on a clean exit it is synced and renamed onto
-    the target, and the folder is synced. If the block raises, the temporary file is
-    removed and the target is untouched.
+    The caller writes to the yielded file. For a file (through its links) that is a
+    temporary file beside it; on a clean exit it is synced, given ``mode`` (or else the
+    replaced file's permission bits, or else those of any new file) and renamed onto the
+    target in one step, and the folder is synced. If anything raises, the temporary file
+    is removed, the target is untouched, and an :class:`OSError` names ``path``, not the
+    temporary file. A FIFO or a device (:func:`output_target`) gets the bytes written
+    into it, through an anonymous temporary file when the caller needs to ``seek``.
 
     Parameters
     ----------
     path : str
-        The file to create or replace (see :func:`output_target`).
-    mode_of : str, optional
-        A file whose permission bits the new file takes (the input of a draw).
+        The output as the user gave it.
+    mode : int, optional
+        Permission bits for the new file (the input's, for the output of a draw).
+    seekable : bool
+        Whether the caller needs ``seek``, ``tell`` and ``read`` on the file it gets.
     """
     target = output_target(path)
     if target.stream:
-        with open(target.path, "wb") as fh:
-            yield fh
+        with open(target.path, "wb") as out:
+            if not seekable:
+                yield out
+                return
+            with tempfile.TemporaryFile() as fh:
+                yield fh
+                fh.seek(0)
+                shutil.copyfileobj(fh, out, 1 << 20)
         return
-    if mode_of is not None:
-        mode = os.stat(mode_of).st_mode & 0o7777
-    elif os.path.exists(target.path):
-        mode = os.stat(target.path).st_mode & 0o7777
-    else:
-        mode = _new_file_mode()
+    if mode is None:
+        try:
+            mode = os.stat(target.path).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = _new_file_mode()
     tmp = ""
     try:
         fd, tmp = temp_beside(target.path)
-        with os.fdopen(fd, "wb") as fh:
+        with os.fdopen(fd, "w+b") as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
@@ -358,7 +304,7 @@ def atomic_writer(path: str, *, mode_of: str | None = None) -> Iterator[BinaryIO
     finally:
         if tmp and os.path.lexists(tmp):
             unlink_quietly(tmp)
-    fsync_folder(_folder_of(target.path))
+    fsync_folder(_folder_of(target.path))  # make the rename durable too
 
 
 def backup_path(path: str, n: int = 1) -> str:

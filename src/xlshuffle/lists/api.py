@@ -102,7 +102,7 @@ def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool,
         mode = os.stat(op.path).st_mode & 0o7777
         kept = write_new(lambda n: backup_path(base, n), bytes(op.lst.data), mode=mode)
     digest = hashlib.sha256()
-    with atomic_writer(target, mode_of=op.path) as fh:
+    with atomic_writer(target, mode=os.stat(op.path).st_mode & 0o7777) as fh:
         for chunk in chunks:
             fh.write(chunk)
             digest.update(chunk)

@@ -15,9 +15,8 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from typing import BinaryIO
 
-from ..common.files import backup_path, output_target, write_new, write_target
+from ..common.files import atomic_writer, backup_path, output_target, write_new
 from ..draw.errors import OptionError, WorkbookError
 from .limits import LIMITS
 from .parts import Book, open_book
@@ -161,20 +160,17 @@ def commit(
     if not in_place:
         refuse_if_open(target)
     mode = os.stat(path).st_mode & 0o7777
-    digest = hashlib.sha256()
-
-    def fill(fh: BinaryIO) -> None:
-        _write(inp, changes, fh)
-        fh.seek(0)
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-
     kept = None
     if in_place and backup:
         # beside the file replaced: the one a link points to
         base = os.path.realpath(path) if os.path.islink(path) else path
         kept = write_new(lambda n: backup_path(base, n), inp.data, mode=mode)
-    write_target(target, fill, mode=mode, seekable=True)
+    digest = hashlib.sha256()
+    with atomic_writer(target, mode=mode, seekable=True) as fh:
+        _write(inp, changes, fh)
+        fh.seek(0)
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
     return Written(digest.hexdigest(), kept)
 
 
