@@ -190,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
-    except (UsageError, SeedError, OptionError, SizeError) as exc:
+    except _USAGE as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 2
     except ModuleNotFoundError as exc:
@@ -220,6 +220,16 @@ def _silence_stdout() -> None:
 
     with contextlib.suppress(OSError, ValueError):  # stdout may be gone already
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+# what exits 2: the command line (or an option a file cannot take) is at fault
+_USAGE = (UsageError, SeedError, OptionError, SizeError)
+
+
+def failure(exc: BaseException) -> dict[str, Any]:
+    """The result of a file that could not be drawn: one line, and whether the fault is
+    the command line's (exit 2) rather than the file's (exit 1)."""
+    return {"ok": False, "error": _describe(exc), "usage": isinstance(exc, _USAGE)}
 
 
 def _describe(exc: BaseException) -> str:

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from ..common.files import write_atomically
-from ..draw.errors import OptionError, SeedError, SizeError, XlshuffleError
+from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream, new_seed
 from . import records
@@ -189,7 +189,7 @@ def _destination(args: argparse.Namespace, path: str, many: bool) -> str | None:
 def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     """Do one file; never raise (a bad file must not stop the others)."""
     from .. import workbook
-    from . import _describe
+    from . import failure
 
     command = task.pop("command")
     limits = task.pop("limits", {})
@@ -209,9 +209,8 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
             return {"ok": True, "record": result.record.to_dict(), "table": result.table}
     except (XlshuffleError, OSError) as exc:
         # an option that cannot work for this file (-o naming the input, -k past its rows,
-        # --range off its data): exit 2, not 1
-        usage = isinstance(exc, OptionError | SizeError | SeedError)
-        return {"ok": False, "error": _describe(exc), "usage": usage}
+        # --range off its data) exits 2, not 1
+        return failure(exc)
     except ModuleNotFoundError:
         raise
     except Exception as exc:  # a bug or an openpyxl failure on save: report, don't crash

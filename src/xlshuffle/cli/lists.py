@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..draw.errors import OptionError, SeedError, SizeError, XlshuffleError
+from ..draw.errors import OptionError, XlshuffleError
 from ..lists import DEFAULT_MAX_MB, groups_csv, is_list, sample_csv, shuffle_csv
 
 __all__ = ["is_list", "run_list_task"]
@@ -22,7 +22,7 @@ _WORKBOOK_ONLY = (("--sheet", "sheet"), ("--range", "cells"), ("--table", "table
 def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) -> dict[str, Any]:
     """Do one list; never raise (an option the list cannot take is flagged ``usage``)."""
     from .. import __version__
-    from . import _describe
+    from . import failure
 
     src: str = task["src"]
     try:
@@ -50,7 +50,6 @@ def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) ->
             sys.stdout.flush()
             rec = sample_csv(src, dst, k=task["k"], out=sys.stdout.buffer, **common)
     except (XlshuffleError, OSError) as exc:
-        usage = isinstance(exc, OptionError | SizeError | SeedError)  # exit 2, not 1
-        return {"ok": False, "error": _describe(exc), "usage": usage}
+        return failure(exc)
     rec["tool_version"] = __version__
     return {"ok": True, "record": rec}
