@@ -358,3 +358,14 @@ def test_member_in_another_compression_is_still_copied_unchecked(tmp_path: Path)
     with zipfile.ZipFile(src) as a, zipfile.ZipFile(out) as b:
         assert a.read("customXml/blob.bin") == b.read("customXml/blob.bin")
         assert b.getinfo("customXml/blob.bin").compress_type == zipfile.ZIP_BZIP2
+
+
+def test_a_formula_type_that_is_not_text_is_refused_in_one_line(tmp_path: Path) -> None:
+    # was: UnicodeDecodeError while writing the refusal that names the formula's type
+    data = edited("relative_formulas.xlsx", SHEET, b"<f>B2*2</f>", b'<f t="\x80">B2*2</f>')
+    src = tmp_path / "in.xlsx"
+    src.write_bytes(data)
+    with pytest.raises(WorkbookError) as info:
+        shuffle_workbook(src, tmp_path / "out.xlsx", seed=1, cells="C2:C9", by="cells")
+    assert str(src) in str(info.value) and "\n" not in str(info.value)
+    assert not (tmp_path / "out.xlsx").exists()

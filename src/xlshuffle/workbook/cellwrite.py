@@ -147,8 +147,9 @@ class CellWriter:
                 if src == dst:
                     return edits
                 if kind != b"normal":
+                    shown = kind.decode("ascii", "replace")  # the file's own bytes
                     raise WorkbookError(
-                        f"{self.sx.label}: cell {where} holds a {kind.decode()} formula, "
+                        f"{self.sx.label}: cell {where} holds a {shown} formula, "
                         "which cannot move cell by cell: leave it out of the selection"
                     )
         except FormulaMoveError as exc:

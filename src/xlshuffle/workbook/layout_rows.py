@@ -44,18 +44,13 @@ class SheetRows(Rows):
         try:
             return self._cells(i)
         except ValuesError as exc:  # a damaged cell: say where, once
-            raise WorkbookError(
-                f"{self.sx.label}: row {self.numbers[i]}: {exc.reason}: open the workbook in "
-                "Excel, save it again, and retry"
-            ) from None
-        except WorkbookError:
-            raise
-        except (ValueError, UnicodeError):
+            why = exc.reason
+        except UnicodeError:  # a type attribute that is not UTF-8
             why = "not UTF-8 text"
-            raise WorkbookError(
-                f"{self.sx.label}: row {self.numbers[i]}: {why}: open the workbook in Excel, "
-                "save it again, and retry"
-            ) from None
+        raise WorkbookError(
+            f"{self.sx.label}: row {self.numbers[i]}: {why}: open the workbook in Excel, "
+            "save it again, and retry"
+        )
 
     def _cells(self, i: int) -> list[Cell]:
         row = self.sx.row(i)
@@ -64,7 +59,7 @@ class SheetRows(Rows):
             if not cell.valued:
                 continue
             m = _T.search(row, cell.start, cell.tag_end)
-            t = m[1].decode() if m else "n"
+            t = m[1].decode("ascii", "replace") if m else "n"
             f = unescape(row[cell.f_text[0] : cell.f_text[1]]) if cell.f_text else ""
             v = b""
             if cell.v_span is not None:
