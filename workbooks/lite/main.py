@@ -994,6 +994,17 @@ class DrawStream:
     def __repr__(self) -> str:
         return f"DrawStream(seed={self.seed!r})"
 
+    @property
+    def seed_text(self) -> str:
+        """The seed as text that replays this stream: a text seed as given, a number or
+        date as the text the protocol hashes (``42.0`` -> ``"42"``), for records.
+
+        >>> DrawStream(42.0).seed_text, DrawStream("Spring fair").seed_text
+        ('42', 'Spring fair')
+        """
+        seed = self.seed
+        return seed if isinstance(seed, str) else normalise_seed(seed).decode("utf-8")
+
     def _refill(self) -> None:
         # Hash blocks in growing chunks: a small deal hashes one block, a million-item
         # shuffle amortises the Python overhead over thousands. The words are the same.

@@ -24,7 +24,7 @@ from typing import Any, BinaryIO
 from ..common.files import atomic_writer, backup_path, output_target, write_new
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.knuth import _check_count, deal, group_numbers, permutation
-from ..draw.protocol import PROTOCOL, DrawStream, normalise_seed
+from ..draw.protocol import PROTOCOL, DrawStream
 from .lines import DEFAULT_MAX_MB, read_limited
 from .table import CsvList, parse_list
 
@@ -74,11 +74,6 @@ def _stream(seed: object) -> DrawStream:
     return seed if isinstance(seed, DrawStream) else DrawStream(seed)
 
 
-def _seed_text(stream: DrawStream) -> str:
-    seed = stream.seed
-    return seed if isinstance(seed, str) else normalise_seed(seed).decode("utf-8")
-
-
 def _too_many(op: _Opened, k: int, what: str) -> SizeError:
     rows = f"{op.n} data row{'s' if op.n != 1 else ''}"
     return SizeError(f"{op.path}: -k {k} is more than the {rows} to {what}: ask for at most {op.n}")
@@ -120,7 +115,7 @@ def _record(command: str, op: _Opened, stream: DrawStream, perm: list[int],
         "protocol": PROTOCOL,
         "tool": "xlshuffle",
         "command": command,
-        "seed": _seed_text(stream),
+        "seed": stream.seed_text,
         "input": op.path,
         "input_sha256": op.sha256,
         "sheet": "",

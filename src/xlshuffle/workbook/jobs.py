@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..draw.errors import WorkbookError
-from ..draw.protocol import DrawStream, normalise_seed
+from ..draw.protocol import DrawStream
 from .engine import sheet_label
 from .layout import Excluded
 from .limits import LIMITS
@@ -75,11 +75,6 @@ def job_from_record(src: PathLike, record: DrawRecord) -> Job:
     return Job(inp, sx, sel)
 
 
-def _seed_text(stream: DrawStream) -> str:
-    seed = stream.seed
-    return seed if isinstance(seed, str) else normalise_seed(seed).decode("utf-8")
-
-
 def _target_of(sel: Selection) -> dict[str, Any]:
     target: dict[str, Any] = {
         "kind": sel.kind,
@@ -100,7 +95,7 @@ def make_record(command: str, job: Job, stream: DrawStream | str, mode: str, per
     sel = job.sel
     return DrawRecord(
         command=command,
-        seed=stream if isinstance(stream, str) else _seed_text(stream),
+        seed=stream if isinstance(stream, str) else stream.seed_text,
         input=job.inp.path,
         input_sha256=job.inp.sha256,
         output=output,
