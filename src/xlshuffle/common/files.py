@@ -45,7 +45,9 @@ __all__ = [
     "Target",
     "atomic_writer",
     "backup_path",
+    "check_output",
     "fsync_folder",
+    "keep_backup",
     "output_target",
     "temp_beside",
     "unlink_quietly",
@@ -156,6 +158,34 @@ def output_target(path: str) -> Target:
     if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
         return Target(real, stream=True)
     raise OptionError(f"{path} is not a regular file, a FIFO or a device: name a file instead")
+
+
+def check_output(path: str, source: str) -> None:
+    """Refuse, before any work, an output that cannot be written (:func:`output_target`)
+    or that is ``source`` under another name: a link to it, a hard link, another spelling.
+
+    Raises
+    ------
+    OptionError
+        Saying to use ``--in-place`` to replace the input.
+    """
+    output_target(path)
+    try:
+        same = os.path.samefile(path, source)
+    except OSError:  # the output does not exist yet
+        same = os.path.realpath(path) == os.path.realpath(source)
+    if same:
+        alias = "" if path == source else f" {source} (another name for the same file)"
+        raise OptionError(f"{path}: the output is the input{alias}: use --in-place to replace it")
+
+
+def keep_backup(path: str, data: bytes) -> str:
+    """Keep ``data``, ``path``'s content before an in-place write, under the first free
+    name of :func:`backup_path` beside the file replaced (the one a link points to), with
+    ``path``'s permission bits. Never overwrites (:func:`write_new`); returns the name."""
+    base = os.path.realpath(path) if os.path.islink(path) else path
+    mode = os.stat(path).st_mode & 0o7777
+    return write_new(lambda n: backup_path(base, n), data, mode=mode)
 
 
 def _new_file_mode() -> int:

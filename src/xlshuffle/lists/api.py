@@ -21,7 +21,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
-from ..common.files import atomic_writer, backup_path, output_target, write_new
+from ..common.files import atomic_writer, check_output, keep_backup
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.knuth import _check_count, deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, DrawStream
@@ -88,14 +88,9 @@ def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool,
     if target is None:
         raise OptionError("give an output path (-o / dst) or --in-place (in_place=True)")
     if not in_place:
-        output_target(target)  # a folder or a missing folder: refused before any work
-        if os.path.exists(target) and os.path.samefile(target, op.path):
-            raise OptionError(f"{target}: the output is the input: use --in-place to replace it")
-    kept = None
-    if in_place and backup:  # never overwrites: NAME.bak.csv, NAME.bak-2.csv...
-        base = os.path.realpath(op.path) if os.path.islink(op.path) else op.path
-        mode = os.stat(op.path).st_mode & 0o7777
-        kept = write_new(lambda n: backup_path(base, n), bytes(op.lst.data), mode=mode)
+        check_output(target, op.path)
+    # never overwrites: NAME.bak.csv, NAME.bak-2.csv...
+    kept = keep_backup(op.path, bytes(op.lst.data)) if in_place and backup else None
     digest = hashlib.sha256()
     with atomic_writer(target, mode=os.stat(op.path).st_mode & 0o7777) as fh:
         for chunk in chunks:

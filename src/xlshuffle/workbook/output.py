@@ -16,7 +16,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 
-from ..common.files import atomic_writer, backup_path, output_target, write_new
+from ..common.files import atomic_writer, check_output, keep_backup
 from ..draw.errors import OptionError, WorkbookError
 from .limits import LIMITS
 from .parts import Book, open_book
@@ -95,18 +95,11 @@ class Written:
     backup: str | None
 
 
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
-
-
 def _extension_kind(path: str) -> str | None:
     return _KINDS.get(os.path.splitext(path)[1].lower())
 
 
-# what Excel expects behind each extension: (macros?, template?); .xls/.xlsb are others
+# the kind of package Excel expects behind each extension (.xls/.xlsb: none of ours)
 _KINDS = {".xlsx": "xlsx", ".xlsm": "xlsm", ".xltx": "xltx", ".xltm": "xltm",
           ".xls": "xls", ".xlsb": "xlsb", ".xlam": "xlam"}  # fmt: skip
 
@@ -147,12 +140,7 @@ def commit(
     if target is None and not dry_run:
         raise OptionError("give an output path (-o / dst) or --in-place (in_place=True)")
     if target is not None and not in_place:
-        output_target(target)  # a folder or a missing folder: refused before any work
-        if _same_file(target, path):
-            alias = "" if target == path else f" {path} (another name for the same file)"
-            raise OptionError(
-                f"{target}: the output is the input{alias}: use --in-place to replace it"
-            )
+        check_output(target, path)
         check_output_name(inp.book, path, target)
     if dry_run or target is None:
         _write(inp, changes, NullSink())
@@ -160,11 +148,7 @@ def commit(
     if not in_place:
         refuse_if_open(target)
     mode = os.stat(path).st_mode & 0o7777
-    kept = None
-    if in_place and backup:
-        # beside the file replaced: the one a link points to
-        base = os.path.realpath(path) if os.path.islink(path) else path
-        kept = write_new(lambda n: backup_path(base, n), inp.data, mode=mode)
+    kept = keep_backup(path, inp.data) if in_place and backup else None
     digest = hashlib.sha256()
     with atomic_writer(target, mode=mode, seekable=True) as fh:
         _write(inp, changes, fh)
