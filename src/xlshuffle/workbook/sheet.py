@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..draw.errors import WorkbookError
 from .refs import MAX_COL, MAX_ROW, col_index
-from .xmlscan import Tag, attrs, check_no_doctype, element_end, iter_tags, local, tag_end
+from .xmlscan import Tag, attrs, element_end, iter_tags, local, tag_end
 
 __all__ = ["Cell", "SheetXml", "parse_cells"]
 
@@ -165,13 +165,13 @@ class SheetXml:
     Parameters
     ----------
     data : bytes
-        The part, inflated.
+        The part, inflated and checked for entity declarations (``Book.read`` does both;
+        the scanners here never expand an entity either way).
     label : str
         ``"FILE: sheet 'NAME'"``, used in messages.
     """
 
     def __init__(self, data: bytes, label: str) -> None:
-        check_no_doctype(data, label.partition(":")[0], "of the sheet")
         self.data = data
         self.label = label
         self.prefix = b""
