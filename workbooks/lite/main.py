@@ -1259,8 +1259,6 @@ _SEED_DOC = (
     "Optional. A number, text or date: the same seed gives the same result everywhere. "
     "Leave it empty to draw afresh whenever the inputs change."
 )
-# Longer messages are cut: Excel shows them on hover or in the cell.
-_MAX_MESSAGE = 300
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -1284,11 +1282,7 @@ def _excel_function(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except XlshuffleError as exc:
-            text = " ".join(f"{func.__name__}: {exc}".split())
-            text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-            if len(text) > _MAX_MESSAGE:
-                text = text[: _MAX_MESSAGE - 3] + "..."
-            raise xw.XlwingsError(text) from None
+            raise xw.XlwingsError(_cells.message(func.__name__, exc)) from None
 
     return call
 
@@ -1481,6 +1475,18 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # Python refuses str() of an int longer than this many digits (sys.int_info); a cell's
 # number never comes close, but a Python caller's could.
 _MAX_INT_BITS = 4000 * 332 // 100
+
+
+#: The longest message a cell or a task pane is given.
+MAX_MESSAGE = 300
+
+
+def message(name: str, exc: BaseException) -> str:
+    """``"NAME: what to change"`` as Excel is given it: one line, at most
+    :data:`MAX_MESSAGE` characters, encodable as UTF-8 (a lone surrogate is escaped)."""
+    text = " ".join(f"{name}: {exc}".split())
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
 def show(value: Any) -> str:
@@ -2016,7 +2022,6 @@ SEED_NAME = "SEED"
 MAX_CELLS = 1_000_000
 
 _TEXT = "@"  # the number format that keeps what is written as text
-_MAX_MESSAGE = 300
 
 
 def _version() -> str:
@@ -2033,10 +2038,8 @@ def _now() -> str:
 
 
 def message(command: str, exc: BaseException) -> str:
-    """The one line a runtime shows for a refused command: at most 300 characters."""
-    text = " ".join(f"{command}: {exc}".split())
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 3] + "..."
+    """The one line a runtime shows for a refused command (:func:`._cells.message`)."""
+    return _cells.message(command, exc)
 
 
 def _number(value: Any) -> Any:

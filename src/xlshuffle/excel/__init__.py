@@ -64,8 +64,6 @@ _SEED_DOC = (
     "Optional. A number, text or date: the same seed gives the same result everywhere. "
     "Leave it empty to draw afresh whenever the inputs change."
 )
-# Longer messages are cut: Excel shows them on hover or in the cell.
-_MAX_MESSAGE = 300
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -89,11 +87,7 @@ def _excel_function(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except XlshuffleError as exc:
-            text = " ".join(f"{func.__name__}: {exc}".split())
-            text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-            if len(text) > _MAX_MESSAGE:
-                text = text[: _MAX_MESSAGE - 3] + "..."
-            raise xw.XlwingsError(text) from None
+            raise xw.XlwingsError(_cells.message(func.__name__, exc)) from None
 
     return call
 

@@ -58,6 +58,18 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _MAX_INT_BITS = 4000 * 332 // 100
 
 
+#: The longest message a cell or a task pane is given.
+MAX_MESSAGE = 300
+
+
+def message(name: str, exc: BaseException) -> str:
+    """``"NAME: what to change"`` as Excel is given it: one line, at most
+    :data:`MAX_MESSAGE` characters, encodable as UTF-8 (a lone surrogate is escaped)."""
+    text = " ".join(f"{name}: {exc}".split())
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
 def show(value: Any) -> str:
     """A short, one-line, printable description of a value for an error message."""
     if value is None:

@@ -57,7 +57,6 @@ SEED_NAME = "SEED"
 MAX_CELLS = 1_000_000
 
 _TEXT = "@"  # the number format that keeps what is written as text
-_MAX_MESSAGE = 300
 
 
 def _version() -> str:
@@ -74,10 +73,8 @@ def _now() -> str:
 
 
 def message(command: str, exc: BaseException) -> str:
-    """The one line a runtime shows for a refused command: at most 300 characters."""
-    text = " ".join(f"{command}: {exc}".split())
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 3] + "..."
+    """The one line a runtime shows for a refused command (:func:`._cells.message`)."""
+    return _cells.message(command, exc)
 
 
 def _number(value: Any) -> Any:
