@@ -196,3 +196,10 @@ def test_every_limit_has_an_option(tmp_path: Path, capsys) -> None:
     for option in ("--max-cells", "--max-ranges", "--max-ratio", "--max-mb"):
         code, line = outcome(capsys, "shuffle", src, "-o", out, option, "0")
         assert code == 2 and f"{option} must be 1 or more" in line, line
+
+
+def test_folder_inputs_know_every_list_extension() -> None:
+    from xlshuffle.cli.batch import _EXTENSIONS
+    from xlshuffle.lists import LIST_EXTENSIONS
+
+    assert set(LIST_EXTENSIONS) <= set(_EXTENSIONS)
