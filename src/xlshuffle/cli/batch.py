@@ -19,13 +19,14 @@ from ..common.files import write_atomically
 from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream, new_seed
-from ..lists import LIST_EXTENSIONS
 from . import records
 from .options import add_limits, limits_of
 
 __all__ = ["register"]
 
-_EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", *LIST_EXTENSIONS)
+# xlshuffle.lists.LIST_EXTENSIONS written out: importing the lists package for three
+# strings would cost every run ~30 ms of start-up (a test keeps the two equal)
+_EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", ".csv", ".tsv", ".tab")
 _BACKUP = re.compile(r"\.bak(?:-\d+)?\.[^.]+$", re.IGNORECASE)  # NAME.bak.xlsx, NAME.bak-2.csv
 _DEFAULT_SUFFIX = {"shuffle": ".shuffled", "groups": ".groups", "sample": ".sample"}
 _VERB = {"shuffle": "shuffled", "sample": "drew", "groups": "grouped"}
