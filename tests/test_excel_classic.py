@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 import pytest
+import xlwings as xw
 
 from xlshuffle import excel
 
@@ -102,3 +103,154 @@ def test_category_and_descriptions_for_the_function_wizard(
         assert not vararg
         assert doc.startswith("Optional.") == optional, arg_name
         assert len(doc) <= 255
+
+
+# --------------------------------------------------------------------------- calls
+# xlwings' own ``call_udf`` (what the add-in's COM server runs for every cell) in a child
+# process. Stand-ins: the pywin32 modules; the COM server's event loop (not used by a
+# synchronous function); the caller cell (not read by these functions). The Windows
+# engine's value cleaning is not a stand-in: its functions are taken from xlwings'
+# own _xlwindows.py, which cannot be imported here because it needs pywin32.
+
+CALL_CHILD = r"""
+import ast, asyncio, datetime as dt, json, pathlib, sys, types
+for name in ("pythoncom", "pywintypes", "win32com", "win32com.client"):
+    sys.modules[name] = types.ModuleType(name)
+sys.modules["pythoncom"].CoInitialize = lambda: None
+sys.modules["win32com.client"].Dispatch = None
+import xlwings
+from xlwings import main
+
+source = (pathlib.Path(xlwings.__file__).parent / "_xlwindows.py").read_text("utf-8")
+wanted = {"cell_errors", "_clean_value_data_element", "_com_time_to_datetime",
+          "_datetime_to_com_time", "Engine"}
+nodes = [n for n in ast.parse(source).body
+         if getattr(n, "name", None) in wanted
+         or (isinstance(n, ast.Assign) and getattr(n.targets[0], "id", None) in wanted)]
+assert len(nodes) == len(wanted), [getattr(n, "name", None) for n in nodes]
+utc = types.SimpleNamespace(utc=lambda: dt.timezone.utc)
+win = types.ModuleType("xlwings._xlwindows")
+win.__dict__.update(dt=dt, pd=None, np=None, time_types=(dt.date, dt.datetime),
+                    win32timezone=types.SimpleNamespace(TimeZoneInfo=utc))
+exec(compile(ast.Module(body=nodes, type_ignores=[]), "_xlwindows.py", "exec"), win.__dict__)
+win.Range = lambda xl: types.SimpleNamespace(xl=xl)
+win.is_range_instance = lambda value: False  # values, as an array formula passes them
+win.BOOK_CALLER = None
+sys.modules["xlwings._xlwindows"] = xlwings._xlwindows = win
+main.engines.add(main.Engine(impl=win.Engine()))
+sys.modules["xlwings.com_server"] = types.SimpleNamespace(loop=asyncio.new_event_loop())
+
+from xlwings import udfs
+xlwings.func, xlwings.arg, xlwings.ret = udfs.xlfunc, udfs.xlarg, udfs.xlret
+
+def unwrap(res):  # what xlwings.com_server.CallUDF does with call_udf's result
+    if len(res) == 1 and len(res[0]) == 1:
+        return res[0][0]
+    if len(res) == 1 and len(res[0]) > 1:
+        return res[0]
+    return res
+
+def revive(value):
+    if isinstance(value, dict):
+        return dt.datetime.fromisoformat(value["date"])
+    if isinstance(value, list):
+        return tuple(revive(v) for v in value)
+    return value
+
+out = []
+for name, args in json.loads(sys.stdin.read()):
+    res = udfs.call_udf("xlshuffle.excel", name, tuple(revive(a) for a in args), None, None)
+    out.append(unwrap(res))
+print(json.dumps(out, default=str))
+"""
+
+#: What COM hands over for an omitted optional argument, and for error cells.
+MISSING = -2147352572
+NA, DIV0 = -2146826246, -2146826281
+
+
+def column(*values: Any) -> list[list[Any]]:
+    """A column of cells as COM passes an array (tuples, given here as lists)."""
+    return [[v] for v in values]
+
+
+TEN = column(*[float(n) for n in range(1, 11)])
+
+
+def call_classic(*calls: tuple[str, list[Any]]) -> list[Any]:
+    """Results of xlwings' real ``call_udf`` for each (function name, COM arguments)."""
+    env = {k: v for k, v in os.environ.items() if k != "XLWINGS_ON_SERVER"}
+    done = subprocess.run(
+        [sys.executable, "-c", CALL_CHILD],
+        env=env,
+        input=json.dumps(list(calls)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result: list[Any] = json.loads(done.stdout)
+    return result
+
+
+def test_the_add_in_calls_give_the_seeded_results() -> None:
+    # Known answers (as in xlshuffle.excel's docstring), written down independently.
+    got = call_classic(
+        ("SHUFFLE", [TEN, 42.0, MISSING, MISSING]),
+        ("SAMPLE", [TEN, 3.0, 42.0]),
+        ("GROUPS", [TEN, 3.0, 42.0]),
+        ("SHUFFLESTR", ["the quick brown fox", 42.0, "words"]),
+        ("DEAL", [2.0, 3.0, "xlshuffle", MISSING]),
+        ("SHUFFLESTR", [{"date": "2026-01-01T00:00:00"}, 46023.0, MISSING]),
+    )
+    assert got[0] == column(9.0, 10.0, 4.0, 5.0, 7.0, 6.0, 1.0, 2.0, 8.0, 3.0)
+    assert got[1] == column(9.0, 10.0, 4.0)
+    assert got[2] == column(1, 2, 1, 3, 1, 3, 2, 3, 1, 2)
+    assert got[3] == "the fox quick brown"
+    assert got[4] == [["2♣", "3♠", "J♥"], ["8♦", "6♣", "4♦"]]
+    # A date cell is its serial number in every runtime: the same as SHUFFLESTR("46023").
+    assert got[5] == excel.SHUFFLESTR("46023", 46023)
+
+
+BAD_CALLS = [
+    # (function, COM arguments, what the message must say)
+    ("SAMPLE", [TEN, 11.0, 42.0], "SAMPLE: cannot draw 11 from 10 items"),
+    ("SAMPLE", [TEN, NA, 42.0], "SAMPLE: k shows the error #N/A: fix that cell"),
+    ("SAMPLE", [TEN, 2.0, DIV0], "SAMPLE: the seed cell shows the error #DIV/0!"),
+    ("SHUFFLE", [TEN, MISSING, NA, MISSING], "SHUFFLE: by shows the error #N/A"),
+    ("SHUFFLE", [TEN, MISSING, MISSING, DIV0], "SHUFFLE: header shows the error #DIV/0!"),
+    ("SHUFFLE", [TEN, MISSING, "diagonal", MISSING], "SHUFFLE: unknown mode 'diagonal'"),
+    ("SHUFFLE", [TEN, True, MISSING, MISSING], "SHUFFLE: "),
+    ("SHUFFLE", [column("a", "b\ud800"), 1.0, MISSING, MISSING], "lone surrogate U+D800"),
+    ("SHUFFLESTR", ["x\udfff", MISSING, MISSING], "SHUFFLESTR: text holds a broken character"),
+    ("SHUFFLESTR", ["abc", "\ud800", MISSING], "SHUFFLESTR: the seed holds a broken"),
+    ("SHUFFLESTR", [NA, 1.0, MISSING], "SHUFFLESTR: text shows the error #N/A"),
+    ("DEAL", [1e308, MISSING, MISSING, MISSING], "DEAL: cards must be at most 1,048,576"),
+    ("DEAL", [5.0, 1e15, MISSING, MISSING], "DEAL: hands must be at most 16,384"),
+    ("DEAL", [5.0, 2.5, MISSING, MISSING], "DEAL: hands must be a whole number"),
+    ("DEAL", [5.0, NA, MISSING, MISSING], "DEAL: hands shows the error #N/A"),
+    ("DEAL", [5.0, 1.0, MISSING, NA], "DEAL: deck shows the error #N/A"),
+    ("DEAL", [30.0, 2.0, MISSING, MISSING], "DEAL: "),
+    ("GROUPS", [TEN, 0.0, MISSING], "GROUPS: k must be 1 or more"),
+    ("GROUPS", [column(None, None), 2.0, MISSING], "GROUPS: data has only empty cells"),
+]
+
+
+def test_every_mistake_is_a_short_value_error_in_the_cell_never_a_traceback() -> None:
+    """Under the add-in a mistake must come back as the cell's text: xlwings would show
+    an exception as its whole traceback (xlwings #1108)."""
+    got = call_classic(*((name, args) for name, args, _ in BAD_CALLS))
+    for (name, _, expected), shown in zip(BAD_CALLS, got, strict=True):
+        assert isinstance(shown, str), (name, shown)
+        assert shown.startswith(f"#VALUE! {name}: "), shown
+        assert expected in shown, shown
+        assert "\n" not in shown and "Traceback" not in shown and "Error:" not in shown
+        assert len(shown) <= len("#VALUE! ") + excel._cells.MAX_MESSAGE
+        shown.encode("utf-8")  # a lone surrogate was escaped, not passed on
+
+
+def test_outside_the_add_in_a_mistake_still_raises() -> None:
+    """The text is for the classic add-in only: Python callers and Office.js get the
+    exception (Office.js shows it as a real #VALUE! with the message on hover)."""
+    with pytest.raises(xw.XlwingsError, match=r"^SAMPLE: cannot draw 11 from 10 items"):
+        excel.SAMPLE([[n] for n in range(10)], 11, 42)

@@ -349,3 +349,21 @@ def test_any_python_values_give_a_result_or_a_one_line_excel_error(name: str, da
 
 def test_the_functions_are_the_ones_the_property_test_calls() -> None:
     assert sorted(PARAMETERS) == sorted(f.__name__ for f in udfs.FUNCTIONS)
+
+
+def test_a_bug_is_one_line_that_says_so_with_its_traceback_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An exception that is not a mistake (a bug in xlshuffle) must not become an HTTP 500
+    that Office.js retries, nor a traceback in a cell; Python callers keep the cause."""
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise TypeError("unsupported operand type(s)\nsecond line")
+
+    monkeypatch.setattr(udfs, "deal", broken)
+    with pytest.raises(xw.XlwingsError) as info:
+        udfs.SAMPLE([[1], [2], [3]], 2, 42)
+    text = str(info.value)
+    assert text.startswith("SAMPLE: internal error, please report it with the arguments: ")
+    assert text.endswith("TypeError: unsupported operand type(s) second line")
+    assert isinstance(info.value.__cause__, TypeError)

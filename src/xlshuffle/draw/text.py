@@ -38,7 +38,8 @@ def graphemes(text: str) -> list[str]:
             import regex
         except ImportError:  # pragma: no cover - regex is a hard dependency
             raise ImportError(
-                "shuffling text by grapheme needs the 'regex' package: pip install regex"
+                "shuffling text by grapheme needs the 'regex' package: pip install regex "
+                "(in xlwings Lite, list regex in requirements.txt)"
             ) from None
         _grapheme_pattern = regex.compile(r"\X")
     return list(_grapheme_pattern.findall(text))

@@ -14,8 +14,10 @@ change, on Ctrl+Alt+F9 and, in Office.js (xlwings Lite and Server), also when ro
 columns are inserted or deleted and when the workbook is reopened in Excel on the web
 (docs/excel.md, "When formulas recompute"). :mod:`xlshuffle.excel.lock` draws once and
 writes plain values instead. A mistake (k larger than the rows, an unknown ``by``, a
-seed that is TRUE) becomes :class:`xlwings.XlwingsError` in one place,
-:func:`_excel_function`, which Excel shows as ``#VALUE!`` with the message.
+seed that is TRUE) is turned into one line in one place, :func:`_excel_function`:
+:class:`xlwings.XlwingsError` in Office.js (Excel shows ``#VALUE!`` with the message),
+the text ``"#VALUE! NAME: ..."`` under the classic Windows add-in, which would
+otherwise show a traceback in the cell.
 
 The functions are plain Python as well; a range is a list of rows:
 
@@ -42,8 +44,10 @@ xlwings.XlwingsError: SHUFFLE: unknown mode 'diagonal': use one of rows, columns
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from types import FrameType
+from typing import Any, ParamSpec, TypeVar, cast
 
 import xlwings as xw
 
@@ -75,21 +79,57 @@ R = TypeVar("R")
 def _excel_function(func: Callable[P, R]) -> Callable[P, R]:
     """The one translation point from xlshuffle's errors to what Excel shows.
 
-    An :class:`~xlshuffle.XlshuffleError` (a user mistake, with a message that says what
-    to change) becomes :class:`xlwings.XlwingsError`: xlwings Server and Lite keep its
-    message (Excel shows ``#VALUE!`` with the message on hover) and do not retry it, the
-    Windows add-in shows the message in the cell. The message is one line, at most
-    300 characters, and encodable as UTF-8. Anything else is a bug and propagates.
+    A mistake (an :class:`~xlshuffle.XlshuffleError`, whose message says what to change)
+    becomes one line, ``"NAME: what to change"``: at most 300 characters, encodable as
+    UTF-8. How it reaches the cell depends on the runtime:
+
+    - xlwings Server and Lite (Office.js): raised as :class:`xlwings.XlwingsError`,
+      which they keep (Excel shows ``#VALUE!`` with the message on hover) and do not
+      retry.
+    - The classic Windows add-in shows the *text* of any exception in the cell, and for
+      an ordinary exception that text is a whole Python traceback (xlwings #1108). So
+      there the message is returned, as the text ``"#VALUE! NAME: what to change"``.
+
+    A missing package (``ImportError``, whose message names it) gets the same line.
+    Anything else is a bug in xlshuffle; it gets the same one line, saying so, rather
+    than a traceback or an HTTP 500 that Office.js retries. Its traceback stays
+    attached (``__cause__``) for whoever calls the function from Python.
     """
+    name = func.__name__
 
     @functools.wraps(func)
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
-        except XlshuffleError as exc:
-            raise xw.XlwingsError(_cells.message(func.__name__, exc)) from None
+        except Exception as exc:
+            mistake = isinstance(exc, XlshuffleError)
+            said = exc if mistake or isinstance(exc, ImportError) else _internal(exc)
+            text = _cells.message(name, said)
+            if _classic_add_in():
+                return cast(R, f"#VALUE! {text}")
+            raise xw.XlwingsError(text) from (None if mistake else exc)
 
     return call
+
+
+#: The modules of xlwings' classic (COM) add-in that call a worksheet function.
+_CLASSIC_CALLERS = frozenset({"xlwings.udfs", "xlwings.com_server"})
+
+
+def _classic_add_in() -> bool:
+    """Whether xlwings' classic Windows add-in made this call (its ``call_udf`` is on the
+    stack). Only asked on the way out with an error, so it costs a call nothing."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__") in _CLASSIC_CALLERS:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _internal(exc: BaseException) -> str:
+    """The one line a bug gets: what failed, and that it is ours to fix."""
+    return f"internal error, please report it with the arguments: {type(exc).__name__}: {exc}"
 
 
 def _is_row(rows: Rows) -> bool:

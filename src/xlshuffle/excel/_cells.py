@@ -13,6 +13,7 @@ is never taken for "argument omitted".
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import numbers
 import re
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError
+from ..draw.protocol import excel_serial
 
 Rows = list[list[Any]]
 
@@ -62,7 +64,7 @@ _MAX_INT_BITS = 4000 * 332 // 100
 MAX_MESSAGE = 300
 
 
-def message(name: str, exc: BaseException) -> str:
+def message(name: str, exc: BaseException | str) -> str:
     """``"NAME: what to change"`` as Excel is given it: one line, at most
     :data:`MAX_MESSAGE` characters, encodable as UTF-8 (a lone surrogate is escaped)."""
     text = " ".join(f"{name}: {exc}".split())
@@ -193,7 +195,8 @@ def option(name: str, value: Any, choices: str) -> str | None:
 
 
 def text(name: str, value: Any) -> str:
-    """The text of one cell as Excel shows it in General format (numbers without '.0')."""
+    """The text of one cell as Excel shows it in General format (numbers without '.0');
+    a date is its serial number, as Office.js hands it over, in every runtime."""
     value = one_cell(name, value, optional=False)
     if value is None:
         return ""
@@ -203,6 +206,8 @@ def text(name: str, value: Any) -> str:
         return value
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
+    if isinstance(value, dt.date):  # the Windows add-in's date cell; Office.js sends a serial
+        value = excel_serial(value)
     if isinstance(value, numbers.Real):
         try:
             number = float(value)
