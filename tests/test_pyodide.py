@@ -11,11 +11,13 @@ the draw protocol's vector; unseeded ones must have the same shape and be valid 
 
 Shuffling text by letters needs ``regex``, which Pyodide ships in its distribution but not
 in the npm package (xlwings Lite downloads it with the distribution); offline only the
-word cases can run there, and the letter cases must fail for that reason and no other.
+word cases can run there, and the letter cases must be refused for that reason and no
+other.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import shutil
@@ -29,7 +31,8 @@ import pytest
 import xlwings as xw
 
 from test_excel import DIV0_IN, NA_IN, VECTOR_42, call, cell, column
-from xlshuffle import excel, standard_deck
+from test_excel_lock import PEOPLE, Excel, people, sha256_of
+from xlshuffle import PROTOCOL, __version__, excel, permutation, standard_deck
 
 from support import ROOT, require
 
@@ -65,6 +68,26 @@ CASES: list[tuple[str, list[Any]]] = [
 LETTER_CASES: list[tuple[str, list[Any]]] = [
     ("SHUFFLESTR", [cell("Zoe\u0308 \U0001f1e9\U0001f1ea!"), cell("jumble"), None]),
 ]
+
+
+def _seeded() -> Excel:
+    """The people of test_excel_lock, with a seed cell named SEED holding 7."""
+    book = people()
+    book.name("SEED", "H1")
+    book.put("Sheet1", 1, 8, 7)
+    return book
+
+
+# Draw and lock: (script, the workbook it runs on, its arguments).
+SCRIPT_CASES: list[tuple[str, Any, list[Any]]] = [
+    ("shuffle_rows", _seeded, []),
+    ("draw_winners", _seeded, [2]),
+    ("deal_cards", _seeded, [3, 2]),
+    ("assign_groups", _seeded, [2]),
+    ("draw_winners", _seeded, [99]),  # a mistake: the same one line
+    ("shuffle_rows", people, []),  # a fresh seed from Pyodide's OS
+]
+
 # Without a seed: a fresh draw in each runtime, so the values differ, not what they are.
 TICKETS = [f"ticket {i}" for i in range(1, 101)]
 UNSEEDED: list[tuple[str, list[Any]]] = [
@@ -107,7 +130,9 @@ def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     assert wheel is not None
     work = tmp_path_factory.mktemp("pyodide")
     cases = work / "cases.json"
-    cases.write_text(json.dumps(CASES + LETTER_CASES + UNSEEDED), encoding="utf-8")
+    functions = CASES + LETTER_CASES + UNSEEDED
+    scripts = [[name, json.dumps(make().payload), args] for name, make, args in SCRIPT_CASES]
+    cases.write_text(json.dumps({"functions": functions, "scripts": scripts}), encoding="utf-8")
     main_py = ROOT / "workbooks" / "lite" / "main.py"  # exactly the file users paste
     done = subprocess.run(
         [node, str(HERE / "run_cases.mjs"), str(cases), str(main_py), str(wheel)],
@@ -161,7 +186,8 @@ def test_shuffling_letters_needs_only_regex(pyodide_run: dict[str, Any]) -> None
         if pyodide_run["regex"]:
             assert got == _in_cpython(*case)
         else:  # the npm package lacks Pyodide's regex wheel; xlwings Lite has it
-            assert got["exception"].startswith("ImportError: shuffling text by grapheme")
+            assert got["error"].startswith("SHUFFLESTR: shuffling text by grapheme needs")
+            assert "requirements.txt" in got["error"]
 
 
 def _cells_of(rows: Any) -> list[str]:
@@ -202,3 +228,52 @@ def test_unseeded_draws_have_the_shape_and_values_of_cpython(
         (got,), (ours,) = got[0], ours[0]
         assert sorted(got.split()) == sorted(ours.split())
         assert re.split(r"\S+", got) == re.split(r"\S+", ours)
+
+
+# --------------------------------------------------------------------------- draw and lock
+
+
+def _workbook_after(make: Any, actions: list[dict[str, Any]]) -> Excel:
+    book = make()
+    book.apply(actions)
+    return book
+
+
+def _without_time(book: Excel) -> list[Any]:
+    """Every sheet's values, with the log's UTC time (column A below the header) blanked."""
+    sheets = copy.deepcopy(book.payload["sheets"])
+    for sheet in sheets:
+        if sheet["name"] == "Draw log":
+            for row in sheet["values"][1:]:
+                row[0] = "<time>"
+    return [(s["name"], s["values"]) for s in sheets] + [sorted(book.formats.items())]
+
+
+@pytest.mark.parametrize(
+    "index", range(len(SCRIPT_CASES) - 1), ids=[c[0] for c in SCRIPT_CASES[:-1]]
+)
+def test_seeded_scripts_write_what_cpython_writes(pyodide_run: dict[str, Any], index: int) -> None:
+    name, make, args = SCRIPT_CASES[index]
+    got = pyodide_run["scripts"][index]
+    ours = make()
+    try:
+        ours.script(name, *args)
+    except xw.XlwingsError as exc:
+        refused = str(exc)
+    else:
+        refused = None
+    if refused is not None:
+        assert got == {"error": refused}
+    else:
+        assert "actions" in got, got
+        assert _without_time(_workbook_after(make, got["actions"])) == _without_time(ours)
+
+
+def test_an_unseeded_lock_in_pyodide_is_logged_and_replays(pyodide_run: dict[str, Any]) -> None:
+    _, make, _ = SCRIPT_CASES[-1]
+    book = _workbook_after(make, pyodide_run["scripts"][-1]["actions"])
+    (entry,) = book.log()
+    assert (entry["protocol"], entry["version"]) == (PROTOCOL, __version__)
+    perm = permutation(len(PEOPLE), seed=entry["seed"])
+    assert book.cells("Sheet1", 2, 1, 5, 3) == [PEOPLE[p] for p in perm]
+    assert entry["input sha256"] == sha256_of(PEOPLE)

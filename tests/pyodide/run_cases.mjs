@@ -6,9 +6,13 @@
 // site-packages, loads MAIN_PY as the module "main" (what a user pastes into xlwings Lite:
 // workbooks/lite/main.py, the bundle that carries xlshuffle), reports where each xlshuffle
 // module came from, registers its functions with xlwings' custom_functions_meta and
-// evaluates every case [func_name, args] through xlwings' own custom_functions_call on that
-// module, as xlwings Lite does. Prints one line "RESULT <json>" for the test to compare
-// with CPython. Works offline: it loads only what the npm package ships.
+// evaluates every case through xlwings' own custom_functions_call on that
+// module, as xlwings Lite does. CASES_JSON is {"functions": [[func_name, args]...],
+// "scripts": [[script_name, book_json, args]...]}; each script runs through xlwings' own
+// custom_scripts_call with a real xw.Book built from the Office.js payload book_json, and
+// its actions (the writes Excel would apply) are reported. Prints one line
+// "RESULT <json>" for the test to compare with CPython. Works offline: it loads only what
+// the npm package ships.
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { createRequire } from "node:module";
@@ -45,7 +49,7 @@ sys.path.insert(0, "/home/pyodide")
 
 import js
 import xlwings as xw
-from xlwings.server import custom_functions_call, custom_functions_meta
+from xlwings.server import custom_functions_call, custom_functions_meta, custom_scripts_call
 import main
 
 registered = [f["name"] for f in custom_functions_meta(main)["functions"]]
@@ -54,7 +58,8 @@ origins = {m: str(getattr(sys.modules[m].__spec__, "origin", None))
 
 results = []
 # to_py() turns JS null into pyodide's jsnull, as in xlwings Lite: xlwings must cope.
-for name, args in js.XLSHUFFLE_CASES.to_py():
+cases = js.XLSHUFFLE_CASES.to_py()
+for name, args in cases["functions"]:
     body = {"client": "Office.js", "func_name": name, "args": args,
             "caller_address": "[Book1.xlsx]Sheet1!C1", "culture_info_name": "en-US",
             "date_format": "M/d/yyyy", "version": xw.__version__, "runtime": "1.4"}
@@ -64,9 +69,19 @@ for name, args in js.XLSHUFFLE_CASES.to_py():
         results.append({"error": str(exc)})
     except Exception as exc:  # reported, not hidden: the test decides what it means
         results.append({"exception": f"{type(exc).__name__}: {exc}"})
+scripts = []
+for name, payload, args in cases["scripts"]:
+    book = xw.Book(json=json.loads(payload))
+    try:
+        done = await custom_scripts_call(main, name, typehint_to_value={xw.Book: book}, args=args)
+        scripts.append({"actions": done.json()["actions"]})
+    except xw.XlwingsError as exc:
+        scripts.append({"error": str(exc)})
+    except Exception as exc:
+        scripts.append({"exception": f"{type(exc).__name__}: {exc}"})
 json.dumps({"python": sys.version.split()[0], "platform": sys.platform,
             "xlwings": xw.__version__, "regex": bool(js.XLSHUFFLE_HAVE_REGEX), "registered": registered,
             "origins": origins,
-            "results": results})
+            "results": results, "scripts": scripts})
 `);
 console.log("RESULT " + out);

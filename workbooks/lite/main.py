@@ -1139,7 +1139,8 @@ def graphemes(text: str) -> list[str]:
             import regex
         except ImportError:  # pragma: no cover - regex is a hard dependency
             raise ImportError(
-                "shuffling text by grapheme needs the 'regex' package: pip install regex"
+                "shuffling text by grapheme needs the 'regex' package: pip install regex "
+                "(in xlwings Lite, list regex in requirements.txt)"
             ) from None
         _grapheme_pattern = regex.compile(r"\X")
     return list(_grapheme_pattern.findall(text))
@@ -1209,8 +1210,10 @@ change, on Ctrl+Alt+F9 and, in Office.js (xlwings Lite and Server), also when ro
 columns are inserted or deleted and when the workbook is reopened in Excel on the web
 (docs/excel.md, "When formulas recompute"). :mod:`xlshuffle.excel.lock` draws once and
 writes plain values instead. A mistake (k larger than the rows, an unknown ``by``, a
-seed that is TRUE) becomes :class:`xlwings.XlwingsError` in one place,
-:func:`_excel_function`, which Excel shows as ``#VALUE!`` with the message.
+seed that is TRUE) is turned into one line in one place, :func:`_excel_function`:
+:class:`xlwings.XlwingsError` in Office.js (Excel shows ``#VALUE!`` with the message),
+the text ``"#VALUE! NAME: ..."`` under the classic Windows add-in, which would
+otherwise show a traceback in the cell.
 
 The functions are plain Python as well; a range is a list of rows:
 
@@ -1237,8 +1240,10 @@ xlwings.XlwingsError: SHUFFLE: unknown mode 'diagonal': use one of rows, columns
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from types import FrameType
+from typing import Any, ParamSpec, TypeVar, cast
 
 import xlwings as xw
 
@@ -1270,21 +1275,57 @@ R = TypeVar("R")
 def _excel_function(func: Callable[P, R]) -> Callable[P, R]:
     """The one translation point from xlshuffle's errors to what Excel shows.
 
-    An :class:`~xlshuffle.XlshuffleError` (a user mistake, with a message that says what
-    to change) becomes :class:`xlwings.XlwingsError`: xlwings Server and Lite keep its
-    message (Excel shows ``#VALUE!`` with the message on hover) and do not retry it, the
-    Windows add-in shows the message in the cell. The message is one line, at most
-    300 characters, and encodable as UTF-8. Anything else is a bug and propagates.
+    A mistake (an :class:`~xlshuffle.XlshuffleError`, whose message says what to change)
+    becomes one line, ``"NAME: what to change"``: at most 300 characters, encodable as
+    UTF-8. How it reaches the cell depends on the runtime:
+
+    - xlwings Server and Lite (Office.js): raised as :class:`xlwings.XlwingsError`,
+      which they keep (Excel shows ``#VALUE!`` with the message on hover) and do not
+      retry.
+    - The classic Windows add-in shows the *text* of any exception in the cell, and for
+      an ordinary exception that text is a whole Python traceback (xlwings #1108). So
+      there the message is returned, as the text ``"#VALUE! NAME: what to change"``.
+
+    A missing package (``ImportError``, whose message names it) gets the same line.
+    Anything else is a bug in xlshuffle; it gets the same one line, saying so, rather
+    than a traceback or an HTTP 500 that Office.js retries. Its traceback stays
+    attached (``__cause__``) for whoever calls the function from Python.
     """
+    name = func.__name__
 
     @functools.wraps(func)
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
-        except XlshuffleError as exc:
-            raise xw.XlwingsError(_cells.message(func.__name__, exc)) from None
+        except Exception as exc:
+            mistake = isinstance(exc, XlshuffleError)
+            said = exc if mistake or isinstance(exc, ImportError) else _internal(exc)
+            text = _cells.message(name, said)
+            if _classic_add_in():
+                return cast(R, f"#VALUE! {text}")
+            raise xw.XlwingsError(text) from (None if mistake else exc)
 
     return call
+
+
+#: The modules of xlwings' classic (COM) add-in that call a worksheet function.
+_CLASSIC_CALLERS = frozenset({"xlwings.udfs", "xlwings.com_server"})
+
+
+def _classic_add_in() -> bool:
+    """Whether xlwings' classic Windows add-in made this call (its ``call_udf`` is on the
+    stack). Only asked on the way out with an error, so it costs a call nothing."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__") in _CLASSIC_CALLERS:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _internal(exc: BaseException) -> str:
+    """The one line a bug gets: what failed, and that it is ours to fix."""
+    return f"internal error, please report it with the arguments: {type(exc).__name__}: {exc}"
 
 
 def _is_row(rows: Rows) -> bool:
@@ -1432,6 +1473,7 @@ is never taken for "argument omitted".
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import numbers
 import re
@@ -1439,6 +1481,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError
+from ..draw.protocol import excel_serial
 
 Rows = list[list[Any]]
 
@@ -1481,7 +1524,7 @@ _MAX_INT_BITS = 4000 * 332 // 100
 MAX_MESSAGE = 300
 
 
-def message(name: str, exc: BaseException) -> str:
+def message(name: str, exc: BaseException | str) -> str:
     """``"NAME: what to change"`` as Excel is given it: one line, at most
     :data:`MAX_MESSAGE` characters, encodable as UTF-8 (a lone surrogate is escaped)."""
     text = " ".join(f"{name}: {exc}".split())
@@ -1612,7 +1655,8 @@ def option(name: str, value: Any, choices: str) -> str | None:
 
 
 def text(name: str, value: Any) -> str:
-    """The text of one cell as Excel shows it in General format (numbers without '.0')."""
+    """The text of one cell as Excel shows it in General format (numbers without '.0');
+    a date is its serial number, as Office.js hands it over, in every runtime."""
     value = one_cell(name, value, optional=False)
     if value is None:
         return ""
@@ -1622,6 +1666,8 @@ def text(name: str, value: Any) -> str:
         return value
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
+    if isinstance(value, dt.date):  # the Windows add-in's date cell; Office.js sends a serial
+        value = excel_serial(value)
     if isinstance(value, numbers.Real):
         try:
             number = float(value)
@@ -1994,6 +2040,7 @@ Server) and :mod:`xlshuffle.excel.subs` (Windows add-in).
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from importlib import metadata
 from typing import Any
 
@@ -2025,8 +2072,17 @@ _TEXT = "@"  # the number format that keeps what is written as text
 
 
 def _version() -> str:
-    # The excel layer may not import the package root (tests/test_layers.py), so the
-    # version comes from the installed distribution; a copied bundle has none.
+    """The running xlshuffle's version, for the log.
+
+    The excel layer may not import the package root (tests/test_layers.py), but importing
+    this module has loaded it, so its ``__version__`` is at hand: in an installed
+    package, in a source checkout and in the Lite bundle, which has no distribution
+    metadata. The metadata is the fallback.
+    """
+    root = sys.modules.get(__name__.partition(".")[0])
+    version = getattr(root, "__version__", None)
+    if isinstance(version, str):
+        return version
     try:
         return metadata.version("xlshuffle")
     except metadata.PackageNotFoundError:

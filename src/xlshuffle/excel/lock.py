@@ -29,6 +29,7 @@ Server) and :mod:`xlshuffle.excel.subs` (Windows add-in).
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from importlib import metadata
 from typing import Any
 
@@ -60,8 +61,17 @@ _TEXT = "@"  # the number format that keeps what is written as text
 
 
 def _version() -> str:
-    # The excel layer may not import the package root (tests/test_layers.py), so the
-    # version comes from the installed distribution; a copied bundle has none.
+    """The running xlshuffle's version, for the log.
+
+    The excel layer may not import the package root (tests/test_layers.py), but importing
+    this module has loaded it, so its ``__version__`` is at hand: in an installed
+    package, in a source checkout and in the Lite bundle, which has no distribution
+    metadata. The metadata is the fallback.
+    """
+    root = sys.modules.get(__name__.partition(".")[0])
+    version = getattr(root, "__version__", None)
+    if isinstance(version, str):
+        return version
     try:
         return metadata.version("xlshuffle")
     except metadata.PackageNotFoundError:
