@@ -165,7 +165,15 @@ class Excel:
         for a in actions:
             func, at = a["func"], a["sheet_position"]
             if func == "setValues":
-                self._write(sheets[at], a["start_row"], a["start_column"], a["values"])
+                name, top, left = sheets[at]["name"], a["start_row"], a["start_column"]
+                typed = [
+                    [
+                        self.typed(v, self.formats.get((name, top + r, left + c)))
+                        for c, v in enumerate(row)
+                    ]
+                    for r, row in enumerate(a["values"])
+                ]
+                self._write(sheets[at], top, left, typed)
             elif func == "rangeClearContents":
                 blank = [[""] * a["column_count"] for _ in range(a["row_count"])]
                 self._write(sheets[at], a["start_row"], a["start_column"], blank)
@@ -184,6 +192,29 @@ class Excel:
                 raise AssertionError(f"the stand-in does not apply {func}")
         self.actions = actions
         return actions
+
+    @staticmethod
+    def typed(value: Any, number_format: str | None) -> Any:
+        """What a cell holds after Excel reads a value written to it as if typed (the
+        rules that matter here): a leading apostrophe is a quote prefix that keeps the
+        rest as text; in a cell not formatted as text, ``=...`` is a live formula
+        (kept here as ``{"formula": ...}``), a number-like text a number and
+        TRUE/FALSE a boolean."""
+        if not isinstance(value, str) or value == "":
+            return value
+        if value.startswith("'"):
+            return value[1:]
+        if number_format == "@":
+            return value
+        if value.startswith("="):
+            return {"formula": value}
+        if value.upper() in ("TRUE", "FALSE"):
+            return value.upper() == "TRUE"
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        return int(number) if number.is_integer() else number
 
     @staticmethod
     def _write(sheet: dict[str, Any], top: int, left: int, values: list[list[Any]]) -> None:
@@ -362,8 +393,9 @@ def test_write_seed_writes_a_fresh_text_seed_into_the_selected_cell() -> None:
     excel = people("F1")
     actions = excel.script("write_seed")
     assert [a["func"] for a in actions] == ["setNumberFormat", "setValues"]
-    ((seed,),) = actions[1]["values"]
+    ((seed,),) = excel.cells("Sheet1", 1, 6, 1, 1)
     assert isinstance(seed, str) and len(seed) == 26 and seed[0].isalpha()
+    assert actions[1]["values"] == [["'" + seed]]  # the quote prefix keeps it text
     assert excel.formats[("Sheet1", 0, 5)] == "@"
     # A formula seeded from that cell is stable: the same seed gives the same draw.
     excel.name("SEED", "F1")
@@ -566,3 +598,38 @@ def test_the_windows_add_in_imports_a_vba_sub_per_command(monkeypatch: pytest.Mo
     ):
         assert signature in text
     assert "Function" not in text
+
+
+# --------------------------------------------------------------------------- texts stay texts
+
+TRICKY = [
+    ["=1+1", "a formula's text"],
+    ["007", "a number-like text"],
+    ["'quoted", "a text with its own apostrophe"],
+    ["TRUE", "a boolean-like text"],
+    ["+49 30 1234", "a phone number"],
+    ["#N/A", 1.5],  # an error cell (as xlwings reads it) stays the error
+]
+
+
+@pytest.mark.parametrize("command", ["shuffle_rows", "draw_winners", "restore"])
+def test_texts_are_written_back_exactly_never_as_formulas_or_numbers(command: str) -> None:
+    """Excel reads what .value writes as if it were typed: without the quote prefix
+    ``=1+1`` would become a live formula and ``007`` the number 7 (the stand-in applies
+    those rules), and restore would then refuse the changed cells."""
+    excel = Excel([["text", "note"], *TRICKY], "A2:B7")
+    if command == "draw_winners":
+        excel.script("draw_winners", 6)
+        (entry,) = excel.log()
+        perm = permutation(len(TRICKY), seed=entry["seed"])
+        assert excel.cells("Sheet1", 2, 3, 6, 2) == [TRICKY[p] for p in perm]
+        assert entry["output sha256"] == sha256_of([TRICKY[p] for p in perm])
+        return
+    excel.script("shuffle_rows")
+    (entry,) = excel.log()
+    perm = permutation(len(TRICKY), seed=entry["seed"])
+    assert excel.cells("Sheet1", 2, 1, 6, 2) == [TRICKY[p] for p in perm]
+    assert entry["formula"].startswith("=SHUFFLE(")  # the log keeps the formula as text
+    if command == "restore":
+        excel.script("restore_last_draw")
+        assert excel.cells("Sheet1", 2, 1, 6, 2) == TRICKY

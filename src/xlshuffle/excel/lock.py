@@ -221,9 +221,28 @@ def _corner(used: Any) -> tuple[int, int]:
     return used.row + rows - 1, max(used.column + columns - 1, len(LOG_COLUMNS))
 
 
+def _entry(value: Any) -> Any:
+    """What to write through ``.value`` so that the cell holds exactly ``value``.
+
+    Excel takes a text written through ``.value`` (Office.js and COM alike) as if it were
+    typed: ``=1+1`` becomes a live formula, ``007`` the number 7, ``1/2`` a date, ``TRUE``
+    a boolean, and a leading apostrophe vanishes. An apostrophe in front (Excel's quote
+    prefix, which is not part of the value) keeps any text as it is. The error codes go
+    bare, so that an error cell stays that error.
+    """
+    if isinstance(value, str) and value and value not in _cells.ERROR_TEXTS:
+        return "'" + value
+    return value
+
+
+def _write(rng: Any, values: Rows) -> None:
+    """Write plain values: texts stay texts, numbers numbers, errors errors."""
+    rng.value = [[_entry(v) for v in row] for row in values]
+
+
 def _write_text(rng: Any, values: Rows) -> None:
-    rng.number_format = _TEXT  # before the values, so none is read as a number or date
-    rng.value = values
+    rng.number_format = _TEXT  # before the values: a cell typed later stays text too
+    _write(rng, values)
 
 
 def _append(book: Any, log: tuple[Any, Rows] | None, draw: Draw) -> None:
@@ -269,7 +288,7 @@ def _lock(book: Any, mode: str, k: int | None = None, hands: int | None = None) 
         k=k,
         hands=hands,
     )
-    target.value = output
+    _write(target, output)
     _append(book, log, draw)
     return draw
 
@@ -355,7 +374,7 @@ def restore_last_draw(book: Any) -> str:
                 f"undoing the draw at {entry['time (UTC)']} does not give the logged input "
                 "back (input sha256 differs): nothing was restored"
             )
-        target.value = before
+        _write(target, before)
     else:
         target.clear_contents()
     _write_text(sheet.range((index + 1, column["restored (UTC)"] + 1)), [[_now()]])
