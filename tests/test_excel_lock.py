@@ -497,6 +497,33 @@ def test_every_bad_input_is_one_line_through_the_script_and_nothing_is_written(
     assert expected in one_line(str(info.value))
 
 
+def _broken(*args: Any, **kwargs: Any) -> Any:
+    raise TypeError("a bug\nover two lines")
+
+
+BUG = "shuffle rows: internal error, please report it with the arguments: TypeError: a bug"
+
+
+def test_a_bug_in_a_script_is_one_line_with_its_cause_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xlshuffle.excel import lock
+
+    monkeypatch.setattr(lock, "shuffle_rows", _broken)
+    excel = people()
+    with pytest.raises(xw.XlwingsError) as info:
+        excel.script("shuffle_rows")
+    assert one_line(str(info.value)) == BUG + " over two lines"
+    assert isinstance(info.value.__cause__, TypeError)
+
+
+def test_a_bug_in_a_windows_sub_is_a_one_line_message_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xlshuffle.excel import lock
+
+    monkeypatch.setattr(lock, "shuffle_rows", _broken)
+    excel = people()
+    excel.sub(monkeypatch, "shuffle_rows")  # no exception, no traceback box
+    assert excel.alerts == [BUG + " over two lines"]
+
+
 @pytest.mark.parametrize(("name", "args", "selection", "expected"), BAD)
 def test_every_bad_input_is_a_message_box_through_the_windows_sub(
     monkeypatch: pytest.MonkeyPatch,

@@ -1299,8 +1299,7 @@ def _excel_function(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except Exception as exc:
             mistake = isinstance(exc, XlshuffleError)
-            said = exc if mistake or isinstance(exc, ImportError) else _internal(exc)
-            text = _cells.message(name, said)
+            text = _cells.report(name, exc)
             if _classic_add_in():
                 return cast(R, f"#VALUE! {text}")
             raise xw.XlwingsError(text) from (None if mistake else exc)
@@ -1321,11 +1320,6 @@ def _classic_add_in() -> bool:
             return True
         frame = frame.f_back
     return False
-
-
-def _internal(exc: BaseException) -> str:
-    """The one line a bug gets: what failed, and that it is ours to fix."""
-    return f"internal error, please report it with the arguments: {type(exc).__name__}: {exc}"
 
 
 def _is_row(rows: Rows) -> bool:
@@ -1480,7 +1474,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..draw.errors import OptionError, SeedError, ShapeError, SizeError
+from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, XlshuffleError
 from ..draw.protocol import excel_serial
 
 Rows = list[list[Any]]
@@ -1530,6 +1524,21 @@ def message(name: str, exc: BaseException | str) -> str:
     text = " ".join(f"{name}: {exc}".split())
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
+def report(name: str, exc: BaseException) -> str:
+    """The one line any exception is shown as (:func:`message`): a mistake
+    (:class:`~xlshuffle.XlshuffleError`) and a missing package (``ImportError``) by their
+    own message, which says what to change; anything else is a bug in xlshuffle and says
+    so, with the exception's type and text.
+
+    >>> report("SAMPLE", KeyError("k"))
+    "SAMPLE: internal error, please report it with the arguments: KeyError: 'k'"
+    """
+    if isinstance(exc, (XlshuffleError, ImportError)):
+        return message(name, exc)
+    detail = f"{type(exc).__name__}: {exc}"
+    return message(name, f"internal error, please report it with the arguments: {detail}")
 
 
 def show(value: Any) -> str:
@@ -2094,8 +2103,8 @@ def _now() -> str:
 
 
 def message(command: str, exc: BaseException) -> str:
-    """The one line a runtime shows for a refused command (:func:`._cells.message`)."""
-    return _cells.message(command, exc)
+    """The one line a runtime shows for a command that failed (:func:`._cells.report`)."""
+    return _cells.report(command, exc)
 
 
 def _number(value: Any) -> Any:
@@ -2408,8 +2417,8 @@ actions when the script returns).
 A mistake (a bad selection or count, a log that does not match the sheet) writes nothing
 and raises :class:`xlwings.XlwingsError` with one line, at most 300 characters, that
 says what to change: xlwings Server answers it as HTTP 400 with the message (no retry,
-no traceback), which the add-in shows; Lite shows the message in its output pane.
-Anything else is a bug and propagates.
+no traceback), which the add-in shows; Lite shows the message in its output pane. A
+bug gets one line too, saying so (:func:`xlshuffle.excel._cells.report`).
 
 The tests drive these through xlwings' own ``custom_scripts_call`` with a real
 ``xw.Book`` built from an Office.js JSON payload (tests/test_excel_lock.py). On Windows
@@ -2440,8 +2449,9 @@ __all__ = [
 def _run(command: str, func: Callable[..., Any], book: xw.Book, *args: Any) -> Any:
     try:
         return func(book, *args)
-    except XlshuffleError as exc:
-        raise xw.XlwingsError(lock.message(command, exc)) from None
+    except Exception as exc:  # one line, never a traceback (a bug's cause stays attached)
+        cause = None if isinstance(exc, XlshuffleError) else exc
+        raise xw.XlwingsError(lock.message(command, exc)) from cause
 
 
 def _report(draw: Any) -> None:

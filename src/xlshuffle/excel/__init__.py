@@ -103,8 +103,7 @@ def _excel_function(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except Exception as exc:
             mistake = isinstance(exc, XlshuffleError)
-            said = exc if mistake or isinstance(exc, ImportError) else _internal(exc)
-            text = _cells.message(name, said)
+            text = _cells.report(name, exc)
             if _classic_add_in():
                 return cast(R, f"#VALUE! {text}")
             raise xw.XlwingsError(text) from (None if mistake else exc)
@@ -125,11 +124,6 @@ def _classic_add_in() -> bool:
             return True
         frame = frame.f_back
     return False
-
-
-def _internal(exc: BaseException) -> str:
-    """The one line a bug gets: what failed, and that it is ours to fix."""
-    return f"internal error, please report it with the arguments: {type(exc).__name__}: {exc}"
 
 
 def _is_row(rows: Rows) -> bool:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..draw.errors import OptionError, SeedError, ShapeError, SizeError
+from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, XlshuffleError
 from ..draw.protocol import excel_serial
 
 Rows = list[list[Any]]
@@ -70,6 +70,21 @@ def message(name: str, exc: BaseException | str) -> str:
     text = " ".join(f"{name}: {exc}".split())
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
+def report(name: str, exc: BaseException) -> str:
+    """The one line any exception is shown as (:func:`message`): a mistake
+    (:class:`~xlshuffle.XlshuffleError`) and a missing package (``ImportError``) by their
+    own message, which says what to change; anything else is a bug in xlshuffle and says
+    so, with the exception's type and text.
+
+    >>> report("SAMPLE", KeyError("k"))
+    "SAMPLE: internal error, please report it with the arguments: KeyError: 'k'"
+    """
+    if isinstance(exc, (XlshuffleError, ImportError)):
+        return message(name, exc)
+    detail = f"{type(exc).__name__}: {exc}"
+    return message(name, f"internal error, please report it with the arguments: {detail}")
 
 
 def show(value: Any) -> str:

@@ -83,8 +83,8 @@ def _now() -> str:
 
 
 def message(command: str, exc: BaseException) -> str:
-    """The one line a runtime shows for a refused command (:func:`._cells.message`)."""
-    return _cells.message(command, exc)
+    """The one line a runtime shows for a command that failed (:func:`._cells.report`)."""
+    return _cells.report(command, exc)
 
 
 def _number(value: Any) -> Any:

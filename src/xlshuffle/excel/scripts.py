@@ -10,8 +10,8 @@ actions when the script returns).
 A mistake (a bad selection or count, a log that does not match the sheet) writes nothing
 and raises :class:`xlwings.XlwingsError` with one line, at most 300 characters, that
 says what to change: xlwings Server answers it as HTTP 400 with the message (no retry,
-no traceback), which the add-in shows; Lite shows the message in its output pane.
-Anything else is a bug and propagates.
+no traceback), which the add-in shows; Lite shows the message in its output pane. A
+bug gets one line too, saying so (:func:`xlshuffle.excel._cells.report`).
 
 The tests drive these through xlwings' own ``custom_scripts_call`` with a real
 ``xw.Book`` built from an Office.js JSON payload (tests/test_excel_lock.py). On Windows
@@ -42,8 +42,9 @@ __all__ = [
 def _run(command: str, func: Callable[..., Any], book: xw.Book, *args: Any) -> Any:
     try:
         return func(book, *args)
-    except XlshuffleError as exc:
-        raise xw.XlwingsError(lock.message(command, exc)) from None
+    except Exception as exc:  # one line, never a traceback (a bug's cause stays attached)
+        cause = None if isinstance(exc, XlshuffleError) else exc
+        raise xw.XlwingsError(lock.message(command, exc)) from cause
 
 
 def _report(draw: Any) -> None:

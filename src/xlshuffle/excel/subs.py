@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 
 import xlwings as xw
 
-from ..draw.errors import XlshuffleError
 from . import lock
 
 __all__ = [
@@ -53,7 +52,7 @@ def _run(command: str, func: Callable[..., Any], *args: Any) -> Any:
     book = xw.Book.caller()
     try:
         func(book, *args)
-    except XlshuffleError as exc:
+    except Exception as exc:  # one line in a message box, never a traceback
         book.app.alert(lock.message(command, exc), title="xlshuffle", mode="critical")
 
 
