@@ -24,6 +24,7 @@ import copy
 import datetime as dt
 import hashlib
 import shlex
+import time
 from typing import Any
 
 import pytest
@@ -349,8 +350,54 @@ def test_restore_refuses_when_the_cells_changed_since_the_draw() -> None:
         excel.script("restore_last_draw")
     message = one_line(str(info.value))
     assert message.startswith("restore last draw: Sheet1!A2:C6 changed since the draw at ")
+    # the time as logged (xlwings' Office.js reader hands an ISO text over as a datetime)
+    assert f"the draw at {excel.log()[0]['time (UTC)']} (" in message
     assert "nothing was restored" in message
     assert excel.payload == before
+
+
+@pytest.mark.parametrize(
+    ("column", "text", "expected"),
+    [
+        ("output", "A1:XFD1048576", "its output 'A1:XFD1048576' is not one block of at most"),
+        ("output", "A2:C6,E1", "its output 'A2:C6,E1' is not one block"),
+        ("output", "ZZZ9:A1", "its output 'ZZZ9:A1' is not one block"),
+        ("output", "Sheet2!A2:C6", "is not one block"),
+        ("output", "A2:C7", "a shuffle's output 'A2:C7' must be its range 'A2:C6'"),
+        ("range", "A:C", "its range 'A:C' is not one block"),
+        ("mode", "shuffle all", "(mode 'shuffle all', protocol 'xlshuffle/draw/v1')"),
+    ],
+)
+def test_restore_refuses_a_damaged_or_crafted_log_row_before_reading_cells(
+    column: str, text: str, expected: str
+) -> None:
+    """The log is a sheet anyone can edit: a row naming the whole sheet must be refused
+    at once, not read (that took a minute and all memory before)."""
+    excel = people()
+    excel.script("shuffle_rows")
+    log = excel.sheet("Draw log")["values"]
+    log[1][LOG_HEADER.index(column)] = text
+    before = copy.deepcopy(excel.payload)
+    started = time.perf_counter()
+    with pytest.raises(xw.XlwingsError) as info:
+        excel.script("restore_last_draw")
+    assert time.perf_counter() - started < 5
+    message = one_line(str(info.value))
+    assert message.startswith("restore last draw: row 2 of 'Draw log' is not a draw"), message
+    assert expected in message
+    assert excel.payload == before
+
+
+def test_a_log_reaching_too_far_down_is_refused_with_what_to_do() -> None:
+    excel = people()
+    excel.script("shuffle_rows")
+    excel.put("Draw log", 70_000, 1, "stray")
+    with pytest.raises(xw.XlwingsError) as info:
+        excel.script("shuffle_rows")
+    assert one_line(str(info.value)) == (
+        "shuffle rows: the sheet 'Draw log' reaches row 70,000; a log holds at most "
+        "62,500 rows: rename that sheet to start a new log"
+    )
 
 
 # --------------------------------------------------------------------------- the seed

@@ -1807,9 +1807,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..draw.errors import ShapeError, SizeError
+from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.knuth import deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, excel_serial
+from ._cells import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]
 
@@ -1835,6 +1836,7 @@ LOG_COLUMNS = (
     "restored (UTC)",
 )
 
+_A1_BLOCK = re.compile(r"\$?([A-Z]{1,3})\$?([0-9]{1,7})(?::\$?([A-Z]{1,3})\$?([0-9]{1,7}))?")
 _PLAIN_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _CELL_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*([RrCc][0-9]*)?")
 
@@ -1893,6 +1895,31 @@ def sheet_ref(sheet: str) -> str:
 def excel_text(text: str) -> str:
     """A text as a formula literal: in double quotes, inner quotes doubled."""
     return '"' + text.replace('"', '""') + '"'
+
+
+def block_shape(address: str) -> tuple[int, int] | None:
+    """Rows and columns of one block of cells in A1 style (``"A2:C20"``, ``"D5"``), or
+    None for anything else: several areas, a sheet name, R1C1, or past ``XFD1048576``.
+
+    >>> block_shape("A2:C20"), block_shape("D5"), block_shape("A2:C6,E1")
+    ((19, 3), (1, 1), None)
+    """
+    found = _A1_BLOCK.fullmatch(address.strip().upper())
+    if found is None:
+        return None
+    left, top, right, bottom = found.groups()
+    right, bottom = right or left, bottom or top
+    first, last = _column(left), _column(right)
+    if not (0 < int(top) <= int(bottom) <= SHEET_ROWS and 0 < first <= last <= SHEET_COLUMNS):
+        return None
+    return int(bottom) - int(top) + 1, last - first + 1
+
+
+def _column(letters: str) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + ord(letter) - 64
+    return number
 
 
 # --------------------------------------------------------------------------- a draw
@@ -2017,6 +2044,49 @@ def _need(value: int | None) -> int:
     if value is None:
         raise SizeError("a count is missing")
     return value
+
+
+# --------------------------------------------------------------------------- the log
+
+
+def log_text(value: Any) -> str:
+    """A log cell as text, as it was written.
+
+    A cell Excel turned into a number reads as its digits; the time, which xlwings'
+    Office.js reader turns into a ``datetime`` (it reads ISO 8601 texts as dates), reads
+    as the ISO 8601 text it was.
+    """
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return cell_text(value)[1]
+
+
+def log_entry(row: Sequence[Any], where: str, *, most: int) -> dict[str, str]:
+    """The fields of a log row that ``restore last draw`` may act on, checked first.
+
+    A log is a sheet anyone can edit: its protocol and mode must be known, and its
+    ``range`` and ``output`` one block of at most ``most`` cells (for a shuffle the
+    same block), so that a damaged or crafted row is refused before any cell is read.
+    """
+    entry = {name: log_text(row[i]) if i < len(row) else "" for i, name in enumerate(LOG_COLUMNS)}
+    if entry["protocol"] != PROTOCOL or entry["mode"] not in MODES:
+        raise WorkbookError(
+            f"{where} is not a draw xlshuffle can restore "
+            f"(mode {entry['mode']!r}, protocol {entry['protocol']!r})"
+        )
+    for field in ("range", "output"):
+        shape = block_shape(entry[field])
+        if shape is None or shape[0] * shape[1] > most:
+            raise WorkbookError(
+                f"{where} is not a draw xlshuffle can restore: its {field} "
+                f"{entry[field][:40]!r} is not one block of at most {most:,} cells"
+            )
+    if entry["mode"] == "shuffle" and block_shape(entry["output"]) != block_shape(entry["range"]):
+        raise WorkbookError(
+            f"{where} is not a draw xlshuffle can restore: a shuffle's output "
+            f"{entry['output']!r} must be its range {entry['range']!r}"
+        )
+    return entry
 ''',
     "xlshuffle.excel.lock": r'''"""Draw and lock: draw once on the selection, write plain values, log how to replay it.
 
@@ -2054,9 +2124,9 @@ from importlib import metadata
 from typing import Any
 
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
-from ..draw.protocol import PROTOCOL, new_seed, normalise_seed
+from ..draw.protocol import new_seed, normalise_seed
 from . import _cells
-from ._lockcore import LOG_COLUMNS, MODES, Draw, Rows, cell_text, plan, undo, values_sha256
+from ._lockcore import LOG_COLUMNS, Draw, Rows, log_entry, log_text, plan, undo, values_sha256
 
 __all__ = [
     "LOG_SHEET",
@@ -2076,6 +2146,8 @@ LOG_SHEET = "Draw log"
 SEED_NAME = "SEED"
 #: The most cells a command reads: a whole column selected by mistake is refused.
 MAX_CELLS = 1_000_000
+#: The most rows the ``Draw log`` sheet may reach: it is read whole at each draw.
+MAX_LOG_ROWS = MAX_CELLS // 16
 
 _TEXT = "@"  # the number format that keeps what is written as text
 
@@ -2237,8 +2309,14 @@ def _log(book: Any) -> tuple[Any, Rows] | None:
 
 
 def _corner(used: Any) -> tuple[int, int]:
-    rows, columns = used.shape
-    return used.row + rows - 1, max(used.column + columns - 1, len(LOG_COLUMNS))
+    """The log's last cell: its last used row, in the log's own columns only."""
+    last = used.row + used.shape[0] - 1
+    if last > MAX_LOG_ROWS:
+        raise SizeError(
+            f"the sheet {LOG_SHEET!r} reaches row {last:,}; a log holds at most "
+            f"{MAX_LOG_ROWS:,} rows: rename that sheet to start a new log"
+        )
+    return last, len(LOG_COLUMNS)
 
 
 def _entry(value: Any) -> Any:
@@ -2361,18 +2439,14 @@ def restore_last_draw(book: Any) -> str:
         (
             i
             for i in range(len(rows) - 1, 0, -1)
-            if _text(rows[i][column["time (UTC)"]]) and not _text(rows[i][column["restored (UTC)"]])
+            if log_text(rows[i][column["time (UTC)"]])
+            and not log_text(rows[i][column["restored (UTC)"]])
         ),
         None,
     )
     if index is None:
         raise WorkbookError(f"the {LOG_SHEET!r} sheet lists no draw to restore")
-    entry = {name: _text(rows[index][i]) for name, i in column.items()}
-    if entry["protocol"] != PROTOCOL or entry["mode"] not in MODES:
-        raise WorkbookError(
-            f"row {index + 1} of {LOG_SHEET!r} is not a draw xlshuffle can restore "
-            f"(mode {entry['mode']!r}, protocol {entry['protocol']!r})"
-        )
+    entry = log_entry(rows[index], f"row {index + 1} of {LOG_SHEET!r}", most=MAX_CELLS)
     try:
         target = book.sheets[entry["sheet"]].range(entry["output"])
     except Exception:
@@ -2399,11 +2473,6 @@ def restore_last_draw(book: Any) -> str:
         target.clear_contents()
     _write_text(sheet.range((index + 1, column["restored (UTC)"] + 1)), [[_now()]])
     return f"{entry['sheet']}!{entry['output']}"
-
-
-def _text(value: Any) -> str:
-    """A log cell as text: a cell Excel turned into a number reads as it was written."""
-    return cell_text(value)[1]
 ''',
     "xlshuffle.excel.scripts": r'''"""Draw and lock as xlwings Lite and xlwings Server scripts (buttons in the task pane).
 

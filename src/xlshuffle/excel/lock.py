@@ -34,9 +34,9 @@ from importlib import metadata
 from typing import Any
 
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
-from ..draw.protocol import PROTOCOL, new_seed, normalise_seed
+from ..draw.protocol import new_seed, normalise_seed
 from . import _cells
-from ._lockcore import LOG_COLUMNS, MODES, Draw, Rows, cell_text, plan, undo, values_sha256
+from ._lockcore import LOG_COLUMNS, Draw, Rows, log_entry, log_text, plan, undo, values_sha256
 
 __all__ = [
     "LOG_SHEET",
@@ -56,6 +56,8 @@ LOG_SHEET = "Draw log"
 SEED_NAME = "SEED"
 #: The most cells a command reads: a whole column selected by mistake is refused.
 MAX_CELLS = 1_000_000
+#: The most rows the ``Draw log`` sheet may reach: it is read whole at each draw.
+MAX_LOG_ROWS = MAX_CELLS // 16
 
 _TEXT = "@"  # the number format that keeps what is written as text
 
@@ -217,8 +219,14 @@ def _log(book: Any) -> tuple[Any, Rows] | None:
 
 
 def _corner(used: Any) -> tuple[int, int]:
-    rows, columns = used.shape
-    return used.row + rows - 1, max(used.column + columns - 1, len(LOG_COLUMNS))
+    """The log's last cell: its last used row, in the log's own columns only."""
+    last = used.row + used.shape[0] - 1
+    if last > MAX_LOG_ROWS:
+        raise SizeError(
+            f"the sheet {LOG_SHEET!r} reaches row {last:,}; a log holds at most "
+            f"{MAX_LOG_ROWS:,} rows: rename that sheet to start a new log"
+        )
+    return last, len(LOG_COLUMNS)
 
 
 def _entry(value: Any) -> Any:
@@ -341,18 +349,14 @@ def restore_last_draw(book: Any) -> str:
         (
             i
             for i in range(len(rows) - 1, 0, -1)
-            if _text(rows[i][column["time (UTC)"]]) and not _text(rows[i][column["restored (UTC)"]])
+            if log_text(rows[i][column["time (UTC)"]])
+            and not log_text(rows[i][column["restored (UTC)"]])
         ),
         None,
     )
     if index is None:
         raise WorkbookError(f"the {LOG_SHEET!r} sheet lists no draw to restore")
-    entry = {name: _text(rows[index][i]) for name, i in column.items()}
-    if entry["protocol"] != PROTOCOL or entry["mode"] not in MODES:
-        raise WorkbookError(
-            f"row {index + 1} of {LOG_SHEET!r} is not a draw xlshuffle can restore "
-            f"(mode {entry['mode']!r}, protocol {entry['protocol']!r})"
-        )
+    entry = log_entry(rows[index], f"row {index + 1} of {LOG_SHEET!r}", most=MAX_CELLS)
     try:
         target = book.sheets[entry["sheet"]].range(entry["output"])
     except Exception:
@@ -379,8 +383,3 @@ def restore_last_draw(book: Any) -> str:
         target.clear_contents()
     _write_text(sheet.range((index + 1, column["restored (UTC)"] + 1)), [[_now()]])
     return f"{entry['sheet']}!{entry['output']}"
-
-
-def _text(value: Any) -> str:
-    """A log cell as text: a cell Excel turned into a number reads as it was written."""
-    return cell_text(value)[1]
