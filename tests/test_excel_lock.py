@@ -707,3 +707,23 @@ def test_texts_are_written_back_exactly_never_as_formulas_or_numbers(command: st
     if command == "restore":
         excel.script("restore_last_draw")
         assert excel.cells("Sheet1", 2, 1, 6, 2) == TRICKY
+
+
+def test_a_seed_too_long_for_the_logged_formula_is_refused() -> None:
+    """Excel keeps at most 255 characters of a text in a formula: the log's formula
+    could not replay a longer seed."""
+    excel = people()
+    excel.name("SEED", "H1")
+    excel.put("Sheet1", 1, 8, "s" * 256)
+    before = copy.deepcopy(excel.payload)
+    with pytest.raises(xw.XlwingsError) as info:
+        excel.script("shuffle_rows")
+    assert one_line(str(info.value)) == (
+        "shuffle rows: the SEED cell Sheet1!H1 holds a seed of 256 characters; a locked "
+        "draw's seed has at most 255 (the longest text a logged formula can hold): use a "
+        "shorter seed"
+    )
+    assert excel.payload == before
+    excel.put("Sheet1", 1, 8, "s" * 255)
+    excel.script("shuffle_rows")
+    assert excel.log()[0]["seed"] == "s" * 255

@@ -2146,6 +2146,9 @@ LOG_SHEET = "Draw log"
 SEED_NAME = "SEED"
 #: The most cells a command reads: a whole column selected by mistake is refused.
 MAX_CELLS = 1_000_000
+#: The longest seed a locked draw takes: Excel keeps at most 255 characters of a text
+#: in a formula, and the log's formula quotes the seed.
+MAX_SEED = 255
 #: The most rows the ``Draw log`` sheet may reach: it is read whole at each draw.
 MAX_LOG_ROWS = MAX_CELLS // 16
 
@@ -2253,6 +2256,12 @@ def _seed(book: Any) -> tuple[str, str]:
                 text = normalise_seed(value).decode("utf-8")
             except SeedError as exc:
                 raise SeedError(f"the {SEED_NAME} cell {where}: {exc}") from None
+            if len(text) > MAX_SEED:
+                raise SeedError(
+                    f"the {SEED_NAME} cell {where} holds a seed of {len(text):,} characters; "
+                    f"a locked draw's seed has at most {MAX_SEED} (the longest text a logged "
+                    "formula can hold): use a shorter seed"
+                )
             return text, f"{SEED_NAME} cell {where}"
     return new_seed(), "fresh (operating system)"
 
