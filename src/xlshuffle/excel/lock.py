@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from importlib import metadata
 from typing import Any
 
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
@@ -71,16 +70,9 @@ def _version() -> str:
     The excel layer may not import the package root (tests/test_layers.py), but importing
     this module has loaded it, so its ``__version__`` is at hand: in an installed
     package, in a source checkout and in the Lite bundle, which has no distribution
-    metadata. The metadata is the fallback.
+    metadata.
     """
-    root = sys.modules.get(__name__.partition(".")[0])
-    version = getattr(root, "__version__", None)
-    if isinstance(version, str):
-        return version
-    try:
-        return metadata.version("xlshuffle")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    return str(sys.modules[__name__.partition(".")[0]].__version__)
 
 
 def _now() -> str:
