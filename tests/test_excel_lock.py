@@ -364,6 +364,7 @@ def test_restore_refuses_when_the_cells_changed_since_the_draw() -> None:
         ("output", "ZZZ9:A1", "its output 'ZZZ9:A1' is not one block"),
         ("output", "Sheet2!A2:C6", "is not one block"),
         ("output", "A2:C7", "a shuffle's output 'A2:C7' must be its range 'A2:C6'"),
+        ("output", "B2:D6", "a shuffle's output 'B2:D6' must be its range 'A2:C6'"),
         ("range", "A:C", "its range 'A:C' is not one block"),
         ("mode", "shuffle all", "(mode 'shuffle all', protocol 'xlshuffle/draw/v1')"),
     ],

@@ -1897,22 +1897,28 @@ def excel_text(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def block_shape(address: str) -> tuple[int, int] | None:
-    """Rows and columns of one block of cells in A1 style (``"A2:C20"``, ``"D5"``), or
-    None for anything else: several areas, a sheet name, R1C1, or past ``XFD1048576``.
+def block(address: str) -> tuple[int, int, int, int] | None:
+    """Top row, left column, bottom row and right column (1-based) of one block of cells
+    in A1 style (``"A2:C20"``, ``"$D$5"``), or None for anything else: several areas, a
+    sheet name, R1C1, or past ``XFD1048576``.
 
-    >>> block_shape("A2:C20"), block_shape("D5"), block_shape("A2:C6,E1")
-    ((19, 3), (1, 1), None)
+    >>> block("A2:C20"), block("$D$5"), block("A2:C6,E1")
+    ((2, 1, 20, 3), (5, 4, 5, 4), None)
     """
     found = _A1_BLOCK.fullmatch(address.strip().upper())
     if found is None:
         return None
     left, top, right, bottom = found.groups()
-    right, bottom = right or left, bottom or top
-    first, last = _column(left), _column(right)
-    if not (0 < int(top) <= int(bottom) <= SHEET_ROWS and 0 < first <= last <= SHEET_COLUMNS):
+    first, last = _column(left), _column(right or left)
+    rows = int(top), int(bottom or top)
+    if not (0 < rows[0] <= rows[1] <= SHEET_ROWS and 0 < first <= last <= SHEET_COLUMNS):
         return None
-    return int(bottom) - int(top) + 1, last - first + 1
+    return rows[0], first, rows[1], last
+
+
+def _cells_in(corners: tuple[int, int, int, int]) -> int:
+    top, left, bottom, right = corners
+    return (bottom - top + 1) * (right - left + 1)
 
 
 def _column(letters: str) -> int:
@@ -2074,14 +2080,14 @@ def log_entry(row: Sequence[Any], where: str, *, most: int) -> dict[str, str]:
             f"{where} is not a draw xlshuffle can restore "
             f"(mode {entry['mode']!r}, protocol {entry['protocol']!r})"
         )
-    for field in ("range", "output"):
-        shape = block_shape(entry[field])
-        if shape is None or shape[0] * shape[1] > most:
+    blocks = {field: block(entry[field]) for field in ("range", "output")}
+    for field, corners in blocks.items():
+        if corners is None or _cells_in(corners) > most:
             raise WorkbookError(
                 f"{where} is not a draw xlshuffle can restore: its {field} "
                 f"{entry[field][:40]!r} is not one block of at most {most:,} cells"
             )
-    if entry["mode"] == "shuffle" and block_shape(entry["output"]) != block_shape(entry["range"]):
+    if entry["mode"] == "shuffle" and blocks["output"] != blocks["range"]:
         raise WorkbookError(
             f"{where} is not a draw xlshuffle can restore: a shuffle's output "
             f"{entry['output']!r} must be its range {entry['range']!r}"
@@ -2120,7 +2126,6 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from importlib import metadata
 from typing import Any
 
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
@@ -2161,16 +2166,9 @@ def _version() -> str:
     The excel layer may not import the package root (tests/test_layers.py), but importing
     this module has loaded it, so its ``__version__`` is at hand: in an installed
     package, in a source checkout and in the Lite bundle, which has no distribution
-    metadata. The metadata is the fallback.
+    metadata.
     """
-    root = sys.modules.get(__name__.partition(".")[0])
-    version = getattr(root, "__version__", None)
-    if isinstance(version, str):
-        return version
-    try:
-        return metadata.version("xlshuffle")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    return str(sys.modules[__name__.partition(".")[0]].__version__)
 
 
 def _now() -> str:
