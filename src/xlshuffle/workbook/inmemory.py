@@ -214,8 +214,14 @@ def shuffle_worksheet(
     )
     whole = whole and mode == "rows"
     body_top = top + 1 if has_header else top
-    if bottom < body_top or not cols:
-        return draw_permutation(mode, 0, len(cols), stream)
+    if bottom < body_top or not cols:  # the rule of the file engine (jobs.check_has_data)
+        if bottom < top or not cols:
+            raise WorkbookError(f"sheet {ws.title!r} holds no data: nothing to draw")
+        raise WorkbookError(
+            f"sheet {ws.title!r}: the selection is only a header row (row {top}), no data "
+            f"rows: nothing to draw; if row {top} is data, pass header=False, or give the "
+            "rows with cells="
+        )
     _check(ws, top if mode == "columns" else body_top, bottom, cols, mode, whole)
     perm = draw_permutation(mode, bottom - body_top + 1, len(cols), stream)
     first = top if mode == "columns" else body_top

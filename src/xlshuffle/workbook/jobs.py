@@ -46,7 +46,25 @@ def open_job(
     sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), label)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
                  whole_rows_allowed=whole_rows)  # fmt: skip
+    check_has_data(inp.path, sel)
     return Job(inp, sx, sel)
+
+
+def check_has_data(path: str, sel: Selection) -> None:
+    """Refuse a selection without data rows: a draw of nothing would leave a record that
+    proves nothing (and that ``verify`` could not replay). One data row draws (the one
+    order there is)."""
+    if sel.n_body > 0 and sel.cols:
+        return
+    if sel.n_rows == 0 or not sel.cols:
+        raise WorkbookError(
+            f"{path}: sheet {sel.sheet.name!r} holds no data: nothing to draw; choose the "
+            "sheet with --sheet or the cells with --range"
+        )
+    raise WorkbookError(
+        f"{path}: {sel.label} is only a header row (row {sel.top}), no data rows: nothing "
+        f"to draw; if row {sel.top} is data, add --no-header, or give the rows with --range"
+    )
 
 
 def job_from_record(src: PathLike, record: DrawRecord) -> Job:
