@@ -194,13 +194,17 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     dest = destination(mode, top, sel.cols, record.permutation)
     colset = set(sel.cols)
     expected: dict[tuple[int, int], bytes] = {}
+    origin: dict[tuple[int, int], tuple[int, int]] = {}
     sx = before.sx
     for i in range(sx.index_of(top), sx.index_of(sel.bottom + 1)):
         row = sx.row(i)
         for cell in sx.cells(i):
             if cell.col in colset:
-                expected[dest(sx.numbers[i], cell.col)] = _norm_general(row[cell.start : cell.end])
+                key = dest(sx.numbers[i], cell.col)
+                expected[key] = _norm_general(row[cell.start : cell.end])
+                origin[key] = (sx.numbers[i], cell.col)
     out = after.sx
+    rows = _Rows(record, src, dst)
     seen: set[tuple[int, int]] = set()
     for i in range(out.index_of(top), out.index_of(sel.bottom + 1)):
         row = out.row(i)
@@ -210,8 +214,18 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
                 continue
             seen.add(key)
             if expected.get(key) != _norm_general(row[cell.start : cell.end]):
-                _mismatch(dst, record, key)
+                _mismatch_unless_same(dst, record, key, origin.get(key), rows)
     for key in expected.keys() - seen:
+        _mismatch_unless_same(dst, record, key, origin.get(key), rows)
+
+
+def _mismatch_unless_same(dst: PathLike, record: DrawRecord, key: tuple[int, int],
+                          src: tuple[int, int] | None, rows: _Rows) -> None:  # fmt: skip
+    """A cell whose XML differs may still hold the same value (a file re-saved by Excel
+    or by openpyxl, as xlshuffle 0.1 saved its outputs, renumbers shared strings and
+    styles); a cell where the draw puts nothing must hold no value."""
+    moved = rows.cell_value(0, src) if src is not None else None
+    if moved != rows.cell_value(1, key):
         _mismatch(dst, record, key)
 
 
@@ -233,6 +247,7 @@ class _Rows:
     def __init__(self, record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         self.record, self.paths = record, (src, dst)
         self.sheets: tuple[Any, Any] | None = None
+        self.cached: tuple[dict[int, dict[int, object]], ...] = ({}, {})
 
     def _open(self) -> tuple[Any, Any]:
         if self.sheets is None:
@@ -251,6 +266,15 @@ class _Rows:
         row = sx.row(i)
         values = {c.col: reader.value(row, c) for c in sx.cells(i) if c.f_span is None}
         return {col: v for col, v in values.items() if v not in (None, "")}
+
+    def cell_value(self, side: int, key: tuple[int, int]) -> object:
+        """The value of cell ``key`` (row, column) of the input (side 0) or output (1);
+        None for an empty cell or a formula (its value is recomputed by design)."""
+        cache = self.cached[side]
+        if key[0] not in cache:
+            sx, reader = self._open()[side]
+            cache[key[0]] = self._values(sx, reader, key[0])
+        return cache[key[0]].get(key[1])
 
     def same(self, src: int, dst: int) -> bool:
         (a, ra), (b, rb) = self._open()
