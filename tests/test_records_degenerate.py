@@ -76,8 +76,10 @@ def test_a_table_with_no_data_rows_is_refused(tmp_path: Path, capsys, command):
     assert not out.exists() and not record.exists()
 
 
-@pytest.mark.parametrize("command", [*COMMANDS, ["shuffle", "--by", "within-rows"],
-                                     ["shuffle", "--by", "within-columns"]], ids=" ".join)  # fmt: skip
+WITHIN = [["shuffle", "--by", "within-rows"], ["shuffle", "--by", "within-columns"]]
+
+
+@pytest.mark.parametrize("command", [*COMMANDS, *WITHIN], ids=" ".join)
 def test_one_data_row_draws_and_verifies(tmp_path: Path, capsys, command):
     src = _book(tmp_path / "in.xlsx", [["name", "score"], ["Ann", 1]])
     out, record = tmp_path / "out.xlsx", tmp_path / "r.json"
@@ -89,7 +91,7 @@ def test_one_data_row_draws_and_verifies(tmp_path: Path, capsys, command):
     assert run("verify", record, "--input", src, "--output", out) == 0, capsys.readouterr()
 
 
-@pytest.mark.parametrize("command", COMMANDS[3:] + [["shuffle"]], ids=" ".join)
+@pytest.mark.parametrize("command", [*COMMANDS[3:], ["shuffle"]], ids=" ".join)
 def test_csv_lists_follow_the_same_rule(tmp_path: Path, capsys, command):
     header_only, one = tmp_path / "h.csv", tmp_path / "one.csv"
     header_only.write_bytes(b"name,score\r\n")
@@ -107,7 +109,7 @@ def test_csv_lists_follow_the_same_rule(tmp_path: Path, capsys, command):
 def test_in_memory_engine_refuses_a_header_only_selection(kw):
     wb = openpyxl.Workbook()
     wb.active.append(["name", "score"])
-    with pytest.raises(WorkbookError, match="only a header row .* header=False"):
+    with pytest.raises(WorkbookError, match=r"only a header row .* header=False"):
         shuffle_worksheet(wb.active, seed=1, **kw)
     assert [[c.value for c in row] for row in wb.active.iter_rows()] == [["name", "score"]]
     with pytest.raises(WorkbookError, match="holds no data"):

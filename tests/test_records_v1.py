@@ -36,7 +36,7 @@ def run(*argv: str | Path) -> int:
     return main([str(a) for a in argv])
 
 
-@pytest.fixture()
+@pytest.fixture
 def v1(tmp_path: Path) -> Path:
     """A copy of the fixtures (a test may not change the committed files)."""
     shutil.copytree(V1, tmp_path / "v1")
@@ -108,3 +108,11 @@ def test_a_record_from_a_newer_format_is_refused_in_one_line(tmp_path: Path, cap
     path.write_text(json.dumps(data), encoding="utf-8")
     assert run("verify", path) == 1
     assert "record_version 3 is not one this xlshuffle reads" in capsys.readouterr().err
+
+
+def test_winners_0_1_printed_and_the_user_saved_verify(v1: Path, capsys):
+    record, src, saved = v1 / "stdout.json", v1 / "class.xlsx", v1 / "winners.csv"
+    assert run("verify", record, "--input", src, "--output", saved) == 0, capsys.readouterr().err
+    saved.write_bytes(saved.read_bytes().replace(b"Dee", b"Dan"))
+    assert run("verify", record, "--input", src, "--output", saved) == 1
+    assert "line 3 is '2,Dan,33,', but winner 2 (input row 5)" in capsys.readouterr().err

@@ -38,10 +38,14 @@ DRAWS = [
     ("shuffle", "shuffle class.xlsx -o shuffle.xlsx --seed 42 --record {r}"),
     ("columns", "shuffle class.xlsx --columns A,C -o columns.xlsx --seed 7 --record {r}"),
     ("cells", "shuffle class.xlsx --range B2:C7 --by cells -o cells.xlsx --seed 3 --record {r}"),
-    ("by_columns", "shuffle class.xlsx --range A1:B4 --by columns -o by_columns.xlsx "
-                   "--seed x --record {r}"),  # fmt: skip
-    ("table", "shuffle class.xlsx --sheet Teams --table Teams -o table.xlsx --seed 6 "
-              "--record {r}"),  # fmt: skip
+    (
+        "by_columns",
+        "shuffle class.xlsx --range A1:B4 --by columns -o by_columns.xlsx --seed x --record {r}",
+    ),
+    (
+        "table",
+        "shuffle class.xlsx --sheet Teams --table Teams -o table.xlsx --seed 6 --record {r}",
+    ),
     ("engine", "shuffle engine.xlsx -o engine.shuffled.xlsx --seed 11 --record {r}"),
     ("sample_csv", "sample class.xlsx -k 3 -o sample.csv --seed 9 --record {r}"),
     ("sample_sheet", "sample class.xlsx -k 2 -o sample.xlsx --seed 9 --record {r}"),
@@ -89,7 +93,7 @@ def main(commit: str = OLD) -> int:
                                check=True, stdout=subprocess.DEVNULL)  # fmt: skip
                 lines.append(f"xlshuffle {' '.join(argv)}")
             # a sample printed to stdout (no output in the record), saved by the user
-            argv = "sample class.xlsx -k 3 --seed 9 --record stdout.json".split()
+            argv = ["sample", "class.xlsx", "-k", "3", "--seed", "9", "--record", "stdout.json"]
             with open(OUT / "winners.csv", "wb") as fh:
                 subprocess.run([sys.executable, "-m", "xlshuffle", *argv], cwd=OUT, env=env,
                                check=True, stdout=fh)  # fmt: skip
