@@ -59,8 +59,10 @@ def _workbook(path: Path) -> Path:
 
 WORKBOOK_RUNS = [
     ["shuffle"],
-    *[["shuffle", "--by", m, "--range", "A3:C9", "--header"]
-      for m in ("rows", "columns", "cells", "within-rows", "within-columns")],  # fmt: skip
+    *[
+        ["shuffle", "--by", m, "--range", "A3:C9", "--header"]
+        for m in ("rows", "columns", "cells", "within-rows", "within-columns")
+    ],
     ["shuffle", "--columns", "A,C"],
     ["shuffle", "--sheet", "Teams", "--table", "Teams"],
     ["shuffle", "--in-place"],
@@ -103,8 +105,8 @@ def test_every_workbook_record_validates(tmp_path: Path, capsys, argv):
 def test_every_list_record_validates(tmp_path: Path, capsys, argv, name):
     src = tmp_path / name
     sep = {"in.csv": b",", "in.tsv": b"\t", "semicolons.csv": b";"}[name]
-    src.write_bytes(sep.join([b"name", b"team"]) + b"\r\n"
-                    + b"".join(sep.join([b"p%d" % i, b"t"]) + b"\r\n" for i in range(5)))  # fmt: skip
+    rows = [[b"name", b"team"], *([b"p%d" % i, b"t"] for i in range(5))]
+    src.write_bytes(b"".join(sep.join(row) + b"\r\n" for row in rows))
     data = _record(tmp_path, argv, src)
     assert data["target"]["kind"] == "list" and data["record_version"] == 2
     assert errors(data) == []
