@@ -107,7 +107,10 @@ def verify_record(
     recorded one. ``input`` must have the recorded SHA-256. ``output`` must have the
     recorded SHA-256, unless ``input`` is given too and the record is a shuffle: then the
     output's selection must hold the input's cells in the recomputed order (so an output
-    re-saved by Excel still verifies).
+    re-saved by Excel still verifies). For a sample whose winners were printed to stdout
+    (no output in the record), ``output`` is the file the user saved them in: with
+    ``input``, its rows must be the labels and the winners as ``sample`` prints them.
+    Records written by 0.1 (``record_version`` 1) are checked the same way.
 
     Raises
     ------
