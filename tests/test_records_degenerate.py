@@ -121,3 +121,12 @@ def test_in_memory_engine_draws_one_data_row():
     wb.active.append(["name", "score"])
     wb.active.append(["Ann", 1])
     assert shuffle_worksheet(wb.active, seed=1) == [0]
+
+
+def test_an_empty_sheet_names_the_other_sheets(tmp_path: Path, capsys):
+    wb = openpyxl.Workbook()
+    wb.active.title = "Charts"
+    wb.create_sheet("Data").append(["name"])
+    wb.save(tmp_path / "in.xlsx")
+    assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx") == 1
+    assert "--sheet (the other sheets: 'Data')" in capsys.readouterr().err

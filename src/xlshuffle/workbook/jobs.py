@@ -46,20 +46,26 @@ def open_job(
     sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), label)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
                  whole_rows_allowed=whole_rows)  # fmt: skip
-    check_has_data(inp.path, sel)
+    check_has_data(inp.path, sel, [s.name for s in inp.book.sheets])
     return Job(inp, sx, sel)
 
 
-def check_has_data(path: str, sel: Selection) -> None:
+def check_has_data(path: str, sel: Selection, sheets: Sequence[str] = ()) -> None:
     """Refuse a selection without data rows: a draw of nothing would leave a record that
     proves nothing (and that ``verify`` could not replay). One data row draws (the one
     order there is)."""
     if sel.n_body > 0 and sel.cols:
         return
     if sel.n_rows == 0 or not sel.cols:
+        # the other sheets by name only: reading them to find data could cost seconds
+        others = [repr(name) for name in sheets if name != sel.sheet.name]
+        which = ""
+        if others:
+            listed = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
+            which = f" (the other sheets: {listed})"
         raise WorkbookError(
             f"{path}: sheet {sel.sheet.name!r} holds no data: nothing to draw; choose the "
-            "sheet with --sheet or the cells with --range"
+            f"sheet with --sheet{which} or the cells with --range"
         )
     raise WorkbookError(
         f"{path}: {sel.label} is only a header row (row {sel.top}), no data rows: nothing "
