@@ -10,7 +10,7 @@ the next commit, eb45005, replaced openpyxl's save path) into a temporary
 ``src`` folder (``PYTHONPATH``) in the fixture folder, so every path in a record is a
 bare file name. 0.1 needs ``defusedxml`` besides openpyxl: when this interpreter lacks
 it, pass a folder holding it in ``XLSHUFFLE_OLD_DEPS`` (for example one made with
-``pip install --target /tmp/olddeps defusedxml``).
+``pip install --target DIR defusedxml``).
 
 The inputs are two small workbooks: ``class.xlsx`` (written here with openpyxl: a sheet
 named ``Class 7B`` with a header, six data rows and a formula column; and a table) and
