@@ -198,6 +198,21 @@ def test_formula_not_in_utf8_is_refused(tmp_path: Path) -> None:
     refused(tmp_path, data, r"the formula in G3 is not UTF-8 text")
 
 
+def test_formula_not_in_utf8_moved_cell_by_cell_is_refused(tmp_path: Path) -> None:
+    # was: UnicodeEncodeError writing the translated formula (found by the fuzzer); the
+    # whole-row path above refused it, the cell-by-cell path (--range) did not
+    data = edited(
+        "relative_formulas.xlsx", SHEET, b"<f>'Other sheet'!A3", b"<f>\xa7Other sheet'!A3"
+    )
+    src = tmp_path / "in.xlsx"
+    src.write_bytes(data)
+    with pytest.raises(WorkbookError, match=r"the formula in G3 cannot move .*not UTF-8") as info:
+        shuffle_workbook(src, tmp_path / "out.xlsx", cells="A1:I9", header=True, seed=1)
+    assert str(src) in str(info.value)
+    assert "\n" not in str(info.value)
+    assert not (tmp_path / "out.xlsx").exists()
+
+
 # --------------------------------------------------------------------------- cost
 
 
