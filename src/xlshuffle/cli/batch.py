@@ -128,6 +128,11 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         default=None,
         help="keep the first row in place (default: on, off for --range)",
     )
+    p.add_argument(
+        "--keep-blank-rows",
+        action="store_true",
+        help="blank rows inside the data stay where they are; the other rows are drawn",
+    )
     p.add_argument("--seed", help="seed text; same seed, same order (default: a fresh seed)")
     p.add_argument("--record", metavar="FILE", help="write the JSON draw record(s) here")
     p.add_argument("--json", action="store_true", help="print each draw record as JSON")
@@ -264,6 +269,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 "limits": limits_of(args),
                 "dry_run": args.dry_run,
             }
+            if args.keep_blank_rows:
+                task["keep_blank_rows"] = True
             if command == "shuffle":
                 task["by"] = mode
             elif command == "sample":

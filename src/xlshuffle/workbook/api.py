@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,10 +17,12 @@ from ..draw.protocol import DrawStream
 from .draws import CellReader, group_column_edits, sample_sheet_xml
 from .engine import draw_permutation, inverse, plan_move, splice
 from .jobs import Job, dest, job_from_record, make_record, open_job
+from .keep import free_indexes, spread
 from .output import Changes, Written, commit
 from .record import DrawRecord, load_records
 from .refs import cell_ref, col_letters
 from .select import check_movable
+from .suggest import LayoutRefusal, refuse
 from .values import text_of
 
 __all__ = [
@@ -53,6 +55,7 @@ def shuffle_workbook(
     header: bool | None = None,
     by: str = "rows",
     seed: object = None,
+    keep_blank_rows: bool = False,
     in_place: bool = False,
     backup: bool = True,
     dry_run: bool = False,
@@ -90,6 +93,9 @@ def shuffle_workbook(
         otherwise only the selected cells move.
     seed : str, int, float, date, DrawStream or None, optional
         Seed of the draw protocol; ``None`` draws a fresh one (read it from the record).
+    keep_blank_rows : bool, optional
+        Blank rows inside the data stay where they are; the other data rows are drawn
+        among the other places (``by="rows"`` only). Without blank rows, no change.
     in_place : bool, optional
         Replace ``src`` (atomically) instead of writing ``dst``.
     backup : bool, optional
@@ -128,9 +134,16 @@ def shuffle_workbook(
     ([0, 3, 1, 2], 'Sheet!A1:A5', ['xl/worksheets/sheet1.xml'])
     """
     mode = parse_mode(by)
+    if keep_blank_rows and mode != "rows":
+        raise OptionError(
+            f"--keep-blank-rows keeps blank rows in place while the others move: it works "
+            f"with --by rows, not --by {mode}"
+        )
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=mode == "rows")  # fmt: skip
+    opts = {"sheet": sheet, "header": header, "by": by, "keep_blank_rows": keep_blank_rows}
+    job = _open(src, lambda o: shuffle_workbook(src, **{**opts, **o}, dry_run=True),
+                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=mode == "rows", keep_blank=keep_blank_rows)  # fmt: skip
     return _shuffle(job, mode, stream, None, dest(dst), in_place=in_place, backup=backup,
                     dry_run=dry_run)  # fmt: skip
 
@@ -141,13 +154,26 @@ def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | N
     sel = job.sel
     check_movable(job.inp.book, job.sx, sel, mode)
     if perm is None:
-        perm = draw_permutation(mode, sel.n_body, len(sel.cols), stream or DrawStream(None),
-                                job.sx.label)  # fmt: skip
+        kept = [r - sel.body_top for r in sel.kept]
+        perm = draw_permutation(mode, sel.n_body - len(kept), len(sel.cols),
+                                stream or DrawStream(None), job.sx.label)  # fmt: skip
+        if kept:  # --keep-blank-rows: the draw is over the other rows
+            perm = spread(perm, sel.n_body, kept)
     changes = plan_move(job.inp, job.sx, sel, mode, perm)
     written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else dst)
     return make_record(command, job, stream if stream is not None else seed_text, mode, perm,
                    written, changes, output)  # fmt: skip
+
+
+def _open(src: PathLike, attempt: Callable[[dict[str, Any]], object], *,
+          header: bool | None, **options: Any) -> Job:  # fmt: skip
+    """The job; a layout refusal names only the suggestions ``attempt`` (a dry run of
+    the same command with them) accepts."""
+    try:
+        return open_job(src, header=header, **options)
+    except LayoutRefusal as exc:
+        refuse(exc, attempt, header=header)
 
 
 def _inverse_draw(mode: str, perm: list[Any]) -> list[Any]:
@@ -223,6 +249,7 @@ def sample_workbook(
     columns: str | Sequence[str] | None = None,
     header: bool | None = None,
     seed: object = None,
+    keep_blank_rows: bool = False,
     sheet_name: str = "Sample",
     in_place: bool = False,
     backup: bool = True,
@@ -256,16 +283,19 @@ def sample_workbook(
     """
     k = _check_count("k", k)
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=False)  # fmt: skip
+    opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows}
+    job = _open(src, lambda o: sample_workbook(src, **{**opts, **o}, dry_run=True),
+                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel = job.sel
-    n = sel.n_body
+    free = free_indexes(sel.n_body, [r - sel.body_top for r in sel.kept])
+    n = len(free)
     if k > n:
         raise SizeError(
             f"{job.inp.path}: cannot draw {k} rows from {n} data row{'s' if n != 1 else ''} "
             f"of {sel.label}: ask for at most {n}"
         )
-    order = permutation(n, seed=stream)[:k]
+    order = [free[i] for i in permutation(n, seed=stream)[:k]]
     reader = CellReader.of(job.inp.book)
     labels: list[object] = (
         ["Rank", *_values(job, reader, sel.top)]
@@ -316,6 +346,7 @@ def groups_workbook(
     columns: str | Sequence[str] | None = None,
     header: bool | None = None,
     seed: object = None,
+    keep_blank_rows: bool = False,
     label: str = "Group",
     in_place: bool = False,
     backup: bool = True,
@@ -345,16 +376,25 @@ def groups_workbook(
     if k < 1:
         raise SizeError("k must be at least 1 group")
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=False)  # fmt: skip
+    opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows,
+            "label": label}  # fmt: skip
+    job = _open(src, lambda o: groups_workbook(src, **{**opts, **o}, dry_run=True),
+                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel, sx = job.sel, job.sx
-    n = sel.n_body
+    kept = [r - sel.body_top for r in sel.kept]
+    n = sel.n_body - len(kept)
     if k > max(n, 1) and n:
         raise SizeError(
             f"{job.inp.path}: cannot split {n} data rows into {k} groups: ask for at most {n}"
         )
     perm = permutation(n, seed=stream)
-    numbers = group_numbers(perm, k)
+    numbers: list[int | None] = list(group_numbers(perm, k))
+    if kept:  # --keep-blank-rows: blank rows get no group
+        spread_numbers: list[int | None] = [None] * sel.n_body
+        for i, g in zip(free_indexes(sel.n_body, kept), numbers, strict=True):
+            spread_numbers[i] = g
+        numbers, perm = spread_numbers, spread(perm, sel.n_body, kept)
     changes = Changes(like=sel.sheet.part)
     if sel.n_rows > 0 and not sx.empty_data:
         _, edits = group_column_edits(sx, sel, numbers, label)

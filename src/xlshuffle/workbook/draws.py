@@ -142,10 +142,10 @@ def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> byt
 
 
 def group_column_edits(
-    sx: SheetXml, sel: Selection, numbers: list[int], label: str
+    sx: SheetXml, sel: Selection, numbers: list[int | None], label: str
 ) -> tuple[int, list[tuple[int, int, bytes]]]:
     """The new column's index and the byte edits that add it (header ``label``, then one
-    group number per data row)."""
+    group number per data row; none for a ``None``, a blank row kept in place)."""
     col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
     letters = col_letters(col)
     p = sx.prefix
@@ -155,7 +155,7 @@ def group_column_edits(
         if k < 0:
             x = _inline(f"{letters}{r}", label)
         else:
-            x = b'<c r="%s%d"><v>%d</v></c>' % (letters_b, r, numbers[k])
+            x = b'<c r="%s%d"><v>%d</v></c>' % (letters_b, r, numbers[k] or 0)
         return x.replace(b"<", b"<" + p).replace(b"<" + p + b"/", b"</" + p) if p else x
 
     edits: list[tuple[int, int, bytes]] = []
@@ -169,6 +169,11 @@ def group_column_edits(
         k = r - sel.body_top
         while i < len(sx) and sx.numbers[i] < r:
             i += 1
+        if k >= 0 and numbers[k] is None:  # a blank row kept in place: no group
+            if run and i < len(sx) and sx.numbers[i] == r:  # rows before it go before it
+                edits.append((sx.starts[i], sx.starts[i], bytes(run)))
+                run = bytearray()
+            continue
         if i < len(sx) and sx.numbers[i] == r:
             at = sx.starts[i]
             if run:

@@ -10,6 +10,7 @@ from typing import Any
 from ..draw.errors import WorkbookError
 from ..draw.protocol import DrawStream
 from .engine import sheet_label
+from .keep import kept_runs
 from .layout import Excluded
 from .limits import LIMITS
 from .output import Changes, Input, Written, read_input
@@ -39,13 +40,14 @@ def open_job(
     columns: str | Sequence[str] | None,
     header: bool | None,
     whole_rows: bool,
+    keep_blank: bool = False,
 ) -> Job:
     inp = read_input(src)
     info, tbl = choose_sheet(inp.book, sheet, table)
     label = sheet_label(inp.path, info.name)
     sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), label)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
-                 whole_rows_allowed=whole_rows)  # fmt: skip
+                 whole_rows_allowed=whole_rows, keep_blank=keep_blank)  # fmt: skip
     return Job(inp, sx, sel)
 
 
@@ -86,6 +88,8 @@ def _target_of(sel: Selection) -> dict[str, Any]:
     }
     if sel.excluded:  # rows of the used range left out, and why (absent: none)
         target["excluded"] = [e.to_dict() for e in sel.excluded]
+    if sel.kept:  # --keep-blank-rows: blank data rows left in place (absent: none)
+        target["kept"] = kept_runs(sel.kept)
     return target
 
 

@@ -71,11 +71,34 @@ def _replay(record: DrawRecord) -> list[Any]:
     _check_shape(record)
     stream = DrawStream(record.seed)
     n_rows = record.rows - (1 if record.header else 0)
+    if record.target.get("kept"):
+        return _replay_kept(record, stream, n_rows)
     if record.command == "sample":
         return permutation(n_rows, seed=stream)[: record.k or 0]
     if record.command == "groups":
         return permutation(n_rows, seed=stream)
     return draw_permutation(parse_mode(record.mode), n_rows, record.columns, stream)
+
+
+def _replay_kept(record: DrawRecord, stream: DrawStream, n_rows: int) -> list[Any]:
+    """``--keep-blank-rows``: the draw is over the rows not kept, spread over all."""
+    from .keep import free_indexes, kept_indexes, spread
+    from .refs import parse_area
+
+    area = parse_area(str(record.target.get("ref", "")))
+    try:
+        if area is None or (record.command == "shuffle" and record.mode != "rows"):
+            raise ValueError("kept rows need a target.ref and whole rows")
+        kept = kept_indexes(record.target, area.top + (1 if record.header else 0), n_rows)
+    except ValueError as exc:
+        raise WorkbookError(
+            f"record: target.kept: {exc}: the record was edited or damaged"
+        ) from None
+    drawn = permutation(n_rows - len(kept), seed=stream)
+    if record.command == "sample":
+        free = free_indexes(n_rows, kept)
+        return [free[i] for i in drawn[: record.k or 0]]
+    return spread(drawn, n_rows, kept)
 
 
 def _first_difference(a: list[Any], b: list[Any]) -> str | None:
