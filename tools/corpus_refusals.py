@@ -37,7 +37,11 @@ REASONS = {
     "no data rows": r"no data rows?|holds no data",
 }
 
-_OPTION = re.compile(r"(?:give|or|with) ((?:--[a-z-]+(?: [^\s,;:()]+)?)(?: --[a-z-]+(?: [^\s,;:()-][^\s,;:()]*)?)*)")
+_OPTION = re.compile(
+    r"--(?:range|table|columns|sheet|by) [^\s,;()]+|--(?:header|no-header|keep-blank-rows)\b"
+)
+_KEYS = {"--range": "cells", "--table": "table", "--columns": "columns", "--sheet": "sheet",
+         "--by": "by"}  # fmt: skip
 
 
 def reason_of(message: str) -> str:
@@ -45,25 +49,28 @@ def reason_of(message: str) -> str:
 
 
 def suggestions(message: str) -> list[dict[str, object]]:
-    """Each option set a refusal suggests, as keyword arguments of ``shuffle_workbook``."""
+    """Each set of options a refusal suggests (options one space apart belong together),
+    as keyword arguments of ``shuffle_workbook``."""
+    groups: list[list[str]] = []
+    end = -2
+    for m in _OPTION.finditer(message):
+        if m.start() == end + 1 and groups:
+            groups[-1].append(m[0])
+        else:
+            groups.append([m[0]])
+        end = m.end()
     out: list[dict[str, object]] = []
-    for m in re.finditer(r"--(?:range|table|keep-blank-rows|header)\b[^,;:()]*", message):
-        words = shlex.split(m[0])
+    for group in groups:
         kwargs: dict[str, object] = {}
-        i = 0
-        while i < len(words):
-            w = words[i]
-            if w == "--range" and i + 1 < len(words):
-                kwargs["cells"], i = words[i + 1], i + 2
-            elif w == "--table" and i + 1 < len(words):
-                kwargs["table"], i = words[i + 1], i + 2
-            elif w == "--header":
-                kwargs["header"], i = True, i + 1
-            elif w == "--keep-blank-rows":
-                kwargs["keep_blank_rows"], i = True, i + 1
+        for option in group:
+            name, _, value = option.partition(" ")
+            if name in _KEYS:
+                kwargs[_KEYS[name]] = value
+            elif name == "--keep-blank-rows":
+                kwargs["keep_blank_rows"] = True
             else:
-                i += 1
-        if kwargs and kwargs not in out:
+                kwargs["header"] = name == "--header"
+        if kwargs not in out:
             out.append(kwargs)
     return out
 
@@ -92,8 +99,10 @@ def main(argv: list[str]) -> int:
             with_option += 1
         else:
             refused[reason_of(message)] += 1
-    print(f"{len(files)} workbooks: {at_once} draw at once, {with_option} draw with an "
-          f"option a refusal suggests, {sum(refused.values())} refused")
+    print(
+        f"{len(files)} workbooks: {at_once} draw at once, {with_option} draw with an "
+        f"option a refusal suggests, {sum(refused.values())} refused"
+    )
     print("| reason | refused |\n|---|---|")
     for reason, n in refused.most_common():
         print(f"| {reason} | {n} |")

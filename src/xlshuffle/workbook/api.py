@@ -141,7 +141,8 @@ def shuffle_workbook(
         )
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
     opts = {"sheet": sheet, "header": header, "by": by, "keep_blank_rows": keep_blank_rows}
-    job = _open(src, lambda o: shuffle_workbook(src, **{**opts, **o}, dry_run=True),
+    job = _open(src, lambda o: shuffle_workbook(src, **{**opts, **o}, seed=stream.seed_text,
+                                                dry_run=True),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=mode == "rows", keep_blank=keep_blank_rows)  # fmt: skip
     return _shuffle(job, mode, stream, None, dest(dst), in_place=in_place, backup=backup,
@@ -284,7 +285,8 @@ def sample_workbook(
     k = _check_count("k", k)
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
     opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows}
-    job = _open(src, lambda o: sample_workbook(src, **{**opts, **o}, dry_run=True),
+    job = _open(src, lambda o: sample_workbook(src, **{**opts, **o}, seed=stream.seed_text,
+                                               dry_run=True),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel = job.sel
@@ -378,7 +380,8 @@ def groups_workbook(
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
     opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows,
             "label": label}  # fmt: skip
-    job = _open(src, lambda o: groups_workbook(src, **{**opts, **o}, dry_run=True),
+    job = _open(src, lambda o: groups_workbook(src, **{**opts, **o}, seed=stream.seed_text,
+                                               dry_run=True),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel, sx = job.sel, job.sx

@@ -17,8 +17,10 @@ from ..draw.grid import parse_mode
 from ..draw.protocol import DrawStream
 from .engine import destination, draw_permutation, inverse
 from .layout import Cell, Rows, find_data, trim_blank_tail
+from .keep import spread
 from .refs import MAX_COL, Area, parse_area
 from .select import parse_columns
+from .suggest import LayoutRefusal, refuse
 
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
@@ -88,6 +90,7 @@ def _selection(
     table: str | None,
     columns: str | Sequence[str] | None,
     header: bool | None,
+    keep_blank: bool = False,
 ) -> tuple[int, int, list[int], bool, bool]:
     """``(top, bottom, cols, header, whole_rows)``, as :mod:`xlshuffle.workbook.select`
     chooses them for a file."""
@@ -131,7 +134,7 @@ def _selection(
     if bottom >= top and not ws.tables:
         rows = _WorksheetRows(ws, used)
         found = find_data(rows, 0, len(rows.numbers) - 1, header=header is not False,
-                          where=f"sheet {ws.title!r}")  # fmt: skip
+                          where=f"sheet {ws.title!r}", keep_blank=keep_blank)  # fmt: skip
         top, bottom = rows.numbers[found.top], rows.numbers[found.bottom]
         left, right = rows.columns(found.top, found.bottom)
         used = Area((top, left, bottom, right))
@@ -168,6 +171,25 @@ def _check(ws: Worksheet, top: int, bottom: int, cols: list[int], mode: str,
             )
 
 
+def _checked(ws: Worksheet, options: dict[str, Any], mode: str,
+             keep_blank: bool) -> tuple[int, int, list[int], bool, bool, int, list[int]]:  # fmt: skip
+    """The selection, checked: top, bottom, columns, header, whole rows, first data
+    row and the kept blank rows (indexes among the data rows)."""
+    top, bottom, cols, has_header, whole = _selection(ws, keep_blank=keep_blank, **options)
+    whole = whole and mode == "rows"
+    body_top = top + 1 if has_header else top
+    if bottom < body_top or not cols:
+        return top, bottom, cols, has_header, whole, body_top, []
+    _check(ws, top if mode == "columns" else body_top, bottom, cols, mode, whole)
+    kept: list[int] = []
+    if keep_blank:
+        colset = set(cols)
+        valued = {r for (r, c), cell in ws._cells.items()
+                  if cell._value is not None and c in colset and body_top <= r <= bottom}  # fmt: skip
+        kept = [r - body_top for r in range(body_top, bottom + 1) if r not in valued]
+    return top, bottom, cols, has_header, whole, body_top, kept
+
+
 def shuffle_worksheet(
     ws: Worksheet,
     *,
@@ -177,6 +199,7 @@ def shuffle_worksheet(
     header: bool | None = None,
     by: str = "rows",
     seed: object = None,
+    keep_blank_rows: bool = False,
 ) -> list[Any]:
     """Shuffle a selection of an openpyxl worksheet in memory, as ``shuffle_workbook``
     would in a file.
@@ -186,6 +209,11 @@ def shuffle_worksheet(
     (cells, row heights and row formats); with ``cells``, ``table`` or ``columns`` only
     those cells move. Moved cells keep value, style, hyperlink and comment; formulas are
     translated as Excel translates them when it sorts.
+
+    A layout refusal names only the options whose selection passes the same checks
+    (a formula that cannot move is found only while moving, as in a file's dry run it is
+    found before anything is written). ``keep_blank_rows`` leaves the rows without a
+    value in the selected columns in place, as ``shuffle_workbook`` does.
 
     Returns
     -------
@@ -208,16 +236,23 @@ def shuffle_worksheet(
     from openpyxl.formula.translate import Translator, TranslatorError
 
     mode = parse_mode(by)
+    if keep_blank_rows and mode != "rows":
+        raise OptionError(f"keep_blank_rows works with by='rows', not by={mode!r}")
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    top, bottom, cols, has_header, whole = _selection(
-        ws, cells=cells, table=table, columns=columns, header=header
-    )
-    whole = whole and mode == "rows"
-    body_top = top + 1 if has_header else top
+    options = {"cells": cells, "table": table, "columns": columns, "header": header}
+    try:
+        top, bottom, cols, has_header, whole, body_top, kept = _checked(
+            ws, options, mode, keep_blank_rows
+        )
+    except LayoutRefusal as exc:  # name only the options that pass the checks
+        attempt = lambda o: _checked(ws, {**options, **o}, mode, bool(o.get("keep_blank_rows")))  # noqa: E731
+        refuse(exc, attempt, header=header)
     if bottom < body_top or not cols:
         return draw_permutation(mode, 0, len(cols), stream)
-    _check(ws, top if mode == "columns" else body_top, bottom, cols, mode, whole)
-    perm = draw_permutation(mode, bottom - body_top + 1, len(cols), stream)
+    n = bottom - body_top + 1
+    perm = draw_permutation(mode, n - len(kept), len(cols), stream)
+    if kept:
+        perm = spread(perm, n, kept)
     first = top if mode == "columns" else body_top
     dest = destination(mode, first, cols, perm)
     colset = set(cols)

@@ -217,9 +217,9 @@ def _check_one_header(rows: Rows, top: int, bottom: int, where: str) -> None:
     nums = rows.numbers
     h, end = nums[top], nums[bottom]
 
-    def under(first: int, what: str, header: bool = False) -> Suggestion:
+    def under(first: int, what: str, when: str = "", header: bool = False) -> Suggestion:
         return Suggestion({"cells": _range(rows, top, bottom, first, end), "header": header},
-                          what)  # fmt: skip
+                          what, when)  # fmt: skip
 
     merges = rows.merges()
     for m in merges:
@@ -250,8 +250,9 @@ def _check_one_header(rows: Rows, top: int, bottom: int, where: str) -> None:
             raise LayoutRefusal(
                 where,
                 f"rows {h}-{h + 1} look like two header rows ({why})",
-                [under(h + 2, f"the rows under them if row {h + 1} is a header"),
-                 under(h, f"the rows under row {h} if row {h + 1} is data", True)],
+                [under(h + 2, "the rows under them (rows above stay as they are)",
+                       f"if row {h + 1} is a header"),
+                 under(h, "", "if it is data", True)],
                 "",
             )  # fmt: skip
 
@@ -285,13 +286,13 @@ def _check_no_gap(rows: Rows, top: int, bottom: int, header: bool, where: str) -
     stays = "it stays" if first == last else "they stay"
     offers = [Suggestion({"keep_blank_rows": True},
                          f"the other rows around {it} ({stays} in place)")]  # fmt: skip
-    if first - 1 > (n0 if header else n0 - 1):
+    if first - 2 > (n0 if header else n0 - 1):  # a block of one row draws nothing
         offers.append(Suggestion({"cells": _range(rows, top, bottom, n0, first - 1),
                                   "header": header}, f"only the rows above {it}"))  # fmt: skip
     k = bisect_left(nums, last + 1)  # the block below ends at the next blank row
-    if k <= bottom:
-        after = rows.first_blank(k, bottom)
-        end = nums[bottom] if after is None else after - 1
+    after = rows.first_blank(k, bottom) if k <= bottom else None
+    end = nums[bottom] if after is None else after - 1
+    if end > last + 1:
         offers.append(Suggestion({"cells": _range(rows, top, bottom, last + 1, end),
                                   "header": False}, f"only the rows below {it}"))  # fmt: skip
     raise LayoutRefusal(

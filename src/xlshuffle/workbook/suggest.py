@@ -27,6 +27,8 @@ class Suggestion:
 
     options: dict[str, Any]
     what: str
+    #: When it applies (``"if row 2 is data"``): the offers then read as alternatives.
+    when: str = ""
 
     def text(self, user_header: bool | None) -> str:
         """The options as they are typed (``--range A1:D9 --header``)."""
@@ -55,12 +57,18 @@ class LayoutRefusal(WorkbookError):
 
 
 def _message(reason: str, works: list[Suggestion], fix: str, header: bool | None) -> str:
-    offers = [f"give {s.text(header)} to draw {s.what}" for s in works]
+    offers = [
+        f"{s.when + ', ' if s.when else ''}give {s.text(header)}"
+        + (f" to draw {s.what}" if s.what else "")
+        for s in works
+    ]
+    if any(s.when for s in works):
+        return f"{reason}: {'; '.join(offers + ([fix] if fix else []))}"
     if fix:
         offers.append(fix)
     if len(offers) > 1:
         offers[-1] = "or " + offers[-1]
-    return f"{reason}: {', '.join(offers) if len(offers) > 2 else ' '.join(offers)}"
+    return f"{reason}: {', '.join(offers)}"
 
 
 def refuse(
