@@ -8,7 +8,6 @@ Every draw is a dry run (every check runs, nothing is written).
 from __future__ import annotations
 
 import re
-import shlex
 import sys
 from collections import Counter
 from pathlib import Path

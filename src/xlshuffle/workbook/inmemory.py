@@ -16,8 +16,8 @@ from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.protocol import DrawStream
 from .engine import destination, draw_permutation, inverse
-from .layout import Cell, Rows, find_data, trim_blank_tail
 from .keep import spread
+from .layout import Cell, Rows, find_data, trim_blank_tail
 from .refs import MAX_COL, Area, parse_area
 from .select import parse_columns
 from .suggest import LayoutRefusal, refuse
@@ -171,23 +171,25 @@ def _check(ws: Worksheet, top: int, bottom: int, cols: list[int], mode: str,
             )
 
 
-def _checked(ws: Worksheet, options: dict[str, Any], mode: str,
-             keep_blank: bool) -> tuple[int, int, list[int], bool, bool, int, list[int]]:  # fmt: skip
-    """The selection, checked: top, bottom, columns, header, whole rows, first data
-    row and the kept blank rows (indexes among the data rows)."""
+_Checked = tuple[int, int, list[int], bool, int, list[int]]
+
+
+def _checked(ws: Worksheet, options: dict[str, Any], mode: str, keep_blank: bool) -> _Checked:
+    """The selection, checked: top, bottom, columns, whole rows, first data row and the
+    kept blank rows (indexes among the data rows)."""
     top, bottom, cols, has_header, whole = _selection(ws, keep_blank=keep_blank, **options)
     whole = whole and mode == "rows"
     body_top = top + 1 if has_header else top
     if bottom < body_top or not cols:
-        return top, bottom, cols, has_header, whole, body_top, []
+        return top, bottom, cols, whole, body_top, []
     _check(ws, top if mode == "columns" else body_top, bottom, cols, mode, whole)
     kept: list[int] = []
     if keep_blank:
         colset = set(cols)
         valued = {r for (r, c), cell in ws._cells.items()
-                  if cell._value is not None and c in colset and body_top <= r <= bottom}  # fmt: skip
+                  if cell._value is not None and c in colset}  # fmt: skip
         kept = [r - body_top for r in range(body_top, bottom + 1) if r not in valued]
-    return top, bottom, cols, has_header, whole, body_top, kept
+    return top, bottom, cols, whole, body_top, kept
 
 
 def shuffle_worksheet(
@@ -241,11 +243,13 @@ def shuffle_worksheet(
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
     options = {"cells": cells, "table": table, "columns": columns, "header": header}
     try:
-        top, bottom, cols, has_header, whole, body_top, kept = _checked(
-            ws, options, mode, keep_blank_rows
-        )
+        top, bottom, cols, whole, body_top, kept = _checked(ws, options, mode, keep_blank_rows)
     except LayoutRefusal as exc:  # name only the options that pass the checks
-        attempt = lambda o: _checked(ws, {**options, **o}, mode, bool(o.get("keep_blank_rows")))  # noqa: E731
+
+        def attempt(o: dict[str, Any]) -> object:
+            picked = {k: v for k, v in o.items() if k != "keep_blank_rows"}
+            return _checked(ws, {**options, **picked}, mode, bool(o.get("keep_blank_rows")))
+
         refuse(exc, attempt, header=header)
     if bottom < body_top or not cols:
         return draw_permutation(mode, 0, len(cols), stream)
