@@ -16,7 +16,6 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from openpyxl.styles import PatternFill
 
 import oracle
 import xlshuffle
@@ -253,7 +252,7 @@ def test_without_blank_rows_keep_blank_rows_changes_nothing(tmp_path: Path) -> N
     kept = shuffle_workbook(src, tmp_path / "b.xlsx", seed=7, keep_blank_rows=True)
     assert kept.permutation == plain.permutation and "kept" not in kept.target
     assert (tmp_path / "a.xlsx").read_bytes() == (tmp_path / "b.xlsx").read_bytes()
-    with pytest.raises(OptionError, match="--keep-blank-rows .* --by rows"):
+    with pytest.raises(OptionError, match=r"--keep-blank-rows .* --by rows"):
         shuffle_workbook(src, tmp_path / "c.xlsx", seed=7, by="cells", keep_blank_rows=True)
 
 
