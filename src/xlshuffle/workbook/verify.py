@@ -30,7 +30,10 @@ __all__ = ["verify_record"]
 PathLike = str | os.PathLike[str]
 _R_ATTR = re.compile(rb"\s(?:r|spans)\s*=\s*[\"'][^\"']*[\"']")
 # [^<>]: each try stays inside one tag (linear; [^>] went quadratic without a ">")
-_FORMULA = re.compile(rb"<([\w.-]+:)?f(?:\s[^<>]*)?(?:/>|>[^<]*</\1?f>)(?:<\1?v>[^<]*</\1?v>)?")
+# a cached value may be written <v/> (the engine drops it when the formula moves)
+_FORMULA = re.compile(
+    rb"<([\w.-]+:)?f(?:\s[^<>]*)?(?:/>|>[^<]*</\1?f>)(?:<\1?v>[^<]*</\1?v>|<\1?v\s*/>)?"
+)
 _FORMULA_V = re.compile(rb"<([\w.-]+:)?v>[^<]*</\1?v>")
 
 
