@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from test_refusals import suggestions
+from test_wb_corpus import _real_suffix
 from xlshuffle import XlshuffleError
 from xlshuffle.workbook import shuffle_workbook, verify_record
 
 from support import SHARED, require
-from test_refusals import suggestions
-from test_wb_corpus import _real_suffix
 
 CORPUS = SHARED / "corpus"
 
@@ -34,7 +34,6 @@ def _files() -> list[str]:
         return sorted(row["file"] for row in csv.DictReader(fh, delimiter="\t"))
 
 
-@pytest.mark.slow
 def test_every_option_a_corpus_refusal_suggests_draws(tmp_path: Path) -> None:
     files = _files()
     require("corpus", bool(files), f"put the shared corpus at {CORPUS}")
