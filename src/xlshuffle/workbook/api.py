@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,13 +16,12 @@ from ..draw.knuth import _check_count, group_numbers, permutation
 from ..draw.protocol import DrawStream
 from .draws import CellReader, group_column_edits, sample_sheet_xml
 from .engine import draw_permutation, inverse, plan_move, splice
-from .jobs import Job, dest, job_from_record, make_record, open_job
+from .jobs import Job, dest, job_from_record, make_record, open_or_refuse
 from .keep import free_indexes, spread
 from .output import Changes, Written, commit
 from .record import DrawRecord, load_records
 from .refs import cell_ref, col_letters
 from .select import check_movable
-from .suggest import LayoutRefusal, refuse
 from .values import text_of
 
 __all__ = [
@@ -140,9 +139,9 @@ def shuffle_workbook(
             f"with --by rows, not --by {mode}"
         )
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    opts = {"sheet": sheet, "header": header, "by": by, "keep_blank_rows": keep_blank_rows}
-    job = _open(src, lambda o: shuffle_workbook(src, **{**opts, **o}, seed=stream.seed_text,
-                                                dry_run=True),
+    opts = {"sheet": sheet, "header": header, "by": by, "keep_blank_rows": keep_blank_rows,
+            "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    job = open_or_refuse(src, lambda o: shuffle_workbook(src, **{**opts, **o}),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=mode == "rows", keep_blank=keep_blank_rows)  # fmt: skip
     return _shuffle(job, mode, stream, None, dest(dst), in_place=in_place, backup=backup,
@@ -165,16 +164,6 @@ def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | N
     output = None if dry_run else (job.inp.path if in_place else dst)
     return make_record(command, job, stream if stream is not None else seed_text, mode, perm,
                    written, changes, output)  # fmt: skip
-
-
-def _open(src: PathLike, attempt: Callable[[dict[str, Any]], object], *,
-          header: bool | None, **options: Any) -> Job:  # fmt: skip
-    """The job; a layout refusal names only the suggestions ``attempt`` (a dry run of
-    the same command with them) accepts."""
-    try:
-        return open_job(src, header=header, **options)
-    except LayoutRefusal as exc:
-        refuse(exc, attempt, header=header)
 
 
 def _inverse_draw(mode: str, perm: list[Any]) -> list[Any]:
@@ -284,9 +273,9 @@ def sample_workbook(
     """
     k = _check_count("k", k)
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows}
-    job = _open(src, lambda o: sample_workbook(src, **{**opts, **o}, seed=stream.seed_text,
-                                               dry_run=True),
+    opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows,
+            "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    job = open_or_refuse(src, lambda o: sample_workbook(src, **{**opts, **o}),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel = job.sel
@@ -379,9 +368,8 @@ def groups_workbook(
         raise SizeError("k must be at least 1 group")
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
     opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows,
-            "label": label}  # fmt: skip
-    job = _open(src, lambda o: groups_workbook(src, **{**opts, **o}, seed=stream.seed_text,
-                                               dry_run=True),
+            "label": label, "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    job = open_or_refuse(src, lambda o: groups_workbook(src, **{**opts, **o}),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel, sx = job.sel, job.sx

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,8 +18,9 @@ from .record import DrawRecord
 from .refs import Area, col_letters, parse_area
 from .select import Selection, choose_sheet, parse_columns, select
 from .sheet import SheetXml
+from .suggest import LayoutRefusal, refuse
 
-__all__ = ["Job", "dest", "job_from_record", "make_record", "open_job"]
+__all__ = ["Job", "dest", "job_from_record", "make_record", "open_job", "open_or_refuse"]
 
 PathLike = str | os.PathLike[str]
 
@@ -49,6 +50,16 @@ def open_job(
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
                  whole_rows_allowed=whole_rows, keep_blank=keep_blank)  # fmt: skip
     return Job(inp, sx, sel)
+
+
+def open_or_refuse(src: PathLike, attempt: Callable[[dict[str, Any]], object], *,
+                   header: bool | None, **options: Any) -> Job:  # fmt: skip
+    """:func:`open_job`; a layout refusal names only the options ``attempt`` (a dry run
+    of the same command with them) accepts (:func:`~.suggest.refuse`)."""
+    try:
+        return open_job(src, header=header, **options)
+    except LayoutRefusal as exc:
+        refuse(exc, attempt, header=header)
 
 
 def job_from_record(src: PathLike, record: DrawRecord) -> Job:

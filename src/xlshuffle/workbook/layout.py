@@ -18,11 +18,15 @@ that cannot be read for sure is refused with a one-line hint:
   out (``"total"``), and the blank rows between them and the data with them;
 * **two header rows** - a row right under the header whose cells are all text, when one
   of them stands over a column of numbers, dates or booleans, or under a merged header
-  cell; and merged cells joining the header row to the row below: refused, naming the
+  cell; and merged cells joining the header row to the row below: refused, offering the
   ``--range`` that draws the data rows only (could be data with a typo: not guessed);
 * **a blank row inside the data** - a missing or value-less row between the header and
-  the last data row: refused, naming the ``--range`` that draws the rows above it (two
-  lists, or a gap: not guessed).
+  the last data row: refused (two lists, or a gap: not guessed), offering
+  ``--keep-blank-rows`` (the blank rows stay, listed in ``kept``) and the ``--range`` of
+  the block above and of the block below.
+
+A refusal is a :class:`~.suggest.LayoutRefusal`; the command names only the offers a dry
+run accepts (:func:`~.suggest.refuse`).
 
 ``--columns`` only gets the second rule. At a million rows, cells are read in the top 30
 rows and the bottom rows left out; blank rows inside the data are found by C-level
