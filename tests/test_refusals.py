@@ -288,3 +288,10 @@ def test_the_cli_takes_keep_blank_rows(tmp_path: Path, capsys: pytest.CaptureFix
 def _write(path: Path, record: dict) -> Path:
     path.write_text(json.dumps(record), encoding="utf-8")
     return path
+
+
+def test_an_option_the_run_cannot_take_is_left_out(tmp_path: Path) -> None:
+    src = build(tmp_path / "in.xlsx", PEOPLE)
+    message = refusal(src, by="cells")  # --keep-blank-rows moves whole rows only
+    assert suggestions(message) == [{"cells": "A1:B4", "header": True}, {"cells": "A6:B7"}]
+    assert assert_every_suggestion_draws(src, message, by="cells") == 2

@@ -257,7 +257,7 @@ def _check_one_header(rows: Rows, top: int, bottom: int, where: str) -> None:
                 [under(h + 2, "the rows under them (rows above stay as they are)",
                        f"if row {h + 1} is a header"),
                  under(h, "", "if it is data", True)],
-                "",
+                "", decides=1,
             )  # fmt: skip
 
 

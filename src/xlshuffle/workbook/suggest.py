@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ..draw.errors import WorkbookError, XlshuffleError
+from ..draw.errors import OptionError, WorkbookError, XlshuffleError
 
 __all__ = ["LayoutRefusal", "Suggestion", "refuse"]
 
@@ -48,11 +48,13 @@ class Suggestion:
 class LayoutRefusal(WorkbookError):
     """A layout the default selection cannot read for sure: ``where`` (the file and
     sheet), ``what`` (the rows and why), the ``suggestions`` to try and what the user can
-    do to the file instead (``fix``, as ``"delete it"``)."""
+    do to the file instead (``fix``, as ``"delete it"``). ``decides`` is the suggestion
+    that covers the most rows: when none is accepted, its refusal is the deciding one."""
 
-    def __init__(self, where: str, what: str, suggestions: list[Suggestion], fix: str) -> None:
+    def __init__(self, where: str, what: str, suggestions: list[Suggestion], fix: str, *,
+                 decides: int = 0) -> None:  # fmt: skip
         self.where, self.what, self.suggestions, self.fix = where, what, suggestions, fix
-        self.reason = f"{where}: {what}"
+        self.reason, self.decides = f"{where}: {what}", decides
         super().__init__(_message(self.reason, suggestions, fix, None))
 
 
@@ -76,18 +78,23 @@ def refuse(
 ) -> NoReturn:
     """Refuse with the suggestions of ``exc`` that ``attempt`` (a dry run of the same
     command on the same file with those options) accepts; when none is accepted, with
-    the reason the first one was refused, the deciding reason, then the layout's."""
+    the reason the broadest one was refused - the deciding reason - then the layout's.
+    An option this run cannot take (``--keep-blank-rows`` with ``--by cells``) is left
+    out quietly."""
     works: list[Suggestion] = []
-    failures: list[str] = []
-    for s in exc.suggestions:
+    failures: dict[int, str] = {}
+    for i, s in enumerate(exc.suggestions):
         try:
             attempt(s.options)
         except LayoutRefusal as other:  # never a suggestion that leads to another refusal
-            failures.append(other.reason)
+            failures[i] = other.reason
+        except OptionError:
+            continue
         except XlshuffleError as other:
-            failures.append(str(other))
+            failures[i] = str(other)
         else:
             works.append(s)
     if works or not failures:
         raise WorkbookError(_message(exc.reason, works, exc.fix, header)) from None
-    raise WorkbookError(f"{failures[0]} (and {exc.what})") from None
+    deciding = failures.get(exc.decides, next(iter(failures.values())))
+    raise WorkbookError(f"{deciding} (and {exc.what})") from None
