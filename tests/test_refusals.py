@@ -295,3 +295,18 @@ def test_an_option_the_run_cannot_take_is_left_out(tmp_path: Path) -> None:
     message = refusal(src, by="cells")  # --keep-blank-rows moves whole rows only
     assert suggestions(message) == [{"cells": "A1:B4", "header": True}, {"cells": "A6:B7"}]
     assert assert_every_suggestion_draws(src, message, by="cells") == 2
+
+
+@pytest.mark.parametrize(("sheet", "blank"), [("Data", [6]), ("Gap", [6, 7])])
+def test_groups_skip_stored_and_missing_blank_rows(tmp_path: Path, sheet: str, blank: list) -> None:
+    src, out = tmp_path / "in.xlsx", tmp_path / "out.xlsx"
+    shutil.copyfile(ENGINE / "layout_blank_inside.xlsx", src)
+    record = groups_workbook(src, out, k=2, sheet=sheet, seed="g", keep_blank_rows=True)
+    ws = openpyxl.load_workbook(out)[sheet]
+    last = ws.max_row
+    body = [r for r in range(2, last + 1) if r not in blank]
+    assert [ws.cell(r, 5).value for r in blank] == [None] * len(blank)
+    assert [ws.cell(r, 5).value for r in body] == xlshuffle.groups(len(body), 2, seed="g")
+    assert ws.cell(1, 5).value == "Group"
+    verify_record(record)
+    shuffle_workbook(out, sheet=sheet, seed=1, keep_blank_rows=True, dry_run=True)  # readable

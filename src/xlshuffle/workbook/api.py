@@ -154,11 +154,11 @@ def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | N
     sel = job.sel
     check_movable(job.inp.book, job.sx, sel, mode)
     if perm is None:
-        kept = [r - sel.body_top for r in sel.kept]
-        perm = draw_permutation(mode, sel.n_body - len(kept), len(sel.cols),
+        free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+        perm = draw_permutation(mode, sel.n_body if free is None else len(free), len(sel.cols),
                                 stream or DrawStream(None), job.sx.label)  # fmt: skip
-        if kept:  # --keep-blank-rows: the draw is over the other rows
-            perm = spread(perm, sel.n_body, kept)
+        if free is not None:  # --keep-blank-rows: the draw is over the other rows
+            perm = spread(perm, sel.n_body, free)
     changes = plan_move(job.inp, job.sx, sel, mode, perm)
     written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else dst)
@@ -279,14 +279,16 @@ def sample_workbook(
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel = job.sel
-    free = free_indexes(sel.n_body, [r - sel.body_top for r in sel.kept])
-    n = len(free)
+    free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+    n = sel.n_body if free is None else len(free)
     if k > n:
         raise SizeError(
             f"{job.inp.path}: cannot draw {k} rows from {n} data row{'s' if n != 1 else ''} "
             f"of {sel.label}: ask for at most {n}"
         )
-    order = [free[i] for i in permutation(n, seed=stream)[:k]]
+    order = permutation(n, seed=stream)[:k]
+    if free is not None:  # --keep-blank-rows: indexes among all the data rows
+        order = [free[i] for i in order]
     reader = CellReader.of(job.inp.book)
     labels: list[object] = (
         ["Rank", *_values(job, reader, sel.top)]
@@ -373,22 +375,22 @@ def groups_workbook(
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel, sx = job.sel, job.sx
-    kept = [r - sel.body_top for r in sel.kept]
-    n = sel.n_body - len(kept)
+    free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+    n = sel.n_body if free is None else len(free)
     if k > max(n, 1) and n:
         raise SizeError(
             f"{job.inp.path}: cannot split {n} data rows into {k} groups: ask for at most {n}"
         )
     perm = permutation(n, seed=stream)
     numbers: list[int | None] = list(group_numbers(perm, k))
-    if kept:  # --keep-blank-rows: blank rows get no group
+    if free is not None:  # --keep-blank-rows: blank rows get no group
         spread_numbers: list[int | None] = [None] * sel.n_body
-        for i, g in zip(free_indexes(sel.n_body, kept), numbers, strict=True):
+        for i, g in zip(free, numbers, strict=True):
             spread_numbers[i] = g
-        numbers, perm = spread_numbers, spread(perm, sel.n_body, kept)
+        numbers, perm = spread_numbers, spread(perm, sel.n_body, free)
     changes = Changes(like=sel.sheet.part)
     if sel.n_rows > 0 and not sx.empty_data:
-        _, edits = group_column_edits(sx, sel, numbers, label)
+        _, edits = group_column_edits(sx, sel, numbers, label, only=free)
         changes.changed[sel.sheet.part] = splice(sx.data, list(edits))
     written = commit(job.inp, changes, dest(dst), in_place=in_place, backup=backup,
                      dry_run=dry_run)  # fmt: skip

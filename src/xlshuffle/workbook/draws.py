@@ -142,10 +142,12 @@ def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> byt
 
 
 def group_column_edits(
-    sx: SheetXml, sel: Selection, numbers: list[int | None], label: str
-) -> tuple[int, list[tuple[int, int, bytes]]]:
+    sx: SheetXml, sel: Selection, numbers: list[int | None], label: str,
+    only: list[int] | None = None,
+) -> tuple[int, list[tuple[int, int, bytes]]]:  # fmt: skip
     """The new column's index and the byte edits that add it (header ``label``, then one
-    group number per data row; none for a ``None``, a blank row kept in place)."""
+    group number per data row; with ``only``, for those data rows (indexes) only: blank
+    rows kept in place get none)."""
     col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
     letters = col_letters(col)
     p = sx.prefix
@@ -164,16 +166,16 @@ def group_column_edits(
     # of a million rows with five stored costs one join, not a million edits
     run = bytearray()
     i = sx.index_of(sel.top)
-    first = sel.top if sel.header else sel.body_top
-    for r in range(first, sel.body_top + len(numbers)):
-        k = r - sel.body_top
-        while i < len(sx) and sx.numbers[i] < r:
-            i += 1
-        if k >= 0 and numbers[k] is None:  # a blank row kept in place: no group
-            if run and i < len(sx) and sx.numbers[i] == r:  # rows before it go before it
+    body_top = sel.body_top
+    ks = range(-1 if sel.header else 0, len(numbers)) if only is None else (
+        [-1, *only] if sel.header else only)  # fmt: skip
+    for k in ks:
+        r = body_top + k
+        while i < len(sx) and sx.numbers[i] < r:  # a kept row is passed: rows before it
+            if run:  # go before it
                 edits.append((sx.starts[i], sx.starts[i], bytes(run)))
                 run = bytearray()
-            continue
+            i += 1
         if i < len(sx) and sx.numbers[i] == r:
             at = sx.starts[i]
             if run:

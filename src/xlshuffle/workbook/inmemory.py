@@ -171,25 +171,25 @@ def _check(ws: Worksheet, top: int, bottom: int, cols: list[int], mode: str,
             )
 
 
-_Checked = tuple[int, int, list[int], bool, int, list[int]]
+_Checked = tuple[int, int, list[int], bool, int, list[int] | None]
 
 
 def _checked(ws: Worksheet, options: dict[str, Any], mode: str, keep_blank: bool) -> _Checked:
     """The selection, checked: top, bottom, columns, whole rows, first data row and the
-    kept blank rows (indexes among the data rows)."""
+    data rows not kept blank (indexes among the data rows; ``None``: all)."""
     top, bottom, cols, has_header, whole = _selection(ws, keep_blank=keep_blank, **options)
     whole = whole and mode == "rows"
     body_top = top + 1 if has_header else top
     if bottom < body_top or not cols:
-        return top, bottom, cols, whole, body_top, []
+        return top, bottom, cols, whole, body_top, None
     _check(ws, top if mode == "columns" else body_top, bottom, cols, mode, whole)
-    kept: list[int] = []
+    free: list[int] | None = None
     if keep_blank:
         colset = set(cols)
         valued = {r for (r, c), cell in ws._cells.items()
                   if cell._value is not None and c in colset}  # fmt: skip
-        kept = [r - body_top for r in range(body_top, bottom + 1) if r not in valued]
-    return top, bottom, cols, whole, body_top, kept
+        free = [r - body_top for r in range(body_top, bottom + 1) if r in valued]
+    return top, bottom, cols, whole, body_top, free
 
 
 def shuffle_worksheet(
@@ -243,7 +243,7 @@ def shuffle_worksheet(
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
     options = {"cells": cells, "table": table, "columns": columns, "header": header}
     try:
-        top, bottom, cols, whole, body_top, kept = _checked(ws, options, mode, keep_blank_rows)
+        top, bottom, cols, whole, body_top, free = _checked(ws, options, mode, keep_blank_rows)
     except LayoutRefusal as exc:  # name only the options that pass the checks
 
         def attempt(o: dict[str, Any]) -> object:
@@ -254,9 +254,9 @@ def shuffle_worksheet(
     if bottom < body_top or not cols:
         return draw_permutation(mode, 0, len(cols), stream)
     n = bottom - body_top + 1
-    perm = draw_permutation(mode, n - len(kept), len(cols), stream)
-    if kept:
-        perm = spread(perm, n, kept)
+    perm = draw_permutation(mode, n if free is None else len(free), len(cols), stream)
+    if free is not None:
+        perm = spread(perm, n, free)
     first = top if mode == "columns" else body_top
     dest = destination(mode, first, cols, perm)
     colset = set(cols)

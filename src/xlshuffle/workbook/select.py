@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..draw.errors import OptionError, WorkbookError
-from .keep import blank_rows
+from .keep import blank_runs_in
 from .layout import Excluded, find_data, trim_blank_tail
 from .layout_rows import SheetRows
 from .parts import Book, SheetInfo, TableInfo
@@ -51,8 +51,9 @@ class Selection:
     label: str
     table: TableInfo | None = None
     excluded: list[Excluded] = field(default_factory=list)
-    #: ``--keep-blank-rows``: the blank data rows that stay in place (row numbers).
-    kept: list[int] = field(default_factory=list)
+    #: ``--keep-blank-rows``: the blank data rows that stay in place, as runs
+    #: ``(first, last)`` of row numbers.
+    kept: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def body_top(self) -> int:
@@ -155,7 +156,7 @@ def select(
     sel = _select(book, sx, sheet, table, cells=cells, columns=columns, header=header,
                   whole_rows_allowed=whole_rows_allowed, keep_blank=keep_blank)  # fmt: skip
     if keep_blank and sel.kind != "sheet" and sel.cols and sel.n_body > 0:
-        sel.kept = blank_rows(sx, sel.body_top, sel.bottom, sel.cols)
+        sel.kept = blank_runs_in(sx, sel.body_top, sel.bottom, sel.cols)
     return sel
 
 
@@ -171,7 +172,7 @@ def _select(
     whole_rows_allowed: bool,
     keep_blank: bool,
 ) -> Selection:
-    kept: list[int] = []
+    kept: list[tuple[int, int]] = []
     if sum(x is not None for x in (cells, table, columns)) > 1:
         raise OptionError("give at most one of --range, --table and --columns")
     if table is None and cells is None and columns is None:
@@ -205,7 +206,7 @@ def _select(
             found = find_data(rows, first, last, header=header is not False, where=where,
                               keep_blank=keep_blank)  # fmt: skip
             first, last, excluded = found.top, found.bottom, found.excluded
-            kept = [r for a, b in found.kept for r in range(a, b + 1)]
+            kept = found.kept
         rows_span = (sx.numbers[first], sx.numbers[last])
         col_span = used_cols(sx, first, last)
     if columns is not None:

@@ -85,23 +85,23 @@ def _replay(record: DrawRecord) -> list[Any]:
 
 def _replay_kept(record: DrawRecord, stream: DrawStream, n_rows: int) -> list[Any]:
     """``--keep-blank-rows``: the draw is over the rows not kept, spread over all."""
-    from .keep import free_indexes, kept_indexes, spread
+    from .keep import free_indexes, parse_kept, spread
     from .refs import parse_area
 
     area = parse_area(str(record.target.get("ref", "")))
     try:
         if area is None or (record.command == "shuffle" and record.mode != "rows"):
             raise ValueError("kept rows need a target.ref and whole rows")
-        kept = kept_indexes(record.target, area.top + (1 if record.header else 0), n_rows)
+        body_top = area.top + (1 if record.header else 0)
+        free = free_indexes(n_rows, parse_kept(record.target, body_top, n_rows), body_top)
     except ValueError as exc:
         raise WorkbookError(
             f"record: target.kept: {exc}: the record was edited or damaged"
         ) from None
-    drawn = permutation(n_rows - len(kept), seed=stream)
+    drawn = permutation(len(free), seed=stream)
     if record.command == "sample":
-        free = free_indexes(n_rows, kept)
         return [free[i] for i in drawn[: record.k or 0]]
-    return spread(drawn, n_rows, kept)
+    return spread(drawn, n_rows, free)
 
 
 def _first_difference(a: list[Any], b: list[Any]) -> str | None:
