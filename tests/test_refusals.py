@@ -279,6 +279,8 @@ def test_the_cli_takes_keep_blank_rows(tmp_path: Path, capsys: pytest.CaptureFix
     assert record["target"]["kept"] == ["5", "8-9"]
     assert main(["verify", str(_write(tmp_path / "r.json", record)), "--input", str(src),
                  "--output", str(tmp_path / "out.xlsx")]) == 0  # fmt: skip
+    assert main(["shuffle", str(src), "--seed", "c", "--keep-blank-rows", "--dry-run"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("; blank rows kept in place: 5, 8-9")
     csv = tmp_path / "list.csv"
     csv.write_text("name\nAnn\n\nBob\n", encoding="utf-8")
     assert main(["shuffle", str(csv), "-o", str(tmp_path / "o.csv"), "--keep-blank-rows"]) == 2

@@ -363,7 +363,9 @@ def _rows_used(rec: dict[str, Any]) -> str:
     text = "; " + ", ".join(parts)
     left_out = [f"row{'s' * ('-' in e['rows'])} {e['rows']} ({e['why']})"
                 for e in target.get("excluded") or []]  # fmt: skip
-    return text + (f"; left out: {', '.join(left_out)}" if left_out else "")
+    kept = ", ".join(target.get("kept") or [])  # --keep-blank-rows
+    return (text + (f"; left out: {', '.join(left_out)}" if left_out else "")
+            + (f"; blank rows kept in place: {kept}" if kept else ""))  # fmt: skip
 
 
 def _print_csv(table: list[list[object]]) -> None:
