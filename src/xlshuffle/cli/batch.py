@@ -128,6 +128,11 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         default=None,
         help="keep the first row in place (default: on, off for --range)",
     )
+    p.add_argument(
+        "--keep-blank-rows",
+        action="store_true",
+        help="blank rows inside the data stay where they are; the other rows are drawn",
+    )
     p.add_argument("--seed", help="seed text; same seed, same order (default: a fresh seed)")
     p.add_argument("--record", metavar="FILE", help="write the JSON draw record(s) here")
     p.add_argument("--json", action="store_true", help="print each draw record as JSON")
@@ -264,6 +269,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 "limits": limits_of(args),
                 "dry_run": args.dry_run,
             }
+            if args.keep_blank_rows:
+                task["keep_blank_rows"] = True
             if command == "shuffle":
                 task["by"] = mode
             elif command == "sample":
@@ -356,7 +363,9 @@ def _rows_used(rec: dict[str, Any]) -> str:
     text = "; " + ", ".join(parts)
     left_out = [f"row{'s' * ('-' in e['rows'])} {e['rows']} ({e['why']})"
                 for e in target.get("excluded") or []]  # fmt: skip
-    return text + (f"; left out: {', '.join(left_out)}" if left_out else "")
+    kept = ", ".join(target.get("kept") or [])  # --keep-blank-rows
+    return (text + (f"; left out: {', '.join(left_out)}" if left_out else "")
+            + (f"; blank rows kept in place: {kept}" if kept else ""))  # fmt: skip
 
 
 def _print_csv(table: list[list[object]]) -> None:

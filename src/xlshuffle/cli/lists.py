@@ -16,7 +16,7 @@ from ..lists import DEFAULT_MAX_MB, groups_csv, is_list, sample_csv, shuffle_csv
 __all__ = ["is_list", "run_list_task"]
 
 _WORKBOOK_ONLY = (("--sheet", "sheet"), ("--range", "cells"), ("--table", "table"),
-                  ("--columns", "columns"))  # fmt: skip
+                  ("--columns", "columns"), ("--keep-blank-rows", "keep_blank_rows"))  # fmt: skip
 
 
 def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from ..draw.knuth import _check_count, group_numbers, permutation
 from ..draw.protocol import DrawStream
 from .draws import CellReader, group_column_edits, sample_sheet_xml
 from .engine import draw_permutation, inverse, plan_move, splice
-from .jobs import Job, dest, job_from_record, make_record, open_job
+from .jobs import Job, dest, job_from_record, make_record, open_or_refuse
+from .keep import free_indexes, spread
 from .output import Changes, Written, commit
 from .record import DrawRecord, load_records
 from .refs import cell_ref, col_letters
@@ -53,6 +54,7 @@ def shuffle_workbook(
     header: bool | None = None,
     by: str = "rows",
     seed: object = None,
+    keep_blank_rows: bool = False,
     in_place: bool = False,
     backup: bool = True,
     dry_run: bool = False,
@@ -90,6 +92,9 @@ def shuffle_workbook(
         otherwise only the selected cells move.
     seed : str, int, float, date, DrawStream or None, optional
         Seed of the draw protocol; ``None`` draws a fresh one (read it from the record).
+    keep_blank_rows : bool, optional
+        Blank rows inside the data stay where they are; the other data rows are drawn
+        among the other places (``by="rows"`` only). Without blank rows, no change.
     in_place : bool, optional
         Replace ``src`` (atomically) instead of writing ``dst``.
     backup : bool, optional
@@ -128,9 +133,17 @@ def shuffle_workbook(
     ([0, 3, 1, 2], 'Sheet!A1:A5', ['xl/worksheets/sheet1.xml'])
     """
     mode = parse_mode(by)
+    if keep_blank_rows and mode != "rows":
+        raise OptionError(
+            f"--keep-blank-rows keeps blank rows in place while the others move: it works "
+            f"with --by rows, not --by {mode}"
+        )
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=mode == "rows")  # fmt: skip
+    opts = {"sheet": sheet, "header": header, "by": by, "keep_blank_rows": keep_blank_rows,
+            "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    job = open_or_refuse(src, lambda o: shuffle_workbook(src, **{**opts, **o}),
+                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=mode == "rows", keep_blank=keep_blank_rows)  # fmt: skip
     return _shuffle(job, mode, stream, None, dest(dst), in_place=in_place, backup=backup,
                     dry_run=dry_run)  # fmt: skip
 
@@ -141,8 +154,11 @@ def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | N
     sel = job.sel
     check_movable(job.inp.book, job.sx, sel, mode)
     if perm is None:
-        perm = draw_permutation(mode, sel.n_body, len(sel.cols), stream or DrawStream(None),
-                                job.sx.label)  # fmt: skip
+        free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+        perm = draw_permutation(mode, sel.n_body if free is None else len(free), len(sel.cols),
+                                stream or DrawStream(None), job.sx.label)  # fmt: skip
+        if free is not None:  # --keep-blank-rows: the draw is over the other rows
+            perm = spread(perm, sel.n_body, free)
     changes = plan_move(job.inp, job.sx, sel, mode, perm)
     written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else dst)
@@ -223,6 +239,7 @@ def sample_workbook(
     columns: str | Sequence[str] | None = None,
     header: bool | None = None,
     seed: object = None,
+    keep_blank_rows: bool = False,
     sheet_name: str = "Sample",
     in_place: bool = False,
     backup: bool = True,
@@ -256,16 +273,22 @@ def sample_workbook(
     """
     k = _check_count("k", k)
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=False)  # fmt: skip
+    opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows,
+            "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    job = open_or_refuse(src, lambda o: sample_workbook(src, **{**opts, **o}),
+                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel = job.sel
-    n = sel.n_body
+    free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+    n = sel.n_body if free is None else len(free)
     if k > n:
         raise SizeError(
             f"{job.inp.path}: cannot draw {k} rows from {n} data row{'s' if n != 1 else ''} "
             f"of {sel.label}: ask for at most {n}"
         )
     order = permutation(n, seed=stream)[:k]
+    if free is not None:  # --keep-blank-rows: indexes among all the data rows
+        order = [free[i] for i in order]
     reader = CellReader.of(job.inp.book)
     labels: list[object] = (
         ["Rank", *_values(job, reader, sel.top)]
@@ -316,6 +339,7 @@ def groups_workbook(
     columns: str | Sequence[str] | None = None,
     header: bool | None = None,
     seed: object = None,
+    keep_blank_rows: bool = False,
     label: str = "Group",
     in_place: bool = False,
     backup: bool = True,
@@ -345,19 +369,28 @@ def groups_workbook(
     if k < 1:
         raise SizeError("k must be at least 1 group")
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=False)  # fmt: skip
+    opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows,
+            "label": label, "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    job = open_or_refuse(src, lambda o: groups_workbook(src, **{**opts, **o}),
+                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel, sx = job.sel, job.sx
-    n = sel.n_body
+    free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+    n = sel.n_body if free is None else len(free)
     if k > max(n, 1) and n:
         raise SizeError(
             f"{job.inp.path}: cannot split {n} data rows into {k} groups: ask for at most {n}"
         )
     perm = permutation(n, seed=stream)
-    numbers = group_numbers(perm, k)
+    numbers: list[int | None] = list(group_numbers(perm, k))
+    if free is not None:  # --keep-blank-rows: blank rows get no group
+        spread_numbers: list[int | None] = [None] * sel.n_body
+        for i, g in zip(free, numbers, strict=True):
+            spread_numbers[i] = g
+        numbers, perm = spread_numbers, spread(perm, sel.n_body, free)
     changes = Changes(like=sel.sheet.part)
     if sel.n_rows > 0 and not sx.empty_data:
-        _, edits = group_column_edits(sx, sel, numbers, label)
+        _, edits = group_column_edits(sx, sel, numbers, label, only=free)
         changes.changed[sel.sheet.part] = splice(sx.data, list(edits))
     written = commit(job.inp, changes, dest(dst), in_place=in_place, backup=backup,
                      dry_run=dry_run)  # fmt: skip

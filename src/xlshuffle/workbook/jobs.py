@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..draw.errors import WorkbookError
 from ..draw.protocol import DrawStream
 from .engine import sheet_label
+from .keep import kept_runs
 from .layout import Excluded
 from .limits import LIMITS
 from .output import Changes, Input, Written, read_input
@@ -17,8 +18,9 @@ from .record import DrawRecord
 from .refs import Area, col_letters, parse_area
 from .select import Selection, choose_sheet, parse_columns, select
 from .sheet import SheetXml
+from .suggest import LayoutRefusal, refuse
 
-__all__ = ["Job", "dest", "job_from_record", "make_record", "open_job"]
+__all__ = ["Job", "dest", "job_from_record", "make_record", "open_job", "open_or_refuse"]
 
 PathLike = str | os.PathLike[str]
 
@@ -39,14 +41,25 @@ def open_job(
     columns: str | Sequence[str] | None,
     header: bool | None,
     whole_rows: bool,
+    keep_blank: bool = False,
 ) -> Job:
     inp = read_input(src)
     info, tbl = choose_sheet(inp.book, sheet, table)
     label = sheet_label(inp.path, info.name)
     sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), label)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
-                 whole_rows_allowed=whole_rows)  # fmt: skip
+                 whole_rows_allowed=whole_rows, keep_blank=keep_blank)  # fmt: skip
     return Job(inp, sx, sel)
+
+
+def open_or_refuse(src: PathLike, attempt: Callable[[dict[str, Any]], object], *,
+                   header: bool | None, **options: Any) -> Job:  # fmt: skip
+    """:func:`open_job`; a layout refusal names only the options ``attempt`` (a dry run
+    of the same command with them) accepts (:func:`~.suggest.refuse`)."""
+    try:
+        return open_job(src, header=header, **options)
+    except LayoutRefusal as exc:
+        refuse(exc, attempt, header=header)
 
 
 def job_from_record(src: PathLike, record: DrawRecord) -> Job:
@@ -86,6 +99,8 @@ def _target_of(sel: Selection) -> dict[str, Any]:
     }
     if sel.excluded:  # rows of the used range left out, and why (absent: none)
         target["excluded"] = [e.to_dict() for e in sel.excluded]
+    if sel.kept:  # --keep-blank-rows: blank data rows left in place (absent: none)
+        target["kept"] = kept_runs(sel.kept)
     return target
 
 

@@ -51,7 +51,10 @@ class DrawRecord:
         ``"table"`` or ``"columns"``), ``ref`` (the A1 range, header row included),
         ``columns`` (the column letters, for ``"columns"``), ``table`` (its name) and,
         only when rows of the used range were left out, ``excluded``: a list of
-        ``{"rows": "1-2", "why": "title"}`` (``"title"``, ``"blank"`` or ``"total"``).
+        ``{"rows": "1-2", "why": "title"}`` (``"title"``, ``"blank"`` or ``"total"``);
+        only with ``--keep-blank-rows`` and blank rows inside the data, ``kept``: the
+        rows left in place, as ``["7", "12-13"]`` (the permutation is drawn over the
+        other rows and spread over all, a kept row's entry being its own index).
     parts : dict
         The package parts the write ``"rewritten"``, ``"added"`` and ``"removed"``; every
         other part of the output is the input's, byte for byte.

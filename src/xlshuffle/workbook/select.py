@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..draw.errors import OptionError, WorkbookError
+from .keep import blank_runs_in
 from .layout import Excluded, find_data, trim_blank_tail
 from .layout_rows import SheetRows
 from .parts import Book, SheetInfo, TableInfo
@@ -50,6 +51,9 @@ class Selection:
     label: str
     table: TableInfo | None = None
     excluded: list[Excluded] = field(default_factory=list)
+    #: ``--keep-blank-rows``: the blank data rows that stay in place, as runs
+    #: ``(first, last)`` of row numbers.
+    kept: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def body_top(self) -> int:
@@ -145,8 +149,30 @@ def select(
     columns: str | Sequence[str] | None,
     header: bool | None,
     whole_rows_allowed: bool,
+    keep_blank: bool = False,
 ) -> Selection:
-    """The selection of one draw (see the module docstring for what moves)."""
+    """The selection of one draw (see the module docstring for what moves); with
+    ``keep_blank``, its blank data rows are listed in ``kept``."""
+    sel = _select(book, sx, sheet, table, cells=cells, columns=columns, header=header,
+                  whole_rows_allowed=whole_rows_allowed, keep_blank=keep_blank)  # fmt: skip
+    if keep_blank and sel.kind != "sheet" and sel.cols and sel.n_body > 0:
+        sel.kept = blank_runs_in(sx, sel.body_top, sel.bottom, sel.cols)
+    return sel
+
+
+def _select(
+    book: Book,
+    sx: SheetXml,
+    sheet: SheetInfo,
+    table: TableInfo | None,
+    *,
+    cells: str | None,
+    columns: str | Sequence[str] | None,
+    header: bool | None,
+    whole_rows_allowed: bool,
+    keep_blank: bool,
+) -> Selection:
+    kept: list[tuple[int, int]] = []
     if sum(x is not None for x in (cells, table, columns)) > 1:
         raise OptionError("give at most one of --range, --table and --columns")
     if table is None and cells is None and columns is None:
@@ -177,8 +203,10 @@ def select(
         elif cells is None and not book.tables(sheet):
             where = f"{book.label}: sheet {sheet.name!r}"
             rows = SheetRows(book, sx)
-            found = find_data(rows, first, last, header=header is not False, where=where)
+            found = find_data(rows, first, last, header=header is not False, where=where,
+                              keep_blank=keep_blank)  # fmt: skip
             first, last, excluded = found.top, found.bottom, found.excluded
+            kept = found.kept
         rows_span = (sx.numbers[first], sx.numbers[last])
         col_span = used_cols(sx, first, last)
     if columns is not None:
@@ -213,7 +241,7 @@ def select(
     label = f"{sheet.name}!{Area((top, left, max(top, bottom), right)).a1()}"
     return Selection(sheet, "sheet", top, bottom, list(range(left, right + 1)),
                      True if header is None else header, whole_rows_allowed, label,
-                     excluded=excluded)  # fmt: skip
+                     excluded=excluded, kept=kept)  # fmt: skip
 
 
 _A1_PART = re.compile(r"\s*\$?([A-Za-z]{0,3})\$?(\d{0,7})\s*")
