@@ -55,7 +55,8 @@ def _make_compressor_factory() -> Callable[[], _Compressor]:
         return _zlib_compressor
 
     def isal_compressor() -> _Compressor:
-        return isal_zlib.compressobj(2, isal_zlib.DEFLATED, -15)
+        made: _Compressor = isal_zlib.compressobj(2, isal_zlib.DEFLATED, -15)
+        return made  # typed here: mypy sees isal as Any when the extra is not installed
 
     return isal_compressor
 
