@@ -241,7 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(
             f"Error: this command needs {top}, which is not installed: "
-            f"pip install 'xlshuffle[{_EXTRAS[top]}]'",
+            f"pip install 'xlshuffle[{_EXTRAS[top]}]' (from a checkout: "
+            f"pip install '.[{_EXTRAS[top]}]')",
             file=sys.stderr,
         )
         return 1

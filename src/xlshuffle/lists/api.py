@@ -25,10 +25,10 @@ import stat
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
+from ..common.counts import group_count, too_many
 from ..common.files import atomic_writer, check_output, keep_backup
 from ..draw.errors import ListError, OptionError, SizeError
-from ..draw.knuth import _check_count, _group_count, deal, group_numbers, permutation
-from ..draw.knuth import _too_many as _too_many_text
+from ..draw.knuth import _check_count, deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, DrawStream
 from .lines import DEFAULT_MAX_MB, read_limited
 from .table import CsvList, parse_list
@@ -80,7 +80,7 @@ def _stream(seed: object) -> DrawStream:
 
 
 def _too_many(op: _Opened, k: int, what: str) -> SizeError:
-    return SizeError(_too_many_text(op.path, k, op.n, what))
+    return SizeError(too_many(op.path, k, op.n, what))
 
 
 def _check_name(op: _Opened, target: str) -> None:
@@ -288,10 +288,10 @@ def groups_csv(
     column of an earlier run) is refused. Give ``size`` instead of ``k`` for groups of at
     most ``size`` records: ``k = ceil(n / size)``, and the record keeps both.
     """
-    _group_count(k, size, 0)  # a bad k or size is refused before the file is read
+    group_count(k, size, 0)  # a bad k or size is refused before the file is read
     stream = _stream(seed)
     op = _Opened(src, header, max_bytes)
-    k = _group_count(k, size, op.n)
+    k = group_count(k, size, op.n)
     if header:
         _refuse_label(op, label)
     if k > op.n:

@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.counts import group_count, too_many
 from ..common.files import write_atomically
 from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode
-from ..draw.knuth import _check_count, _group_count, _too_many, group_numbers, permutation
+from ..draw.knuth import _check_count, group_numbers, permutation
 from ..draw.protocol import DrawStream
 from .draws import CellReader, group_column_edits, sample_sheet_xml
 from .engine import draw_permutation, inverse, plan_move, splice
@@ -261,7 +262,7 @@ def sample_workbook(
     sel = job.sel
     n = sel.n_body
     if k > n:
-        raise SizeError(_too_many(job.inp.path, k, n, "draw from"))
+        raise SizeError(too_many(job.inp.path, k, n, "draw from"))
     order = permutation(n, seed=stream)[:k]
     reader = CellReader.of(job.inp.book)
     labels: list[object] = (
@@ -344,15 +345,15 @@ def groups_workbook(
     >>> xlshuffle.groups(5, 2, seed=42)
     [2, 1, 1, 1, 2]
     """
-    _group_count(k, size, 0)  # a bad k or size is refused before the file is read
+    group_count(k, size, 0)  # a bad k or size is refused before the file is read
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
     job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False)  # fmt: skip
     sel, sx = job.sel, job.sx
     n = sel.n_body
-    k = _group_count(k, size, n)
+    k = group_count(k, size, n)
     if k > max(n, 1) and n:
-        raise SizeError(_too_many(job.inp.path, k, n, "split into groups"))
+        raise SizeError(too_many(job.inp.path, k, n, "split into groups"))
     if sel.header:
         _refuse_label(job, label)
     perm = permutation(n, seed=stream)
