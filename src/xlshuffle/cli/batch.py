@@ -112,13 +112,15 @@ def register(subparsers: Any) -> None:
 
 
 def _add_common(p: argparse.ArgumentParser, *, moves: bool = False) -> None:
-    p.add_argument("inputs", nargs="+", metavar="IN", help="workbooks, folders or glob patterns")
+    p.add_argument(
+        "inputs", nargs="+", metavar="IN", help="workbooks, CSV/TSV lists, folders or glob patterns"
+    )
     out = p.add_mutually_exclusive_group()
     out.add_argument("-o", "--output", metavar="OUT", help="output file (one input only)")
     out.add_argument("--suffix", help="write NAME<SUFFIX>.EXT beside each input")
     out.add_argument("--out-dir", metavar="DIR", help="write each output into this folder")
     out.add_argument(
-        "--in-place", action="store_true", help="replace the input (keeps NAME.bak.xlsx)"
+        "--in-place", action="store_true", help="replace the input (keeps NAME.bak.EXT)"
     )
     p.add_argument("--no-backup", action="store_true", help="with --in-place, keep no .bak")
     p.add_argument("--sheet", help="sheet name (default: the active sheet)")
@@ -138,7 +140,8 @@ def _add_common(p: argparse.ArgumentParser, *, moves: bool = False) -> None:
         "--overwrite",
         action="store_true",
         help="replace an existing --record file and default outputs (NAME.shuffled.xlsx, "
-        "--suffix and --out-dir names); without it they are refused before anything is drawn",
+        "NAME.groups.csv, --suffix and --out-dir names): without it they are refused before "
+        "anything is drawn (a file named with -o is replaced as asked)",
     )
     p.add_argument("--json", action="store_true", help="print each draw record as JSON")
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
