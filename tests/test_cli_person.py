@@ -364,3 +364,17 @@ def test_lines_header_stays_first(tmp_path, capsys):
     assert got[1:] == (tmp_path / "plain.txt").read_text().splitlines(keepends=True)
     assert run("lines", src, "--header", "--seed", "5", "-n", "3") == 0
     assert capsys.readouterr().out.splitlines(keepends=True) == got[:4]
+
+
+def test_exit_codes_are_the_documented_ones(tmp_path, capsys):
+    """docs/batch.md: an option a list does not take is a usage error (2); an existing
+    record is a failure (1), found by a dry run as by a real one."""
+    lst = listfile(tmp_path / "in.csv")
+    assert run("shuffle", lst, "--sheet", "X", "-o", tmp_path / "o.csv") == 2
+    assert run("shuffle", lst, "--by", "cells", "-o", tmp_path / "o.csv") == 2
+    rec = tmp_path / "r.json"
+    rec.write_text("{}")
+    assert run("shuffle", lst, "--dry-run", "--record", rec, "--seed", "1") == 1
+    assert run("shuffle", lst, "--dry-run", "--record", rec, "--seed", "1", "--overwrite") == 0
+    assert rec.read_text() == "{}"  # a dry run writes nothing, --record included
+    assert "--overwrite" in capsys.readouterr().err
