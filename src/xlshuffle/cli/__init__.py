@@ -146,7 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="xlshuffle",
         description="Fair, reproducible shuffles, deals and draws (draw protocol v1).",
-        epilog="Without --seed a fresh seed is drawn and printed on stderr for replay.",
+        epilog="Without --seed a fresh seed is drawn and printed on stderr for replay. A "
+        "--seed is text: --seed 42 replays =SHUFFLE(r, 42) (and 42.0), --seed 42.0 replays "
+        '=SHUFFLE(r, "42.0").',
     )
     parser.add_argument("--version", action="version", version=f"xlshuffle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -236,6 +236,7 @@ def sample_workbook(
     labels, to a new sheet ``sheet_name`` of a copy of the workbook (``dst`` ending in
     .xlsx/.xlsm, or ``in_place``) with their formatting, or to a CSV file (``dst``
     ending in .csv); with neither, nothing is written and the rows are only returned.
+    Any other name (``out.txt``, ``out``) is refused: it is neither.
     Formulas give the values Excel last computed for them.
 
     Returns
