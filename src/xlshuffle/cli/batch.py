@@ -196,8 +196,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     stream = DrawStream(args.seed)  # a bad seed is a usage error before any file is touched
     if args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
-    if command != "shuffle" and args.k is not None and args.k < (command != "sample"):
-        raise UsageError(f"-k must be {'0' if command == 'sample' else '1'} or more, not {args.k}")
+    least = 0 if command == "sample" else 1  # groups --size leaves -k None
+    if command != "shuffle" and args.k is not None and args.k < least:
+        raise UsageError(f"-k must be {least} or more, not {args.k}")
     if command == "groups" and args.size is not None and args.size < 1:
         raise UsageError(f"--size must be 1 or more, not {args.size}")
     guards.refuse_mixed_channels(args)
