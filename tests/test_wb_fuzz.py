@@ -256,8 +256,9 @@ def test_cost_follows_the_content(
 ) -> None:
     src = costly_books[name]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
+    out = tmp_path / "o.xlsx"
     done = subprocess.run(
-        [sys.executable, str(TESTS / "wb_costly.py"), name, call, str(src), str(tmp_path / "o")],
+        [sys.executable, str(TESTS / "wb_costly.py"), name, call, str(src), str(out)],
         capture_output=True, text=True, env=env, timeout=120, check=True,
     )  # fmt: skip
     got = json.loads(done.stdout.splitlines()[-1])

@@ -69,15 +69,24 @@ def _cmd_lines(args: argparse.Namespace) -> int:
     else:
         with open(args.file, "rb") as fh:
             data = read_limited(fh, limit, args.file)
+    head = b""
+    if args.header:  # the first line stays first; removed in place, not copied
+        end = data.find(b"\n") + 1 or len(data)
+        head = bytes(data[:end])
+        del data[:end]
     lines = LineList(data)
+    if head.endswith(b"\n"):  # a last line without one takes the file's first line's
+        lines.ending = b"\r\n" if head.endswith(b"\r\n") else b"\n"
     stream = DrawStream(args.seed)
     order = lines.draw(args.n, stream)
     if args.output:
         with atomic_writer(args.output) as out:
+            out.write(head)
             for chunk in lines.chunks(order):
                 out.write(chunk)
     else:
         sys.stdout.flush()
+        sys.stdout.buffer.write(head)
         for chunk in lines.chunks(order):
             sys.stdout.buffer.write(chunk)
         sys.stdout.buffer.flush()
@@ -113,6 +122,15 @@ def _cmd_seed(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- parser
 
 
+def seed_help(what: str) -> str:
+    """The ``--seed`` help of every subcommand: a command-line seed is text."""
+    return (
+        f"seed text; same seed, same {what} (default: a fresh seed, printed on stderr). "
+        "It is taken as text: --seed 42 gives the draw of =SHUFFLE(r, 42) and of "
+        '=SHUFFLE(r, 42.0) in Excel, --seed 42.0 that of =SHUFFLE(r, "42.0")'
+    )
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -128,7 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="xlshuffle",
         description="Fair, reproducible shuffles, deals and draws (draw protocol v1).",
-        epilog="Without --seed a fresh seed is drawn and printed on stderr for replay.",
+        epilog="Without --seed a fresh seed is drawn and printed on stderr for replay. A "
+        "--seed is text: --seed 42 replays =SHUFFLE(r, 42) (and 42.0), --seed 42.0 replays "
+        '=SHUFFLE(r, "42.0").',
     )
     parser.add_argument("--version", action="version", version=f"xlshuffle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -142,8 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")
     p.add_argument("-n", type=_positive, help="output at most N lines, in draw order")
-    p.add_argument("--seed", help="seed text; same seed, same order")
+    p.add_argument("--seed", help=seed_help("order"))
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
+    p.add_argument(
+        "--header",
+        action="store_true",
+        help="the first line is a header: it stays first and is not drawn (-n counts the "
+        "lines after it)",
+    )
     p.add_argument(
         "--max-mb",
         type=int,
@@ -153,17 +179,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_lines)
 
-    p = sub.add_parser("deal", help="deal playing cards to hands")
+    p = sub.add_parser(
+        "deal",
+        help="deal playing cards to hands",
+        description="Deal cards round-robin to hands from one or more shuffled decks (52 "
+        "cards, plus jokers), or numbers 1..N with --deck N: the same seed gives the same "
+        "deal as xlshuffle.deal_hands, and as the Excel function DEAL for one deck without "
+        "jokers.",
+    )
     p.add_argument("--cards", type=_positive, default=5, help="cards per hand (default 5)")
     p.add_argument("--hands", type=_positive, default=1, help="number of hands (default 1)")
     p.add_argument("--deck", type=_positive, help="deal from the numbers 1..N instead of cards")
     p.add_argument("--jokers", type=_positive, default=0, help="jokers per deck")
     p.add_argument("--decks", type=_positive, default=1, help="decks shuffled together")
-    p.add_argument("--seed", help="seed text; same seed, same deal")
+    p.add_argument("--seed", help=seed_help("deal"))
     p.add_argument("--json", action="store_true", help="print a JSON record")
     p.set_defaults(func=_cmd_deal)
 
-    p = sub.add_parser("seed", help="print a fresh random seed")
+    p = sub.add_parser(
+        "seed",
+        help="print a fresh random seed",
+        description="Print a fresh seed (128 bits from the operating system's random source, "
+        "as 26 letters and digits) to announce before a draw and pass to --seed.",
+    )
     p.add_argument("-c", "--count", type=_positive, default=1, help="how many seeds")
     p.set_defaults(func=_cmd_seed)
 
@@ -182,10 +220,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code (0 ok, 1 failure, 2 usage error)."""
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra and getattr(args, "func", None) is None:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
         if getattr(args, "func", None) is None:
             parser.print_help(sys.stderr)
             return 2
+        if extra:  # name the subcommand's help, where the options it takes are listed
+            _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+        if getattr(args, "seed", None) == "":
+            raise UsageError(_EMPTY_SEED)
         handler: Handler = args.func
         return handler(args)
     except SystemExit as exc:  # --help and --version
@@ -199,7 +243,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(
             f"Error: this command needs {top}, which is not installed: "
-            f"pip install 'xlshuffle[{_EXTRAS[top]}]'",
+            f"pip install 'xlshuffle[{_EXTRAS[top]}]' (from a checkout: "
+            f"pip install '.[{_EXTRAS[top]}]')",
             file=sys.stderr,
         )
         return 1
@@ -220,6 +265,17 @@ def _silence_stdout() -> None:
 
     with contextlib.suppress(OSError, ValueError):  # stdout may be gone already
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+_EMPTY_SEED = "--seed is empty: give a seed text, or leave --seed out to draw a fresh one"
+
+
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser  # pragma: no cover - every command is a subcommand
 
 
 # what exits 2: the command line (or an option a file cannot take) is at fault

@@ -41,8 +41,8 @@ def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) ->
         if command == "shuffle":
             rec = shuffle_csv(src, dst, in_place=in_place, backup=backup, **common)
         elif command == "groups":
-            rec = groups_csv(src, dst, k=task["k"], label=task["label"], in_place=in_place,
-                             backup=backup, **common)  # fmt: skip
+            rec = groups_csv(src, dst, k=task["k"], size=task.get("size"), label=task["label"],
+                             in_place=in_place, backup=backup, **common)  # fmt: skip
         else:
             if in_place:
                 raise OptionError(f"{src}: sample writes the winners to stdout or -o, "

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.counts import group_count, too_many
 from ..common.files import write_atomically
 from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode
@@ -18,7 +19,7 @@ from .draws import CellReader, group_column_edits, sample_sheet_xml
 from .engine import draw_permutation, inverse, plan_move, splice
 from .jobs import Job, dest, job_from_record, make_record, open_or_refuse
 from .keep import free_indexes, spread
-from .output import Changes, Written, commit
+from .output import Changes, Written, check_output_name, commit
 from .record import DrawRecord, load_records
 from .refs import cell_ref, col_letters
 from .select import check_movable
@@ -252,6 +253,7 @@ def sample_workbook(
     labels, to a new sheet ``sheet_name`` of a copy of the workbook (``dst`` ending in
     .xlsx/.xlsm, or ``in_place``) with their formatting, or to a CSV file (``dst``
     ending in .csv); with neither, nothing is written and the rows are only returned.
+    Any other name (``out.txt``, ``out``) is refused: it is neither.
     Formulas give the values Excel last computed for them.
 
     Returns
@@ -282,10 +284,7 @@ def sample_workbook(
     free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
     n = sel.n_body if free is None else len(free)
     if k > n:
-        raise SizeError(
-            f"{job.inp.path}: cannot draw {k} rows from {n} data row{'s' if n != 1 else ''} "
-            f"of {sel.label}: ask for at most {n}"
-        )
+        raise SizeError(too_many(job.inp.path, k, n, "draw from"))
     order = permutation(n, seed=stream)[:k]
     if free is not None:  # --keep-blank-rows: indexes among all the data rows
         order = [free[i] for i in order]
@@ -300,6 +299,8 @@ def sample_workbook(
     target = dest(dst)
     changes = Changes()
     written = Written(None, None)
+    if target is not None and not target.lower().endswith((".csv", ".xlsx", ".xlsm")):
+        check_output_name(job.inp.book, job.inp.path, target, also=" (or .csv for CSV)")
     if target is not None and target.lower().endswith(".csv"):
         text = io.StringIO()
         csv.writer(text, lineterminator="\n").writerows(
@@ -332,7 +333,8 @@ def groups_workbook(
     src: PathLike,
     dst: PathLike | None = None,
     *,
-    k: int,
+    k: int | None = None,
+    size: int | None = None,
     sheet: str | None = None,
     cells: str | None = None,
     table: str | None = None,
@@ -348,7 +350,10 @@ def groups_workbook(
     """Split the data rows into ``k`` near-equal groups and add a group-number column.
 
     Row ``i`` gets group ``xlshuffle.groups(n, k, seed=seed)[i]``; rows do not move. The
-    column goes right of every stored cell of the sheet, with ``label`` in the header row.
+    column goes right of every stored cell of the sheet, with ``label`` in the header row
+    (refused when a header cell holds ``label`` already: a column of an earlier run).
+    Give ``size`` instead of ``k`` for groups of at most ``size`` rows: ``k`` is then
+    ``ceil(n / size)`` (sizes within one of each other), and the record keeps both.
 
     Examples
     --------
@@ -365,11 +370,10 @@ def groups_workbook(
     >>> xlshuffle.groups(5, 2, seed=42)
     [2, 1, 1, 1, 2]
     """
-    k = _check_count("k", k)
-    if k < 1:
-        raise SizeError("k must be at least 1 group")
+    group_count(k, size, 0)  # a bad k or size is refused before the file is read
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows,
+    opts = {"k": k, "size": size, "sheet": sheet, "header": header,
+            "keep_blank_rows": keep_blank_rows,
             "label": label, "seed": stream.seed_text, "dry_run": True}  # fmt: skip
     job = open_or_refuse(src, lambda o: groups_workbook(src, **{**opts, **o}),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
@@ -377,10 +381,11 @@ def groups_workbook(
     sel, sx = job.sel, job.sx
     free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
     n = sel.n_body if free is None else len(free)
+    k = group_count(k, size, n)
     if k > max(n, 1) and n:
-        raise SizeError(
-            f"{job.inp.path}: cannot split {n} data rows into {k} groups: ask for at most {n}"
-        )
+        raise SizeError(too_many(job.inp.path, k, n, "split into groups"))
+    if sel.header:
+        _refuse_label(job, label)
     perm = permutation(n, seed=stream)
     numbers: list[int | None] = list(group_numbers(perm, k))
     if free is not None:  # --keep-blank-rows: blank rows get no group
@@ -395,4 +400,31 @@ def groups_workbook(
     written = commit(job.inp, changes, dest(dst), in_place=in_place, backup=backup,
                      dry_run=dry_run)  # fmt: skip
     output = None if dry_run else (job.inp.path if in_place else dest(dst))
-    return make_record("groups", job, stream, "rows", perm, written, changes, output, k=k)
+    record = make_record("groups", job, stream, "rows", perm, written, changes, output, k=k)
+    record.size = size
+    return record
+
+
+def _refuse_label(job: Job, label: str) -> None:
+    """Refuse a group column whose header a cell of the header row holds already."""
+    sx, top = job.sx, job.sel.top
+    i = sx.index_of(top)
+    if i >= len(sx) or sx.numbers[i] != top:
+        return
+    reader = CellReader.of(job.inp.book)
+    row = sx.row(i)
+    name = job.sel.sheet.name
+    texts = {}
+    for c in sx.cells(i):
+        ref = cell_ref(top, c.col)
+        texts[ref] = text_of(reader.value(row, c, f"sheet {name!r}, cell {ref}")).strip()
+    taken = {t.casefold() for t in texts.values()}
+    for ref, text in texts.items():
+        if text.casefold() == label.strip().casefold():
+            free = next(f"{label.strip()} {n}" for n in range(2, len(taken) + 3)
+                        if f"{label.strip()} {n}".casefold() not in taken)  # fmt: skip
+            raise OptionError(
+                f"{job.inp.path}: cell {ref} of the header row already holds {text!r} (a "
+                f"groups column of an earlier run?): name the new one with "
+                f'--label "{free}"'
+            )

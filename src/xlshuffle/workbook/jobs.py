@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..draw.errors import WorkbookError
+from ..draw.errors import OptionError, WorkbookError
 from ..draw.protocol import DrawStream
 from .engine import sheet_label
 from .keep import kept_runs
@@ -15,8 +15,8 @@ from .layout import Excluded
 from .limits import LIMITS
 from .output import Changes, Input, Written, read_input
 from .record import DrawRecord
-from .refs import Area, col_letters, parse_area
-from .select import Selection, choose_sheet, parse_columns, select
+from .refs import Area, col_letters, parse_area, quote_sheet, split_sheet
+from .select import Selection, _user_range, choose_sheet, parse_columns, select
 from .sheet import SheetXml
 from .suggest import LayoutRefusal, refuse
 
@@ -43,6 +43,9 @@ def open_job(
     whole_rows: bool,
     keep_blank: bool = False,
 ) -> Job:
+    if cells is not None:  # "Class 7B!A2:C23" or "'Class 7B'!A2:C23", as records print it
+        sheet = _range_sheet(cells, sheet)
+        cells = split_sheet(cells)[1]
     inp = read_input(src)
     info, tbl = choose_sheet(inp.book, sheet, table)
     label = sheet_label(inp.path, info.name)
@@ -60,6 +63,24 @@ def open_or_refuse(src: PathLike, attempt: Callable[[dict[str, Any]], object], *
         return open_job(src, header=header, **options)
     except LayoutRefusal as exc:
         refuse(exc, attempt, header=header)
+
+
+def _range_sheet(cells: str, sheet: str | None) -> str | None:
+    """The sheet of a draw whose ``--range`` may name one: it must agree with ``--sheet``."""
+    named, ref = split_sheet(cells)
+    if named is None:
+        return sheet
+    try:  # the range itself first: "nonsense!" is a range to fix, not a sheet to look for
+        _user_range(ref)
+    except OptionError as exc:
+        raise OptionError(str(exc).replace(repr(ref), repr(cells), 1)) from None
+    if sheet is not None and sheet.strip().casefold() != named.strip().casefold():
+        raise OptionError(
+            f"--range {cells!r} is on sheet {quote_sheet(named)} but --sheet is "
+            f"{quote_sheet(sheet)}: give the sheet once (--range {quote_sheet(sheet)}!"
+            f"{ref}, or leave out --sheet)"
+        )
+    return named
 
 
 def job_from_record(src: PathLike, record: DrawRecord) -> Job:

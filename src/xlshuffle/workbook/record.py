@@ -43,6 +43,9 @@ class DrawRecord:
         position ``p``. For ``within-rows``/``within-columns`` one list per line.
     k : int or None
         Winners drawn (``sample``) or number of groups (``groups``).
+    size : int or None
+        For ``groups --size N``: the most rows a group may hold, from which ``k`` was
+        derived (``ceil(data rows / N)``); None otherwise.
     unit : {"rows", "cells"}
         What moved: whole rows (every cell, height and row formatting) or only the
         selected cells.
@@ -76,6 +79,7 @@ class DrawRecord:
     output: str | None = None
     output_sha256: str | None = None
     k: int | None = None
+    size: int | None = None
     unit: str = "rows"
     target: dict[str, Any] = field(default_factory=dict)
     parts: dict[str, list[str]] = field(default_factory=dict)
@@ -132,7 +136,7 @@ class DrawRecord:
                     f"{label}: field {name!r} of the draw record is {type(value).__name__}, "
                     f"not {want}: give the record file xlshuffle wrote"
                 )
-        for name in ("rows", "columns", "k"):
+        for name in ("rows", "columns", "k", "size"):
             if isinstance(data.get(name), int) and data[name] < 0:
                 raise WorkbookError(f"{label}: field {name!r} of the draw record is negative")
         return cls(**data)
@@ -145,6 +149,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "rows": (int,),
     "columns": (int,),
     "k": (int, type(None)),
+    "size": (int, type(None)),
     "permutation": (list,),
     "target": (dict,),
     "parts": (dict,),

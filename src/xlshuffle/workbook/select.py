@@ -27,7 +27,7 @@ from .keep import blank_runs_in
 from .layout import Excluded, find_data, trim_blank_tail
 from .layout_rows import SheetRows
 from .parts import Book, SheetInfo, TableInfo
-from .refs import MAX_COL, Area, col_index, col_letters, parse_area
+from .refs import MAX_COL, Area, col_index, col_letters, parse_area, quote_sheet
 from .rowfind import used_cols, valued_rows
 from .sheet import SheetXml
 from .xmlscan import attrs, local, tags_or_refuse, unescape
@@ -188,7 +188,7 @@ def _select(
         return Selection(
             sheet, "table", area.top, bottom, list(range(area.left, area.right + 1)),
             has_head if header is None else header, False,
-            f"table {table.name} ({sheet.name}!{area.a1()})", table,
+            f"table {table.name} ({quote_sheet(sheet.name)}!{area.a1()})", table,
         )  # fmt: skip
     used = used_rows(sx)
     excluded: list[Excluded] = []
@@ -213,7 +213,7 @@ def _select(
         cols = parse_columns(columns)
         top, bottom = rows_span
         letters = ",".join(col_letters(c) for c in cols)
-        label = f"{sheet.name}!{letters} (rows {top}-{bottom})"
+        label = f"{quote_sheet(sheet.name)}!{letters} (rows {top}-{bottom})"
         return Selection(sheet, "columns", top, bottom, cols,
                          True if header is None else header, False, label,
                          excluded=excluded)  # fmt: skip
@@ -235,10 +235,10 @@ def _select(
                 "a range over the rows to draw"
             )
         return Selection(sheet, "range", top, bottom, list(range(left, right + 1)),
-                         bool(header), False, f"{sheet.name}!{area.a1()}")  # fmt: skip
+                         bool(header), False, f"{quote_sheet(sheet.name)}!{area.a1()}")  # fmt: skip
     top, bottom = rows_span
     left, right = col_span
-    label = f"{sheet.name}!{Area((top, left, max(top, bottom), right)).a1()}"
+    label = f"{quote_sheet(sheet.name)}!{Area((top, left, max(top, bottom), right)).a1()}"
     return Selection(sheet, "sheet", top, bottom, list(range(left, right + 1)),
                      True if header is None else header, whole_rows_allowed, label,
                      excluded=excluded, kept=kept)  # fmt: skip
@@ -251,7 +251,10 @@ def _user_range(text: str) -> tuple[int, int, int, int]:
     """``--range``: (top, left, bottom, right), or a usage error that shows how to
     write it. Stricter than a range read from a file: no bare column or row, no
     corners in reverse."""
-    how = "write it like 'A2:D200', 'A:D' or '2:200' (columns A-XFD, rows 1-1048576)"
+    how = (
+        "write it like 'A2:D200', 'A:D', '2:200' or 'Sheet1!A2:D200' (columns A-XFD, "
+        "rows 1-1048576)"
+    )
     area = parse_area(text.replace("$", ""))
     found = [_A1_PART.fullmatch(p) for p in text.split(":")]
     parts = [(m[1].upper(), m[2]) for m in found if m is not None]
