@@ -198,6 +198,13 @@ def test_formula_not_in_utf8_is_refused(tmp_path: Path) -> None:
     refused(tmp_path, data, r"the formula in G3 is not UTF-8 text")
 
 
+def test_a_line_break_quoted_from_the_file_stays_one_line(tmp_path: Path) -> None:
+    # was: a two-line message (found by the fuzzer): the shared-string index of a damaged
+    # cell, quoted in the refusal, held a line break
+    data = edited("merges.xlsx", SHEET, b"<v>0</v>", b"<v>1\n2</v>")
+    refused(tmp_path, data, r"shared string 1\\n2 does not exist")
+
+
 def test_formula_not_in_utf8_moved_cell_by_cell_is_refused(tmp_path: Path) -> None:
     # was: UnicodeEncodeError writing the translated formula (found by the fuzzer); the
     # whole-row path above refused it, the cell-by-cell path (--range) did not
