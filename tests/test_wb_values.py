@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from support import ROOT, SHARED
 
 from xlshuffle.workbook.values import (
     CellStyles,
@@ -39,8 +40,8 @@ from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel  # noqa
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 STRICT = "http://purl.oclc.org/ooxml/spreadsheetml/main"
-FIXTURES = Path("/work/main/tests/fixtures")
-CORPUS = Path("/work/shared/corpus")
+FIXTURES = ROOT / "tests" / "fixtures"
+CORPUS = SHARED / "corpus"
 
 DATE = 1  # style index of a date format in STYLES
 ELAPSED = 2  # style index of [h]:mm:ss
