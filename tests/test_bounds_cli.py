@@ -92,3 +92,84 @@ def test_verify_and_restore_under_the_cap(folder: Path) -> None:
     assert done.stdout.startswith("ok"), done.stdout
     run_capped(folder, "restore", "rec.json", "out.xlsx", "-o", "back.xlsx")
     assert (folder / "back.xlsx").is_file()
+
+
+# --------------------------------------------------------------------------- one line each
+
+
+def one_line(done: subprocess.CompletedProcess[str], code: int) -> str:
+    """The single ``Error: ...`` line of a refused run that exited with ``code``."""
+    assert done.returncode == code, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), done.stderr
+    return lines[0]
+
+
+def leftovers(folder: Path, before: set[str]) -> set[str]:
+    """Files that appeared in ``folder`` (a temporary file left behind, an output)."""
+    return {p.name for p in folder.iterdir()} - before
+
+
+_ENDLESS = (
+    "import sys\n"
+    "try:\n"
+    "    while True:\n"
+    "        sys.stdout.buffer.write(b'\\n' * (1 << 20))\n"
+    "except (BrokenPipeError, OSError):\n"
+    "    pass\n"
+)
+
+
+@pytest.mark.parametrize("limit", [None, "1000000"])
+def test_an_endless_stream_of_empty_lines_is_refused_in_one_line(folder: Path,
+                                                                 limit: str | None) -> None:  # fmt: skip
+    # an offset a line: hundreds of millions of empty lines took 4 bytes each (and minutes
+    # of drawing) until memory ran out; now the count is checked as the chunks arrive
+    before = {p.name for p in folder.iterdir()}
+    writer = subprocess.Popen([sys.executable, "-c", _ENDLESS], stdout=subprocess.PIPE)
+    extra = [] if limit is None else ["--max-lines", limit]
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "xlshuffle", "lines", "--seed", "1", "-o", "out.txt", *extra],
+            cwd=folder, stdin=writer.stdout, capture_output=True, text=True,
+            preexec_fn=_capped, check=False, timeout=300,
+        )  # fmt: skip
+    finally:
+        assert writer.stdout is not None
+        writer.stdout.close()
+        writer.kill()
+        writer.wait()
+    line = one_line(done, 1)
+    assert f"more than {int(limit or 100_000_000):,} lines" in line and "--max-lines" in line
+    assert done.stdout == ""
+    assert leftovers(folder, before) == set()
+
+
+def test_max_lines_refuses_a_file_before_drawing(folder: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "xlshuffle", "lines", "names.txt", "--max-lines", "999"],
+        cwd=folder, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "names.txt: more than 999 lines" in one_line(done, 1)
+    assert done.stdout == ""
+    ok = subprocess.run(
+        [sys.executable, "-m", "xlshuffle", "lines", "names.txt", "--max-lines", "1000"],
+        cwd=folder, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert ok.returncode == 0 and len(ok.stdout.splitlines()) == 1000
+
+
+def test_max_lines_below_1_is_a_usage_error(folder: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "xlshuffle", "lines", "names.txt", "--max-lines", "0"],
+        cwd=folder, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "--max-lines" in one_line(done, 2)
+
+
+def test_the_max_lines_default_is_the_documented_one() -> None:
+    from xlshuffle.cli import build_parser
+    from xlshuffle.lists.lines import DEFAULT_MAX_LINES
+
+    args = build_parser().parse_args(["lines"])
+    assert args.max_lines == DEFAULT_MAX_LINES

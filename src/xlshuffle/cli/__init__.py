@@ -63,12 +63,14 @@ def _cmd_lines(args: argparse.Namespace) -> int:
 
     if args.max_mb < 1:
         raise UsageError("--max-mb must be 1 or more")
+    if args.max_lines < 1:
+        raise UsageError("--max-lines must be 1 or more")
     limit = args.max_mb * 1024**2
     if args.file == "-":
-        data = read_limited(sys.stdin.buffer, limit, "stdin")
+        data = read_limited(sys.stdin.buffer, limit, "stdin", max_lines=args.max_lines)
     else:
         with open(args.file, "rb") as fh:
-            data = read_limited(fh, limit, args.file)
+            data = read_limited(fh, limit, args.file, max_lines=args.max_lines)
     lines = LineList(data)
     stream = DrawStream(args.seed)
     order = lines.draw(args.n, stream)
@@ -151,6 +153,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MB",
         help="refuse a larger input (default 2048 MB), before reading all of it",
     )
+    p.add_argument(
+        "--max-lines",
+        type=int,
+        default=100_000_000,
+        metavar="N",
+        help="refuse an input of more lines (default 100,000,000: 400 MB of offsets), "
+        "before reading all of it",
+    )
     p.set_defaults(func=_cmd_lines)
 
     p = sub.add_parser("deal", help="deal playing cards to hands")
@@ -208,6 +218,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             _silence_stdout()
             return 0
         print(f"Error: {_describe(exc)}", file=sys.stderr)
+        return 1
+    except MemoryError:  # a cap on the address space (ulimit -v) meets a large input
+        print(
+            "Error: out of memory: the input needs more than this process may use (see "
+            "'ulimit -v'); give a smaller input, or run where more memory is allowed",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt:
         print("Error: interrupted", file=sys.stderr)
