@@ -7,6 +7,7 @@ Each command runs here in a subprocess with ``RLIMIT_AS`` set to 1 GiB, on ordin
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -173,3 +174,40 @@ def test_the_max_lines_default_is_the_documented_one() -> None:
 
     args = build_parser().parse_args(["lines"])
     assert args.max_lines == DEFAULT_MAX_LINES
+
+
+# --------------------------------------------------------------------------- record path
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from xlshuffle.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("record", ["missing/rec.json", "adir", "afile/rec.json", "ro/rec.json"])
+@pytest.mark.parametrize("src", ["plain.xlsx", "list.csv"])
+def test_a_record_that_cannot_be_written_is_refused_before_drawing(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    record: str, src: str,
+) -> None:  # fmt: skip
+    (folder / "adir").mkdir()
+    (folder / "afile").write_text("")
+    (folder / "ro").mkdir()
+    real_access = os.access
+    # root may write anywhere, so the read-only folder is one os.access says no to
+    monkeypatch.setattr(
+        os, "access", lambda p, m: False if Path(p).name == "ro" else real_access(p, m)
+    )
+    monkeypatch.chdir(folder)
+    before = {p.name for p in folder.iterdir()}
+    code, out, err = run_main(capsys, "shuffle", src, "--seed", "1", "-o", "out" + src[-5:],
+                              "--record", record)  # fmt: skip
+    assert code == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: {record}"), err
+    assert out == ""  # nothing was drawn
+    assert leftovers(folder, before) == set()
+    assert not list((folder / "ro").iterdir()) and not list((folder / "adir").iterdir())

@@ -15,7 +15,7 @@ import re
 import sys
 from typing import Any
 
-from ..common.files import write_atomically
+from ..common.files import check_writable, write_atomically
 from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream, new_seed
@@ -236,6 +236,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"-k must be {'0' if command == 'sample' else '1'} or more, not {args.k}")
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
+    if args.record:  # found out before anything is drawn or written, not after
+        check_writable(args.record)
     try:
         paths = _expand(args.inputs, args.suffix or _DEFAULT_SUFFIX[command])
     except _Usage as exc:

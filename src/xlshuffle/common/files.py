@@ -46,6 +46,7 @@ __all__ = [
     "atomic_writer",
     "backup_path",
     "check_output",
+    "check_writable",
     "fsync_folder",
     "keep_backup",
     "output_target",
@@ -143,8 +144,12 @@ def output_target(path: str) -> Target:
     real = os.path.realpath(path)
     try:
         mode = os.stat(real).st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         folder = os.path.dirname(real)
+        if os.path.lexists(folder) and not os.path.isdir(folder):
+            raise OptionError(
+                f"{path}: {folder} is a file, not a folder: write somewhere else"
+            ) from None
         if not os.path.isdir(folder):
             raise OptionError(
                 f"{path}: the folder {folder} does not exist: create it first, or write "
@@ -158,6 +163,34 @@ def output_target(path: str) -> Target:
     if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
         return Target(real, stream=True)
     raise OptionError(f"{path} is not a regular file, a FIFO or a device: name a file instead")
+
+
+def check_writable(path: str) -> None:
+    """Refuse, before any work, a file that could not be written at the end: what
+    :func:`output_target` refuses, or a folder this process may not create files in.
+
+    Nothing is created to find out (a dry run writes nothing), so a file system mounted
+    read-only still fails only when written; the write is atomic, so that leaves nothing
+    behind either.
+
+    Raises
+    ------
+    OptionError
+        Naming the path and the folder.
+    """
+    if os.path.isdir(path):
+        raise OptionError(
+            f"{path} is a folder: name a file in it, such as {os.path.join(path, 'draw.json')}"
+        )
+    target = output_target(path)
+    if target.stream:
+        return
+    folder = os.path.dirname(target.path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OptionError(
+            f"{path}: the folder {folder} is not writable: write somewhere else, or ask for "
+            "write permission on it"
+        )
 
 
 def check_output(path: str, source: str) -> None:
