@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -211,3 +212,56 @@ def test_a_record_that_cannot_be_written_is_refused_before_drawing(
     assert out == ""  # nothing was drawn
     assert leftovers(folder, before) == set()
     assert not list((folder / "ro").iterdir()) and not list((folder / "adir").iterdir())
+
+
+# --------------------------------------------------------------------------- permission bits
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("shuffle", "plain.xlsx", "--seed", "1", "-o", "out.xlsx"),
+        ("groups", "plain.xlsx", "-k", "2", "--seed", "1", "-o", "out.xlsx"),
+        ("sample", "plain.xlsx", "-k", "2", "--seed", "1", "--out-dir", "sub"),
+        ("shuffle", "list.csv", "--seed", "1", "-o", "out.csv"),
+        ("sample", "list.csv", "-k", "2", "--seed", "1", "--suffix", ".out"),
+        ("lines", "names.txt", "--seed", "1", "-o", "out.txt"),
+        ("restore", "rec.json", "shuffled.xlsx", "-o", "out.xlsx"),
+    ],
+    ids=lambda argv: " ".join(argv),
+)
+def test_an_output_replaced_keeps_its_permission_bits(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    argv: tuple[str, ...],
+) -> None:  # fmt: skip
+    monkeypatch.chdir(folder)
+    (folder / "sub").mkdir()
+    if argv[0] == "restore":
+        assert run_main(capsys, "shuffle", "plain.xlsx", "--seed", "1", "-o", "shuffled.xlsx",
+                        "--record", "rec.json")[0] == 0  # fmt: skip
+    outputs = ["out.xlsx", "out.csv", "out.txt", "sub/plain.xlsx", "list.out.csv"]
+    for name in outputs:
+        (folder / name).write_bytes(b"last week's file")
+        (folder / name).chmod(0o640)  # made private on purpose; the input is 0o644
+    for name in ("plain.xlsx", "list.csv", "names.txt", "shuffled.xlsx"):
+        if (folder / name).exists():
+            (folder / name).chmod(0o644)
+    code, _, err = run_main(capsys, *argv)
+    assert code == 0, err
+    written = [n for n in outputs if (folder / n).read_bytes() != b"last week's file"]
+    assert len(written) == 1, written
+    assert stat.S_IMODE((folder / written[0]).stat().st_mode) == 0o640
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
+@pytest.mark.parametrize("src", ["plain.xlsx", "list.csv"])
+def test_in_place_keeps_the_permission_bits(folder: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch, src: str) -> None:  # fmt: skip
+    monkeypatch.chdir(folder)
+    (folder / src).chmod(0o604)
+    code, _, err = run_main(capsys, "shuffle", src, "--seed", "1", "--in-place")
+    assert code == 0, err
+    assert stat.S_IMODE((folder / src).stat().st_mode) == 0o604
+    backup = src.replace(".", ".bak.")
+    assert stat.S_IMODE((folder / backup).stat().st_mode) == 0o604

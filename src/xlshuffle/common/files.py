@@ -320,9 +320,9 @@ def atomic_writer(path: str, *, mode: int | None = None,
     """Write a file's new content to ``path``, which is replaced only if all went well.
 
     The caller writes to the yielded file. For a file (through its links) that is a
-    temporary file beside it; on a clean exit it is synced, given ``mode`` (or else the
-    replaced file's permission bits, or else those of any new file) and renamed onto the
-    target in one step, and the folder is synced. If anything raises, the temporary file
+    temporary file beside it; on a clean exit it is synced, given the replaced file's
+    permission bits (or, for a new file, ``mode``, or else those of any new file) and
+    renamed onto the target in one step, and the folder is synced. If anything raises, the temporary file
     is removed, the target is untouched, and an :class:`OSError` names ``path``, not the
     temporary file. A FIFO or a device (:func:`output_target`) gets the bytes written
     into it, through an anonymous temporary file when the caller needs to ``seek``.
@@ -332,7 +332,8 @@ def atomic_writer(path: str, *, mode: int | None = None,
     path : str
         The output as the user gave it.
     mode : int, optional
-        Permission bits for the new file (the input's, for the output of a draw).
+        Permission bits for a new file (the input's, for the output of a draw). A file
+        replaced keeps its own: an output someone made private stays private.
     seekable : bool
         Whether the caller needs ``seek``, ``tell`` and ``read`` on the file it gets.
     """
@@ -347,11 +348,10 @@ def atomic_writer(path: str, *, mode: int | None = None,
                 fh.seek(0)
                 shutil.copyfileobj(fh, out, 1 << 20)
         return
-    if mode is None:
-        try:
-            mode = os.stat(target.path).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = _new_file_mode()
+    try:
+        mode = os.stat(target.path).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = _new_file_mode() if mode is None else mode
     tmp = ""
     try:
         fd, tmp = temp_beside(target.path)
