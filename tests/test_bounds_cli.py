@@ -7,6 +7,7 @@ Each command runs here in a subprocess with ``RLIMIT_AS`` set to 1 GiB, on ordin
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -265,3 +266,87 @@ def test_in_place_keeps_the_permission_bits(folder: Path, capsys: pytest.Capture
     assert stat.S_IMODE((folder / src).stat().st_mode) == 0o604
     backup = src.replace(".", ".bak.")
     assert stat.S_IMODE((folder / backup).stat().st_mode) == 0o604
+
+
+# --------------------------------------------------------------------------- names not UTF-8
+
+
+@pytest.fixture
+def latin1(folder: Path) -> Path:
+    """``folder`` with ``caf\\xe9.xlsx``, ``.csv`` and ``.txt``: names that are not UTF-8."""
+    if sys.platform != "linux":
+        pytest.skip("only Linux file systems take any bytes as a name")
+    for ext, src in ((".xlsx", "plain.xlsx"), (".csv", "list.csv"), (".txt", "names.txt")):
+        shutil.copy(folder / src, os.path.join(os.fsencode(folder), b"caf\xe9" + ext.encode()))
+    return folder
+
+
+CAFE = os.fsdecode(b"caf\xe9")  # 'caf\udce9', as Python holds it
+
+
+def run_env(folder: Path, *argv: str, strict: bool) -> subprocess.CompletedProcess[str]:
+    """Run in a strict UTF-8 environment (PYTHONIOENCODING=utf-8: print fails on such a
+    name unless xlshuffle handles it) or the inherited one."""
+    env = dict(os.environ)
+    env.pop("PYTHONIOENCODING", None)
+    if strict:
+        env["PYTHONIOENCODING"] = "utf-8"
+    return subprocess.run(
+        [sys.executable, "-m", "xlshuffle", *argv], cwd=folder, env=env,
+        capture_output=True, check=False,
+        text=True, encoding="utf-8", errors="surrogateescape",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["strict-stdout", "inherited"])
+def test_a_name_that_is_not_utf8_goes_through_every_command(latin1: Path, strict: bool) -> None:
+    def ok(*argv: str) -> subprocess.CompletedProcess[str]:
+        done = run_env(latin1, *argv, strict=strict)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (argv, done.stderr)
+        return done
+
+    ok("lines", f"{CAFE}.txt", "--seed", "1", "-o", f"{CAFE}.out.txt")
+    for ext in (".xlsx", ".csv"):
+        ok("shuffle", f"{CAFE}{ext}", "--seed", "1", "--record", f"{CAFE}{ext}.json", "--json")
+        ok("sample", f"{CAFE}{ext}", "-k", "2", "--seed", "1", "--json")
+        ok("groups", f"{CAFE}{ext}", "-k", "2", "--seed", "1")
+        record = latin1 / f"{CAFE}{ext}.json"
+        text = record.read_bytes().decode("utf-8")  # a record is UTF-8 text
+        data = json.loads(text)
+        # the name is kept exactly: its \udcXX escape reads back as the same bytes
+        assert os.fsencode(data["input"]) == b"caf\xe9" + ext.encode()
+        assert os.fsencode(data["output"]) == b"caf\xe9.shuffled" + ext.encode()
+        assert ok("verify", record.name).stdout.startswith("ok")
+    ok("restore", f"{CAFE}.xlsx.json", f"{CAFE}.shuffled.xlsx", "-o", f"{CAFE}.back.xlsx")
+    assert (latin1 / f"{CAFE}.back.xlsx").is_file()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("lines", f"{CAFE}.nope"),
+        ("shuffle", f"{CAFE}.nope.xlsx", "--seed", "1"),
+        ("sample", f"{CAFE}.nope.csv", "-k", "1", "--seed", "1"),
+        ("groups", f"{CAFE}.txt", "-k", "2", "--seed", "1"),
+        ("verify", f"{CAFE}.txt"),
+        ("restore", f"{CAFE}.txt", f"{CAFE}.xlsx", "-o", "out.xlsx"),
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_a_name_that_is_not_utf8_in_a_refusal_is_one_line(latin1: Path,
+                                                          argv: tuple[str, ...]) -> None:  # fmt: skip
+    before = {p.name for p in latin1.iterdir()}
+    done = run_env(latin1, *argv, strict=True)
+    line = one_line(done, 1)
+    assert "caf\\udce9" in line, line
+    assert leftovers(latin1, before) == set()
+
+
+@pytest.mark.parametrize("flag", ["--label", "--sheet-name"])
+def test_a_label_that_is_not_utf8_is_a_usage_error(latin1: Path, flag: str) -> None:
+    command = "groups" if flag == "--label" else "sample"
+    before = {p.name for p in latin1.iterdir()}
+    done = run_env(latin1, command, "plain.xlsx", "-k", "2", "--seed", "1", "--suffix", ".x",
+                   flag, CAFE, strict=True)  # fmt: skip
+    assert flag in one_line(done, 2)
+    assert leftovers(latin1, before) == set()

@@ -190,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code (0 ok, 1 failure, 2 usage error)."""
+    _tolerate_undecodable_names()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -229,6 +230,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Error: interrupted", file=sys.stderr)
         return 130
+
+
+def _tolerate_undecodable_names() -> None:
+    """Let stdout print a file name that is not UTF-8 (``b"caf\\xe9.xlsx"``, held as a lone
+    surrogate) as ``caf\\udce9.xlsx`` where its encoding is strict (a UTF-8 locale, or
+    PYTHONIOENCODING), as stderr always does, instead of failing after the work is done."""
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
 
 
 def _silence_stdout() -> None:

@@ -236,6 +236,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"-k must be {'0' if command == 'sample' else '1'} or more, not {args.k}")
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
+    for flag, text in (("--label", getattr(args, "label", "")),
+                       ("--sheet-name", getattr(args, "sheet_name", ""))):  # fmt: skip
+        if any("\udc80" <= ch <= "\udcff" for ch in text or ""):  # written into the file
+            raise UsageError(f"{flag} holds a byte that is not UTF-8 text: type it again")
     if args.record:  # found out before anything is drawn or written, not after
         check_writable(args.record)
     try:
@@ -307,7 +311,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if csv_to_stdout and "table" in res and not args.dry_run:
             _print_csv(res["table"])
         if args.json:
-            print(json.dumps(rec, ensure_ascii=False, separators=(",", ":")))
+            print(_escape_bytes(json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
     failed = len(tasks) - len(records)
     if many:
         print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
@@ -386,4 +390,13 @@ def _record_text(data: dict[str, Any] | list[dict[str, Any]]) -> str:
 
 
 def _write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> None:
-    write_atomically(path, _record_text(data).encode("utf-8"))
+    write_atomically(path, _escape_bytes(_record_text(data)).encode("utf-8"))
+
+
+def _escape_bytes(text: str) -> str:
+    """JSON text with each byte of a file name that is not UTF-8 (which Python holds as a
+    lone surrogate, ``b"caf\\xe9"`` -> ``"caf\\udce9"``) written as its ``\\udcXX`` escape:
+    valid JSON, UTF-8 text, and read back by ``json.loads`` as the same name, which the
+    file functions turn back into the same bytes. Raw bytes would make the record
+    unreadable as UTF-8; a replacement character would lose the name."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
