@@ -15,7 +15,7 @@ from .limits import LIMITS
 from .output import Changes, Input, Written, read_input
 from .record import DrawRecord
 from .refs import Area, col_letters, parse_area
-from .select import Selection, choose_sheet, parse_columns, select
+from .select import Selection, check_merge_refs, choose_sheet, parse_columns, select
 from .sheet import SheetXml
 
 __all__ = ["Job", "dest", "job_from_record", "make_record", "open_job"]
@@ -44,6 +44,7 @@ def open_job(
     info, tbl = choose_sheet(inp.book, sheet, table)
     label = sheet_label(inp.path, info.name)
     sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), label)
+    check_merge_refs(sx)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
                  whole_rows_allowed=whole_rows)  # fmt: skip
     return Job(inp, sx, sel)

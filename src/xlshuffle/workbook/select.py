@@ -31,7 +31,7 @@ from .rowfind import used_cols, valued_rows
 from .sheet import SheetXml
 from .xmlscan import attrs, local, tags_or_refuse, unescape
 
-__all__ = ["Selection", "check_movable", "choose_sheet", "parse_columns", "select"]
+__all__ = ["Selection", "check_merge_refs", "check_movable", "choose_sheet", "parse_columns", "select"]
 
 
 @dataclass
@@ -249,6 +249,33 @@ def _tail_elements(sx: SheetXml, names: set[bytes]) -> list[tuple[bytes, dict[by
             if tag.kind in ("start", "empty") and local(tag.name) in names:
                 out.append((local(tag.name), attrs(data[tag.start : tag.end])))
     return out
+
+
+def check_merge_refs(sx: SheetXml) -> None:
+    """Refuse a sheet with a merge whose ``ref`` is not a range of cells written top-left
+    corner first (``A1:ZZZZZ9``, ``""``, ``B2:A1``): every check that reads merges would
+    skip it, and the draw would carry a merge nobody can tell the extent of.
+
+    Raises
+    ------
+    WorkbookError
+        Naming the sheet and the reference.
+    """
+    for _, a in _tail_elements(sx, {b"mergeCell"}):
+        ref = unescape(a.get(b"ref", b""))
+        m = _MERGE_REF.fullmatch(ref)
+        first = parse_area(m[1]) if m else None
+        last = parse_area(m[2] or m[1]) if m else None
+        if first is None or last is None or first.top > last.top or first.left > last.left:
+            raise WorkbookError(
+                f"{sx.label}: merged cells with the damaged reference {ref!r} (not a range of "
+                "cells such as A1:B2): open the workbook in Excel, let it repair the file, "
+                "save, and retry"
+            )
+
+
+_CELL_REF = r"(\$?[A-Za-z]{1,3}\$?[0-9]{1,7})"
+_MERGE_REF = re.compile(_CELL_REF + "(?::" + _CELL_REF + ")?")
 
 
 def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
