@@ -1,16 +1,21 @@
 """Workbooks at the edges end in one line, with nothing left behind: a used range that
-reaches column XFD (``groups``), a damaged merge reference in the drawn sheet.
+reaches column XFD (``groups``), a damaged merge reference in the drawn sheet; and a
+workbook of many large sheets costs only the sheet drawn.
 
 The workbooks are made here with openpyxl and edited with zipfile, not with xlshuffle.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import zipfile
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from support import ROOT
 from xlshuffle.cli import main
 
 openpyxl = pytest.importorskip("openpyxl")
@@ -102,3 +107,88 @@ def test_a_sound_merge_below_the_list_still_draws(tmp_path: Path) -> None:
     src = make_list(tmp_path / "merged.xlsx", merge="A9:B9")
     assert main(["shuffle", str(src), "--seed", "1", "--range", "A1:B7", "-o",
                  str(tmp_path / "out.xlsx")]) == 0  # fmt: skip
+
+
+# --------------------------------------------------------------------------- many large sheets
+
+
+def _make_big_workbook() -> Any:
+    spec = importlib.util.spec_from_file_location("make_big_workbook",
+                                                  ROOT / "tools" / "make_big_workbook.py")  # fmt: skip
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.make_big_workbook
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Sheet ``List`` (1,000 rows) and three sheets of 12 MB of XML each (~1.7 MB deflated,
+    past the size up to which a sheet that is not drawn is read)."""
+    path = tmp_path_factory.mktemp("big") / "big.xlsx"
+    _make_big_workbook()(str(path), sheets=3, mb=12)
+    with zipfile.ZipFile(path) as zf:
+        for name in ("xl/worksheets/sheet2.xml", "xl/worksheets/sheet4.xml"):
+            assert zf.getinfo(name).compress_size > 1024**2
+    return path
+
+
+@pytest.fixture
+def inflated(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """The parts the engine inflates, counted (every read goes through Package.chunks)."""
+    from xlshuffle.workbook import zipio
+
+    seen: Counter[str] = Counter()
+    real = zipio.Package.chunks
+
+    def chunks(self: Any, name: str, **kwargs: Any) -> Any:
+        seen[name] += 1
+        return real(self, name, **kwargs)
+
+    monkeypatch.setattr(zipio.Package, "chunks", chunks)
+    return seen
+
+
+def test_only_the_drawn_sheet_of_many_large_sheets_is_read(
+    big: Path, tmp_path: Path, inflated: Counter[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # each other sheet was inflated twice by a shuffle: once to look for formulas, once to
+    # check its CRC before copying it; 10 sheets of 50 MB took 10 s for a 1,000-row list
+    out, rec = tmp_path / "out.xlsx", tmp_path / "rec.json"
+    runs = [
+        ["shuffle", str(big), "--sheet", "List", "--seed", "1", "-o", str(out), "--record",
+         str(rec)],
+        ["verify", str(rec), "--input", str(big), "--output", str(out)],
+        ["restore", str(rec), str(out), "-o", str(tmp_path / "back.xlsx")],
+        ["groups", str(big), "--sheet", "List", "-k", "3", "--seed", "1", "-o",
+         str(tmp_path / "groups.xlsx")],
+        ["sample", str(big), "--sheet", "List", "-k", "3", "--seed", "1", "--out-dir",
+         str(tmp_path / "sample")],
+    ]  # fmt: skip
+    (tmp_path / "sample").mkdir()
+    for argv in runs:
+        inflated.clear()
+        assert main(argv) == 0, capsys.readouterr().err
+        assert "xl/worksheets/sheet1.xml" in inflated or argv[0] == "restore", argv
+        others = sorted(n for n in inflated if n.startswith("xl/worksheets/sheet")
+                        and n != "xl/worksheets/sheet1.xml")  # fmt: skip
+        assert others == [], (argv[0], others)
+    # the other sheets are copied byte for byte; the drawn one holds the same rows
+    with zipfile.ZipFile(big) as a, zipfile.ZipFile(out) as b:
+        for n in ("xl/worksheets/sheet2.xml", "xl/worksheets/sheet3.xml"):
+            assert a.getinfo(n).CRC == b.getinfo(n).CRC and a.read(n) == b.read(n)
+    book = openpyxl.load_workbook(out, read_only=True)
+    try:
+        rows = list(book["List"].values)
+    finally:
+        book.close()
+    assert rows[0] == ("Name", "Number", "Half")
+    assert sorted(r[1] for r in rows[1:]) == list(range(2, 1002))
+
+
+def test_a_large_sheet_that_is_drawn_is_read(big: Path, tmp_path: Path,
+                                             inflated: Counter[str]) -> None:  # fmt: skip
+    out = tmp_path / "out.xlsx"
+    assert main(["shuffle", str(big), "--sheet", "Big1", "--seed", "1", "-o", str(out)]) == 0
+    assert inflated["xl/worksheets/sheet2.xml"] == 1
+    assert "xl/worksheets/sheet3.xml" not in inflated
