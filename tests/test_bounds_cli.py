@@ -350,3 +350,18 @@ def test_a_label_that_is_not_utf8_is_a_usage_error(latin1: Path, flag: str) -> N
                    flag, CAFE, strict=True)  # fmt: skip
     assert flag in one_line(done, 2)
     assert leftovers(latin1, before) == set()
+
+
+def test_running_out_of_memory_is_one_line(folder: Path) -> None:
+    # 10**9 cards of a 2**53 deck: MemoryError under a cap (here 400 MB, to fail sooner),
+    # which was a traceback
+    def small_cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (400 * 1024**2, 400 * 1024**2))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "xlshuffle", "deal", "--deck", str(2**53), "--cards", str(10**9),
+         "--seed", "1"],
+        cwd=folder, capture_output=True, text=True, preexec_fn=small_cap, check=False,
+        timeout=300,
+    )  # fmt: skip
+    assert "out of memory" in one_line(done, 1)

@@ -222,8 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except MemoryError:  # a cap on the address space (ulimit -v) meets a large input
         print(
-            "Error: out of memory: the input needs more than this process may use (see "
-            "'ulimit -v'); give a smaller input, or run where more memory is allowed",
+            "Error: out of memory: this needs more than the process may use (see 'ulimit "
+            "-v'): ask for less (a smaller input, fewer cards), or allow more memory",
             file=sys.stderr,
         )
         return 1
