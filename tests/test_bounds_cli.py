@@ -37,7 +37,7 @@ def run_capped(folder: Path, *argv: str, stdin: bytes = b"") -> subprocess.Compl
         input=stdin.decode(),
         capture_output=True,
         text=True,
-        preexec_fn=_capped,  # noqa: PLW1509 - no threads here that it could deadlock
+        preexec_fn=_capped,  # no threads here that it could deadlock
         check=False,
         timeout=300,
     )
@@ -124,8 +124,9 @@ _ENDLESS = (
 
 
 @pytest.mark.parametrize("limit", [None, "1000000"])
-def test_an_endless_stream_of_empty_lines_is_refused_in_one_line(folder: Path,
-                                                                 limit: str | None) -> None:  # fmt: skip
+def test_an_endless_stream_of_empty_lines_is_refused_in_one_line(
+    folder: Path, limit: str | None
+) -> None:
     # an offset a line: hundreds of millions of empty lines took 4 bytes each (and minutes
     # of drawing) until memory ran out; now the count is checked as the chunks arrive
     before = {p.name for p in folder.iterdir()}
@@ -257,8 +258,9 @@ def test_an_output_replaced_keeps_its_permission_bits(
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
 @pytest.mark.parametrize("src", ["plain.xlsx", "list.csv"])
-def test_in_place_keeps_the_permission_bits(folder: Path, capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch, src: str) -> None:  # fmt: skip
+def test_in_place_keeps_the_permission_bits(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, src: str
+) -> None:
     monkeypatch.chdir(folder)
     (folder / src).chmod(0o604)
     code, _, err = run_main(capsys, "shuffle", src, "--seed", "1", "--in-place")
@@ -333,8 +335,9 @@ def test_a_name_that_is_not_utf8_goes_through_every_command(latin1: Path, strict
     ],
     ids=lambda argv: argv[0],
 )
-def test_a_name_that_is_not_utf8_in_a_refusal_is_one_line(latin1: Path,
-                                                          argv: tuple[str, ...]) -> None:  # fmt: skip
+def test_a_name_that_is_not_utf8_in_a_refusal_is_one_line(
+    latin1: Path, argv: tuple[str, ...]
+) -> None:
     before = {p.name for p in latin1.iterdir()}
     done = run_env(latin1, *argv, strict=True)
     line = one_line(done, 1)

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from support import ROOT
 from xlshuffle.cli import main
+
+from support import ROOT
 
 openpyxl = pytest.importorskip("openpyxl")
 
@@ -98,8 +99,9 @@ def test_a_damaged_merge_reference_is_one_line(tmp_path: Path, capsys: pytest.Ca
     # such a merge was skipped by every check that reads merges, and drawn over
     src = make_list(tmp_path / "merged.xlsx", merge="A9:B9")
     replace_in_sheet(src, b'ref="A9:B9"', f'ref="{ref}"'.encode())
-    line = refused(capsys, tmp_path, *command, str(src), "--seed", "1",
-                   "-o", str(tmp_path / "out.xlsx"), "--record", str(tmp_path / "r.json"))  # fmt: skip
+    out, record = str(tmp_path / "out.xlsx"), str(tmp_path / "r.json")
+    line = refused(capsys, tmp_path, *command, str(src), "--seed", "1", "-o", out,
+                   "--record", record)  # fmt: skip
     assert f"{ref!r}" in line and "sheet 'Data'" in line and str(src) in line
 
 
@@ -113,8 +115,8 @@ def test_a_sound_merge_below_the_list_still_draws(tmp_path: Path) -> None:
 
 
 def _make_big_workbook() -> Any:
-    spec = importlib.util.spec_from_file_location("make_big_workbook",
-                                                  ROOT / "tools" / "make_big_workbook.py")  # fmt: skip
+    tool = ROOT / "tools" / "make_big_workbook.py"
+    spec = importlib.util.spec_from_file_location("make_big_workbook", tool)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

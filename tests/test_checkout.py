@@ -39,8 +39,8 @@ def _machine_paths() -> list[str]:
 
 
 def _pattern() -> re.Pattern[bytes]:
-    """One of :func:`_machine_paths`, not the tail of a longer path (``/srv/work/x`` is not
-    ``/work/x``) nor the head of a longer name (``/work2``)."""
+    """One of :func:`_machine_paths`, but not the tail of a longer path nor the head of a
+    longer name."""
     alternatives = b"|".join(re.escape(os.fsencode(p)) for p in _machine_paths())
     return re.compile(rb"(?<![\w.~/-])(?:" + alternatives + rb")(?![\w.-])")
 

@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
-from support import ROOT, SHARED
 
 from xlshuffle.workbook.values import (
     CellStyles,
@@ -32,6 +31,8 @@ from xlshuffle.workbook.values import (
     text_of,
     workbook_date1904,
 )
+
+from support import ROOT, SHARED
 
 openpyxl = pytest.importorskip("openpyxl")
 etree = pytest.importorskip("lxml.etree")

@@ -15,7 +15,7 @@ import re
 import sys
 from typing import Any
 
-from ..common.files import check_writable, write_atomically
+from ..common.files import check_writable, escape_undecodable, write_atomically
 from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream, new_seed
@@ -311,7 +311,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if csv_to_stdout and "table" in res and not args.dry_run:
             _print_csv(res["table"])
         if args.json:
-            print(_escape_bytes(json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
+            print(escape_undecodable(json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
     failed = len(tasks) - len(records)
     if many:
         print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
@@ -390,13 +390,4 @@ def _record_text(data: dict[str, Any] | list[dict[str, Any]]) -> str:
 
 
 def _write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> None:
-    write_atomically(path, _escape_bytes(_record_text(data)).encode("utf-8"))
-
-
-def _escape_bytes(text: str) -> str:
-    """JSON text with each byte of a file name that is not UTF-8 (which Python holds as a
-    lone surrogate, ``b"caf\\xe9"`` -> ``"caf\\udce9"``) written as its ``\\udcXX`` escape:
-    valid JSON, UTF-8 text, and read back by ``json.loads`` as the same name, which the
-    file functions turn back into the same bytes. Raw bytes would make the record
-    unreadable as UTF-8; a replacement character would lose the name."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    write_atomically(path, escape_undecodable(_record_text(data)).encode("utf-8"))

@@ -47,6 +47,7 @@ __all__ = [
     "backup_path",
     "check_output",
     "check_writable",
+    "escape_undecodable",
     "fsync_folder",
     "keep_backup",
     "output_target",
@@ -59,6 +60,15 @@ __all__ = [
 #: Name pattern of every temporary file xlshuffle writes: ``.~xlshuffle-*.tmp``.
 TEMP_PREFIX = ".~xlshuffle-"
 TEMP_SUFFIX = ".tmp"
+
+
+def escape_undecodable(text: str) -> str:
+    """``text`` (JSON) with each byte of a file name that is not UTF-8, which Python holds
+    as a lone surrogate (``b"caf\\xe9"`` -> ``"caf\\udce9"``), written as its ``\\udcXX``
+    escape: valid JSON and UTF-8 text, read back by ``json.loads`` as the same name, which
+    the file functions turn back into the same bytes. Raw bytes would make a record
+    unreadable as UTF-8; a replacement character would lose the name."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _folder_of(path: str) -> str:
@@ -168,10 +178,7 @@ def output_target(path: str) -> Target:
 def check_writable(path: str) -> None:
     """Refuse, before any work, a file that could not be written at the end: what
     :func:`output_target` refuses, or a folder this process may not create files in.
-
-    Nothing is created to find out (a dry run writes nothing), so a file system mounted
-    read-only still fails only when written; the write is atomic, so that leaves nothing
-    behind either.
+    Nothing is created to find out (a dry run writes nothing).
 
     Raises
     ------
@@ -322,10 +329,11 @@ def atomic_writer(path: str, *, mode: int | None = None,
     The caller writes to the yielded file. For a file (through its links) that is a
     temporary file beside it; on a clean exit it is synced, given the replaced file's
     permission bits (or, for a new file, ``mode``, or else those of any new file) and
-    renamed onto the target in one step, and the folder is synced. If anything raises, the temporary file
-    is removed, the target is untouched, and an :class:`OSError` names ``path``, not the
-    temporary file. A FIFO or a device (:func:`output_target`) gets the bytes written
-    into it, through an anonymous temporary file when the caller needs to ``seek``.
+    renamed onto the target in one step, and the folder is synced. If anything raises,
+    the temporary file is removed, the target is untouched, and an :class:`OSError`
+    names ``path``, not the temporary file. A FIFO or a device (:func:`output_target`)
+    gets the bytes written into it, through an anonymous temporary file when the caller
+    needs to ``seek``.
 
     Parameters
     ----------

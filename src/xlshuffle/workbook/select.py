@@ -31,7 +31,14 @@ from .rowfind import used_cols, valued_rows
 from .sheet import SheetXml
 from .xmlscan import attrs, local, tags_or_refuse, unescape
 
-__all__ = ["Selection", "check_merge_refs", "check_movable", "choose_sheet", "parse_columns", "select"]
+__all__ = [
+    "Selection",
+    "check_merge_refs",
+    "check_movable",
+    "choose_sheet",
+    "parse_columns",
+    "select",
+]
 
 
 @dataclass
