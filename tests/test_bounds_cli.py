@@ -161,6 +161,12 @@ def test_max_lines_refuses_a_file_before_drawing(folder: Path) -> None:
         cwd=folder, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert ok.returncode == 0 and len(ok.stdout.splitlines()) == 1000
+    (folder / "names.txt").write_text("a\nb\nc")  # three lines, the last without \n
+    done = subprocess.run(
+        [sys.executable, "-m", "xlshuffle", "lines", "names.txt", "--max-lines", "2"],
+        cwd=folder, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "names.txt: more than 2 lines" in one_line(done, 1)
 
 
 def test_max_lines_below_1_is_a_usage_error(folder: Path) -> None:

@@ -61,6 +61,13 @@ def read_limited(fh: BinaryIO, max_bytes: int, name: str, *,
         size = 0
     if size > max_bytes:
         raise too_large
+
+    def too_many(most: int) -> ListError:
+        return ListError(
+            f"{name}: more than {most:,} lines, the most xlshuffle lines takes (each costs "
+            "memory): raise the limit with --max-lines N"
+        )
+
     buf = bytearray()
     lines = 0
     while chunk := fh.read(_CHUNK):
@@ -69,11 +76,10 @@ def read_limited(fh: BinaryIO, max_bytes: int, name: str, *,
         if max_lines is not None:
             lines += chunk.count(b"\n")
             if lines > max_lines:
-                raise ListError(
-                    f"{name}: more than {max_lines:,} lines, the most xlshuffle lines takes "
-                    f"(each costs memory): raise the limit with --max-lines N"
-                )
+                raise too_many(max_lines)
         buf += chunk
+    if max_lines is not None and buf and buf[-1] != 0x0A and lines + 1 > max_lines:
+        raise too_many(max_lines)  # a last line without a newline is a line too
     return buf
 
 
