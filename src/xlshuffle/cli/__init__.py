@@ -63,12 +63,14 @@ def _cmd_lines(args: argparse.Namespace) -> int:
 
     if args.max_mb < 1:
         raise UsageError("--max-mb must be 1 or more")
+    if args.max_lines < 1:
+        raise UsageError("--max-lines must be 1 or more")
     limit = args.max_mb * 1024**2
     if args.file == "-":
-        data = read_limited(sys.stdin.buffer, limit, "stdin")
+        data = read_limited(sys.stdin.buffer, limit, "stdin", max_lines=args.max_lines)
     else:
         with open(args.file, "rb") as fh:
-            data = read_limited(fh, limit, args.file)
+            data = read_limited(fh, limit, args.file, max_lines=args.max_lines)
     head = b""
     if args.header:  # the first line stays first; removed in place, not copied
         end = data.find(b"\n") + 1 or len(data)
@@ -177,6 +179,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MB",
         help="refuse a larger input (default 2048 MB), before reading all of it",
     )
+    p.add_argument(
+        "--max-lines",
+        type=int,
+        default=100_000_000,
+        metavar="N",
+        help="refuse an input of more lines (default 100,000,000: 400 MB of offsets), "
+        "before reading all of it",
+    )
     p.set_defaults(func=_cmd_lines)
 
     p = sub.add_parser(
@@ -218,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code (0 ok, 1 failure, 2 usage error)."""
+    _tolerate_undecodable_names()
     try:
         parser = build_parser()
         args, extra = parser.parse_known_args(argv)
@@ -254,9 +265,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         print(f"Error: {_describe(exc)}", file=sys.stderr)
         return 1
+    except MemoryError:  # a cap on the address space (ulimit -v) meets a large input
+        print(
+            "Error: out of memory: this needs more than the process may use (see 'ulimit "
+            "-v'): ask for less (a smaller input, fewer cards), or allow more memory",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         print("Error: interrupted", file=sys.stderr)
         return 130
+
+
+def _tolerate_undecodable_names() -> None:
+    """Let stdout print a file name that is not UTF-8 (``b"caf\\xe9.xlsx"``, held as a lone
+    surrogate) as ``caf\\udce9.xlsx`` where its encoding is strict (a UTF-8 locale, or
+    PYTHONIOENCODING), as stderr always does, instead of failing after the work is done."""
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
 
 
 def _silence_stdout() -> None:

@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Any
 
-from ..common.files import write_atomically
+from ..common.files import check_writable, escape_undecodable, write_atomically
 from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream, new_seed
@@ -209,6 +209,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     guards.refuse_mixed_channels(args)
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
+    for flag, text in (("--label", getattr(args, "label", "")),
+                       ("--sheet-name", getattr(args, "sheet_name", ""))):  # fmt: skip
+        if any("\udc80" <= ch <= "\udcff" for ch in text or ""):  # written into the file
+            raise UsageError(f"{flag} holds a byte that is not UTF-8 text: type it again")
+    if args.record:  # found out before anything is drawn or written, not after
+        check_writable(args.record)
     try:
         paths = expand(args.inputs, args.suffix or DEFAULT_SUFFIX[command])
     except _Usage as exc:
@@ -283,7 +289,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if csv_to_stdout and "table" in res and not args.dry_run:
             _print_csv(res["table"])
         if args.json:
-            print(json.dumps(rec, ensure_ascii=False, separators=(",", ":")))
+            print(escape_undecodable(json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
     failed = len(tasks) - len(records)
     if many:
         print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
@@ -364,4 +370,4 @@ def _record_text(data: dict[str, Any] | list[dict[str, Any]]) -> str:
 
 
 def _write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> None:
-    write_atomically(path, _record_text(data).encode("utf-8"))
+    write_atomically(path, escape_undecodable(_record_text(data)).encode("utf-8"))

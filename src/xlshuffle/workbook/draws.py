@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..draw.errors import WorkbookError
 from .limits import LIMITS
 from .parts import STRICT_MAIN, Book
-from .refs import cell_ref, col_letters
+from .refs import MAX_COL, cell_ref, col_letters
 from .rowfind import used_cols
 from .select import Selection
 from .sheet import Cell, SheetXml
@@ -149,6 +149,12 @@ def group_column_edits(
     group number per data row; with ``only``, for those data rows (indexes) only: blank
     rows kept in place get none)."""
     col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
+    if col > MAX_COL:  # XFE is no column: Excel refuses the file
+        raise WorkbookError(
+            f"{sx.label}: cells in column XFD, the last column, leave no column right of "
+            "them for the group numbers: move or clear the cells of column XFD (or copy the "
+            "list to a sheet of its own), then retry"
+        )
     letters = col_letters(col)
     p = sx.prefix
     letters_b = letters.encode()

@@ -16,7 +16,14 @@ from .limits import LIMITS
 from .output import Changes, Input, Written, read_input
 from .record import DrawRecord
 from .refs import Area, col_letters, parse_area, quote_sheet, split_sheet
-from .select import Selection, _user_range, choose_sheet, parse_columns, select
+from .select import (
+    Selection,
+    _user_range,
+    check_merge_refs,
+    choose_sheet,
+    parse_columns,
+    select,
+)
 from .sheet import SheetXml
 from .suggest import LayoutRefusal, refuse
 
@@ -50,6 +57,7 @@ def open_job(
     info, tbl = choose_sheet(inp.book, sheet, table)
     label = sheet_label(inp.path, info.name)
     sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), label)
+    check_merge_refs(sx)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
                  whole_rows_allowed=whole_rows, keep_blank=keep_blank)  # fmt: skip
     return Job(inp, sx, sel)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import hashlib
+import io
 import json
 from dataclasses import MISSING, dataclass, field
 from typing import Any
@@ -161,12 +162,24 @@ _TYPES: dict[str, tuple[type, ...]] = {
 MAX_RECORD_BYTES = 1 << 30
 
 
+def _read_bounded(path: str, limit: int) -> bytes:
+    """A file's bytes, read a chunk at a time and refused past ``limit``.
+
+    Not ``read(limit + 1)``: that allocates a buffer of the limit's size up front, which
+    fails with MemoryError under an address-space cap (``ulimit -v``) even for a tiny file.
+    """
+    buffer = io.BytesIO()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            if buffer.tell() + len(chunk) > limit:
+                raise WorkbookError(f"{path}: more than {limit >> 20} MB: not a draw record")
+            buffer.write(chunk)
+    return buffer.getvalue()
+
+
 def load_records(path: str) -> list[DrawRecord]:
     """Read a record file: one JSON object, a JSON array of them, or JSON lines."""
-    with open(path, "rb") as fh:
-        raw = fh.read(MAX_RECORD_BYTES + 1)
-    if len(raw) > MAX_RECORD_BYTES:
-        raise WorkbookError(f"{path}: more than {MAX_RECORD_BYTES >> 20} MB: not a draw record")
+    raw = _read_bounded(path, MAX_RECORD_BYTES)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
