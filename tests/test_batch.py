@@ -91,7 +91,7 @@ def test_sample_to_new_sheet_and_csv(plain: Path, tmp_path: Path):
 
 
 def test_sample_too_many(plain: Path):
-    with pytest.raises(SizeError, match="cannot draw 13 rows from 12"):
+    with pytest.raises(SizeError, match="-k 13 is more than the 12 data rows to draw from"):
         sample_workbook(plain, k=13, seed=1)
 
 

@@ -58,7 +58,7 @@ def test_shuffle_arguments(tmp_path: Path, capsys, argv: list[str], code: int, m
     ("argv", "message"),
     [
         (["sample", "-k", "99999999999999999999999"], "ask for at most 200"),
-        (["groups", "-k", "500"], "cannot split 200 data rows into 500 groups"),
+        (["groups", "-k", "500"], "-k 500 is more than the 200 data rows to split into groups"),
     ],
 )
 def test_counts_past_the_rows_are_usage_errors(tmp_path: Path, capsys, argv, message):
@@ -199,7 +199,7 @@ def test_every_limit_has_an_option(tmp_path: Path, capsys) -> None:
 
 
 def test_folder_inputs_know_every_list_extension() -> None:
-    from xlshuffle.cli.batch import _EXTENSIONS
+    from xlshuffle.cli.paths import _EXTENSIONS
     from xlshuffle.lists import LIST_EXTENSIONS
 
     assert set(LIST_EXTENSIONS) <= set(_EXTENSIONS)

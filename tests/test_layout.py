@@ -105,10 +105,14 @@ def test_a_total_row_is_left_out(tmp_path: Path, sheet: str, excluded: list) -> 
 
 
 @pytest.mark.parametrize(("sheet", "message", "hint"), [
-    ("Data", "row 6 is blank inside the data A1:D10: delete it, or give --range A1:D5 "
-             "--header to draw only the rows above it", "A1:D5"),
-    ("Gap", "rows 6-7 are blank inside the data A1:D11: delete them, or give --range A1:D5 "
-            "--header to draw only the rows above them", "A1:D5"),
+    ("Data", "row 6 is blank inside the data A1:D10: give --keep-blank-rows to draw the "
+             "other rows around it (it stays in place), give --range A1:D5 --header to draw "
+             "only the rows above it, give --range A7:D10 to draw only the rows below it, or "
+             "delete it", "A1:D5"),
+    ("Gap", "rows 6-7 are blank inside the data A1:D11: give --keep-blank-rows to draw the "
+            "other rows around them (they stay in place), give --range A1:D5 --header to draw "
+            "only the rows above them, give --range A8:D11 to draw only the rows below them, "
+            "or delete them", "A1:D5"),
 ])  # fmt: skip
 def test_a_blank_row_inside_the_data_is_refused(tmp_path: Path, sheet, message, hint) -> None:
     src = copy("layout_blank_inside.xlsx", tmp_path)
@@ -141,7 +145,8 @@ def test_a_second_header_row_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("sheet", "message"), [
     ("Data", "merged cells A1:A2 join header row 1 to row 2, so the header looks like rows "
-             "1-2: unmerge them, or give --range A3:D10 to draw the rows under them"),
+             "1-2: give --range A3:D10 to draw the rows under them (rows above stay as they "
+             "are), or unmerge them"),
     ("Across", "rows 1-2 look like two header rows (merged header cell B1:C1 stands over "
                "it): if row 2 is a header, give --range A3:C10"),
 ])  # fmt: skip

@@ -70,17 +70,18 @@ WORKBOOK_RUNS = [
     ["sample", "-k", "2", "-o", "{out}.xlsx"],
     ["sample", "-k", "2"],  # winners on stdout
     ["groups", "-k", "2"],
+    ["groups", "--size", "4"],
 ]
 LIST_RUNS = [["shuffle"], ["shuffle", "--no-header"], ["sample", "-k", "2"],
-             ["sample", "-k", "2", "-o", "{out}.csv"], ["groups", "-k", "2"],
-             ["shuffle", "--in-place"]]  # fmt: skip
+             ["sample", "-k", "2", "-o", "{same}"], ["groups", "-k", "2"],
+             ["groups", "--size", "2"], ["shuffle", "--in-place"]]  # fmt: skip
 
 
 def _record(tmp_path: Path, argv: list[str], src: Path) -> Any:
     record = tmp_path / "r.json"
     record.unlink(missing_ok=True)
     out = str(tmp_path / "out")
-    argv = [a.replace("{out}", out) for a in argv]
+    argv = [a.replace("{same}", out + src.suffix).replace("{out}", out) for a in argv]
     if "-o" not in argv and "--in-place" not in argv and argv[0] != "sample":
         argv += ["-o", out + src.suffix]
     assert run(*argv, src, "--seed", "schema", "--record", record) == 0
@@ -110,6 +111,18 @@ def test_every_list_record_validates(tmp_path: Path, capsys, argv, name):
     data = _record(tmp_path, argv, src)
     assert data["target"]["kind"] == "list" and data["record_version"] == 2
     assert errors(data) == []
+
+
+def test_a_record_of_blank_rows_kept_validates(tmp_path: Path, capsys):
+    wb = openpyxl.Workbook()
+    for row in [["name", "n"], ["Ann", 1], ["Bob", 2], [], ["Cid", 3], ["Dee", 4]]:
+        wb.active.append(row)
+    wb.save(tmp_path / "in.xlsx")
+    data = _record(tmp_path, ["shuffle", "--keep-blank-rows"], tmp_path / "in.xlsx")
+    assert data["target"]["kept"]
+    assert errors(data) == []
+    data["target"]["kept"] = ["row 4"]
+    assert errors(data)
 
 
 def test_a_record_of_several_inputs_validates(tmp_path: Path, capsys):

@@ -86,6 +86,7 @@ def test_one_data_row_draws_and_verifies(tmp_path: Path, capsys, command):
     assert run(*command, src, "-o", out, "--seed", "1", "--record", record) == 0
     assert run("verify", record, "--input", src, "--output", out) == 0, capsys.readouterr()
     # and one row without a header (--no-header) too
+    out, record = tmp_path / "out2.xlsx", tmp_path / "r2.json"
     assert run(*command, src, "-o", out, "--seed", "1", "--record", record,
                "--range", "A2:B2") == 0  # fmt: skip
     assert run("verify", record, "--input", src, "--output", out) == 0, capsys.readouterr()

@@ -198,6 +198,28 @@ def test_formula_not_in_utf8_is_refused(tmp_path: Path) -> None:
     refused(tmp_path, data, r"the formula in G3 is not UTF-8 text")
 
 
+def test_a_line_break_quoted_from_the_file_stays_one_line(tmp_path: Path) -> None:
+    # was: a two-line message (found by the fuzzer): the shared-string index of a damaged
+    # cell, quoted in the refusal, held a line break
+    data = edited("merges.xlsx", SHEET, b"<v>0</v>", b"<v>1\n2</v>")
+    refused(tmp_path, data, r"shared string 1\\n2 does not exist")
+
+
+def test_formula_not_in_utf8_moved_cell_by_cell_is_refused(tmp_path: Path) -> None:
+    # was: UnicodeEncodeError writing the translated formula (found by the fuzzer); the
+    # whole-row path above refused it, the cell-by-cell path (--range) did not
+    data = edited(
+        "relative_formulas.xlsx", SHEET, b"<f>'Other sheet'!A3", b"<f>\xa7Other sheet'!A3"
+    )
+    src = tmp_path / "in.xlsx"
+    src.write_bytes(data)
+    with pytest.raises(WorkbookError, match=r"the formula in G3 cannot move .*not UTF-8") as info:
+        shuffle_workbook(src, tmp_path / "out.xlsx", cells="A1:I9", header=True, seed=1)
+    assert str(src) in str(info.value)
+    assert "\n" not in str(info.value)
+    assert not (tmp_path / "out.xlsx").exists()
+
+
 # --------------------------------------------------------------------------- cost
 
 
@@ -241,8 +263,9 @@ def test_cost_follows_the_content(
 ) -> None:
     src = costly_books[name]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
+    out = tmp_path / "o.xlsx"
     done = subprocess.run(
-        [sys.executable, str(TESTS / "wb_costly.py"), name, call, str(src), str(tmp_path / "o")],
+        [sys.executable, str(TESTS / "wb_costly.py"), name, call, str(src), str(out)],
         capture_output=True, text=True, env=env, timeout=120, check=True,
     )  # fmt: skip
     got = json.loads(done.stdout.splitlines()[-1])

@@ -32,6 +32,8 @@ from xlshuffle.workbook.values import (
     workbook_date1904,
 )
 
+from support import ROOT, SHARED
+
 openpyxl = pytest.importorskip("openpyxl")
 etree = pytest.importorskip("lxml.etree")
 from openpyxl.styles.numbers import is_date_format, is_timedelta_format  # noqa: E402
@@ -39,8 +41,8 @@ from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel  # noqa
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 STRICT = "http://purl.oclc.org/ooxml/spreadsheetml/main"
-FIXTURES = Path("/work/main/tests/fixtures")
-CORPUS = Path("/work/shared/corpus")
+FIXTURES = ROOT / "tests" / "fixtures"
+CORPUS = SHARED / "corpus"
 
 DATE = 1  # style index of a date format in STYLES
 ELAPSED = 2  # style index of [h]:mm:ss

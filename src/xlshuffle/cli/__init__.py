@@ -63,21 +63,32 @@ def _cmd_lines(args: argparse.Namespace) -> int:
 
     if args.max_mb < 1:
         raise UsageError("--max-mb must be 1 or more")
+    if args.max_lines < 1:
+        raise UsageError("--max-lines must be 1 or more")
     limit = args.max_mb * 1024**2
     if args.file == "-":
-        data = read_limited(sys.stdin.buffer, limit, "stdin")
+        data = read_limited(sys.stdin.buffer, limit, "stdin", max_lines=args.max_lines)
     else:
         with open(args.file, "rb") as fh:
-            data = read_limited(fh, limit, args.file)
+            data = read_limited(fh, limit, args.file, max_lines=args.max_lines)
+    head = b""
+    if args.header:  # the first line stays first; removed in place, not copied
+        end = data.find(b"\n") + 1 or len(data)
+        head = bytes(data[:end])
+        del data[:end]
     lines = LineList(data)
+    if head.endswith(b"\n"):  # a last line without one takes the file's first line's
+        lines.ending = b"\r\n" if head.endswith(b"\r\n") else b"\n"
     stream = DrawStream(args.seed)
     order = lines.draw(args.n, stream)
     if args.output:
         with atomic_writer(args.output) as out:
+            out.write(head)
             for chunk in lines.chunks(order):
                 out.write(chunk)
     else:
         sys.stdout.flush()
+        sys.stdout.buffer.write(head)
         for chunk in lines.chunks(order):
             sys.stdout.buffer.write(chunk)
         sys.stdout.buffer.flush()
@@ -113,6 +124,15 @@ def _cmd_seed(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- parser
 
 
+def seed_help(what: str) -> str:
+    """The ``--seed`` help of every subcommand: a command-line seed is text."""
+    return (
+        f"seed text; same seed, same {what} (default: a fresh seed, printed on stderr). "
+        "It is taken as text: --seed 42 gives the draw of =SHUFFLE(r, 42) and of "
+        '=SHUFFLE(r, 42.0) in Excel, --seed 42.0 that of =SHUFFLE(r, "42.0")'
+    )
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -128,7 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="xlshuffle",
         description="Fair, reproducible shuffles, deals and draws (draw protocol v1).",
-        epilog="Without --seed a fresh seed is drawn and printed on stderr for replay.",
+        epilog="Without --seed a fresh seed is drawn and printed on stderr for replay. A "
+        "--seed is text: --seed 42 replays =SHUFFLE(r, 42) (and 42.0), --seed 42.0 replays "
+        '=SHUFFLE(r, "42.0").',
     )
     parser.add_argument("--version", action="version", version=f"xlshuffle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -142,8 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")
     p.add_argument("-n", type=_positive, help="output at most N lines, in draw order")
-    p.add_argument("--seed", help="seed text; same seed, same order")
+    p.add_argument("--seed", help=seed_help("order"))
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
+    p.add_argument(
+        "--header",
+        action="store_true",
+        help="the first line is a header: it stays first and is not drawn (-n counts the "
+        "lines after it)",
+    )
     p.add_argument(
         "--max-mb",
         type=int,
@@ -151,19 +179,39 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MB",
         help="refuse a larger input (default 2048 MB), before reading all of it",
     )
+    p.add_argument(
+        "--max-lines",
+        type=int,
+        default=100_000_000,
+        metavar="N",
+        help="refuse an input of more lines (default 100,000,000: 400 MB of offsets), "
+        "before reading all of it",
+    )
     p.set_defaults(func=_cmd_lines)
 
-    p = sub.add_parser("deal", help="deal playing cards to hands")
+    p = sub.add_parser(
+        "deal",
+        help="deal playing cards to hands",
+        description="Deal cards round-robin to hands from one or more shuffled decks (52 "
+        "cards, plus jokers), or numbers 1..N with --deck N: the same seed gives the same "
+        "deal as xlshuffle.deal_hands, and as the Excel function DEAL for one deck without "
+        "jokers.",
+    )
     p.add_argument("--cards", type=_positive, default=5, help="cards per hand (default 5)")
     p.add_argument("--hands", type=_positive, default=1, help="number of hands (default 1)")
     p.add_argument("--deck", type=_positive, help="deal from the numbers 1..N instead of cards")
     p.add_argument("--jokers", type=_positive, default=0, help="jokers per deck")
     p.add_argument("--decks", type=_positive, default=1, help="decks shuffled together")
-    p.add_argument("--seed", help="seed text; same seed, same deal")
+    p.add_argument("--seed", help=seed_help("deal"))
     p.add_argument("--json", action="store_true", help="print a JSON record")
     p.set_defaults(func=_cmd_deal)
 
-    p = sub.add_parser("seed", help="print a fresh random seed")
+    p = sub.add_parser(
+        "seed",
+        help="print a fresh random seed",
+        description="Print a fresh seed (128 bits from the operating system's random source, "
+        "as 26 letters and digits) to announce before a draw and pass to --seed.",
+    )
     p.add_argument("-c", "--count", type=_positive, default=1, help="how many seeds")
     p.set_defaults(func=_cmd_seed)
 
@@ -180,12 +228,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code (0 ok, 1 failure, 2 usage error)."""
+    _tolerate_undecodable_names()
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra and getattr(args, "func", None) is None:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
         if getattr(args, "func", None) is None:
             parser.print_help(sys.stderr)
             return 2
+        if extra:  # name the subcommand's help, where the options it takes are listed
+            _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+        if getattr(args, "seed", None) == "":
+            raise UsageError(_EMPTY_SEED)
         handler: Handler = args.func
         return handler(args)
     except SystemExit as exc:  # --help and --version
@@ -199,7 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(
             f"Error: this command needs {top}, which is not installed: "
-            f"pip install 'xlshuffle[{_EXTRAS[top]}]'",
+            f"pip install 'xlshuffle[{_EXTRAS[top]}]' (from a checkout: "
+            f"pip install '.[{_EXTRAS[top]}]')",
             file=sys.stderr,
         )
         return 1
@@ -209,9 +265,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         print(f"Error: {_describe(exc)}", file=sys.stderr)
         return 1
+    except MemoryError:  # a cap on the address space (ulimit -v) meets a large input
+        print(
+            "Error: out of memory: this needs more than the process may use (see 'ulimit "
+            "-v'): ask for less (a smaller input, fewer cards), or allow more memory",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         print("Error: interrupted", file=sys.stderr)
         return 130
+
+
+def _tolerate_undecodable_names() -> None:
+    """Let stdout print a file name that is not UTF-8 (``b"caf\\xe9.xlsx"``, held as a lone
+    surrogate) as ``caf\\udce9.xlsx`` where its encoding is strict (a UTF-8 locale, or
+    PYTHONIOENCODING), as stderr always does, instead of failing after the work is done."""
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
 
 
 def _silence_stdout() -> None:
@@ -220,6 +291,17 @@ def _silence_stdout() -> None:
 
     with contextlib.suppress(OSError, ValueError):  # stdout may be gone already
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+_EMPTY_SEED = "--seed is empty: give a seed text, or leave --seed out to draw a fresh one"
+
+
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser  # pragma: no cover - every command is a subcommand
 
 
 # what exits 2: the command line (or an option a file cannot take) is at fault

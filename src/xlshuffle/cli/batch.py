@@ -8,43 +8,35 @@ so a missing extra surfaces as one "pip install 'xlshuffle[xlsx]'" line from ``m
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import re
 import sys
 from typing import Any
 
-from ..common.files import write_atomically
+from ..common.files import check_writable, escape_undecodable, write_atomically
 from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream, new_seed
-from . import records
+from . import guards, records, seed_help
 from .options import add_limits, limits_of
+from .paths import DEFAULT_SUFFIX, _Usage, destination, expand
 
 __all__ = ["register"]
 
-# xlshuffle.lists.LIST_EXTENSIONS written out: importing the lists package for three
-# strings would cost every run ~30 ms of start-up (a test keeps the two equal)
-_EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", ".csv", ".tsv", ".tab")
-_BACKUP = re.compile(r"\.bak(?:-\d+)?\.[^.]+$", re.IGNORECASE)  # NAME.bak.xlsx, NAME.bak-2.csv
-_DEFAULT_SUFFIX = {"shuffle": ".shuffled", "groups": ".groups", "sample": ".sample"}
 _VERB = {"shuffle": "shuffled", "sample": "drew", "groups": "grouped"}
-
-
-class _Usage(Exception):
-    """Raised inside a handler for a command line that cannot work (exit code 2)."""
 
 
 def register(subparsers: Any) -> None:
     """Add ``shuffle``, ``sample``, ``groups`` and ``verify`` to the ``xlshuffle`` parser."""
     p = subparsers.add_parser(
         "shuffle",
-        help="shuffle rows (or columns, cells...) of .xlsx workbooks",
-        description="Shuffle a selection of saved .xlsx/.xlsm workbooks with draw protocol v1: "
-        "the same seed gives the same order as the Excel functions.",
+        help="shuffle rows (or columns, cells...) of .xlsx workbooks and CSV/TSV lists",
+        description="Shuffle a selection of saved .xlsx/.xlsm workbooks, or the data rows of "
+        "CSV/TSV lists (.csv, .tsv, .tab: whole rows, each kept byte for byte), with draw "
+        "protocol v1: the same seed gives the same order as the Excel functions.",
     )
-    _add_common(p)
+    _add_common(p, moves=True)
     p.add_argument(
         "--by",
         default="rows",
@@ -56,7 +48,9 @@ def register(subparsers: Any) -> None:
         "sample",
         help="draw k rows (raffle winners) in draw order",
         description="Draw k data rows in draw order (the first k rows of 'shuffle' with the "
-        "same seed) to CSV on stdout, a CSV file, or a new sheet of a copy of the workbook.",
+        "same seed) to CSV on stdout, a CSV file, or a new sheet of a copy of the workbook "
+        "(-o NAME.xlsx); a CSV/TSV list's winners go to stdout or a list of its kind. With "
+        "--json the record goes to stdout, so the winners need -o.",
     )
     _add_common(p)
     p.add_argument("-k", type=int, required=True, help="how many rows to draw")
@@ -67,10 +61,20 @@ def register(subparsers: Any) -> None:
         "groups",
         help="split rows into k groups: adds a group-number column",
         description="Assign each data row to one of k near-equal groups (xlshuffle.groups) "
-        "and add the group number as a new column right of the used range.",
+        "and add the group number as a new column right of the used range (a field at the "
+        "end of each record, for a CSV/TSV list). Give -k for the number of groups, or "
+        "--size N for groups of at most N rows (k = ceil(rows / N), sizes within one).",
     )
     _add_common(p)
-    p.add_argument("-k", type=int, required=True, help="how many groups")
+    count = p.add_mutually_exclusive_group(required=True)
+    count.add_argument("-k", type=int, help="how many groups")
+    count.add_argument(
+        "--size",
+        type=int,
+        metavar="N",
+        help="teams of at most N rows: the number of groups "
+        "is derived (ceil(rows / N)), and sizes differ by at most one",
+    )
     p.add_argument("--label", default="Group", help="header of the new column (default Group)")
     p.set_defaults(func=_cmd_run, command="groups")
 
@@ -108,14 +112,16 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=records.cmd_restore)
 
 
-def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("inputs", nargs="+", metavar="IN", help="workbooks, folders or glob patterns")
+def _add_common(p: argparse.ArgumentParser, *, moves: bool = False) -> None:
+    p.add_argument(
+        "inputs", nargs="+", metavar="IN", help="workbooks, CSV/TSV lists, folders or glob patterns"
+    )
     out = p.add_mutually_exclusive_group()
     out.add_argument("-o", "--output", metavar="OUT", help="output file (one input only)")
-    out.add_argument("--suffix", help="write NAME<SUFFIX>.xlsx beside each input")
+    out.add_argument("--suffix", help="write NAME<SUFFIX>.EXT beside each input")
     out.add_argument("--out-dir", metavar="DIR", help="write each output into this folder")
     out.add_argument(
-        "--in-place", action="store_true", help="replace the input (keeps NAME.bak.xlsx)"
+        "--in-place", action="store_true", help="replace the input (keeps NAME.bak.EXT)"
     )
     p.add_argument("--no-backup", action="store_true", help="with --in-place, keep no .bak")
     p.add_argument("--sheet", help="sheet name (default: the active sheet)")
@@ -129,61 +135,24 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         default=None,
         help="keep the first row in place (default: on, off for --range)",
     )
-    p.add_argument("--seed", help="seed text; same seed, same order (default: a fresh seed)")
+    p.add_argument(
+        "--keep-blank-rows",
+        action="store_true",
+        help="blank rows inside the data stay where they are; the other rows are drawn",
+    )
+    p.add_argument("--seed", help=seed_help("order"))
     p.add_argument("--record", metavar="FILE", help="write the JSON draw record(s) here")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an existing --record file and default outputs (NAME.shuffled.xlsx, "
+        "NAME.groups.csv, --suffix and --out-dir names): without it they are refused before "
+        "anything is drawn (a file named with -o is replaced as asked)",
+    )
     p.add_argument("--json", action="store_true", help="print each draw record as JSON")
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files in parallel")
-    add_limits(p)
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-def _expand(patterns: list[str], skip_suffix: str) -> list[str]:
-    """Files, folders (their workbooks) and glob patterns -> paths, in a stable order."""
-    out: list[str] = []
-    for pattern in patterns:
-        if os.path.isdir(pattern):
-            found = sorted(
-                os.path.join(pattern, name)
-                for name in os.listdir(pattern)
-                if name.lower().endswith(_EXTENSIONS)
-                and not name.startswith(("~$", ".~"))
-                and not _BACKUP.search(name)
-                and not os.path.splitext(name)[0].endswith(skip_suffix)
-            )
-            if not found:
-                kinds = ", ".join(_EXTENSIONS)
-                raise _Usage(f"{pattern}: the folder holds no workbook or list ({kinds})")
-            out.extend(found)
-        elif not os.path.exists(pattern) and glob.has_magic(pattern):
-            matched = sorted(glob.glob(pattern))
-            if not matched:
-                raise _Usage(f"{pattern}: no file matches this pattern")
-            out.extend(matched)
-        else:
-            out.append(pattern)
-    seen: set[str] = set()
-    return [p for p in out if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
-
-
-def _destination(args: argparse.Namespace, path: str, many: bool) -> str | None:
-    if args.in_place:
-        return None
-    if args.output is not None:
-        if many:
-            raise _Usage("-o takes one input: use --out-dir or --suffix for several")
-        return None if args.output == "-" else str(args.output)
-    stem, ext = os.path.splitext(os.path.basename(path))
-    if args.command == "sample" and args.suffix is None and args.out_dir is None:
-        if many:
-            raise _Usage("sample prints CSV for one input: use --out-dir or --suffix for several")
-        return None
-    if args.out_dir is not None:
-        return os.path.join(args.out_dir, stem + ext)
-    suffix = args.suffix if args.suffix is not None else _DEFAULT_SUFFIX[args.command]
-    return os.path.join(os.path.dirname(path), stem + suffix + ext)
+    add_limits(p, moves=moves)
 
 
 # --------------------------------------------------------------------------- running
@@ -233,12 +202,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
     stream = DrawStream(args.seed)  # a bad seed is a usage error before any file is touched
     if args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
-    if command != "shuffle" and args.k < (0 if command == "sample" else 1):
-        raise UsageError(f"-k must be {'0' if command == 'sample' else '1'} or more, not {args.k}")
+    least = 0 if command == "sample" else 1  # groups --size leaves -k None
+    if command != "shuffle" and args.k is not None and args.k < least:
+        raise UsageError(f"-k must be {least} or more, not {args.k}")
+    if command == "groups" and args.size is not None and args.size < 1:
+        raise UsageError(f"--size must be 1 or more, not {args.size}")
+    guards.refuse_mixed_channels(args)
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
+    for flag, text in (("--label", getattr(args, "label", "")),
+                       ("--sheet-name", getattr(args, "sheet_name", ""))):  # fmt: skip
+        if any("\udc80" <= ch <= "\udcff" for ch in text or ""):  # written into the file
+            raise UsageError(f"{flag} holds a byte that is not UTF-8 text: type it again")
+    if args.record:  # found out before anything is drawn or written, not after
+        check_writable(args.record)
     try:
-        paths = _expand(args.inputs, args.suffix or _DEFAULT_SUFFIX[command])
+        paths = expand(args.inputs, args.suffix or DEFAULT_SUFFIX[command])
     except _Usage as exc:
         raise UsageError(str(exc)) from None
     many = len(paths) > 1
@@ -252,7 +231,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             task: dict[str, Any] = {
                 "command": command,
                 "src": path,
-                "dst": _destination(args, path, many),
+                "dst": destination(args, path, many),
                 "sheet": args.sheet,
                 "cells": args.range,
                 "table": args.table,
@@ -265,6 +244,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 "limits": limits_of(args),
                 "dry_run": args.dry_run,
             }
+            if args.keep_blank_rows:
+                task["keep_blank_rows"] = True
             if command == "shuffle":
                 task["by"] = mode
             elif command == "sample":
@@ -272,10 +253,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 task["sheet_name"] = args.sheet_name
             else:
                 task["k"] = args.k
+                task["size"] = args.size
                 task["label"] = args.label
             tasks.append(task)
     except _Usage as exc:
         raise UsageError(str(exc)) from None
+    if not args.overwrite:
+        guards.refuse_overwrite(args, tasks)
 
     results: list[dict[str, Any]] = [{}] * len(tasks)
     label = {"shuffle": "shuffling", "sample": "sampling", "groups": "grouping"}[command]
@@ -306,7 +290,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if csv_to_stdout and "table" in res and not args.dry_run:
             _print_csv(res["table"])
         if args.json:
-            print(json.dumps(rec, ensure_ascii=False, separators=(",", ":")))
+            print(escape_undecodable(json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
     failed = len(tasks) - len(records)
     if many:
         print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
@@ -328,7 +312,8 @@ def _summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
     what = {
         "shuffle": f"{n} data row{'' if n == 1 else 's'} ({rec['mode']}) shuffled",
         "sample": f"{rec['k']} of {rows} drawn",
-        "groups": f"{rows} put in {rec['k']} group{'' if rec['k'] == 1 else 's'}",
+        "groups": f"{rows} put in {rec['k']} group{'' if rec['k'] == 1 else 's'}"
+        + (f" of at most {rec['size']}" if rec.get("size") else ""),
     }[command]
     head = ", header kept" if rec["header"] else ""
     where = f"{what} in {rec['selection']}{head}, seed {rec['seed']}"
@@ -341,7 +326,6 @@ def _summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
 
 def _rows_used(rec: dict[str, Any]) -> str:
     """``; header row 4, data rows 5-12; left out: rows 1-2 (title)``, for a dry run."""
-    import re
 
     target = rec.get("target") or {}
     m = re.fullmatch(r"[A-Z]+(\d+)(?::[A-Z]+(\d+))?", str(target.get("ref") or ""))
@@ -357,7 +341,9 @@ def _rows_used(rec: dict[str, Any]) -> str:
     text = "; " + ", ".join(parts)
     left_out = [f"row{'s' * ('-' in e['rows'])} {e['rows']} ({e['why']})"
                 for e in target.get("excluded") or []]  # fmt: skip
-    return text + (f"; left out: {', '.join(left_out)}" if left_out else "")
+    kept = ", ".join(target.get("kept") or [])  # --keep-blank-rows
+    return (text + (f"; left out: {', '.join(left_out)}" if left_out else "")
+            + (f"; blank rows kept in place: {kept}" if kept else ""))  # fmt: skip
 
 
 def _print_csv(table: list[list[object]]) -> None:
@@ -385,4 +371,4 @@ def _record_text(data: dict[str, Any] | list[dict[str, Any]]) -> str:
 
 
 def _write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> None:
-    write_atomically(path, _record_text(data).encode("utf-8"))
+    write_atomically(path, escape_undecodable(_record_text(data)).encode("utf-8"))

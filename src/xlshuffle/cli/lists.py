@@ -16,7 +16,7 @@ from ..lists import DEFAULT_MAX_MB, groups_csv, is_list, sample_csv, shuffle_csv
 __all__ = ["is_list", "run_list_task"]
 
 _WORKBOOK_ONLY = (("--sheet", "sheet"), ("--range", "cells"), ("--table", "table"),
-                  ("--columns", "columns"))  # fmt: skip
+                  ("--columns", "columns"), ("--keep-blank-rows", "keep_blank_rows"))  # fmt: skip
 
 
 def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) -> dict[str, Any]:
@@ -41,8 +41,8 @@ def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) ->
         if command == "shuffle":
             rec = shuffle_csv(src, dst, in_place=in_place, backup=backup, **common)
         elif command == "groups":
-            rec = groups_csv(src, dst, k=task["k"], label=task["label"], in_place=in_place,
-                             backup=backup, **common)  # fmt: skip
+            rec = groups_csv(src, dst, k=task["k"], size=task.get("size"), label=task["label"],
+                             in_place=in_place, backup=backup, **common)  # fmt: skip
         else:
             if in_place:
                 raise OptionError(f"{src}: sample writes the winners to stdout or -o, "

@@ -9,8 +9,9 @@ import argparse
 __all__ = ["add_limits", "limits_of"]
 
 
-def add_limits(p: argparse.ArgumentParser) -> None:
-    """Add the limit options to a subcommand."""
+def add_limits(p: argparse.ArgumentParser, *, moves: bool = True) -> None:
+    """Add the limit options to a subcommand (``--max-cells`` and ``--max-ranges`` only
+    where cells move: ``shuffle`` and ``restore``)."""
     p.add_argument(
         "--max-mb",
         type=int,
@@ -18,6 +19,18 @@ def add_limits(p: argparse.ArgumentParser) -> None:
         help="raise the size limits (file, sheet XML, parts; default 2048 MB for files and "
         "sheets, 256 MB for other parts) for a genuine workbook that needs it",
     )
+    if moves:
+        _add_move_limits(p)
+    p.add_argument(
+        "--max-ratio",
+        type=int,
+        metavar="N",
+        help="raise the zip-bomb limit: how "
+        "many times a part over 64 MB may inflate (default 1,000)",
+    )
+
+
+def _add_move_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-cells",
         type=int,
@@ -31,13 +44,6 @@ def add_limits(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="raise the limit on merged "
         "ranges, links and comments a sheet lists (default 1,000,000)",
-    )
-    p.add_argument(
-        "--max-ratio",
-        type=int,
-        metavar="N",
-        help="raise the zip-bomb limit: how "
-        "many times a part over 64 MB may inflate (default 1,000)",
     )
 
 

@@ -46,6 +46,8 @@ __all__ = [
     "atomic_writer",
     "backup_path",
     "check_output",
+    "check_writable",
+    "escape_undecodable",
     "fsync_folder",
     "keep_backup",
     "output_target",
@@ -58,6 +60,15 @@ __all__ = [
 #: Name pattern of every temporary file xlshuffle writes: ``.~xlshuffle-*.tmp``.
 TEMP_PREFIX = ".~xlshuffle-"
 TEMP_SUFFIX = ".tmp"
+
+
+def escape_undecodable(text: str) -> str:
+    """``text`` (JSON) with each byte of a file name that is not UTF-8, which Python holds
+    as a lone surrogate (``b"caf\\xe9"`` -> ``"caf\\udce9"``), written as its ``\\udcXX``
+    escape: valid JSON and UTF-8 text, read back by ``json.loads`` as the same name, which
+    the file functions turn back into the same bytes. Raw bytes would make a record
+    unreadable as UTF-8; a replacement character would lose the name."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _folder_of(path: str) -> str:
@@ -143,8 +154,12 @@ def output_target(path: str) -> Target:
     real = os.path.realpath(path)
     try:
         mode = os.stat(real).st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         folder = os.path.dirname(real)
+        if os.path.lexists(folder) and not os.path.isdir(folder):
+            raise OptionError(
+                f"{path}: {folder} is a file, not a folder: write somewhere else"
+            ) from None
         if not os.path.isdir(folder):
             raise OptionError(
                 f"{path}: the folder {folder} does not exist: create it first, or write "
@@ -158,6 +173,31 @@ def output_target(path: str) -> Target:
     if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
         return Target(real, stream=True)
     raise OptionError(f"{path} is not a regular file, a FIFO or a device: name a file instead")
+
+
+def check_writable(path: str) -> None:
+    """Refuse, before any work, a file that could not be written at the end: what
+    :func:`output_target` refuses, or a folder this process may not create files in.
+    Nothing is created to find out (a dry run writes nothing).
+
+    Raises
+    ------
+    OptionError
+        Naming the path and the folder.
+    """
+    if os.path.isdir(path):
+        raise OptionError(
+            f"{path} is a folder: name a file in it, such as {os.path.join(path, 'draw.json')}"
+        )
+    target = output_target(path)
+    if target.stream:
+        return
+    folder = os.path.dirname(target.path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OptionError(
+            f"{path}: the folder {folder} is not writable: write somewhere else, or ask for "
+            "write permission on it"
+        )
 
 
 def check_output(path: str, source: str) -> None:
@@ -287,19 +327,21 @@ def atomic_writer(path: str, *, mode: int | None = None,
     """Write a file's new content to ``path``, which is replaced only if all went well.
 
     The caller writes to the yielded file. For a file (through its links) that is a
-    temporary file beside it; on a clean exit it is synced, given ``mode`` (or else the
-    replaced file's permission bits, or else those of any new file) and renamed onto the
-    target in one step, and the folder is synced. If anything raises, the temporary file
-    is removed, the target is untouched, and an :class:`OSError` names ``path``, not the
-    temporary file. A FIFO or a device (:func:`output_target`) gets the bytes written
-    into it, through an anonymous temporary file when the caller needs to ``seek``.
+    temporary file beside it; on a clean exit it is synced, given the replaced file's
+    permission bits (or, for a new file, ``mode``, or else those of any new file) and
+    renamed onto the target in one step, and the folder is synced. If anything raises,
+    the temporary file is removed, the target is untouched, and an :class:`OSError`
+    names ``path``, not the temporary file. A FIFO or a device (:func:`output_target`)
+    gets the bytes written into it, through an anonymous temporary file when the caller
+    needs to ``seek``.
 
     Parameters
     ----------
     path : str
         The output as the user gave it.
     mode : int, optional
-        Permission bits for the new file (the input's, for the output of a draw).
+        Permission bits for a new file (the input's, for the output of a draw). A file
+        replaced keeps its own: an output someone made private stays private.
     seekable : bool
         Whether the caller needs ``seek``, ``tell`` and ``read`` on the file it gets.
     """
@@ -314,11 +356,10 @@ def atomic_writer(path: str, *, mode: int | None = None,
                 fh.seek(0)
                 shutil.copyfileobj(fh, out, 1 << 20)
         return
-    if mode is None:
-        try:
-            mode = os.stat(target.path).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = _new_file_mode()
+    try:
+        mode = os.stat(target.path).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = _new_file_mode() if mode is None else mode
     tmp = ""
     try:
         fd, tmp = temp_beside(target.path)

@@ -16,6 +16,8 @@ callers that do not know xlshuffle. Messages say what was wrong *and* how to fix
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "ListError",
     "OptionError",
@@ -27,8 +29,21 @@ __all__ = [
 ]
 
 
+# line breaks and other control characters, which a message may quote from a file
+_CONTROL = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
 class XlshuffleError(Exception):
-    """Base class of every error xlshuffle raises on purpose."""
+    """Base class of every error xlshuffle raises on purpose.
+
+    A message is one line: a line break or other control character in it (quoted from a
+    damaged file, say) is shown escaped, as ``\\n``.
+    """
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], str) and _CONTROL.search(args[0]):
+            args = (_CONTROL.sub(lambda m: repr(m[0])[1:-1], args[0]),)
+        super().__init__(*args)
 
 
 class SeedError(XlshuffleError, ValueError):

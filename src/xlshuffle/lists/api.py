@@ -14,13 +14,18 @@ placed after it; an output therefore always ends with a line break.
 
 from __future__ import annotations
 
+import contextlib
+import csv
 import datetime as _dt
 import hashlib
+import io
 import itertools
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
+from ..common.counts import group_count, too_many
 from ..common.files import atomic_writer, check_output, keep_backup
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.knuth import _check_count, deal, group_numbers, permutation
@@ -75,14 +80,31 @@ def _stream(seed: object) -> DrawStream:
 
 
 def _too_many(op: _Opened, k: int, what: str) -> SizeError:
-    rows = f"{op.n} data row{'s' if op.n != 1 else ''}"
-    return SizeError(f"{op.path}: -k {k} is more than the {rows} to {what}: ask for at most {op.n}")
+    return SizeError(too_many(op.path, k, op.n, what))
+
+
+def _check_name(op: _Opened, target: str) -> None:
+    """Refuse an output not named as a list of the input's kind (``out.xlsx``, ``out``)."""
+    kinds = (".csv",) if op.path.lower().endswith(".csv") else (".tsv", ".tab")
+    if target.lower().endswith(kinds):
+        return
+    with contextlib.suppress(OSError):
+        if not stat.S_ISREG(os.stat(target).st_mode):
+            return  # a FIFO or a device (/dev/null): written into whatever its name
+    stem, ext = os.path.splitext(target)
+    what = f"a {ext} file" if ext else "a name without an extension"
+    raise OptionError(
+        f"-o {target}: the output is a {kinds[0][1:].upper()} list like {op.path}, not {what}: "
+        f"name it {stem}{kinds[0]}"
+    )
 
 
 def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool, backup: bool,
            dry_run: bool) -> tuple[str | None, str | None, str | None]:  # fmt: skip
     """Write ``chunks`` atomically; return (output, its SHA-256, the backup kept)."""
     target = op.path if in_place else (None if dst is None else os.fspath(dst))
+    if target is not None and not in_place:
+        _check_name(op, target)
     if dry_run:
         return None, None, None
     if target is None:
@@ -106,7 +128,7 @@ RECORD_VERSION = 2
 
 def _record(command: str, op: _Opened, stream: DrawStream, perm: list[int],
             written: tuple[str | None, str | None, str | None],
-            k: int | None = None) -> dict[str, Any]:  # fmt: skip
+            k: int | None = None, size: int | None = None) -> dict[str, Any]:  # fmt: skip
     output, output_sha256, kept = written
     lst = op.lst
     rows = op.n + op.first
@@ -129,6 +151,7 @@ def _record(command: str, op: _Opened, stream: DrawStream, perm: list[int],
         "output": output,
         "output_sha256": output_sha256,
         "k": k,
+        "size": size,
         "unit": "rows",
         "target": {
             "kind": "list",
@@ -252,7 +275,8 @@ def groups_csv(
     src: PathLike,
     dst: PathLike | None = None,
     *,
-    k: int,
+    k: int | None = None,
+    size: int | None = None,
     seed: object = None,
     label: str = "Group",
     header: bool = True,
@@ -266,13 +290,16 @@ def groups_csv(
     Records do not move. Each gets one more field at its end, before its line break:
     ``label`` on the header (UTF-8, quoted only if needed), the group number (``1..k``,
     ``group_numbers(permutation(n, seed), k)``, as for a sheet) on each data record.
-    Trailing blank lines are left as they were.
+    Trailing blank lines are left as they were. A header that holds ``label`` already (a
+    column of an earlier run) is refused. Give ``size`` instead of ``k`` for groups of at
+    most ``size`` records: ``k = ceil(n / size)``, and the record keeps both.
     """
-    k = _check_count("k", k)
-    if k < 1:
-        raise SizeError("-k must be at least 1 group")
+    group_count(k, size, 0)  # a bad k or size is refused before the file is read
     stream = _stream(seed)
     op = _Opened(src, header, max_bytes)
+    k = group_count(k, size, op.n)
+    if header:
+        _refuse_label(op, label)
     if k > op.n:
         raise _too_many(op, k, "split into groups")
     perm = permutation(op.n, seed=stream)
@@ -289,4 +316,21 @@ def groups_csv(
         yield lst.tail
 
     written = _write(op, dst, chunks(), in_place=in_place, backup=backup, dry_run=dry_run)
-    return _record("groups", op, stream, perm, written, k=k)
+    return _record("groups", op, stream, perm, written, k=k, size=size)
+
+
+def _refuse_label(op: _Opened, label: str) -> None:
+    """Refuse a group field whose label a header field holds already."""
+    body, _ = op.lst.body(0)
+    text = bytes(body).decode("utf-8", "surrogateescape")
+    fields = next(csv.reader(io.StringIO(text, newline=""), delimiter=op.lst.delimiter), [])
+    taken = {f.strip().casefold() for f in fields}
+    for i, name in enumerate(fields, 1):
+        if name.strip().casefold() == label.strip().casefold():
+            free = next(f"{label.strip()} {n}" for n in range(2, len(taken) + 3)
+                        if f"{label.strip()} {n}".casefold() not in taken)  # fmt: skip
+            raise OptionError(
+                f"{op.path}: field {i} of the header row already holds {name.strip()!r} (a "
+                f"groups column of an earlier run?): name the new one with "
+                f'--label "{free}"'
+            )

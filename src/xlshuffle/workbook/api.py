@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.counts import group_count, too_many
 from ..common.files import write_atomically
 from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode
@@ -16,8 +17,9 @@ from ..draw.knuth import _check_count, group_numbers, permutation
 from ..draw.protocol import DrawStream
 from .draws import CellReader, group_column_edits, sample_sheet_xml
 from .engine import draw_permutation, inverse, plan_move, splice
-from .jobs import Job, dest, job_from_record, make_record, open_job
-from .output import Changes, Written, commit
+from .jobs import Job, dest, job_from_record, make_record, open_or_refuse
+from .keep import free_indexes, spread
+from .output import Changes, Written, check_output_name, commit
 from .record import DrawRecord, load_records
 from .refs import cell_ref, col_letters
 from .select import check_movable
@@ -53,6 +55,7 @@ def shuffle_workbook(
     header: bool | None = None,
     by: str = "rows",
     seed: object = None,
+    keep_blank_rows: bool = False,
     in_place: bool = False,
     backup: bool = True,
     dry_run: bool = False,
@@ -90,6 +93,9 @@ def shuffle_workbook(
         otherwise only the selected cells move.
     seed : str, int, float, date, DrawStream or None, optional
         Seed of the draw protocol; ``None`` draws a fresh one (read it from the record).
+    keep_blank_rows : bool, optional
+        Blank rows inside the data stay where they are; the other data rows are drawn
+        among the other places (``by="rows"`` only). Without blank rows, no change.
     in_place : bool, optional
         Replace ``src`` (atomically) instead of writing ``dst``.
     backup : bool, optional
@@ -128,9 +134,17 @@ def shuffle_workbook(
     ([0, 3, 1, 2], 'Sheet!A1:A5', ['xl/worksheets/sheet1.xml'])
     """
     mode = parse_mode(by)
+    if keep_blank_rows and mode != "rows":
+        raise OptionError(
+            f"--keep-blank-rows keeps blank rows in place while the others move: it works "
+            f"with --by rows, not --by {mode}"
+        )
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=mode == "rows")  # fmt: skip
+    opts = {"sheet": sheet, "header": header, "by": by, "keep_blank_rows": keep_blank_rows,
+            "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    job = open_or_refuse(src, lambda o: shuffle_workbook(src, **{**opts, **o}),
+                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=mode == "rows", keep_blank=keep_blank_rows)  # fmt: skip
     return _shuffle(job, mode, stream, None, dest(dst), in_place=in_place, backup=backup,
                     dry_run=dry_run)  # fmt: skip
 
@@ -141,8 +155,11 @@ def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | N
     sel = job.sel
     check_movable(job.inp.book, job.sx, sel, mode)
     if perm is None:
-        perm = draw_permutation(mode, sel.n_body, len(sel.cols), stream or DrawStream(None),
-                                job.sx.label)  # fmt: skip
+        free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+        perm = draw_permutation(mode, sel.n_body if free is None else len(free), len(sel.cols),
+                                stream or DrawStream(None), job.sx.label)  # fmt: skip
+        if free is not None:  # --keep-blank-rows: the draw is over the other rows
+            perm = spread(perm, sel.n_body, free)
     changes = plan_move(job.inp, job.sx, sel, mode, perm)
     written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else dst)
@@ -223,6 +240,7 @@ def sample_workbook(
     columns: str | Sequence[str] | None = None,
     header: bool | None = None,
     seed: object = None,
+    keep_blank_rows: bool = False,
     sheet_name: str = "Sample",
     in_place: bool = False,
     backup: bool = True,
@@ -235,6 +253,7 @@ def sample_workbook(
     labels, to a new sheet ``sheet_name`` of a copy of the workbook (``dst`` ending in
     .xlsx/.xlsm, or ``in_place``) with their formatting, or to a CSV file (``dst``
     ending in .csv); with neither, nothing is written and the rows are only returned.
+    Any other name (``out.txt``, ``out``) is refused: it is neither.
     Formulas give the values Excel last computed for them.
 
     Returns
@@ -256,16 +275,19 @@ def sample_workbook(
     """
     k = _check_count("k", k)
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=False)  # fmt: skip
+    opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows,
+            "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    job = open_or_refuse(src, lambda o: sample_workbook(src, **{**opts, **o}),
+                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel = job.sel
-    n = sel.n_body
+    free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+    n = sel.n_body if free is None else len(free)
     if k > n:
-        raise SizeError(
-            f"{job.inp.path}: cannot draw {k} rows from {n} data row{'s' if n != 1 else ''} "
-            f"of {sel.label}: ask for at most {n}"
-        )
+        raise SizeError(too_many(job.inp.path, k, n, "draw from"))
     order = permutation(n, seed=stream)[:k]
+    if free is not None:  # --keep-blank-rows: indexes among all the data rows
+        order = [free[i] for i in order]
     reader = CellReader.of(job.inp.book)
     labels: list[object] = (
         ["Rank", *_values(job, reader, sel.top)]
@@ -277,6 +299,8 @@ def sample_workbook(
     target = dest(dst)
     changes = Changes()
     written = Written(None, None)
+    if target is not None and not target.lower().endswith((".csv", ".xlsx", ".xlsm")):
+        check_output_name(job.inp.book, job.inp.path, target, also=" (or .csv for CSV)")
     if target is not None and target.lower().endswith(".csv"):
         text = io.StringIO()
         csv.writer(text, lineterminator="\n").writerows(
@@ -309,13 +333,15 @@ def groups_workbook(
     src: PathLike,
     dst: PathLike | None = None,
     *,
-    k: int,
+    k: int | None = None,
+    size: int | None = None,
     sheet: str | None = None,
     cells: str | None = None,
     table: str | None = None,
     columns: str | Sequence[str] | None = None,
     header: bool | None = None,
     seed: object = None,
+    keep_blank_rows: bool = False,
     label: str = "Group",
     in_place: bool = False,
     backup: bool = True,
@@ -324,7 +350,10 @@ def groups_workbook(
     """Split the data rows into ``k`` near-equal groups and add a group-number column.
 
     Row ``i`` gets group ``xlshuffle.groups(n, k, seed=seed)[i]``; rows do not move. The
-    column goes right of every stored cell of the sheet, with ``label`` in the header row.
+    column goes right of every stored cell of the sheet, with ``label`` in the header row
+    (refused when a header cell holds ``label`` already: a column of an earlier run).
+    Give ``size`` instead of ``k`` for groups of at most ``size`` rows: ``k`` is then
+    ``ceil(n / size)`` (sizes within one of each other), and the record keeps both.
 
     Examples
     --------
@@ -341,25 +370,61 @@ def groups_workbook(
     >>> xlshuffle.groups(5, 2, seed=42)
     [2, 1, 1, 1, 2]
     """
-    k = _check_count("k", k)
-    if k < 1:
-        raise SizeError("k must be at least 1 group")
+    group_count(k, size, 0)  # a bad k or size is refused before the file is read
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    job = open_job(src, sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=False)  # fmt: skip
+    opts = {"k": k, "size": size, "sheet": sheet, "header": header,
+            "keep_blank_rows": keep_blank_rows,
+            "label": label, "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    job = open_or_refuse(src, lambda o: groups_workbook(src, **{**opts, **o}),
+                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
+                whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel, sx = job.sel, job.sx
-    n = sel.n_body
+    free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+    n = sel.n_body if free is None else len(free)
+    k = group_count(k, size, n)
     if k > max(n, 1) and n:
-        raise SizeError(
-            f"{job.inp.path}: cannot split {n} data rows into {k} groups: ask for at most {n}"
-        )
+        raise SizeError(too_many(job.inp.path, k, n, "split into groups"))
+    if sel.header:
+        _refuse_label(job, label)
     perm = permutation(n, seed=stream)
-    numbers = group_numbers(perm, k)
+    numbers: list[int | None] = list(group_numbers(perm, k))
+    if free is not None:  # --keep-blank-rows: blank rows get no group
+        spread_numbers: list[int | None] = [None] * sel.n_body
+        for i, g in zip(free, numbers, strict=True):
+            spread_numbers[i] = g
+        numbers, perm = spread_numbers, spread(perm, sel.n_body, free)
     changes = Changes(like=sel.sheet.part)
     if sel.n_rows > 0 and not sx.empty_data:
-        _, edits = group_column_edits(sx, sel, numbers, label)
+        _, edits = group_column_edits(sx, sel, numbers, label, only=free)
         changes.changed[sel.sheet.part] = splice(sx.data, list(edits))
     written = commit(job.inp, changes, dest(dst), in_place=in_place, backup=backup,
                      dry_run=dry_run)  # fmt: skip
     output = None if dry_run else (job.inp.path if in_place else dest(dst))
-    return make_record("groups", job, stream, "rows", perm, written, changes, output, k=k)
+    record = make_record("groups", job, stream, "rows", perm, written, changes, output, k=k)
+    record.size = size
+    return record
+
+
+def _refuse_label(job: Job, label: str) -> None:
+    """Refuse a group column whose header a cell of the header row holds already."""
+    sx, top = job.sx, job.sel.top
+    i = sx.index_of(top)
+    if i >= len(sx) or sx.numbers[i] != top:
+        return
+    reader = CellReader.of(job.inp.book)
+    row = sx.row(i)
+    name = job.sel.sheet.name
+    texts = {}
+    for c in sx.cells(i):
+        ref = cell_ref(top, c.col)
+        texts[ref] = text_of(reader.value(row, c, f"sheet {name!r}, cell {ref}")).strip()
+    taken = {t.casefold() for t in texts.values()}
+    for ref, text in texts.items():
+        if text.casefold() == label.strip().casefold():
+            free = next(f"{label.strip()} {n}" for n in range(2, len(taken) + 3)
+                        if f"{label.strip()} {n}".casefold() not in taken)  # fmt: skip
+            raise OptionError(
+                f"{job.inp.path}: cell {ref} of the header row already holds {text!r} (a "
+                f"groups column of an earlier run?): name the new one with "
+                f'--label "{free}"'
+            )

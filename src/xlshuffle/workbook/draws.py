@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..draw.errors import WorkbookError
 from .limits import LIMITS
 from .parts import STRICT_MAIN, Book
-from .refs import cell_ref, col_letters
+from .refs import MAX_COL, cell_ref, col_letters
 from .rowfind import used_cols
 from .select import Selection
 from .sheet import Cell, SheetXml
@@ -142,11 +142,19 @@ def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> byt
 
 
 def group_column_edits(
-    sx: SheetXml, sel: Selection, numbers: list[int], label: str
-) -> tuple[int, list[tuple[int, int, bytes]]]:
+    sx: SheetXml, sel: Selection, numbers: list[int | None], label: str,
+    only: list[int] | None = None,
+) -> tuple[int, list[tuple[int, int, bytes]]]:  # fmt: skip
     """The new column's index and the byte edits that add it (header ``label``, then one
-    group number per data row)."""
+    group number per data row; with ``only``, for those data rows (indexes) only: blank
+    rows kept in place get none)."""
     col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
+    if col > MAX_COL:  # XFE is no column: Excel refuses the file
+        raise WorkbookError(
+            f"{sx.label}: cells in column XFD, the last column, leave no column right of "
+            "them for the group numbers: move or clear the cells of column XFD (or copy the "
+            "list to a sheet of its own), then retry"
+        )
     letters = col_letters(col)
     p = sx.prefix
     letters_b = letters.encode()
@@ -155,7 +163,7 @@ def group_column_edits(
         if k < 0:
             x = _inline(f"{letters}{r}", label)
         else:
-            x = b'<c r="%s%d"><v>%d</v></c>' % (letters_b, r, numbers[k])
+            x = b'<c r="%s%d"><v>%d</v></c>' % (letters_b, r, numbers[k] or 0)
         return x.replace(b"<", b"<" + p).replace(b"<" + p + b"/", b"</" + p) if p else x
 
     edits: list[tuple[int, int, bytes]] = []
@@ -164,10 +172,15 @@ def group_column_edits(
     # of a million rows with five stored costs one join, not a million edits
     run = bytearray()
     i = sx.index_of(sel.top)
-    first = sel.top if sel.header else sel.body_top
-    for r in range(first, sel.body_top + len(numbers)):
-        k = r - sel.body_top
-        while i < len(sx) and sx.numbers[i] < r:
+    body_top = sel.body_top
+    ks = range(-1 if sel.header else 0, len(numbers)) if only is None else (
+        [-1, *only] if sel.header else only)  # fmt: skip
+    for k in ks:
+        r = body_top + k
+        while i < len(sx) and sx.numbers[i] < r:  # a kept row is passed: rows before it
+            if run:  # go before it
+                edits.append((sx.starts[i], sx.starts[i], bytes(run)))
+                run = bytearray()
             i += 1
         if i < len(sx) and sx.numbers[i] == r:
             at = sx.starts[i]

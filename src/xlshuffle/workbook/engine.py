@@ -34,6 +34,7 @@ from .refs import Area
 from .select import Selection
 from .sheet import SheetXml
 from .xmlscan import tag_end
+from .zipio import left_unread
 
 __all__ = ["destination", "draw_permutation", "inverse", "plan_move", "sheet_label", "splice"]
 
@@ -126,7 +127,8 @@ def splice(data: bytes, edits: list[tuple[int, int, Any]]) -> Iterator[bytes]:
 
 def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
     """Whether anything may hold a cached value computed from the moved cells: a formula
-    on any sheet, a defined name, a chart or a pivot table."""
+    on any sheet, a defined name, a chart or a pivot table. Another sheet too large to
+    read (:func:`.zipio.left_unread`) is assumed to hold formulas."""
     if _ANY_FORMULA.search(sx.data) or re.search(rb"<(?:[\w.-]+:)?definedName[\s>]", book.xml):
         return True
     if any("/charts/" in m.name or "pivotCache" in m.name for m in book.pkg.members):
@@ -135,6 +137,8 @@ def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
         other = book.pkg.find(s.part) if s.kind == "worksheet" else None
         if other is None or other == part:
             continue
+        if left_unread(book.pkg.by_name[other]):
+            return True
         for chunk in book.pkg.chunks(other, limit=LIMITS.max_sheet_bytes):
             if _ANY_FORMULA.search(chunk):
                 return True

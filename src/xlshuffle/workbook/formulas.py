@@ -58,6 +58,8 @@ case (``a1`` becomes ``B2``), ``LOG10 (A1)`` (with a space) is an intersection o
 
 from __future__ import annotations
 
+import re
+
 from openpyxl.formula.translate import Translator
 
 from .formula_lex import (
@@ -82,6 +84,8 @@ __all__ = [
     "FormulaMover",
     "column_letter",
 ]
+
+_SURROGATE = re.compile("[\udc80-\udcff]")
 
 
 class FormulaMover:
@@ -129,6 +133,8 @@ class FormulaMover:
             )
         if not (0 < row <= MAX_ROW and 0 < col <= MAX_COL):
             raise ValueError(f"cell (row {row}, column {col}) is not inside the sheet")
+        if not text.isascii() and _SURROGATE.search(text):  # bytes kept by surrogateescape
+            raise FormulaMoveError("its text is not UTF-8")
         cache = self._cache
         key = _shape_key(text, row, col)
         shape = cache.get(key)

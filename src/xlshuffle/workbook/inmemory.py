@@ -16,9 +16,11 @@ from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.protocol import DrawStream
 from .engine import destination, draw_permutation, inverse
+from .keep import spread
 from .layout import Cell, Rows, find_data, trim_blank_tail
 from .refs import MAX_COL, Area, parse_area
 from .select import parse_columns
+from .suggest import LayoutRefusal, refuse
 
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
@@ -88,6 +90,7 @@ def _selection(
     table: str | None,
     columns: str | Sequence[str] | None,
     header: bool | None,
+    keep_blank: bool = False,
 ) -> tuple[int, int, list[int], bool, bool]:
     """``(top, bottom, cols, header, whole_rows)``, as :mod:`xlshuffle.workbook.select`
     chooses them for a file."""
@@ -131,7 +134,7 @@ def _selection(
     if bottom >= top and not ws.tables:
         rows = _WorksheetRows(ws, used)
         found = find_data(rows, 0, len(rows.numbers) - 1, header=header is not False,
-                          where=f"sheet {ws.title!r}")  # fmt: skip
+                          where=f"sheet {ws.title!r}", keep_blank=keep_blank)  # fmt: skip
         top, bottom = rows.numbers[found.top], rows.numbers[found.bottom]
         left, right = rows.columns(found.top, found.bottom)
         used = Area((top, left, bottom, right))
@@ -168,6 +171,27 @@ def _check(ws: Worksheet, top: int, bottom: int, cols: list[int], mode: str,
             )
 
 
+_Checked = tuple[int, int, list[int], bool, int, list[int] | None]
+
+
+def _checked(ws: Worksheet, options: dict[str, Any], mode: str, keep_blank: bool) -> _Checked:
+    """The selection, checked: top, bottom, columns, whole rows, first data row and the
+    data rows not kept blank (indexes among the data rows; ``None``: all)."""
+    top, bottom, cols, has_header, whole = _selection(ws, keep_blank=keep_blank, **options)
+    whole = whole and mode == "rows"
+    body_top = top + 1 if has_header else top
+    if bottom < body_top or not cols:
+        return top, bottom, cols, whole, body_top, None
+    _check(ws, top if mode == "columns" else body_top, bottom, cols, mode, whole)
+    free: list[int] | None = None
+    if keep_blank:
+        colset = set(cols)
+        valued = {r for (r, c), cell in ws._cells.items()
+                  if cell._value is not None and c in colset}  # fmt: skip
+        free = [r - body_top for r in range(body_top, bottom + 1) if r in valued]
+    return top, bottom, cols, whole, body_top, free
+
+
 def shuffle_worksheet(
     ws: Worksheet,
     *,
@@ -177,6 +201,7 @@ def shuffle_worksheet(
     header: bool | None = None,
     by: str = "rows",
     seed: object = None,
+    keep_blank_rows: bool = False,
 ) -> list[Any]:
     """Shuffle a selection of an openpyxl worksheet in memory, as ``shuffle_workbook``
     would in a file.
@@ -186,6 +211,11 @@ def shuffle_worksheet(
     (cells, row heights and row formats); with ``cells``, ``table`` or ``columns`` only
     those cells move. Moved cells keep value, style, hyperlink and comment; formulas are
     translated as Excel translates them when it sorts.
+
+    A layout refusal names only the options whose selection passes the same checks
+    (a formula that cannot move is found only while moving, as in a file's dry run it is
+    found before anything is written). ``keep_blank_rows`` leaves the rows without a
+    value in the selected columns in place, as ``shuffle_workbook`` does.
 
     Returns
     -------
@@ -208,12 +238,19 @@ def shuffle_worksheet(
     from openpyxl.formula.translate import Translator, TranslatorError
 
     mode = parse_mode(by)
+    if keep_blank_rows and mode != "rows":
+        raise OptionError(f"keep_blank_rows works with by='rows', not by={mode!r}")
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    top, bottom, cols, has_header, whole = _selection(
-        ws, cells=cells, table=table, columns=columns, header=header
-    )
-    whole = whole and mode == "rows"
-    body_top = top + 1 if has_header else top
+    options = {"cells": cells, "table": table, "columns": columns, "header": header}
+    try:
+        top, bottom, cols, whole, body_top, free = _checked(ws, options, mode, keep_blank_rows)
+    except LayoutRefusal as exc:  # name only the options that pass the checks
+
+        def attempt(o: dict[str, Any]) -> object:
+            picked = {k: v for k, v in o.items() if k != "keep_blank_rows"}
+            return _checked(ws, {**options, **picked}, mode, bool(o.get("keep_blank_rows")))
+
+        refuse(exc, attempt, header=header)
     if bottom < body_top or not cols:  # the rule of the file engine (jobs.check_has_data)
         if bottom < top or not cols:
             raise WorkbookError(f"sheet {ws.title!r} holds no data: nothing to draw")
@@ -222,8 +259,10 @@ def shuffle_worksheet(
             f"rows: nothing to draw; if row {top} is data, pass header=False, or give the "
             "rows with cells="
         )
-    _check(ws, top if mode == "columns" else body_top, bottom, cols, mode, whole)
-    perm = draw_permutation(mode, bottom - body_top + 1, len(cols), stream)
+    n = bottom - body_top + 1
+    perm = draw_permutation(mode, n if free is None else len(free), len(cols), stream)
+    if free is not None:
+        perm = spread(perm, n, free)
     first = top if mode == "columns" else body_top
     dest = destination(mode, first, cols, perm)
     colset = set(cols)

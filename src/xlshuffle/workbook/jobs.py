@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..draw.errors import WorkbookError
+from ..draw.errors import OptionError, WorkbookError
 from ..draw.protocol import DrawStream
 from .engine import sheet_label
+from .keep import kept_runs
 from .layout import Excluded
 from .limits import LIMITS
 from .output import Changes, Input, Written, read_input
 from .record import DrawRecord
-from .refs import Area, col_letters, parse_area
-from .select import Selection, choose_sheet, parse_columns, select
+from .refs import Area, col_letters, parse_area, quote_sheet, split_sheet
+from .select import (
+    Selection,
+    _user_range,
+    check_merge_refs,
+    choose_sheet,
+    parse_columns,
+    select,
+)
 from .sheet import SheetXml
+from .suggest import LayoutRefusal, refuse
 
-__all__ = ["Job", "dest", "job_from_record", "make_record", "open_job"]
+__all__ = ["Job", "dest", "job_from_record", "make_record", "open_job", "open_or_refuse"]
 
 PathLike = str | os.PathLike[str]
 
@@ -39,13 +48,18 @@ def open_job(
     columns: str | Sequence[str] | None,
     header: bool | None,
     whole_rows: bool,
+    keep_blank: bool = False,
 ) -> Job:
+    if cells is not None:  # "Class 7B!A2:C23" or "'Class 7B'!A2:C23", as records print it
+        sheet = _range_sheet(cells, sheet)
+        cells = split_sheet(cells)[1]
     inp = read_input(src)
     info, tbl = choose_sheet(inp.book, sheet, table)
     label = sheet_label(inp.path, info.name)
     sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), label)
+    check_merge_refs(sx)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
-                 whole_rows_allowed=whole_rows)  # fmt: skip
+                 whole_rows_allowed=whole_rows, keep_blank=keep_blank)  # fmt: skip
     check_has_data(inp.path, sel, [s.name for s in inp.book.sheets])
     return Job(inp, sx, sel)
 
@@ -71,6 +85,34 @@ def check_has_data(path: str, sel: Selection, sheets: Sequence[str] = ()) -> Non
         f"{path}: {sel.label} is only a header row (row {sel.top}), no data rows: nothing "
         f"to draw; if row {sel.top} is data, add --no-header, or give the rows with --range"
     )
+
+
+def open_or_refuse(src: PathLike, attempt: Callable[[dict[str, Any]], object], *,
+                   header: bool | None, **options: Any) -> Job:  # fmt: skip
+    """:func:`open_job`; a layout refusal names only the options ``attempt`` (a dry run
+    of the same command with them) accepts (:func:`~.suggest.refuse`)."""
+    try:
+        return open_job(src, header=header, **options)
+    except LayoutRefusal as exc:
+        refuse(exc, attempt, header=header)
+
+
+def _range_sheet(cells: str, sheet: str | None) -> str | None:
+    """The sheet of a draw whose ``--range`` may name one: it must agree with ``--sheet``."""
+    named, ref = split_sheet(cells)
+    if named is None:
+        return sheet
+    try:  # the range itself first: "nonsense!" is a range to fix, not a sheet to look for
+        _user_range(ref)
+    except OptionError as exc:
+        raise OptionError(str(exc).replace(repr(ref), repr(cells), 1)) from None
+    if sheet is not None and sheet.strip().casefold() != named.strip().casefold():
+        raise OptionError(
+            f"--range {cells!r} is on sheet {quote_sheet(named)} but --sheet is "
+            f"{quote_sheet(sheet)}: give the sheet once (--range {quote_sheet(sheet)}!"
+            f"{ref}, or leave out --sheet)"
+        )
+    return named
 
 
 def job_from_record(src: PathLike, record: DrawRecord) -> Job:
@@ -110,6 +152,8 @@ def _target_of(sel: Selection) -> dict[str, Any]:
     }
     if sel.excluded:  # rows of the used range left out, and why (absent: none)
         target["excluded"] = [e.to_dict() for e in sel.excluded]
+    if sel.kept:  # --keep-blank-rows: blank data rows left in place (absent: none)
+        target["kept"] = kept_runs(sel.kept)
     return target
 
 

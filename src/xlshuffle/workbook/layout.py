@@ -18,11 +18,15 @@ that cannot be read for sure is refused with a one-line hint:
   out (``"total"``), and the blank rows between them and the data with them;
 * **two header rows** - a row right under the header whose cells are all text, when one
   of them stands over a column of numbers, dates or booleans, or under a merged header
-  cell; and merged cells joining the header row to the row below: refused, naming the
+  cell; and merged cells joining the header row to the row below: refused, offering the
   ``--range`` that draws the data rows only (could be data with a typo: not guessed);
 * **a blank row inside the data** - a missing or value-less row between the header and
-  the last data row: refused, naming the ``--range`` that draws the rows above it (two
-  lists, or a gap: not guessed).
+  the last data row: refused (two lists, or a gap: not guessed), offering
+  ``--keep-blank-rows`` (the blank rows stay, listed in ``kept``) and the ``--range`` of
+  the block above and of the block below.
+
+A refusal is a :class:`~.suggest.LayoutRefusal`; the command names only the offers a dry
+run accepts (:func:`~.suggest.refuse`).
 
 ``--columns`` only gets the second rule. At a million rows, cells are read in the top 30
 rows and the bottom rows left out; blank rows inside the data are found by C-level
@@ -32,14 +36,15 @@ searches over row offsets; shared strings are looked up in the raw part, one by 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..draw.errors import WorkbookError
 from .refs import Area, col_index, col_letters
+from .suggest import LayoutRefusal, Suggestion
 
-__all__ = ["Excluded", "Layout", "Rows", "find_data", "trim_blank_tail"]
+__all__ = ["Excluded", "Layout", "Rows", "blank_runs", "find_data", "trim_blank_tail"]
 
 TITLE_ROWS = 3  # most title rows skipped
 TOP_WINDOW = 20  # rows looked at for titles and the header
@@ -83,6 +88,8 @@ class Layout:
     top: int
     bottom: int
     excluded: list[Excluded] = field(default_factory=list)
+    #: ``--keep-blank-rows``: the runs of blank rows inside the data, as row numbers.
+    kept: list[tuple[int, int]] = field(default_factory=list)
 
 
 #: A cell as the rules see it: (column, kind, text, formula). ``kind`` is ``"text"``,
@@ -171,9 +178,11 @@ def trim_blank_tail(rows: Rows, first: int, last: int,
     return last, _runs(reasons)
 
 
-def find_data(rows: Rows, first: int, last: int, *, header: bool, where: str) -> Layout:
+def find_data(rows: Rows, first: int, last: int, *, header: bool, where: str,
+              keep_blank: bool = False) -> Layout:  # fmt: skip
     """The default selection's rows inside the used rows ``first..last`` (indexes); a
-    WorkbookError (``where`` starts it) for two header rows or a blank row in the data."""
+    :class:`~.suggest.LayoutRefusal` (``where`` starts it) for two header rows or, unless
+    ``keep_blank`` (then listed in ``kept``), a blank row in the data."""
     nums = rows.numbers
     window = [(i, _filled(rows.cells(i))) for i in range(first, min(last, first + TOP_WINDOW) + 1)]
     reasons: dict[int, str] = {}
@@ -194,8 +203,12 @@ def find_data(rows: Rows, first: int, last: int, *, header: bool, where: str) ->
     reasons.update(tail)
     if header and bottom > top:
         _check_one_header(rows, top, bottom, where)
-    _check_no_gap(rows, top, bottom, header, where)
-    return Layout(top, bottom, _runs(reasons))
+    if not keep_blank:
+        _check_no_gap(rows, top, bottom, header, where)
+        return Layout(top, bottom, _runs(reasons))
+    i0 = top + 1 if header else top
+    kept = blank_runs(rows, i0, bottom) if bottom > i0 else []
+    return Layout(top, bottom, _runs(reasons), kept)
 
 
 def _range(rows: Rows, top: int, bottom: int, first: int, last: int) -> str:
@@ -208,42 +221,63 @@ def _check_one_header(rows: Rows, top: int, bottom: int, where: str) -> None:
     nums = rows.numbers
     h, end = nums[top], nums[bottom]
 
-    def hint(first: int) -> str:
-        return (f"give --range {_range(rows, top, bottom, first, end)} to draw the rows "
-                "under them (rows above stay as they are)")  # fmt: skip
+    def under(first: int, what: str, when: str = "", header: bool = False) -> Suggestion:
+        return Suggestion({"cells": _range(rows, top, bottom, first, end), "header": header},
+                          what, when)  # fmt: skip
 
     merges = rows.merges()
     for m in merges:
         if m.top <= h < m.bottom:
-            raise WorkbookError(
-                f"{where}: merged cells {m.a1()} join header row {h} to row {h + 1}, so the "
-                f"header looks like rows {h}-{m.bottom}: unmerge them, or {hint(m.bottom + 1)}"
+            raise LayoutRefusal(
+                where,
+                f"merged cells {m.a1()} join header row {h} to row {h + 1}, so the header "
+                f"looks like rows {h}-{m.bottom}",
+                [under(m.bottom + 1, "the rows under them (rows above stay as they are)")],
+                "unmerge them",
             )
     if nums[top + 1] != h + 1:
         return
     second = _filled(rows.cells(top + 1))
     if not second or any(c[1] != "text" for c in second):
         return
-    under: dict[int, set[str]] = {}
+    kinds_under: dict[int, set[str]] = {}
     for i in range(top + 2, min(bottom, top + 1 + BELOW) + 1):
         for col, kind, _, _ in _filled(rows.cells(i)):
-            under.setdefault(col, set()).add(kind)
+            kinds_under.setdefault(col, set()).add(kind)
     spans = [m for m in merges if m.top == m.bottom == h and m.right > m.left]
     for col, _, _, _ in second:
-        kinds = under.get(col, set())
+        kinds = kinds_under.get(col, set())
         grouped = next((m for m in spans if m.left <= col <= m.right), None)
         if grouped or (kinds and kinds <= {"number", "bool"}):
             why = (f"merged header cell {grouped.a1()} stands over it" if grouped else
                    f"{col_letters(col)}{h + 1} is text over numbers")  # fmt: skip
-            raise WorkbookError(
-                f"{where}: rows {h}-{h + 1} look like two header rows ({why}): if row "
-                f"{h + 1} is a header, {hint(h + 2)}; if it is data, give --range "
-                f"{_range(rows, top, bottom, h, end)} --header"
-            )
+            raise LayoutRefusal(
+                where,
+                f"rows {h}-{h + 1} look like two header rows ({why})",
+                [under(h + 2, "the rows under them (rows above stay as they are)",
+                       f"if row {h + 1} is a header"),
+                 under(h, "", "if it is data", True)],
+                "", decides=1,
+            )  # fmt: skip
+
+
+def blank_runs(rows: Rows, i0: int, i1: int) -> list[tuple[int, int]]:
+    """The runs of rows without a value (missing ones too) in rows ``i0..i1`` (indexes),
+    as ``(first, last)`` row numbers: C-level searches, one per run."""
+    nums, out = rows.numbers, list[tuple[int, int]]()
+    while i0 <= i1:
+        first = rows.first_blank(i0, i1)
+        if first is None:
+            break
+        last = min(rows.last_blank(first), nums[i1])
+        out.append((first, last))
+        i0 = bisect_left(nums, last + 1)
+    return out
 
 
 def _check_no_gap(rows: Rows, top: int, bottom: int, header: bool, where: str) -> None:
-    """Refuse a blank row among the data rows: two lists, or a gap? Not guessed."""
+    """Refuse a blank row among the data rows: two lists, or a gap? Not guessed, but the
+    refusal offers what draws: the rows around it, the block above, the block below."""
     i0 = top + 1 if header else top
     if bottom <= i0:
         return
@@ -253,10 +287,21 @@ def _check_no_gap(rows: Rows, top: int, bottom: int, header: bool, where: str) -
     last, nums = rows.last_blank(first), rows.numbers
     n0, it = nums[top], "it" if first == last else "them"
     what = f"row {first} is" if first == last else f"rows {first}-{last} are"
-    block = (f", or give --range {_range(rows, top, bottom, n0, first - 1)}"
-             f"{' --header' if header else ''} to draw only the rows above {it}"
-             ) if first - 1 > (n0 if header else n0 - 1) else ""  # fmt: skip
-    raise WorkbookError(
-        f"{where}: {what} blank inside the data {_range(rows, top, bottom, n0, nums[bottom])}: "
-        f"delete {it}{block}"
+    stays = "it stays" if first == last else "they stay"
+    offers = [Suggestion({"keep_blank_rows": True},
+                         f"the other rows around {it} ({stays} in place)")]  # fmt: skip
+    if first - 2 > (n0 if header else n0 - 1):  # a block of one row draws nothing
+        offers.append(Suggestion({"cells": _range(rows, top, bottom, n0, first - 1),
+                                  "header": header}, f"only the rows above {it}"))  # fmt: skip
+    k = bisect_left(nums, last + 1)  # the block below ends at the next blank row
+    after = rows.first_blank(k, bottom) if k <= bottom else None
+    end = nums[bottom] if after is None else after - 1
+    if end > last + 1:
+        offers.append(Suggestion({"cells": _range(rows, top, bottom, last + 1, end),
+                                  "header": False}, f"only the rows below {it}"))  # fmt: skip
+    raise LayoutRefusal(
+        where,
+        f"{what} blank inside the data {_range(rows, top, bottom, n0, nums[bottom])}",
+        offers,
+        f"delete {it}",
     )

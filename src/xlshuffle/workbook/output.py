@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass, field
 
 from ..common.files import atomic_writer, check_output, keep_backup
@@ -104,11 +105,27 @@ _KINDS = {".xlsx": "xlsx", ".xlsm": "xlsm", ".xltx": "xltx", ".xltm": "xltm",
           ".xls": "xls", ".xlsb": "xlsb", ".xlam": "xlam"}  # fmt: skip
 
 
-def check_output_name(book: Book, src: str, dst: str) -> None:
+def _is_stream(path: str) -> bool:
+    """Whether ``path`` is a FIFO or a device (``/dev/null``), written into whatever its name."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def check_output_name(book: Book, src: str, dst: str, *, also: str = "") -> None:
     """Refuse an output name whose extension Excel would not open this package under
-    (an .xlsx package named .xlsm, or the reverse)."""
+    (an .xlsx package named .xlsm, or the reverse), or that is no workbook's name at all
+    (``out.csv``, ``out.txt``, ``out``)."""
     want = book.kind
     got = _extension_kind(dst)
+    if got is None and not _is_stream(dst):  # out.csv, out.txt, out: not a workbook's name
+        stem, ext = os.path.splitext(dst)
+        what = f"a {ext} file" if ext else "a name without an extension"
+        raise OptionError(
+            f"-o {dst}: the output is an .{want} workbook like {src}, not {what}: "
+            f"name it {stem}.{want}{also}"
+        )
     if got is not None and got != want:
         stem = os.path.splitext(dst)[0]
         also = " (rename the input too: Excel will not open it either)" if (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import hashlib
+import io
 import json
 import re
 from dataclasses import MISSING, dataclass, field
@@ -49,6 +50,9 @@ class DrawRecord:
         position ``p``. For ``within-rows``/``within-columns`` one list per line.
     k : int or None
         Winners drawn (``sample``) or number of groups (``groups``).
+    size : int or None
+        For ``groups --size N``: the most rows a group may hold, from which ``k`` was
+        derived (``ceil(data rows / N)``); None otherwise.
     unit : {"rows", "cells"}
         What moved: whole rows (every cell, height and row formatting) or only the
         selected cells.
@@ -57,7 +61,10 @@ class DrawRecord:
         ``"table"`` or ``"columns"``), ``ref`` (the A1 range, header row included),
         ``columns`` (the column letters, for ``"columns"``), ``table`` (its name) and,
         only when rows of the used range were left out, ``excluded``: a list of
-        ``{"rows": "1-2", "why": "title"}`` (``"title"``, ``"blank"`` or ``"total"``).
+        ``{"rows": "1-2", "why": "title"}`` (``"title"``, ``"blank"`` or ``"total"``);
+        only with ``--keep-blank-rows`` and blank rows inside the data, ``kept``: the
+        rows left in place, as ``["7", "12-13"]`` (the permutation is drawn over the
+        other rows and spread over all, a kept row's entry being its own index).
     parts : dict
         The package parts the write ``"rewritten"``, ``"added"`` and ``"removed"``; every
         other part of the output is the input's, byte for byte.
@@ -83,6 +90,7 @@ class DrawRecord:
     output: str | None = None
     output_sha256: str | None = None
     k: int | None = None
+    size: int | None = None
     unit: str = "rows"
     target: dict[str, Any] = field(default_factory=dict)
     parts: dict[str, list[str]] = field(default_factory=dict)
@@ -148,7 +156,7 @@ class DrawRecord:
                     f"{label}: field {name!r} of the draw record is {type(value).__name__}, "
                     f"not {want}: give the record file xlshuffle wrote"
                 )
-        for name in ("rows", "columns", "k"):
+        for name in ("rows", "columns", "k", "size"):
             if isinstance(data.get(name), int) and data[name] < 0:
                 raise WorkbookError(f"{label}: field {name!r} of the draw record is negative")
         if data["record_version"] == 1 and not data.get("target"):
@@ -210,6 +218,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "rows": (int,),
     "columns": (int,),
     "k": (int, type(None)),
+    "size": (int, type(None)),
     "permutation": (list,),
     "target": (dict,),
     "parts": (dict,),
@@ -222,12 +231,24 @@ _TYPES: dict[str, tuple[type, ...]] = {
 MAX_RECORD_BYTES = 1 << 30
 
 
+def _read_bounded(path: str, limit: int) -> bytes:
+    """A file's bytes, read a chunk at a time and refused past ``limit``.
+
+    Not ``read(limit + 1)``: that allocates a buffer of the limit's size up front, which
+    fails with MemoryError under an address-space cap (``ulimit -v``) even for a tiny file.
+    """
+    buffer = io.BytesIO()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            if buffer.tell() + len(chunk) > limit:
+                raise WorkbookError(f"{path}: more than {limit >> 20} MB: not a draw record")
+            buffer.write(chunk)
+    return buffer.getvalue()
+
+
 def load_records(path: str) -> list[DrawRecord]:
     """Read a record file: one JSON object, a JSON array of them, or JSON lines."""
-    with open(path, "rb") as fh:
-        raw = fh.read(MAX_RECORD_BYTES + 1)
-    if len(raw) > MAX_RECORD_BYTES:
-        raise WorkbookError(f"{path}: more than {MAX_RECORD_BYTES >> 20} MB: not a draw record")
+    raw = _read_bounded(path, MAX_RECORD_BYTES)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

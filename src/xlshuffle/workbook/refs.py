@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["MAX_COL", "MAX_ROW", "Area", "cell_ref", "col_index", "col_letters", "parse_area"]
+__all__ = [
+    "MAX_COL",
+    "MAX_ROW",
+    "Area",
+    "cell_ref",
+    "col_index",
+    "col_letters",
+    "parse_area",
+    "quote_sheet",
+    "split_sheet",
+]
 
 MAX_ROW = 1_048_576
 MAX_COL = 16_384  # XFD
@@ -100,3 +110,39 @@ def parse_area(text: str) -> Area | None:
     if c0 is None or c1 is None:
         c0, c1 = 1, MAX_COL
     return Area((min(r0, r1), min(c0, c1), max(r0, r1), max(c0, c1)))
+
+
+# a sheet name Excel writes bare: a word not starting with a digit that is not a cell
+# reference in A1 or R1C1 style (Excel quotes "Q1", "R2C3", "2024", "Class 7B", "It's")
+_BARE_SHEET = re.compile(r"[^\W\d]\w*")
+_LOOKS_LIKE_REF = re.compile(r"[A-Za-z]{1,3}\d+|[Rr]\d*(?:[Cc]\d*)?|[Cc]\d*", re.ASCII)
+_QUOTED_PREFIX = re.compile(r"'((?:[^']|'')+)'!(.*)", re.DOTALL)
+
+
+def quote_sheet(name: str) -> str:
+    """A sheet name as Excel writes it before ``!``: quoted (inner ``'`` doubled) when it
+    must be.
+
+    >>> quote_sheet("Sheet1"), quote_sheet("Class 7B"), quote_sheet("It's"), quote_sheet("Q1")
+    ('Sheet1', "'Class 7B'", "'It''s'", "'Q1'")
+    """
+    if _BARE_SHEET.fullmatch(name) and not _LOOKS_LIKE_REF.fullmatch(name):
+        return name
+    return "'" + name.replace("'", "''") + "'"
+
+
+def split_sheet(text: str) -> tuple[str | None, str]:
+    """``"'Class 7B'!A2:C23"`` or ``"Class 7B!A2:C23"`` -> ``("Class 7B", "A2:C23")``;
+    a range without a sheet -> ``(None, text)``.
+
+    >>> split_sheet("'It''s'!A1:B3"), split_sheet("Sheet1!A1"), split_sheet("A1:B2")
+    (("It's", 'A1:B3'), ('Sheet1', 'A1'), (None, 'A1:B2'))
+    """
+    stripped = text.strip()
+    m = _QUOTED_PREFIX.fullmatch(stripped)
+    if m is not None:
+        return m[1].replace("''", "'"), m[2]
+    sheet, bang, ref = stripped.rpartition("!")
+    if not bang or not sheet:
+        return None, text
+    return sheet, ref

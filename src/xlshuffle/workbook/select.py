@@ -23,15 +23,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..draw.errors import OptionError, WorkbookError
+from .keep import blank_runs_in
 from .layout import Excluded, find_data, trim_blank_tail
 from .layout_rows import SheetRows
 from .parts import Book, SheetInfo, TableInfo
-from .refs import MAX_COL, Area, col_index, col_letters, parse_area
+from .refs import MAX_COL, Area, col_index, col_letters, parse_area, quote_sheet
 from .rowfind import used_cols, valued_rows
 from .sheet import SheetXml
 from .xmlscan import attrs, local, tags_or_refuse, unescape
 
-__all__ = ["Selection", "check_movable", "choose_sheet", "parse_columns", "select"]
+__all__ = [
+    "Selection",
+    "check_merge_refs",
+    "check_movable",
+    "choose_sheet",
+    "parse_columns",
+    "select",
+]
 
 
 @dataclass
@@ -50,6 +58,9 @@ class Selection:
     label: str
     table: TableInfo | None = None
     excluded: list[Excluded] = field(default_factory=list)
+    #: ``--keep-blank-rows``: the blank data rows that stay in place, as runs
+    #: ``(first, last)`` of row numbers.
+    kept: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def body_top(self) -> int:
@@ -145,8 +156,30 @@ def select(
     columns: str | Sequence[str] | None,
     header: bool | None,
     whole_rows_allowed: bool,
+    keep_blank: bool = False,
 ) -> Selection:
-    """The selection of one draw (see the module docstring for what moves)."""
+    """The selection of one draw (see the module docstring for what moves); with
+    ``keep_blank``, its blank data rows are listed in ``kept``."""
+    sel = _select(book, sx, sheet, table, cells=cells, columns=columns, header=header,
+                  whole_rows_allowed=whole_rows_allowed, keep_blank=keep_blank)  # fmt: skip
+    if keep_blank and sel.kind != "sheet" and sel.cols and sel.n_body > 0:
+        sel.kept = blank_runs_in(sx, sel.body_top, sel.bottom, sel.cols)
+    return sel
+
+
+def _select(
+    book: Book,
+    sx: SheetXml,
+    sheet: SheetInfo,
+    table: TableInfo | None,
+    *,
+    cells: str | None,
+    columns: str | Sequence[str] | None,
+    header: bool | None,
+    whole_rows_allowed: bool,
+    keep_blank: bool,
+) -> Selection:
+    kept: list[tuple[int, int]] = []
     if sum(x is not None for x in (cells, table, columns)) > 1:
         raise OptionError("give at most one of --range, --table and --columns")
     if table is None and cells is None and columns is None:
@@ -162,7 +195,7 @@ def select(
         return Selection(
             sheet, "table", area.top, bottom, list(range(area.left, area.right + 1)),
             has_head if header is None else header, False,
-            f"table {table.name} ({sheet.name}!{area.a1()})", table,
+            f"table {table.name} ({quote_sheet(sheet.name)}!{area.a1()})", table,
         )  # fmt: skip
     used = used_rows(sx)
     excluded: list[Excluded] = []
@@ -177,15 +210,17 @@ def select(
         elif cells is None and not book.tables(sheet):
             where = f"{book.label}: sheet {sheet.name!r}"
             rows = SheetRows(book, sx)
-            found = find_data(rows, first, last, header=header is not False, where=where)
+            found = find_data(rows, first, last, header=header is not False, where=where,
+                              keep_blank=keep_blank)  # fmt: skip
             first, last, excluded = found.top, found.bottom, found.excluded
+            kept = found.kept
         rows_span = (sx.numbers[first], sx.numbers[last])
         col_span = used_cols(sx, first, last)
     if columns is not None:
         cols = parse_columns(columns)
         top, bottom = rows_span
         letters = ",".join(col_letters(c) for c in cols)
-        label = f"{sheet.name}!{letters} (rows {top}-{bottom})"
+        label = f"{quote_sheet(sheet.name)}!{letters} (rows {top}-{bottom})"
         return Selection(sheet, "columns", top, bottom, cols,
                          True if header is None else header, False, label,
                          excluded=excluded)  # fmt: skip
@@ -207,13 +242,13 @@ def select(
                 "a range over the rows to draw"
             )
         return Selection(sheet, "range", top, bottom, list(range(left, right + 1)),
-                         bool(header), False, f"{sheet.name}!{area.a1()}")  # fmt: skip
+                         bool(header), False, f"{quote_sheet(sheet.name)}!{area.a1()}")  # fmt: skip
     top, bottom = rows_span
     left, right = col_span
-    label = f"{sheet.name}!{Area((top, left, max(top, bottom), right)).a1()}"
+    label = f"{quote_sheet(sheet.name)}!{Area((top, left, max(top, bottom), right)).a1()}"
     return Selection(sheet, "sheet", top, bottom, list(range(left, right + 1)),
                      True if header is None else header, whole_rows_allowed, label,
-                     excluded=excluded)  # fmt: skip
+                     excluded=excluded, kept=kept)  # fmt: skip
 
 
 _A1_PART = re.compile(r"\s*\$?([A-Za-z]{0,3})\$?(\d{0,7})\s*")
@@ -223,7 +258,10 @@ def _user_range(text: str) -> tuple[int, int, int, int]:
     """``--range``: (top, left, bottom, right), or a usage error that shows how to
     write it. Stricter than a range read from a file: no bare column or row, no
     corners in reverse."""
-    how = "write it like 'A2:D200', 'A:D' or '2:200' (columns A-XFD, rows 1-1048576)"
+    how = (
+        "write it like 'A2:D200', 'A:D', '2:200' or 'Sheet1!A2:D200' (columns A-XFD, "
+        "rows 1-1048576)"
+    )
     area = parse_area(text.replace("$", ""))
     found = [_A1_PART.fullmatch(p) for p in text.split(":")]
     parts = [(m[1].upper(), m[2]) for m in found if m is not None]
@@ -249,6 +287,54 @@ def _tail_elements(sx: SheetXml, names: set[bytes]) -> list[tuple[bytes, dict[by
             if tag.kind in ("start", "empty") and local(tag.name) in names:
                 out.append((local(tag.name), attrs(data[tag.start : tag.end])))
     return out
+
+
+def check_merge_refs(sx: SheetXml) -> None:
+    """Refuse a sheet with a merge whose ``ref`` is not a range of cells written top-left
+    corner first (``A1:ZZZZZ9``, ``""``, ``B2:A1``): every check that reads merges would
+    skip it, and the draw would carry a merge nobody can tell the extent of.
+
+    Raises
+    ------
+    WorkbookError
+        Naming the sheet and the reference.
+    """
+    data = sx.data
+    if data.find(b"mergeCell", sx.content_end) < 0:  # merges follow <sheetData>
+        return
+    for tag in tags_or_refuse(data, sx.label, "the sheet", sx.content_end, len(data)):
+        if tag.kind not in ("start", "empty") or local(tag.name) != b"mergeCell":
+            continue
+        m = _REF_ATTR.search(data, tag.start, tag.end)
+        raw = m[2] if m else b""
+        fast = _PLAIN_RANGE.fullmatch(raw)
+        if fast and _ordered(fast):  # the usual "A1:B2", without parsing each corner
+            continue
+        ref = unescape(raw)
+        m2 = _MERGE_REF.fullmatch(ref)
+        first = parse_area(m2[1]) if m2 else None
+        last = parse_area(m2[2] or m2[1]) if m2 else None
+        if first is None or last is None or first.top > last.top or first.left > last.left:
+            raise WorkbookError(
+                f"{sx.label}: merged cells with the damaged reference {ref!r} (not a range of "
+                "cells such as A1:B2): open the workbook in Excel, let it repair the file, "
+                "save, and retry"
+            )
+
+
+def _ordered(m: re.Match[bytes]) -> bool:
+    c0, r0, c1, r1 = m.groups()
+    return (
+        int(r0) <= int(r1) <= 1_048_576
+        and (len(c0), c0) <= (len(c1), c1)
+        and (len(c1) < 3 or c1 <= b"XFD")
+    )
+
+
+_REF_ATTR = re.compile(rb"""\sref\s*=\s*(["'])(.*?)\1""", re.S)
+_PLAIN_RANGE = re.compile(rb"([A-Z]{1,3})([1-9][0-9]{0,6}):([A-Z]{1,3})([1-9][0-9]{0,6})")
+_CELL_REF = r"(\$?[A-Za-z]{1,3}\$?[0-9]{1,7})"
+_MERGE_REF = re.compile(_CELL_REF + "(?::" + _CELL_REF + ")?")
 
 
 def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:

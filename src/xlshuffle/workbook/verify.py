@@ -30,7 +30,10 @@ __all__ = ["verify_record"]
 PathLike = str | os.PathLike[str]
 _R_ATTR = re.compile(rb"\s(?:r|spans)\s*=\s*[\"'][^\"']*[\"']")
 # [^<>]: each try stays inside one tag (linear; [^>] went quadratic without a ">")
-_FORMULA = re.compile(rb"<([\w.-]+:)?f(?:\s[^<>]*)?(?:/>|>[^<]*</\1?f>)(?:<\1?v>[^<]*</\1?v>)?")
+# a cached value may be written <v/> (the engine drops it when the formula moves)
+_FORMULA = re.compile(
+    rb"<([\w.-]+:)?f(?:\s[^<>]*)?(?:/>|>[^<]*</\1?f>)(?:<\1?v>[^<]*</\1?v>|<\1?v\s*/>)?"
+)
 _FORMULA_V = re.compile(rb"<([\w.-]+:)?v>[^<]*</\1?v>")
 
 
@@ -71,11 +74,34 @@ def _replay(record: DrawRecord) -> list[Any]:
     _check_shape(record)
     stream = DrawStream(record.seed)
     n_rows = record.rows - (1 if record.header else 0)
+    if record.target.get("kept"):
+        return _replay_kept(record, stream, n_rows)
     if record.command == "sample":
         return permutation(n_rows, seed=stream)[: record.k or 0]
     if record.command == "groups":
         return permutation(n_rows, seed=stream)
     return draw_permutation(parse_mode(record.mode), n_rows, record.columns, stream)
+
+
+def _replay_kept(record: DrawRecord, stream: DrawStream, n_rows: int) -> list[Any]:
+    """``--keep-blank-rows``: the draw is over the rows not kept, spread over all."""
+    from .keep import free_indexes, parse_kept, spread
+    from .refs import parse_area
+
+    area = parse_area(str(record.target.get("ref", "")))
+    try:
+        if area is None or (record.command == "shuffle" and record.mode != "rows"):
+            raise ValueError("kept rows need a target.ref and whole rows")
+        body_top = area.top + (1 if record.header else 0)
+        free = free_indexes(n_rows, parse_kept(record.target, body_top, n_rows), body_top)
+    except ValueError as exc:
+        raise WorkbookError(
+            f"record: target.kept: {exc}: the record was edited or damaged"
+        ) from None
+    drawn = permutation(len(free), seed=stream)
+    if record.command == "sample":
+        return [free[i] for i in drawn[: record.k or 0]]
+    return spread(drawn, n_rows, free)
 
 
 def _first_difference(a: list[Any], b: list[Any]) -> str | None:

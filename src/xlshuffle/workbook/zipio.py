@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..draw.errors import WorkbookError
 from .limits import LIMITS
 
-__all__ = ["Member", "Package"]
+__all__ = ["UNDRAWN_SHEET_READ_MAX", "Member", "Package", "left_unread"]
 
 _EOCD = struct.Struct("<4sHHHHIIH")
 _EOCD64_LOCATOR = struct.Struct("<4sIQI")
@@ -57,6 +57,22 @@ class Member:
     #: DOS time and date words of the member.
     time: int
     date: int
+
+
+#: A sheet that is not drawn is inflated (to check its CRC when copied, or to look for
+#: formulas) only up to this many compressed bytes: past it, it is copied byte for byte
+#: unread, so a workbook of many large sheets costs the drawn sheet's time, not theirs.
+UNDRAWN_SHEET_READ_MAX = 1 << 20
+_SHEET_FOLDERS = ("xl/worksheets/", "xl/chartsheets/", "xl/dialogsheets/", "xl/macrosheets/")
+
+
+def left_unread(m: Member) -> bool:
+    """Whether ``m`` is a sheet too large to read unless it is the one drawn
+    (:data:`UNDRAWN_SHEET_READ_MAX`)."""
+    return (
+        m.name.lower().startswith(_SHEET_FOLDERS)
+        and m.data_end - m.data_start > UNDRAWN_SHEET_READ_MAX
+    )
 
 
 def _bad(label: str, what: str) -> WorkbookError:

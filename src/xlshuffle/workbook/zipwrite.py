@@ -28,6 +28,7 @@ from .zipio import (
     Package,
     _strip_zip64,
     _zip64_values,
+    left_unread,
 )
 
 __all__ = ["Content", "NullSink", "write_package"]
@@ -55,7 +56,8 @@ def _make_compressor_factory() -> Callable[[], _Compressor]:
         return _zlib_compressor
 
     def isal_compressor() -> _Compressor:
-        return isal_zlib.compressobj(2, isal_zlib.DEFLATED, -15)
+        made: _Compressor = isal_zlib.compressobj(2, isal_zlib.DEFLATED, -15)
+        return made  # typed here: mypy sees isal as Any when the extra is not installed
 
     return isal_compressor
 
@@ -236,8 +238,8 @@ def _check_copied(pkg: Package, m: Member) -> None:
     """Refuse a member that does not inflate to its checksum: copied as it is, it would
     make the output as damaged as the input (Excel offers to repair both). A member that
     xlshuffle cannot inflate (encrypted, another compression method) is copied unchecked,
-    as before."""
-    if m.flags & 0x01 or m.method not in (0, 8):
+    as before; so is a large sheet, which only the drawn one is read (:func:`left_unread`)."""
+    if m.flags & 0x01 or m.method not in (0, 8) or left_unread(m):
         return
     for _ in pkg.chunks(m.name, limit=max(LIMITS.max_part_bytes, LIMITS.max_sheet_bytes)):
         pass

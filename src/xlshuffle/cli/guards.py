@@ -1,0 +1,49 @@
+"""Refusals a batch run makes before anything is drawn: outputs that would mix on one
+channel, and files that are evidence of an earlier draw."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+from typing import Any
+
+__all__ = ["refuse_mixed_channels", "refuse_overwrite"]
+
+
+def refuse_mixed_channels(args: argparse.Namespace) -> None:
+    """``sample --json`` prints the record on stdout: the winners need a file of their own."""
+    from . import UsageError
+
+    to_stdout = args.output in (None, "-") and args.suffix is None and args.out_dir is None
+    if args.command == "sample" and args.json and to_stdout and not (args.in_place or args.dry_run):
+        raise UsageError(
+            "sample --json prints the record on stdout, where the winners would go: write "
+            "the winners to a file with -o FILE (.csv, or a workbook), or leave out --json "
+            "and keep the record with --record FILE"
+        )
+
+
+def refuse_overwrite(args: argparse.Namespace, tasks: list[dict[str, Any]]) -> None:
+    """Refuse, before anything is drawn, to replace a record or a default output: they
+    are evidence of an earlier draw. A file named with ``-o`` is replaced as asked."""
+    found = []
+    if args.record and _is_file(args.record):
+        found.append((args.record, "--record file"))
+    if args.output is None and not args.in_place:
+        found += [(t["dst"], "output") for t in tasks if t["dst"] and _is_file(t["dst"])]
+    if found:
+        path, what = found[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise FileExistsError(
+            errno.EEXIST,
+            f"the {what} exists already{more}, maybe from an earlier draw: nothing was "
+            "drawn; move it away, choose another name, or add --overwrite to replace it",
+            path,
+        )
+
+
+def _is_file(path: str) -> bool:
+    """Whether ``path`` is a regular file (through links): FIFOs and devices such as
+    ``/dev/null`` hold no evidence."""
+    return os.path.isfile(path)

@@ -1,0 +1,62 @@
+"""Every option a refusal suggests on the shared corpus draws (issue 18).
+
+For each workbook of ../shared/corpus the default shuffle of the active sheet is tried
+(a dry run). For each refusal, every option set it names (``--range X``, ``--header``,
+``--table NAME``, ``--keep-blank-rows``...) is parsed from the message and drawn for real
+with the same seed, to a temporary file, and the record must verify against both files.
+The tally (drawn at once, drawn with a suggested option, refused by reason) is printed;
+``tools/corpus_refusals.py`` prints it as a table.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from test_refusals import suggestions
+from test_wb_corpus import _real_suffix
+from xlshuffle import XlshuffleError
+from xlshuffle.workbook import shuffle_workbook, verify_record
+
+from support import SHARED, require
+
+CORPUS = SHARED / "corpus"
+
+
+def _files() -> list[str]:
+    path = CORPUS / "MANIFEST.tsv"
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8", newline="") as fh:
+        return sorted(row["file"] for row in csv.DictReader(fh, delimiter="\t"))
+
+
+def test_every_option_a_corpus_refusal_suggests_draws(tmp_path: Path) -> None:
+    files = _files()
+    require("corpus", bool(files), f"put the shared corpus at {CORPUS}")
+    tally: Counter[str] = Counter()
+    tried = 0
+    for i, name in enumerate(files):
+        src = CORPUS / name
+        try:
+            shuffle_workbook(src, seed="corpus", dry_run=True)
+        except XlshuffleError as exc:
+            offered = suggestions(str(exc))
+        else:
+            tally["drawn at once"] += 1
+            continue
+        for j, options in enumerate(offered):
+            out = tmp_path / f"out{i}-{j}{_real_suffix(src)}"
+            try:
+                record = shuffle_workbook(src, out, seed="corpus", **options)  # type: ignore[arg-type]
+                verify_record(record, input=src, output=out)
+            except XlshuffleError as exc:
+                pytest.fail(f"{name}: suggested {options} is refused: {exc}")
+            out.unlink()
+            tried += 1
+        tally["drawn with a suggested option" if offered else "refused"] += 1
+    print(f"corpus refusals: {dict(tally)}, {tried} suggestions drawn")
+    assert tried > 0
