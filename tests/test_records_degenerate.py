@@ -42,7 +42,7 @@ def _book(path: Path, rows: list[list[object]], *, table: bool = False) -> Path:
 # (how the workbook looks, extra options, what the line must say)
 NO_DATA = [
     ("header only", [["name", "score"]], [], "only a header row (row 1)"),
-    ("empty sheet", [], [], "holds no data"),
+    ("empty sheet", [], [], "holds no data, and no other sheet was found that does"),
     ("header-only range", [["name", "score"], ["Ann", 1]], ["--range", "A1:B1", "--header"],
      "only a header row (row 1)"),
     ("header-only columns", [["name", "score"]], ["--columns", "A"], "only a header row"),
@@ -61,7 +61,8 @@ def test_no_data_rows_is_refused_in_one_line(tmp_path: Path, capsys, command, ro
     assert err.count("\n") == 0 and err.startswith(f"Error: {src}: "), err
     assert says in err, err
     # the message leads somewhere: an option that draws other rows
-    assert "--range" in err and ("--no-header" in err or "--sheet" in err), err
+    if "no other sheet" not in says:  # then there is nothing to draw anywhere
+        assert "--range" in err and "--no-header" in err, err
     assert not out.exists() and not record.exists()
     assert src.read_bytes() == before
 
@@ -130,4 +131,10 @@ def test_an_empty_sheet_names_the_other_sheets(tmp_path: Path, capsys):
     wb.create_sheet("Data").append(["name"])
     wb.save(tmp_path / "in.xlsx")
     assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx") == 1
-    assert "--sheet (the other sheets: 'Data')" in capsys.readouterr().err
+    assert "give a sheet that does: --sheet Data" in capsys.readouterr().err
+    wb.create_sheet("Class 7B").append(["name"])
+    wb.save(tmp_path / "in.xlsx")
+    assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx") == 1
+    assert "--sheet Data or --sheet 'Class 7B'" in capsys.readouterr().err
+    assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx", "--sheet", "Class 7B",
+               "--no-header") == 0  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,7 @@ from .select import (
     choose_sheet,
     parse_columns,
     select,
+    used_rows,
 )
 from .sheet import SheetXml
 from .suggest import LayoutRefusal, refuse
@@ -60,8 +62,26 @@ def open_job(
     check_merge_refs(sx)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
                  whole_rows_allowed=whole_rows, keep_blank=keep_blank)  # fmt: skip
-    check_has_data(inp.path, sel, [s.name for s in inp.book.sheets])
+    if sel.n_rows == 0 or not sel.cols:
+        check_has_data(inp.path, sel, _sheets_with_data(inp, info.name))
+    check_has_data(inp.path, sel)
     return Job(inp, sx, sel)
+
+
+def _sheets_with_data(inp: Input, drawn: str, most: int = 3) -> list[str]:
+    """The first sheets besides ``drawn`` that hold a value, for the refusal of an empty
+    sheet: only on that path, at most 8 MB of each of the first 8 sheets is read."""
+    found = []
+    for info in [s for s in inp.book.sheets if s.name != drawn][:8]:
+        try:
+            sx = SheetXml(inp.book.read(info.part, limit=8 << 20), info.name)
+        except (WorkbookError, OSError, ValueError):
+            continue  # too large, damaged or not a worksheet: not suggested
+        if used_rows(sx) is not None:
+            found.append(info.name)
+            if len(found) == most:
+                break
+    return found
 
 
 def check_has_data(path: str, sel: Selection, sheets: Sequence[str] = ()) -> None:
@@ -71,15 +91,15 @@ def check_has_data(path: str, sel: Selection, sheets: Sequence[str] = ()) -> Non
     if sel.n_body > 0 and sel.cols:
         return
     if sel.n_rows == 0 or not sel.cols:
-        # the other sheets by name only: reading them to find data could cost seconds
-        others = [repr(name) for name in sheets if name != sel.sheet.name]
-        which = ""
-        if others:
-            listed = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
-            which = f" (the other sheets: {listed})"
+        if not sheets:
+            raise WorkbookError(
+                f"{path}: sheet {sel.sheet.name!r} holds no data, and no other sheet was "
+                "found that does: nothing to draw"
+            )
+        options = " or ".join(f"--sheet {shlex.quote(name)}" for name in sheets)
         raise WorkbookError(
-            f"{path}: sheet {sel.sheet.name!r} holds no data: nothing to draw; choose the "
-            f"sheet with --sheet{which} or the cells with --range"
+            f"{path}: sheet {sel.sheet.name!r} holds no data: nothing to draw; give a sheet "
+            f"that does: {options}"
         )
     raise WorkbookError(
         f"{path}: {sel.label} is only a header row (row {sel.top}), no data rows: nothing "
