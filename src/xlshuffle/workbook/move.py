@@ -61,13 +61,22 @@ def move_rows(
     quick = _QuickRows(sx, mover, shared)
     data, starts, ends = sx.data, sx.starts, sx.ends
     row_of = quick.row
+    # the whitespace between rows (indentation) belongs to the places, not to the rows:
+    # the k-th row written is followed by the k-th gap, so a restore gives back the bytes
+    gaps: list[bytes] = []
+    if i1 - i0 > 1 and sum(ends[i0:i1]) - sum(starts[i0:i1]) != ends[i1 - 1] - starts[i0]:
+        gaps = [data[ends[i] : starts[i + 1]] for i in range(i0, i1 - 1)]
     buf: list[bytes] = []
     size = 0
+    k = 0
     for pos, s in enumerate(perm):
         i = where[s]
         if i < 0:
             continue
         row = row_of(data[starts[i] : ends[i]], i, top + s, top + pos)
+        if gaps and k < len(gaps):
+            row += gaps[k]
+        k += 1
         buf.append(row)
         size += len(row)
         if size >= _CHUNK:
