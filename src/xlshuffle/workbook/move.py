@@ -185,6 +185,11 @@ def move_cells(
     writer = CellWriter(sx, mover, shared)
     rows: dict[int, list[tuple[int, bytes]]] = defaultdict(list)
     heads: dict[int, tuple[bytes, bytes]] = {}
+    # what lies between cells and between rows (indentation, XML comments) belongs to
+    # the places: the j-th cell written in a row is preceded by the j-th gap, so a restore
+    # gives back the bytes
+    seps: dict[int, list[bytes]] = {}
+    after: dict[int, bytes] = {}
     for i in range(i0, i1):
         number = sx.numbers[i]
         row = sx.row(i)
@@ -194,6 +199,12 @@ def move_cells(
         close = row.rfind(b"</")
         tail = row[last:close] if close > last else b""
         heads[number] = (row[:tag_end_at], tail)
+        ends = [tag_end_at] + [c.end for c in cells[:-1]] if cells else []
+        gaps = [row[a:b] for a, b in zip(ends, [c.start for c in cells], strict=True)]
+        if any(gaps):
+            seps[number] = gaps
+        if i + 1 < i1 and sx.ends[i] != sx.starts[i + 1]:
+            after[number] = sx.data[sx.ends[i] : sx.starts[i + 1]]
         for cell in cells:
             src = (number, cell.col)
             dst = dest(*src) if cell.col in colset else src
@@ -213,7 +224,13 @@ def move_cells(
             head = _fix_spans(head, cells_out)
         else:
             head, tail = b"<" + sx.prefix + b'row r="%d">' % number, b""
-        out.append(head + b"".join(x for _, x in cells_out) + tail + close_tag)
+        gaps = seps.get(number)
+        if gaps is None:
+            body = b"".join(x for _, x in cells_out)
+        else:
+            body = b"".join((gaps[j] if j < len(gaps) else b"") + x
+                            for j, (_, x) in enumerate(cells_out))  # fmt: skip
+        out.append(head + body + tail + close_tag + after.get(number, b""))
     start = sx.starts[i0] if i0 < i1 else sx.content_end
     end = sx.ends[i1 - 1] if i0 < i1 else start
     if i0 == i1 and i0 < len(sx.starts):
