@@ -192,8 +192,9 @@ def retarget_vml(vml: bytes, dest_of: DestOf) -> bytes | None:
             else:
                 nums = _NUMBER.findall(value)
                 if len(nums) == 8 and not _NUMBER.sub(b"", value).replace(b",", b"").strip():
-                    shift = iter((dc, 0, dr, 0, dc, 0, dr, 0))
-                    value = _NUMBER.sub(lambda n: b"%d" % (int(n[0]) + next(shift)), value)
+                    shifts = iter((dc, 0, dr, 0, dc, 0, dr, 0))
+                    value = _NUMBER.sub(lambda n, s=shifts: b"%d" % (int(n[0]) + next(s)),
+                                        value)  # fmt: skip
             tag = f[1] + f[2]
             new_block = (new_block[: f.start()] + b"<" + tag + b">" + value + b"</" + tag + b">"
                          + new_block[f.end() :])  # fmt: skip

@@ -224,11 +224,11 @@ def move_cells(
             head = _fix_spans(head, cells_out)
         else:
             head, tail = b"<" + sx.prefix + b'row r="%d">' % number, b""
-        gaps = seps.get(number)
-        if gaps is None:
+        between = seps.get(number)
+        if between is None:
             body = b"".join(x for _, x in cells_out)
         else:
-            body = b"".join((gaps[j] if j < len(gaps) else b"") + x
+            body = b"".join((between[j] if j < len(between) else b"") + x
                             for j, (_, x) in enumerate(cells_out))  # fmt: skip
         out.append(head + body + tail + close_tag + after.get(number, b""))
     start = sx.starts[i0] if i0 < i1 else sx.content_end
