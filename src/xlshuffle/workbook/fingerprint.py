@@ -6,7 +6,7 @@ outside the drawn rows) is checked by its cells: undone, its selection must hold
 input's did. The record keeps a fingerprint of the input's selection for that, taken when
 the draw reads it, so the check needs no copy of the input.
 
-The fingerprint is one 4-byte BLAKE2b digest per row of the selection, base64. A row
+The fingerprint is one CRC-32 (4 bytes) per row of the selection, base64. A row
 counts by its cells in the selection's columns (every cell, for a whole-row draw), each by
 its canonical form, which a re-save keeps while it renumbers shared strings and styles:
 the cell's reference, type and value, a shared string by its text (an inline string
@@ -28,10 +28,10 @@ with inline strings, CDATA or comments is read cell by cell with expat.
 from __future__ import annotations
 
 import base64
-import functools
-import hashlib
-import operator
 import re
+import sys
+import zlib
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -45,11 +45,9 @@ from .xmlscan import escape_text
 __all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "drawn_rows", "fingerprint_of"]
 
 #: The digest, named in the record so that another may replace it one day.
-DIGEST = "blake2b-32"
+DIGEST = "crc32"
 SIZE = 4
 _BLOCK = 4096
-_BLAKE = functools.partial(hashlib.blake2b, digest_size=SIZE)
-_DIGEST = operator.methodcaller("digest")
 _SEPARATORS = re.compile(rb"[\x1c-\x1f]")
 
 
@@ -169,6 +167,19 @@ class _Canon:
         return b"".join(out)
 
 
+def _crc32(rows: list[bytes]) -> bytes:
+    """The rows' CRC-32s, 4 bytes each, big-endian, by C-level maps. A CRC is no
+    protection against a forger (nor would 4 bytes of any digest be): the output's
+    SHA-256 is the record's proof; this only tells an edited output from another file,
+    and a change from none (each change is missed with odds of 1 in 4,294,967,296)."""
+    out = array("I", map(zlib.crc32, rows))
+    if out.itemsize != SIZE:  # not on any platform CPython supports today
+        return b"".join(x.to_bytes(SIZE, "big") for x in out)
+    if sys.byteorder == "little":
+        out.byteswap()
+    return out.tobytes()
+
+
 def _escaped(text: str) -> bytes:
     out = escape_text(text)
     if _SEPARATORS.search(out):  # from _x001F_ escapes: keep the rows apart
@@ -181,13 +192,13 @@ def fingerprint_of(sx: SheetXml, strings: Callable[[], SharedStrings | None], to
     """The fingerprint of rows ``top..bottom`` of a sheet: of their cells in ``cols``, or
     of every cell when ``cols`` is None. ``strings()`` gives the shared strings, read
     only when a row holds one."""
-    digests = bytearray(_BLAKE(b"").digest() * max(0, bottom - top + 1))
+    digests = bytearray(_crc32([b""]) * max(0, bottom - top + 1))
     canon = _Canon(sx, strings, cols)
     i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
     try:
         for c0 in range(i0, i1, _BLOCK):
             c1 = min(c0 + _BLOCK, i1)
-            found = b"".join(map(_DIGEST, map(_BLAKE, canon.block(c0, c1))))
+            found = _crc32(canon.block(c0, c1))
             n0 = sx.numbers[c0] - top
             if sx.numbers[c1 - 1] - top == n0 + c1 - c0 - 1:  # no gaps: one slice
                 digests[n0 * SIZE : (n0 + c1 - c0) * SIZE] = found

@@ -59,8 +59,8 @@ class DrawRecord:
         The backup kept by an in-place write.
     fingerprint : dict or None
         What the selection held before a ``shuffle``, so that ``restore`` can check an
-        output edited since: ``{"digest": "blake2b-32", "rows": BASE64}``, one 4-byte
-        BLAKE2b digest per data row (the header too for ``columns``) of the cells'
+        output edited since: ``{"digest": "crc32", "rows": BASE64}``, one CRC-32
+        (4 bytes) per data row (the header too for ``columns``) of the cells'
         canonical values (:mod:`xlshuffle.workbook.fingerprint`). None for other
         commands, dry runs and records written before it existed.
     """
