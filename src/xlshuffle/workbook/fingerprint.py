@@ -111,7 +111,8 @@ class _Canon:
         self.shared = re.compile(rb' t="s"><' + p + rb"v>(\d+)</" + p + rb"v>")
         self.text_open, self.text_close = b' t="S"><' + x + b"v>", b"</" + x + b"v>"
         self.blank = re.compile(rb">\s+<")
-        self.careful = (b"<![CDATA[", b"<!--", b"<?", b"<" + x + b"is>")
+        # CDATA, comments, processing instructions, inline strings: read with expat
+        self.careful = (b"<!", b"<?", b"<" + x + b"is>")
         self.others = None
         if cols is not None:
             letters = b"|".join(col_letters(c).encode() for c in cols)
@@ -125,11 +126,12 @@ class _Canon:
         """The canonical form of stored rows ``i0..i1-1``, one bytes a row."""
         sx = self.sx
         s = sx.data[sx.starts[i0] : sx.ends[i1 - 1]]
-        if any(mark in s for mark in self.careful):
+        a, b, c = self.careful
+        if a in s or b in s or c in s:
             s = b"".join(self._plain(i) for i in range(i0, i1))
         if self.others is not None:
             s = self.others.sub(b"", s)
-        if b"TRUE()</" in s or b"FALSE()</" in s:
+        if b"()</" in s:
             s = self.boolean.sub(b"", s)
         s = self.row.sub(b"\x1f", self.formula.sub(self.f_mark, self.style.sub(b"", s)))
         if b'm="' in s:
@@ -145,7 +147,7 @@ class _Canon:
             s = self.zeros.sub(self.v_close, s)
         if b' t="s">' in s:
             parts = self.shared.split(s)
-            parts[1::2] = map(self._text, parts[1::2])
+            parts[1::2] = self._texts(parts[1::2])
             s = b"".join(parts)
         if sx.prefix:  # the producer's choice; a re-save may drop it
             s = s.replace(b"<" + sx.prefix, b"<").replace(b"</" + sx.prefix, b"</")
@@ -157,16 +159,22 @@ class _Canon:
             raise WorkbookError(f"{sx.label}: a row holds the text of a row tag")
         return rows[1:]
 
-    def _text(self, index: bytes) -> bytes:
+    def _texts(self, indexes: list[bytes]) -> list[bytes]:
+        """The shared strings ``indexes`` name, as the cells' canonical ends (C-level
+        maps: no Python call a cell)."""
         if self.texts is None:
             strings = self.strings()
             if strings is None:
                 raise ValuesError("a shared-string cell in a workbook without shared strings")
-            self.texts = list(map(_escaped, strings))
-        i = int(index)
-        if i >= len(self.texts):
-            raise ValuesError(f"shared string {i} does not exist ({len(self.texts)} strings)")
-        return self.text_open + self.texts[i] + self.text_close
+            opening, closing = self.text_open, self.text_close
+            self.texts = [opening + _escaped(t) + closing for t in strings]
+        try:
+            return list(map(self.texts.__getitem__, map(int, indexes)))
+        except IndexError:
+            i = max(map(int, indexes))
+            raise ValuesError(
+                f"shared string {i} does not exist ({len(self.texts)} strings)"
+            ) from None
 
     def _plain(self, i: int) -> bytes:
         """Row ``i`` with each cell written plainly: an inline string as a shared one,
