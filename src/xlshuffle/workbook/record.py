@@ -64,6 +64,12 @@ class DrawRecord:
         other part of the output is the input's, byte for byte.
     backup : str or None
         The backup kept by an in-place write.
+    fingerprint : dict or None
+        What the selection held before a ``shuffle``, so that ``restore`` can check an
+        output edited since: ``{"digest": "crc32", "rows": BASE64}``, one CRC-32
+        (4 bytes) per data row (the header too for ``columns``) of the cells'
+        canonical values (:mod:`xlshuffle.workbook.fingerprint`). None for other
+        commands, dry runs and records written before it existed.
     """
 
     command: str
@@ -85,6 +91,7 @@ class DrawRecord:
     target: dict[str, Any] = field(default_factory=dict)
     parts: dict[str, list[str]] = field(default_factory=dict)
     backup: str | None = None
+    fingerprint: dict[str, Any] | None = None
     protocol: str = PROTOCOL
     tool: str = "xlshuffle"
     tool_version: str = ""
@@ -157,6 +164,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "output": (str, type(None)),
     "output_sha256": (str, type(None)),
     "backup": (str, type(None)),
+    "fingerprint": (dict, type(None)),
 }
 #: The largest record file read: a million-row draw's record is about 8 MB.
 MAX_RECORD_BYTES = 1 << 30
