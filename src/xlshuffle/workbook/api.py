@@ -19,7 +19,7 @@ from .draws import CellReader, group_column_edits, sample_sheet_xml
 from .engine import draw_permutation, plan_move, splice
 from .jobs import Job, dest, make_record, open_or_refuse
 from .keep import free_indexes, spread
-from .movable import check_movable
+from .movable import check_movable, check_unprotected
 from .output import Changes, Written, check_output_name, commit
 from .record import DrawRecord
 from .refs import cell_ref, col_letters
@@ -338,6 +338,7 @@ def groups_workbook(
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel, sx = job.sel, job.sx
+    check_unprotected(job.inp.book, sx, sel)  # the group column is written into the sheet
     free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
     n = sel.n_body if free is None else len(free)
     k = group_count(k, size, n)

@@ -14,7 +14,7 @@ from .select import Selection
 from .sheet import SheetXml
 from .xmlscan import attrs, local, tags_or_refuse, unescape
 
-__all__ = ["check_merge_refs", "check_movable"]
+__all__ = ["check_merge_refs", "check_movable", "check_unprotected"]
 
 
 def _tail_elements(sx: SheetXml, names: set[bytes]) -> list[tuple[bytes, dict[bytes, bytes]]]:
@@ -75,15 +75,21 @@ _CELL_REF = r"(\$?[A-Za-z]{1,3}\$?[0-9]{1,7})"
 _MERGE_REF = re.compile(_CELL_REF + "(?::" + _CELL_REF + ")?")
 
 
-def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
-    """Refuse, naming the cell or range, a selection whose cells cannot move correctly."""
-    where = f"{book.label}: sheet {sel.sheet.name!r}"
+def check_unprotected(book: Book, sx: SheetXml, sel: Selection) -> None:
+    """Refuse a protected sheet: a draw writes into it (moved cells, a group column),
+    which its protection forbids in Excel."""
     for _, a in _tail_elements(sx, {b"sheetProtection"}):
         if a.get(b"sheet", b"0") in (b"1", b"true"):
             raise WorkbookError(
-                f"{where} is protected: unprotect it in Excel (Review > Unprotect Sheet), "
-                "save, and retry"
+                f"{book.label}: sheet {sel.sheet.name!r} is protected: unprotect it in Excel "
+                "(Review > Unprotect Sheet), save, and retry"
             )
+
+
+def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
+    """Refuse, naming the cell or range, a selection whose cells cannot move correctly."""
+    where = f"{book.label}: sheet {sel.sheet.name!r}"
+    check_unprotected(book, sx, sel)
     if not sel.cols or (sel.n_rows if mode == "columns" else sel.n_body) <= 0:
         return
     moving_top = sel.top if mode == "columns" else sel.body_top
