@@ -150,6 +150,14 @@ def test_a_protected_sheet_is_the_reason_given_first(tmp_path: Path) -> None:
     assert suggestions(message) == []
 
 
+def test_groups_refuses_a_protected_sheet(tmp_path: Path) -> None:
+    # was: the group column was written into a sheet Excel would not let anyone edit
+    src = build(tmp_path / "in.xlsx", [["name"], ["Ann"], ["Bob"], ["Cid"]], protect=True)
+    with pytest.raises(WorkbookError, match=r"sheet 'Data' is protected: unprotect it"):
+        groups_workbook(src, tmp_path / "out.xlsx", k=2, seed=1)
+    assert not (tmp_path / "out.xlsx").exists()
+
+
 def test_an_option_that_would_be_refused_is_not_offered(tmp_path: Path) -> None:
     # a merge down A2:A3 stops the block above and the whole list; the block below draws
     src = build(tmp_path / "in.xlsx", PEOPLE, merges=("A2:A3",))

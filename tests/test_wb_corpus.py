@@ -53,7 +53,7 @@ REASONS = {
     "no worksheet": r"has no worksheet to draw from",
     "blank row inside the data": r"blank inside the data",
     "two header rows": r"look like two header rows|join header row",
-    "no data rows": r"is only a header row .* no data rows|holds no data: nothing to draw",
+    "no data rows": r"is only a header row .* no data rows|holds no data",
 }
 
 

@@ -312,10 +312,10 @@ CONTENT_REGEXES = [
     ("cellwrite", "_SPECIAL", "search"), ("engine", "_ANY_FORMULA", "search"),
     ("formula_lex", "_LEX", "search"), ("formula_lex", "_QUOTED_RE", "search"),
     ("formula_lex", "_THIS_ROW_RE", "fullmatch"), ("parts", "_XMLNS", "search"),
-    ("select", "_ARRAY", "search"), ("select", "_REF", "search"),
+    ("movable", "_ARRAY", "search"), ("movable", "_REF", "search"),
     ("sheet", "_ROW_R", "search"), ("sheet", "_MARKUP", "search"),
-    ("sheet", "_CELL_R", "search"), ("verify", "_R_ATTR", "search"),
-    ("verify", "_FORMULA", "search"), ("verify", "_FORMULA_V", "search"),
+    ("sheet", "_CELL_R", "search"), ("rowdigest", "_R_ATTR", "search"),
+    ("rowdigest", "_FORMULA", "search"), ("rowdigest", "_FORMULA_V", "search"),
 ]  # fmt: skip
 #: Units repeated to 12 KB: quotes, spaces and tag openings that never close.
 ADVERSARIAL = [

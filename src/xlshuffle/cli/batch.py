@@ -97,12 +97,15 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "restore",
         help="undo a shuffle: put every cell back where the draw record says it came from",
-        description="Apply the inverse of a recorded shuffle to its output: every moved row "
-        "or cell goes back, formulas are translated back, and the sheet is as before the "
-        "draw (formulas' cached values are recomputed when the file is opened).",
+        description="Apply the inverse of a recorded shuffle to its output, a workbook or a "
+        "CSV/TSV list: every moved row or cell goes back, formulas are translated back, and "
+        "the file is as before the draw (formulas' cached values are recomputed when the "
+        "file is opened; a list gets its exact bytes back). The file must be the draw's "
+        "output, or that output edited outside the drawn rows; anything else is refused.",
     )
     p.add_argument("record", help="the JSON record written by --record")
-    p.add_argument("shuffled", metavar="SHUFFLED", help="the shuffled workbook (the output)")
+    p.add_argument("shuffled", metavar="SHUFFLED",
+                   help="the shuffled workbook or list (the draw's output)")  # fmt: skip
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument("-o", "--output", metavar="OUT", help="where to write the restored file")
     out.add_argument("--in-place", action="store_true", help="replace SHUFFLED (keeps a .bak)")

@@ -44,6 +44,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
+    from ..lists import is_list
+
+    if is_list(args.shuffled):
+        return _restore_list(args)
     with workbook.raised(**limits_of(args)):
         rec = workbook.restore_workbook(
             args.record,
@@ -60,4 +64,28 @@ def cmd_restore(args: argparse.Namespace) -> int:
     else:
         backup = f" (backup {rec.backup})" if rec.backup else ""
         print(f"{rec.input} -> {rec.output}{backup}: {what}")
+    return 0
+
+
+def _restore_list(args: argparse.Namespace) -> int:
+    from .. import __version__
+    from ..lists import DEFAULT_MAX_MB, restore_csv
+    from ..workbook import load_records
+
+    records = load_records(args.record)
+    if len(records) != 1:
+        from ..draw.errors import OptionError
+
+        raise OptionError(f"{args.record} holds {len(records)} draws: restore one record at a time")
+    limit = limits_of(args).get("max_file_bytes", DEFAULT_MAX_MB * 1024**2)
+    rec = restore_csv(records[0].to_dict(), args.shuffled, args.output,
+                      in_place=args.in_place, backup=not args.no_backup,
+                      dry_run=args.dry_run, max_bytes=limit)  # fmt: skip
+    rec["tool_version"] = __version__
+    what = f"{len(rec['permutation'])} data records put back"
+    if args.dry_run:
+        print(f"{rec['input']}: dry run, nothing written: {what}")
+    else:
+        backup = f" (backup {rec['backup']})" if rec["backup"] else ""
+        print(f"{rec['input']} -> {rec['output']}{backup}: {what}")
     return 0

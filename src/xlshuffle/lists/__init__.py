@@ -13,12 +13,15 @@ table
 api
     ``shuffle_csv``, ``sample_csv`` and ``groups_csv``: draws on CSV/TSV lists with a
     header row, each returning a draw record as a plain dict.
+restore
+    ``restore_csv``: a shuffle undone, the input's exact bytes given back.
 
 This package may import only :mod:`xlshuffle.draw`, :mod:`xlshuffle.common` and itself.
 """
 
 from .api import LIST_EXTENSIONS, groups_csv, is_list, sample_csv, shuffle_csv
 from .lines import DEFAULT_MAX_MB, LineList, read_limited
+from .restore import restore_csv
 
 __all__ = [
     "DEFAULT_MAX_MB",
@@ -27,6 +30,7 @@ __all__ = [
     "groups_csv",
     "is_list",
     "read_limited",
+    "restore_csv",
     "sample_csv",
     "shuffle_csv",
 ]

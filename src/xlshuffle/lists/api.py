@@ -162,6 +162,7 @@ def _record(command: str, op: _Opened, stream: DrawStream, perm: list[int],
         },
         "parts": {},
         "backup": kept,
+        "fingerprint": None,
         "tool_version": "",  # the command line fills it in (this layer cannot see it)
         "time_utc": now.isoformat().replace("+00:00", "Z"),
     }
@@ -218,7 +219,12 @@ def shuffle_csv(
     perm = permutation(op.n, seed=stream)
     chunks = itertools.chain(op.start(), op.rows(perm), [op.lst.tail])  # one record at a time
     written = _write(op, dst, chunks, in_place=in_place, backup=backup, dry_run=dry_run)
-    return _record("shuffle", op, stream, perm, written)
+    record = _record("shuffle", op, stream, perm, written)
+    if not dry_run:  # what the data records were, so that restore can check an edited output
+        from .restore import list_fingerprint
+
+        record["fingerprint"] = list_fingerprint(op)
+    return record
 
 
 def sample_csv(

@@ -154,6 +154,7 @@ def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: 
 
 _CLIENT = re.compile(rb"<(?:[\w.-]+:)?ClientData\b[^<>]*>")
 _FIELD = re.compile(rb"<((?:[\w.-]+:)?)(Row|Column|Anchor)>([^<]*)</\1\2>")
+_NUMBER = re.compile(rb"-?\d+")
 
 
 def retarget_vml(vml: bytes, dest_of: DestOf) -> bytes | None:
@@ -181,20 +182,19 @@ def retarget_vml(vml: bytes, dest_of: DestOf) -> bytes | None:
         dr, dc = d[0] - r, d[1] - c
         new_block = block
         for f in sorted(fields.values(), key=lambda f: -f.start()):
+            # only the numbers change: Excel writes the anchor on its own indented line,
+            # and the spacing is kept so that a restore gives back the input's bytes
             value = f[3]
             if f[2] == b"Row":
-                value = b"%d" % (d[0] - 1)
+                value = _NUMBER.sub(b"%d" % (d[0] - 1), value, count=1)
             elif f[2] == b"Column":
-                value = b"%d" % (d[1] - 1)
+                value = _NUMBER.sub(b"%d" % (d[1] - 1), value, count=1)
             else:
-                nums = [x.strip() for x in value.split(b",")]
-                if len(nums) == 8 and all(x.lstrip(b"-").isdigit() for x in nums):
-                    vals = [int(x) for x in nums]
-                    vals[0] += dc
-                    vals[4] += dc
-                    vals[2] += dr
-                    vals[6] += dr
-                    value = b", ".join(b"%d" % v for v in vals)
+                nums = _NUMBER.findall(value)
+                if len(nums) == 8 and not _NUMBER.sub(b"", value).replace(b",", b"").strip():
+                    shifts = iter((dc, 0, dr, 0, dc, 0, dr, 0))
+                    value = _NUMBER.sub(lambda n, s=shifts: b"%d" % (int(n[0]) + next(s)),
+                                        value)  # fmt: skip
             tag = f[1] + f[2]
             new_block = (new_block[: f.start()] + b"<" + tag + b">" + value + b"</" + tag + b">"
                          + new_block[f.end() :])  # fmt: skip

@@ -16,13 +16,14 @@ from ..draw.grid import parse_mode
 from ..draw.knuth import _check_count, group_numbers, permutation
 from ..draw.protocol import DrawStream
 from .draws import CellReader, group_column_edits, sample_sheet_xml
-from .engine import draw_permutation, inverse, plan_move, splice
-from .jobs import Job, dest, job_from_record, make_record, open_or_refuse
+from .engine import draw_permutation, plan_move, splice
+from .jobs import Job, dest, make_record, open_or_refuse
 from .keep import free_indexes, spread
+from .movable import check_movable, check_unprotected
 from .output import Changes, Written, check_output_name, commit
-from .record import DrawRecord, load_records
+from .record import DrawRecord
 from .refs import cell_ref, col_letters
-from .select import check_movable
+from .restore import fingerprint_for, restore_workbook
 from .values import text_of
 
 __all__ = [
@@ -161,56 +162,14 @@ def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | N
         if free is not None:  # --keep-blank-rows: the draw is over the other rows
             perm = spread(perm, sel.n_body, free)
     changes = plan_move(job.inp, job.sx, sel, mode, perm)
+    # what the selection holds, taken before the write (which consumes the plan)
+    drawn = fingerprint_for(job, mode) if command == "shuffle" and not dry_run else None
     written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else dst)
-    return make_record(command, job, stream if stream is not None else seed_text, mode, perm,
-                   written, changes, output)  # fmt: skip
-
-
-def _inverse_draw(mode: str, perm: list[Any]) -> list[Any]:
-    if mode in ("within-rows", "within-columns"):
-        return [inverse(p) for p in perm]
-    return inverse(perm)
-
-
-def restore_workbook(
-    record: DrawRecord | PathLike,
-    src: PathLike,
-    dst: PathLike | None = None,
-    *,
-    in_place: bool = False,
-    backup: bool = True,
-    dry_run: bool = False,
-) -> DrawRecord:
-    """Undo a shuffle: move the cells of its output back where they came from.
-
-    ``src`` is the shuffled workbook the record describes; the inverse permutation puts
-    every cell back, with formulas translated back. The sheet comes back as it was, apart
-    from formulas' cached values (recomputed when the file is opened) and shared formulas
-    written out as plain ones.
-
-    Returns
-    -------
-    DrawRecord
-        A record of the restore (``command="restore"``), whose permutation is the inverse.
-    """
-    if not isinstance(record, DrawRecord):
-        records = load_records(os.fspath(record))
-        if len(records) != 1:
-            raise OptionError(
-                f"{os.fspath(record)} holds {len(records)} draws: restore one record at a time"
-            )
-        record = records[0]
-    if record.command != "shuffle":
-        raise OptionError(
-            f"only a shuffle can be restored, and this record is a {record.command}: "
-            "the input of a sample or groups draw is unchanged (use that file)"
-        )
-    job = job_from_record(src, record)
-    mode = parse_mode(record.mode)
-    return _shuffle(job, mode, None, _inverse_draw(mode, record.permutation), dest(dst),
-                    in_place=in_place, backup=backup, dry_run=dry_run, command="restore",
-                    seed_text=record.seed)  # fmt: skip
+    record = make_record(command, job, stream if stream is not None else seed_text, mode, perm,
+                         written, changes, output)  # fmt: skip
+    record.fingerprint = drawn
+    return record
 
 
 def _values(job: Job, reader: CellReader, number: int) -> list[object]:
@@ -379,6 +338,7 @@ def groups_workbook(
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
     sel, sx = job.sel, job.sx
+    check_unprotected(job.inp.book, sx, sel)  # the group column is written into the sheet
     free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
     n = sel.n_body if free is None else len(free)
     k = group_count(k, size, n)

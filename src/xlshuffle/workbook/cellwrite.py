@@ -14,7 +14,7 @@ from ..draw.errors import WorkbookError
 from .formulas import FormulaMoveError, FormulaMover
 from .refs import Area, cell_ref, col_index, parse_area
 from .sheet import Cell, SheetXml, parse_cells
-from .xmlscan import escape_text, local, tag_end, unescape
+from .xmlscan import escape_text, escape_text_like, local, tag_end, unescape
 
 __all__ = ["CellWriter", "PlainFormulas", "SharedGroups", "has_number", "rewrite_row_tag"]
 
@@ -139,9 +139,11 @@ class CellWriter:
                 )
                 edits.append((f_span[0] - base, f_span[1] - base, f_xml))
             elif kind in (b"normal", b"shared") and cell.f_text is not None and src != dst:
-                text = unescape(row[cell.f_text[0] : cell.f_text[1]])
+                raw = row[cell.f_text[0] : cell.f_text[1]]
+                text = unescape(raw)
                 new = self.mover.move(text, *src, *dst)
-                edits.append((cell.f_text[0] - base, cell.f_text[1] - base, escape_text(new)))
+                edits.append((cell.f_text[0] - base, cell.f_text[1] - base,
+                              escape_text_like(new, raw)))  # fmt: skip
             else:
                 text = None
                 if src == dst:
@@ -241,7 +243,8 @@ class PlainFormulas:
                 f"{cell_ref(dst, col)} ({exc.reason}): replace it with its value (Copy, "
                 "Paste Values) or choose a selection without it"
             ) from None
-        return (escape_text(moved) if _SPECIAL.search(moved) else moved.encode()), keep
+        return (escape_text_like(moved, raw) if _SPECIAL.search(moved) or b"&" in raw
+                else moved.encode()), keep  # fmt: skip
 
     def move(self, row: bytes, src: int, dst: int) -> bytes:
         """``row`` (references already rewritten) with each formula translated."""

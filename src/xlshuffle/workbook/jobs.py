@@ -14,18 +14,11 @@ from .engine import sheet_label
 from .keep import kept_runs
 from .layout import Excluded
 from .limits import LIMITS
+from .movable import check_merge_refs
 from .output import Changes, Input, Written, read_input
 from .record import DrawRecord
 from .refs import Area, col_letters, parse_area, quote_sheet, split_sheet
-from .select import (
-    Selection,
-    _user_range,
-    check_merge_refs,
-    choose_sheet,
-    parse_columns,
-    select,
-    used_rows,
-)
+from .select import Selection, _user_range, choose_sheet, parse_columns, select, used_rows
 from .sheet import SheetXml
 from .suggest import LayoutRefusal, refuse
 

@@ -61,13 +61,22 @@ def move_rows(
     quick = _QuickRows(sx, mover, shared)
     data, starts, ends = sx.data, sx.starts, sx.ends
     row_of = quick.row
+    # the whitespace between rows (indentation) belongs to the places, not to the rows:
+    # the k-th row written is followed by the k-th gap, so a restore gives back the bytes
+    gaps: list[bytes] = []
+    if i1 - i0 > 1 and sum(ends[i0:i1]) - sum(starts[i0:i1]) != ends[i1 - 1] - starts[i0]:
+        gaps = [data[ends[i] : starts[i + 1]] for i in range(i0, i1 - 1)]
     buf: list[bytes] = []
     size = 0
+    k = 0
     for pos, s in enumerate(perm):
         i = where[s]
         if i < 0:
             continue
         row = row_of(data[starts[i] : ends[i]], i, top + s, top + pos)
+        if gaps and k < len(gaps):
+            row += gaps[k]
+        k += 1
         buf.append(row)
         size += len(row)
         if size >= _CHUNK:
@@ -176,6 +185,11 @@ def move_cells(
     writer = CellWriter(sx, mover, shared)
     rows: dict[int, list[tuple[int, bytes]]] = defaultdict(list)
     heads: dict[int, tuple[bytes, bytes]] = {}
+    # what lies between cells and between rows (indentation, XML comments) belongs to
+    # the places: the j-th cell written in a row is preceded by the j-th gap, so a restore
+    # gives back the bytes
+    seps: dict[int, list[bytes]] = {}
+    after: dict[int, bytes] = {}
     for i in range(i0, i1):
         number = sx.numbers[i]
         row = sx.row(i)
@@ -185,6 +199,12 @@ def move_cells(
         close = row.rfind(b"</")
         tail = row[last:close] if close > last else b""
         heads[number] = (row[:tag_end_at], tail)
+        ends = [tag_end_at] + [c.end for c in cells[:-1]] if cells else []
+        gaps = [row[a:b] for a, b in zip(ends, [c.start for c in cells], strict=True)]
+        if any(gaps):
+            seps[number] = gaps
+        if i + 1 < i1 and sx.ends[i] != sx.starts[i + 1]:
+            after[number] = sx.data[sx.ends[i] : sx.starts[i + 1]]
         for cell in cells:
             src = (number, cell.col)
             dst = dest(*src) if cell.col in colset else src
@@ -204,7 +224,13 @@ def move_cells(
             head = _fix_spans(head, cells_out)
         else:
             head, tail = b"<" + sx.prefix + b'row r="%d">' % number, b""
-        out.append(head + b"".join(x for _, x in cells_out) + tail + close_tag)
+        between = seps.get(number)
+        if between is None:
+            body = b"".join(x for _, x in cells_out)
+        else:
+            body = b"".join((between[j] if j < len(between) else b"") + x
+                            for j, (_, x) in enumerate(cells_out))  # fmt: skip
+        out.append(head + body + tail + close_tag + after.get(number, b""))
     start = sx.starts[i0] if i0 < i1 else sx.content_end
     end = sx.ends[i1 - 1] if i0 < i1 else start
     if i0 == i1 and i0 < len(sx.starts):

@@ -74,6 +74,12 @@ class DrawRecord:
         The record format (docs/record.schema.json): 2 today; a record without the field
         is version 1 (xlshuffle 0.1), read with ``unit="cells"`` and the ``target`` its
         ``selection`` text names.
+    fingerprint : dict or None
+        What the selection held before a ``shuffle``, so that ``restore`` can check an
+        output edited since: ``{"digest": "crc32", "rows": BASE64}``, one CRC-32
+        (4 bytes) per data row (the header too for ``columns``) of the cells'
+        canonical values (:mod:`xlshuffle.workbook.fingerprint`). None for other
+        commands, dry runs and records written before it existed.
     """
 
     command: str
@@ -95,6 +101,7 @@ class DrawRecord:
     target: dict[str, Any] = field(default_factory=dict)
     parts: dict[str, list[str]] = field(default_factory=dict)
     backup: str | None = None
+    fingerprint: dict[str, Any] | None = None
     protocol: str = PROTOCOL
     tool: str = "xlshuffle"
     record_version: int = RECORD_VERSION
@@ -226,6 +233,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "output_sha256": (str, type(None)),
     "backup": (str, type(None)),
     "record_version": (int,),
+    "fingerprint": (dict, type(None)),
 }
 #: The largest record file read: a million-row draw's record is about 8 MB.
 MAX_RECORD_BYTES = 1 << 30

@@ -192,6 +192,17 @@ def escape_text(s: str) -> bytes:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").encode("utf-8")
 
 
+def escape_text_like(s: str, raw: bytes) -> bytes:
+    """:func:`escape_text`, also spelling quotes as ``raw`` (the text it replaces) did:
+    some producers write ``&quot;`` in formulas, and a restore gives back their bytes."""
+    out = escape_text(s)
+    if b"&quot;" in raw:
+        out = out.replace(b'"', b"&quot;")
+    if b"&apos;" in raw:
+        out = out.replace(b"'", b"&apos;")
+    return out
+
+
 def escape_attr(s: str) -> bytes:
     """str -> a double-quoted attribute value (without the quotes)."""
     return escape_text(s).replace(b'"', b"&quot;")

@@ -1,0 +1,175 @@
+"""What cannot move: the refusals of a selection whose cells a draw cannot move correctly
+(a protected sheet, merges across drawn rows, array formulas, pivot tables, tables cut by
+the selection) and of a sheet whose merge references are damaged. Each refusal names the
+cell or range and what to do."""
+
+from __future__ import annotations
+
+import re
+
+from ..draw.errors import WorkbookError
+from .parts import Book
+from .refs import MAX_COL, Area, parse_area
+from .select import Selection
+from .sheet import SheetXml
+from .xmlscan import attrs, local, tags_or_refuse, unescape
+
+__all__ = ["check_merge_refs", "check_movable", "check_unprotected"]
+
+
+def _tail_elements(sx: SheetXml, names: set[bytes]) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    out = []
+    data = sx.data
+    for where in ((0, sx.content_start), (sx.content_end, len(data))):
+        for tag in tags_or_refuse(data, sx.label, "the sheet", *where):
+            if tag.kind in ("start", "empty") and local(tag.name) in names:
+                out.append((local(tag.name), attrs(data[tag.start : tag.end])))
+    return out
+
+
+def check_merge_refs(sx: SheetXml) -> None:
+    """Refuse a sheet with a merge whose ``ref`` is not a range of cells written top-left
+    corner first (``A1:ZZZZZ9``, ``""``, ``B2:A1``): every check that reads merges would
+    skip it, and the draw would carry a merge nobody can tell the extent of.
+
+    Raises
+    ------
+    WorkbookError
+        Naming the sheet and the reference.
+    """
+    data = sx.data
+    if data.find(b"mergeCell", sx.content_end) < 0:  # merges follow <sheetData>
+        return
+    for tag in tags_or_refuse(data, sx.label, "the sheet", sx.content_end, len(data)):
+        if tag.kind not in ("start", "empty") or local(tag.name) != b"mergeCell":
+            continue
+        m = _REF_ATTR.search(data, tag.start, tag.end)
+        raw = m[2] if m else b""
+        fast = _PLAIN_RANGE.fullmatch(raw)
+        if fast and _ordered(fast):  # the usual "A1:B2", without parsing each corner
+            continue
+        ref = unescape(raw)
+        m2 = _MERGE_REF.fullmatch(ref)
+        first = parse_area(m2[1]) if m2 else None
+        last = parse_area(m2[2] or m2[1]) if m2 else None
+        if first is None or last is None or first.top > last.top or first.left > last.left:
+            raise WorkbookError(
+                f"{sx.label}: merged cells with the damaged reference {ref!r} (not a range of "
+                "cells such as A1:B2): open the workbook in Excel, let it repair the file, "
+                "save, and retry"
+            )
+
+
+def _ordered(m: re.Match[bytes]) -> bool:
+    c0, r0, c1, r1 = m.groups()
+    return (
+        int(r0) <= int(r1) <= 1_048_576
+        and (len(c0), c0) <= (len(c1), c1)
+        and (len(c1) < 3 or c1 <= b"XFD")
+    )
+
+
+_REF_ATTR = re.compile(rb"""\sref\s*=\s*(["'])(.*?)\1""", re.S)
+_PLAIN_RANGE = re.compile(rb"([A-Z]{1,3})([1-9][0-9]{0,6}):([A-Z]{1,3})([1-9][0-9]{0,6})")
+_CELL_REF = r"(\$?[A-Za-z]{1,3}\$?[0-9]{1,7})"
+_MERGE_REF = re.compile(_CELL_REF + "(?::" + _CELL_REF + ")?")
+
+
+def check_unprotected(book: Book, sx: SheetXml, sel: Selection) -> None:
+    """Refuse a protected sheet: a draw writes into it (moved cells, a group column),
+    which its protection forbids in Excel."""
+    for _, a in _tail_elements(sx, {b"sheetProtection"}):
+        if a.get(b"sheet", b"0") in (b"1", b"true"):
+            raise WorkbookError(
+                f"{book.label}: sheet {sel.sheet.name!r} is protected: unprotect it in Excel "
+                "(Review > Unprotect Sheet), save, and retry"
+            )
+
+
+def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
+    """Refuse, naming the cell or range, a selection whose cells cannot move correctly."""
+    where = f"{book.label}: sheet {sel.sheet.name!r}"
+    check_unprotected(book, sx, sel)
+    if not sel.cols or (sel.n_rows if mode == "columns" else sel.n_body) <= 0:
+        return
+    moving_top = sel.top if mode == "columns" else sel.body_top
+    if sel.whole_rows and mode == "rows":
+        region = Area((moving_top, 1, sel.bottom, MAX_COL))
+    else:
+        region = Area((moving_top, sel.cols[0], sel.bottom, sel.cols[-1]))
+    for _, a in _tail_elements(sx, {b"mergeCell"}):
+        area = parse_area(unescape(a.get(b"ref", b"")))
+        if area is None or not region.overlaps(area):
+            continue
+        one_row_travels = (
+            mode == "rows"
+            and area.top == area.bottom
+            and (sel.whole_rows or (region.left <= area.left and area.right <= region.right))
+        )
+        if not one_row_travels:
+            raise WorkbookError(
+                f"{where}: merged cells {area.a1()} span cells the draw moves apart: unmerge "
+                "them (Home > Merge & Center) or choose a selection without them"
+            )
+    for table in book.tables(sel.sheet):
+        area = parse_area(table.ref)
+        if area is None or (sel.table is not None and table.part == sel.table.part):
+            continue
+        rows_hit = not (area.bottom < region.top or area.top > region.bottom)
+        if not rows_hit or (not sel.whole_rows and not region.overlaps(area)):
+            continue
+        raise WorkbookError(
+            f"{where}: the selection cuts through table {table.name} ({table.ref}): use "
+            f"--table {table.name}, or a range inside its data rows covering all its columns"
+        )
+    if sel.table is not None and mode == "columns":
+        raise WorkbookError(
+            f"{where}: moving whole columns would reorder table {sel.table.name} "
+            f"({sel.table.ref}), whose column list Excel keeps separately: shuffle its rows, "
+            "or convert it to a range in Excel first"
+        )
+    for rel in book.rels(sel.sheet.part):
+        if rel.type != "pivotTable" or rel.external or book.pkg.find(rel.target) is None:
+            continue
+        xml = book.read(book.pkg.find(rel.target) or rel.target)
+        for tag in tags_or_refuse(xml, book.label, f"part {rel.target}"):
+            if local(tag.name) == b"location" and tag.kind in ("start", "empty"):
+                area = parse_area(unescape(attrs(xml[tag.start : tag.end]).get(b"ref", b"")))
+                if area is not None and (region.overlaps(area) or (
+                        sel.whole_rows and not (area.bottom < region.top
+                                                or area.top > region.bottom))):  # fmt: skip
+                    raise WorkbookError(
+                        f"{where}: pivot table output {area.a1()} lies in the selection: "
+                        "choose a range without it (a pivot table refreshes its own cells)"
+                    )
+                break
+    _check_arrays(sx, sel, region, where)
+
+
+# [^<>] keeps each try inside one tag and nothing follows the type but a possessive run:
+# linear, where [^>]*?...[^>]*> went cubic on "<f t='array' " repeated without a ">".
+_ARRAY = re.compile(rb"<(?:[\w.-]+:)?f\s[^<>]*?\bt\s*=\s*[\"'](array|dataTable)[\"'][^<>]*+")
+_REF = re.compile(rb"\sref\s*=\s*[\"']([^\"']*)[\"']")
+
+
+def _check_arrays(sx: SheetXml, sel: Selection, region: Area, where: str) -> None:
+    """Array formulas, dynamic-array spills and data tables cannot move cell by cell."""
+    data = sx.data
+    if data.find(b"array", sx.content_start, sx.content_end) < 0 and (
+        data.find(b"dataTable", sx.content_start, sx.content_end) < 0
+    ):
+        return  # the common case, found at memchr speed
+    for m in _ARRAY.finditer(data, sx.content_start, sx.content_end):
+        ref = _REF.search(m[0])
+        area = parse_area(unescape(ref[1])) if ref else None
+        if area is None:
+            continue
+        hit = region.overlaps(area) or (
+            sel.whole_rows and not (area.bottom < region.top or area.top > region.bottom)
+        )
+        if hit:
+            kind = "a data table" if m[1] == b"dataTable" else "an array formula or spill"
+            raise WorkbookError(
+                f"{where}: {area.a1()} holds {kind}, which cannot move cell by cell: "
+                "replace it with its values (Copy, Paste Values) or leave it out of the selection"
+            )
