@@ -53,6 +53,7 @@ REASONS = {
     "no worksheet": r"has no worksheet to draw from",
     "blank row inside the data": r"blank inside the data",
     "two header rows": r"look like two header rows|join header row",
+    "no data rows": r"is only a header row .* no data rows|holds no data",
 }
 
 
@@ -161,7 +162,13 @@ def test_every_corpus_workbook_is_drawn_exactly_or_refused_for_a_reason(tmp_path
         assert hashlib.sha256(src.read_bytes()).hexdigest() == digest, f"{name} changed"
     print(f"corpus: {dict(outcomes)}")
     valid = sum(1 for c in manifest.values() if c != "negative")
-    assert outcomes["drawn exactly"] >= 0.7 * valid
+    # Workbooks whose active sheet holds data rows. Until issue 18 the 62 empty or
+    # header-only sheets were "drawn" (into records verify rejected) and counted here as
+    # drawn exactly, which is how 0.7 of all valid files was reached; of the files with
+    # data rows 80 of 136 draw at once today (the rest: a blank row inside the data, two
+    # header rows, merges...; see the refusal counts printed above).
+    with_data = valid - outcomes["refused: no data rows"]
+    assert outcomes["drawn exactly"] >= 0.55 * with_data
     _check_libreoffice(drawn)
 
 
@@ -201,7 +208,8 @@ def _check_libreoffice(drawn) -> None:
         # workbooks (120 files) a run, a few seconds of start-up each
         for items in (group[i : i + 40] for i in range(0, len(group), 40)):
             compared += _compare_batch(items, index)
-    assert compared > 100
+    # nearly every drawn workbook (the empty sheets "drawn" before issue 18 no longer are)
+    assert compared >= max(60, 0.9 * len(drawn)), (compared, len(drawn))
 
 
 def _compare_batch(items, index: int) -> int:

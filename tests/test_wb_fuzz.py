@@ -314,8 +314,8 @@ CONTENT_REGEXES = [
     ("formula_lex", "_THIS_ROW_RE", "fullmatch"), ("parts", "_XMLNS", "search"),
     ("movable", "_ARRAY", "search"), ("movable", "_REF", "search"),
     ("sheet", "_ROW_R", "search"), ("sheet", "_MARKUP", "search"),
-    ("sheet", "_CELL_R", "search"), ("verify", "_R_ATTR", "search"),
-    ("verify", "_FORMULA", "search"), ("verify", "_FORMULA_V", "search"),
+    ("sheet", "_CELL_R", "search"), ("rowdigest", "_R_ATTR", "search"),
+    ("rowdigest", "_FORMULA", "search"), ("rowdigest", "_FORMULA_V", "search"),
 ]  # fmt: skip
 #: Units repeated to 12 KB: quotes, spaces and tag openings that never close.
 ADVERSARIAL = [

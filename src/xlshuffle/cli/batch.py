@@ -89,7 +89,8 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--output",
         help="the output workbook: its cells must follow the permutation (with --input), "
-        "or its SHA-256 must be the recorded one",
+        "or its SHA-256 must be the recorded one; for a sample printed to stdout, the "
+        "file the winners were saved in (with --input)",
     )
     p.set_defaults(func=records.cmd_verify)
 

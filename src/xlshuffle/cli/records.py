@@ -13,7 +13,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from ..workbook import load_records, verify_record
 
     records = load_records(args.record)
-    verify_record(args.record, input=args.input, output=args.output)
+    rec0 = records[0]
+    if (len(records) == 1 and rec0.target.get("kind") == "list" and args.output is not None
+            and args.input is not None and rec0.command == "sample"
+            and rec0.output is None and rec0.output_sha256 is None):  # fmt: skip
+        # winners printed from a CSV/TSV list and saved: the lists layer reads them
+        from ..lists.winners import verify_winners
+
+        verify_record(rec0, input=args.input)
+        verify_winners(rec0.to_dict(), args.input, args.output)
+    else:
+        verify_record(args.record, input=args.input, output=args.output)
     for rec in records:
         checked = [
             label

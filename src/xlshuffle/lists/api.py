@@ -121,6 +121,11 @@ def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool,
     return target, digest.hexdigest(), kept
 
 
+#: The record format (docs/record.schema.json), ``xlshuffle.workbook.record.RECORD_VERSION``
+#: written out: this layer may not import the workbook layer (a test keeps them equal).
+RECORD_VERSION = 2
+
+
 def _record(command: str, op: _Opened, stream: DrawStream, perm: list[int],
             written: tuple[str | None, str | None, str | None],
             k: int | None = None, size: int | None = None) -> dict[str, Any]:  # fmt: skip
@@ -131,6 +136,7 @@ def _record(command: str, op: _Opened, stream: DrawStream, perm: list[int],
     return {
         "protocol": PROTOCOL,
         "tool": "xlshuffle",
+        "record_version": RECORD_VERSION,
         "command": command,
         "seed": stream.seed_text,
         "input": op.path,

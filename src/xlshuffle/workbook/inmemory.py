@@ -251,8 +251,14 @@ def shuffle_worksheet(
             return _checked(ws, {**options, **picked}, mode, bool(o.get("keep_blank_rows")))
 
         refuse(exc, attempt, header=header)
-    if bottom < body_top or not cols:
-        return draw_permutation(mode, 0, len(cols), stream)
+    if bottom < body_top or not cols:  # the rule of the file engine (jobs.check_has_data)
+        if bottom < top or not cols:
+            raise WorkbookError(f"sheet {ws.title!r} holds no data: nothing to draw")
+        raise WorkbookError(
+            f"sheet {ws.title!r}: the selection is only a header row (row {top}), no data "
+            f"rows: nothing to draw; if row {top} is data, pass header=False, or give the "
+            "rows with cells="
+        )
     n = bottom - body_top + 1
     perm = draw_permutation(mode, n if free is None else len(free), len(cols), stream)
     if free is not None:

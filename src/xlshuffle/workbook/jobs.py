@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,7 @@ from .movable import check_merge_refs
 from .output import Changes, Input, Written, read_input
 from .record import DrawRecord
 from .refs import Area, col_letters, parse_area, quote_sheet, split_sheet
-from .select import Selection, _user_range, choose_sheet, parse_columns, select
+from .select import Selection, _user_range, choose_sheet, parse_columns, select, used_rows
 from .sheet import SheetXml
 from .suggest import LayoutRefusal, refuse
 
@@ -54,7 +55,49 @@ def open_job(
     check_merge_refs(sx)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
                  whole_rows_allowed=whole_rows, keep_blank=keep_blank)  # fmt: skip
+    if sel.n_rows == 0 or not sel.cols:
+        check_has_data(inp.path, sel, _sheets_with_data(inp, info.name))
+    check_has_data(inp.path, sel)
     return Job(inp, sx, sel)
+
+
+def _sheets_with_data(inp: Input, drawn: str, most: int = 3) -> list[str]:
+    """The first sheets besides ``drawn`` that hold a value, for the refusal of an empty
+    sheet: only on that path, at most 8 MB of each of the first 8 sheets is read."""
+    found = []
+    for info in [s for s in inp.book.sheets if s.name != drawn][:8]:
+        try:
+            sx = SheetXml(inp.book.read(info.part, limit=8 << 20), info.name)
+        except (WorkbookError, OSError, ValueError):
+            continue  # too large, damaged or not a worksheet: not suggested
+        if used_rows(sx) is not None:
+            found.append(info.name)
+            if len(found) == most:
+                break
+    return found
+
+
+def check_has_data(path: str, sel: Selection, sheets: Sequence[str] = ()) -> None:
+    """Refuse a selection without data rows: a draw of nothing would leave a record that
+    proves nothing (and that ``verify`` could not replay). One data row draws (the one
+    order there is)."""
+    if sel.n_body > 0 and sel.cols:
+        return
+    if sel.n_rows == 0 or not sel.cols:
+        if not sheets:
+            raise WorkbookError(
+                f"{path}: sheet {sel.sheet.name!r} holds no data, and no other sheet was "
+                "found that does: nothing to draw"
+            )
+        options = " or ".join(f"--sheet {shlex.quote(name)}" for name in sheets)
+        raise WorkbookError(
+            f"{path}: sheet {sel.sheet.name!r} holds no data: nothing to draw; give a sheet "
+            f"that does: {options}"
+        )
+    raise WorkbookError(
+        f"{path}: {sel.label} is only a header row (row {sel.top}), no data rows: nothing "
+        f"to draw; if row {sel.top} is data, add --no-header, or give the rows with --range"
+    )
 
 
 def open_or_refuse(src: PathLike, attempt: Callable[[dict[str, Any]], object], *,

@@ -7,13 +7,19 @@ import datetime as _dt
 import hashlib
 import io
 import json
+import re
 from dataclasses import MISSING, dataclass, field
 from typing import Any
 
 from ..draw.errors import WorkbookError
 from ..draw.protocol import PROTOCOL
+from .refs import col_index, col_letters
 
-__all__ = ["DrawRecord", "load_records", "sha256_of"]
+__all__ = ["RECORD_VERSION", "DrawRecord", "load_records", "sha256_of"]
+
+#: The version of the record format written today (docs/record.schema.json). Version 1,
+#: written by xlshuffle 0.1, has no ``record_version``, ``unit``, ``target`` or ``parts``.
+RECORD_VERSION = 2
 
 
 @dataclass
@@ -64,6 +70,10 @@ class DrawRecord:
         other part of the output is the input's, byte for byte.
     backup : str or None
         The backup kept by an in-place write.
+    record_version : int
+        The record format (docs/record.schema.json): 2 today; a record without the field
+        is version 1 (xlshuffle 0.1), read with ``unit="cells"`` and the ``target`` its
+        ``selection`` text names.
     fingerprint : dict or None
         What the selection held before a ``shuffle``, so that ``restore`` can check an
         output edited since: ``{"digest": "crc32", "rows": BASE64}``, one CRC-32
@@ -94,6 +104,7 @@ class DrawRecord:
     fingerprint: dict[str, Any] | None = None
     protocol: str = PROTOCOL
     tool: str = "xlshuffle"
+    record_version: int = RECORD_VERSION
     tool_version: str = ""
     time_utc: str = ""
 
@@ -111,7 +122,8 @@ class DrawRecord:
         # Fields hold only JSON types; a shallow copy per field avoids asdict's deep copy,
         # which costs seconds for a million-entry permutation.
         data = {name: copy.copy(getattr(self, name)) for name in self.__dataclass_fields__}
-        head = {"protocol": data.pop("protocol"), "tool": data.pop("tool")}
+        head = {"protocol": data.pop("protocol"), "tool": data.pop("tool"),
+                "record_version": data.pop("record_version")}  # fmt: skip
         return head | data
 
     def to_json(self) -> str:
@@ -123,8 +135,15 @@ class DrawRecord:
         """Build a record from :meth:`to_dict` output, naming the first missing field."""
         names = set(cls.__dataclass_fields__)
         data = dict(data)
-        if not data.get("lost", []):
-            data.pop("lost", None)  # written by 0.1, always empty without --allow-loss
+        if "record_version" not in data:
+            data = _from_version_1(data)
+        version = data["record_version"]
+        if isinstance(version, bool) or version not in (1, RECORD_VERSION):
+            # first: a newer format may have fields this version does not know
+            raise WorkbookError(
+                f"{label}: record_version {version!r} is not one this xlshuffle reads (1 or "
+                f"{RECORD_VERSION}): check it with the xlshuffle version that made it"
+            )
         unknown = sorted(set(data) - names)
         if unknown:
             raise WorkbookError(f"{label}: unknown field {unknown[0]!r} in the draw record")
@@ -147,7 +166,56 @@ class DrawRecord:
         for name in ("rows", "columns", "k", "size"):
             if isinstance(data.get(name), int) and data[name] < 0:
                 raise WorkbookError(f"{label}: field {name!r} of the draw record is negative")
+        if data["record_version"] == 1 and not data.get("target"):
+            data["target"] = _target_of_selection(data.get("selection"), data)
         return cls(**data)
+
+
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A record without ``record_version``: xlshuffle 0.1 wrote it (so did development
+    builds between 0.1 and the field). 0.1 moved only the selected cells (openpyxl's save
+    path) and wrote ``lost``, always empty without ``--allow-loss``."""
+    data = {"record_version": 1, **data}
+    if not data.get("lost", []):
+        data.pop("lost", None)
+    if "target" not in data:
+        data.setdefault("unit", "cells")
+    return data
+
+
+# 0.1's selection texts: "S!A1:C7" (sheet or --range), "S!A,C (rows 1-7)" (--columns),
+# "table T (S!A1:C9)" (--table; the ref counts the totals row, the record's rows do not)
+_V1_TABLE = re.compile(r"table (\S+) \((.*)\)")
+_V1_COLUMNS = re.compile(r"([A-Z]{1,3}(?:,[A-Z]{1,3})*) \(rows (\d+)-(\d+)\)")
+_V1_RANGE = re.compile(r"\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?")
+
+
+def _target_of_selection(selection: object, data: dict[str, Any]) -> dict[str, Any]:
+    """The ``target`` of a version 1 record, from its ``selection`` text and sizes; an
+    empty dict when the text is none of 0.1's forms (the record then cannot be checked
+    cell by cell)."""
+
+    text, table = str(selection or ""), None
+    m = _V1_TABLE.fullmatch(text)
+    if m:
+        table, text = m[1], m[2]
+    ref = text.rpartition("!")[2]
+    rows, cols = data.get("rows"), data.get("columns")
+    if not isinstance(rows, int) or not isinstance(cols, int) or rows < 1 or cols < 1:
+        return {}
+    m = _V1_COLUMNS.fullmatch(ref)
+    if m:
+        letters = m[1].split(",")
+        numbers = sorted(col_index(c) for c in letters)
+        top = int(m[2])
+        area = f"{col_letters(numbers[0])}{top}:{col_letters(numbers[-1])}{top + rows - 1}"
+        return {"kind": "columns", "ref": area, "columns": m[1], "table": None}
+    m = _V1_RANGE.fullmatch(ref)
+    if not m:
+        return {}
+    left, top = col_index(m[1]), int(m[2])
+    area = f"{m[1]}{top}:{col_letters(left + cols - 1)}{top + rows - 1}"
+    return {"kind": "table" if table else "range", "ref": area, "columns": None, "table": table}
 
 
 # the JSON type of each field that is not text
@@ -164,6 +232,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "output": (str, type(None)),
     "output_sha256": (str, type(None)),
     "backup": (str, type(None)),
+    "record_version": (int,),
     "fingerprint": (dict, type(None)),
 }
 #: The largest record file read: a million-row draw's record is about 8 MB.

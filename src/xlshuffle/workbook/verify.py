@@ -9,12 +9,8 @@ cells' values before the check fails.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import operator
 import os
-import re
-import sys
 from array import array
 from typing import Any
 
@@ -24,17 +20,11 @@ from ..draw.knuth import permutation
 from ..draw.protocol import PROTOCOL, DrawStream
 from .engine import destination, draw_permutation
 from .record import DrawRecord, load_records
+from .rowdigest import _norm_general, _row_digests
 
 __all__ = ["verify_record"]
 
 PathLike = str | os.PathLike[str]
-_R_ATTR = re.compile(rb"\s(?:r|spans)\s*=\s*[\"'][^\"']*[\"']")
-# [^<>]: each try stays inside one tag (linear; [^>] went quadratic without a ">")
-# a cached value may be written <v/> (the engine drops it when the formula moves)
-_FORMULA = re.compile(
-    rb"<([\w.-]+:)?f(?:\s[^<>]*)?(?:/>|>[^<]*</\1?f>)(?:<\1?v>[^<]*</\1?v>|<\1?v\s*/>)?"
-)
-_FORMULA_V = re.compile(rb"<([\w.-]+:)?v>[^<]*</\1?v>")
 
 
 def _expected_shape(record: DrawRecord) -> tuple[int, int | None]:
@@ -133,7 +123,10 @@ def verify_record(
     recorded one. ``input`` must have the recorded SHA-256. ``output`` must have the
     recorded SHA-256, unless ``input`` is given too and the record is a shuffle: then the
     output's selection must hold the input's cells in the recomputed order (so an output
-    re-saved by Excel still verifies).
+    re-saved by Excel still verifies). For a sample whose winners were printed to stdout
+    (no output in the record), ``output`` is the file the user saved them in: with
+    ``input``, its rows must be the labels and the winners as ``sample`` prints them.
+    Records written by 0.1 (``record_version`` 1) are checked the same way.
 
     Raises
     ------
@@ -180,6 +173,11 @@ def verify_record(
             )
     if output is None:
         return
+    if record.command == "sample" and record.output is None and record.output_sha256 is None:
+        from .winners import verify_printed
+
+        verify_printed(record, input, output)
+        return
     # a CSV/TSV list's output is its exact bytes (no program re-saves it as Excel does)
     if input is None or record.command != "shuffle" or record.target.get("kind") == "list":
         got = _sha256(output)
@@ -191,14 +189,6 @@ def verify_record(
             )
         return
     _verify_cells(record, input, output)
-
-
-def _norm_general(xml: bytes) -> bytes:
-    """A cell or row's XML without references, spans, formula text and cached values."""
-    xml = _R_ATTR.sub(b"", xml)
-    if b"f" in xml:
-        xml = _FORMULA.sub(b"<f/>", xml)
-    return xml
 
 
 def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
@@ -220,13 +210,17 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     dest = destination(mode, top, sel.cols, record.permutation)
     colset = set(sel.cols)
     expected: dict[tuple[int, int], bytes] = {}
+    origin: dict[tuple[int, int], tuple[int, int]] = {}
     sx = before.sx
     for i in range(sx.index_of(top), sx.index_of(sel.bottom + 1)):
         row = sx.row(i)
         for cell in sx.cells(i):
             if cell.col in colset:
-                expected[dest(sx.numbers[i], cell.col)] = _norm_general(row[cell.start : cell.end])
+                key = dest(sx.numbers[i], cell.col)
+                expected[key] = _norm_general(row[cell.start : cell.end])
+                origin[key] = (sx.numbers[i], cell.col)
     out = after.sx
+    rows = _Rows(record, src, dst)
     seen: set[tuple[int, int]] = set()
     for i in range(out.index_of(top), out.index_of(sel.bottom + 1)):
         row = out.row(i)
@@ -236,8 +230,18 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
                 continue
             seen.add(key)
             if expected.get(key) != _norm_general(row[cell.start : cell.end]):
-                _mismatch(dst, record, key)
+                _mismatch_unless_same(dst, record, key, origin.get(key), rows)
     for key in expected.keys() - seen:
+        _mismatch_unless_same(dst, record, key, origin.get(key), rows)
+
+
+def _mismatch_unless_same(dst: PathLike, record: DrawRecord, key: tuple[int, int],
+                          src: tuple[int, int] | None, rows: _Rows) -> None:  # fmt: skip
+    """A cell whose XML differs may still hold the same value (a file re-saved by Excel
+    or by openpyxl, as xlshuffle 0.1 saved its outputs, renumbers shared strings and
+    styles); a cell where the draw puts nothing must hold no value."""
+    moved = rows.cell_value(0, src) if src is not None else None
+    if moved != rows.cell_value(1, key):
         _mismatch(dst, record, key)
 
 
@@ -259,6 +263,7 @@ class _Rows:
     def __init__(self, record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         self.record, self.paths = record, (src, dst)
         self.sheets: tuple[Any, Any] | None = None
+        self.cached: tuple[dict[int, dict[int, object]], ...] = ({}, {})
 
     def _open(self) -> tuple[Any, Any]:
         if self.sheets is None:
@@ -278,6 +283,15 @@ class _Rows:
         values = {c.col: reader.value(row, c) for c in sx.cells(i) if c.f_span is None}
         return {col: v for col, v in values.items() if v not in (None, "")}
 
+    def cell_value(self, side: int, key: tuple[int, int]) -> object:
+        """The value of cell ``key`` (row, column) of the input (side 0) or output (1);
+        None for an empty cell or a formula (its value is recomputed by design)."""
+        cache = self.cached[side]
+        if key[0] not in cache:
+            sx, reader = self._open()[side]
+            cache[key[0]] = self._values(sx, reader, key[0])
+        return cache[key[0]].get(key[1])
+
     def same(self, src: int, dst: int) -> bool:
         (a, ra), (b, rb) = self._open()
         return self._values(a, ra, src) == self._values(b, rb, dst)
@@ -285,66 +299,6 @@ class _Rows:
     def difference(self, src: int, dst: int) -> str:
         (a, _), (b, _) = self._open()
         return _first_cell_difference(a, b, src, dst)
-
-
-def _digest(data: bytes) -> int:
-    return int.from_bytes(hashlib.blake2b(data.rstrip(), digest_size=8).digest(), "little")
-
-
-_BLAKE8 = functools.partial(hashlib.blake2b, digest_size=8)
-_DIGEST = operator.methodcaller("digest")
-
-
-def _digests(pieces: list[bytes]) -> array[int]:
-    """:func:`_digest` of each piece, by C-level maps (no Python code per row)."""
-    out = array("Q")
-    out.frombytes(b"".join(map(_DIGEST, map(_BLAKE8, map(bytes.rstrip, pieces)))))
-    if sys.byteorder != "little":
-        out.byteswap()
-    return out
-
-
-def _row_digests(sx: Any, top: int, bottom: int) -> array[int]:
-    """An 8-byte digest of each row ``top..bottom`` without references, spans, formula
-    text and cached values. Rows are normalised 4,096 at a time with two regular
-    expressions over the block (C speed), then split where each row starts."""
-    digests = array("Q", [_digest(b"")]) * (bottom - top + 1)
-    i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
-    p = re.escape(sx.prefix)
-    row_open = b"<" + sx.prefix + b'row r=""'  # how every row starts once normalised
-    numbers = re.compile(rb"(<" + p + rb'(?:c r="[A-Z]{1,3}|row r="))(\d+)(?=")')
-    plain_f = re.compile(
-        rb"<" + p + rb"f>[^<]*</" + p + rb"f>(?:<" + p + rb"v>[^<]*</" + p + rb"v>)?"
-    )
-    f_open = b"<" + sx.prefix + b"f"
-
-    def _norm(block: bytes) -> bytes:
-        """Quick: literal-prefixed patterns for what Excel writes (r= first, plain <f>);
-        anything else falls back to the general patterns."""
-        if f_open in block:
-            block = plain_f.sub(b"\x01", block)  # a byte XML cannot hold: no "<f" left
-            if f_open + b" " in block or f_open + b"/" in block or f_open + b">" in block:
-                return _norm_general(block)
-        parts = numbers.split(block)
-        if block.count(b' r="') != len(parts) // 3:  # a reference not written first
-            return _norm_general(block)
-        parts[2::3] = [b""] * (len(parts) // 3)
-        return b"".join(parts)
-
-    for c0 in range(i0, i1, 4096):
-        c1 = min(c0 + 4096, i1)
-        block = _norm(sx.data[sx.starts[c0] : sx.ends[c1 - 1]])
-        pieces = [p for p in block.split(row_open) if p]
-        if len(pieces) != c1 - c0:  # something between rows: one row at a time
-            pieces = [_norm(sx.row(i)) for i in range(c0, c1)]
-        found = _digests(pieces)
-        n0 = sx.numbers[c0] - top
-        if sx.numbers[c1 - 1] - top == n0 + len(found) - 1:  # no gaps: one slice
-            digests[n0 : n0 + len(found)] = found
-        else:
-            for k, digest in enumerate(found):
-                digests[sx.numbers[c0 + k] - top] = digest
-    return digests
 
 
 def _verify_rows(record: DrawRecord, ins: array[int], outs: array[int], top: int,

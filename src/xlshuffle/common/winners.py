@@ -1,0 +1,66 @@
+"""Winners saved from stdout: read a CSV the user saved and compare it with the draw's.
+
+``xlshuffle sample IN -k 3 --record r.json > winners.csv`` leaves a record without an
+output file (the winners went to stdout). ``verify r.json --input IN --output winners.csv``
+recomputes the winners from the input and compares them, row by row and field by field,
+with the saved file: what a shell may do to the bytes on the way (a byte order mark,
+``\\r\\n`` line ends, UTF-16 from Windows PowerShell 5) does not count, a changed value
+does, and the message names the line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Sequence
+
+__all__ = ["first_difference", "read_saved_table"]
+
+Table = list[tuple[int, list[str]]]
+
+
+def read_saved_table(path: str | os.PathLike[str], delimiter: str = ",") -> Table:
+    """The rows of a saved CSV/TSV, each with the line it starts on; blank lines at the
+    end are left out."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data.decode("utf-16", "surrogateescape")
+    else:
+        text = data.decode("utf-8-sig", "surrogateescape")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
+    rows: Table = []
+    line = 1
+    for row in reader:
+        rows.append((line, row))
+        line = reader.line_num + 1
+    while rows and not any(rows[-1][1]):
+        rows.pop()
+    return rows
+
+
+def first_difference(got: Table, want: Sequence[tuple[str, list[str]]],
+                     delimiter: str = ",") -> str | None:  # fmt: skip
+    """How the saved rows ``got`` first differ from ``want`` (what each row is, and its
+    fields), or None when they are the same. A line break inside a field counts the
+    same as ``\n`` or ``\r\n`` (a shell may convert them on the way)."""
+
+    def show(fields: list[str]) -> str:
+        text = delimiter.join(fields)
+        return repr(text if len(text) <= 80 else text[:77] + "...")
+
+    for i, (what, fields) in enumerate(want):
+        if i >= len(got):
+            return f"it ends after {len(got)} rows, without {what} ({show(fields)})"
+        line, row = got[i]
+        if _plain(row) != _plain(fields):
+            return f"line {line} is {show(row)}, but {what} is {show(fields)}"
+    if len(got) > len(want):
+        line, row = got[len(want)]
+        return f"line {line} ({show(row)}) is more than the draw printed ({len(want)} rows)"
+    return None
+
+
+def _plain(fields: list[str]) -> list[str]:
+    return [f.replace("\r\n", "\n") for f in fields]
