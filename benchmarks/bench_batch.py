@@ -59,7 +59,7 @@ import json, resource, sys, time
 t = time.perf_counter()
 from xlshuffle.cli import main
 code = main(["shuffle", sys.argv[1], "-o", sys.argv[2], "--seed", "bench",
-             "--record", sys.argv[2] + ".json"])
+             "--record", sys.argv[2] + ".json", "--overwrite"])  # each run replaces its own
 assert code == 0, code
 print(json.dumps({"seconds": time.perf_counter() - t,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))

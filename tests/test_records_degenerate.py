@@ -126,15 +126,22 @@ def test_in_memory_engine_draws_one_data_row():
 
 
 def test_an_empty_sheet_names_the_other_sheets(tmp_path: Path, capsys):
+    # each sheet named is tried first, with the option that sheet itself needs
     wb = openpyxl.Workbook()
     wb.active.title = "Charts"
     wb.create_sheet("Data").append(["name"])
     wb.save(tmp_path / "in.xlsx")
     assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx") == 1
-    assert "give a sheet that does: --sheet Data" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.endswith("sheet 'Charts' holds no data: nothing to draw: if row 1 (Data!A1) is "
+                        "data, give --sheet Data --no-header to draw it\n"), err  # fmt: skip
+    for row in (["Ann"], ["Bob"]):
+        wb["Data"].append(row)
     wb.create_sheet("Class 7B").append(["name"])
     wb.save(tmp_path / "in.xlsx")
     assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx") == 1
-    assert "--sheet Data or --sheet 'Class 7B'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.endswith(": give --sheet Data to draw its rows; if row 1 ('Class 7B'!A1) is "
+                        "data, give --sheet 'Class 7B' --no-header to draw it\n"), err  # fmt: skip
     assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx", "--sheet", "Class 7B",
                "--no-header") == 0  # fmt: skip

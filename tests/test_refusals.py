@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -34,7 +35,8 @@ from xlshuffle.workbook import (
 ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
 
 _OPTION = re.compile(
-    r"--(?:range|table|columns) [^\s,;()]+|--(?:header|no-header|keep-blank-rows)\b"
+    r"--sheet (?:'[^']*'|\"'\"|[^\s,;()'\"])+|--(?:range|table|columns) [^\s,;()]+"
+    r"|--(?:header|no-header|keep-blank-rows)\b"
 )
 
 
@@ -49,13 +51,15 @@ def suggestions(message: str) -> list[dict[str, object]]:
         else:
             groups.append([m[0]])
         end = m.end()
-    keys = {"--range": "cells", "--table": "table", "--columns": "columns"}
+    keys = {"--range": "cells", "--table": "table", "--columns": "columns", "--sheet": "sheet"}
     out = []
     for group in groups:
         kwargs: dict[str, object] = {}
         for option in group:
             name, _, value = option.partition(" ")
-            if name in keys:
+            if name == "--sheet":
+                kwargs["sheet"] = shlex.split(value)[0]  # quoted as a shell would take it
+            elif name in keys:
                 kwargs[keys[name]] = value
             elif name == "--keep-blank-rows":
                 kwargs["keep_blank_rows"] = True

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +19,7 @@ from .record import DrawRecord
 from .refs import Area, col_letters, parse_area, quote_sheet, split_sheet
 from .select import Selection, _user_range, choose_sheet, parse_columns, select, used_rows
 from .sheet import SheetXml
-from .suggest import LayoutRefusal, refuse
+from .suggest import LayoutRefusal, Suggestion, refuse
 
 __all__ = ["Job", "dest", "job_from_record", "make_record", "open_job", "open_or_refuse"]
 
@@ -80,23 +79,22 @@ def _sheets_with_data(inp: Input, drawn: str, most: int = 3) -> list[str]:
 def check_has_data(path: str, sel: Selection, sheets: Sequence[str] = ()) -> None:
     """Refuse a selection without data rows: a draw of nothing would leave a record that
     proves nothing (and that ``verify`` could not replay). One data row draws (the one
-    order there is)."""
+    order there is). An empty sheet's refusal offers the ``sheets`` that hold data, as
+    suggestions that the command tries before it names them (:func:`~.suggest.refuse`)."""
     if sel.n_body > 0 and sel.cols:
         return
     if sel.n_rows == 0 or not sel.cols:
+        what = f"sheet {sel.sheet.name!r} holds no data"
         if not sheets:
-            raise WorkbookError(
-                f"{path}: sheet {sel.sheet.name!r} holds no data, and no other sheet was "
-                "found that does: nothing to draw"
-            )
-        options = " or ".join(f"--sheet {shlex.quote(name)}" for name in sheets)
-        raise WorkbookError(
-            f"{path}: sheet {sel.sheet.name!r} holds no data: nothing to draw; give a sheet "
-            f"that does: {options}"
-        )
-    raise WorkbookError(
-        f"{path}: {sel.label} is only a header row (row {sel.top}), no data rows: nothing "
-        f"to draw; if row {sel.top} is data, add --no-header, or give the rows with --range"
+            raise WorkbookError(f"{path}: {what}, and no other sheet was found that does: "
+                                "nothing to draw")  # fmt: skip
+        offers = [Suggestion({"sheet": name}, "its rows") for name in sheets]
+        raise LayoutRefusal(path, f"{what}: nothing to draw", offers, "", elsewhere=True)
+    raise LayoutRefusal(
+        path,
+        f"{sel.label} is only a header row (row {sel.top}), no data rows: nothing to draw",
+        [Suggestion({"header": False}, "it", when=f"if row {sel.top} ({sel.label}) is data")],
+        "or give the rows to draw with --range",
     )
 
 

@@ -11,13 +11,14 @@ decides the outcome (a protected sheet, a merge, a formula that cannot move) com
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..draw.errors import OptionError, WorkbookError, XlshuffleError
 
-__all__ = ["LayoutRefusal", "Suggestion", "refuse"]
+__all__ = ["LayoutRefusal", "Refused", "Suggestion", "refuse"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class Suggestion:
     def text(self, user_header: bool | None) -> str:
         """The options as they are typed (``--range A1:D9 --header``)."""
         words = []
+        if self.options.get("sheet"):
+            words.append(f"--sheet {shlex.quote(self.options['sheet'])}")
         if self.options.get("keep_blank_rows"):
             words.append("--keep-blank-rows")
         if self.options.get("cells"):
@@ -40,7 +43,7 @@ class Suggestion:
         header = self.options.get("header")
         if header is True and (self.options.get("cells") or user_header is False):
             words.append("--header")
-        elif header is False and user_header is True:
+        elif header is False and (user_header is True or not self.options.get("cells")):
             words.append("--no-header")
         return " ".join(words)
 
@@ -52,10 +55,22 @@ class LayoutRefusal(WorkbookError):
     that covers the most rows: when none is accepted, its refusal is the deciding one."""
 
     def __init__(self, where: str, what: str, suggestions: list[Suggestion], fix: str, *,
-                 decides: int = 0) -> None:  # fmt: skip
+                 decides: int = 0, elsewhere: bool = False) -> None:  # fmt: skip
         self.where, self.what, self.suggestions, self.fix = where, what, suggestions, fix
         self.reason, self.decides = f"{where}: {what}", decides
+        #: The suggestions draw elsewhere (another sheet): when none is accepted, this
+        #: refusal stays the reason, followed by why the first of them was refused.
+        self.elsewhere = elsewhere
         super().__init__(_message(self.reason, suggestions, fix, None))
+
+
+class Refused(WorkbookError):
+    """A layout refusal as :func:`refuse` gives it: the message names the ``works``
+    (suggestions accepted); ``reason`` is the refusal without them."""
+
+    def __init__(self, message: str, reason: str, works: list[Suggestion]) -> None:
+        super().__init__(message)
+        self.reason, self.works = reason, works
 
 
 def _message(reason: str, works: list[Suggestion], fix: str, header: bool | None) -> str:
@@ -88,6 +103,12 @@ def refuse(
             attempt(s.options)
         except LayoutRefusal as other:  # never a suggestion that leads to another refusal
             failures[i] = other.reason
+        except Refused as other:  # its own suggestions were tried: on another sheet they
+            if exc.elsewhere and other.works:  # go with that sheet's option
+                works.extend(Suggestion(s.options | w.options, w.what, w.when)
+                             for w in other.works)  # fmt: skip
+            else:
+                failures[i] = other.reason
         except OptionError:
             continue
         except XlshuffleError as other:
@@ -95,6 +116,9 @@ def refuse(
         else:
             works.append(s)
     if works or not failures:
-        raise WorkbookError(_message(exc.reason, works, exc.fix, header)) from None
+        raise Refused(_message(exc.reason, works, exc.fix, header), exc.reason, works) from None
     deciding = failures.get(exc.decides, next(iter(failures.values())))
+    if exc.elsewhere:
+        why = deciding.removeprefix(f"{exc.where}: ")
+        raise WorkbookError(f"{exc.reason}; where there is data, it is refused: {why}") from None
     raise WorkbookError(f"{deciding} (and {exc.what})") from None
