@@ -25,7 +25,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
-from ..common.counts import group_count, too_many
+from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.files import atomic_writer, check_output, keep_backup
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.knuth import _check_count, deal, group_numbers, permutation
@@ -330,13 +330,4 @@ def _refuse_label(op: _Opened, label: str) -> None:
     body, _ = op.lst.body(0)
     text = bytes(body).decode("utf-8", "surrogateescape")
     fields = next(csv.reader(io.StringIO(text, newline=""), delimiter=op.lst.delimiter), [])
-    taken = {f.strip().casefold() for f in fields}
-    for i, name in enumerate(fields, 1):
-        if name.strip().casefold() == label.strip().casefold():
-            free = next(f"{label.strip()} {n}" for n in range(2, len(taken) + 3)
-                        if f"{label.strip()} {n}".casefold() not in taken)  # fmt: skip
-            raise OptionError(
-                f"{op.path}: field {i} of the header row already holds {name.strip()!r} (a "
-                f"groups column of an earlier run?): name the new one with "
-                f'--label "{free}"'
-            )
+    refuse_taken_label(op.path, [(f"field {i}", f) for i, f in enumerate(fields, 1)], label)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..common.counts import group_count, too_many
+from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.files import write_atomically
 from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode
@@ -377,14 +377,5 @@ def _refuse_label(job: Job, label: str) -> None:
     texts = {}
     for c in sx.cells(i):
         ref = cell_ref(top, c.col)
-        texts[ref] = text_of(reader.value(row, c, f"sheet {name!r}, cell {ref}")).strip()
-    taken = {t.casefold() for t in texts.values()}
-    for ref, text in texts.items():
-        if text.casefold() == label.strip().casefold():
-            free = next(f"{label.strip()} {n}" for n in range(2, len(taken) + 3)
-                        if f"{label.strip()} {n}".casefold() not in taken)  # fmt: skip
-            raise OptionError(
-                f"{job.inp.path}: cell {ref} of the header row already holds {text!r} (a "
-                f"groups column of an earlier run?): name the new one with "
-                f'--label "{free}"'
-            )
+        texts[ref] = text_of(reader.value(row, c, f"sheet {name!r}, cell {ref}"))
+    refuse_taken_label(job.inp.path, [(f"cell {ref}", t) for ref, t in texts.items()], label)
