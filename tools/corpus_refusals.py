@@ -16,6 +16,8 @@ from xlshuffle import XlshuffleError
 from xlshuffle.workbook import shuffle_workbook
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from test_refusals import suggestions  # noqa: E402  (the tests' parser of a refusal's options)
 
 #: Why a workbook may be refused (the first pattern that matches names the reason).
 REASONS = {
@@ -36,42 +38,9 @@ REASONS = {
     "no data rows": r"no data rows?|holds no data",
 }
 
-_OPTION = re.compile(
-    r"--(?:range|table|columns|sheet|by) [^\s,;()]+|--(?:header|no-header|keep-blank-rows)\b"
-)
-_KEYS = {"--range": "cells", "--table": "table", "--columns": "columns", "--sheet": "sheet",
-         "--by": "by"}  # fmt: skip
-
 
 def reason_of(message: str) -> str:
     return next((k for k, p in REASONS.items() if re.search(p, message)), "other")
-
-
-def suggestions(message: str) -> list[dict[str, object]]:
-    """Each set of options a refusal suggests (options one space apart belong together),
-    as keyword arguments of ``shuffle_workbook``."""
-    groups: list[list[str]] = []
-    end = -2
-    for m in _OPTION.finditer(message):
-        if m.start() == end + 1 and groups:
-            groups[-1].append(m[0])
-        else:
-            groups.append([m[0]])
-        end = m.end()
-    out: list[dict[str, object]] = []
-    for group in groups:
-        kwargs: dict[str, object] = {}
-        for option in group:
-            name, _, value = option.partition(" ")
-            if name in _KEYS:
-                kwargs[_KEYS[name]] = value
-            elif name == "--keep-blank-rows":
-                kwargs["keep_blank_rows"] = True
-            else:
-                kwargs["header"] = name == "--header"
-        if kwargs not in out:
-            out.append(kwargs)
-    return out
 
 
 def main(argv: list[str]) -> int:
@@ -79,6 +48,7 @@ def main(argv: list[str]) -> int:
     files = sorted(p for p in corpus.iterdir() if p.name != "MANIFEST.tsv")
     at_once = with_option = 0
     refused: Counter[str] = Counter()
+    suggested: Counter[str] = Counter()
     failed_suggestions: list[str] = []
     for path in files:
         try:
@@ -96,15 +66,17 @@ def main(argv: list[str]) -> int:
                 failed_suggestions.append(f"{path.name}: {kwargs}: {exc}")
         if ok:
             with_option += 1
+            suggested[reason_of(message)] += 1
         else:
             refused[reason_of(message)] += 1
     print(
         f"{len(files)} workbooks: {at_once} draw at once, {with_option} draw with an "
         f"option a refusal suggests, {sum(refused.values())} refused"
     )
-    print("| reason | refused |\n|---|---|")
-    for reason, n in refused.most_common():
-        print(f"| {reason} | {n} |")
+    print("| reason | drawn with a suggested option | refused |\n|---|---:|---:|")
+    for reason in sorted(suggested.keys() | refused.keys(),
+                         key=lambda r: -(suggested[r] + refused[r])):  # fmt: skip
+        print(f"| {reason} | {suggested[reason]} | {refused[reason]} |")
     for line in failed_suggestions:
         print(f"suggestion refused: {line}")
     return 0
