@@ -14,42 +14,15 @@ import base64
 import datetime as _dt
 import hashlib
 import os
-import sys
-import zlib
-from array import array
 from typing import Any
 
 from ..draw.errors import ListError, OptionError
-from .api import _Opened, _write
+from .api import DIGEST_SIZE, _Opened, _write
 from .lines import DEFAULT_MAX_MB
 
-__all__ = ["list_fingerprint", "restore_csv"]
+__all__ = ["restore_csv"]
 
 PathLike = str | os.PathLike[str]
-_SIZE = 4
-
-
-def _digests(op: _Opened, order: Any) -> bytes:
-    """The digests of data records ``order`` (indexes among the data records)."""
-    lst, first = op.lst, op.first
-    out = array("I", map(zlib.crc32, (lst.body(first + i)[0] for i in order)))
-    if out.itemsize != _SIZE:  # not on any platform CPython supports today
-        return b"".join(x.to_bytes(_SIZE, "big") for x in out)
-    if sys.byteorder == "little":
-        out.byteswap()
-    return out.tobytes()
-
-
-def list_fingerprint(op: _Opened) -> dict[str, Any]:
-    """The record's ``fingerprint`` of a list's data records, in the input's order."""
-    lst = op.lst
-    last = lst.data[lst.bounds[-2] : lst.bounds[-1]] if lst.records else b""
-    return {
-        "digest": "crc32",
-        "rows": base64.b64encode(_digests(op, range(op.n))).decode("ascii"),
-        # a last record without a line break gets one in the output: the restore drops it
-        "last_line_break": last.endswith(b"\n") or bool(lst.tail),
-    }
 
 
 def _short(digest: object) -> str:
@@ -81,11 +54,11 @@ def _check(op: _Opened, record: dict[str, Any], inv: list[int]) -> None:
         want = base64.b64decode(str(fp.get("rows", "")), validate=True)
     except ValueError:
         want = b""
-    got = _digests(op, inv)  # the records in the order the restore puts them
+    got = op.digests(inv)  # the records in the order the restore puts them
     if got == want:
         return
-    bad = [s for s in range(op.n) if got[s * _SIZE : (s + 1) * _SIZE] !=
-           want[s * _SIZE : (s + 1) * _SIZE]] or [0]  # fmt: skip
+    bad = [s for s in range(op.n) if got[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE] !=
+           want[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE]] or [0]  # fmt: skip
     r = op.first + min(inv[s] for s in bad)  # the first record of the file given
     raise ListError(
         f"{op.path}: record {r + 1} (line {_line_of(op, r)}): not what the draw wrote there "
