@@ -18,25 +18,7 @@ from xlshuffle.workbook import shuffle_workbook
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from test_refusals import suggestions  # noqa: E402  (the tests' parser of a refusal's options)
-
-#: Why a workbook may be refused (the first pattern that matches names the reason).
-REASONS = {
-    "formula would leave the sheet": r"the formula in [A-Z]+\d+ cannot move to",
-    "protected sheet": r"is protected: unprotect it",
-    "pivot table in the selection": r"pivot table output .* lies in the selection",
-    "selection cuts a table": r"cuts through table",
-    "merge across drawn rows": r"merged cells .* span cells the draw moves apart",
-    "array formula, spill or data table": r"holds (an array formula or spill|a data table)",
-    "link or comment across drawn rows": r"(hyperlink|comment|threaded comment) .* covers cells",
-    "encrypted": r"password-protected \(encrypted\)",
-    "legacy or not a workbook": r"legacy Excel|not a zip package|the file is empty|OpenDocument",
-    "damaged": r"damaged or not a zip package|not well-formed XML|out of order|cut short",
-    "entity declarations": r"declares XML entities",
-    "no worksheet": r"has no worksheet to draw from",
-    "blank row inside the data": r"blank inside the data",
-    "two header rows": r"look like two header rows|join header row",
-    "no data rows": r"no data rows?|holds no data",
-}
+from test_wb_corpus import REASONS  # noqa: E402  (the first pattern that matches names it)
 
 
 def reason_of(message: str) -> str:
