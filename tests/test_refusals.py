@@ -20,7 +20,7 @@ import pytest
 
 import oracle
 import xlshuffle
-from xlshuffle import OptionError, WorkbookError
+from xlshuffle import OptionError, WorkbookError, XlshuffleError
 from xlshuffle.cli import main
 from xlshuffle.workbook import (
     DrawRecord,
@@ -324,3 +324,16 @@ def test_groups_skip_stored_and_missing_blank_rows(tmp_path: Path, sheet: str, b
     assert ws.cell(1, 5).value == "Group"
     verify_record(record)
     shuffle_workbook(out, sheet=sheet, seed=1, keep_blank_rows=True, dry_run=True)  # readable
+
+
+def test_a_suggestion_is_tried_with_the_selection_given(tmp_path: Path) -> None:
+    # was: --no-header was tried on the default selection (the whole list), accepted, and
+    # offered for --range A1:B1, where -k 2 of its one row is then refused
+    src = build(tmp_path / "in.xlsx", [["name", "n"], ["Ann", 1], ["Bob", 2], ["Cid", 3]])
+    with pytest.raises(XlshuffleError) as info:
+        sample_workbook(src, k=2, cells="A1:B1", header=True, seed=1)
+    assert "--no-header" not in str(info.value), info.value
+    assert "only a header row" in str(info.value)
+    message = refusal(src, cells="A1:B1", header=True)  # a shuffle of that one row draws
+    assert "give --no-header" in message
+    assert assert_every_suggestion_draws(src, message, cells="A1:B1") == 1

@@ -141,8 +141,9 @@ def shuffle_workbook(
             f"with --by rows, not --by {mode}"
         )
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    opts = {"sheet": sheet, "header": header, "by": by, "keep_blank_rows": keep_blank_rows,
-            "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    opts = {"sheet": sheet, "cells": cells, "table": table, "columns": columns, "header": header,
+            "by": by, "keep_blank_rows": keep_blank_rows, "seed": stream.seed_text,
+            "dry_run": True}  # fmt: skip
     job = open_or_refuse(src, lambda o: shuffle_workbook(src, **{**opts, **o}),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=mode == "rows", keep_blank=keep_blank_rows)  # fmt: skip
@@ -234,8 +235,9 @@ def sample_workbook(
     """
     k = _check_count("k", k)
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    opts = {"k": k, "sheet": sheet, "header": header, "keep_blank_rows": keep_blank_rows,
-            "seed": stream.seed_text, "dry_run": True}  # fmt: skip
+    opts = {"k": k, "sheet": sheet, "cells": cells, "table": table, "columns": columns,
+            "header": header, "keep_blank_rows": keep_blank_rows, "seed": stream.seed_text,
+            "dry_run": True}  # fmt: skip
     job = open_or_refuse(src, lambda o: sample_workbook(src, **{**opts, **o}),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
                 whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
@@ -331,8 +333,8 @@ def groups_workbook(
     """
     group_count(k, size, 0)  # a bad k or size is refused before the file is read
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    opts = {"k": k, "size": size, "sheet": sheet, "header": header,
-            "keep_blank_rows": keep_blank_rows,
+    opts = {"k": k, "size": size, "sheet": sheet, "cells": cells, "table": table,
+            "columns": columns, "header": header, "keep_blank_rows": keep_blank_rows,
             "label": label, "seed": stream.seed_text, "dry_run": True}  # fmt: skip
     job = open_or_refuse(src, lambda o: groups_workbook(src, **{**opts, **o}),
                 sheet=sheet, cells=cells, table=table, columns=columns, header=header,
