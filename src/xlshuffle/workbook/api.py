@@ -376,8 +376,8 @@ def _refuse_label(job: Job, label: str) -> None:
     reader = CellReader.of(job.inp.book)
     row = sx.row(i)
     name = job.sel.sheet.name
-    texts = {}
+    header = []
     for c in sx.cells(i):
         ref = cell_ref(top, c.col)
-        texts[ref] = text_of(reader.value(row, c, f"sheet {name!r}, cell {ref}"))
-    refuse_taken_label(job.inp.path, [(f"cell {ref}", t) for ref, t in texts.items()], label)
+        header.append((f"cell {ref}", text_of(reader.value(row, c, f"sheet {name!r}, cell {ref}"))))
+    refuse_taken_label(job.inp.path, header, label)

@@ -251,7 +251,7 @@ def shuffle_worksheet(
             return _checked(ws, {**options, **picked}, mode, bool(o.get("keep_blank_rows")))
 
         refuse(exc, attempt, header=header)
-    if bottom < body_top or not cols:  # the rule of the file engine (jobs.check_has_data)
+    if bottom < body_top or not cols:  # the rule of the file engine (jobs.refuse_no_data)
         if bottom < top or not cols:
             raise WorkbookError(f"sheet {ws.title!r} holds no data: nothing to draw")
         raise WorkbookError(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.protocol import DrawStream
@@ -54,9 +54,8 @@ def open_job(
     check_merge_refs(sx)
     sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
                  whole_rows_allowed=whole_rows, keep_blank=keep_blank)  # fmt: skip
-    if sel.n_rows == 0 or not sel.cols:
-        check_has_data(inp.path, sel, _sheets_with_data(inp, info.name))
-    check_has_data(inp.path, sel)
+    if sel.n_body <= 0 or not sel.cols:
+        refuse_no_data(inp, sel)
     return Job(inp, sx, sel)
 
 
@@ -76,15 +75,15 @@ def _sheets_with_data(inp: Input, drawn: str, most: int = 3) -> list[str]:
     return found
 
 
-def check_has_data(path: str, sel: Selection, sheets: Sequence[str] = ()) -> None:
+def refuse_no_data(inp: Input, sel: Selection) -> NoReturn:
     """Refuse a selection without data rows: a draw of nothing would leave a record that
     proves nothing (and that ``verify`` could not replay). One data row draws (the one
-    order there is). An empty sheet's refusal offers the ``sheets`` that hold data, as
+    order there is). An empty sheet's refusal offers the sheets that hold data, as
     suggestions that the command tries before it names them (:func:`~.suggest.refuse`)."""
-    if sel.n_body > 0 and sel.cols:
-        return
+    path = inp.path
     if sel.n_rows == 0 or not sel.cols:
         what = f"sheet {sel.sheet.name!r} holds no data"
+        sheets = _sheets_with_data(inp, sel.sheet.name)
         if not sheets:
             raise WorkbookError(f"{path}: {what}, and no other sheet was found that does: "
                                 "nothing to draw")  # fmt: skip
