@@ -122,3 +122,26 @@ def test_a_groups_record_is_not_a_shuffle(tmp_path: Path, capsys):
     capsys.readouterr()
     assert main(["restore", str(rec), str(tmp_path / "g.csv"), "-o", str(tmp_path / "b.csv")]) == 2
     assert "not a shuffle of a CSV/TSV list" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", [".csv", ".xlsx"])
+def test_a_record_file_of_two_draws_is_refused(tmp_path: Path, capsys, kind: str):
+    # one rule for workbooks and lists: restore undoes one draw at a time
+    src, out, rec = _shuffle(tmp_path, "bom_lf_blank_tail", LISTS["bom_lf_blank_tail"])
+    if kind == ".xlsx":
+        import openpyxl
+
+        src, out = tmp_path / "in.xlsx", tmp_path / "out.xlsx"
+        wb = openpyxl.Workbook()
+        for row in (["name"], ["Ann"], ["Bob"], ["Cid"]):
+            wb.active.append(row)
+        wb.save(src)
+        assert main(["shuffle", str(src), "-o", str(out), "--seed", "7", "--record", str(rec),
+                     "--overwrite"]) == 0  # fmt: skip
+    one = json.loads(rec.read_text(encoding="utf-8"))
+    rec.write_text(json.dumps([one, one]), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["restore", str(rec), str(out), "-o", str(tmp_path / f"back{kind}")]) == 2
+    err = capsys.readouterr().err
+    assert f"{rec} holds 2 draws: restore one record at a time" in err, err
+    assert not (tmp_path / f"back{kind}").exists()

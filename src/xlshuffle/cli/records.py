@@ -70,15 +70,11 @@ def cmd_restore(args: argparse.Namespace) -> int:
 def _restore_list(args: argparse.Namespace) -> int:
     from .. import __version__
     from ..lists import DEFAULT_MAX_MB, restore_csv
-    from ..workbook import load_records
+    from ..workbook.record import load_one_record
 
-    records = load_records(args.record)
-    if len(records) != 1:
-        from ..draw.errors import OptionError
-
-        raise OptionError(f"{args.record} holds {len(records)} draws: restore one record at a time")
+    record = load_one_record(args.record)
     limit = limits_of(args).get("max_file_bytes", DEFAULT_MAX_MB * 1024**2)
-    rec = restore_csv(records[0].to_dict(), args.shuffled, args.output,
+    rec = restore_csv(record.to_dict(), args.shuffled, args.output,
                       in_place=args.in_place, backup=not args.no_backup,
                       dry_run=args.dry_run, max_bytes=limit)  # fmt: skip
     rec["tool_version"] = __version__

@@ -11,11 +11,11 @@ import re
 from dataclasses import MISSING, dataclass, field
 from typing import Any
 
-from ..draw.errors import WorkbookError
+from ..draw.errors import OptionError, WorkbookError
 from ..draw.protocol import PROTOCOL
 from .refs import col_index, col_letters
 
-__all__ = ["RECORD_VERSION", "DrawRecord", "load_records", "sha256_of"]
+__all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records", "sha256_of"]
 
 #: The version of the record format written today (docs/record.schema.json). Version 1,
 #: written by xlshuffle 0.1, has no ``record_version``, ``unit``, ``target`` or ``parts``.
@@ -276,6 +276,15 @@ def load_records(path: str) -> list[DrawRecord]:
     if not items or not all(isinstance(i, dict) for i in items):
         raise WorkbookError(f"{path}: expected a JSON object (or a list of them) per draw")
     return [DrawRecord.from_dict(i, path) for i in items]
+
+
+def load_one_record(path: str) -> DrawRecord:
+    """Read a record file that holds one draw, as ``restore`` (of a workbook or a list)
+    undoes one draw at a time."""
+    records = load_records(path)
+    if len(records) != 1:
+        raise OptionError(f"{path} holds {len(records)} draws: restore one record at a time")
+    return records[0]
 
 
 def sha256_of(data: bytes) -> str:

@@ -21,7 +21,7 @@ from .fingerprint import Fingerprint, differing_rows, drawn_rows, fingerprint_of
 from .jobs import Job, dest, job_from_record, make_record
 from .movable import check_movable
 from .output import Changes, commit
-from .record import DrawRecord, load_records
+from .record import DrawRecord, load_one_record
 from .refs import cell_ref
 from .sheet import SheetXml
 
@@ -149,12 +149,7 @@ def restore_workbook(
         its cells, and nothing is written.
     """
     if not isinstance(record, DrawRecord):
-        records = load_records(os.fspath(record))
-        if len(records) != 1:
-            raise OptionError(
-                f"{os.fspath(record)} holds {len(records)} draws: restore one record at a time"
-            )
-        record = records[0]
+        record = load_one_record(os.fspath(record))
     if record.command != "shuffle":
         raise OptionError(
             f"only a shuffle can be restored, and this record is a {record.command}: "
