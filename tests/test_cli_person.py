@@ -94,6 +94,16 @@ def test_sample_keeps_its_outputs_and_refuses_others(tmp_path, capsys):
     assert code == 2 and f"name it {tmp_path / 'w2.csv'}" in err, err
 
 
+@pytest.mark.parametrize("src", ["in.xlsx", "in.csv"])
+def test_a_folder_named_with_o_is_called_a_folder(tmp_path, capsys, src):
+    # the name check must not hide the real problem: "name it out.csv" for a folder
+    path = tmp_path / src
+    book(path) if src.endswith(".xlsx") else listfile(path)
+    (tmp_path / "out").mkdir()
+    code, _, err = outcome(capsys, "shuffle", path, "-o", tmp_path / "out", "--seed", "1")
+    assert code == 2 and f"{tmp_path / 'out'} is a folder" in err, err
+
+
 def test_a_device_takes_any_name(tmp_path):
     src = book(tmp_path / "in.xlsx")
     assert run("shuffle", src, "-o", "/dev/null", "--seed", "1") == 0

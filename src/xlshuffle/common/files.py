@@ -49,6 +49,7 @@ __all__ = [
     "check_writable",
     "escape_undecodable",
     "fsync_folder",
+    "is_stream",
     "keep_backup",
     "output_target",
     "temp_beside",
@@ -173,6 +174,16 @@ def output_target(path: str) -> Target:
     if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
         return Target(real, stream=True)
     raise OptionError(f"{path} is not a regular file, a FIFO or a device: name a file instead")
+
+
+def is_stream(path: str) -> bool:
+    """Whether ``path`` (through its links) is a FIFO or a character device (``/dev/null``),
+    which an output is written into whatever its name: no name check applies to it."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
 def check_writable(path: str) -> None:

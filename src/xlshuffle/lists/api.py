@@ -15,14 +15,12 @@ placed after it; an output therefore always ends with a line break.
 from __future__ import annotations
 
 import base64
-import contextlib
 import csv
 import datetime as _dt
 import hashlib
 import io
 import itertools
 import os
-import stat
 import sys
 import zlib
 from array import array
@@ -30,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from ..common.counts import group_count, refuse_taken_label, too_many
-from ..common.files import atomic_writer, check_output, keep_backup
+from ..common.files import atomic_writer, check_output, is_stream, keep_backup
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.knuth import _check_count, deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, DrawStream
@@ -116,11 +114,8 @@ def _too_many(op: _Opened, k: int, what: str) -> SizeError:
 def _check_name(op: _Opened, target: str) -> None:
     """Refuse an output not named as a list of the input's kind (``out.xlsx``, ``out``)."""
     kinds = (".csv",) if op.path.lower().endswith(".csv") else (".tsv", ".tab")
-    if target.lower().endswith(kinds):
+    if target.lower().endswith(kinds) or is_stream(target):
         return
-    with contextlib.suppress(OSError):
-        if not stat.S_ISREG(os.stat(target).st_mode):
-            return  # a FIFO or a device (/dev/null): written into whatever its name
     stem, ext = os.path.splitext(target)
     what = f"a {ext} file" if ext else "a name without an extension"
     raise OptionError(
@@ -134,13 +129,13 @@ def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool,
     """Write ``chunks`` atomically; return (output, its SHA-256, the backup kept)."""
     target = op.path if in_place else (None if dst is None else os.fspath(dst))
     if target is not None and not in_place:
+        if not dry_run:  # a folder, or the input under another name, first
+            check_output(target, op.path)
         _check_name(op, target)
     if dry_run:
         return None, None, None
     if target is None:
         raise OptionError("give an output path (-o / dst) or --in-place (in_place=True)")
-    if not in_place:
-        check_output(target, op.path)
     # never overwrites: NAME.bak.csv, NAME.bak-2.csv...
     kept = keep_backup(op.path, bytes(op.lst.data)) if in_place and backup else None
     digest = hashlib.sha256()

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from dataclasses import dataclass, field
 
-from ..common.files import atomic_writer, check_output, keep_backup
+from ..common.files import atomic_writer, check_output, is_stream, keep_backup
 from ..draw.errors import OptionError, WorkbookError
 from .limits import LIMITS
 from .parts import Book, open_book
@@ -105,21 +104,13 @@ _KINDS = {".xlsx": "xlsx", ".xlsm": "xlsm", ".xltx": "xltx", ".xltm": "xltm",
           ".xls": "xls", ".xlsb": "xlsb", ".xlam": "xlam"}  # fmt: skip
 
 
-def _is_stream(path: str) -> bool:
-    """Whether ``path`` is a FIFO or a device (``/dev/null``), written into whatever its name."""
-    try:
-        return not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
 def check_output_name(book: Book, src: str, dst: str, *, also: str = "") -> None:
     """Refuse an output name whose extension Excel would not open this package under
     (an .xlsx package named .xlsm, or the reverse), or that is no workbook's name at all
     (``out.csv``, ``out.txt``, ``out``)."""
     want = book.kind
     got = _extension_kind(dst)
-    if got is None and not _is_stream(dst):  # out.csv, out.txt, out: not a workbook's name
+    if got is None and not is_stream(dst):  # out.csv, out.txt, out: not a workbook's name
         stem, ext = os.path.splitext(dst)
         what = f"a {ext} file" if ext else "a name without an extension"
         raise OptionError(
