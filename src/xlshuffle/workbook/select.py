@@ -31,12 +31,7 @@ from .refs import MAX_COL, Area, col_index, col_letters, parse_area, quote_sheet
 from .rowfind import used_cols, valued_rows
 from .sheet import SheetXml
 
-__all__ = [
-    "Selection",
-    "choose_sheet",
-    "parse_columns",
-    "select",
-]
+__all__ = ["Selection", "choose_sheet", "parse_columns", "select"]
 
 
 @dataclass
