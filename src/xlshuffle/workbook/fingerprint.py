@@ -35,7 +35,8 @@ import re
 import sys
 import zlib
 from array import array
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..draw.errors import WorkbookError
@@ -51,6 +52,7 @@ __all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "drawn_rows", "fin
 DIGEST = "crc32"
 SIZE = 4
 _BLOCK = 4096
+_BLOCK_BYTES = 4 << 20
 _SEPARATORS = re.compile(rb"[\x1c-\x1f]")
 
 
@@ -228,6 +230,19 @@ def _escaped(text: str) -> bytes:
     return out
 
 
+def _blocks(sx: SheetXml, i0: int, i1: int) -> Iterator[tuple[int, int]]:
+    """Stored rows ``i0..i1-1`` in blocks of at most :data:`_BLOCK` rows and, unless one
+    row is longer, :data:`_BLOCK_BYTES` of XML: each canonical form copies its block a
+    few times, so a sheet of a few huge rows must not be one block."""
+    c0 = i0
+    while c0 < i1:
+        c1 = min(c0 + _BLOCK, i1)
+        if sx.ends[c1 - 1] - sx.starts[c0] > _BLOCK_BYTES:
+            c1 = max(c0 + 1, bisect_right(sx.ends, sx.starts[c0] + _BLOCK_BYTES, c0, c1))
+        yield c0, c1
+        c0 = c1
+
+
 def fingerprint_of(sx: SheetXml, strings: Callable[[], SharedStrings | None], top: int,
                    bottom: int, cols: list[int] | None) -> Fingerprint:  # fmt: skip
     """The fingerprint of rows ``top..bottom`` of a sheet: of their cells in ``cols``, or
@@ -237,8 +252,7 @@ def fingerprint_of(sx: SheetXml, strings: Callable[[], SharedStrings | None], to
     canon = _Canon(sx, strings, cols)
     i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
     try:
-        for c0 in range(i0, i1, _BLOCK):
-            c1 = min(c0 + _BLOCK, i1)
+        for c0, c1 in _blocks(sx, i0, i1):
             found = _crc32(canon.block(c0, c1))
             n0 = sx.numbers[c0] - top
             if sx.numbers[c1 - 1] - top == n0 + c1 - c0 - 1:  # no gaps: one slice
