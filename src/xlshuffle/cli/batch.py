@@ -14,7 +14,8 @@ import re
 import sys
 from typing import Any
 
-from ..common.files import check_writable, escape_undecodable, write_atomically
+from ..common.files import escape_undecodable, write_atomically
+from ..common.targets import check_writable
 from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream, new_seed

@@ -7,6 +7,8 @@ Modules
 -------
 files
     Safe file writing: a temporary file beside the target, fsync, then an atomic rename.
+targets
+    Where an output may go, checked before any work (links, devices, folders, the input).
 progress
     A progress bar for long work, drawn only on a terminal.
 

@@ -28,7 +28,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from ..common.counts import group_count, refuse_taken_label, too_many
-from ..common.files import atomic_writer, check_output, is_stream, keep_backup
+from ..common.files import atomic_writer, keep_backup
+from ..common.targets import check_output, is_stream
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.knuth import _check_count, deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, DrawStream
