@@ -12,9 +12,20 @@ os.environ.setdefault("XLWINGS_LICENSE_KEY", "noncommercial")
 
 from hypothesis import HealthCheck, settings
 
-# Hypothesis profiles: "dev" for quick local runs, "ci" (chosen when CI is set) for more examples.
-settings.register_profile("dev", max_examples=100, deadline=None)
+# Hypothesis profiles. The suite is deterministic ("dev", and "ci" when CI is set, with more
+# examples): the same examples on every run, so a red run is the code's doing and repeats.
+# "explore" draws new examples each run, many more of them: the way to hunt for new bugs
+# (HYPOTHESIS_PROFILE=explore python -m pytest -m slow tests/test_wb_fuzz.py); turn each bug
+# it finds into a fixed regression test.
+settings.register_profile("dev", max_examples=100, deadline=None, derandomize=True)
 settings.register_profile(
-    "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci",
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "explore", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))

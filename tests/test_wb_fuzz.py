@@ -220,6 +220,14 @@ def test_formula_not_in_utf8_moved_cell_by_cell_is_refused(tmp_path: Path) -> No
     assert not (tmp_path / "out.xlsx").exists()
 
 
+def test_shared_formula_master_not_in_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
+    # was: UnicodeEncodeError (found by the fuzzer in CI): the master of a shared formula
+    # stays in the header row but is written out whole, its bytes not UTF-8; its own text
+    # is kept, and the cells below, which must translate it, refuse
+    data = edited("shared_formulas.xlsx", SHEET, b">ROW(B1)-1<", b">\xd2OW(B1)-1<")
+    refused(tmp_path, data, r"the formula in D\d cannot move .*not UTF-8")
+
+
 # --------------------------------------------------------------------------- cost
 
 

@@ -15,8 +15,9 @@ import sys
 from typing import Any
 
 from ..common.files import escape_undecodable, write_atomically
+from ..common.names import check_cell_text, check_sheet_name
 from ..common.targets import check_writable
-from ..draw.errors import XlshuffleError
+from ..draw.errors import OptionError, XlshuffleError
 from ..draw.grid import GRID_MODES, parse_mode
 from ..draw.protocol import DrawStream, new_seed
 from . import guards, records, seed_help
@@ -214,10 +215,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     guards.refuse_mixed_channels(args)
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
-    for flag, text in (("--label", getattr(args, "label", "")),
-                       ("--sheet-name", getattr(args, "sheet_name", ""))):  # fmt: skip
-        if any("\udc80" <= ch <= "\udcff" for ch in text or ""):  # written into the file
-            raise UsageError(f"{flag} holds a byte that is not UTF-8 text: type it again")
+    try:  # written into the file: refused before any file is read
+        if command == "groups":
+            check_cell_text(args.label, option="--label")
+        if command == "sample":
+            check_sheet_name(args.sheet_name, option="--sheet-name")
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
     if args.record:  # found out before anything is drawn or written, not after
         check_writable(args.record)
     try:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.files import write_atomically
+from ..common.names import check_cell_text, check_sheet_name, free_sheet_name
 from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode
 from ..draw.knuth import _check_count, group_numbers, permutation
@@ -234,6 +235,7 @@ def sample_workbook(
     [['Rank', 'name'], [1, 'Ann'], [2, 'Dee']]
     """
     k = _check_count("k", k)
+    check_sheet_name(sheet_name)
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
     opts = {"k": k, "sheet": sheet, "cells": cells, "table": table, "columns": columns,
             "header": header, "keep_blank_rows": keep_blank_rows, "seed": stream.seed_text,
@@ -275,11 +277,7 @@ def sample_workbook(
             written = Written(hashlib.sha256(data).hexdigest(), None)
     elif target is not None or in_place:
         book = job.inp.book
-        taken = {s.name.lower() for s in book.sheets}
-        name, i = sheet_name, 1
-        while name.lower() in taken:
-            i += 1
-            name = f"{sheet_name} {i}"
+        name = free_sheet_name(sheet_name, {s.name for s in book.sheets})
         xml = sample_sheet_xml(book, job.sx, sel, order, names=None)
         changed, part = book.add_sheet(name, xml)
         changes = Changes(changed=dict(changed), added=[(part, xml)], like=sel.sheet.part)
@@ -331,7 +329,8 @@ def groups_workbook(
     >>> xlshuffle.groups(5, 2, seed=42)
     [2, 1, 1, 1, 2]
     """
-    group_count(k, size, 0)  # a bad k or size is refused before the file is read
+    group_count(k, size, 0)  # a bad k, size or label is refused before the file is read
+    check_cell_text(label, option="label")
     stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
     opts = {"k": k, "size": size, "sheet": sheet, "cells": cells, "table": table,
             "columns": columns, "header": header, "keep_blank_rows": keep_blank_rows,

@@ -44,7 +44,6 @@ from .refs import col_letters
 from .sheet import SheetXml, parse_cells
 from .values import SharedStrings, ValuesError
 from .values import _split_cell as split_cell
-from .xmlscan import escape_text
 
 __all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "drawn_rows", "fingerprint_of"]
 
@@ -194,7 +193,7 @@ class _Canon:
             elif t == "inlineStr":
                 t, body = "S", b"" if not inline else b"<" + x + b"v>" + _escaped(inline)
             else:
-                body = b"" if text is None else b"<" + x + b"v>" + escape_text(text)
+                body = b"" if text is None else b"<" + x + b"v>" + _canonical(text)
             if body.startswith(b"<" + x + b"v>"):
                 body += self.v_close
             kind = b"" if t == "n" else b' t="' + t.encode() + b'"'
@@ -223,8 +222,15 @@ def _crc32(rows: list[bytes]) -> bytes:
     return out.tobytes()
 
 
+def _canonical(text: str) -> bytes:
+    """A value as the fingerprint hashes it. Frozen (records keep CRCs of it): unlike
+    :func:`.xmlscan.escape_text` it leaves a carriage return as it is."""
+    out = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return out.encode("utf-8", "surrogateescape")
+
+
 def _escaped(text: str) -> bytes:
-    out = escape_text(text)
+    out = _canonical(text)
     if _SEPARATORS.search(out):  # from _x001F_ escapes: keep the rows apart
         out = _SEPARATORS.sub(lambda c: b"&#%d;" % c[0][0], out)
     return out

@@ -188,8 +188,14 @@ def unescape(text: bytes) -> str:
 
 
 def escape_text(s: str) -> bytes:
-    """str -> XML text content."""
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").encode("utf-8")
+    """str -> XML text content, a carriage return as ``&#13;``. Bytes that :func:`unescape`
+    kept as surrogates (a file's text that is not UTF-8) are written back as they were: a
+    cell copied or rewritten in place keeps its own bytes, and a formula that must be
+    *translated* is refused before (``FormulaMoveError``)."""
+    out = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if "\r" in out:  # a parser reads a raw CR as LF (XML 1.0 section 2.11)
+        out = out.replace("\r", "&#13;")
+    return out.encode("utf-8", "surrogateescape")
 
 
 def escape_text_like(s: str, raw: bytes) -> bytes:
