@@ -138,7 +138,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def inflated(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """The parts the engine inflates, counted (every read goes through Package.chunks)."""
-    from xlshuffle.workbook import zipio
+    from xlshuffle.workbook.package import zipread as zipio
 
     seen: Counter[str] = Counter()
     real = zipio.Package.chunks

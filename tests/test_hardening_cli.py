@@ -174,7 +174,7 @@ def test_a_folder_draws_its_workbooks_and_lists_but_no_backups(tmp_path: Path, c
 )
 def test_a_broken_sheet_is_said_once(sheet: bytes) -> None:
     from xlshuffle import WorkbookError
-    from xlshuffle.workbook.sheet import SheetXml, parse_cells
+    from xlshuffle.workbook.scan.sheet import SheetXml, parse_cells
 
     def read() -> None:
         sx = SheetXml(sheet, "f.xlsx: sheet 'S'")

@@ -25,7 +25,7 @@ from xlshuffle.workbook import (
     shuffle_worksheet,
     verify_record,
 )
-from xlshuffle.workbook.record import DrawRecord
+from xlshuffle.workbook.records.record import DrawRecord
 
 ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
 ROOT = Path(__file__).resolve().parent.parent
@@ -252,7 +252,7 @@ def test_shared_strings_are_found_one_by_one_as_the_oracle_reads_them(tmp_path: 
     in 64 kB chunks); every index must give the oracle's text, across chunk borders,
     with prefixes, rich text and <si/> too."""
     from xlshuffle.workbook.jobs import open_job
-    from xlshuffle.workbook.layout_rows import SheetRows
+    from xlshuffle.workbook.selection.layout_rows import SheetRows
 
     big = tmp_path / "big.xlsx"
     wb = openpyxl.Workbook()

@@ -31,7 +31,7 @@ import pytest
 import oracle
 from xlshuffle import XlshuffleError
 from xlshuffle.workbook import restore_workbook, shuffle_workbook
-from xlshuffle.workbook.refs import parse_area
+from xlshuffle.workbook.scan.refs import parse_area
 
 from support import SHARED, require
 

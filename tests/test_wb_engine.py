@@ -23,7 +23,7 @@ from xlshuffle.workbook import (
     shuffle_workbook,
     verify_record,
 )
-from xlshuffle.workbook.refs import parse_area
+from xlshuffle.workbook.scan.refs import parse_area
 
 ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from openpyxl.formula.tokenizer import Token, Tokenizer, TokenizerError
 from openpyxl.formula.translate import Translator, TranslatorError
 
-from xlshuffle.workbook.formulas import (
+from xlshuffle.workbook.formulas.translate import (
     MAX_COL,
     MAX_FORMULA_LENGTH,
     MAX_ROW,

@@ -27,7 +27,7 @@ import wb_costly
 import wb_fuzz
 from xlshuffle import WorkbookError
 from xlshuffle.workbook import groups_workbook, raised, sample_workbook, shuffle_workbook
-from xlshuffle.workbook.zipio import Package
+from xlshuffle.workbook.package.zipread import Package
 
 TESTS = Path(__file__).resolve().parent
 SRC = TESTS.parent / "src"
@@ -314,16 +314,16 @@ def test_declared_size_that_lies_costs_what_the_member_holds(tmp_path: Path, dec
 #: Every regular expression of the engine that runs over file content, by module and name,
 #: and how the engine applies it ("search" scans a whole part or row; "fullmatch" one token).
 CONTENT_REGEXES = [
-    ("xmlscan", "_QUOTE_OR_GT", "search"), ("xmlscan", "_ATTR", "search"),
-    ("xmlscan", "_NAME", "search"), ("adjust", "_CLIENT", "search"),
-    ("adjust", "_FIELD", "search"), ("cellwrite", "_ROW_NUMBER", "search"),
-    ("cellwrite", "_SPECIAL", "search"), ("engine", "_ANY_FORMULA", "search"),
-    ("formula_lex", "_LEX", "search"), ("formula_lex", "_QUOTED_RE", "search"),
-    ("formula_lex", "_THIS_ROW_RE", "fullmatch"), ("parts", "_XMLNS", "search"),
-    ("movable", "_ARRAY", "search"), ("movable", "_REF", "search"),
-    ("sheet", "_ROW_R", "search"), ("sheet", "_MARKUP", "search"),
-    ("sheet", "_CELL_R", "search"), ("rowdigest", "_R_ATTR", "search"),
-    ("rowdigest", "_FORMULA", "search"), ("rowdigest", "_FORMULA_V", "search"),
+    ("scan.xmlscan", "_QUOTE_OR_GT", "search"), ("scan.xmlscan", "_ATTR", "search"),
+    ("scan.xmlscan", "_NAME", "search"), ("move.anchors", "_CLIENT", "search"),
+    ("move.anchors", "_FIELD", "search"), ("move.cellwrite", "_ROW_NUMBER", "search"),
+    ("move.cellwrite", "_SPECIAL", "search"), ("move.plan", "_ANY_FORMULA", "search"),
+    ("formulas.lex", "_LEX", "search"), ("formulas.lex", "_QUOTED_RE", "search"),
+    ("formulas.lex", "_THIS_ROW_RE", "fullmatch"), ("package.parts", "_XMLNS", "search"),
+    ("move.refusals", "_ARRAY", "search"), ("move.refusals", "_REF", "search"),
+    ("scan.sheet", "_ROW_R", "search"), ("scan.sheet", "_MARKUP", "search"),
+    ("scan.sheet", "_CELL_R", "search"), ("records.rowdigest", "_R_ATTR", "search"),
+    ("records.rowdigest", "_FORMULA", "search"), ("records.rowdigest", "_FORMULA_V", "search"),
 ]  # fmt: skip
 #: Units repeated to 12 KB: quotes, spaces and tag openings that never close.
 ADVERSARIAL = [

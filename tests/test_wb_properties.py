@@ -141,7 +141,7 @@ def shown(path: Path, sheet: str) -> Any:
     formulas without a cached value, so None for them. Text has its ``_xHHHH_`` escapes
     decoded, as Excel shows it (openpyxl neither writes nor reads them). A cell that
     stores no value is None, though openpyxl puts a hyperlink's target into it when it
-    reads (both differences are documented by xlshuffle.workbook.values)."""
+    reads (both differences are documented by xlshuffle.workbook.values.cells)."""
     stored = oracle.sheet_cells(path, sheet)
 
     def value(cell: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Tests of xlshuffle.workbook.values: cell values from raw .xlsx XML.
+"""Tests of xlshuffle.workbook.values.cells: cell values from raw .xlsx XML.
 
 Oracles: hand-written known answers, openpyxl (``load_workbook(data_only=True)``,
 ``from_excel``, ``is_date_format``) and lxml, which splits the test workbooks
@@ -23,7 +23,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from xlshuffle.workbook.values import (
+from xlshuffle.workbook.values.cells import (
     CellStyles,
     SharedStrings,
     ValuesError,

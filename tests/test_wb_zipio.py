@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from xlshuffle.draw.errors import WorkbookError
 from xlshuffle.workbook import raised
-from xlshuffle.workbook.zipio import Package
-from xlshuffle.workbook.zipwrite import NullSink, write_package
+from xlshuffle.workbook.package.zipread import Package
+from xlshuffle.workbook.package.zipwrite import NullSink, write_package
 
 from support import ROOT, SHARED, require
 

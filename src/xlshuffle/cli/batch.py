@@ -357,7 +357,7 @@ def _rows_used(rec: dict[str, Any]) -> str:
 def _print_csv(table: list[list[object]]) -> None:
     import csv
 
-    from ..workbook.values import text_of
+    from ..workbook.values.cells import text_of
 
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerows([[text_of(v) for v in row] for row in table])

@@ -147,7 +147,7 @@ def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool,
     return target, digest.hexdigest(), kept
 
 
-#: The record format (docs/record.schema.json), ``xlshuffle.workbook.record.RECORD_VERSION``
+#: The record format (docs/record.schema.json), ``xlshuffle.workbook.records.record.RECORD_VERSION``
 #: written out: this layer may not import the workbook layer (a test keeps them equal).
 RECORD_VERSION = 2
 

@@ -14,7 +14,7 @@ Needs the ``xlsx`` extra (openpyxl's formula translator): ``pip install 'xlshuff
 from .api import SampleResult, groups_workbook, restore_workbook, sample_workbook, shuffle_workbook
 from .inmemory import shuffle_worksheet
 from .limits import LIMITS, Limits, raised
-from .record import DrawRecord, load_records
+from .records.record import DrawRecord, load_records
 from .verify import verify_record
 
 __all__ = [

@@ -17,15 +17,15 @@ from ..draw.grid import parse_mode
 from ..draw.knuth import _check_count, group_numbers, permutation
 from ..draw.protocol import DrawStream
 from .draws import CellReader, group_column_edits, sample_sheet_xml
-from .engine import draw_permutation, plan_move, splice
 from .jobs import Job, dest, make_record, open_or_refuse
-from .keep import free_indexes, spread
-from .movable import check_movable, check_unprotected
-from .output import Changes, Written, check_output_name, commit
-from .record import DrawRecord
-from .refs import cell_ref, col_letters
+from .move.plan import draw_permutation, plan_move, splice
+from .move.refusals import check_movable, check_unprotected
+from .package.commit import Changes, Written, check_output_name, commit
+from .records.record import DrawRecord
 from .restore import fingerprint_for, restore_workbook
-from .values import text_of
+from .scan.refs import cell_ref, col_letters
+from .selection.keep import free_indexes, spread
+from .values.cells import text_of
 
 __all__ = [
     "SampleResult",

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 from ..draw.errors import WorkbookError
 from .limits import LIMITS
-from .parts import STRICT_MAIN, Book
-from .refs import MAX_COL, cell_ref, col_letters
-from .rowfind import used_cols
-from .select import Selection
-from .sheet import Cell, SheetXml
-from .values import CellStyles, SharedStrings, ValuesError, cell_value, workbook_date1904
-from .xmlscan import escape_text, tag_end
+from .package.parts import STRICT_MAIN, Book
+from .scan.refs import MAX_COL, cell_ref, col_letters
+from .scan.rowfind import used_cols
+from .scan.sheet import Cell, SheetXml
+from .scan.xmlscan import escape_text, tag_end
+from .selection.select import Selection
+from .values.cells import CellStyles, SharedStrings, ValuesError, cell_value, workbook_date1904
 
 __all__ = ["CellReader", "group_column_edits", "sample_sheet_xml"]
 

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.protocol import DrawStream
-from .engine import destination, draw_permutation, inverse
-from .keep import spread
-from .layout import Cell, Rows, find_data, trim_blank_tail
-from .refs import MAX_COL, Area, parse_area
-from .select import parse_columns
-from .suggest import LayoutRefusal, refuse
+from .move.plan import destination, draw_permutation, inverse
+from .scan.refs import MAX_COL, Area, parse_area
+from .selection.keep import spread
+from .selection.layout import Cell, Rows, find_data, trim_blank_tail
+from .selection.select import parse_columns
+from .selection.suggest import LayoutRefusal, refuse
 
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
@@ -92,7 +92,7 @@ def _selection(
     header: bool | None,
     keep_blank: bool = False,
 ) -> tuple[int, int, list[int], bool, bool]:
-    """``(top, bottom, cols, header, whole_rows)``, as :mod:`xlshuffle.workbook.select`
+    """``(top, bottom, cols, header, whole_rows)``, as :mod:`xlshuffle.workbook.selection.select`
     chooses them for a file."""
     if sum(x is not None for x in (cells, table, columns)) > 1:
         raise OptionError("give at most one of cells, table and columns")

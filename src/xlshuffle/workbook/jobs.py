@@ -9,17 +9,17 @@ from typing import Any, NoReturn
 
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.protocol import DrawStream
-from .engine import sheet_label
-from .keep import kept_runs
-from .layout import Excluded
 from .limits import LIMITS
-from .movable import check_merge_refs
-from .output import Changes, Input, Written, read_input
-from .record import DrawRecord
-from .refs import Area, col_letters, parse_area, quote_sheet, split_sheet
-from .select import Selection, _user_range, choose_sheet, parse_columns, select, used_rows
-from .sheet import SheetXml
-from .suggest import LayoutRefusal, Suggestion, refuse
+from .move.plan import sheet_label
+from .move.refusals import check_merge_refs
+from .package.commit import Changes, Input, Written, read_input
+from .records.record import DrawRecord
+from .scan.refs import Area, col_letters, parse_area, quote_sheet, split_sheet
+from .scan.sheet import SheetXml
+from .selection.keep import kept_runs
+from .selection.layout import Excluded
+from .selection.select import Selection, choose_sheet, parse_columns, select, used_rows, user_range
+from .selection.suggest import LayoutRefusal, Suggestion, refuse
 
 __all__ = ["Job", "dest", "job_from_record", "make_record", "open_job", "open_or_refuse"]
 
@@ -113,7 +113,7 @@ def _range_sheet(cells: str, sheet: str | None) -> str | None:
     if named is None:
         return sheet
     try:  # the range itself first: "nonsense!" is a range to fix, not a sheet to look for
-        _user_range(ref)
+        user_range(ref)
     except OptionError as exc:
         raise OptionError(str(exc).replace(repr(ref), repr(cells), 1)) from None
     if sheet is not None and sheet.strip().casefold() != named.strip().casefold():

@@ -16,14 +16,14 @@ from typing import Any
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from .draws import CellReader
-from .engine import destination, inverse, plan_move
-from .fingerprint import Fingerprint, differing_rows, drawn_rows, fingerprint_of
 from .jobs import Job, dest, job_from_record, make_record
-from .movable import check_movable
-from .output import Changes, commit
-from .record import DrawRecord, load_one_record
-from .refs import cell_ref
-from .sheet import SheetXml
+from .move.plan import destination, inverse, plan_move
+from .move.refusals import check_movable
+from .package.commit import Changes, commit
+from .records.fingerprint import Fingerprint, differing_rows, drawn_rows, fingerprint_of
+from .records.record import DrawRecord, load_one_record
+from .scan.refs import cell_ref
+from .scan.sheet import SheetXml
 
 __all__ = ["fingerprint_for", "restore_workbook"]
 

@@ -18,9 +18,9 @@ from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.knuth import permutation
 from ..draw.protocol import PROTOCOL, DrawStream
-from .engine import destination, draw_permutation
-from .record import DrawRecord, load_records
-from .rowdigest import _norm_general, _row_digests
+from .move.plan import destination, draw_permutation
+from .records.record import DrawRecord, load_records
+from .records.rowdigest import norm_general, row_digests
 
 __all__ = ["verify_record"]
 
@@ -75,8 +75,8 @@ def _replay(record: DrawRecord) -> list[Any]:
 
 def _replay_kept(record: DrawRecord, stream: DrawStream, n_rows: int) -> list[Any]:
     """``--keep-blank-rows``: the draw is over the rows not kept, spread over all."""
-    from .keep import free_indexes, parse_kept, spread
-    from .refs import parse_area
+    from .scan.refs import parse_area
+    from .selection.keep import free_indexes, parse_kept, spread
 
     area = parse_area(str(record.target.get("ref", "")))
     try:
@@ -201,9 +201,9 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     top = sel.top if mode == "columns" else sel.body_top
     if record.unit == "rows":
         # one sheet in memory at a time: the rows' digests are all that is kept of each
-        ins = _row_digests(before.sx, top, sel.bottom)
+        ins = row_digests(before.sx, top, sel.bottom)
         del before
-        outs = _row_digests(_job_from_record(dst, record).sx, top, sel.bottom)
+        outs = row_digests(_job_from_record(dst, record).sx, top, sel.bottom)
         _verify_rows(record, ins, outs, top, _Rows(record, src, dst))
         return
     after = _job_from_record(dst, record)
@@ -217,7 +217,7 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         for cell in sx.cells(i):
             if cell.col in colset:
                 key = dest(sx.numbers[i], cell.col)
-                expected[key] = _norm_general(row[cell.start : cell.end])
+                expected[key] = norm_general(row[cell.start : cell.end])
                 origin[key] = (sx.numbers[i], cell.col)
     out = after.sx
     rows = _Rows(record, src, dst)
@@ -229,7 +229,7 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
             if cell.col not in colset:
                 continue
             seen.add(key)
-            if expected.get(key) != _norm_general(row[cell.start : cell.end]):
+            if expected.get(key) != norm_general(row[cell.start : cell.end]):
                 _mismatch_unless_same(dst, record, key, origin.get(key), rows)
     for key in expected.keys() - seen:
         _mismatch_unless_same(dst, record, key, origin.get(key), rows)
@@ -246,7 +246,7 @@ def _mismatch_unless_same(dst: PathLike, record: DrawRecord, key: tuple[int, int
 
 
 def _mismatch(dst: PathLike, record: DrawRecord, key: tuple[int, int]) -> None:
-    from .refs import cell_ref
+    from .scan.refs import cell_ref
 
     raise WorkbookError(
         f"{os.fspath(dst)}: sheet {record.sheet!r} cell {cell_ref(*key)} does not hold the "
@@ -319,14 +319,14 @@ def _verify_rows(record: DrawRecord, ins: array[int], outs: array[int], top: int
 
 def _first_cell_difference(before: Any, after: Any, src: int, dst: int) -> str:
     """``" (cell B3 differs from input cell B11)"``, or "" when it is the row itself."""
-    from .refs import col_letters
+    from .scan.refs import col_letters
 
     def cells(sx: Any, number: int) -> dict[int, bytes]:
         i = sx.index_of(number)
         if i >= len(sx) or sx.numbers[i] != number:
             return {}
         row = sx.row(i)
-        return {c.col: _norm_general(row[c.start : c.end]) for c in sx.cells(i)}
+        return {c.col: norm_general(row[c.start : c.end]) for c in sx.cells(i)}
 
     a, b = cells(before, src), cells(after, dst)
     for col in sorted(set(a) | set(b)):

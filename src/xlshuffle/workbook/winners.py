@@ -15,9 +15,9 @@ from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError, WorkbookError
 from .draws import CellReader
 from .jobs import job_from_record
-from .record import DrawRecord
-from .refs import col_letters
-from .values import text_of
+from .records.record import DrawRecord
+from .scan.refs import col_letters
+from .values.cells import text_of
 
 __all__ = ["verify_printed", "verify_winners"]
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..draw.errors import WorkbookError
+from ...draw.errors import WorkbookError
 
 __all__ = [
     "Tag",

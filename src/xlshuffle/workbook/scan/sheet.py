@@ -15,7 +15,7 @@ import re
 from array import array
 from dataclasses import dataclass
 
-from ..draw.errors import WorkbookError
+from ...draw.errors import WorkbookError
 from .refs import MAX_COL, MAX_ROW, col_index
 from .xmlscan import Tag, attrs, element_end, iter_tags, local, tag_end
 

@@ -15,8 +15,8 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..draw.errors import WorkbookError
-from .limits import LIMITS
+from ...draw.errors import WorkbookError
+from ..limits import LIMITS
 
 __all__ = ["UNDRAWN_SHEET_READ_MAX", "Member", "Package", "left_unread"]
 

@@ -13,8 +13,8 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from ..draw.errors import WorkbookError
-from .xmlscan import (
+from ...draw.errors import WorkbookError
+from ..scan.xmlscan import (
     Tag,
     attrs,
     check_no_doctype,
@@ -25,7 +25,7 @@ from .xmlscan import (
     tags_or_refuse,
     unescape,
 )
-from .zipio import Package
+from .zipread import Package
 
 __all__ = ["Book", "Rel", "SheetInfo", "TableInfo", "open_book", "sniff"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from openpyxl.formula.tokenizer import Token, TokenizerError
 from openpyxl.formula.translate import Translator
 
-from .formula_lex import (  # noqa: F401 - the module's vocabulary
+from .lex import (  # noqa: F401 - the module's vocabulary
     _BRACKET_WORK,
     _COL_INDEX,
     _COL_LETTERS,

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 
-from ..draw.errors import WorkbookError
-from .parts import Book
-from .refs import MAX_COL, Area, parse_area
-from .select import Selection
-from .sheet import SheetXml
-from .xmlscan import attrs, local, tags_or_refuse, unescape
+from ...draw.errors import WorkbookError
+from ..package.parts import Book
+from ..scan.refs import MAX_COL, Area, parse_area
+from ..scan.sheet import SheetXml
+from ..scan.xmlscan import attrs, local, tags_or_refuse, unescape
+from ..selection.select import Selection
 
 __all__ = ["check_merge_refs", "check_movable", "check_unprotected"]
 

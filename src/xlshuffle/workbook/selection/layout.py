@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .refs import Area, col_index, col_letters
+from ..scan.refs import Area, col_index, col_letters
 from .suggest import LayoutRefusal, Suggestion
 
 __all__ = ["Excluded", "Layout", "Rows", "blank_runs", "find_data", "trim_blank_tail"]

@@ -9,7 +9,7 @@ from typing import Final
 from openpyxl.formula.tokenizer import Tokenizer
 from openpyxl.formula.translate import Translator
 
-from .refs import col_letters
+from ..scan.refs import col_letters
 
 MAX_ROW: Final = 1_048_576
 """Last row of an .xlsx sheet."""
@@ -76,8 +76,8 @@ class FormulaMoveError(Exception):
         self.reason = reason
 
 
-# Public as xlshuffle.workbook.formulas.FormulaMoveError, which is how tracebacks name it.
-FormulaMoveError.__module__ = "xlshuffle.workbook.formulas"
+# Public as xlshuffle.workbook.formulas.translate.FormulaMoveError, which is how tracebacks name it.
+FormulaMoveError.__module__ = "xlshuffle.workbook.formulas.translate"
 
 
 # ----------------------------------------------------------------------------- cheap pass

@@ -16,10 +16,10 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 
-from ..common.files import atomic_writer, keep_backup
-from ..common.targets import check_output, is_stream
-from ..draw.errors import OptionError, WorkbookError
-from .limits import LIMITS
+from ...common.files import atomic_writer, keep_backup
+from ...common.targets import check_output, is_stream
+from ...draw.errors import OptionError, WorkbookError
+from ..limits import LIMITS
 from .parts import Book, open_book
 from .zipwrite import Content, NullSink, write_package
 

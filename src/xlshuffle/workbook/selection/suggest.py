@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ..draw.errors import OptionError, WorkbookError, XlshuffleError
+from ...draw.errors import OptionError, WorkbookError, XlshuffleError
 
 __all__ = ["LayoutRefusal", "Refused", "Suggestion", "refuse"]
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..draw.errors import WorkbookError
-from .formulas import FormulaMoveError, FormulaMover
-from .refs import Area, cell_ref, col_index, parse_area
-from .sheet import Cell, SheetXml, parse_cells
-from .xmlscan import escape_text, escape_text_like, local, tag_end, unescape
+from ...draw.errors import WorkbookError
+from ..formulas.translate import FormulaMoveError, FormulaMover
+from ..scan.refs import Area, cell_ref, col_index, parse_area
+from ..scan.sheet import Cell, SheetXml, parse_cells
+from ..scan.xmlscan import escape_text, escape_text_like, local, tag_end, unescape
 
 __all__ = ["CellWriter", "PlainFormulas", "SharedGroups", "has_number", "rewrite_row_tag"]
 

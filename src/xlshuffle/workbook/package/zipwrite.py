@@ -16,9 +16,9 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
-from ..draw.errors import WorkbookError
-from .limits import LIMITS
-from .zipio import (
+from ...draw.errors import WorkbookError
+from ..limits import LIMITS
+from .zipread import (
     _CENTRAL,
     _EOCD,
     _LOCAL,

@@ -49,6 +49,7 @@ __all__ = [
     "SharedStrings",
     "ValuesError",
     "cell_value",
+    "split_cell",
     "text_of",
     "workbook_date1904",
 ]
@@ -106,7 +107,7 @@ class _CellSplitter:
             self.collector.pieces.append(data)
 
 
-def _split_cell(data: bytes) -> _Parsed:
+def split_cell(data: bytes) -> _Parsed:
     """The ``t`` and ``s`` attributes, ``<v>`` text and ``<is>`` text of a ``<c>`` element."""
     splitter = _CellSplitter()
     parser = _parser()
@@ -269,7 +270,7 @@ def cell_value(
     >>> value(b'<c r="E1" t="e"><f>1/0</f><v>#DIV/0!</v></c>'), value(b'<c r="F1"/>')
     ('#DIV/0!', None)
     """
-    t, s, text, inline = _split_cell(cell_xml)
+    t, s, text, inline = split_cell(cell_xml)
     if t == "inlineStr":
         return inline
     if t == "str":

@@ -22,10 +22,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from ..formulas.translate import FormulaMover
+from ..scan.sheet import SheetXml, parse_cells
+from ..scan.xmlscan import tag_end
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
-from .formulas import FormulaMover
-from .sheet import SheetXml, parse_cells
-from .xmlscan import tag_end
 
 __all__ = ["Region", "SharedGroups", "expand_shared", "move_cells", "move_rows"]
 

@@ -11,9 +11,9 @@ import re
 from dataclasses import MISSING, dataclass, field
 from typing import Any
 
-from ..draw.errors import OptionError, WorkbookError
-from ..draw.protocol import PROTOCOL
-from .refs import col_index, col_letters
+from ...draw.errors import OptionError, WorkbookError
+from ...draw.protocol import PROTOCOL
+from ..scan.refs import col_index, col_letters
 
 __all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records", "sha256_of"]
 
@@ -78,7 +78,7 @@ class DrawRecord:
         What the selection held before a ``shuffle``, so that ``restore`` can check an
         output edited since: ``{"digest": "crc32", "rows": BASE64}``, one CRC-32
         (4 bytes) per data row (the header too for ``columns``) of the cells'
-        canonical values (:mod:`xlshuffle.workbook.fingerprint`). None for other
+        canonical values (:mod:`xlshuffle.workbook.records.fingerprint`). None for other
         commands, dry runs and records written before it existed.
     """
 
@@ -110,7 +110,7 @@ class DrawRecord:
 
     def __post_init__(self) -> None:
         if not self.tool_version:
-            from .. import __version__
+            from ... import __version__
 
             self.tool_version = __version__
         if not self.time_utc:

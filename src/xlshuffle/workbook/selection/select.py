@@ -22,16 +22,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..draw.errors import OptionError, WorkbookError
+from ...draw.errors import OptionError, WorkbookError
+from ..package.parts import Book, SheetInfo, TableInfo
+from ..scan.refs import MAX_COL, Area, col_index, col_letters, parse_area, quote_sheet
+from ..scan.rowfind import used_cols, valued_rows
+from ..scan.sheet import SheetXml
 from .keep import blank_runs_in
 from .layout import Excluded, find_data, trim_blank_tail
 from .layout_rows import SheetRows
-from .parts import Book, SheetInfo, TableInfo
-from .refs import MAX_COL, Area, col_index, col_letters, parse_area, quote_sheet
-from .rowfind import used_cols, valued_rows
-from .sheet import SheetXml
 
-__all__ = ["Selection", "choose_sheet", "parse_columns", "select"]
+__all__ = ["Selection", "choose_sheet", "parse_columns", "select", "user_range"]
 
 
 @dataclass
@@ -217,7 +217,7 @@ def _select(
                          True if header is None else header, False, label,
                          excluded=excluded)  # fmt: skip
     if cells is not None:
-        top, left, bottom, right = _user_range(cells)
+        top, left, bottom, right = user_range(cells)
         if re.fullmatch(r"\s*[A-Za-z]{1,3}\s*:\s*[A-Za-z]{1,3}\s*", cells.replace("$", "")):
             top, bottom = rows_span
         if re.fullmatch(r"\s*\d+\s*:\s*\d+\s*", cells.replace("$", "")):
@@ -246,7 +246,7 @@ def _select(
 _A1_PART = re.compile(r"\s*\$?([A-Za-z]{0,3})\$?(\d{0,7})\s*")
 
 
-def _user_range(text: str) -> tuple[int, int, int, int]:
+def user_range(text: str) -> tuple[int, int, int, int]:
     """``--range``: (top, left, bottom, right), or a usage error that shows how to
     write it. Stricter than a range read from a file: no bare column or row, no
     corners in reverse."""

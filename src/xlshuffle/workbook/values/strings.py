@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import TypeAlias
 from xml.parsers import expat
 
-from ..draw.errors import WorkbookError
+from ...draw.errors import WorkbookError
 
 __all__ = ["SharedStrings", "ValuesError"]
 

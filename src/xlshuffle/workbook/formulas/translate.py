@@ -62,7 +62,7 @@ import re
 
 from openpyxl.formula.translate import Translator
 
-from .formula_lex import (
+from .lex import (
     _COL_LETTERS,
     CACHE_SIZE,
     MAX_COL,
@@ -73,7 +73,7 @@ from .formula_lex import (
     _shape_key,
     column_letter,
 )
-from .formula_shapes import _build, _Shape
+from .shapes import _build, _Shape
 
 __all__ = [
     "CACHE_SIZE",
@@ -115,7 +115,7 @@ class FormulaMover:
     >>> mover.move("A1", 2, 2, 1, 2)
     Traceback (most recent call last):
     ...
-    xlshuffle.workbook.formulas.FormulaMoveError: reference A1 would move above row 1
+    xlshuffle.workbook.formulas.translate.FormulaMoveError: reference A1 would move above row 1
     >>> mover.keeps_value_on_row_move("B7*C7", 7, 4), mover.keeps_value_on_row_move("B6", 7, 4)
     (True, False)
     """

@@ -12,16 +12,16 @@ import re
 from itertools import compress, count, islice, repeat
 from operator import add, lt, ne
 
-from ..draw.errors import WorkbookError
+from ...draw.errors import WorkbookError
+from ..limits import LIMITS
+from ..package.parts import Book
+from ..scan.refs import Area, cell_ref, parse_area
+from ..scan.rowfind import used_cols
+from ..scan.sheet import SheetXml
+from ..scan.xmlscan import attrs, iter_tags, local, unescape
+from ..values.cells import CellStyles, cell_value
+from ..values.strings import SharedStrings, ValuesError
 from .layout import Cell, Rows
-from .limits import LIMITS
-from .parts import Book
-from .refs import Area, cell_ref, parse_area
-from .rowfind import used_cols
-from .sheet import SheetXml
-from .strings import SharedStrings, ValuesError
-from .values import CellStyles, cell_value
-from .xmlscan import attrs, iter_tags, local, unescape
 
 __all__ = ["SheetRows"]
 

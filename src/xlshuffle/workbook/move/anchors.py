@@ -17,10 +17,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..draw.errors import WorkbookError
-from .limits import LIMITS
-from .refs import Area, parse_area
-from .xmlscan import attrs, escape_attr, iter_tags, local, unescape
+from ...draw.errors import WorkbookError
+from ..limits import LIMITS
+from ..scan.refs import Area, parse_area
+from ..scan.xmlscan import attrs, escape_attr, iter_tags, local, unescape
 
 __all__ = ["ANCHORED", "DestOf", "moved_area", "retarget_refs", "retarget_vml"]
 

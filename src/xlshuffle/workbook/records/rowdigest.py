@@ -1,8 +1,8 @@
 """Rows and cells compared without what a draw rewrites by design.
 
 A moved row keeps every byte of its XML except its references (``r=``, ``spans=``),
-its formulas' text (translated) and their cached values (recomputed): :func:`_norm_general`
-removes those, and :func:`_row_digests` keeps only an 8-byte digest of each row so that
+its formulas' text (translated) and their cached values (recomputed): :func:`norm_general`
+removes those, and :func:`row_digests` keeps only an 8-byte digest of each row so that
 ``verify`` holds one sheet in memory at a time.
 """
 
@@ -16,7 +16,7 @@ import sys
 from array import array
 from typing import Any
 
-__all__: list[str] = []
+__all__ = ["norm_general", "row_digests"]
 
 _R_ATTR = re.compile(rb"\s(?:r|spans)\s*=\s*[\"'][^\"']*[\"']")
 # [^<>]: each try stays inside one tag (linear; [^>] went quadratic without a ">")
@@ -27,7 +27,7 @@ _FORMULA = re.compile(
 _FORMULA_V = re.compile(rb"<([\w.-]+:)?v>[^<]*</\1?v>")
 
 
-def _norm_general(xml: bytes) -> bytes:
+def norm_general(xml: bytes) -> bytes:
     """A cell or row's XML without references, spans, formula text and cached values."""
     xml = _R_ATTR.sub(b"", xml)
     if b"f" in xml:
@@ -52,7 +52,7 @@ def _digests(pieces: list[bytes]) -> array[int]:
     return out
 
 
-def _row_digests(sx: Any, top: int, bottom: int) -> array[int]:
+def row_digests(sx: Any, top: int, bottom: int) -> array[int]:
     """An 8-byte digest of each row ``top..bottom`` without references, spans, formula
     text and cached values. Rows are normalised 4,096 at a time with two regular
     expressions over the block (C speed), then split where each row starts."""
@@ -72,10 +72,10 @@ def _row_digests(sx: Any, top: int, bottom: int) -> array[int]:
         if f_open in block:
             block = plain_f.sub(b"\x01", block)  # a byte XML cannot hold: no "<f" left
             if f_open + b" " in block or f_open + b"/" in block or f_open + b">" in block:
-                return _norm_general(block)
+                return norm_general(block)
         parts = numbers.split(block)
         if block.count(b' r="') != len(parts) // 3:  # a reference not written first
-            return _norm_general(block)
+            return norm_general(block)
         parts[2::3] = [b""] * (len(parts) // 3)
         return b"".join(parts)
 

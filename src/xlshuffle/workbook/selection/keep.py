@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .sheet import SheetXml
+from ..scan.sheet import SheetXml
 
 __all__ = ["blank_runs_in", "free_indexes", "kept_runs", "parse_kept", "spread"]
 

@@ -39,11 +39,10 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..draw.errors import WorkbookError
-from .refs import col_letters
-from .sheet import SheetXml, parse_cells
-from .values import SharedStrings, ValuesError
-from .values import _split_cell as split_cell
+from ...draw.errors import WorkbookError
+from ..scan.refs import col_letters
+from ..scan.sheet import SheetXml, parse_cells
+from ..values.cells import SharedStrings, ValuesError, split_cell
 
 __all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "drawn_rows", "fingerprint_of"]
 

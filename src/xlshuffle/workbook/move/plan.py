@@ -14,27 +14,27 @@ from array import array
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..draw.errors import WorkbookError
-from ..draw.knuth import permutation
-from ..draw.protocol import DrawStream
-from .adjust import ANCHORED, DestOf, retarget_refs, retarget_vml
-from .cellwrite import has_number, rewrite_row_tag
-from .formulas import FormulaMover
-from .limits import LIMITS
-from .move import (
+from ...draw.errors import WorkbookError
+from ...draw.knuth import permutation
+from ...draw.protocol import DrawStream
+from ..formulas.translate import FormulaMover
+from ..limits import LIMITS
+from ..package.commit import Changes, Input
+from ..package.parts import Book
+from ..package.zipread import left_unread
+from ..scan.refs import Area
+from ..scan.sheet import SheetXml
+from ..scan.xmlscan import tag_end
+from ..selection.select import Selection
+from .anchors import ANCHORED, DestOf, retarget_refs, retarget_vml
+from .cells import (
     Region,
     SharedGroups,
     expand_shared,
     move_cells,
     move_rows,
 )
-from .output import Changes, Input
-from .parts import Book
-from .refs import Area
-from .select import Selection
-from .sheet import SheetXml
-from .xmlscan import tag_end
-from .zipio import left_unread
+from .cellwrite import has_number, rewrite_row_tag
 
 __all__ = ["destination", "draw_permutation", "inverse", "plan_move", "sheet_label", "splice"]
 

@@ -1,0 +1,6 @@
+"""What a cell holds: Python values read from the raw bytes of the parts.
+
+- :mod:`.cells`: a cell's value (numbers, text, booleans, errors, dates) and its text;
+- :mod:`.strings`: the shared strings table and the expat plumbing;
+- :mod:`.styles`: number formats, which styles show dates, and the date system.
+"""

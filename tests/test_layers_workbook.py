@@ -1,0 +1,80 @@
+"""The sub-packages of the workbook engine, read from the code's own imports.
+
+Inside ``src/xlshuffle/workbook/`` each concern has its folder, and the folders stand in
+this order, from the bottom::
+
+    scan       bytes of a sheet's XML: tags, rows, cells, A1 references, the sheet's limits
+    package    the zip, its parts (content types, relationships, workbook), the commit
+    values     what a cell holds (shared strings, styles, dates)
+    formulas   formulas moved as Excel moves them
+    selection  what a draw takes: ranges, tables, columns, header, layout rules
+    move       the move plan: cells, rows, what travels with them, and what cannot move
+    records    the draw record, and what a verify or restore compares
+
+A module may import its own folder and folders below it, and ``workbook.limits`` (which
+imports nothing of the engine); the public operations at the top (``api``, ``jobs``,
+``verify``, ``restore``...) may import any folder. No module imports a private name
+(``_x``) of another folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from test_layers import SRC, imports_of, module_name
+
+WORKBOOK = SRC / "workbook"
+ORDER = ["scan", "package", "values", "formulas", "selection", "move", "records"]
+SHARED = {"limits"}  # top-level leaves any folder may use
+
+
+def folder_of(dotted: str) -> str | None:
+    """``xlshuffle.workbook.move.plan`` -> ``move``; a top-level module -> ``None``."""
+    parts = dotted.split(".")
+    if len(parts) < 3 or parts[:2] != ["xlshuffle", "workbook"]:
+        return None
+    return parts[2] if parts[2] in ORDER else None
+
+
+def problems(source: str, module: str, *, is_package: bool = False) -> list[str]:
+    mine = folder_of(module)
+    found = []
+    for imp in imports_of(source, module, is_package=is_package):
+        parts = imp.target.split(".")
+        if parts[:2] != ["xlshuffle", "workbook"] or len(parts) < 3:
+            continue
+        theirs = folder_of(imp.target)
+        if mine is not None and theirs is None and parts[2] not in SHARED:
+            found.append(f"{module}:{imp.line} imports the top-level {imp.target}")
+        if mine is not None and theirs is not None and ORDER.index(theirs) > ORDER.index(mine):
+            found.append(f"{module}:{imp.line}: {mine}/ imports {theirs}/, which is above it")
+        private = parts[-1].startswith("_") and not parts[-1].startswith("__")
+        if theirs is not None and theirs != mine and private:
+            found.append(f"{module}:{imp.line} imports the private {imp.target}")
+    return found
+
+
+MODULES = sorted(WORKBOOK.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(WORKBOOK)))
+def test_each_folder_imports_only_itself_and_the_folders_below(path: Path) -> None:
+    source, module = path.read_text(), module_name(path)
+    assert problems(source, module, is_package=path.name == "__init__.py") == []
+
+
+def test_every_folder_is_in_the_order_and_a_package() -> None:
+    folders = {p.name for p in WORKBOOK.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(ORDER)
+    assert all((WORKBOOK / f / "__init__.py").exists() for f in ORDER)
+
+
+def test_the_checker_catches_an_import_upwards_and_a_private_name() -> None:
+    source = "from ..move.plan import plan_move\nfrom ..values.cells import _x\n"
+    found = problems(source, "xlshuffle.workbook.scan.probe")
+    assert any("scan/ imports move/" in p for p in found), found
+    assert any("private xlshuffle.workbook.values.cells._x" in p for p in found), found
+    assert problems("from ..limits import LIMITS\n", "xlshuffle.workbook.scan.probe") == []
+    assert problems("from ..api import x\n", "xlshuffle.workbook.scan.probe") != []
