@@ -228,6 +228,17 @@ def test_shared_formula_master_not_in_utf8_is_refused_in_one_line(tmp_path: Path
     refused(tmp_path, data, r"the formula in D\d cannot move .*not UTF-8")
 
 
+def test_a_member_needing_a_zip_version_no_one_defined_is_refused(tmp_path: Path) -> None:
+    # was: drawn (found by the fuzzer), and the output, which copies the member's entry as
+    # it is, was refused by Python's zipfile ("zip file version 8.4"), so by openpyxl too
+    data = bytearray((wb_fuzz.ENGINE / "merges.xlsx").read_bytes())
+    at = data.index(b"PK\x01\x02")
+    data[at + 6] = 84  # "version needed to extract" of the first entry: 8.4
+    with pytest.raises(NotImplementedError, match=r"zip file version 8\.4"):  # the oracle
+        zipfile.ZipFile(io.BytesIO(bytes(data)))
+    refused(tmp_path, bytes(data), r"needs zip version 8\.4")
+
+
 # --------------------------------------------------------------------------- cost
 
 

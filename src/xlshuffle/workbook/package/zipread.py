@@ -29,6 +29,8 @@ _SIG_EOCD = b"PK\x05\x06"
 _SIG_EOCD64 = b"PK\x06\x06"
 _SIG_LOCATOR = b"PK\x06\x07"
 _SIG_CENTRAL = b"PK\x01\x02"
+#: The newest "version needed to extract" (APPNOTE 6.3, as 63) a member may declare.
+_NEWEST_ZIP = 63
 _SIG_LOCAL = b"PK\x03\x04"
 _SIG_DESCRIPTOR = b"PK\x07\x08"
 _U32 = 0xFFFFFFFF
@@ -159,7 +161,7 @@ class Package:
             (
                 _,
                 _made,
-                _need,
+                need,
                 flags,
                 method,
                 mtime,
@@ -186,6 +188,13 @@ class Package:
                 usize = z[0] if z[0] is not None else usize
                 csize = z[1] if z[1] is not None else csize
                 offset = z[2] if z[2] is not None else offset
+            version = need & 0xFF
+            if version > _NEWEST_ZIP:  # zipfile (so openpyxl, pandas) refuses the package
+                raise _bad(
+                    label,
+                    f"part {name!r} needs zip version {version // 10}.{version % 10}, which "
+                    "no zip specification has defined",
+                )
             key = name.lower()
             if key in seen:
                 raise WorkbookError(
