@@ -32,7 +32,7 @@ from ..common.files import atomic_writer, keep_backup
 from ..common.targets import check_output, is_stream
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.knuth import _check_count, deal, group_numbers, permutation
-from ..draw.protocol import PROTOCOL, DrawStream
+from ..draw.protocol import PROTOCOL, DrawStream, as_stream
 from .lines import DEFAULT_MAX_MB, read_limited
 from .table import CsvList, parse_list
 
@@ -102,10 +102,6 @@ class _Opened:
             # a last record without a line break gets one in the output: restore drops it
             "last_line_break": last.endswith(b"\n") or bool(lst.tail),
         }
-
-
-def _stream(seed: object) -> DrawStream:
-    return seed if isinstance(seed, DrawStream) else DrawStream(seed)
 
 
 def _too_many(op: _Opened, k: int, what: str) -> SizeError:
@@ -240,7 +236,7 @@ def shuffle_csv(
     >>> pathlib.Path(dst).read_bytes()
     b'name;note\\r\\nAnn;"a;b"\\r\\nDee;y\\r\\nBob;x\\r\\nCid;"2\\r\\nlines"\\r\\n'
     """
-    stream = _stream(seed)
+    stream = as_stream(seed)
     op = _Opened(src, header, max_bytes)
     perm = permutation(op.n, seed=stream)
     chunks = itertools.chain(op.start(), op.rows(perm), [op.lst.tail])  # one record at a time
@@ -276,7 +272,7 @@ def sample_csv(
         among the data records.
     """
     k = _check_count("k", k)
-    stream = _stream(seed)
+    stream = as_stream(seed)
     op = _Opened(src, header, max_bytes)
     if k > op.n:
         raise _too_many(op, k, "draw from")
@@ -325,7 +321,7 @@ def groups_csv(
     most ``size`` records: ``k = ceil(n / size)``, and the record keeps both.
     """
     group_count(k, size, 0)  # a bad k or size is refused before the file is read
-    stream = _stream(seed)
+    stream = as_stream(seed)
     op = _Opened(src, header, max_bytes)
     k = group_count(k, size, op.n)
     if header:

@@ -15,7 +15,7 @@ from ..common.names import check_cell_text, check_sheet_name, free_sheet_name
 from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode
 from ..draw.knuth import _check_count, group_numbers, permutation
-from ..draw.protocol import DrawStream
+from ..draw.protocol import DrawStream, as_stream
 from .draws import CellReader, group_column_edits, sample_sheet_xml
 from .jobs import Job, dest, make_record, open_or_refuse
 from .move.plan import draw_permutation, plan_move, splice
@@ -141,7 +141,7 @@ def shuffle_workbook(
             f"--keep-blank-rows keeps blank rows in place while the others move: it works "
             f"with --by rows, not --by {mode}"
         )
-    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
+    stream = as_stream(seed)
     opts = {"sheet": sheet, "cells": cells, "table": table, "columns": columns, "header": header,
             "by": by, "keep_blank_rows": keep_blank_rows, "seed": stream.seed_text,
             "dry_run": True}  # fmt: skip
@@ -236,7 +236,7 @@ def sample_workbook(
     """
     k = _check_count("k", k)
     check_sheet_name(sheet_name)
-    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
+    stream = as_stream(seed)
     opts = {"k": k, "sheet": sheet, "cells": cells, "table": table, "columns": columns,
             "header": header, "keep_blank_rows": keep_blank_rows, "seed": stream.seed_text,
             "dry_run": True}  # fmt: skip
@@ -331,7 +331,7 @@ def groups_workbook(
     """
     group_count(k, size, 0)  # a bad k, size or label is refused before the file is read
     check_cell_text(label, option="label")
-    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
+    stream = as_stream(seed)
     opts = {"k": k, "size": size, "sheet": sheet, "cells": cells, "table": table,
             "columns": columns, "header": header, "keep_blank_rows": keep_blank_rows,
             "label": label, "seed": stream.seed_text, "dry_run": True}  # fmt: skip

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
-from ..draw.protocol import DrawStream
+from ..draw.protocol import as_stream
 from .move.plan import destination, draw_permutation, inverse
 from .scan.refs import MAX_COL, Area, parse_area
 from .selection.keep import spread
@@ -240,7 +240,7 @@ def shuffle_worksheet(
     mode = parse_mode(by)
     if keep_blank_rows and mode != "rows":
         raise OptionError(f"keep_blank_rows works with by='rows', not by={mode!r}")
-    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
+    stream = as_stream(seed)
     options = {"cells": cells, "table": table, "columns": columns, "header": header}
     try:
         top, bottom, cols, whole, body_top, free = _checked(ws, options, mode, keep_blank_rows)
