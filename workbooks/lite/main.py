@@ -6,10 +6,10 @@
 # Do not edit it: change the sources and run `python tools/make_lite_bundle.py` again.
 # xlshuffle 0.1.0, draw protocol xlshuffle/draw/v1: the same seed gives the same result here
 # as in the Python package, its command line and the other Excel runtimes.
-# Bundled modules: xlshuffle, xlshuffle.draw, xlshuffle.draw.cards, xlshuffle.draw.errors,
-# xlshuffle.draw.grid, xlshuffle.draw.knuth, xlshuffle.draw.protocol, xlshuffle.draw.text,
-# xlshuffle.excel, xlshuffle.excel._cells, xlshuffle.excel._lockcore,
-# xlshuffle.excel.lock, xlshuffle.excel.scripts.
+# Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.digest, xlshuffle.draw,
+# xlshuffle.draw.cards, xlshuffle.draw.errors, xlshuffle.draw.grid, xlshuffle.draw.knuth,
+# xlshuffle.draw.protocol, xlshuffle.draw.text, xlshuffle.excel, xlshuffle.excel._cells,
+# xlshuffle.excel._lockcore, xlshuffle.excel.lock, xlshuffle.excel.scripts.
 #
 # Use it in xlwings Lite (docs/lite.md has the details), no package index needed:
 #   1. Excel: Home > Add-ins, add "xlwings Lite" and open its task pane.
@@ -28,7 +28,7 @@ from importlib.machinery import ModuleSpec as _ModuleSpec
 XLSHUFFLE_VERSION = "0.1.0"
 DRAW_PROTOCOL = "xlshuffle/draw/v1"
 
-_PACKAGES = frozenset({"xlshuffle", "xlshuffle.draw", "xlshuffle.excel"})
+_PACKAGES = frozenset({"xlshuffle", "xlshuffle.common", "xlshuffle.draw", "xlshuffle.excel"})
 
 # Module name -> its source, exactly as in src/.
 _SOURCES = {
@@ -107,6 +107,93 @@ __all__ = [
     "shuffled",
     "standard_deck",
 ]
+''',
+    "xlshuffle.common": r'''"""Small standard-library utilities shared by the edges of xlshuffle.
+
+Not part of the public API: the command line, the fairness lab and batch mode use these,
+and their names may change between releases.
+
+Modules
+-------
+digest
+    SHA-256 of bytes and of whole files, as records and the lock log write them.
+files
+    Safe file writing: a temporary file beside the target, fsync, then an atomic rename.
+targets
+    Where an output may go, checked before any work (links, devices, folders, the input).
+progress
+    A progress bar for long work, drawn only on a terminal.
+
+This package may import only :mod:`xlshuffle.draw` and itself.
+"""
+
+__all__: list[str] = []
+''',
+    "xlshuffle.common.digest": r'''"""SHA-256 digests as records write them: lower-case hex, of bytes or of a whole file.
+
+Every record's ``input_sha256`` and ``output_sha256``, and the Excel lock log's input and
+output hashes, are made here, so they are all the same kind of digest. A file is read a
+block at a time, never whole.
+
+Standard library only.
+
+Examples
+--------
+>>> import io
+>>> bytes_sha256(b"abc")[:16]
+'ba7816bf8f01cfea'
+>>> file_sha256(io.BytesIO(b"abc")) == bytes_sha256(b"abc")
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import BinaryIO
+
+__all__ = ["bytes_sha256", "file_sha256"]
+
+_BLOCK = 1 << 20  # 1 MiB at a time: a million-row workbook is never read whole
+
+
+def bytes_sha256(data: bytes | bytearray | memoryview) -> str:
+    """The SHA-256 of ``data``, as 64 lower-case hex digits.
+
+    Parameters
+    ----------
+    data : bytes-like
+        What to hash.
+
+    Returns
+    -------
+    str
+        ``hashlib.sha256(data).hexdigest()``.
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_sha256(file: str | os.PathLike[str] | BinaryIO) -> str:
+    """The SHA-256 of a file's content, read a block at a time, as 64 lower-case hex digits.
+
+    Parameters
+    ----------
+    file : str, path-like or binary file
+        A path to open and read, or an open binary file, read from where it stands to its
+        end (seek it to 0 first to hash all of it).
+
+    Returns
+    -------
+    str
+        The same digest :func:`bytes_sha256` gives for the bytes read.
+    """
+    if isinstance(file, (str, os.PathLike)):
+        with open(file, "rb") as fh:
+            return file_sha256(fh)
+    digest = hashlib.sha256()
+    for block in iter(lambda: file.read(_BLOCK), b""):
+        digest.update(block)
+    return digest.hexdigest()
 ''',
     "xlshuffle.draw": r'''"""The pure core of xlshuffle: draw protocol v1 and the shuffles built on it.
 
@@ -1843,7 +1930,6 @@ b'2x2\\nn1:1s1:a\\nn1:2e0:\\n'
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import math
 import numbers
 import re
@@ -1852,6 +1938,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.digest import bytes_sha256
 from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.knuth import deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, excel_serial
@@ -1924,7 +2011,7 @@ def serialise(rows: Sequence[Sequence[Any]]) -> bytes:
 
 def values_sha256(rows: Sequence[Sequence[Any]]) -> str:
     """SHA-256 (lower-case hex) of :func:`serialise` of the grid."""
-    return hashlib.sha256(serialise(rows)).hexdigest()
+    return bytes_sha256(serialise(rows))
 
 
 # --------------------------------------------------------------------------- references

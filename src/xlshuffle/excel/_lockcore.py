@@ -29,7 +29,6 @@ b'2x2\\nn1:1s1:a\\nn1:2e0:\\n'
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import math
 import numbers
 import re
@@ -38,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.digest import bytes_sha256
 from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.knuth import deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, excel_serial
@@ -110,7 +110,7 @@ def serialise(rows: Sequence[Sequence[Any]]) -> bytes:
 
 def values_sha256(rows: Sequence[Sequence[Any]]) -> str:
     """SHA-256 (lower-case hex) of :func:`serialise` of the grid."""
-    return hashlib.sha256(serialise(rows)).hexdigest()
+    return bytes_sha256(serialise(rows))
 
 
 # --------------------------------------------------------------------------- references

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from ..common.counts import group_count, refuse_taken_label, too_many
+from ..common.digest import bytes_sha256
 from ..common.files import atomic_writer, keep_backup
 from ..common.targets import check_output, is_stream
 from ..draw.errors import ListError, OptionError, SizeError
@@ -61,7 +62,7 @@ class _Opened:
         self.path = os.fspath(src)
         with open(self.path, "rb") as fh:
             data = read_limited(fh, max_bytes, self.path)
-        self.sha256 = hashlib.sha256(data).hexdigest()
+        self.sha256 = bytes_sha256(data)
         self.lst: CsvList = parse_list(self.path, data)
         self.header = header
         self.first = 1 if header else 0

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..common.counts import group_count, refuse_taken_label, too_many
+from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
 from ..common.names import check_cell_text, check_sheet_name, free_sheet_name
 from ..draw.errors import OptionError, SizeError
@@ -271,10 +272,8 @@ def sample_workbook(
         )
         data = text.getvalue().encode("utf-8")
         if not dry_run:
-            import hashlib
-
             write_atomically(target, data)
-            written = Written(hashlib.sha256(data).hexdigest(), None)
+            written = Written(bytes_sha256(data), None)
     elif target is not None or in_place:
         book = job.inp.book
         name = free_sheet_name(sheet_name, {s.name for s in book.sheets})

@@ -9,11 +9,11 @@ cells' values before the check fails.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from array import array
 from typing import Any
 
+from ..common.digest import file_sha256
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.knuth import permutation
@@ -103,14 +103,6 @@ def _first_difference(a: list[Any], b: list[Any]) -> str | None:
     return None
 
 
-def _sha256(path: PathLike) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def verify_record(
     record: DrawRecord | PathLike,
     *,
@@ -165,7 +157,7 @@ def verify_record(
     if diff is not None:
         raise WorkbookError(f"record: seed {record.seed!r} does not give this permutation: {diff}")
     if input is not None:
-        got = _sha256(input)
+        got = file_sha256(input)
         if got != record.input_sha256:
             raise WorkbookError(
                 f"{os.fspath(input)}: SHA-256 {got[:16]}... is not the recorded input's "
@@ -180,7 +172,7 @@ def verify_record(
         return
     # a CSV/TSV list's output is its exact bytes (no program re-saves it as Excel does)
     if input is None or record.command != "shuffle" or record.target.get("kind") == "list":
-        got = _sha256(output)
+        got = file_sha256(output)
         if got != record.output_sha256:
             raise WorkbookError(
                 f"{os.fspath(output)}: SHA-256 {got[:16]}... is not the recorded output's "

@@ -12,10 +12,10 @@ run makes is made.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass, field
 
+from ...common.digest import bytes_sha256, file_sha256
 from ...common.files import atomic_writer, keep_backup
 from ...common.targets import check_output, is_stream
 from ...draw.errors import OptionError, WorkbookError
@@ -68,7 +68,7 @@ def read_input(src: str | os.PathLike[str]) -> Input:
         )
     with open(path, "rb") as fh:  # a buffer the file's size, not the limit's (2 GB)
         data = fh.read(min(size, LIMITS.max_file_bytes) + 1)
-    return Input(path, data, hashlib.sha256(data).hexdigest(), open_book(data, path))
+    return Input(path, data, bytes_sha256(data), open_book(data, path))
 
 
 @dataclass
@@ -158,13 +158,11 @@ def commit(
         refuse_if_open(target)
     mode = os.stat(path).st_mode & 0o7777
     kept = keep_backup(path, inp.data) if in_place and backup else None
-    digest = hashlib.sha256()
     with atomic_writer(target, mode=mode, seekable=True) as fh:
         _write(inp, changes, fh)
         fh.seek(0)
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return Written(digest.hexdigest(), kept)
+        sha256 = file_sha256(fh)
+    return Written(sha256, kept)
 
 
 def _write(inp: Input, changes: Changes, out: object) -> None:

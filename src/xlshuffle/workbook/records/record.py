@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
-import hashlib
 import io
 import json
 import re
@@ -15,7 +14,7 @@ from ...draw.errors import OptionError, WorkbookError
 from ...draw.protocol import PROTOCOL
 from ..scan.refs import col_index, col_letters
 
-__all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records", "sha256_of"]
+__all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records"]
 
 #: The version of the record format written today (docs/record.schema.json). Version 1,
 #: written by xlshuffle 0.1, has no ``record_version``, ``unit``, ``target`` or ``parts``.
@@ -285,8 +284,3 @@ def load_one_record(path: str) -> DrawRecord:
     if len(records) != 1:
         raise OptionError(f"{path} holds {len(records)} draws: restore one record at a time")
     return records[0]
-
-
-def sha256_of(data: bytes) -> str:
-    """Hex SHA-256 of ``data``."""
-    return hashlib.sha256(data).hexdigest()
