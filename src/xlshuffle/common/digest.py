@@ -13,15 +13,19 @@ Examples
 'ba7816bf8f01cfea'
 >>> file_sha256(io.BytesIO(b"abc")) == bytes_sha256(b"abc")
 True
+>>> out = io.BytesIO()
+>>> copy_sha256([b"a", b"bc"], out.write) == bytes_sha256(out.getvalue())
+True
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable, Iterable
 from typing import BinaryIO
 
-__all__ = ["bytes_sha256", "file_sha256"]
+__all__ = ["bytes_sha256", "copy_sha256", "file_sha256"]
 
 _BLOCK = 1 << 20  # 1 MiB at a time: a million-row workbook is never read whole
 
@@ -62,4 +66,30 @@ def file_sha256(file: str | os.PathLike[str] | BinaryIO) -> str:
     digest = hashlib.sha256()
     for block in iter(lambda: file.read(_BLOCK), b""):
         digest.update(block)
+    return digest.hexdigest()
+
+
+def copy_sha256(
+    chunks: Iterable[bytes | bytearray], write: Callable[[bytes | bytearray], object]
+) -> str:
+    """Pass each of ``chunks`` to ``write``, in order, and return the SHA-256 of them all.
+
+    For output that cannot be read back (a FIFO): it is hashed on its way out.
+
+    Parameters
+    ----------
+    chunks : iterable of bytes
+        The content, in pieces.
+    write : callable
+        Where each piece goes (a file's ``write``).
+
+    Returns
+    -------
+    str
+        The same digest :func:`bytes_sha256` gives for the pieces joined.
+    """
+    digest = hashlib.sha256()
+    for chunk in chunks:
+        write(chunk)
+        digest.update(chunk)
     return digest.hexdigest()

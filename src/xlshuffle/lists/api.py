@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import csv
 import datetime as _dt
-import hashlib
 import io
 import itertools
 import os
@@ -29,8 +28,8 @@ from typing import Any, BinaryIO
 
 from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.digest import bytes_sha256
-from ..common.files import atomic_writer, keep_backup
-from ..common.targets import check_output, is_stream
+from ..common.files import write_output
+from ..common.targets import check_output, is_stream, output_of
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.knuth import _check_count, deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, DrawStream, as_stream
@@ -125,23 +124,18 @@ def _check_name(op: _Opened, target: str) -> None:
 def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool, backup: bool,
            dry_run: bool) -> tuple[str | None, str | None, str | None]:  # fmt: skip
     """Write ``chunks`` atomically; return (output, its SHA-256, the backup kept)."""
-    target = op.path if in_place else (None if dst is None else os.fspath(dst))
+    target = output_of(
+        op.path, None if dst is None else os.fspath(dst), in_place=in_place, dry_run=dry_run
+    )
     if target is not None and not in_place:
         if not dry_run:  # a folder, or the input under another name, first
             check_output(target, op.path)
         _check_name(op, target)
-    if dry_run:
+    if dry_run or target is None:  # (None only in a dry run)
         return None, None, None
-    if target is None:
-        raise OptionError("give an output path (-o / dst) or --in-place (in_place=True)")
     # never overwrites: NAME.bak.csv, NAME.bak-2.csv...
-    kept = keep_backup(op.path, bytes(op.lst.data)) if in_place and backup else None
-    digest = hashlib.sha256()
-    with atomic_writer(target, mode=os.stat(op.path).st_mode & 0o7777) as fh:
-        for chunk in chunks:
-            fh.write(chunk)
-            digest.update(chunk)
-    return target, digest.hexdigest(), kept
+    keep = bytes(op.lst.data) if in_place and backup else None
+    return target, *write_output(target, op.path, chunks, keep=keep)
 
 
 #: The record format (docs/record.schema.json), ``xlshuffle.workbook.records.record.RECORD_VERSION``

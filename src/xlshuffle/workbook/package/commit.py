@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ...common.digest import bytes_sha256, file_sha256
-from ...common.files import atomic_writer, keep_backup
-from ...common.targets import check_output, is_stream
+from ...common.digest import bytes_sha256
+from ...common.files import write_output
+from ...common.targets import check_output, is_stream, output_of
 from ...draw.errors import OptionError, WorkbookError
 from ..limits import LIMITS
 from .parts import Book, open_book
@@ -145,9 +145,7 @@ def commit(
     overwrites nothing (``NAME.bak.xlsx``, ``NAME.bak-2.xlsx``...).
     """
     path = inp.path
-    target = path if in_place else dst
-    if target is None and not dry_run:
-        raise OptionError("give an output path (-o / dst) or --in-place (in_place=True)")
+    target = output_of(path, dst, in_place=in_place, dry_run=dry_run)
     if target is not None and not in_place:
         check_output(target, path)
         check_output_name(inp.book, path, target)
@@ -156,13 +154,8 @@ def commit(
         return Written(None, None)
     if not in_place:
         refuse_if_open(target)
-    mode = os.stat(path).st_mode & 0o7777
-    kept = keep_backup(path, inp.data) if in_place and backup else None
-    with atomic_writer(target, mode=mode, seekable=True) as fh:
-        _write(inp, changes, fh)
-        fh.seek(0)
-        sha256 = file_sha256(fh)
-    return Written(sha256, kept)
+    keep = inp.data if in_place and backup else None
+    return Written(*write_output(target, path, lambda fh: _write(inp, changes, fh), keep=keep))
 
 
 def _write(inp: Input, changes: Changes, out: object) -> None:
