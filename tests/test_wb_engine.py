@@ -368,3 +368,23 @@ def test_row_number_lookalikes_keep_their_text(tmp_path: Path) -> None:
         assert ws.row_dimensions[new].height == old
     assert sorted(record.permutation) == list(range(30))
     assert record.permutation != list(range(30))
+
+
+def test_sample_of_prefixed_cells_without_references(tmp_path: Path) -> None:
+    """Cells that omit r= in a sheet with a namespace prefix get their new reference after
+    the whole element name (was: ``<x r="B2":c``, which no reader opens)."""
+    src = tmp_path / "in.xlsx"
+    with zipfile.ZipFile(ENGINE / "prefixed.xlsx") as zin, zipfile.ZipFile(src, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = re.sub(rb'(<x:c) r="[A-Z]+\d+"', rb"\1", data)
+            zout.writestr(info, data)
+    out = tmp_path / "out.xlsx"
+    sample_workbook(src, out, k=3, seed="s")
+    texts = oracle.cell_texts(out, "Sample")
+    src_texts = oracle.cell_texts(src, "Data")
+    rows = [[src_texts[(r, c)] for c in (1, 2, 3)] for r in range(2, 10)]
+    assert [[texts[(r, c)] for c in (2, 3, 4)] for r in (2, 3, 4)] == xlshuffle.deal(
+        rows, 3, seed="s"
+    )

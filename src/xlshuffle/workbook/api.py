@@ -19,11 +19,12 @@ from ..draw.knuth import _check_count, group_numbers, permutation
 from ..draw.protocol import DrawStream, as_stream
 from .draws import CellReader, group_column_edits, sample_sheet_xml
 from .jobs import Job, dest, make_record, open_or_refuse
-from .move.plan import draw_permutation, plan_move, splice
+from .move.plan import draw_permutation, plan_move
 from .move.refusals import check_movable, check_unprotected
 from .package.commit import Changes, Written, check_output_name, commit
 from .records.record import DrawRecord
 from .restore import fingerprint_for, restore_workbook
+from .scan.edits import splice
 from .scan.refs import cell_ref, col_letters
 from .selection.keep import free_indexes, spread
 from .values.cells import text_of

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..draw.errors import WorkbookError
 from .limits import LIMITS
 from .package.parts import STRICT_MAIN, Book
+from .scan.edits import r_edit, spliced
 from .scan.refs import MAX_COL, cell_ref, col_letters
 from .scan.rowfind import used_cols
 from .scan.sheet import Cell, SheetXml
@@ -81,16 +82,12 @@ def _inline(ref: str, text: str) -> bytes:
 
 def _copy_cell(row: bytes, cell: Cell, ref: str) -> bytes:
     """The cell's XML at ``ref``, its formula replaced by its cached value."""
-    edits = []
-    if cell.r_span is not None:
-        edits.append((cell.r_span[0], cell.r_span[1], ref.encode()))
-    else:
-        edits.append((cell.start + 2, cell.start + 2, b' r="' + ref.encode() + b'"'))
+    xml, base = row[cell.start : cell.end], cell.start
+    r_span = None if cell.r_span is None else (cell.r_span[0] - base, cell.r_span[1] - base)
+    edits = [r_edit(xml[: cell.tag_end - base], ref.encode(), r_span)]
     if cell.f_span is not None:
-        edits.append((cell.f_span[0], cell.f_span[1], b""))
-    xml = row[cell.start : cell.end]
-    for s, e, new in sorted(edits, reverse=True):
-        xml = xml[: s - cell.start] + new + xml[e - cell.start :]
+        edits.append((cell.f_span[0] - base, cell.f_span[1] - base, b""))
+    xml = spliced(xml, edits)
     head_end = tag_end(xml, 0)
     head = re.sub(rb"\s(?:cm|vm)\s*=\s*[\"'][^\"']*[\"']", b"", xml[:head_end])
     return head + xml[head_end:]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ...draw.errors import WorkbookError
 from ..formulas.translate import FormulaMoveError, FormulaMover
+from ..scan.edits import r_edit, spliced
 from ..scan.refs import Area, cell_ref, col_index, parse_area
 from ..scan.sheet import Cell, SheetXml, parse_cells
 from ..scan.xmlscan import escape_text, escape_text_like, local, tag_end, unescape
@@ -98,20 +99,13 @@ class CellWriter:
         xml = row[cell.start : cell.end]
         base = cell.start
         edits: list[tuple[int, int, bytes]] = []
-        ref = cell_ref(*dst).encode()
-        if cell.r_span is not None:
-            if src != dst:
-                edits.append((cell.r_span[0] - base, cell.r_span[1] - base, ref))
-        else:
-            at = len(self.sx.prefix) + 2
-            edits.append((at, at, b' r="' + ref + b'"'))
+        r_span = cell.r_span
+        if r_span is None or src != dst:
+            span = None if r_span is None else (r_span[0] - base, r_span[1] - base)
+            edits.append(r_edit(xml[: cell.tag_end - base], cell_ref(*dst).encode(), span))
         if cell.f_span is not None:
             edits.extend(self._formula(row, cell, src, dst, whole_row=whole_row))
-        if not edits:
-            return xml
-        for start, end, new in sorted(edits, reverse=True):
-            xml = xml[:start] + new + xml[end:]
-        return xml
+        return spliced(xml, edits) if edits else xml
 
     def _formula(
         self, row: bytes, cell: Cell, src: tuple[int, int], dst: tuple[int, int], *,
@@ -178,16 +172,8 @@ def has_number(row: bytes) -> bool:
 
 
 def rewrite_row_tag(row: bytes, tag_end: int, number: int) -> bytes:
-    head = row[:tag_end]
-    m = re.search(rb"\sr\s*=\s*([\"'])\d+\1", head)
-    new = b' r="%d"' % number
-    if m is not None:
-        head = head[: m.start()] + new + head[m.end() :]
-    else:
-        name_end = re.match(rb"<[^\s/>]+", head)
-        cut = name_end.end() if name_end else 4
-        head = head[:cut] + new + head[cut:]
-    return head + row[tag_end:]
+    """``row`` with ``r="number"`` in its start tag (which ends at ``tag_end``)."""
+    return spliced(row, [r_edit(row[:tag_end], b"%d" % number)])
 
 
 _LETTERS = re.compile(rb"[A-Z]{1,3}")

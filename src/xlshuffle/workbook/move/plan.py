@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from ...draw.errors import WorkbookError
@@ -22,6 +22,7 @@ from ..limits import LIMITS
 from ..package.commit import Changes, Input
 from ..package.parts import Book
 from ..package.zipread import left_unread
+from ..scan.edits import splice
 from ..scan.refs import Area
 from ..scan.sheet import SheetXml
 from ..scan.xmlscan import tag_end
@@ -36,7 +37,7 @@ from .cells import (
 )
 from .cellwrite import has_number, rewrite_row_tag
 
-__all__ = ["destination", "draw_permutation", "inverse", "plan_move", "sheet_label", "splice"]
+__all__ = ["destination", "draw_permutation", "inverse", "plan_move", "sheet_label"]
 
 Dest = Callable[[int, int], tuple[int, int]]
 _ANY_FORMULA = re.compile(rb"<(?:[\w.-]+:)?f[\s>/]")
@@ -108,21 +109,6 @@ def destination(mode: str, top: int, cols: list[int], perm: list[Any]) -> Dest:
     if mode == "within-rows":
         return lambda r, c: (r, cols[invs[r - top][pos[c]]])
     return lambda r, c: (top + invs[pos[c]][r - top], c)
-
-
-def splice(data: bytes, edits: list[tuple[int, int, Any]]) -> Iterator[bytes]:
-    """``data`` with byte ranges replaced (each by bytes or an iterable of bytes)."""
-    pos = 0
-    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1])):
-        if start < pos:
-            raise WorkbookError("internal error: overlapping edits of the sheet")
-        yield data[pos:start]
-        if isinstance(new, bytes):
-            yield new
-        else:
-            yield from new
-        pos = end
-    yield data[pos:]
 
 
 def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
