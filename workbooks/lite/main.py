@@ -6,10 +6,11 @@
 # Do not edit it: change the sources and run `python tools/make_lite_bundle.py` again.
 # xlshuffle 0.1.0, draw protocol xlshuffle/draw/v1: the same seed gives the same result here
 # as in the Python package, its command line and the other Excel runtimes.
-# Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.digest, xlshuffle.draw,
-# xlshuffle.draw.cards, xlshuffle.draw.errors, xlshuffle.draw.grid, xlshuffle.draw.knuth,
-# xlshuffle.draw.protocol, xlshuffle.draw.text, xlshuffle.excel, xlshuffle.excel._cells,
-# xlshuffle.excel._lockcore, xlshuffle.excel.lock, xlshuffle.excel.scripts.
+# Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.a1,
+# xlshuffle.common.digest, xlshuffle.draw, xlshuffle.draw.cards, xlshuffle.draw.errors,
+# xlshuffle.draw.grid, xlshuffle.draw.knuth, xlshuffle.draw.protocol, xlshuffle.draw.text,
+# xlshuffle.excel, xlshuffle.excel._cells, xlshuffle.excel._lockcore,
+# xlshuffle.excel.lock, xlshuffle.excel.scripts.
 #
 # Use it in xlwings Lite (docs/lite.md has the details), no package index needed:
 #   1. Excel: Home > Add-ins, add "xlwings Lite" and open its task pane.
@@ -115,6 +116,8 @@ and their names may change between releases.
 
 Modules
 -------
+a1
+    The sheet's size (``MAX_ROW``, ``MAX_COL``) and its column letters.
 digest
     SHA-256 of bytes and of whole files, as records and the lock log write them.
 files
@@ -128,6 +131,50 @@ This package may import only :mod:`xlshuffle.draw` and itself.
 """
 
 __all__: list[str] = []
+''',
+    "xlshuffle.common.a1": r'''"""A sheet's size and its column letters, as Excel's A1 notation writes them (1-based).
+
+The one definition of both: the workbook engine uses them through
+``xlshuffle.workbook.scan.refs``, the worksheet functions (``xlshuffle.excel``, which may
+not import the workbook layer) directly.
+
+Standard library only.
+
+Examples
+--------
+>>> col_index("XFD") == MAX_COL, col_letters(28), col_index(b"ab")
+(True, 'AB', 28)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+__all__ = ["MAX_COL", "MAX_ROW", "col_index", "col_letters"]
+
+#: The last row of a worksheet (.xlsx, Excel 2007 and later).
+MAX_ROW = 1_048_576
+#: The last column of a worksheet: XFD.
+MAX_COL = 16_384
+
+
+@lru_cache(maxsize=20_000)
+def col_index(letters: bytes | str) -> int:
+    """``"A"`` -> 1, ``"XFD"`` -> 16384 (either case; letters are not checked)."""
+    n = 0
+    for ch in letters.upper() if isinstance(letters, str) else letters.upper().decode("ascii"):
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+@lru_cache(maxsize=20_000)
+def col_letters(index: int) -> str:
+    """1 -> ``"A"``, 16384 -> ``"XFD"`` (``""`` for 0 or less)."""
+    out = ""
+    while index > 0:
+        index, rem = divmod(index - 1, 26)
+        out = chr(65 + rem) + out
+    return out
 ''',
     "xlshuffle.common.digest": r'''"""SHA-256 digests as records write them: lower-case hex, of bytes or of a whole file.
 
@@ -1636,6 +1683,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..common.a1 import MAX_COL, MAX_ROW
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, XlshuffleError
 from ..draw.protocol import excel_serial
 
@@ -1644,8 +1692,8 @@ Rows = list[list[Any]]
 #: The largest whole number a cell holds exactly (Excel numbers are doubles).
 MAX_WHOLE = 2**53
 #: A worksheet's rows and columns: a result that spills further cannot be shown.
-SHEET_ROWS = 1_048_576
-SHEET_COLUMNS = 16_384
+SHEET_ROWS = MAX_ROW
+SHEET_COLUMNS = MAX_COL
 #: The most cells DEAL draws: its work and memory grow with cards x hands.
 MAX_DEALT = SHEET_ROWS
 
@@ -1968,6 +2016,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.a1 import col_index
 from ..common.digest import bytes_sha256
 from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.knuth import deal, group_numbers, permutation
@@ -2071,7 +2120,7 @@ def block(address: str) -> tuple[int, int, int, int] | None:
     if found is None:
         return None
     left, top, right, bottom = found.groups()
-    first, last = _column(left), _column(right or left)
+    first, last = col_index(left), col_index(right or left)
     rows = int(top), int(bottom or top)
     if not (0 < rows[0] <= rows[1] <= SHEET_ROWS and 0 < first <= last <= SHEET_COLUMNS):
         return None
@@ -2081,13 +2130,6 @@ def block(address: str) -> tuple[int, int, int, int] | None:
 def _cells_in(corners: tuple[int, int, int, int]) -> int:
     top, left, bottom, right = corners
     return (bottom - top + 1) * (right - left + 1)
-
-
-def _column(letters: str) -> int:
-    number = 0
-    for letter in letters:
-        number = number * 26 + ord(letter) - 64
-    return number
 
 
 # --------------------------------------------------------------------------- a draw

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.a1 import col_index
 from ..common.digest import bytes_sha256
 from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.knuth import deal, group_numbers, permutation
@@ -140,7 +141,7 @@ def block(address: str) -> tuple[int, int, int, int] | None:
     if found is None:
         return None
     left, top, right, bottom = found.groups()
-    first, last = _column(left), _column(right or left)
+    first, last = col_index(left), col_index(right or left)
     rows = int(top), int(bottom or top)
     if not (0 < rows[0] <= rows[1] <= SHEET_ROWS and 0 < first <= last <= SHEET_COLUMNS):
         return None
@@ -150,13 +151,6 @@ def block(address: str) -> tuple[int, int, int, int] | None:
 def _cells_in(corners: tuple[int, int, int, int]) -> int:
     top, left, bottom, right = corners
     return (bottom - top + 1) * (right - left + 1)
-
-
-def _column(letters: str) -> int:
-    number = 0
-    for letter in letters:
-        number = number * 26 + ord(letter) - 64
-    return number
 
 
 # --------------------------------------------------------------------------- a draw

@@ -16,7 +16,7 @@ from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.protocol import as_stream
 from .move.plan import destination, draw_permutation, inverse
-from .scan.refs import MAX_COL, Area, parse_area
+from .scan.refs import MAX_COL, MAX_ROW, Area, parse_area
 from .selection.keep import spread
 from .selection.layout import Cell, Rows, find_data, trim_blank_tail
 from .selection.select import parse_columns
@@ -125,7 +125,7 @@ def _selection(
         if area is None:
             raise OptionError(f"cells {cells!r} is not an A1 range such as 'A2:D200'")
         top, left, bottom, right = area
-        if bottom - top + 1 == 1_048_576:
+        if bottom - top + 1 == MAX_ROW:
             top, bottom = used.top, used.bottom
         if right - left + 1 == MAX_COL:
             left, right = used.left, used.right

@@ -23,7 +23,7 @@ from ..package.commit import Changes, Input
 from ..package.parts import Book
 from ..package.zipread import left_unread
 from ..scan.edits import splice
-from ..scan.refs import Area
+from ..scan.refs import MAX_COL, Area
 from ..scan.sheet import SheetXml
 from ..scan.xmlscan import tag_end
 from ..selection.select import Selection
@@ -140,7 +140,7 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
     top = sel.top if mode == "columns" else sel.body_top
     region = Region(top, sel.bottom, sel.cols)
     touched = (
-        Area((top, 1, sel.bottom, 16_384))
+        Area((top, 1, sel.bottom, MAX_COL))
         if sel.whole_rows
         else Area((top, sel.cols[0], sel.bottom, sel.cols[-1]))
     )

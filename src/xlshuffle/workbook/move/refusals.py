@@ -9,7 +9,7 @@ import re
 
 from ...draw.errors import WorkbookError
 from ..package.parts import Book
-from ..scan.refs import MAX_COL, Area, parse_area
+from ..scan.refs import MAX_COL, MAX_ROW, Area, parse_area
 from ..scan.sheet import SheetXml
 from ..scan.xmlscan import attrs, local, tags_or_refuse, unescape
 from ..selection.select import Selection
@@ -63,7 +63,7 @@ def check_merge_refs(sx: SheetXml) -> None:
 def _ordered(m: re.Match[bytes]) -> bool:
     c0, r0, c1, r1 = m.groups()
     return (
-        int(r0) <= int(r1) <= 1_048_576
+        int(r0) <= int(r1) <= MAX_ROW
         and (len(c0), c0) <= (len(c1), c1)
         and (len(c1) < 3 or c1 <= b"XFD")
     )

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ...draw.errors import OptionError, WorkbookError
 from ..package.parts import Book, SheetInfo, TableInfo
-from ..scan.refs import MAX_COL, Area, col_index, col_letters, parse_area, quote_sheet
+from ..scan.refs import MAX_COL, MAX_ROW, Area, col_index, col_letters, parse_area, quote_sheet
 from ..scan.rowfind import used_cols, valued_rows
 from ..scan.sheet import SheetXml
 from .keep import blank_runs_in
@@ -252,7 +252,7 @@ def user_range(text: str) -> tuple[int, int, int, int]:
     corners in reverse."""
     how = (
         "write it like 'A2:D200', 'A:D', '2:200' or 'Sheet1!A2:D200' (columns A-XFD, "
-        "rows 1-1048576)"
+        f"rows 1-{MAX_ROW})"
     )
     area = parse_area(text.replace("$", ""))
     found = [_A1_PART.fullmatch(p) for p in text.split(":")]
