@@ -186,7 +186,7 @@ def make_record(command: str, job: Job, stream: DrawStream | str, mode: str, per
         columns=len(sel.cols),
         permutation=perm,
         k=k,
-        unit="rows" if sel.whole_rows and mode == "rows" else "cells",
+        unit="rows" if sel.moves_whole_rows(mode) else "cells",
         target=_target_of(sel),
         parts=changes.report(),
         backup=written.backup,

@@ -190,7 +190,7 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     before = _job_from_record(src, record)
     sel = before.sel
     mode = parse_mode(record.mode)
-    top = sel.top if mode == "columns" else sel.body_top
+    top = sel.moving_top(mode)
     if record.unit == "rows":
         # one sheet in memory at a time: the rows' digests are all that is kept of each
         ins = row_digests(before.sx, top, sel.bottom)

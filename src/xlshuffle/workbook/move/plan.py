@@ -135,9 +135,9 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
     """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content."""
     book = inp.book
     changes = Changes(like=sel.sheet.part)
-    if not sel.cols or (sel.n_rows if mode == "columns" else sel.n_body) <= 0:
+    if sel.moves_nothing(mode):
         return changes
-    top = sel.top if mode == "columns" else sel.body_top
+    top = sel.moving_top(mode)
     region = Region(top, sel.bottom, sel.cols)
     touched = (
         Area((top, 1, sel.bottom, MAX_COL))

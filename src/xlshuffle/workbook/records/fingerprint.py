@@ -44,7 +44,7 @@ from ..scan.refs import col_letters
 from ..scan.sheet import SheetXml, parse_cells
 from ..values.cells import SharedStrings, ValuesError, split_cell
 
-__all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "drawn_rows", "fingerprint_of"]
+__all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "fingerprint_of"]
 
 #: The digest, named in the record so that another may replace it one day.
 DIGEST = "crc32"
@@ -281,8 +281,3 @@ def differing_rows(got: Fingerprint, want: Fingerprint, top: int) -> list[int]:
     if a == b:
         return []
     return [top + k // SIZE for k in range(0, len(a), SIZE) if a[k : k + SIZE] != b[k : k + SIZE]]
-
-
-def drawn_rows(mode: str, top: int, header: bool, bottom: int) -> tuple[int, int]:
-    """The rows a draw's fingerprint covers: the data rows, header too for ``columns``."""
-    return (top if mode == "columns" or not header else top + 1), bottom

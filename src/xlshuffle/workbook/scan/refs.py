@@ -62,6 +62,10 @@ class Area(tuple[int, int, int, int]):
         t, left, b, r = other
         return not (b < self.top or t > self.bottom or r < self.left or left > self.right)
 
+    def shares_rows(self, other: tuple[int, int, int, int]) -> bool:
+        """Whether the two have a row in common, whatever their columns."""
+        return not (other[2] < self.top or other[0] > self.bottom)
+
     def contains(self, other: tuple[int, int, int, int]) -> bool:
         t, left, b, r = other
         return self.top <= t and b <= self.bottom and self.left <= left and r <= self.right
