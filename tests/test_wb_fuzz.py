@@ -334,7 +334,7 @@ CONTENT_REGEXES = [
     ("move.refusals", "_ARRAY", "search"), ("move.refusals", "_REF", "search"),
     ("scan.sheet", "_ROW_R", "search"), ("scan.sheet", "_MARKUP", "search"),
     ("scan.sheet", "_CELL_R", "search"), ("records.rowdigest", "_R_ATTR", "search"),
-    ("records.rowdigest", "_FORMULA", "search"), ("records.rowdigest", "_FORMULA_V", "search"),
+    ("records.rowdigest", "_FORMULA", "search"),
 ]  # fmt: skip
 #: Units repeated to 12 KB: quotes, spaces and tag openings that never close.
 ADVERSARIAL = [
