@@ -278,7 +278,7 @@ def sample_workbook(
     elif target is not None or in_place:
         book = job.inp.book
         name = free_sheet_name(sheet_name, {s.name for s in book.sheets})
-        xml = sample_sheet_xml(book, job.sx, sel, order, names=None)
+        xml = sample_sheet_xml(book, job.sx, sel, order)
         changed, part = book.add_sheet(name, xml)
         changes = Changes(changed=dict(changed), added=[(part, xml)], like=sel.sheet.part)
         written = commit(job.inp, changes, target, in_place=in_place, backup=backup,
@@ -356,8 +356,8 @@ def groups_workbook(
         numbers, perm = spread_numbers, spread(perm, sel.n_body, free)
     changes = Changes(like=sel.sheet.part)
     if sel.n_rows > 0 and not sx.empty_data:
-        _, edits = group_column_edits(sx, sel, numbers, label, only=free)
-        changes.changed[sel.sheet.part] = splice(sx.data, list(edits))
+        edits = group_column_edits(sx, sel, numbers, label, only=free)
+        changes.changed[sel.sheet.part] = splice(sx.data, edits)
     written = commit(job.inp, changes, dest(dst), in_place=in_place, backup=backup,
                      dry_run=dry_run)  # fmt: skip
     output = None if dry_run else (job.inp.path if in_place else dest(dst))

@@ -99,9 +99,7 @@ def _strip_prefix(xml: bytes, prefix: bytes) -> bytes:
     return xml.replace(b"<" + prefix, b"<").replace(b"</" + prefix, b"</")
 
 
-def sample_sheet_xml(
-    book: Book, sx: SheetXml, sel: Selection, drawn: list[int], *, names: list[str] | None
-) -> bytes:
+def sample_sheet_xml(book: Book, sx: SheetXml, sel: Selection, drawn: list[int]) -> bytes:
     """A new worksheet: ``Rank`` and the header labels, then one row per winner in draw
     order (``drawn`` holds 0-based data-row indexes)."""
     cols = sel.cols
@@ -111,7 +109,7 @@ def sample_sheet_xml(
         out.append(_copied(sx, sel.top, 1, pos))
     else:
         out.extend(_inline(cell_ref(1, j + 2), name) for j, name in
-                   enumerate(names or [col_letters(c) for c in cols]))  # fmt: skip
+                   enumerate(col_letters(c) for c in cols))  # fmt: skip
     out.append(b"</row>")
     for rank, index in enumerate(drawn, 1):
         r = rank + 1
@@ -141,10 +139,10 @@ def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> byt
 def group_column_edits(
     sx: SheetXml, sel: Selection, numbers: list[int | None], label: str,
     only: list[int] | None = None,
-) -> tuple[int, list[tuple[int, int, bytes]]]:  # fmt: skip
-    """The new column's index and the byte edits that add it (header ``label``, then one
-    group number per data row; with ``only``, for those data rows (indexes) only: blank
-    rows kept in place get none)."""
+) -> list[tuple[int, int, bytes]]:  # fmt: skip
+    """The byte edits that add a column right of every stored cell of the sheet: header
+    ``label``, then one group number per data row; with ``only``, for those data rows
+    (indexes) only: blank rows kept in place get none."""
     col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
     if col > MAX_COL:  # XFE is no column: Excel refuses the file
         raise WorkbookError(
@@ -200,7 +198,7 @@ def group_column_edits(
     if run:
         at = sx.starts[i] if i < len(sx) else sx.content_end
         edits.append((at, at, bytes(run)))
-    return col, edits
+    return edits
 
 
 def _spans(head: bytes, col: int) -> bytes:
