@@ -47,7 +47,7 @@ def _values(path: Path) -> list[tuple[object, ...]]:
 def _draw(tmp_path: Path, **options: object) -> tuple[Path, Path, Path]:
     src, out, rec = _book(tmp_path / "in.xlsx"), tmp_path / "out.xlsx", tmp_path / "r.json"
     record = shuffle_workbook(src, out, seed="undo", **options)  # type: ignore[arg-type]
-    rec.write_text(record.to_json(), encoding="utf-8")
+    rec.write_text(json.dumps(record.to_dict(), ensure_ascii=False), encoding="utf-8")
     return src, out, rec
 
 

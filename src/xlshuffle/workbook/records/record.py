@@ -125,10 +125,6 @@ class DrawRecord:
                 "record_version": data.pop("record_version")}  # fmt: skip
         return head | data
 
-    def to_json(self) -> str:
-        """Return the record as one line of JSON."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
-
     @classmethod
     def from_dict(cls, data: dict[str, Any], label: str = "record") -> DrawRecord:
         """Build a record from :meth:`to_dict` output, naming the first missing field."""
