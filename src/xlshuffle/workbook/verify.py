@@ -18,9 +18,15 @@ from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.knuth import permutation
 from ..draw.protocol import PROTOCOL, DrawStream
+from .draws import CellReader
+from .jobs import job_from_record
 from .move.plan import destination, draw_permutation
 from .records.record import DrawRecord, load_records
 from .records.rowdigest import norm_general, row_digests
+from .scan.refs import cell_ref, col_letters, parse_area
+from .scan.sheet import SheetXml
+from .selection.keep import free_indexes, parse_kept, spread
+from .winners import verify_printed
 
 __all__ = ["verify_record"]
 
@@ -75,9 +81,6 @@ def _replay(record: DrawRecord) -> list[Any]:
 
 def _replay_kept(record: DrawRecord, stream: DrawStream, n_rows: int) -> list[Any]:
     """``--keep-blank-rows``: the draw is over the rows not kept, spread over all."""
-    from .scan.refs import parse_area
-    from .selection.keep import free_indexes, parse_kept, spread
-
     area = parse_area(str(record.target.get("ref", "")))
     try:
         if area is None or (record.command == "shuffle" and record.mode != "rows"):
@@ -166,8 +169,6 @@ def verify_record(
     if output is None:
         return
     if record.command == "sample" and record.output is None and record.output_sha256 is None:
-        from .winners import verify_printed
-
         verify_printed(record, input, output)
         return
     # a CSV/TSV list's output is its exact bytes (no program re-saves it as Excel does)
@@ -185,9 +186,7 @@ def verify_record(
 
 def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     """The output's selection must hold the input's cells moved by the permutation."""
-    from .jobs import job_from_record as _job_from_record
-
-    before = _job_from_record(src, record)
+    before = job_from_record(src, record)
     sel = before.sel
     mode = parse_mode(record.mode)
     top = sel.moving_top(mode)
@@ -195,10 +194,10 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         # one sheet in memory at a time: the rows' digests are all that is kept of each
         ins = row_digests(before.sx, top, sel.bottom)
         del before
-        outs = row_digests(_job_from_record(dst, record).sx, top, sel.bottom)
+        outs = row_digests(job_from_record(dst, record).sx, top, sel.bottom)
         _verify_rows(record, ins, outs, top, _Rows(record, src, dst))
         return
-    after = _job_from_record(dst, record)
+    after = job_from_record(dst, record)
     dest = destination(mode, top, sel.cols, record.permutation)
     colset = set(sel.cols)
     expected: dict[tuple[int, int], bytes] = {}
@@ -238,12 +237,14 @@ def _mismatch_unless_same(dst: PathLike, record: DrawRecord, key: tuple[int, int
 
 
 def _mismatch(dst: PathLike, record: DrawRecord, key: tuple[int, int]) -> None:
-    from .scan.refs import cell_ref
-
     raise WorkbookError(
         f"{os.fspath(dst)}: sheet {record.sheet!r} cell {cell_ref(*key)} does not hold the "
         "input cell the draw puts there"
     )
+
+
+#: A sheet of one side, and the reader of its workbook's values.
+_Sheet = tuple[SheetXml, CellReader]
 
 
 class _Rows:
@@ -254,20 +255,17 @@ class _Rows:
 
     def __init__(self, record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         self.record, self.paths = record, (src, dst)
-        self.sheets: tuple[Any, Any] | None = None
+        self.sheets: tuple[_Sheet, ...] | None = None
         self.cached: tuple[dict[int, dict[int, object]], ...] = ({}, {})
 
-    def _open(self) -> tuple[Any, Any]:
+    def _open(self) -> tuple[_Sheet, ...]:
         if self.sheets is None:
-            from .draws import CellReader
-            from .jobs import job_from_record
-
             jobs = [job_from_record(p, self.record) for p in self.paths]
-            self.sheets = tuple((j.sx, CellReader.of(j.inp.book)) for j in jobs)  # type: ignore[assignment]
-        return self.sheets  # type: ignore[return-value]
+            self.sheets = tuple((j.sx, CellReader.of(j.inp.book)) for j in jobs)
+        return self.sheets
 
     @staticmethod
-    def _values(sx: Any, reader: Any, number: int) -> dict[int, object]:
+    def _values(sx: SheetXml, reader: CellReader, number: int) -> dict[int, object]:
         i = sx.index_of(number)
         if i >= len(sx) or sx.numbers[i] != number:
             return {}
@@ -309,11 +307,10 @@ def _verify_rows(record: DrawRecord, ins: array[int], outs: array[int], top: int
         )
 
 
-def _first_cell_difference(before: Any, after: Any, src: int, dst: int) -> str:
+def _first_cell_difference(before: SheetXml, after: SheetXml, src: int, dst: int) -> str:
     """``" (cell B3 differs from input cell B11)"``, or "" when it is the row itself."""
-    from .scan.refs import col_letters
 
-    def cells(sx: Any, number: int) -> dict[int, bytes]:
+    def cells(sx: SheetXml, number: int) -> dict[int, bytes]:
         i = sx.index_of(number)
         if i >= len(sx) or sx.numbers[i] != number:
             return {}
