@@ -53,6 +53,7 @@ from .draw import (
     SUITS,
     TEXT_UNITS,
     DrawStream,
+    ListError,
     OptionError,
     SeedError,
     ShapeError,
@@ -85,6 +86,7 @@ __all__ = [
     "SUITS",
     "TEXT_UNITS",
     "DrawStream",
+    "ListError",
     "OptionError",
     "SeedError",
     "ShapeError",
@@ -302,6 +304,7 @@ Examples
 
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
+    ListError,
     OptionError,
     SeedError,
     ShapeError,
@@ -331,6 +334,7 @@ __all__ = [
     "SUITS",
     "TEXT_UNITS",
     "DrawStream",
+    "ListError",
     "OptionError",
     "SeedError",
     "SeedLike",

@@ -28,6 +28,7 @@ Examples
 
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
+    ListError,
     OptionError,
     SeedError,
     ShapeError,
@@ -57,6 +58,7 @@ __all__ = [
     "SUITS",
     "TEXT_UNITS",
     "DrawStream",
+    "ListError",
     "OptionError",
     "SeedError",
     "SeedLike",
