@@ -181,17 +181,29 @@ def test_a_refused_restore_in_place_writes_nothing(tmp_path: Path, capsys):
 
 @pytest.mark.slow
 def test_an_output_resaved_by_libreoffice_is_restored(tmp_path: Path):
-    require("libreoffice", shutil.which("soffice") is not None,
-            "apt-get install libreoffice-calc-nogui")  # fmt: skip
+    require(
+        "libreoffice", shutil.which("soffice") is not None, "apt-get install libreoffice-calc-nogui"
+    )
     src, out, rec = _draw(tmp_path)
     folder = tmp_path / "lo"
     folder.mkdir()
     profile = tmp_path / "profile"
     subprocess.run(
-        ["soffice", f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-         "--convert-to", "xlsx", "--outdir", str(folder), str(out)],
-        check=True, capture_output=True, timeout=600,
-    )  # fmt: skip
+        [
+            "soffice",
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            "xlsx",
+            "--outdir",
+            str(folder),
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     resaved = folder / "out.xlsx"
     assert resaved.read_bytes() != out.read_bytes()
     back = tmp_path / "back.xlsx"

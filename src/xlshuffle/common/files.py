@@ -154,8 +154,9 @@ def write_atomically(path: str, data: bytes) -> None:
         fh.write(data)
 
 
-def write_new(path: Callable[[int], str], data: bytes, *, mode: int | None = None,
-              tries: int = 1000) -> str:  # fmt: skip
+def write_new(
+    path: Callable[[int], str], data: bytes, *, mode: int | None = None, tries: int = 1000
+) -> str:
     """Write ``data`` to the first of ``path(1)``, ``path(2)``... that does not exist yet.
 
     Never overwrites: the synced temporary file is hard-linked to the new name, which
@@ -223,8 +224,9 @@ def _write_exclusive(name: str, data: bytes, mode: int) -> None:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str, *, mode: int | None = None,
-                  seekable: bool = False) -> Iterator[BinaryIO]:  # fmt: skip
+def atomic_writer(
+    path: str, *, mode: int | None = None, seekable: bool = False
+) -> Iterator[BinaryIO]:
     """Write a file's new content to ``path``, which is replaced only if all went well.
 
     The caller writes to the yielded file. For a file (through its links) that is a

@@ -121,8 +121,15 @@ def _check_name(op: _Opened, target: str) -> None:
     )
 
 
-def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool, backup: bool,
-           dry_run: bool) -> tuple[str | None, str | None, str | None]:  # fmt: skip
+def _write(
+    op: _Opened,
+    dst: PathLike | None,
+    chunks: Chunks,
+    *,
+    in_place: bool,
+    backup: bool,
+    dry_run: bool,
+) -> tuple[str | None, str | None, str | None]:
     """Write ``chunks`` atomically; return (output, its SHA-256, the backup kept)."""
     target = output_of(
         op.path, None if dst is None else os.fspath(dst), in_place=in_place, dry_run=dry_run
@@ -143,9 +150,15 @@ def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool,
 RECORD_VERSION = 2
 
 
-def _record(command: str, op: _Opened, stream: DrawStream, perm: list[int],
-            written: tuple[str | None, str | None, str | None],
-            k: int | None = None, size: int | None = None) -> dict[str, Any]:  # fmt: skip
+def _record(
+    command: str,
+    op: _Opened,
+    stream: DrawStream,
+    perm: list[int],
+    written: tuple[str | None, str | None, str | None],
+    k: int | None = None,
+    size: int | None = None,
+) -> dict[str, Any]:
     output, output_sha256, kept = written
     lst = op.lst
     rows = op.n + op.first

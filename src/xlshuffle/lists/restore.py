@@ -57,8 +57,12 @@ def _check(op: _Opened, record: dict[str, Any], inv: list[int]) -> None:
     got = op.digests(inv)  # the records in the order the restore puts them
     if got == want:
         return
-    bad = [s for s in range(op.n) if got[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE] !=
-           want[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE]] or [0]  # fmt: skip
+    bad = [
+        s
+        for s in range(op.n)
+        if got[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE]
+        != want[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE]
+    ] or [0]
     r = op.first + min(inv[s] for s in bad)  # the first record of the file given
     raise ListError(
         f"{op.path}: record {r + 1} (line {_line_of(op, r)}): not what the draw wrote there "

@@ -76,8 +76,13 @@ def _unreadable(where: str, exc: ValuesError) -> WorkbookError:
 
 
 def _inline(ref: str, text: str) -> bytes:
-    return (b'<c r="' + ref.encode() + b'" t="inlineStr"><is><t xml:space="preserve">'
-            + escape_text(text) + b"</t></is></c>")  # fmt: skip
+    return (
+        b'<c r="'
+        + ref.encode()
+        + b'" t="inlineStr"><is><t xml:space="preserve">'
+        + escape_text(text)
+        + b"</t></is></c>"
+    )
 
 
 def _copy_cell(row: bytes, cell: Cell, ref: str) -> bytes:
@@ -108,8 +113,9 @@ def sample_sheet_xml(book: Book, sx: SheetXml, sel: Selection, drawn: list[int])
     if sel.header:
         out.append(_copied(sx, sel.top, 1, pos))
     else:
-        out.extend(_inline(cell_ref(1, j + 2), name) for j, name in
-                   enumerate(col_letters(c) for c in cols))  # fmt: skip
+        out.extend(
+            _inline(cell_ref(1, j + 2), name) for j, name in enumerate(col_letters(c) for c in cols)
+        )
     out.append(b"</row>")
     for rank, index in enumerate(drawn, 1):
         r = rank + 1
@@ -118,9 +124,12 @@ def sample_sheet_xml(book: Book, sx: SheetXml, sel: Selection, drawn: list[int])
         out.append(b"</row>")
     ns = STRICT_MAIN if book.strict else _TRANSITIONAL_MAIN
     return (
-        b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="' + ns
-        + b'"><sheetData>' + b"".join(out) + b"</sheetData></worksheet>"
-    )  # fmt: skip
+        b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="'
+        + ns
+        + b'"><sheetData>'
+        + b"".join(out)
+        + b"</sheetData></worksheet>"
+    )
 
 
 def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> bytes:
@@ -137,9 +146,12 @@ def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> byt
 
 
 def group_column_edits(
-    sx: SheetXml, sel: Selection, numbers: list[int | None], label: str,
+    sx: SheetXml,
+    sel: Selection,
+    numbers: list[int | None],
+    label: str,
     only: list[int] | None = None,
-) -> list[tuple[int, int, bytes]]:  # fmt: skip
+) -> list[tuple[int, int, bytes]]:
     """The byte edits that add a column right of every stored cell of the sheet: header
     ``label``, then one group number per data row; with ``only``, for those data rows
     (indexes) only: blank rows kept in place get none."""
@@ -168,8 +180,11 @@ def group_column_edits(
     run = bytearray()
     i = sx.index_of(sel.top)
     body_top = sel.body_top
-    ks = range(-1 if sel.header else 0, len(numbers)) if only is None else (
-        [-1, *only] if sel.header else only)  # fmt: skip
+    ks = (
+        range(-1 if sel.header else 0, len(numbers))
+        if only is None
+        else ([-1, *only] if sel.header else only)
+    )
     for k in ks:
         r = body_top + k
         while i < len(sx) and sx.numbers[i] < r:  # a kept row is passed: rows before it

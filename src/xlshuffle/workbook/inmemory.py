@@ -88,8 +88,9 @@ class _WorksheetRows(Rows):
         return out
 
     def merges(self) -> list[Area]:
-        return [Area((m.min_row, m.min_col, m.max_row, m.max_col))
-                for m in self.ws.merged_cells.ranges]  # fmt: skip
+        return [
+            Area((m.min_row, m.min_col, m.max_row, m.max_col)) for m in self.ws.merged_cells.ranges
+        ]
 
     def first_blank(self, i0: int, i1: int) -> int | None:
         return next((r for r in self.numbers[i0 : i1 + 1] if r not in self._rows), None)
@@ -120,11 +121,19 @@ def _selection(
     info = SheetInfo(ws.title, "", "worksheet", ws.sheet_state)
     tables = list(dict.values(ws.tables))  # TableList.items() gives refs, not tables
 
-    def sel(kind: str, top: int, bottom: int, cols: list[int], head: bool, whole: bool,
-            tbl: TableInfo | None = None) -> Selection:  # fmt: skip
+    def sel(
+        kind: str,
+        top: int,
+        bottom: int,
+        cols: list[int],
+        head: bool,
+        whole: bool,
+        tbl: TableInfo | None = None,
+    ) -> Selection:
         where = Area((top, cols[0] if cols else 1, max(top, bottom), cols[-1] if cols else 1))
-        return Selection(info, kind, top, bottom, cols, head, whole,
-                         f"{quote_sheet(ws.title)}!{where.a1()}", tbl)  # fmt: skip
+        return Selection(
+            info, kind, top, bottom, cols, head, whole, f"{quote_sheet(ws.title)}!{where.a1()}", tbl
+        )
 
     if table is None and cells is None and columns is None and len(tables) == 1:
         table = tables[0].name
@@ -139,8 +148,15 @@ def _selection(
             raise WorkbookError(f"table {tbl.name} has no readable range")
         head, totals = tbl.headerRowCount != 0, tbl.totalsRowCount or 0
         info_t = TableInfo(tbl.name, tbl.ref, int(head), totals, "")
-        return sel("table", area.top, area.bottom - totals, list(range(area.left, area.right + 1)),
-                   head if header is None else header, False, info_t)  # fmt: skip
+        return sel(
+            "table",
+            area.top,
+            area.bottom - totals,
+            list(range(area.left, area.right + 1)),
+            head if header is None else header,
+            False,
+            info_t,
+        )
     used = _used(ws)
     if columns is not None:
         cols = parse_columns(columns)
@@ -163,8 +179,14 @@ def _selection(
     top, bottom = used.top, used.bottom
     if bottom >= top and not tables:
         rows = _WorksheetRows(ws, used)
-        found = find_data(rows, 0, len(rows.numbers) - 1, header=header is not False,
-                          where=f"sheet {ws.title!r}", keep_blank=keep_blank)  # fmt: skip
+        found = find_data(
+            rows,
+            0,
+            len(rows.numbers) - 1,
+            header=header is not False,
+            where=f"sheet {ws.title!r}",
+            keep_blank=keep_blank,
+        )
         top, bottom = rows.numbers[found.top], rows.numbers[found.bottom]
         left, right = rows.columns(found.top, found.bottom)
         used = Area((top, left, bottom, right))
@@ -234,8 +256,7 @@ def _checked(
     free: list[int] | None = None
     if keep_blank:
         colset = set(sel.cols)
-        valued = {r for (r, c), cell in ws._cells.items()
-                  if cell.value is not None and c in colset}  # fmt: skip
+        valued = {r for (r, c), cell in ws._cells.items() if cell.value is not None and c in colset}
         body_top = sel.body_top
         free = [r - body_top for r in range(body_top, sel.bottom + 1) if r in valued]
     return sel, free

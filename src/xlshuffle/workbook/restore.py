@@ -42,8 +42,9 @@ def fingerprint_for(job: Job, mode: str, sx: SheetXml | None = None) -> dict[str
     ``sx``, another state of its sheet)."""
     top, bottom, cols = _scope(job, mode)
     book = job.inp.book
-    return fingerprint_of(sx or job.sx, lambda: CellReader.of(book).strings, top, bottom,
-                          cols).to_dict()  # fmt: skip
+    return fingerprint_of(
+        sx or job.sx, lambda: CellReader.of(book).strings, top, bottom, cols
+    ).to_dict()
 
 
 def _inverse_draw(mode: str, perm: list[Any]) -> list[Any]:
@@ -102,8 +103,9 @@ def _where(job: Job, record: DrawRecord, mode: str, rows: list[int]) -> str:
 
     def cells(row: int) -> list[tuple[int, int]]:
         # the header stays (only ``columns`` moves it, along its row)
-        return sorted({to(row, c) for c in sel.cols}) if row >= top else [
-            (row, c) for c in sel.cols]  # fmt: skip
+        return (
+            sorted({to(row, c) for c in sel.cols}) if row >= top else [(row, c) for c in sel.cols]
+        )
 
     first = min((cells(r) for r in rows[:100_000]), key=lambda c: c[0])
     if all(r == first[0][0] for r, _ in first):
@@ -166,7 +168,6 @@ def restore_workbook(
     changes = plan_move(job.inp, job.sx, job.sel, mode, perm)
     _check_is_output(job, record, mode, changes)
     target = dest(dst)
-    written = commit(job.inp, changes, target, in_place=in_place, backup=backup,
-                     dry_run=dry_run)  # fmt: skip
+    written = commit(job.inp, changes, target, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else target)
     return make_record("restore", job, record.seed, mode, perm, written, changes, output)

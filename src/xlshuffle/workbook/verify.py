@@ -226,8 +226,13 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         _mismatch_unless_same(dst, record, key, origin.get(key), rows)
 
 
-def _mismatch_unless_same(dst: PathLike, record: DrawRecord, key: tuple[int, int],
-                          src: tuple[int, int] | None, rows: _Rows) -> None:  # fmt: skip
+def _mismatch_unless_same(
+    dst: PathLike,
+    record: DrawRecord,
+    key: tuple[int, int],
+    src: tuple[int, int] | None,
+    rows: _Rows,
+) -> None:
     """A cell whose XML differs may still hold the same value (a file re-saved by Excel
     or by openpyxl, as xlshuffle 0.1 saved its outputs, renumbers shared strings and
     styles); a cell where the draw puts nothing must hold no value."""
@@ -291,8 +296,9 @@ class _Rows:
         return _first_cell_difference(a, b, src, dst)
 
 
-def _verify_rows(record: DrawRecord, ins: array[int], outs: array[int], top: int,
-                 rows: _Rows) -> None:  # fmt: skip
+def _verify_rows(
+    record: DrawRecord, ins: array[int], outs: array[int], top: int, rows: _Rows
+) -> None:
     """Each output row must be the input row the draw puts there: equal digests of the
     rows without references, formula text and cached values; a row that differs is
     compared by its cells' values before the check fails."""

@@ -108,9 +108,14 @@ class CellWriter:
         return spliced(xml, edits) if edits else xml
 
     def _formula(
-        self, row: bytes, cell: Cell, src: tuple[int, int], dst: tuple[int, int], *,
+        self,
+        row: bytes,
+        cell: Cell,
+        src: tuple[int, int],
+        dst: tuple[int, int],
+        *,
         whole_row: bool,
-    ) -> list[tuple[int, int, bytes]]:  # fmt: skip
+    ) -> list[tuple[int, int, bytes]]:
         base = cell.start
         a = cell.f_attrs or {}
         f_span = cell.f_span or (0, 0)
@@ -136,8 +141,9 @@ class CellWriter:
                 raw = row[cell.f_text[0] : cell.f_text[1]]
                 text = unescape(raw)
                 new = self.mover.move(text, *src, *dst)
-                edits.append((cell.f_text[0] - base, cell.f_text[1] - base,
-                              escape_text_like(new, raw)))  # fmt: skip
+                edits.append(
+                    (cell.f_text[0] - base, cell.f_text[1] - base, escape_text_like(new, raw))
+                )
             else:
                 text = None
                 if src == dst:
@@ -229,8 +235,11 @@ class PlainFormulas:
                 f"{cell_ref(dst, col)} ({exc.reason}): replace it with its value (Copy, "
                 "Paste Values) or choose a selection without it"
             ) from None
-        return (escape_text_like(moved, raw) if _SPECIAL.search(moved) or b"&" in raw
-                else moved.encode()), keep  # fmt: skip
+        return (
+            escape_text_like(moved, raw)
+            if _SPECIAL.search(moved) or b"&" in raw
+            else moved.encode()
+        ), keep
 
     def move(self, row: bytes, src: int, dst: int) -> bytes:
         """``row`` (references already rewritten) with each formula translated."""

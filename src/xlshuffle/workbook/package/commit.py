@@ -101,8 +101,15 @@ def _extension_kind(path: str) -> str | None:
 
 
 # the kind of package Excel expects behind each extension (.xls/.xlsb: none of ours)
-_KINDS = {".xlsx": "xlsx", ".xlsm": "xlsm", ".xltx": "xltx", ".xltm": "xltm",
-          ".xls": "xls", ".xlsb": "xlsb", ".xlam": "xlam"}  # fmt: skip
+_KINDS = {
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsm",
+    ".xltx": "xltx",
+    ".xltm": "xltm",
+    ".xls": "xls",
+    ".xlsb": "xlsb",
+    ".xlam": "xlam",
+}
 
 
 def check_output_name(book: Book, src: str, dst: str, *, also: str = "") -> None:
@@ -120,8 +127,11 @@ def check_output_name(book: Book, src: str, dst: str, *, also: str = "") -> None
         )
     if got is not None and got != want:
         stem = os.path.splitext(dst)[0]
-        also = " (rename the input too: Excel will not open it either)" if (
-            _extension_kind(src) == got) else ""  # fmt: skip
+        also = (
+            " (rename the input too: Excel will not open it either)"
+            if (_extension_kind(src) == got)
+            else ""
+        )
         raise OptionError(
             f"{dst}: {src} is an .{want} workbook, which Excel will not open under the "
             f"name .{got}: name the output {stem}.{want}{also}"

@@ -121,8 +121,11 @@ class DrawRecord:
         # Fields hold only JSON types; a shallow copy per field avoids asdict's deep copy,
         # which costs seconds for a million-entry permutation.
         data = {name: copy.copy(getattr(self, name)) for name in self.__dataclass_fields__}
-        head = {"protocol": data.pop("protocol"), "tool": data.pop("tool"),
-                "record_version": data.pop("record_version")}  # fmt: skip
+        head = {
+            "protocol": data.pop("protocol"),
+            "tool": data.pop("tool"),
+            "record_version": data.pop("record_version"),
+        }
         return head | data
 
     @classmethod
@@ -142,9 +145,11 @@ class DrawRecord:
         unknown = sorted(set(data) - names)
         if unknown:
             raise WorkbookError(f"{label}: unknown field {unknown[0]!r} in the draw record")
-        missing = sorted(n for n, f in cls.__dataclass_fields__.items()
-                         if n not in data and f.default is MISSING
-                         and f.default_factory is MISSING)  # fmt: skip
+        missing = sorted(
+            n
+            for n, f in cls.__dataclass_fields__.items()
+            if n not in data and f.default is MISSING and f.default_factory is MISSING
+        )
         if missing:
             raise WorkbookError(
                 f"{label}: not a complete draw record (no {', '.join(missing)}): give the "

@@ -181,8 +181,17 @@ def select(
 ) -> Selection:
     """The selection of one draw (see the module docstring for what moves); with
     ``keep_blank``, its blank data rows are listed in ``kept``."""
-    sel = _select(book, sx, sheet, table, cells=cells, columns=columns, header=header,
-                  whole_rows_allowed=whole_rows_allowed, keep_blank=keep_blank)  # fmt: skip
+    sel = _select(
+        book,
+        sx,
+        sheet,
+        table,
+        cells=cells,
+        columns=columns,
+        header=header,
+        whole_rows_allowed=whole_rows_allowed,
+        keep_blank=keep_blank,
+    )
     if keep_blank and sel.kind != "sheet" and sel.cols and sel.n_body > 0:
         sel.kept = blank_runs_in(sx, sel.body_top, sel.bottom, sel.cols)
     return sel
@@ -214,10 +223,16 @@ def _select(
         bottom = area.bottom - table.totals_rows
         has_head = table.header_rows > 0
         return Selection(
-            sheet, "table", area.top, bottom, list(range(area.left, area.right + 1)),
-            has_head if header is None else header, False,
-            f"table {table.name} ({quote_sheet(sheet.name)}!{area.a1()})", table,
-        )  # fmt: skip
+            sheet,
+            "table",
+            area.top,
+            bottom,
+            list(range(area.left, area.right + 1)),
+            has_head if header is None else header,
+            False,
+            f"table {table.name} ({quote_sheet(sheet.name)}!{area.a1()})",
+            table,
+        )
     used = used_rows(sx)
     excluded: list[Excluded] = []
     if used is None:
@@ -231,8 +246,9 @@ def _select(
         elif cells is None and not book.tables(sheet):
             where = f"{book.label}: sheet {sheet.name!r}"
             rows = SheetRows(book, sx)
-            found = find_data(rows, first, last, header=header is not False, where=where,
-                              keep_blank=keep_blank)  # fmt: skip
+            found = find_data(
+                rows, first, last, header=header is not False, where=where, keep_blank=keep_blank
+            )
             first, last, excluded = found.top, found.bottom, found.excluded
             kept = found.kept
         rows_span = (sx.numbers[first], sx.numbers[last])
@@ -242,9 +258,17 @@ def _select(
         top, bottom = rows_span
         letters = ",".join(col_letters(c) for c in cols)
         label = f"{quote_sheet(sheet.name)}!{letters} (rows {top}-{bottom})"
-        return Selection(sheet, "columns", top, bottom, cols,
-                         True if header is None else header, False, label,
-                         excluded=excluded)  # fmt: skip
+        return Selection(
+            sheet,
+            "columns",
+            top,
+            bottom,
+            cols,
+            True if header is None else header,
+            False,
+            label,
+            excluded=excluded,
+        )
     if cells is not None:
         top, left, bottom, right = user_range(cells)
         if re.fullmatch(r"\s*[A-Za-z]{1,3}\s*:\s*[A-Za-z]{1,3}\s*", cells.replace("$", "")):
@@ -253,23 +277,42 @@ def _select(
             left, right = col_span
         area = Area((top, left, bottom, right))
         if used is None or not (
-            top <= rows_span[1] and bottom >= rows_span[0]
-            and left <= col_span[1] and right >= col_span[0]
-        ):  # fmt: skip
+            top <= rows_span[1]
+            and bottom >= rows_span[0]
+            and left <= col_span[1]
+            and right >= col_span[0]
+        ):
             data = Area((rows_span[0], col_span[0], rows_span[1], col_span[1]))
             where = "no data" if used is None else f"its data is in {data.a1()}"
             raise OptionError(
                 f"--range {cells!r} holds no data of sheet {sheet.name!r} ({where}): give "
                 "a range over the rows to draw"
             )
-        return Selection(sheet, "range", top, bottom, list(range(left, right + 1)),
-                         bool(header), False, f"{quote_sheet(sheet.name)}!{area.a1()}")  # fmt: skip
+        return Selection(
+            sheet,
+            "range",
+            top,
+            bottom,
+            list(range(left, right + 1)),
+            bool(header),
+            False,
+            f"{quote_sheet(sheet.name)}!{area.a1()}",
+        )
     top, bottom = rows_span
     left, right = col_span
     label = f"{quote_sheet(sheet.name)}!{Area((top, left, max(top, bottom), right)).a1()}"
-    return Selection(sheet, "sheet", top, bottom, list(range(left, right + 1)),
-                     True if header is None else header, whole_rows_allowed, label,
-                     excluded=excluded, kept=kept)  # fmt: skip
+    return Selection(
+        sheet,
+        "sheet",
+        top,
+        bottom,
+        list(range(left, right + 1)),
+        True if header is None else header,
+        whole_rows_allowed,
+        label,
+        excluded=excluded,
+        kept=kept,
+    )
 
 
 _A1_PART = re.compile(r"\s*\$?([A-Za-z]{0,3})\$?(\d{0,7})\s*")
