@@ -308,8 +308,12 @@ def test_single_row_merges_travel_with_their_row(tmp_path: Path):
     record = shuffle_workbook(src, out, seed=1)
     before, after = load(src).active, load(out).active
     moved_to = {after.cell(r, 1).value: r for r in range(1, after.max_row + 1)}
-    merge_row = next(r for r in range(1, before.max_row + 1) if before.cell(r, 2).coordinate
-                     in {str(m).split(":")[0] for m in before.merged_cells.ranges})  # fmt: skip
+    merge_row = next(
+        r
+        for r in range(1, before.max_row + 1)
+        if before.cell(r, 2).coordinate
+        in {str(m).split(":")[0] for m in before.merged_cells.ranges}
+    )
     new_row = moved_to[before.cell(merge_row, 1).value]
     merges = sorted(str(m) for m in after.merged_cells.ranges)
     assert merges == sorted(["A1:C1", f"B{new_row}:C{new_row}"])

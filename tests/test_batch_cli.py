@@ -80,10 +80,34 @@ def test_jobs_give_the_same_draws(tmp_path: Path):
     for name in ("plain.xlsx", "styles.xlsx", "formulas.xlsx"):
         copy_fixture(name, tmp_path)
     pattern = str(tmp_path / "*.xlsx")
-    assert run("shuffle", pattern, "--seed", "j", "--out-dir", tmp_path / "a", "--record",
-               tmp_path / "a.json") == 0  # fmt: skip
-    assert run("shuffle", pattern, "--seed", "j", "--out-dir", tmp_path / "b", "--jobs", "2",
-               "--record", tmp_path / "b.json") == 0  # fmt: skip
+    assert (
+        run(
+            "shuffle",
+            pattern,
+            "--seed",
+            "j",
+            "--out-dir",
+            tmp_path / "a",
+            "--record",
+            tmp_path / "a.json",
+        )
+        == 0
+    )
+    assert (
+        run(
+            "shuffle",
+            pattern,
+            "--seed",
+            "j",
+            "--out-dir",
+            tmp_path / "b",
+            "--jobs",
+            "2",
+            "--record",
+            tmp_path / "b.json",
+        )
+        == 0
+    )
     a = json.loads((tmp_path / "a.json").read_text())
     b = json.loads((tmp_path / "b.json").read_text())
     assert [r["permutation"] for r in a] == [r["permutation"] for r in b]
@@ -98,9 +122,24 @@ def test_record_and_verify(tmp_path: Path, capsys):
     out, rec = tmp_path / "out.xlsx", tmp_path / "draw.json"
     assert run("shuffle", src, "-o", out, "--record", rec) == 0
     data = json.loads(rec.read_text())
-    for key in ("protocol", "seed", "input_sha256", "output_sha256", "sheet", "selection",
-                "mode", "header", "rows", "columns", "permutation", "tool_version",
-                "time_utc", "unit", "target", "parts"):  # fmt: skip
+    for key in (
+        "protocol",
+        "seed",
+        "input_sha256",
+        "output_sha256",
+        "sheet",
+        "selection",
+        "mode",
+        "header",
+        "rows",
+        "columns",
+        "permutation",
+        "tool_version",
+        "time_utc",
+        "unit",
+        "target",
+        "parts",
+    ):
         assert key in data
     assert data["input_sha256"] == sha(src)
     assert data["output_sha256"] == sha(out)

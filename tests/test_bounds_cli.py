@@ -88,8 +88,9 @@ def test_lines_from_stdin_under_the_cap(folder: Path) -> None:
 
 
 def test_verify_and_restore_under_the_cap(folder: Path) -> None:
-    run_capped(folder, "shuffle", "plain.xlsx", "--seed", "1", "-o", "out.xlsx",
-               "--record", "rec.json")  # fmt: skip
+    run_capped(
+        folder, "shuffle", "plain.xlsx", "--seed", "1", "-o", "out.xlsx", "--record", "rec.json"
+    )
     # verify read its record into a buffer of the record limit (1 GiB): MemoryError
     done = run_capped(folder, "verify", "rec.json", "--input", "plain.xlsx", "--output", "out.xlsx")
     assert done.stdout.startswith("ok"), done.stdout
@@ -135,9 +136,14 @@ def test_an_endless_stream_of_empty_lines_is_refused_in_one_line(
     try:
         done = subprocess.run(
             [sys.executable, "-m", "xlshuffle", "lines", "--seed", "1", "-o", "out.txt", *extra],
-            cwd=folder, stdin=writer.stdout, capture_output=True, text=True,
-            preexec_fn=_capped, check=False, timeout=300,
-        )  # fmt: skip
+            cwd=folder,
+            stdin=writer.stdout,
+            capture_output=True,
+            text=True,
+            preexec_fn=_capped,
+            check=False,
+            timeout=300,
+        )
     finally:
         assert writer.stdout is not None
         writer.stdout.close()
@@ -152,28 +158,40 @@ def test_an_endless_stream_of_empty_lines_is_refused_in_one_line(
 def test_max_lines_refuses_a_file_before_drawing(folder: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "xlshuffle", "lines", "names.txt", "--max-lines", "999"],
-        cwd=folder, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert "names.txt: more than 999 lines" in one_line(done, 1)
     assert done.stdout == ""
     ok = subprocess.run(
         [sys.executable, "-m", "xlshuffle", "lines", "names.txt", "--max-lines", "1000"],
-        cwd=folder, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert ok.returncode == 0 and len(ok.stdout.splitlines()) == 1000
     (folder / "names.txt").write_text("a\nb\nc")  # three lines, the last without \n
     done = subprocess.run(
         [sys.executable, "-m", "xlshuffle", "lines", "names.txt", "--max-lines", "2"],
-        cwd=folder, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert "names.txt: more than 2 lines" in one_line(done, 1)
 
 
 def test_max_lines_below_1_is_a_usage_error(folder: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "xlshuffle", "lines", "names.txt", "--max-lines", "0"],
-        cwd=folder, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert "--max-lines" in one_line(done, 2)
 
 
@@ -199,9 +217,12 @@ def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
 @pytest.mark.parametrize("record", ["missing/rec.json", "adir", "afile/rec.json", "ro/rec.json"])
 @pytest.mark.parametrize("src", ["plain.xlsx", "list.csv"])
 def test_a_record_that_cannot_be_written_is_refused_before_drawing(
-    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-    record: str, src: str,
-) -> None:  # fmt: skip
+    folder: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    record: str,
+    src: str,
+) -> None:
     (folder / "adir").mkdir()
     (folder / "afile").write_text("")
     (folder / "ro").mkdir()
@@ -212,8 +233,9 @@ def test_a_record_that_cannot_be_written_is_refused_before_drawing(
     )
     monkeypatch.chdir(folder)
     before = {p.name for p in folder.iterdir()}
-    code, out, err = run_main(capsys, "shuffle", src, "--seed", "1", "-o", "out" + src[-5:],
-                              "--record", record)  # fmt: skip
+    code, out, err = run_main(
+        capsys, "shuffle", src, "--seed", "1", "-o", "out" + src[-5:], "--record", record
+    )
     assert code == 2, err
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"Error: {record}"), err
@@ -240,14 +262,28 @@ def test_a_record_that_cannot_be_written_is_refused_before_drawing(
     ids=lambda argv: " ".join(argv),
 )
 def test_an_output_replaced_keeps_its_permission_bits(
-    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    folder: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
     argv: tuple[str, ...],
-) -> None:  # fmt: skip
+) -> None:
     monkeypatch.chdir(folder)
     (folder / "sub").mkdir()
     if argv[0] == "restore":
-        assert run_main(capsys, "shuffle", "plain.xlsx", "--seed", "1", "-o", "shuffled.xlsx",
-                        "--record", "rec.json")[0] == 0  # fmt: skip
+        assert (
+            run_main(
+                capsys,
+                "shuffle",
+                "plain.xlsx",
+                "--seed",
+                "1",
+                "-o",
+                "shuffled.xlsx",
+                "--record",
+                "rec.json",
+            )[0]
+            == 0
+        )
     outputs = ["out.xlsx", "out.csv", "out.txt", "sub/plain.xlsx", "list.out.csv"]
     for name in outputs:
         (folder / name).write_bytes(b"last week's file")
@@ -300,10 +336,15 @@ def run_env(folder: Path, *argv: str, strict: bool) -> subprocess.CompletedProce
     if strict:
         env["PYTHONIOENCODING"] = "utf-8"
     return subprocess.run(
-        [sys.executable, "-m", "xlshuffle", *argv], cwd=folder, env=env,
-        capture_output=True, check=False,
-        text=True, encoding="utf-8", errors="surrogateescape",
-    )  # fmt: skip
+        [sys.executable, "-m", "xlshuffle", *argv],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        check=False,
+        text=True,
+        encoding="utf-8",
+        errors="surrogateescape",
+    )
 
 
 @pytest.mark.parametrize("strict", [True, False], ids=["strict-stdout", "inherited"])
@@ -365,8 +406,20 @@ def test_a_name_that_is_not_utf8_in_a_refusal_is_one_line(
 def test_a_label_that_is_not_utf8_is_a_usage_error(latin1: Path, flag: str) -> None:
     command = "groups" if flag == "--label" else "sample"
     before = {p.name for p in latin1.iterdir()}
-    done = run_env(latin1, command, "plain.xlsx", "-k", "2", "--seed", "1", "--suffix", ".x",
-                   flag, CAFE, strict=True)  # fmt: skip
+    done = run_env(
+        latin1,
+        command,
+        "plain.xlsx",
+        "-k",
+        "2",
+        "--seed",
+        "1",
+        "--suffix",
+        ".x",
+        flag,
+        CAFE,
+        strict=True,
+    )
     assert flag in one_line(done, 2)
     assert leftovers(latin1, before) == set()
 
@@ -378,9 +431,23 @@ def test_running_out_of_memory_is_one_line(folder: Path) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (400 * 1024**2, 400 * 1024**2))
 
     done = subprocess.run(
-        [sys.executable, "-m", "xlshuffle", "deal", "--deck", str(2**53), "--cards", str(10**9),
-         "--seed", "1"],
-        cwd=folder, capture_output=True, text=True, preexec_fn=small_cap, check=False,
+        [
+            sys.executable,
+            "-m",
+            "xlshuffle",
+            "deal",
+            "--deck",
+            str(2**53),
+            "--cards",
+            str(10**9),
+            "--seed",
+            "1",
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        preexec_fn=small_cap,
+        check=False,
         timeout=300,
-    )  # fmt: skip
+    )
     assert "out of memory" in one_line(done, 1)

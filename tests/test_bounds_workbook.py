@@ -73,13 +73,26 @@ def refused(capsys: pytest.CaptureFixture[str], folder: Path, *argv: str) -> str
         ("XFD20", ["--range", "A1:B7"]),  # a cell below the list: still no column past it
     ],
 )
-def test_groups_has_no_column_past_xfd(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                       far: str, extra: list[str]) -> None:  # fmt: skip
+def test_groups_has_no_column_past_xfd(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], far: str, extra: list[str]
+) -> None:
     # the group column went to "XFE", which is no column: Excel refused the output
     src = make_list(tmp_path / "wide.xlsx", far=far)
-    line = refused(capsys, tmp_path, "groups", str(src), "-k", "2", "--seed", "1",
-                   "-o", str(tmp_path / "out.xlsx"), "--record", str(tmp_path / "r.json"),
-                   *extra)  # fmt: skip
+    line = refused(
+        capsys,
+        tmp_path,
+        "groups",
+        str(src),
+        "-k",
+        "2",
+        "--seed",
+        "1",
+        "-o",
+        str(tmp_path / "out.xlsx"),
+        "--record",
+        str(tmp_path / "r.json"),
+        *extra,
+    )
     assert "column XFD" in line and "'Data'" in line and str(src) in line
 
 
@@ -94,21 +107,36 @@ def test_groups_next_to_xfc_still_draws(tmp_path: Path, capsys: pytest.CaptureFi
 
 @pytest.mark.parametrize("ref", ["A1:ZZZZZ9", "", "B2:A1", "A9:B9:C9", "A0:B9", "XFE9:XFE9"])
 @pytest.mark.parametrize("command", [["shuffle"], ["sample", "-k", "2"], ["groups", "-k", "2"]])
-def test_a_damaged_merge_reference_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                               ref: str, command: list[str]) -> None:  # fmt: skip
+def test_a_damaged_merge_reference_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ref: str, command: list[str]
+) -> None:
     # such a merge was skipped by every check that reads merges, and drawn over
     src = make_list(tmp_path / "merged.xlsx", merge="A9:B9")
     replace_in_sheet(src, b'ref="A9:B9"', f'ref="{ref}"'.encode())
     out, record = str(tmp_path / "out.xlsx"), str(tmp_path / "r.json")
-    line = refused(capsys, tmp_path, *command, str(src), "--seed", "1", "-o", out,
-                   "--record", record)  # fmt: skip
+    line = refused(
+        capsys, tmp_path, *command, str(src), "--seed", "1", "-o", out, "--record", record
+    )
     assert f"{ref!r}" in line and "sheet 'Data'" in line and str(src) in line
 
 
 def test_a_sound_merge_below_the_list_still_draws(tmp_path: Path) -> None:
     src = make_list(tmp_path / "merged.xlsx", merge="A9:B9")
-    assert main(["shuffle", str(src), "--seed", "1", "--range", "A1:B7", "-o",
-                 str(tmp_path / "out.xlsx")]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "shuffle",
+                str(src),
+                "--seed",
+                "1",
+                "--range",
+                "A1:B7",
+                "-o",
+                str(tmp_path / "out.xlsx"),
+            ]
+        )
+        == 0
+    )
 
 
 # --------------------------------------------------------------------------- many large sheets
@@ -158,22 +186,55 @@ def test_only_the_drawn_sheet_of_many_large_sheets_is_read(
     # check its CRC before copying it; 10 sheets of 50 MB took 10 s for a 1,000-row list
     out, rec = tmp_path / "out.xlsx", tmp_path / "rec.json"
     runs = [
-        ["shuffle", str(big), "--sheet", "List", "--seed", "1", "-o", str(out), "--record",
-         str(rec)],
+        [
+            "shuffle",
+            str(big),
+            "--sheet",
+            "List",
+            "--seed",
+            "1",
+            "-o",
+            str(out),
+            "--record",
+            str(rec),
+        ],
         ["verify", str(rec), "--input", str(big), "--output", str(out)],
         ["restore", str(rec), str(out), "-o", str(tmp_path / "back.xlsx")],
-        ["groups", str(big), "--sheet", "List", "-k", "3", "--seed", "1", "-o",
-         str(tmp_path / "groups.xlsx")],
-        ["sample", str(big), "--sheet", "List", "-k", "3", "--seed", "1", "--out-dir",
-         str(tmp_path / "sample")],
-    ]  # fmt: skip
+        [
+            "groups",
+            str(big),
+            "--sheet",
+            "List",
+            "-k",
+            "3",
+            "--seed",
+            "1",
+            "-o",
+            str(tmp_path / "groups.xlsx"),
+        ],
+        [
+            "sample",
+            str(big),
+            "--sheet",
+            "List",
+            "-k",
+            "3",
+            "--seed",
+            "1",
+            "--out-dir",
+            str(tmp_path / "sample"),
+        ],
+    ]
     (tmp_path / "sample").mkdir()
     for argv in runs:
         inflated.clear()
         assert main(argv) == 0, capsys.readouterr().err
         assert "xl/worksheets/sheet1.xml" in inflated or argv[0] == "restore", argv
-        others = sorted(n for n in inflated if n.startswith("xl/worksheets/sheet")
-                        and n != "xl/worksheets/sheet1.xml")  # fmt: skip
+        others = sorted(
+            n
+            for n in inflated
+            if n.startswith("xl/worksheets/sheet") and n != "xl/worksheets/sheet1.xml"
+        )
         assert others == [], (argv[0], others)
     # the other sheets are copied byte for byte; the drawn one holds the same rows
     with zipfile.ZipFile(big) as a, zipfile.ZipFile(out) as b:
@@ -188,8 +249,9 @@ def test_only_the_drawn_sheet_of_many_large_sheets_is_read(
     assert sorted(r[1] for r in rows[1:]) == list(range(2, 1002))
 
 
-def test_a_large_sheet_that_is_drawn_is_read(big: Path, tmp_path: Path,
-                                             inflated: Counter[str]) -> None:  # fmt: skip
+def test_a_large_sheet_that_is_drawn_is_read(
+    big: Path, tmp_path: Path, inflated: Counter[str]
+) -> None:
     out = tmp_path / "out.xlsx"
     assert main(["shuffle", str(big), "--sheet", "Big1", "--seed", "1", "-o", str(out)]) == 0
     assert inflated["xl/worksheets/sheet2.xml"] == 1

@@ -75,8 +75,17 @@ def test_msvc_rand_known_answers_after_srand_1() -> None:
     # The well-known first outputs of Microsoft's CRT rand() with the default seed.
     r = MsvcRand(1)
     assert [r.rand() for _ in range(10)] == [
-        41, 18467, 6334, 26500, 19169, 15724, 11478, 29358, 26962, 24464,
-    ]  # fmt: skip
+        41,
+        18467,
+        6334,
+        26500,
+        19169,
+        15724,
+        11478,
+        29358,
+        26962,
+        24464,
+    ]
     assert r.calls == 10
 
 

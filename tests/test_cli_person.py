@@ -242,19 +242,55 @@ def test_a_range_may_name_its_sheet(tmp_path, capsys, sheet, given):
     quoted = sheet if sheet == "Data" else "'" + sheet.replace("'", "''") + "'"
     assert f" in {quoted}!A2:B6," in line, line
     record = tmp_path / "r.json"
-    assert run("shuffle", src, "--range", given, "-o", a, "--seed", "7", "--record", record,
-               "--overwrite") == 0  # fmt: skip
+    assert (
+        run(
+            "shuffle",
+            src,
+            "--range",
+            given,
+            "-o",
+            a,
+            "--seed",
+            "7",
+            "--record",
+            record,
+            "--overwrite",
+        )
+        == 0
+    )
     assert json.loads(record.read_text())["selection"] == f"{quoted}!A2:B6"
     assert run("verify", record, "--input", src, "--output", a) == 0
 
 
 def test_a_range_and_sheet_that_disagree_are_a_usage_error(tmp_path, capsys):
     src = book(tmp_path / "in.xlsx", sheet="Class 7B")
-    code, _, err = outcome(capsys, "shuffle", src, "--range", "'Class 7B'!A2:B6", "--sheet",
-                           "Other", "-o", tmp_path / "o.xlsx")  # fmt: skip
+    code, _, err = outcome(
+        capsys,
+        "shuffle",
+        src,
+        "--range",
+        "'Class 7B'!A2:B6",
+        "--sheet",
+        "Other",
+        "-o",
+        tmp_path / "o.xlsx",
+    )
     assert code == 2 and "'Class 7B'" in err and "--sheet" in err, err
-    assert run("shuffle", src, "--range", "class 7b!A2:B6", "--sheet", "Class 7B",
-               "-o", tmp_path / "o.xlsx", "--seed", "1") == 0  # fmt: skip
+    assert (
+        run(
+            "shuffle",
+            src,
+            "--range",
+            "class 7b!A2:B6",
+            "--sheet",
+            "Class 7B",
+            "-o",
+            tmp_path / "o.xlsx",
+            "--seed",
+            "1",
+        )
+        == 0
+    )
 
 
 # --------------------------------------------------------------- usage errors
@@ -262,9 +298,16 @@ def test_a_range_and_sheet_that_disagree_are_a_usage_error(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "argv",
-    [["shuffle", "x"], ["sample", "x", "-k", "1"], ["groups", "x", "-k", "1"], ["lines"],
-     ["deal"], ["verify", "r.json"], ["seed"]],
-)  # fmt: skip
+    [
+        ["shuffle", "x"],
+        ["sample", "x", "-k", "1"],
+        ["groups", "x", "-k", "1"],
+        ["lines"],
+        ["deal"],
+        ["verify", "r.json"],
+        ["seed"],
+    ],
+)
 def test_an_unknown_option_names_the_subcommand_help(capsys, argv):
     code, _, err = outcome(capsys, *argv, "--bogus")
     assert code == 2

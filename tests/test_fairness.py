@@ -312,15 +312,28 @@ def check_schema(report: dict[str, object]) -> None:
         assert isinstance(row["fair"], bool)
         exact = row["exact"]
         assert set(exact) == {
-            "n", "orders", "reached", "min_p", "max_p", "ratio", "tvd", "tvd_float",
-        }  # fmt: skip
+            "n",
+            "orders",
+            "reached",
+            "min_p",
+            "max_p",
+            "ratio",
+            "tvd",
+            "tvd_float",
+        }
         assert Fraction(exact["tvd"]) >= 0
         assert isinstance(exact["tvd_float"], float)
         assert exact["ratio"] is None or isinstance(exact["ratio"], float)
         sampled = row["sampled"]
         assert set(sampled) == {
-            "test", "statistic", "df", "p_value", "repeat_pairs", "repeat_p_value", "biased",
-        }  # fmt: skip
+            "test",
+            "statistic",
+            "df",
+            "p_value",
+            "repeat_pairs",
+            "repeat_p_value",
+            "biased",
+        }
         assert sampled["test"] in ("orders", "positions")
         assert 0 <= sampled["p_value"] <= 1
         assert isinstance(sampled["biased"], bool)

@@ -178,9 +178,14 @@ def _limited_run(args: list[str], limit: int, cwd: Path) -> subprocess.Completed
 
     code = "import sys; from xlshuffle.cli import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True,
-        preexec_fn=starve, timeout=60, check=False,
-    )  # fmt: skip
+        [sys.executable, "-c", code, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        preexec_fn=starve,
+        timeout=60,
+        check=False,
+    )
 
 
 @POSIX
@@ -209,8 +214,9 @@ def test_a_starved_write_leaves_input_backup_and_target_intact(tmp_path: Path, s
         after = listing(tmp_path)
         leftover = {k: v for k, v in after.items() if k not in before}
         # an in-place run may have kept one more backup of the untouched input
-        assert all(k.startswith("raffle.bak-") and v == before["raffle.xlsx"]
-                   for k, v in leftover.items()), leftover  # fmt: skip
+        assert all(
+            k.startswith("raffle.bak-") and v == before["raffle.xlsx"] for k, v in leftover.items()
+        ), leftover
         assert {k: after[k] for k in before} == before
 
 
@@ -236,8 +242,12 @@ def test_a_killed_run_leaves_input_backup_and_target_intact(tmp_path: Path, afte
         ["shuffle", "big.xlsx", "-o", "out.xlsx", "--seed", "2", "--record", "r.json"],
         ["shuffle", "big.xlsx", "--in-place", "--seed", "2", "--record", "r.json"],
     ):
-        proc = subprocess.Popen([sys.executable, "-c", code, *args], cwd=tmp_path,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code, *args],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(after)
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)

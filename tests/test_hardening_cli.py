@@ -95,11 +95,20 @@ def test_the_core_refuses_what_cannot_be_drawn() -> None:
 
 def _record(**changes: object) -> dict[str, object]:
     rec: dict[str, object] = {
-        "protocol": "xlshuffle/draw/v1", "tool": "xlshuffle", "command": "shuffle",
-        "seed": "1", "input": "x.xlsx", "input_sha256": "", "sheet": "S",
-        "selection": "S!A1:A3", "header": True, "mode": "rows", "rows": 3, "columns": 1,
+        "protocol": "xlshuffle/draw/v1",
+        "tool": "xlshuffle",
+        "command": "shuffle",
+        "seed": "1",
+        "input": "x.xlsx",
+        "input_sha256": "",
+        "sheet": "S",
+        "selection": "S!A1:A3",
+        "header": True,
+        "mode": "rows",
+        "rows": 3,
+        "columns": 1,
         "permutation": [1, 0],
-    }  # fmt: skip
+    }
     rec.update(changes)
     return rec
 

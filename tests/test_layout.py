@@ -67,8 +67,9 @@ def test_title_rows_above_the_header_are_left_out(tmp_path: Path) -> None:
     assert_drawn(src, out, "Data", range(5, 13), "titles")
     winners = sample_workbook(src, k=3, seed="w").table
     assert winners[0] == ["Rank", "id", "name", "n", "team"]  # the real header's labels
-    assert [row[1] for row in winners[1:]] == xlshuffle.deal(ids(src, "Data", range(5, 13)), 3,
-                                                           seed="w")  # fmt: skip
+    assert [row[1] for row in winners[1:]] == xlshuffle.deal(
+        ids(src, "Data", range(5, 13)), 3, seed="w"
+    )
     back = tmp_path / "back.xlsx"
     verify_record(record, input=src, output=out)
     restore_workbook(record, out, back)
@@ -91,10 +92,13 @@ def test_blank_rows_at_the_end_are_never_drawn(tmp_path: Path) -> None:
     assert record.target["excluded"] == [{"rows": "10-11", "why": "blank"}]
 
 
-@pytest.mark.parametrize(("sheet", "excluded"), [
-    ("Data", [{"rows": "10", "why": "blank"}, {"rows": "11", "why": "total"}]),
-    ("Formula total", [{"rows": "10", "why": "total"}]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("sheet", "excluded"),
+    [
+        ("Data", [{"rows": "10", "why": "blank"}, {"rows": "11", "why": "total"}]),
+        ("Formula total", [{"rows": "10", "why": "total"}]),
+    ],
+)
 def test_a_total_row_is_left_out(tmp_path: Path, sheet: str, excluded: list) -> None:
     src, out = copy("layout_total.xlsx", tmp_path), tmp_path / "out.xlsx"
     record = shuffle_workbook(src, out, sheet=sheet, seed="total")
@@ -104,16 +108,27 @@ def test_a_total_row_is_left_out(tmp_path: Path, sheet: str, excluded: list) -> 
     assert "Total" not in [row[1] for row in sample_workbook(src, sheet=sheet, k=8).table]
 
 
-@pytest.mark.parametrize(("sheet", "message", "hint"), [
-    ("Data", "row 6 is blank inside the data A1:D10: give --keep-blank-rows to draw the "
-             "other rows around it (it stays in place), give --range A1:D5 --header to draw "
-             "only the rows above it, give --range A7:D10 to draw only the rows below it, or "
-             "delete it", "A1:D5"),
-    ("Gap", "rows 6-7 are blank inside the data A1:D11: give --keep-blank-rows to draw the "
+@pytest.mark.parametrize(
+    ("sheet", "message", "hint"),
+    [
+        (
+            "Data",
+            "row 6 is blank inside the data A1:D10: give --keep-blank-rows to draw the "
+            "other rows around it (it stays in place), give --range A1:D5 --header to draw "
+            "only the rows above it, give --range A7:D10 to draw only the rows below it, or "
+            "delete it",
+            "A1:D5",
+        ),
+        (
+            "Gap",
+            "rows 6-7 are blank inside the data A1:D11: give --keep-blank-rows to draw the "
             "other rows around them (they stay in place), give --range A1:D5 --header to draw "
             "only the rows above them, give --range A8:D11 to draw only the rows below them, "
-            "or delete them", "A1:D5"),
-])  # fmt: skip
+            "or delete them",
+            "A1:D5",
+        ),
+    ],
+)
 def test_a_blank_row_inside_the_data_is_refused(tmp_path: Path, sheet, message, hint) -> None:
     src = copy("layout_blank_inside.xlsx", tmp_path)
     with pytest.raises(WorkbookError) as info:
@@ -124,8 +139,9 @@ def test_a_blank_row_inside_the_data_is_refused(tmp_path: Path, sheet, message, 
         sample_workbook(src, sheet=sheet, k=1, seed=1)
     out = tmp_path / "hinted.xlsx"  # the hint works as given
     record = shuffle_workbook(src, out, sheet=sheet, cells=hint, header=True, seed="hint")
-    assert ids(out, sheet, range(2, 6)) == xlshuffle.shuffled(ids(src, sheet, range(2, 6)),
-                                                             seed="hint")  # fmt: skip
+    assert ids(out, sheet, range(2, 6)) == xlshuffle.shuffled(
+        ids(src, sheet, range(2, 6)), seed="hint"
+    )
     assert record.unit == "cells"
 
 
@@ -143,13 +159,22 @@ def test_a_second_header_row_is_refused(tmp_path: Path) -> None:
     assert_drawn(src, out, "Data", range(3, 11), "second")
 
 
-@pytest.mark.parametrize(("sheet", "message"), [
-    ("Data", "merged cells A1:A2 join header row 1 to row 2, so the header looks like rows "
-             "1-2: give --range A3:D10 to draw the rows under them (rows above stay as they "
-             "are), or unmerge them"),
-    ("Across", "rows 1-2 look like two header rows (merged header cell B1:C1 stands over "
-               "it): if row 2 is a header, give --range A3:C10"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("sheet", "message"),
+    [
+        (
+            "Data",
+            "merged cells A1:A2 join header row 1 to row 2, so the header looks like rows "
+            "1-2: give --range A3:D10 to draw the rows under them (rows above stay as they "
+            "are), or unmerge them",
+        ),
+        (
+            "Across",
+            "rows 1-2 look like two header rows (merged header cell B1:C1 stands over "
+            "it): if row 2 is a header, give --range A3:C10",
+        ),
+    ],
+)
 def test_merged_header_rows_are_refused(tmp_path: Path, sheet: str, message: str) -> None:
     src = copy("layout_merged_header.xlsx", tmp_path)
     with pytest.raises(WorkbookError) as info:
@@ -173,8 +198,7 @@ def test_tables_with_totals_rows_and_the_default_selection(tmp_path: Path) -> No
     }
     # one table, not covering the used range (a title above, a note below): its body
     record = shuffle_workbook(src, out, sheet="One table", seed="one")
-    assert record.target == {"kind": "table", "ref": "A3:C11", "columns": None,
-                             "table": "Scores"}  # fmt: skip
+    assert record.target == {"kind": "table", "ref": "A3:C11", "columns": None, "table": "Scores"}
     assert_drawn(src, out, "One table", range(4, 12), "one")
 
 
@@ -222,8 +246,11 @@ def test_dry_run_shows_the_rows_a_draw_would_use(tmp_path: Path, capsys) -> None
 
 
 def test_the_in_memory_engine_follows_the_same_rules(tmp_path: Path) -> None:
-    for name, sheet in [("layout_titles.xlsx", "Data"), ("layout_total.xlsx", "Data"),
-                        ("layout_blank_end.xlsx", "Data")]:  # fmt: skip
+    for name, sheet in [
+        ("layout_titles.xlsx", "Data"),
+        ("layout_total.xlsx", "Data"),
+        ("layout_blank_end.xlsx", "Data"),
+    ]:
         src = copy(name, tmp_path)
         record = shuffle_workbook(src, tmp_path / "out.xlsx", sheet=sheet, seed="same")
         ws = openpyxl.load_workbook(src)[sheet]
@@ -259,15 +286,22 @@ def test_shared_strings_are_found_one_by_one_as_the_oracle_reads_them(tmp_path: 
     for i in range(30_000):
         wb.active.append([f"name {i:05d} " + "x" * (i % 7), i])
     wb.save(big)
-    paths = [big, *(p for p in sorted(ENGINE.glob("*.xlsx")) if p.name not in {
-        "duplicate_member.xlsx", "lying_size.xlsx", "doctype.xlsx"})]  # fmt: skip
+    paths = [
+        big,
+        *(
+            p
+            for p in sorted(ENGINE.glob("*.xlsx"))
+            if p.name not in {"duplicate_member.xlsx", "lying_size.xlsx", "doctype.xlsx"}
+        ),
+    ]
     checked = 0
     for path in paths:
         strings = oracle.shared_strings(path)
         if not strings:
             continue
-        job = open_job(path, sheet=None, cells="A1", table=None, columns=None, header=None,
-                       whole_rows=False)  # fmt: skip
+        job = open_job(
+            path, sheet=None, cells="A1", table=None, columns=None, header=None, whole_rows=False
+        )
         rows = SheetRows(job.inp.book, job.sx)
         picks = range(len(strings)) if len(strings) < 100 else range(0, len(strings), 997)
         assert [rows.shared(i) for i in picks] == [strings[i] for i in picks], path.name

@@ -93,8 +93,17 @@ def test_several_lists_with_jobs_and_a_workbook_refusal(capsysbinary, tmp_path: 
     (folder / "t.tsv").write_bytes(b"a\tb\n1\t2\n3\t4\n")
     (folder / "bad.csv").write_bytes(b"")
     inputs = sorted(folder.iterdir())
-    code, out, err = run(capsysbinary, "shuffle", *inputs, "--seed", "s", "--jobs", "2",
-                         "--out-dir", tmp_path / "out")  # fmt: skip
+    code, out, err = run(
+        capsysbinary,
+        "shuffle",
+        *inputs,
+        "--seed",
+        "s",
+        "--jobs",
+        "2",
+        "--out-dir",
+        tmp_path / "out",
+    )
     assert code == 1
     assert "5 files: 4 shuffled, 1 failed" in out.decode()
     assert err.count("Error: ") == 1 and "bad.csv: the list is empty" in err

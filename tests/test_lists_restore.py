@@ -28,8 +28,10 @@ def _shuffle(tmp_path: Path, name: str, data: bytes, *extra: str) -> tuple[Path,
     suffix = ".tsv" if "tsv" in name else ".csv"
     src, out, rec = tmp_path / f"in{suffix}", tmp_path / f"out{suffix}", tmp_path / "r.json"
     src.write_bytes(data)
-    assert main(["shuffle", str(src), "-o", str(out), "--seed", "7", "--record", str(rec),
-                 *extra]) == 0  # fmt: skip
+    assert (
+        main(["shuffle", str(src), "-o", str(out), "--seed", "7", "--record", str(rec), *extra])
+        == 0
+    )
     return src, out, rec
 
 
@@ -117,8 +119,23 @@ def test_a_groups_record_is_not_a_shuffle(tmp_path: Path, capsys):
     src = tmp_path / "in.csv"
     src.write_bytes(LISTS["bom_lf_blank_tail"])
     rec = tmp_path / "g.json"
-    assert main(["groups", str(src), "-o", str(tmp_path / "g.csv"), "-k", "2", "--seed", "1",
-                 "--record", str(rec)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "groups",
+                str(src),
+                "-o",
+                str(tmp_path / "g.csv"),
+                "-k",
+                "2",
+                "--seed",
+                "1",
+                "--record",
+                str(rec),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["restore", str(rec), str(tmp_path / "g.csv"), "-o", str(tmp_path / "b.csv")]) == 2
     assert "not a shuffle of a CSV/TSV list" in capsys.readouterr().err
@@ -136,8 +153,22 @@ def test_a_record_file_of_two_draws_is_refused(tmp_path: Path, capsys, kind: str
         for row in (["name"], ["Ann"], ["Bob"], ["Cid"]):
             wb.active.append(row)
         wb.save(src)
-        assert main(["shuffle", str(src), "-o", str(out), "--seed", "7", "--record", str(rec),
-                     "--overwrite"]) == 0  # fmt: skip
+        assert (
+            main(
+                [
+                    "shuffle",
+                    str(src),
+                    "-o",
+                    str(out),
+                    "--seed",
+                    "7",
+                    "--record",
+                    str(rec),
+                    "--overwrite",
+                ]
+            )
+            == 0
+        )
     one = json.loads(rec.read_text(encoding="utf-8"))
     rec.write_text(json.dumps([one, one]), encoding="utf-8")
     capsys.readouterr()

@@ -108,8 +108,10 @@ def test_bundle_imports_only_the_standard_library_regex_and_xlwings() -> None:
 
 def test_bundle_holds_what_importing_the_functions_and_scripts_loads() -> None:
     # The walk reads imports; Python's own import of the package must agree with it.
-    probe = ("import json, sys, xlshuffle.excel, xlshuffle.excel.scripts; "
-             "print(json.dumps(sorted(sys.modules)))")  # fmt: skip
+    probe = (
+        "import json, sys, xlshuffle.excel, xlshuffle.excel.scripts; "
+        "print(json.dumps(sorted(sys.modules)))"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
@@ -176,8 +178,14 @@ def test_bundle_runs_alone_in_cpython(tmp_path: Path) -> None:
     assert lines, done.stderr[-3000:]
     out = json.loads(lines[-1].removeprefix("RESULT "))
     assert sorted(out["registered"]) == sorted(f.__name__ for f in excel.FUNCTIONS)
-    scripts = ["assign_groups", "deal_cards", "draw_winners", "restore_last_draw",
-               "shuffle_rows", "write_seed"]  # fmt: skip
+    scripts = [
+        "assign_groups",
+        "deal_cards",
+        "draw_winners",
+        "restore_last_draw",
+        "shuffle_rows",
+        "write_seed",
+    ]
     assert [s for s in out["scripts"] if s in scripts] == scripts, out["scripts"]
     assert out["origins"], "no xlshuffle module was loaded"
     for module, origin in out["origins"].items():

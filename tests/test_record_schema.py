@@ -36,8 +36,9 @@ def run(*argv: str | Path) -> int:
 
 
 def errors(data: Any) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
-            for e in VALIDATOR.iter_errors(data)]  # fmt: skip
+    return [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in VALIDATOR.iter_errors(data)
+    ]
 
 
 def _workbook(path: Path) -> Path:
@@ -72,9 +73,15 @@ WORKBOOK_RUNS = [
     ["groups", "-k", "2"],
     ["groups", "--size", "4"],
 ]
-LIST_RUNS = [["shuffle"], ["shuffle", "--no-header"], ["sample", "-k", "2"],
-             ["sample", "-k", "2", "-o", "{same}"], ["groups", "-k", "2"],
-             ["groups", "--size", "2"], ["shuffle", "--in-place"]]  # fmt: skip
+LIST_RUNS = [
+    ["shuffle"],
+    ["shuffle", "--no-header"],
+    ["sample", "-k", "2"],
+    ["sample", "-k", "2", "-o", "{same}"],
+    ["groups", "-k", "2"],
+    ["groups", "--size", "2"],
+    ["shuffle", "--in-place"],
+]
 
 
 def _record(tmp_path: Path, argv: list[str], src: Path) -> Any:
@@ -152,8 +159,9 @@ def _csv(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "tests/fixtures/records_v1").glob("*.json")),
-                         ids=lambda p: p.stem)  # fmt: skip
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "tests/fixtures/records_v1").glob("*.json")), ids=lambda p: p.stem
+)
 def test_the_0_1_records_validate_as_version_1(path: Path):
     data = json.loads(path.read_text(encoding="utf-8"))
     assert "record_version" not in data
@@ -178,9 +186,13 @@ BROKEN = {
     "a bad excluded reason": lambda d: d["target"].update(excluded=[{"rows": "1", "why": "x"}]),
     "parts without removed": lambda d: d["parts"].pop("removed"),
     "a local time": lambda d: d.update(time_utc="2026-11-25 16:00:00"),
-    "a version 1 record with a target": lambda d: (d.pop("record_version"), d.pop("unit"),
-                                                   d.pop("parts"), d.update(lost=[])),
-}  # fmt: skip
+    "a version 1 record with a target": lambda d: (
+        d.pop("record_version"),
+        d.pop("unit"),
+        d.pop("parts"),
+        d.update(lost=[]),
+    ),
+}
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN))

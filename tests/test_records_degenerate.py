@@ -17,8 +17,14 @@ from xlshuffle import WorkbookError
 from xlshuffle.cli import main
 from xlshuffle.workbook import shuffle_worksheet
 
-COMMANDS = [["shuffle"], ["shuffle", "--by", "columns"], ["shuffle", "--by", "cells"],
-            ["sample", "-k", "0"], ["sample", "-k", "1"], ["groups", "-k", "1"]]  # fmt: skip
+COMMANDS = [
+    ["shuffle"],
+    ["shuffle", "--by", "columns"],
+    ["shuffle", "--by", "cells"],
+    ["sample", "-k", "0"],
+    ["sample", "-k", "1"],
+    ["groups", "-k", "1"],
+]
 
 
 def run(*argv: str | Path) -> int:
@@ -43,15 +49,20 @@ def _book(path: Path, rows: list[list[object]], *, table: bool = False) -> Path:
 NO_DATA = [
     ("header only", [["name", "score"]], [], "only a header row (row 1)"),
     ("empty sheet", [], [], "holds no data, and no other sheet was found that does"),
-    ("header-only range", [["name", "score"], ["Ann", 1]], ["--range", "A1:B1", "--header"],
-     "only a header row (row 1)"),
+    (
+        "header-only range",
+        [["name", "score"], ["Ann", 1]],
+        ["--range", "A1:B1", "--header"],
+        "only a header row (row 1)",
+    ),
     ("header-only columns", [["name", "score"]], ["--columns", "A"], "only a header row"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
-@pytest.mark.parametrize(("rows", "extra", "says"), [c[1:] for c in NO_DATA],
-                         ids=[c[0] for c in NO_DATA])  # fmt: skip
+@pytest.mark.parametrize(
+    ("rows", "extra", "says"), [c[1:] for c in NO_DATA], ids=[c[0] for c in NO_DATA]
+)
 def test_no_data_rows_is_refused_in_one_line(tmp_path: Path, capsys, command, rows, extra, says):
     src = _book(tmp_path / "in.xlsx", rows)
     out, record = tmp_path / "out.xlsx", tmp_path / "r.json"
@@ -88,8 +99,7 @@ def test_one_data_row_draws_and_verifies(tmp_path: Path, capsys, command):
     assert run("verify", record, "--input", src, "--output", out) == 0, capsys.readouterr()
     # and one row without a header (--no-header) too
     out, record = tmp_path / "out2.xlsx", tmp_path / "r2.json"
-    assert run(*command, src, "-o", out, "--seed", "1", "--record", record,
-               "--range", "A2:B2") == 0  # fmt: skip
+    assert run(*command, src, "-o", out, "--seed", "1", "--record", record, "--range", "A2:B2") == 0
     assert run("verify", record, "--input", src, "--output", out) == 0, capsys.readouterr()
 
 
@@ -133,15 +143,29 @@ def test_an_empty_sheet_names_the_other_sheets(tmp_path: Path, capsys):
     wb.save(tmp_path / "in.xlsx")
     assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx") == 1
     err = capsys.readouterr().err
-    assert err.endswith("sheet 'Charts' holds no data: nothing to draw: if row 1 (Data!A1) is "
-                        "data, give --sheet Data --no-header to draw it\n"), err  # fmt: skip
+    assert err.endswith(
+        "sheet 'Charts' holds no data: nothing to draw: if row 1 (Data!A1) is "
+        "data, give --sheet Data --no-header to draw it\n"
+    ), err
     for row in (["Ann"], ["Bob"]):
         wb["Data"].append(row)
     wb.create_sheet("Class 7B").append(["name"])
     wb.save(tmp_path / "in.xlsx")
     assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx") == 1
     err = capsys.readouterr().err
-    assert err.endswith(": give --sheet Data to draw its rows; if row 1 ('Class 7B'!A1) is "
-                        "data, give --sheet 'Class 7B' --no-header to draw it\n"), err  # fmt: skip
-    assert run("shuffle", tmp_path / "in.xlsx", "-o", tmp_path / "o.xlsx", "--sheet", "Class 7B",
-               "--no-header") == 0  # fmt: skip
+    assert err.endswith(
+        ": give --sheet Data to draw its rows; if row 1 ('Class 7B'!A1) is "
+        "data, give --sheet 'Class 7B' --no-header to draw it\n"
+    ), err
+    assert (
+        run(
+            "shuffle",
+            tmp_path / "in.xlsx",
+            "-o",
+            tmp_path / "o.xlsx",
+            "--sheet",
+            "Class 7B",
+            "--no-header",
+        )
+        == 0
+    )

@@ -90,8 +90,10 @@ def _edit_with_openpyxl(record: dict[str, Any], out: Path, tmp: Path) -> tuple[P
             wb.save(resaved)
     except Exception:  # openpyxl's own limits on real files, not the tool's
         return None
-    if quiet("verify", tmp / "r.json", "--input", tmp / f"in{out.suffix}", "--output",
-             resaved)[0] != 0:  # fmt: skip
+    if (
+        quiet("verify", tmp / "r.json", "--input", tmp / f"in{out.suffix}", "--output", resaved)[0]
+        != 0
+    ):
         return None
     cell = _drawn_cell(wb[record["sheet"]], record)
     if cell is None:
@@ -214,8 +216,11 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 
 
 @SETTINGS
-@given(spec=book_specs(min_rows=1), by=st.sampled_from(["rows", "columns", "cells"]),
-       header=st.sampled_from([[], ["--no-header"]]))  # fmt: skip
+@given(
+    spec=book_specs(min_rows=1),
+    by=st.sampled_from(["rows", "columns", "cells"]),
+    header=st.sampled_from([[], ["--no-header"]]),
+)
 def test_generated_workbook_draws_verify_and_edits_are_caught(spec, by, header):
     with folder() as tmp:
         src = write_book(spec, tmp / "gen.xlsx")
@@ -243,8 +248,9 @@ def csv_lists(draw: st.DrawFn) -> tuple[bytes, str]:
     width = draw(st.integers(1, 4))
     n = draw(st.integers(1, 12))
     rows = [[f"col{c}" for c in range(width)]]
-    rows += [[f"r{i}", *draw(st.lists(_FIELD, min_size=width - 1, max_size=width - 1))]
-             for i in range(n)]  # fmt: skip
+    rows += [
+        [f"r{i}", *draw(st.lists(_FIELD, min_size=width - 1, max_size=width - 1))] for i in range(n)
+    ]
     end = draw(st.sampled_from(["\n", "\r\n"]))
     text = end.join(sep.join(_csv_field(f, sep) for f in row) for row in rows)
     bom = draw(st.sampled_from(["", "\ufeff"]))
@@ -252,8 +258,11 @@ def csv_lists(draw: st.DrawFn) -> tuple[bytes, str]:
 
 
 @SETTINGS
-@given(data=csv_lists(), command=st.sampled_from([["shuffle"], ["groups", "-k", "2"]]),
-       flip=st.integers(0, 10**6))  # fmt: skip
+@given(
+    data=csv_lists(),
+    command=st.sampled_from([["shuffle"], ["groups", "-k", "2"]]),
+    flip=st.integers(0, 10**6),
+)
 def test_generated_csv_draws_verify_and_edits_are_caught(data, command, flip):
     body, sep = data
     with folder() as tmp:

@@ -27,9 +27,14 @@ V1 = ROOT / "tests" / "fixtures" / "records_v1"
 SHUFFLES = ["shuffle", "columns", "cells", "by_columns", "table", "engine"]
 OTHERS = ["sample_csv", "sample_sheet", "groups"]
 #: a drawn cell of each shuffle's output (sheet, cell), which the test edits
-DRAWN = {"shuffle": ("Class 7B", "A2"), "columns": ("Class 7B", "C3"),
-         "cells": ("Class 7B", "B3"), "by_columns": ("Class 7B", "B2"),
-         "table": ("Teams", "B3"), "engine": (None, "A4")}  # fmt: skip
+DRAWN = {
+    "shuffle": ("Class 7B", "A2"),
+    "columns": ("Class 7B", "C3"),
+    "cells": ("Class 7B", "B3"),
+    "by_columns": ("Class 7B", "B2"),
+    "table": ("Teams", "B3"),
+    "engine": (None, "A4"),
+}
 
 
 def run(*argv: str | Path) -> int:
@@ -92,12 +97,24 @@ def test_a_0_1_record_reads_as_version_1_with_the_target_its_selection_names():
     by_name = {p.stem: load_records(str(p))[0] for p in V1.glob("*.json")}
     assert {r.record_version for r in by_name.values()} == {1}
     assert {r.unit for r in by_name.values()} == {"cells"}  # 0.1 moved only the cells
-    assert by_name["shuffle"].target == {"kind": "range", "ref": "A1:C7", "columns": None,
-                                         "table": None}  # fmt: skip
-    assert by_name["columns"].target == {"kind": "columns", "ref": "A1:C7", "columns": "A,C",
-                                         "table": None}  # fmt: skip
-    assert by_name["table"].target == {"kind": "table", "ref": "A1:B5", "columns": None,
-                                       "table": "Teams"}  # fmt: skip
+    assert by_name["shuffle"].target == {
+        "kind": "range",
+        "ref": "A1:C7",
+        "columns": None,
+        "table": None,
+    }
+    assert by_name["columns"].target == {
+        "kind": "columns",
+        "ref": "A1:C7",
+        "columns": "A,C",
+        "table": None,
+    }
+    assert by_name["table"].target == {
+        "kind": "table",
+        "ref": "A1:B5",
+        "columns": None,
+        "table": "Teams",
+    }
     assert by_name["cells"].target["ref"] == "B2:C7"
 
 

@@ -28,9 +28,25 @@ def _printed(tmp_path: Path, src: Path, k: int, seed: str) -> tuple[Path, Path]:
     """Run the sample with its stdout redirected to a file, as a shell does."""
     record, saved = tmp_path / "r.json", tmp_path / "winners.csv"
     with saved.open("wb") as fh:
-        subprocess.run([sys.executable, "-m", "xlshuffle", "sample", str(src), "-k", str(k),
-                        "--seed", seed, "--record", str(record)], check=True, stdout=fh,
-                       stderr=subprocess.DEVNULL, cwd=ROOT)  # fmt: skip
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "xlshuffle",
+                "sample",
+                str(src),
+                "-k",
+                str(k),
+                "--seed",
+                seed,
+                "--record",
+                str(record),
+            ],
+            check=True,
+            stdout=fh,
+            stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+        )
     return record, saved
 
 
@@ -46,8 +62,10 @@ def _workbook(path: Path) -> Path:
 
 
 def _list(path: Path) -> Path:
-    path.write_bytes(b'\xef\xbb\xbfname;note\r\nAnn;"a;b"\r\nBob;x\r\nCid;"2\r\nlines"\r\n'
-                     b"Dee;y\r\nEve;\r\nFay;z\r\n")  # fmt: skip
+    path.write_bytes(
+        b'\xef\xbb\xbfname;note\r\nAnn;"a;b"\r\nBob;x\r\nCid;"2\r\nlines"\r\n'
+        b"Dee;y\r\nEve;\r\nFay;z\r\n"
+    )
     return path
 
 

@@ -93,8 +93,13 @@ def names(path: Path, sheet: str | None = None) -> list[object]:
     return [row[0] for row in ws.iter_rows(values_only=True)]
 
 
-def build(path: Path, rows: list[list[object] | None], *, merges: tuple[str, ...] = (),
-          protect: bool = False) -> Path:  # fmt: skip
+def build(
+    path: Path,
+    rows: list[list[object] | None],
+    *,
+    merges: tuple[str, ...] = (),
+    protect: bool = False,
+) -> Path:
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = "Data"
@@ -108,23 +113,38 @@ def build(path: Path, rows: list[list[object] | None], *, merges: tuple[str, ...
     return path
 
 
-PEOPLE = [["name", "n"], ["Ann", 1], ["Bob", 2], ["Cid", 3], None, ["Dee", 4], ["Eve", 5],
-          None, None, ["Fay", 6], ["Gus", 7]]  # fmt: skip
+PEOPLE = [
+    ["name", "n"],
+    ["Ann", 1],
+    ["Bob", 2],
+    ["Cid", 3],
+    None,
+    ["Dee", 4],
+    ["Eve", 5],
+    None,
+    None,
+    ["Fay", 6],
+    ["Gus", 7],
+]
 FILLED = [2, 3, 4, 6, 7, 10, 11]  # the rows with a value under the header
 
 
 # ------------------------------------------------------------------ refusals, each kind
 
 
-@pytest.mark.parametrize(("fixture", "sheet", "count"), [
-    ("layout_blank_inside.xlsx", "Data", 3),
-    ("layout_blank_inside.xlsx", "Gap", 3),
-    ("layout_second_header.xlsx", "Data", 2),
-    ("layout_merged_header.xlsx", "Data", 1),
-    ("layout_merged_header.xlsx", "Across", 2),
-])  # fmt: skip
-def test_every_option_a_layout_refusal_names_draws(tmp_path: Path, fixture: str, sheet: str,
-                                                  count: int) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    ("fixture", "sheet", "count"),
+    [
+        ("layout_blank_inside.xlsx", "Data", 3),
+        ("layout_blank_inside.xlsx", "Gap", 3),
+        ("layout_second_header.xlsx", "Data", 2),
+        ("layout_merged_header.xlsx", "Data", 1),
+        ("layout_merged_header.xlsx", "Across", 2),
+    ],
+)
+def test_every_option_a_layout_refusal_names_draws(
+    tmp_path: Path, fixture: str, sheet: str, count: int
+) -> None:
     src = tmp_path / fixture
     shutil.copyfile(ENGINE / fixture, src)
     message = refusal(src, sheet=sheet)
@@ -193,8 +213,11 @@ def test_sample_and_groups_offer_what_they_accept(tmp_path: Path) -> None:
 
 
 def test_keep_blank_rows_shuffles_around_the_blank_rows(tmp_path: Path) -> None:
-    src, out, back = (build(tmp_path / "in.xlsx", PEOPLE), tmp_path / "out.xlsx",
-                      tmp_path / "back.xlsx")  # fmt: skip
+    src, out, back = (
+        build(tmp_path / "in.xlsx", PEOPLE),
+        tmp_path / "out.xlsx",
+        tmp_path / "back.xlsx",
+    )
     record = shuffle_workbook(src, out, seed="keep", keep_blank_rows=True)
     before, after = names(src), names(out)
     assert [after[r - 1] for r in (5, 8, 9)] == [None, None, None]
@@ -285,12 +308,36 @@ def test_the_in_memory_engine_keeps_blank_rows_and_names_the_same_options(
 
 def test_the_cli_takes_keep_blank_rows(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     src = build(tmp_path / "in.xlsx", PEOPLE)
-    assert main(["shuffle", str(src), "-o", str(tmp_path / "out.xlsx"), "--seed", "c",
-                 "--keep-blank-rows", "--json"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "shuffle",
+                str(src),
+                "-o",
+                str(tmp_path / "out.xlsx"),
+                "--seed",
+                "c",
+                "--keep-blank-rows",
+                "--json",
+            ]
+        )
+        == 0
+    )
     record = json.loads(capsys.readouterr().out)
     assert record["target"]["kept"] == ["5", "8-9"]
-    assert main(["verify", str(_write(tmp_path / "r.json", record)), "--input", str(src),
-                 "--output", str(tmp_path / "out.xlsx")]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "verify",
+                str(_write(tmp_path / "r.json", record)),
+                "--input",
+                str(src),
+                "--output",
+                str(tmp_path / "out.xlsx"),
+            ]
+        )
+        == 0
+    )
     assert main(["shuffle", str(src), "--seed", "c", "--keep-blank-rows", "--dry-run"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("; blank rows kept in place: 5, 8-9")
     csv = tmp_path / "list.csv"

@@ -47,7 +47,7 @@ def _values(path: Path) -> list[tuple[object, ...]]:
 def _draw(tmp_path: Path, **options: object) -> tuple[Path, Path, Path]:
     src, out, rec = _book(tmp_path / "in.xlsx"), tmp_path / "out.xlsx", tmp_path / "r.json"
     record = shuffle_workbook(src, out, seed="undo", **options)  # type: ignore[arg-type]
-    rec.write_text(record.to_json(), encoding="utf-8")
+    rec.write_text(json.dumps(record.to_dict(), ensure_ascii=False), encoding="utf-8")
     return src, out, rec
 
 
@@ -181,17 +181,29 @@ def test_a_refused_restore_in_place_writes_nothing(tmp_path: Path, capsys):
 
 @pytest.mark.slow
 def test_an_output_resaved_by_libreoffice_is_restored(tmp_path: Path):
-    require("libreoffice", shutil.which("soffice") is not None,
-            "apt-get install libreoffice-calc-nogui")  # fmt: skip
+    require(
+        "libreoffice", shutil.which("soffice") is not None, "apt-get install libreoffice-calc-nogui"
+    )
     src, out, rec = _draw(tmp_path)
     folder = tmp_path / "lo"
     folder.mkdir()
     profile = tmp_path / "profile"
     subprocess.run(
-        ["soffice", f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-         "--convert-to", "xlsx", "--outdir", str(folder), str(out)],
-        check=True, capture_output=True, timeout=600,
-    )  # fmt: skip
+        [
+            "soffice",
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            "xlsx",
+            "--outdir",
+            str(folder),
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     resaved = folder / "out.xlsx"
     assert resaved.read_bytes() != out.read_bytes()
     back = tmp_path / "back.xlsx"

@@ -93,8 +93,10 @@ def compare_restored(src: Path, back: Path, sheet_parts: set[str]) -> list[str]:
                 x, y = _calc_aside(x), _calc_aside(y)
             if x != y:
                 at = next(i for i, (p, q) in enumerate(zip(x, y, strict=False)) if p != q)
-                problems.append(f"{name} differs at byte {at}: {x[at - 40 : at + 40]!r} vs "
-                                f"{y[at - 40 : at + 40]!r}")  # fmt: skip
+                problems.append(
+                    f"{name} differs at byte {at}: {x[at - 40 : at + 40]!r} vs "
+                    f"{y[at - 40 : at + 40]!r}"
+                )
     return problems
 
 
@@ -113,8 +115,9 @@ def _with_comment(path: Path, dst: Path) -> Path:
     return dst
 
 
-def shuffle_and_restore(src: Path, tmp: Path, *, edited: bool = False,
-                        **options: object) -> list[str] | None:  # fmt: skip
+def shuffle_and_restore(
+    src: Path, tmp: Path, *, edited: bool = False, **options: object
+) -> list[str] | None:
     """Shuffle ``src``, restore it, and return the differences (None: the draw refused).
     With ``edited``, the restore is given a copy of the output that is not its bytes, so
     the record's fingerprint must recognise its cells."""
@@ -191,9 +194,11 @@ def _suffix(path: Path) -> str:
             types = zf.read("[Content_Types].xml")
     except (zipfile.BadZipFile, KeyError, OSError, ValueError):
         return path.suffix
-    for mark, suffix in ((b"sheet.macroEnabled.main+xml", ".xlsm"),
-                         (b"template.macroEnabled.main+xml", ".xltm"),
-                         (b"spreadsheetml.template.main+xml", ".xltx")):  # fmt: skip
+    for mark, suffix in (
+        (b"sheet.macroEnabled.main+xml", ".xlsm"),
+        (b"template.macroEnabled.main+xml", ".xltm"),
+        (b"spreadsheetml.template.main+xml", ".xltx"),
+    ):
         if mark in types:
             return suffix
     return ".xlsx"

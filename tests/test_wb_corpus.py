@@ -74,10 +74,12 @@ def _real_suffix(path: Path) -> str:
     except (zipfile.BadZipFile, KeyError, OSError, RuntimeError, ValueError):
         return path.suffix
     # only the workbook part has a "...main+xml" content type
-    for mark, suffix in (("sheet.macroEnabled.main+xml", ".xlsm"),
-                         ("template.macroEnabled.main+xml", ".xltm"),
-                         ("spreadsheetml.template.main+xml", ".xltx"),
-                         ("spreadsheetml.sheet.main+xml", ".xlsx")):  # fmt: skip
+    for mark, suffix in (
+        ("sheet.macroEnabled.main+xml", ".xlsm"),
+        ("template.macroEnabled.main+xml", ".xltm"),
+        ("spreadsheetml.template.main+xml", ".xltx"),
+        ("spreadsheetml.sheet.main+xml", ".xlsx"),
+    ):
         if mark in types:
             return suffix
     return path.suffix

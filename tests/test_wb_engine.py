@@ -89,10 +89,14 @@ def test_exact_draw_and_restore(tmp_path: Path, name: str) -> None:
     after = oracle.sheet_cells(out, record.sheet)
     if record.unit == "rows":
         oracle.is_row_permutation(
-            before, after, top, bottom, whole_rows=True,
+            before,
+            after,
+            top,
+            bottom,
+            whole_rows=True,
             before_rows=oracle.sheet_rows(src, record.sheet),
             after_rows=oracle.sheet_rows(out, record.sheet),
-        )  # fmt: skip
+        )
     else:
         area = parse_area(record.target["ref"])
         cols = range(area.left, area.right + 1)
@@ -106,8 +110,9 @@ def test_exact_draw_and_restore(tmp_path: Path, name: str) -> None:
     verify_record(record, input=src, output=out)
     restore_workbook(record, out, back)
     assert oracle.unchanged_members(src, back, allowed) == []
-    found = oracle.is_row_permutation(before, oracle.sheet_cells(back, record.sheet), top,
-                                      bottom, whole_rows=True)  # fmt: skip
+    found = oracle.is_row_permutation(
+        before, oracle.sheet_cells(back, record.sheet), top, bottom, whole_rows=True
+    )
     assert found == list(range(bottom - top + 1))
 
 
@@ -196,10 +201,18 @@ def test_hyperlinks_travel(tmp_path: Path) -> None:
     out = tmp_path / "out.xlsx"
     record = shuffle_workbook(src, out, seed="links")
     a, b = openpyxl.load_workbook(src)[record.sheet], openpyxl.load_workbook(out)[record.sheet]
-    links_in = {c.value: c.hyperlink.target or c.hyperlink.location
-                for row in a.iter_rows() for c in row if c.hyperlink}  # fmt: skip
-    links_out = {c.value: c.hyperlink.target or c.hyperlink.location
-                 for row in b.iter_rows() for c in row if c.hyperlink}  # fmt: skip
+    links_in = {
+        c.value: c.hyperlink.target or c.hyperlink.location
+        for row in a.iter_rows()
+        for c in row
+        if c.hyperlink
+    }
+    links_out = {
+        c.value: c.hyperlink.target or c.hyperlink.location
+        for row in b.iter_rows()
+        for c in row
+        if c.hyperlink
+    }
     assert links_in == links_out and links_in
 
 
@@ -267,8 +280,11 @@ def test_dry_run_checks_everything_and_writes_nothing(tmp_path: Path) -> None:
 def test_libreoffice_opens_every_output(tmp_path: Path) -> None:
     from support import require
 
-    require("libreoffice", shutil.which("soffice") is not None,
-            "install LibreOffice (apt-get install libreoffice-calc-nogui)")  # fmt: skip
+    require(
+        "libreoffice",
+        shutil.which("soffice") is not None,
+        "install LibreOffice (apt-get install libreoffice-calc-nogui)",
+    )
     pairs = []
     for name in EXACT:
         src = copy(name, tmp_path)
@@ -313,8 +329,17 @@ def test_formula_patterns_with_the_row_number_as_a_constant(tmp_path: Path) -> N
     ws = wb.active
     ws.append(["id", "n", "a", "b", "c", "d", "e"])
     for r in range(2, 40):
-        ws.append([f"r{r}", r, f"=B{r}*{r}", f"=B{r}*2", f"=$B${r}+B{r}", f"=LOG10(B{r})",
-                   f"=SUM(A{r}:B{r})*12+B{r - 1 if r > 2 else r}"])  # fmt: skip
+        ws.append(
+            [
+                f"r{r}",
+                r,
+                f"=B{r}*{r}",
+                f"=B{r}*2",
+                f"=$B${r}+B{r}",
+                f"=LOG10(B{r})",
+                f"=SUM(A{r}:B{r})*12+B{r - 1 if r > 2 else r}",
+            ]
+        )
     wb.save(src)
     record = shuffle_workbook(src, out, seed="patterns")
     a, b = openpyxl.load_workbook(src).active, openpyxl.load_workbook(out).active
@@ -342,8 +367,9 @@ def test_calc_chain_override_written_as_a_pair_is_removed_whole(tmp_path: Path) 
         for info in a.infolist():
             data = a.read(info)
             if info.filename == "[Content_Types].xml":
-                data = re.sub(rb'(<Override PartName="/xl/calcChain.xml"[^>]*?)/>',
-                              rb"\1></Override>", data)  # fmt: skip
+                data = re.sub(
+                    rb'(<Override PartName="/xl/calcChain.xml"[^>]*?)/>', rb"\1></Override>", data
+                )
                 assert b"></Override>" in data
             b.writestr(info, data)
     out = tmp_path / "out.xlsx"
@@ -368,3 +394,23 @@ def test_row_number_lookalikes_keep_their_text(tmp_path: Path) -> None:
         assert ws.row_dimensions[new].height == old
     assert sorted(record.permutation) == list(range(30))
     assert record.permutation != list(range(30))
+
+
+def test_sample_of_prefixed_cells_without_references(tmp_path: Path) -> None:
+    """Cells that omit r= in a sheet with a namespace prefix get their new reference after
+    the whole element name (was: ``<x r="B2":c``, which no reader opens)."""
+    src = tmp_path / "in.xlsx"
+    with zipfile.ZipFile(ENGINE / "prefixed.xlsx") as zin, zipfile.ZipFile(src, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = re.sub(rb'(<x:c) r="[A-Z]+\d+"', rb"\1", data)
+            zout.writestr(info, data)
+    out = tmp_path / "out.xlsx"
+    sample_workbook(src, out, k=3, seed="s")
+    texts = oracle.cell_texts(out, "Sample")
+    src_texts = oracle.cell_texts(src, "Data")
+    rows = [[src_texts[(r, c)] for c in (1, 2, 3)] for r in range(2, 10)]
+    assert [[texts[(r, c)] for c in (2, 3, 4)] for r in (2, 3, 4)] == xlshuffle.deal(
+        rows, 3, seed="s"
+    )

@@ -62,3 +62,52 @@ def test_in_memory_refuses_what_the_file_engine_refuses(tmp_path: Path) -> None:
             shuffle_worksheet(ws, seed=1)
         with pytest.raises(WorkbookError):
             shuffle_workbook(FIXTURES / name, tmp_path / "o.xlsx", seed=1)
+
+
+ENGINE = FIXTURES / "engine"
+
+
+def _both_refuse(tmp_path: Path, src: Path, match: str, **options: object) -> None:
+    from xlshuffle import WorkbookError
+
+    with pytest.raises(WorkbookError, match=match):
+        shuffle_workbook(src, tmp_path / "o.xlsx", seed=1, **options)
+    ws = openpyxl.load_workbook(src).active
+    with pytest.raises(WorkbookError, match=match):
+        shuffle_worksheet(ws, seed=1, **options)
+
+
+def test_a_table_cut_by_the_selection_is_refused_in_memory_too(tmp_path: Path) -> None:
+    # was: the in-memory engine moved half of table People's columns apart
+    _both_refuse(tmp_path, FIXTURES / "table.xlsx", "cuts through table People", cells="A4:B13")
+
+
+def test_whole_columns_of_a_table_are_refused_in_memory_too(tmp_path: Path) -> None:
+    _both_refuse(tmp_path, FIXTURES / "table.xlsx", "reorder table People", by="columns")
+
+
+def test_a_pivot_table_in_the_selection_is_refused_in_memory_too(tmp_path: Path) -> None:
+    _both_refuse(tmp_path, ENGINE / "pivot.xlsx", r"pivot table output F1:G4 lies in the")
+
+
+def test_formulas_are_translated_as_the_file_engine_translates_them(tmp_path: Path) -> None:
+    """openpyxl's Translator drops the sheet of a sheet-scoped name (``Sheet2!Rate`` became
+    ``Rate``); the file engine keeps it, and so does the in-memory one now."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Data"
+    ws.append(["name", "n", "total"])
+    for i in range(1, 9):
+        ws.append([f"p{i}", i, f"=Sheet2!Rate*B{i + 1}"])
+    wb.create_sheet("Sheet2")["A1"] = 2
+    src = tmp_path / "in.xlsx"
+    wb.save(src)
+    out = tmp_path / "out.xlsx"
+    record = shuffle_workbook(src, out, seed="names")
+    assert record.permutation != list(range(8))
+    ws = openpyxl.load_workbook(src)["Data"]
+    assert shuffle_worksheet(ws, seed="names") == record.permutation
+    other = openpyxl.load_workbook(out)["Data"]
+    got = [ws.cell(r, 3).value for r in range(2, 10)]
+    assert got == [other.cell(r, 3).value for r in range(2, 10)]
+    assert got == [f"=Sheet2!Rate*B{r}" for r in range(2, 10)]

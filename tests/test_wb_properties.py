@@ -289,8 +289,11 @@ def draw_or_refusal(src: Path, dst: Path, **kw: Any) -> Any:
     if usage:
         assert kw.get("cells") and "holds no data" in usage, usage
         left, top, right, bottom = range_boundaries(kw["cells"])
-        valued = [(r, c) for (r, c), f in oracle.sheet_cells(src, SHEET).items()
-                  if f.v is not None or f.text is not None or f.is_formula]  # fmt: skip
+        valued = [
+            (r, c)
+            for (r, c), f in oracle.sheet_cells(src, SHEET).items()
+            if f.v is not None or f.text is not None or f.is_formula
+        ]
         assert not any(top <= r <= bottom and left <= c <= right for r, c in valued)
         event("refused: a range without data")
         return None
@@ -306,8 +309,11 @@ def draw_or_refusal(src: Path, dst: Path, **kw: Any) -> Any:
         # rows at the end blank in these columns (no value, or empty text) are not drawn
         ws = book(src)[SHEET]
         values = [ws.cell(r, c).value for r in rows for c in cols]
-        solid = [r for r, v in zip([r for r in rows for _ in cols], values, strict=True)
-                 if v is not None and str(v).strip()]  # fmt: skip
+        solid = [
+            r
+            for r, v in zip([r for r in rows for _ in cols], values, strict=True)
+            if v is not None and str(v).strip()
+        ]
         rows = [r for r in rows if r <= max([rows[0], *solid])]
     header = kw.get("header")
     if header is None:

@@ -268,9 +268,16 @@ def test_text_of_keeps_todays_rules() -> None:
 def test_text_of_keeps_the_rules_of_0_1() -> None:
     # xlshuffle 0.1's CSV rules (its batch._cell_text), written out as known answers
     cases = [
-        (None, ""), (dt.datetime(2024, 1, 2), "2024-01-02T00:00:00"), (dt.time(1, 2), "01:02:00"),
-        (3.0, "3"), (2.5, "2.5"), (True, "True"), ("x", "x"), (7, "7"), (-0.0, "0"),
-    ]  # fmt: skip
+        (None, ""),
+        (dt.datetime(2024, 1, 2), "2024-01-02T00:00:00"),
+        (dt.time(1, 2), "01:02:00"),
+        (3.0, "3"),
+        (2.5, "2.5"),
+        (True, "True"),
+        ("x", "x"),
+        (7, "7"),
+        (-0.0, "0"),
+    ]
     for value, text in cases:
         assert text_of(value) == text
 
@@ -499,17 +506,60 @@ def test_custom_format_overrides_builtin_id() -> None:
 
 
 FORMAT_CODES = [
-    "General", "0", "0.00", "#,##0", "#,##0.00", "@", '"days"0', "0%", "0.00E+00", "# ?/?",
-    "yyyy-mm-dd", "d/m/yyyy", "dd/mm/yy;@", "mmm-yy", "h:mm", "h:mm:ss AM/PM", "[h]:mm:ss",
-    "[hh]:mm", "[mm]:ss", "[ss].0", "[H]:MM", "mm:ss.0", "[$-409]mmmm d, yyyy;@",
-    "[$-F800]dddd, mmmm dd, yyyy", "[$-F400]h:mm:ss\\ AM/PM", '[Red]"day"0', "[>100]0;0",
-    "[Blue]#,##0", '"Date: "0', "\\d0", "_d0", '0" h"', "0\\h", "#,##0_);[Red](#,##0)",
-    '_("$"* #,##0_);_("$"* \\(#,##0\\);_("$"* "-"_);_(@_)', "[DBNum1][$-804]yyyy\"年\"m\"月\"",
-    'yyyy"年"m"月"d"日"', "ge.m.d", "[$-411]ggge\"年\"m\"月\"d\"日\"", "B1yyyy/mm/dd",
+    "General",
+    "0",
+    "0.00",
+    "#,##0",
+    "#,##0.00",
+    "@",
+    '"days"0',
+    "0%",
+    "0.00E+00",
+    "# ?/?",
+    "yyyy-mm-dd",
+    "d/m/yyyy",
+    "dd/mm/yy;@",
+    "mmm-yy",
+    "h:mm",
+    "h:mm:ss AM/PM",
+    "[h]:mm:ss",
+    "[hh]:mm",
+    "[mm]:ss",
+    "[ss].0",
+    "[H]:MM",
+    "mm:ss.0",
+    "[$-409]mmmm d, yyyy;@",
+    "[$-F800]dddd, mmmm dd, yyyy",
+    "[$-F400]h:mm:ss\\ AM/PM",
+    '[Red]"day"0',
+    "[>100]0;0",
+    "[Blue]#,##0",
+    '"Date: "0',
+    "\\d0",
+    "_d0",
+    '0" h"',
+    "0\\h",
+    "#,##0_);[Red](#,##0)",
+    '_("$"* #,##0_);_("$"* \\(#,##0\\);_("$"* "-"_);_(@_)',
+    '[DBNum1][$-804]yyyy"年"m"月"',
+    'yyyy"年"m"月"d"日"',
+    "ge.m.d",
+    '[$-411]ggge"年"m"月"d"日"',
+    "B1yyyy/mm/dd",
     "0.0;[Red]-0.0",
-    '0;"yes";"no"', "mm/dd/yyyy hh:mm", "m/d", "d", "yy", "s", "h", "0.00 \"kg\"", "#,##0 \"mm\"",
-    "[$€-2] #,##0.00", "[$USD] 0", "0.00;-0.00;;@",
-]  # fmt: skip
+    '0;"yes";"no"',
+    "mm/dd/yyyy hh:mm",
+    "m/d",
+    "d",
+    "yy",
+    "s",
+    "h",
+    '0.00 "kg"',
+    '#,##0 "mm"',
+    "[$€-2] #,##0.00",
+    "[$USD] 0",
+    "0.00;-0.00;;@",
+]
 
 # Format codes where the scanner and openpyxl's is_date_format disagree, on purpose:
 # (code, ours, openpyxl's). openpyxl splits at a ';' inside quotes; it reads the

@@ -124,17 +124,36 @@ def test_a_group_label_is_written_as_given_or_refused(
 
 @pytest.mark.parametrize(
     ("command", "flag", "value"),
-    [("sample", "--sheet-name", "Q1/Q2"), ("sample", "--sheet-name", "x" * 32),
-     ("groups", "--label", "a\x01b")],
-)  # fmt: skip
+    [
+        ("sample", "--sheet-name", "Q1/Q2"),
+        ("sample", "--sheet-name", "x" * 32),
+        ("groups", "--label", "a\x01b"),
+    ],
+)
 def test_the_command_line_refuses_them_as_usage_errors(
     book: Path, tmp_path: Path, command: str, flag: str, value: str
 ) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "xlshuffle", command, str(book), "-k", "2", "--seed", "1",
-         "-o", str(tmp_path / "out.xlsx"), flag, value],
-        capture_output=True, text=True, check=False, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "xlshuffle",
+            command,
+            str(book),
+            "-k",
+            "2",
+            "--seed",
+            "1",
+            "-o",
+            str(tmp_path / "out.xlsx"),
+            flag,
+            value,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and flag in lines[0], done.stderr

@@ -72,17 +72,22 @@ def test_changed_member_keeps_place_name_and_times() -> None:
         b"keep me",
     )
     out = written(
-        Package(data, "t"), changed={"mid.xml": [b"<y>", b"new" * 1000, b"</y>"]},
-        removed=["stored.bin"], added=[("new.xml", b"<n/>")], like="first.xml",
-    )  # fmt: skip
+        Package(data, "t"),
+        changed={"mid.xml": [b"<y>", b"new" * 1000, b"</y>"]},
+        removed=["stored.bin"],
+        added=[("new.xml", b"<n/>")],
+        like="first.xml",
+    )
     before, after = zipfile.ZipFile(io.BytesIO(data)), zipfile.ZipFile(io.BytesIO(out))
     assert after.testzip() is None
     assert [i.filename for i in after.infolist()] == ["first.xml", "mid.xml", "new.xml"]
     assert after.read("mid.xml") == b"<y>" + b"new" * 1000 + b"</y>"
     old, new = before.getinfo("mid.xml"), after.getinfo("mid.xml")
     assert (new.date_time, new.compress_type, new.external_attr) == (
-        old.date_time, old.compress_type, old.external_attr
-    )  # fmt: skip
+        old.date_time,
+        old.compress_type,
+        old.external_attr,
+    )
     assert after.getinfo("new.xml").date_time == before.getinfo("first.xml").date_time
     assert after.comment == b"keep me"
     # the first member's local record is the input's bytes

@@ -26,8 +26,13 @@ _HEAD = (
 
 def _row(r: int, extra: bytes = b"") -> bytes:
     return b'<row r="%d"><c r="A%d"><v>%d</v></c><c r="B%d"><v>%d</v></c>%s</row>' % (
-        r, r, r, r, r * 7 % 11, extra,
-    )  # fmt: skip
+        r,
+        r,
+        r,
+        r,
+        r * 7 % 11,
+        extra,
+    )
 
 
 def _sheet(rows: bytes, before: bytes = b"", after: bytes = b"") -> bytes:
@@ -94,9 +99,11 @@ BUILDERS: dict[str, Callable[[], bytes]] = {
 def workbook(sheet_xml: bytes) -> bytes:
     parts = wb_fuzz.members((wb_fuzz.ENGINE / "merges.xlsx").read_bytes())
     return wb_fuzz.rebuild(
-        [(info, sheet_xml if info.filename == "xl/worksheets/sheet1.xml" else body)
-         for info, body in parts]
-    )  # fmt: skip
+        [
+            (info, sheet_xml if info.filename == "xl/worksheets/sheet1.xml" else body)
+            for info, body in parts
+        ]
+    )
 
 
 def run(call: str, src: Path, out: Path) -> str:

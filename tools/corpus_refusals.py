@@ -56,8 +56,9 @@ def main(argv: list[str]) -> int:
         f"option a refusal suggests, {sum(refused.values())} refused"
     )
     print("| reason | drawn with a suggested option | refused |\n|---|---:|---:|")
-    for reason in sorted(suggested.keys() | refused.keys(),
-                         key=lambda r: -(suggested[r] + refused[r])):  # fmt: skip
+    for reason in sorted(
+        suggested.keys() | refused.keys(), key=lambda r: -(suggested[r] + refused[r])
+    ):
         print(f"| {reason} | {suggested[reason]} | {refused[reason]} |")
     for line in failed_suggestions:
         print(f"suggestion refused: {line}")

@@ -32,10 +32,12 @@ def _rows(first: int, last: int) -> bytes:
 
 def _sheet(zf: zipfile.ZipFile, name: str, rows: int | None, size: int) -> None:
     with zf.open(name, "w", force_zip64=True) as fh:
-        fh.write(f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{MAIN}">'
-                 '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c>'
-                 '<c r="B1" t="inlineStr"><is><t>Number</t></is></c>'
-                 '<c r="C1" t="inlineStr"><is><t>Half</t></is></c></row>'.encode())  # fmt: skip
+        fh.write(
+            f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{MAIN}">'
+            '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c>'
+            '<c r="B1" t="inlineStr"><is><t>Number</t></is></c>'
+            '<c r="C1" t="inlineStr"><is><t>Half</t></is></c></row>'.encode()
+        )
         r, written = 2, 0
         while (rows is None and written < size) or (rows is not None and r <= rows + 1):
             last = r + 9999 if rows is None else min(r + 9999, rows + 1)

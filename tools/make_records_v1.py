@@ -64,14 +64,20 @@ def _inputs(folder: Path) -> None:
     for i, name in enumerate(["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]):
         ws.append([name, 10 * i + 3, f"=B{i + 2}*2"])
     teams = wb.create_sheet("Teams")
-    for row in [["team", "city"], ["Owls", "Leeds"], ["Hawks", "York"], ["Kites", "Hull"],
-                ["Rooks", "Bath"]]:  # fmt: skip
+    for row in [
+        ["team", "city"],
+        ["Owls", "Leeds"],
+        ["Hawks", "York"],
+        ["Kites", "Hull"],
+        ["Rooks", "Bath"],
+    ]:
         teams.append(row)
     teams.add_table(Table(displayName="Teams", ref="A1:B5"))
     wb.active = 0
     wb.save(folder / "class.xlsx")
-    shutil.copyfile(ROOT / "tests" / "fixtures" / "engine" / "shared_formulas.xlsx",
-                    folder / "engine.xlsx")  # fmt: skip
+    shutil.copyfile(
+        ROOT / "tests" / "fixtures" / "engine" / "shared_formulas.xlsx", folder / "engine.xlsx"
+    )
 
 
 def main(commit: str = OLD) -> int:
@@ -81,26 +87,40 @@ def main(commit: str = OLD) -> int:
     _inputs(OUT)
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "old"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree),
-                        commit], check=True, capture_output=True)  # fmt: skip
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), commit],
+            check=True,
+            capture_output=True,
+        )
         try:
             paths = [str(tree / "src"), *filter(None, [os.environ.get("XLSHUFFLE_OLD_DEPS")])]
             env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
             lines = [f"# made by tools/make_records_v1.py with xlshuffle at {commit}"]
             for name, command in DRAWS:
                 argv = command.format(r=f"{name}.json").split()
-                subprocess.run([sys.executable, "-m", "xlshuffle", *argv], cwd=OUT, env=env,
-                               check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+                subprocess.run(
+                    [sys.executable, "-m", "xlshuffle", *argv],
+                    cwd=OUT,
+                    env=env,
+                    check=True,
+                    stdout=subprocess.DEVNULL,
+                )
                 lines.append(f"xlshuffle {' '.join(argv)}")
             # a sample printed to stdout (no output in the record), saved by the user
             argv = ["sample", "class.xlsx", "-k", "3", "--seed", "9", "--record", "stdout.json"]
             with open(OUT / "winners.csv", "wb") as fh:
-                subprocess.run([sys.executable, "-m", "xlshuffle", *argv], cwd=OUT, env=env,
-                               check=True, stdout=fh)  # fmt: skip
+                subprocess.run(
+                    [sys.executable, "-m", "xlshuffle", *argv],
+                    cwd=OUT,
+                    env=env,
+                    check=True,
+                    stdout=fh,
+                )
             lines.append(f"xlshuffle {' '.join(argv)} > winners.csv")
         finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                           check=True)  # fmt: skip
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True
+            )
     (OUT / "MANIFEST.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {len(list(OUT.iterdir()))} files to {OUT.relative_to(ROOT)}")
     return 0

@@ -6,7 +6,8 @@
 # Do not edit it: change the sources and run `python tools/make_lite_bundle.py` again.
 # xlshuffle 0.1.0, draw protocol xlshuffle/draw/v1: the same seed gives the same result here
 # as in the Python package, its command line and the other Excel runtimes.
-# Bundled modules: xlshuffle, xlshuffle.draw, xlshuffle.draw.cards, xlshuffle.draw.errors,
+# Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.a1,
+# xlshuffle.common.digest, xlshuffle.draw, xlshuffle.draw.cards, xlshuffle.draw.errors,
 # xlshuffle.draw.grid, xlshuffle.draw.knuth, xlshuffle.draw.protocol, xlshuffle.draw.text,
 # xlshuffle.excel, xlshuffle.excel._cells, xlshuffle.excel._lockcore,
 # xlshuffle.excel.lock, xlshuffle.excel.scripts.
@@ -28,7 +29,7 @@ from importlib.machinery import ModuleSpec as _ModuleSpec
 XLSHUFFLE_VERSION = "0.1.0"
 DRAW_PROTOCOL = "xlshuffle/draw/v1"
 
-_PACKAGES = frozenset({"xlshuffle", "xlshuffle.draw", "xlshuffle.excel"})
+_PACKAGES = frozenset({"xlshuffle", "xlshuffle.common", "xlshuffle.draw", "xlshuffle.excel"})
 
 # Module name -> its source, exactly as in src/.
 _SOURCES = {
@@ -52,6 +53,7 @@ from .draw import (
     SUITS,
     TEXT_UNITS,
     DrawStream,
+    ListError,
     OptionError,
     SeedError,
     ShapeError,
@@ -84,6 +86,7 @@ __all__ = [
     "SUITS",
     "TEXT_UNITS",
     "DrawStream",
+    "ListError",
     "OptionError",
     "SeedError",
     "ShapeError",
@@ -107,6 +110,169 @@ __all__ = [
     "shuffled",
     "standard_deck",
 ]
+''',
+    "xlshuffle.common": r'''"""Small standard-library utilities shared by the edges of xlshuffle.
+
+Not part of the public API: the command line, the fairness lab and batch mode use these,
+and their names may change between releases.
+
+Modules
+-------
+a1
+    The sheet's size (``MAX_ROW``, ``MAX_COL``) and its column letters.
+digest
+    SHA-256 of bytes and of whole files, as records and the lock log write them.
+files
+    Safe file writing: a temporary file beside the target, fsync, then an atomic rename.
+targets
+    Where an output may go, checked before any work (links, devices, folders, the input).
+progress
+    A progress bar for long work, drawn only on a terminal.
+
+This package may import only :mod:`xlshuffle.draw` and itself.
+"""
+
+__all__: list[str] = []
+''',
+    "xlshuffle.common.a1": r'''"""A sheet's size and its column letters, as Excel's A1 notation writes them (1-based).
+
+The one definition of both: the workbook engine uses them through
+``xlshuffle.workbook.scan.refs``, the worksheet functions (``xlshuffle.excel``, which may
+not import the workbook layer) directly.
+
+Standard library only.
+
+Examples
+--------
+>>> col_index("XFD") == MAX_COL, col_letters(28), col_index(b"ab")
+(True, 'AB', 28)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+__all__ = ["MAX_COL", "MAX_ROW", "col_index", "col_letters"]
+
+#: The last row of a worksheet (.xlsx, Excel 2007 and later).
+MAX_ROW = 1_048_576
+#: The last column of a worksheet: XFD.
+MAX_COL = 16_384
+
+
+@lru_cache(maxsize=20_000)
+def col_index(letters: bytes | str) -> int:
+    """``"A"`` -> 1, ``"XFD"`` -> 16384 (either case; letters are not checked)."""
+    n = 0
+    for ch in letters.upper() if isinstance(letters, str) else letters.upper().decode("ascii"):
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+@lru_cache(maxsize=20_000)
+def col_letters(index: int) -> str:
+    """1 -> ``"A"``, 16384 -> ``"XFD"`` (``""`` for 0 or less)."""
+    out = ""
+    while index > 0:
+        index, rem = divmod(index - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+''',
+    "xlshuffle.common.digest": r'''"""SHA-256 digests as records write them: lower-case hex, of bytes or of a whole file.
+
+Every record's ``input_sha256`` and ``output_sha256``, and the Excel lock log's input and
+output hashes, are made here, so they are all the same kind of digest. A file is read a
+block at a time, never whole.
+
+Standard library only.
+
+Examples
+--------
+>>> import io
+>>> bytes_sha256(b"abc")[:16]
+'ba7816bf8f01cfea'
+>>> file_sha256(io.BytesIO(b"abc")) == bytes_sha256(b"abc")
+True
+>>> out = io.BytesIO()
+>>> copy_sha256([b"a", b"bc"], out.write) == bytes_sha256(out.getvalue())
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from typing import BinaryIO
+
+__all__ = ["bytes_sha256", "copy_sha256", "file_sha256"]
+
+_BLOCK = 1 << 20  # 1 MiB at a time: a million-row workbook is never read whole
+
+
+def bytes_sha256(data: bytes | bytearray | memoryview) -> str:
+    """The SHA-256 of ``data``, as 64 lower-case hex digits.
+
+    Parameters
+    ----------
+    data : bytes-like
+        What to hash.
+
+    Returns
+    -------
+    str
+        ``hashlib.sha256(data).hexdigest()``.
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_sha256(file: str | os.PathLike[str] | BinaryIO) -> str:
+    """The SHA-256 of a file's content, read a block at a time, as 64 lower-case hex digits.
+
+    Parameters
+    ----------
+    file : str, path-like or binary file
+        A path to open and read, or an open binary file, read from where it stands to its
+        end (seek it to 0 first to hash all of it).
+
+    Returns
+    -------
+    str
+        The same digest :func:`bytes_sha256` gives for the bytes read.
+    """
+    if isinstance(file, (str, os.PathLike)):
+        with open(file, "rb") as fh:
+            return file_sha256(fh)
+    digest = hashlib.sha256()
+    for block in iter(lambda: file.read(_BLOCK), b""):
+        digest.update(block)
+    return digest.hexdigest()
+
+
+def copy_sha256(
+    chunks: Iterable[bytes | bytearray], write: Callable[[bytes | bytearray], object]
+) -> str:
+    """Pass each of ``chunks`` to ``write``, in order, and return the SHA-256 of them all.
+
+    For output that cannot be read back (a FIFO): it is hashed on its way out.
+
+    Parameters
+    ----------
+    chunks : iterable of bytes
+        The content, in pieces.
+    write : callable
+        Where each piece goes (a file's ``write``).
+
+    Returns
+    -------
+    str
+        The same digest :func:`bytes_sha256` gives for the pieces joined.
+    """
+    digest = hashlib.sha256()
+    for chunk in chunks:
+        write(chunk)
+        digest.update(chunk)
+    return digest.hexdigest()
 ''',
     "xlshuffle.draw": r'''"""The pure core of xlshuffle: draw protocol v1 and the shuffles built on it.
 
@@ -138,6 +304,7 @@ Examples
 
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
+    ListError,
     OptionError,
     SeedError,
     ShapeError,
@@ -153,6 +320,7 @@ from .protocol import (
     SeedLike,
     Source,
     SystemSource,
+    as_stream,
     excel_serial,
     new_seed,
     normalise_seed,
@@ -166,6 +334,7 @@ __all__ = [
     "SUITS",
     "TEXT_UNITS",
     "DrawStream",
+    "ListError",
     "OptionError",
     "SeedError",
     "SeedLike",
@@ -175,6 +344,7 @@ __all__ = [
     "SystemSource",
     "WorkbookError",
     "XlshuffleError",
+    "as_stream",
     "deal",
     "deal_hands",
     "excel_serial",
@@ -814,6 +984,7 @@ __all__ = [
     "SeedLike",
     "Source",
     "SystemSource",
+    "as_stream",
     "excel_serial",
     "new_seed",
     "normalise_seed",
@@ -1101,6 +1272,33 @@ class SystemSource:
         return secrets.randbelow(m)
 
 
+def as_stream(seed: object) -> DrawStream:
+    """Turn ``seed`` into a :class:`DrawStream`: the stream itself, to continue it, or a new one.
+
+    The workbook and list operations call this, since they record the stream's seed;
+    :func:`resolve_source` also accepts any other source.
+
+    Parameters
+    ----------
+    seed : DrawStream, str, int, float, datetime.date or None
+        A stream being continued is returned as it is; anything else is passed to
+        ``DrawStream(seed)``, which validates it (``None`` or ``""`` draws a fresh seed).
+
+    Returns
+    -------
+    DrawStream
+
+    Examples
+    --------
+    >>> s = DrawStream("42")
+    >>> as_stream(s) is s
+    True
+    >>> as_stream("42").randbelow(10)
+    8
+    """
+    return seed if isinstance(seed, DrawStream) else DrawStream(seed)
+
+
 def resolve_source(seed: object) -> DrawStream | Source:
     """Turn ``seed`` into a source: the single place a ``seed=`` argument is interpreted.
 
@@ -1108,11 +1306,11 @@ def resolve_source(seed: object) -> DrawStream | Source:
     ``randbelow`` method, such as a :class:`DrawStream` being continued) -> itself;
     anything else -> ``DrawStream(seed)``, which validates it.
     """
-    if isinstance(seed, DrawStream):
+    if not isinstance(seed, (DrawStream, str, numbers.Number, _dt.date)) and isinstance(
+        seed, Source
+    ):
         return seed
-    if not isinstance(seed, (str, numbers.Number, _dt.date)) and isinstance(seed, Source):
-        return seed
-    return DrawStream(seed)
+    return as_stream(seed)
 ''',
     "xlshuffle.draw.text": r'''"""Text shuffles by grapheme (what a reader sees as one character) or by word.
 
@@ -1489,6 +1687,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..common.a1 import MAX_COL, MAX_ROW
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, XlshuffleError
 from ..draw.protocol import excel_serial
 
@@ -1497,8 +1696,8 @@ Rows = list[list[Any]]
 #: The largest whole number a cell holds exactly (Excel numbers are doubles).
 MAX_WHOLE = 2**53
 #: A worksheet's rows and columns: a result that spills further cannot be shown.
-SHEET_ROWS = 1_048_576
-SHEET_COLUMNS = 16_384
+SHEET_ROWS = MAX_ROW
+SHEET_COLUMNS = MAX_COL
 #: The most cells DEAL draws: its work and memory grow with cards x hands.
 MAX_DEALT = SHEET_ROWS
 
@@ -1813,7 +2012,6 @@ b'2x2\\nn1:1s1:a\\nn1:2e0:\\n'
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import math
 import numbers
 import re
@@ -1822,6 +2020,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.a1 import col_index
+from ..common.digest import bytes_sha256
 from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.knuth import deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, excel_serial
@@ -1894,7 +2094,7 @@ def serialise(rows: Sequence[Sequence[Any]]) -> bytes:
 
 def values_sha256(rows: Sequence[Sequence[Any]]) -> str:
     """SHA-256 (lower-case hex) of :func:`serialise` of the grid."""
-    return hashlib.sha256(serialise(rows)).hexdigest()
+    return bytes_sha256(serialise(rows))
 
 
 # --------------------------------------------------------------------------- references
@@ -1924,7 +2124,7 @@ def block(address: str) -> tuple[int, int, int, int] | None:
     if found is None:
         return None
     left, top, right, bottom = found.groups()
-    first, last = _column(left), _column(right or left)
+    first, last = col_index(left), col_index(right or left)
     rows = int(top), int(bottom or top)
     if not (0 < rows[0] <= rows[1] <= SHEET_ROWS and 0 < first <= last <= SHEET_COLUMNS):
         return None
@@ -1934,13 +2134,6 @@ def block(address: str) -> tuple[int, int, int, int] | None:
 def _cells_in(corners: tuple[int, int, int, int]) -> int:
     top, left, bottom, right = corners
     return (bottom - top + 1) * (right - left + 1)
-
-
-def _column(letters: str) -> int:
-    number = 0
-    for letter in letters:
-        number = number * 26 + ord(letter) - 64
-    return number
 
 
 # --------------------------------------------------------------------------- a draw

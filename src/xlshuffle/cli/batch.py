@@ -106,8 +106,9 @@ def register(subparsers: Any) -> None:
         "output, or that output edited outside the drawn rows; anything else is refused.",
     )
     p.add_argument("record", help="the JSON record written by --record")
-    p.add_argument("shuffled", metavar="SHUFFLED",
-                   help="the shuffled workbook or list (the draw's output)")  # fmt: skip
+    p.add_argument(
+        "shuffled", metavar="SHUFFLED", help="the shuffled workbook or list (the draw's output)"
+    )
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument("-o", "--output", metavar="OUT", help="where to write the restored file")
     out.add_argument("--in-place", action="store_true", help="replace SHUFFLED (keeps a .bak)")
@@ -305,8 +306,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.record and records and not args.dry_run:  # a dry run writes nothing at all
         _write_record(args.record, records if many else records[0])
     if records and many and fresh:
-        print("xlshuffle: each file drew its own fresh seed, shown above; replay one with "
-              "--seed SEED", file=sys.stderr)  # fmt: skip
+        print(
+            "xlshuffle: each file drew its own fresh seed, shown above; replay one with "
+            "--seed SEED",
+            file=sys.stderr,
+        )
     elif records:  # nothing was drawn when every file failed: no seed to replay
         seed_note(stream, args.seed, sys.stderr)
     if any(res.get("usage") for res in results):
@@ -343,15 +347,23 @@ def _rows_used(rec: dict[str, Any]) -> str:
     first = top + 1 if rec["header"] else top
     parts = [f"header row {top}"] if rec["header"] else []
     parts.append(
-        "no data rows" if bottom < first
-        else f"data row {first}" if bottom == first else f"data rows {first}-{bottom}"
-    )  # fmt: skip
+        "no data rows"
+        if bottom < first
+        else f"data row {first}"
+        if bottom == first
+        else f"data rows {first}-{bottom}"
+    )
     text = "; " + ", ".join(parts)
-    left_out = [f"row{'s' * ('-' in e['rows'])} {e['rows']} ({e['why']})"
-                for e in target.get("excluded") or []]  # fmt: skip
+    left_out = [
+        f"row{'s' * ('-' in e['rows'])} {e['rows']} ({e['why']})"
+        for e in target.get("excluded") or []
+    ]
     kept = ", ".join(target.get("kept") or [])  # --keep-blank-rows
-    return (text + (f"; left out: {', '.join(left_out)}" if left_out else "")
-            + (f"; blank rows kept in place: {kept}" if kept else ""))  # fmt: skip
+    return (
+        text
+        + (f"; left out: {', '.join(left_out)}" if left_out else "")
+        + (f"; blank rows kept in place: {kept}" if kept else "")
+    )
 
 
 def _print_csv(table: list[list[object]]) -> None:

@@ -15,8 +15,13 @@ from ..lists import DEFAULT_MAX_MB, groups_csv, is_list, sample_csv, shuffle_csv
 
 __all__ = ["is_list", "run_list_task"]
 
-_WORKBOOK_ONLY = (("--sheet", "sheet"), ("--range", "cells"), ("--table", "table"),
-                  ("--columns", "columns"), ("--keep-blank-rows", "keep_blank_rows"))  # fmt: skip
+_WORKBOOK_ONLY = (
+    ("--sheet", "sheet"),
+    ("--range", "cells"),
+    ("--table", "table"),
+    ("--columns", "columns"),
+    ("--keep-blank-rows", "keep_blank_rows"),
+)
 
 
 def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) -> dict[str, Any]:
@@ -41,12 +46,21 @@ def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) ->
         if command == "shuffle":
             rec = shuffle_csv(src, dst, in_place=in_place, backup=backup, **common)
         elif command == "groups":
-            rec = groups_csv(src, dst, k=task["k"], size=task.get("size"), label=task["label"],
-                             in_place=in_place, backup=backup, **common)  # fmt: skip
+            rec = groups_csv(
+                src,
+                dst,
+                k=task["k"],
+                size=task.get("size"),
+                label=task["label"],
+                in_place=in_place,
+                backup=backup,
+                **common,
+            )
         else:
             if in_place:
-                raise OptionError(f"{src}: sample writes the winners to stdout or -o, "
-                                  "never over a CSV/TSV list")  # fmt: skip
+                raise OptionError(
+                    f"{src}: sample writes the winners to stdout or -o, never over a CSV/TSV list"
+                )
             sys.stdout.flush()
             rec = sample_csv(src, dst, k=task["k"], out=sys.stdout.buffer, **common)
     except (XlshuffleError, OSError) as exc:

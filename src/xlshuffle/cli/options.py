@@ -53,8 +53,12 @@ def limits_of(args: argparse.Namespace) -> dict[str, int]:
     from . import UsageError
 
     out: dict[str, int] = {}
-    for option, key in (("max_cells", "max_cell_draws"), ("max_ranges", "max_anchors"),
-                        ("max_ratio", "max_ratio"), ("max_mb", "")):  # fmt: skip
+    for option, key in (
+        ("max_cells", "max_cell_draws"),
+        ("max_ranges", "max_anchors"),
+        ("max_ratio", "max_ratio"),
+        ("max_mb", ""),
+    ):
         value = getattr(args, option, None)
         if value is None:
             continue

@@ -14,9 +14,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     records = load_records(args.record)
     rec0 = records[0]
-    if (len(records) == 1 and rec0.target.get("kind") == "list" and args.output is not None
-            and args.input is not None and rec0.command == "sample"
-            and rec0.output is None and rec0.output_sha256 is None):  # fmt: skip
+    if (
+        len(records) == 1
+        and rec0.target.get("kind") == "list"
+        and args.output is not None
+        and args.input is not None
+        and rec0.command == "sample"
+        and rec0.output is None
+        and rec0.output_sha256 is None
+    ):
         # winners printed from a CSV/TSV list and saved: the lists layer reads them
         from ..lists.winners import verify_winners
 
@@ -74,9 +80,15 @@ def _restore_list(args: argparse.Namespace) -> int:
 
     record = load_one_record(args.record)
     limit = limits_of(args).get("max_file_bytes", DEFAULT_MAX_MB * 1024**2)
-    rec = restore_csv(record.to_dict(), args.shuffled, args.output,
-                      in_place=args.in_place, backup=not args.no_backup,
-                      dry_run=args.dry_run, max_bytes=limit)  # fmt: skip
+    rec = restore_csv(
+        record.to_dict(),
+        args.shuffled,
+        args.output,
+        in_place=args.in_place,
+        backup=not args.no_backup,
+        dry_run=args.dry_run,
+        max_bytes=limit,
+    )
     rec["tool_version"] = __version__
     what = f"{len(rec['permutation'])} data records put back"
     if args.dry_run:

@@ -5,6 +5,10 @@ and their names may change between releases.
 
 Modules
 -------
+a1
+    The sheet's size (``MAX_ROW``, ``MAX_COL``) and its column letters.
+digest
+    SHA-256 of bytes and of whole files, as records and the lock log write them.
 files
     Safe file writing: a temporary file beside the target, fsync, then an atomic rename.
 targets

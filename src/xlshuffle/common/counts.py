@@ -40,8 +40,11 @@ def refuse_taken_label(path: str, header: list[tuple[str, str]], label: str) -> 
     want = label.strip()
     for where, text in header:
         if text.strip().casefold() == want.casefold():
-            free = next(f"{want} {n}" for n in range(2, len(taken) + 3)
-                        if f"{want} {n}".casefold() not in taken)  # fmt: skip
+            free = next(
+                f"{want} {n}"
+                for n in range(2, len(taken) + 3)
+                if f"{want} {n}".casefold() not in taken
+            )
             raise OptionError(
                 f"{path}: {where} of the header row already holds {text.strip()!r} (a "
                 f'groups column of an earlier run?): name the new one with --label "{free}"'

@@ -32,10 +32,11 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
 
 from ..draw.errors import OptionError
+from .digest import copy_sha256, file_sha256
 from .targets import output_target
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "unlink_quietly",
     "write_atomically",
     "write_new",
+    "write_output",
 ]
 
 #: Name pattern of every temporary file xlshuffle writes: ``.~xlshuffle-*.tmp``.
@@ -152,8 +154,9 @@ def write_atomically(path: str, data: bytes) -> None:
         fh.write(data)
 
 
-def write_new(path: Callable[[int], str], data: bytes, *, mode: int | None = None,
-              tries: int = 1000) -> str:  # fmt: skip
+def write_new(
+    path: Callable[[int], str], data: bytes, *, mode: int | None = None, tries: int = 1000
+) -> str:
     """Write ``data`` to the first of ``path(1)``, ``path(2)``... that does not exist yet.
 
     Never overwrites: the synced temporary file is hard-linked to the new name, which
@@ -221,8 +224,9 @@ def _write_exclusive(name: str, data: bytes, mode: int) -> None:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str, *, mode: int | None = None,
-                  seekable: bool = False) -> Iterator[BinaryIO]:  # fmt: skip
+def atomic_writer(
+    path: str, *, mode: int | None = None, seekable: bool = False
+) -> Iterator[BinaryIO]:
     """Write a file's new content to ``path``, which is replaced only if all went well.
 
     The caller writes to the yielded file. For a file (through its links) that is a
@@ -275,6 +279,47 @@ def atomic_writer(path: str, *, mode: int | None = None,
         if tmp and os.path.lexists(tmp):
             unlink_quietly(tmp)
     fsync_folder(_folder_of(target.path))  # make the rename durable too
+
+
+def write_output(
+    target: str,
+    source: str,
+    content: Iterable[bytes | bytearray] | Callable[[BinaryIO], object],
+    *,
+    keep: bytes | None = None,
+) -> tuple[str, str | None]:
+    """Write the output of a draw on ``source`` to ``target``: the one write path of the
+    workbook and list operations, once their output is checked (:mod:`.targets`).
+
+    Parameters
+    ----------
+    target : str
+        The output (``source`` itself for an in-place write), through :func:`atomic_writer`:
+        a new file gets ``source``'s permission bits.
+    source : str
+        The input.
+    content : iterable of bytes, or callable
+        The chunks to write, in order, hashed as they go (so a FIFO receives them as they
+        come); or a function that writes into the seekable file it is given, which is then
+        read back for its digest (a zip writer seeks).
+    keep : bytes, optional
+        ``source``'s content, to keep first as a backup (:func:`keep_backup`) that
+        overwrites nothing.
+
+    Returns
+    -------
+    (str, str or None)
+        The output's SHA-256 (:mod:`.digest`) and the backup kept.
+    """
+    mode = os.stat(source).st_mode & 0o7777
+    kept = None if keep is None else keep_backup(source, keep)
+    if callable(content):
+        with atomic_writer(target, mode=mode, seekable=True) as fh:
+            content(fh)
+            fh.seek(0)
+            return file_sha256(fh), kept
+    with atomic_writer(target, mode=mode) as fh:
+        return copy_sha256(content, fh.write), kept
 
 
 def backup_path(path: str, n: int = 1) -> str:

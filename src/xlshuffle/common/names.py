@@ -42,9 +42,11 @@ def check_cell_text(text: str, *, option: str) -> str:
     bad = _NOT_XML.search(text)
     if bad is not None:
         ch = bad[0]
-        what = "a byte that is not UTF-8 text" if "\udc80" <= ch <= "\udcff" else (
-            f"the {'control ' if ch < ' ' else ''}character U+{ord(ch):04X}"
-        )  # fmt: skip
+        what = (
+            "a byte that is not UTF-8 text"
+            if "\udc80" <= ch <= "\udcff"
+            else (f"the {'control ' if ch < ' ' else ''}character U+{ord(ch):04X}")
+        )
         raise OptionError(f"{option} holds {what}, which a cell cannot hold: leave it out")
     if len(text) > MAX_CELL_TEXT:
         raise OptionError(

@@ -18,7 +18,14 @@ from dataclasses import dataclass
 
 from ..draw.errors import OptionError
 
-__all__ = ["Target", "check_output", "check_writable", "is_stream", "output_target"]
+__all__ = [
+    "Target",
+    "check_output",
+    "check_writable",
+    "is_stream",
+    "output_of",
+    "output_target",
+]
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,36 @@ def output_target(path: str) -> Target:
     if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
         return Target(real, stream=True)
     raise OptionError(f"{path} is not a regular file, a FIFO or a device: name a file instead")
+
+
+def output_of(source: str, dst: str | None, *, in_place: bool, dry_run: bool) -> str | None:
+    """The file a draw on ``source`` writes: ``dst``, or ``source`` itself ``in_place``.
+
+    Parameters
+    ----------
+    source : str
+        The input.
+    dst : str or None
+        The output given (``-o``), if any.
+    in_place : bool
+        Replace the input (``--in-place``): ``dst`` is then ignored.
+    dry_run : bool
+        Nothing will be written, so no output is needed.
+
+    Returns
+    -------
+    str or None
+        The output, or None for a dry run given none.
+
+    Raises
+    ------
+    OptionError
+        When there is neither an output nor ``in_place``, and this is no dry run.
+    """
+    target = source if in_place else dst
+    if target is None and not dry_run:
+        raise OptionError("give an output path (-o / dst) or --in-place (in_place=True)")
+    return target
 
 
 def is_stream(path: str) -> bool:

@@ -40,8 +40,9 @@ def read_saved_table(path: str | os.PathLike[str], delimiter: str = ",") -> Tabl
     return rows
 
 
-def first_difference(got: Table, want: Sequence[tuple[str, list[str]]],
-                     delimiter: str = ",") -> str | None:  # fmt: skip
+def first_difference(
+    got: Table, want: Sequence[tuple[str, list[str]]], delimiter: str = ","
+) -> str | None:
     """How the saved rows ``got`` first differ from ``want`` (what each row is, and its
     fields), or None when they are the same. A line break inside a field counts the
     same as ``\n`` or ``\r\n`` (a shell may convert them on the way)."""

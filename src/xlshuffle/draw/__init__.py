@@ -28,6 +28,7 @@ Examples
 
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
+    ListError,
     OptionError,
     SeedError,
     ShapeError,
@@ -43,6 +44,7 @@ from .protocol import (
     SeedLike,
     Source,
     SystemSource,
+    as_stream,
     excel_serial,
     new_seed,
     normalise_seed,
@@ -56,6 +58,7 @@ __all__ = [
     "SUITS",
     "TEXT_UNITS",
     "DrawStream",
+    "ListError",
     "OptionError",
     "SeedError",
     "SeedLike",
@@ -65,6 +68,7 @@ __all__ = [
     "SystemSource",
     "WorkbookError",
     "XlshuffleError",
+    "as_stream",
     "deal",
     "deal_hands",
     "excel_serial",

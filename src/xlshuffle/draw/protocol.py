@@ -29,6 +29,7 @@ __all__ = [
     "SeedLike",
     "Source",
     "SystemSource",
+    "as_stream",
     "excel_serial",
     "new_seed",
     "normalise_seed",
@@ -316,6 +317,33 @@ class SystemSource:
         return secrets.randbelow(m)
 
 
+def as_stream(seed: object) -> DrawStream:
+    """Turn ``seed`` into a :class:`DrawStream`: the stream itself, to continue it, or a new one.
+
+    The workbook and list operations call this, since they record the stream's seed;
+    :func:`resolve_source` also accepts any other source.
+
+    Parameters
+    ----------
+    seed : DrawStream, str, int, float, datetime.date or None
+        A stream being continued is returned as it is; anything else is passed to
+        ``DrawStream(seed)``, which validates it (``None`` or ``""`` draws a fresh seed).
+
+    Returns
+    -------
+    DrawStream
+
+    Examples
+    --------
+    >>> s = DrawStream("42")
+    >>> as_stream(s) is s
+    True
+    >>> as_stream("42").randbelow(10)
+    8
+    """
+    return seed if isinstance(seed, DrawStream) else DrawStream(seed)
+
+
 def resolve_source(seed: object) -> DrawStream | Source:
     """Turn ``seed`` into a source: the single place a ``seed=`` argument is interpreted.
 
@@ -323,8 +351,8 @@ def resolve_source(seed: object) -> DrawStream | Source:
     ``randbelow`` method, such as a :class:`DrawStream` being continued) -> itself;
     anything else -> ``DrawStream(seed)``, which validates it.
     """
-    if isinstance(seed, DrawStream):
+    if not isinstance(seed, (DrawStream, str, numbers.Number, _dt.date)) and isinstance(
+        seed, Source
+    ):
         return seed
-    if not isinstance(seed, (str, numbers.Number, _dt.date)) and isinstance(seed, Source):
-        return seed
-    return DrawStream(seed)
+    return as_stream(seed)

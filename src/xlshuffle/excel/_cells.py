@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..common.a1 import MAX_COL, MAX_ROW
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, XlshuffleError
 from ..draw.protocol import excel_serial
 
@@ -28,8 +29,8 @@ Rows = list[list[Any]]
 #: The largest whole number a cell holds exactly (Excel numbers are doubles).
 MAX_WHOLE = 2**53
 #: A worksheet's rows and columns: a result that spills further cannot be shown.
-SHEET_ROWS = 1_048_576
-SHEET_COLUMNS = 16_384
+SHEET_ROWS = MAX_ROW
+SHEET_COLUMNS = MAX_COL
 #: The most cells DEAL draws: its work and memory grow with cards x hands.
 MAX_DEALT = SHEET_ROWS
 

@@ -29,7 +29,6 @@ b'2x2\\nn1:1s1:a\\nn1:2e0:\\n'
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import math
 import numbers
 import re
@@ -38,6 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.a1 import col_index
+from ..common.digest import bytes_sha256
 from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.knuth import deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, excel_serial
@@ -110,7 +111,7 @@ def serialise(rows: Sequence[Sequence[Any]]) -> bytes:
 
 def values_sha256(rows: Sequence[Sequence[Any]]) -> str:
     """SHA-256 (lower-case hex) of :func:`serialise` of the grid."""
-    return hashlib.sha256(serialise(rows)).hexdigest()
+    return bytes_sha256(serialise(rows))
 
 
 # --------------------------------------------------------------------------- references
@@ -140,7 +141,7 @@ def block(address: str) -> tuple[int, int, int, int] | None:
     if found is None:
         return None
     left, top, right, bottom = found.groups()
-    first, last = _column(left), _column(right or left)
+    first, last = col_index(left), col_index(right or left)
     rows = int(top), int(bottom or top)
     if not (0 < rows[0] <= rows[1] <= SHEET_ROWS and 0 < first <= last <= SHEET_COLUMNS):
         return None
@@ -150,13 +151,6 @@ def block(address: str) -> tuple[int, int, int, int] | None:
 def _cells_in(corners: tuple[int, int, int, int]) -> int:
     top, left, bottom, right = corners
     return (bottom - top + 1) * (right - left + 1)
-
-
-def _column(letters: str) -> int:
-    number = 0
-    for letter in letters:
-        number = number * 26 + ord(letter) - 64
-    return number
 
 
 # --------------------------------------------------------------------------- a draw

@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import csv
 import datetime as _dt
-import hashlib
 import io
 import itertools
 import os
@@ -28,11 +27,12 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from ..common.counts import group_count, refuse_taken_label, too_many
-from ..common.files import atomic_writer, keep_backup
-from ..common.targets import check_output, is_stream
+from ..common.digest import bytes_sha256
+from ..common.files import write_output
+from ..common.targets import check_output, is_stream, output_of
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.knuth import _check_count, deal, group_numbers, permutation
-from ..draw.protocol import PROTOCOL, DrawStream
+from ..draw.protocol import PROTOCOL, DrawStream, as_stream
 from .lines import DEFAULT_MAX_MB, read_limited
 from .table import CsvList, parse_list
 
@@ -61,7 +61,7 @@ class _Opened:
         self.path = os.fspath(src)
         with open(self.path, "rb") as fh:
             data = read_limited(fh, max_bytes, self.path)
-        self.sha256 = hashlib.sha256(data).hexdigest()
+        self.sha256 = bytes_sha256(data)
         self.lst: CsvList = parse_list(self.path, data)
         self.header = header
         self.first = 1 if header else 0
@@ -104,10 +104,6 @@ class _Opened:
         }
 
 
-def _stream(seed: object) -> DrawStream:
-    return seed if isinstance(seed, DrawStream) else DrawStream(seed)
-
-
 def _too_many(op: _Opened, k: int, what: str) -> SizeError:
     return SizeError(too_many(op.path, k, op.n, what))
 
@@ -125,26 +121,28 @@ def _check_name(op: _Opened, target: str) -> None:
     )
 
 
-def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool, backup: bool,
-           dry_run: bool) -> tuple[str | None, str | None, str | None]:  # fmt: skip
+def _write(
+    op: _Opened,
+    dst: PathLike | None,
+    chunks: Chunks,
+    *,
+    in_place: bool,
+    backup: bool,
+    dry_run: bool,
+) -> tuple[str | None, str | None, str | None]:
     """Write ``chunks`` atomically; return (output, its SHA-256, the backup kept)."""
-    target = op.path if in_place else (None if dst is None else os.fspath(dst))
+    target = output_of(
+        op.path, None if dst is None else os.fspath(dst), in_place=in_place, dry_run=dry_run
+    )
     if target is not None and not in_place:
         if not dry_run:  # a folder, or the input under another name, first
             check_output(target, op.path)
         _check_name(op, target)
-    if dry_run:
+    if dry_run or target is None:  # (None only in a dry run)
         return None, None, None
-    if target is None:
-        raise OptionError("give an output path (-o / dst) or --in-place (in_place=True)")
     # never overwrites: NAME.bak.csv, NAME.bak-2.csv...
-    kept = keep_backup(op.path, bytes(op.lst.data)) if in_place and backup else None
-    digest = hashlib.sha256()
-    with atomic_writer(target, mode=os.stat(op.path).st_mode & 0o7777) as fh:
-        for chunk in chunks:
-            fh.write(chunk)
-            digest.update(chunk)
-    return target, digest.hexdigest(), kept
+    keep = bytes(op.lst.data) if in_place and backup else None
+    return target, *write_output(target, op.path, chunks, keep=keep)
 
 
 #: The record format (docs/record.schema.json), ``xlshuffle.workbook.records.record.RECORD_VERSION``
@@ -152,9 +150,15 @@ def _write(op: _Opened, dst: PathLike | None, chunks: Chunks, *, in_place: bool,
 RECORD_VERSION = 2
 
 
-def _record(command: str, op: _Opened, stream: DrawStream, perm: list[int],
-            written: tuple[str | None, str | None, str | None],
-            k: int | None = None, size: int | None = None) -> dict[str, Any]:  # fmt: skip
+def _record(
+    command: str,
+    op: _Opened,
+    stream: DrawStream,
+    perm: list[int],
+    written: tuple[str | None, str | None, str | None],
+    k: int | None = None,
+    size: int | None = None,
+) -> dict[str, Any]:
     output, output_sha256, kept = written
     lst = op.lst
     rows = op.n + op.first
@@ -240,7 +244,7 @@ def shuffle_csv(
     >>> pathlib.Path(dst).read_bytes()
     b'name;note\\r\\nAnn;"a;b"\\r\\nDee;y\\r\\nBob;x\\r\\nCid;"2\\r\\nlines"\\r\\n'
     """
-    stream = _stream(seed)
+    stream = as_stream(seed)
     op = _Opened(src, header, max_bytes)
     perm = permutation(op.n, seed=stream)
     chunks = itertools.chain(op.start(), op.rows(perm), [op.lst.tail])  # one record at a time
@@ -276,7 +280,7 @@ def sample_csv(
         among the data records.
     """
     k = _check_count("k", k)
-    stream = _stream(seed)
+    stream = as_stream(seed)
     op = _Opened(src, header, max_bytes)
     if k > op.n:
         raise _too_many(op, k, "draw from")
@@ -325,7 +329,7 @@ def groups_csv(
     most ``size`` records: ``k = ceil(n / size)``, and the record keeps both.
     """
     group_count(k, size, 0)  # a bad k or size is refused before the file is read
-    stream = _stream(seed)
+    stream = as_stream(seed)
     op = _Opened(src, header, max_bytes)
     k = group_count(k, size, op.n)
     if header:

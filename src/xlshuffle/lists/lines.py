@@ -39,8 +39,9 @@ _CHUNK = 1 << 20
 _SPARSE_FACTOR = 8
 
 
-def read_limited(fh: BinaryIO, max_bytes: int, name: str, *,
-                 max_lines: int | None = None) -> bytearray:  # fmt: skip
+def read_limited(
+    fh: BinaryIO, max_bytes: int, name: str, *, max_lines: int | None = None
+) -> bytearray:
     """Read all of ``fh`` into one buffer, refusing (before reading it all) past ``max_bytes``
     or, when ``max_lines`` is given, past that many line endings.
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import base64
 import datetime as _dt
-import hashlib
 import os
 from typing import Any
 
+from ..common.digest import bytes_sha256
 from ..draw.errors import ListError, OptionError
 from .api import DIGEST_SIZE, _Opened, _write
 from .lines import DEFAULT_MAX_MB
@@ -57,8 +57,12 @@ def _check(op: _Opened, record: dict[str, Any], inv: list[int]) -> None:
     got = op.digests(inv)  # the records in the order the restore puts them
     if got == want:
         return
-    bad = [s for s in range(op.n) if got[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE] !=
-           want[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE]] or [0]  # fmt: skip
+    bad = [
+        s
+        for s in range(op.n)
+        if got[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE]
+        != want[s * DIGEST_SIZE : (s + 1) * DIGEST_SIZE]
+    ] or [0]
     r = op.first + min(inv[s] for s in bad)  # the first record of the file given
     raise ListError(
         f"{op.path}: record {r + 1} (line {_line_of(op, r)}): not what the draw wrote there "
@@ -116,14 +120,14 @@ def restore_csv(
     lst = op.lst
     body = [lst.record(op.first + p) for p in inv]
     restored = b"".join([*op.start(), *body, lst.tail])
-    if body and not lst.tail and hashlib.sha256(restored).hexdigest() != record["input_sha256"]:
+    if body and not lst.tail and bytes_sha256(restored) != record["input_sha256"]:
         # the draw ended an unterminated last record with a line break: drop it again
         # when that gives back the input, or when the record says the input had none
         last = body[-1]
         cut = 2 if last.endswith(b"\r\n") else 1 if last.endswith(b"\n") else 0
         stripped = restored[: len(restored) - cut]
         fp = record.get("fingerprint")
-        if hashlib.sha256(stripped).hexdigest() == record["input_sha256"] or (
+        if bytes_sha256(stripped) == record["input_sha256"] or (
             isinstance(fp, dict) and fp.get("last_line_break") is False
         ):
             restored = stripped

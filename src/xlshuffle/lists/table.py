@@ -142,8 +142,9 @@ def _csv_message(exc: csv.Error) -> str:
     return f"not a readable CSV record ({text})"
 
 
-def _check_closed(path: str, data: bytes | bytearray, bounds: array[int], delimiter: str,
-                  lines: int) -> None:  # fmt: skip
+def _check_closed(
+    path: str, data: bytes | bytearray, bounds: array[int], delimiter: str, lines: int
+) -> None:
     """Refuse a last record whose quoted field is never closed (csv reads it to the end)."""
     last = data[bounds[-2] : bounds[-1]].decode("utf-8", "surrogateescape")
     parts = last.split("\n")

@@ -23,8 +23,13 @@ __all__ = ["verify_winners"]
 PathLike = str | os.PathLike[str]
 
 
-def verify_winners(record: Mapping[str, Any], src: PathLike, saved: PathLike, *,
-                   max_bytes: int = DEFAULT_MAX_MB * 1024**2) -> None:  # fmt: skip
+def verify_winners(
+    record: Mapping[str, Any],
+    src: PathLike,
+    saved: PathLike,
+    *,
+    max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+) -> None:
     """``saved`` must hold the list's header record and the recorded winners, in draw
     order, field for field as the input holds them.
 

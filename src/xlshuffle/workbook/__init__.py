@@ -11,7 +11,8 @@ its docstring has a worked example.
 Needs the ``xlsx`` extra (openpyxl's formula translator): ``pip install 'xlshuffle[xlsx]'``.
 """
 
-from .api import SampleResult, groups_workbook, restore_workbook, sample_workbook, shuffle_workbook
+from .api import SampleResult, restore_workbook, sample_workbook, shuffle_workbook
+from .groups import groups_workbook
 from .inmemory import shuffle_worksheet
 from .limits import LIMITS, Limits, raised
 from .records.record import DrawRecord, load_records

@@ -1,4 +1,5 @@
-"""The public functions of the workbook engine: shuffle, sample, groups and restore."""
+"""The public functions of the workbook engine: shuffle, sample and restore (groups:
+:mod:`.groups`)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..common.counts import group_count, refuse_taken_label, too_many
+from ..common.counts import too_many
+from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
-from ..common.names import check_cell_text, check_sheet_name, free_sheet_name
+from ..common.names import check_sheet_name, free_sheet_name
 from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode
-from ..draw.knuth import _check_count, group_numbers, permutation
-from ..draw.protocol import DrawStream
-from .draws import CellReader, group_column_edits, sample_sheet_xml
+from ..draw.knuth import _check_count, permutation
+from ..draw.protocol import DrawStream, as_stream
+from .draws import CellReader, sample_sheet_xml
 from .jobs import Job, dest, make_record, open_or_refuse
-from .move.plan import draw_permutation, plan_move, splice
-from .move.refusals import check_movable, check_unprotected
+from .move.plan import draw_permutation, plan_move
+from .move.refusals import check_movable
 from .package.commit import Changes, Written, check_output_name, commit
 from .records.record import DrawRecord
 from .restore import fingerprint_for, restore_workbook
@@ -29,7 +31,6 @@ from .values.cells import text_of
 
 __all__ = [
     "SampleResult",
-    "groups_workbook",
     "restore_workbook",
     "sample_workbook",
     "shuffle_workbook",
@@ -141,26 +142,58 @@ def shuffle_workbook(
             f"--keep-blank-rows keeps blank rows in place while the others move: it works "
             f"with --by rows, not --by {mode}"
         )
-    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    opts = {"sheet": sheet, "cells": cells, "table": table, "columns": columns, "header": header,
-            "by": by, "keep_blank_rows": keep_blank_rows, "seed": stream.seed_text,
-            "dry_run": True}  # fmt: skip
-    job = open_or_refuse(src, lambda o: shuffle_workbook(src, **{**opts, **o}),
-                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=mode == "rows", keep_blank=keep_blank_rows)  # fmt: skip
-    return _shuffle(job, mode, stream, None, dest(dst), in_place=in_place, backup=backup,
-                    dry_run=dry_run)  # fmt: skip
+    stream = as_stream(seed)
+    opts = {
+        "sheet": sheet,
+        "cells": cells,
+        "table": table,
+        "columns": columns,
+        "header": header,
+        "by": by,
+        "keep_blank_rows": keep_blank_rows,
+        "seed": stream.seed_text,
+        "dry_run": True,
+    }
+    job = open_or_refuse(
+        src,
+        lambda o: shuffle_workbook(src, **{**opts, **o}),
+        sheet=sheet,
+        cells=cells,
+        table=table,
+        columns=columns,
+        header=header,
+        whole_rows=mode == "rows",
+        keep_blank=keep_blank_rows,
+    )
+    return _shuffle(
+        job, mode, stream, None, dest(dst), in_place=in_place, backup=backup, dry_run=dry_run
+    )
 
 
-def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | None,
-             dst: str | None, *, in_place: bool, backup: bool, dry_run: bool,
-             command: str = "shuffle", seed_text: str = "") -> DrawRecord:  # fmt: skip
+def _shuffle(
+    job: Job,
+    mode: str,
+    stream: DrawStream | None,
+    perm: list[Any] | None,
+    dst: str | None,
+    *,
+    in_place: bool,
+    backup: bool,
+    dry_run: bool,
+    command: str = "shuffle",
+    seed_text: str = "",
+) -> DrawRecord:
     sel = job.sel
     check_movable(job.inp.book, job.sx, sel, mode)
     if perm is None:
         free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
-        perm = draw_permutation(mode, sel.n_body if free is None else len(free), len(sel.cols),
-                                stream or DrawStream(None), job.sx.label)  # fmt: skip
+        perm = draw_permutation(
+            mode,
+            sel.n_body if free is None else len(free),
+            len(sel.cols),
+            stream or DrawStream(None),
+            job.sx.label,
+        )
         if free is not None:  # --keep-blank-rows: the draw is over the other rows
             perm = spread(perm, sel.n_body, free)
     changes = plan_move(job.inp, job.sx, sel, mode, perm)
@@ -168,8 +201,16 @@ def _shuffle(job: Job, mode: str, stream: DrawStream | None, perm: list[Any] | N
     drawn = fingerprint_for(job, mode) if command == "shuffle" and not dry_run else None
     written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else dst)
-    record = make_record(command, job, stream if stream is not None else seed_text, mode, perm,
-                         written, changes, output)  # fmt: skip
+    record = make_record(
+        command,
+        job,
+        stream if stream is not None else seed_text,
+        mode,
+        perm,
+        written,
+        changes,
+        output,
+    )
     record.fingerprint = drawn
     return record
 
@@ -236,13 +277,29 @@ def sample_workbook(
     """
     k = _check_count("k", k)
     check_sheet_name(sheet_name)
-    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    opts = {"k": k, "sheet": sheet, "cells": cells, "table": table, "columns": columns,
-            "header": header, "keep_blank_rows": keep_blank_rows, "seed": stream.seed_text,
-            "dry_run": True}  # fmt: skip
-    job = open_or_refuse(src, lambda o: sample_workbook(src, **{**opts, **o}),
-                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
+    stream = as_stream(seed)
+    opts = {
+        "k": k,
+        "sheet": sheet,
+        "cells": cells,
+        "table": table,
+        "columns": columns,
+        "header": header,
+        "keep_blank_rows": keep_blank_rows,
+        "seed": stream.seed_text,
+        "dry_run": True,
+    }
+    job = open_or_refuse(
+        src,
+        lambda o: sample_workbook(src, **{**opts, **o}),
+        sheet=sheet,
+        cells=cells,
+        table=table,
+        columns=columns,
+        header=header,
+        whole_rows=False,
+        keep_blank=keep_blank_rows,
+    )
     sel = job.sel
     free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
     n = sel.n_body if free is None else len(free)
@@ -271,112 +328,17 @@ def sample_workbook(
         )
         data = text.getvalue().encode("utf-8")
         if not dry_run:
-            import hashlib
-
             write_atomically(target, data)
-            written = Written(hashlib.sha256(data).hexdigest(), None)
+            written = Written(bytes_sha256(data), None)
     elif target is not None or in_place:
         book = job.inp.book
         name = free_sheet_name(sheet_name, {s.name for s in book.sheets})
-        xml = sample_sheet_xml(book, job.sx, sel, order, names=None)
+        xml = sample_sheet_xml(book, job.sx, sel, order)
         changed, part = book.add_sheet(name, xml)
         changes = Changes(changed=dict(changed), added=[(part, xml)], like=sel.sheet.part)
-        written = commit(job.inp, changes, target, in_place=in_place, backup=backup,
-                         dry_run=dry_run)  # fmt: skip
+        written = commit(
+            job.inp, changes, target, in_place=in_place, backup=backup, dry_run=dry_run
+        )
     output = None if dry_run else (job.inp.path if in_place else target)
     record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
     return SampleResult(record, table_out)
-
-
-def groups_workbook(
-    src: PathLike,
-    dst: PathLike | None = None,
-    *,
-    k: int | None = None,
-    size: int | None = None,
-    sheet: str | None = None,
-    cells: str | None = None,
-    table: str | None = None,
-    columns: str | Sequence[str] | None = None,
-    header: bool | None = None,
-    seed: object = None,
-    keep_blank_rows: bool = False,
-    label: str = "Group",
-    in_place: bool = False,
-    backup: bool = True,
-    dry_run: bool = False,
-) -> DrawRecord:
-    """Split the data rows into ``k`` near-equal groups and add a group-number column.
-
-    Row ``i`` gets group ``xlshuffle.groups(n, k, seed=seed)[i]``; rows do not move. The
-    column goes right of every stored cell of the sheet, with ``label`` in the header row
-    (refused when a header cell holds ``label`` already: a column of an earlier run).
-    Give ``size`` instead of ``k`` for groups of at most ``size`` rows: ``k`` is then
-    ``ceil(n / size)`` (sizes within one of each other), and the record keeps both.
-
-    Examples
-    --------
-    >>> import openpyxl, os, tempfile, xlshuffle
-    >>> folder = tempfile.mkdtemp()
-    >>> src, dst = os.path.join(folder, "in.xlsx"), os.path.join(folder, "out.xlsx")
-    >>> wb = openpyxl.Workbook()
-    >>> for row in [["name"], ["Ann"], ["Bob"], ["Cid"], ["Dee"], ["Eve"]]:
-    ...     wb.active.append(row)
-    >>> wb.save(src)
-    >>> _ = groups_workbook(src, dst, k=2, seed=42)
-    >>> [r[1] for r in openpyxl.load_workbook(dst).active.values]
-    ['Group', 2, 1, 1, 1, 2]
-    >>> xlshuffle.groups(5, 2, seed=42)
-    [2, 1, 1, 1, 2]
-    """
-    group_count(k, size, 0)  # a bad k, size or label is refused before the file is read
-    check_cell_text(label, option="label")
-    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
-    opts = {"k": k, "size": size, "sheet": sheet, "cells": cells, "table": table,
-            "columns": columns, "header": header, "keep_blank_rows": keep_blank_rows,
-            "label": label, "seed": stream.seed_text, "dry_run": True}  # fmt: skip
-    job = open_or_refuse(src, lambda o: groups_workbook(src, **{**opts, **o}),
-                sheet=sheet, cells=cells, table=table, columns=columns, header=header,
-                whole_rows=False, keep_blank=keep_blank_rows)  # fmt: skip
-    sel, sx = job.sel, job.sx
-    check_unprotected(job.inp.book, sx, sel)  # the group column is written into the sheet
-    free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
-    n = sel.n_body if free is None else len(free)
-    k = group_count(k, size, n)
-    if k > max(n, 1) and n:
-        raise SizeError(too_many(job.inp.path, k, n, "split into groups"))
-    if sel.header:
-        _refuse_label(job, label)
-    perm = permutation(n, seed=stream)
-    numbers: list[int | None] = list(group_numbers(perm, k))
-    if free is not None:  # --keep-blank-rows: blank rows get no group
-        spread_numbers: list[int | None] = [None] * sel.n_body
-        for i, g in zip(free, numbers, strict=True):
-            spread_numbers[i] = g
-        numbers, perm = spread_numbers, spread(perm, sel.n_body, free)
-    changes = Changes(like=sel.sheet.part)
-    if sel.n_rows > 0 and not sx.empty_data:
-        _, edits = group_column_edits(sx, sel, numbers, label, only=free)
-        changes.changed[sel.sheet.part] = splice(sx.data, list(edits))
-    written = commit(job.inp, changes, dest(dst), in_place=in_place, backup=backup,
-                     dry_run=dry_run)  # fmt: skip
-    output = None if dry_run else (job.inp.path if in_place else dest(dst))
-    record = make_record("groups", job, stream, "rows", perm, written, changes, output, k=k)
-    record.size = size
-    return record
-
-
-def _refuse_label(job: Job, label: str) -> None:
-    """Refuse a group column whose header a cell of the header row holds already."""
-    sx, top = job.sx, job.sel.top
-    i = sx.index_of(top)
-    if i >= len(sx) or sx.numbers[i] != top:
-        return
-    reader = CellReader.of(job.inp.book)
-    row = sx.row(i)
-    name = job.sel.sheet.name
-    header = []
-    for c in sx.cells(i):
-        ref = cell_ref(top, c.col)
-        header.append((f"cell {ref}", text_of(reader.value(row, c, f"sheet {name!r}, cell {ref}"))))
-    refuse_taken_label(job.inp.path, header, label)

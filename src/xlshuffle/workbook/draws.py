@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..draw.errors import WorkbookError
 from .limits import LIMITS
 from .package.parts import STRICT_MAIN, Book
+from .scan.edits import r_edit, spliced
 from .scan.refs import MAX_COL, cell_ref, col_letters
 from .scan.rowfind import used_cols
 from .scan.sheet import Cell, SheetXml
@@ -75,22 +76,23 @@ def _unreadable(where: str, exc: ValuesError) -> WorkbookError:
 
 
 def _inline(ref: str, text: str) -> bytes:
-    return (b'<c r="' + ref.encode() + b'" t="inlineStr"><is><t xml:space="preserve">'
-            + escape_text(text) + b"</t></is></c>")  # fmt: skip
+    return (
+        b'<c r="'
+        + ref.encode()
+        + b'" t="inlineStr"><is><t xml:space="preserve">'
+        + escape_text(text)
+        + b"</t></is></c>"
+    )
 
 
 def _copy_cell(row: bytes, cell: Cell, ref: str) -> bytes:
     """The cell's XML at ``ref``, its formula replaced by its cached value."""
-    edits = []
-    if cell.r_span is not None:
-        edits.append((cell.r_span[0], cell.r_span[1], ref.encode()))
-    else:
-        edits.append((cell.start + 2, cell.start + 2, b' r="' + ref.encode() + b'"'))
+    xml, base = row[cell.start : cell.end], cell.start
+    r_span = None if cell.r_span is None else (cell.r_span[0] - base, cell.r_span[1] - base)
+    edits = [r_edit(xml[: cell.tag_end - base], ref.encode(), r_span)]
     if cell.f_span is not None:
-        edits.append((cell.f_span[0], cell.f_span[1], b""))
-    xml = row[cell.start : cell.end]
-    for s, e, new in sorted(edits, reverse=True):
-        xml = xml[: s - cell.start] + new + xml[e - cell.start :]
+        edits.append((cell.f_span[0] - base, cell.f_span[1] - base, b""))
+    xml = spliced(xml, edits)
     head_end = tag_end(xml, 0)
     head = re.sub(rb"\s(?:cm|vm)\s*=\s*[\"'][^\"']*[\"']", b"", xml[:head_end])
     return head + xml[head_end:]
@@ -102,9 +104,7 @@ def _strip_prefix(xml: bytes, prefix: bytes) -> bytes:
     return xml.replace(b"<" + prefix, b"<").replace(b"</" + prefix, b"</")
 
 
-def sample_sheet_xml(
-    book: Book, sx: SheetXml, sel: Selection, drawn: list[int], *, names: list[str] | None
-) -> bytes:
+def sample_sheet_xml(book: Book, sx: SheetXml, sel: Selection, drawn: list[int]) -> bytes:
     """A new worksheet: ``Rank`` and the header labels, then one row per winner in draw
     order (``drawn`` holds 0-based data-row indexes)."""
     cols = sel.cols
@@ -113,8 +113,9 @@ def sample_sheet_xml(
     if sel.header:
         out.append(_copied(sx, sel.top, 1, pos))
     else:
-        out.extend(_inline(cell_ref(1, j + 2), name) for j, name in
-                   enumerate(names or [col_letters(c) for c in cols]))  # fmt: skip
+        out.extend(
+            _inline(cell_ref(1, j + 2), name) for j, name in enumerate(col_letters(c) for c in cols)
+        )
     out.append(b"</row>")
     for rank, index in enumerate(drawn, 1):
         r = rank + 1
@@ -123,9 +124,12 @@ def sample_sheet_xml(
         out.append(b"</row>")
     ns = STRICT_MAIN if book.strict else _TRANSITIONAL_MAIN
     return (
-        b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="' + ns
-        + b'"><sheetData>' + b"".join(out) + b"</sheetData></worksheet>"
-    )  # fmt: skip
+        b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="'
+        + ns
+        + b'"><sheetData>'
+        + b"".join(out)
+        + b"</sheetData></worksheet>"
+    )
 
 
 def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> bytes:
@@ -142,12 +146,15 @@ def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> byt
 
 
 def group_column_edits(
-    sx: SheetXml, sel: Selection, numbers: list[int | None], label: str,
+    sx: SheetXml,
+    sel: Selection,
+    numbers: list[int | None],
+    label: str,
     only: list[int] | None = None,
-) -> tuple[int, list[tuple[int, int, bytes]]]:  # fmt: skip
-    """The new column's index and the byte edits that add it (header ``label``, then one
-    group number per data row; with ``only``, for those data rows (indexes) only: blank
-    rows kept in place get none)."""
+) -> list[tuple[int, int, bytes]]:
+    """The byte edits that add a column right of every stored cell of the sheet: header
+    ``label``, then one group number per data row; with ``only``, for those data rows
+    (indexes) only: blank rows kept in place get none."""
     col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
     if col > MAX_COL:  # XFE is no column: Excel refuses the file
         raise WorkbookError(
@@ -173,8 +180,11 @@ def group_column_edits(
     run = bytearray()
     i = sx.index_of(sel.top)
     body_top = sel.body_top
-    ks = range(-1 if sel.header else 0, len(numbers)) if only is None else (
-        [-1, *only] if sel.header else only)  # fmt: skip
+    ks = (
+        range(-1 if sel.header else 0, len(numbers))
+        if only is None
+        else ([-1, *only] if sel.header else only)
+    )
     for k in ks:
         r = body_top + k
         while i < len(sx) and sx.numbers[i] < r:  # a kept row is passed: rows before it
@@ -203,7 +213,7 @@ def group_column_edits(
     if run:
         at = sx.starts[i] if i < len(sx) else sx.content_end
         edits.append((at, at, bytes(run)))
-    return col, edits
+    return edits
 
 
 def _spans(head: bytes, col: int) -> bytes:

@@ -5,6 +5,25 @@ cells of a :class:`openpyxl.worksheet.worksheet.Worksheet` with the same draw pr
 options and rules as :func:`xlshuffle.workbook.shuffle_workbook` - same seed, same order.
 Saving is then yours (``wb.save(...)``), with openpyxl's limits: to shuffle a file on disk
 without losing anything openpyxl does not model, use ``shuffle_workbook``.
+
+What is shared with the file engine: the selection's rules of what moves
+(:class:`~.selection.select.Selection`), the layout rules (:mod:`.selection.layout`), the
+permutation and destinations (:mod:`.move.plan`), the formula translation
+(:class:`~.formulas.translate.FormulaMover`, with its documented differences from
+openpyxl's ``Translator``) and the refusals of merged cells, tables, pivot tables, array
+formulas and data tables in the way, a protected sheet, and whole columns of a table.
+
+Where it differs, because a worksheet in memory is not a file:
+
+* a formula is read as a formula: openpyxl holds no cached value, so a formula counts as
+  a value for the layout rules and no cached value is kept or dropped;
+* only what openpyxl models moves with a row or cell: values, styles, hyperlinks,
+  comments, row heights and formats, merges; there are no VML note shapes, threaded
+  comments or calculation chain to rewrite, and what openpyxl does not load is lost on
+  save anyway;
+* openpyxl has no public API to move a cell object or to list a sheet's pivot tables:
+  cells are moved in ``Worksheet._cells`` and pivot tables read from
+  ``Worksheet._pivots`` (private attributes of openpyxl 3.1).
 """
 
 from __future__ import annotations
@@ -14,12 +33,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
-from ..draw.protocol import DrawStream
+from ..draw.protocol import as_stream
+from .formulas.translate import FormulaMoveError, FormulaMover
 from .move.plan import destination, draw_permutation, inverse
-from .scan.refs import MAX_COL, Area, parse_area
+from .package.parts import SheetInfo, TableInfo
+from .scan.refs import MAX_COL, MAX_ROW, Area, parse_area, quote_sheet
 from .selection.keep import spread
 from .selection.layout import Cell, Rows, find_data, trim_blank_tail
-from .selection.select import parse_columns
+from .selection.select import Selection, parse_columns
 from .selection.suggest import LayoutRefusal, refuse
 
 if TYPE_CHECKING:
@@ -67,8 +88,9 @@ class _WorksheetRows(Rows):
         return out
 
     def merges(self) -> list[Area]:
-        return [Area((m.min_row, m.min_col, m.max_row, m.max_col))
-                for m in self.ws.merged_cells.ranges]  # fmt: skip
+        return [
+            Area((m.min_row, m.min_col, m.max_row, m.max_col)) for m in self.ws.merged_cells.ranges
+        ]
 
     def first_blank(self, i0: int, i1: int) -> int | None:
         return next((r for r in self.numbers[i0 : i1 + 1] if r not in self._rows), None)
@@ -91,26 +113,50 @@ def _selection(
     columns: str | Sequence[str] | None,
     header: bool | None,
     keep_blank: bool = False,
-) -> tuple[int, int, list[int], bool, bool]:
-    """``(top, bottom, cols, header, whole_rows)``, as :mod:`xlshuffle.workbook.selection.select`
-    chooses them for a file."""
+) -> Selection:
+    """The selection, as :mod:`xlshuffle.workbook.selection.select` chooses it for a file
+    (whole rows only for the default selection of a sheet without tables)."""
     if sum(x is not None for x in (cells, table, columns)) > 1:
         raise OptionError("give at most one of cells, table and columns")
-    if table is None and cells is None and columns is None and len(ws.tables) == 1:
-        table = next(iter(ws.tables))
+    info = SheetInfo(ws.title, "", "worksheet", ws.sheet_state)
+    tables = list(dict.values(ws.tables))  # TableList.items() gives refs, not tables
+
+    def sel(
+        kind: str,
+        top: int,
+        bottom: int,
+        cols: list[int],
+        head: bool,
+        whole: bool,
+        tbl: TableInfo | None = None,
+    ) -> Selection:
+        where = Area((top, cols[0] if cols else 1, max(top, bottom), cols[-1] if cols else 1))
+        return Selection(
+            info, kind, top, bottom, cols, head, whole, f"{quote_sheet(ws.title)}!{where.a1()}", tbl
+        )
+
+    if table is None and cells is None and columns is None and len(tables) == 1:
+        table = tables[0].name
     if table is not None:
-        tbl = ws.tables.get(table) or next(
-            (t for n, t in ws.tables.items() if n.lower() == table.lower()), None
+        tbl = next((t for t in tables if t.name == table), None) or next(
+            (t for t in tables if t.name.lower() == table.lower()), None
         )
         if tbl is None:
             raise OptionError(f"sheet {ws.title!r} has no table named {table!r}")
         area = parse_area(tbl.ref)
         if area is None:
             raise WorkbookError(f"table {tbl.name} has no readable range")
-        has_head = tbl.headerRowCount != 0
-        return (area.top, area.bottom - (tbl.totalsRowCount or 0),
-                list(range(area.left, area.right + 1)),
-                has_head if header is None else header, False)  # fmt: skip
+        head, totals = tbl.headerRowCount != 0, tbl.totalsRowCount or 0
+        info_t = TableInfo(tbl.name, tbl.ref, int(head), totals, "")
+        return sel(
+            "table",
+            area.top,
+            area.bottom - totals,
+            list(range(area.left, area.right + 1)),
+            head if header is None else header,
+            False,
+            info_t,
+        )
     used = _used(ws)
     if columns is not None:
         cols = parse_columns(columns)
@@ -119,77 +165,101 @@ def _selection(
             rows = _WorksheetRows(ws, used)
             last, _ = trim_blank_tail(rows, 0, len(rows.numbers) - 1, cols)
             bottom = rows.numbers[last]
-        return used.top, bottom, cols, True if header is None else header, False
+        return sel("columns", used.top, bottom, cols, True if header is None else header, False)
     if cells is not None:
         area = parse_area(cells.replace("$", ""))
         if area is None:
             raise OptionError(f"cells {cells!r} is not an A1 range such as 'A2:D200'")
         top, left, bottom, right = area
-        if bottom - top + 1 == 1_048_576:
+        if bottom - top + 1 == MAX_ROW:
             top, bottom = used.top, used.bottom
         if right - left + 1 == MAX_COL:
             left, right = used.left, used.right
-        return top, bottom, list(range(left, right + 1)), bool(header), False
+        return sel("range", top, bottom, list(range(left, right + 1)), bool(header), False)
     top, bottom = used.top, used.bottom
-    if bottom >= top and not ws.tables:
+    if bottom >= top and not tables:
         rows = _WorksheetRows(ws, used)
-        found = find_data(rows, 0, len(rows.numbers) - 1, header=header is not False,
-                          where=f"sheet {ws.title!r}", keep_blank=keep_blank)  # fmt: skip
+        found = find_data(
+            rows,
+            0,
+            len(rows.numbers) - 1,
+            header=header is not False,
+            where=f"sheet {ws.title!r}",
+            keep_blank=keep_blank,
+        )
         top, bottom = rows.numbers[found.top], rows.numbers[found.bottom]
         left, right = rows.columns(found.top, found.bottom)
         used = Area((top, left, bottom, right))
     cols = list(range(used.left, used.right + 1))
-    return top, bottom, cols, True if header is None else header, True
+    return sel("sheet", top, bottom, cols, True if header is None else header, True)
 
 
-def _check(ws: Worksheet, top: int, bottom: int, cols: list[int], mode: str,
-           whole: bool) -> None:  # fmt: skip
+def _check(ws: Worksheet, sel: Selection, mode: str) -> None:
+    """The refusals of :func:`~.move.refusals.check_movable`, on what openpyxl holds."""
     from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
+    where = f"sheet {ws.title!r}"
     if ws.protection.sheet:
-        raise WorkbookError(f"sheet {ws.title!r} is protected: unprotect it first")
-    region = Area((top, cols[0], bottom, cols[-1]))
+        raise WorkbookError(f"{where} is protected: unprotect it first")
+    region = sel.moving_area(mode)
     for rng in ws.merged_cells.ranges:
         area = Area((rng.min_row, rng.min_col, rng.max_row, rng.max_col))
-        hit = region.overlaps(area) or (whole and not (area.bottom < top or area.top > bottom))
-        if hit and not (mode == "rows" and area.top == area.bottom
-                        and (whole or region.contains(area))):  # fmt: skip
-            raise WorkbookError(
-                f"sheet {ws.title!r}: merged cells {rng.coord} span cells the draw moves "
-                "apart: unmerge them or choose a selection without them"
-            )
-    colset = set(cols)
-    for (r, c), cell in ws._cells.items():
-        if (
-            top <= r <= bottom
-            and (whole or c in colset)
-            and isinstance(cell._value, ArrayFormula | DataTableFormula)
+        if region.overlaps(area) and not (
+            mode == "rows" and area.top == area.bottom and (sel.whole_rows or region.contains(area))
         ):
             raise WorkbookError(
-                f"sheet {ws.title!r}: cell {cell.coordinate} holds an array formula, which "
-                "cannot move cell by cell: replace it with its values"
+                f"{where}: merged cells {rng.coord} span cells the draw moves "
+                "apart: unmerge them or choose a selection without them"
             )
+    for tbl in dict.values(ws.tables):
+        ref = parse_area(tbl.ref)
+        mine = sel.table is not None and tbl.name == sel.table.name
+        if ref is not None and not mine and sel.moves_any_of(ref, mode):
+            raise WorkbookError(
+                f"{where}: the selection cuts through table {tbl.name} ({tbl.ref}): use "
+                f"table={tbl.name!r}, or cells= inside its data rows covering all its columns"
+            )
+    if sel.table is not None and mode == "columns":
+        raise WorkbookError(
+            f"{where}: moving whole columns would reorder table {sel.table.name} "
+            f"({sel.table.ref}), whose column list Excel keeps separately: shuffle its rows, "
+            "or convert it to a range in Excel first"
+        )
+    for pivot in getattr(ws, "_pivots", ()):  # openpyxl lists them nowhere public
+        out = parse_area(str(getattr(pivot.location, "ref", "") or ""))
+        if out is not None and sel.moves_any_of(out, mode):
+            raise WorkbookError(
+                f"{where}: pivot table output {out.a1()} lies in the selection: "
+                "choose a range without it (a pivot table refreshes its own cells)"
+            )
+    for cell in ws._cells.values():
+        value = cell.value
+        if isinstance(value, ArrayFormula | DataTableFormula):
+            spans = parse_area(str(value.ref or "")) or Area((cell.row, cell.column) * 2)
+            if sel.moves_any_of(spans, mode):
+                raise WorkbookError(
+                    f"{where}: cell {cell.coordinate} holds an array formula, which "
+                    "cannot move cell by cell: replace it with its values"
+                )
 
 
-_Checked = tuple[int, int, list[int], bool, int, list[int] | None]
-
-
-def _checked(ws: Worksheet, options: dict[str, Any], mode: str, keep_blank: bool) -> _Checked:
-    """The selection, checked: top, bottom, columns, whole rows, first data row and the
-    data rows not kept blank (indexes among the data rows; ``None``: all)."""
-    top, bottom, cols, has_header, whole = _selection(ws, keep_blank=keep_blank, **options)
-    whole = whole and mode == "rows"
-    body_top = top + 1 if has_header else top
-    if bottom < body_top or not cols:
-        return top, bottom, cols, whole, body_top, None
-    _check(ws, top if mode == "columns" else body_top, bottom, cols, mode, whole)
+def _checked(
+    ws: Worksheet, options: dict[str, Any], mode: str, keep_blank: bool
+) -> tuple[Selection, list[int] | None]:
+    """The selection, checked, and the data rows not kept blank (indexes among the data
+    rows; ``None``: all)."""
+    sel = _selection(ws, keep_blank=keep_blank, **options)
+    sel.whole_rows = sel.moves_whole_rows(mode)
+    if not sel.cols or sel.n_body <= 0:
+        return sel, None
+    _check(ws, sel, mode)
     free: list[int] | None = None
     if keep_blank:
-        colset = set(cols)
-        valued = {r for (r, c), cell in ws._cells.items()
-                  if cell._value is not None and c in colset}  # fmt: skip
-        free = [r - body_top for r in range(body_top, bottom + 1) if r in valued]
-    return top, bottom, cols, whole, body_top, free
+        colset = set(sel.cols)
+        valued = {r for (r, c), cell in ws._cells.items() if cell.value is not None and c in colset}
+        body_top = sel.body_top
+        free = [r - body_top for r in range(body_top, sel.bottom + 1) if r in valued]
+    return sel, free
 
 
 def shuffle_worksheet(
@@ -235,15 +305,13 @@ def shuffle_worksheet(
     >>> [[c.value for c in row] for row in wb.active.iter_rows(min_row=2)]
     [['Ann', 1, '=B2*10'], ['Dee', 4, None], ['Bob', 2, None], ['Cid', 3, None]]
     """
-    from openpyxl.formula.translate import Translator, TranslatorError
-
     mode = parse_mode(by)
     if keep_blank_rows and mode != "rows":
         raise OptionError(f"keep_blank_rows works with by='rows', not by={mode!r}")
-    stream = seed if isinstance(seed, DrawStream) else DrawStream(seed)
+    stream = as_stream(seed)
     options = {"cells": cells, "table": table, "columns": columns, "header": header}
     try:
-        top, bottom, cols, whole, body_top, free = _checked(ws, options, mode, keep_blank_rows)
+        sel, free = _checked(ws, options, mode, keep_blank_rows)
     except LayoutRefusal as exc:  # name only the options that pass the checks
 
         def attempt(o: dict[str, Any]) -> object:
@@ -251,7 +319,8 @@ def shuffle_worksheet(
             return _checked(ws, {**options, **picked}, mode, bool(o.get("keep_blank_rows")))
 
         refuse(exc, attempt, header=header)
-    if bottom < body_top or not cols:  # the rule of the file engine (jobs.refuse_no_data)
+    top, bottom, cols, whole = sel.top, sel.bottom, sel.cols, sel.whole_rows
+    if sel.n_body <= 0 or not cols:  # the rule of the file engine (jobs.refuse_no_data)
         if bottom < top or not cols:
             raise WorkbookError(f"sheet {ws.title!r} holds no data: nothing to draw")
         raise WorkbookError(
@@ -259,13 +328,14 @@ def shuffle_worksheet(
             f"rows: nothing to draw; if row {top} is data, pass header=False, or give the "
             "rows with cells="
         )
-    n = bottom - body_top + 1
+    n = sel.n_body
     perm = draw_permutation(mode, n if free is None else len(free), len(cols), stream)
     if free is not None:
         perm = spread(perm, n, free)
-    first = top if mode == "columns" else body_top
+    first = sel.moving_top(mode)
     dest = destination(mode, first, cols, perm)
     colset = set(cols)
+    mover = FormulaMover()
     store = ws._cells
     keys = [k for k in store if first <= k[0] <= bottom and (whole or k[1] in colset)]
     held = [store.pop(k) for k in keys]
@@ -277,17 +347,16 @@ def shuffle_worksheet(
             continue
         origin = cell.coordinate
         cell.row, cell.column = nr, nc
-        if getattr(cell, "data_type", None) == "f" and isinstance(cell._value, str):
+        if cell.data_type == "f" and isinstance(cell.value, str):
             try:
-                cell._value = Translator(cell._value, origin=origin).translate_formula(
-                    cell.coordinate
-                )
-            except TranslatorError as exc:
+                cell.value = "=" + mover.move(cell.value[1:], r, c, nr, nc)
+            except FormulaMoveError as exc:
                 raise WorkbookError(
                     f"sheet {ws.title!r}: the formula in {origin} cannot move to "
-                    f"{cell.coordinate} ({exc})"
+                    f"{cell.coordinate} ({exc.reason}): replace it with its value or choose "
+                    "a selection without it"
                 ) from None
-        link = getattr(cell, "_hyperlink", None)  # a MergedCell has none
+        link = cell.hyperlink
         if link is not None:
             link.ref = cell.coordinate
     if whole:

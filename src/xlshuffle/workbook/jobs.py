@@ -52,8 +52,17 @@ def open_job(
     label = sheet_label(inp.path, info.name)
     sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), label)
     check_merge_refs(sx)
-    sel = select(inp.book, sx, info, tbl, cells=cells, columns=columns, header=header,
-                 whole_rows_allowed=whole_rows, keep_blank=keep_blank)  # fmt: skip
+    sel = select(
+        inp.book,
+        sx,
+        info,
+        tbl,
+        cells=cells,
+        columns=columns,
+        header=header,
+        whole_rows_allowed=whole_rows,
+        keep_blank=keep_blank,
+    )
     if sel.n_body <= 0 or not sel.cols:
         refuse_no_data(inp, sel)
     return Job(inp, sx, sel)
@@ -85,8 +94,9 @@ def refuse_no_data(inp: Input, sel: Selection) -> NoReturn:
         what = f"sheet {sel.sheet.name!r} holds no data"
         sheets = _sheets_with_data(inp, sel.sheet.name)
         if not sheets:
-            raise WorkbookError(f"{path}: {what}, and no other sheet was found that does: "
-                                "nothing to draw")  # fmt: skip
+            raise WorkbookError(
+                f"{path}: {what}, and no other sheet was found that does: nothing to draw"
+            )
         offers = [Suggestion({"sheet": name}, "its rows") for name in sheets]
         raise LayoutRefusal(path, f"{what}: nothing to draw", offers, "", elsewhere=True)
     raise LayoutRefusal(
@@ -97,8 +107,13 @@ def refuse_no_data(inp: Input, sel: Selection) -> NoReturn:
     )
 
 
-def open_or_refuse(src: PathLike, attempt: Callable[[dict[str, Any]], object], *,
-                   header: bool | None, **options: Any) -> Job:  # fmt: skip
+def open_or_refuse(
+    src: PathLike,
+    attempt: Callable[[dict[str, Any]], object],
+    *,
+    header: bool | None,
+    **options: Any,
+) -> Job:
     """:func:`open_job`; a layout refusal names only the options ``attempt`` (a dry run
     of the same command with them) accepts (:func:`~.suggest.refuse`)."""
     try:
@@ -129,8 +144,9 @@ def job_from_record(src: PathLike, record: DrawRecord) -> Job:
     """The selection a record describes, found again in ``src``."""
     inp = read_input(src)
     info, _ = choose_sheet(inp.book, record.sheet, None)
-    sx = SheetXml(inp.book.read(info.part, limit=LIMITS.max_sheet_bytes),
-                  sheet_label(inp.path, info.name))  # fmt: skip
+    sx = SheetXml(
+        inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), sheet_label(inp.path, info.name)
+    )
     target = record.target or {}
     area = parse_area(str(target.get("ref", "")))
     if area is None:
@@ -145,9 +161,18 @@ def job_from_record(src: PathLike, record: DrawRecord) -> Job:
     table = None
     if target.get("table"):
         table = next((t for t in inp.book.tables(info) if t.name == target["table"]), None)
-    sel = Selection(info, str(target.get("kind", "range")), area.top, area.bottom, cols,
-                    record.header, record.unit == "rows", record.selection, table,
-                    [Excluded.from_dict(e) for e in target.get("excluded") or []])  # fmt: skip
+    sel = Selection(
+        info,
+        str(target.get("kind", "range")),
+        area.top,
+        area.bottom,
+        cols,
+        record.header,
+        record.unit == "rows",
+        record.selection,
+        table,
+        [Excluded.from_dict(e) for e in target.get("excluded") or []],
+    )
     return Job(inp, sx, sel)
 
 
@@ -167,9 +192,18 @@ def _target_of(sel: Selection) -> dict[str, Any]:
     return target
 
 
-def make_record(command: str, job: Job, stream: DrawStream | str, mode: str, perm: list[Any],
-            written: Written, changes: Changes, output: str | None, *,
-            k: int | None = None) -> DrawRecord:  # fmt: skip
+def make_record(
+    command: str,
+    job: Job,
+    stream: DrawStream | str,
+    mode: str,
+    perm: list[Any],
+    written: Written,
+    changes: Changes,
+    output: str | None,
+    *,
+    k: int | None = None,
+) -> DrawRecord:
     sel = job.sel
     return DrawRecord(
         command=command,
@@ -186,7 +220,7 @@ def make_record(command: str, job: Job, stream: DrawStream | str, mode: str, per
         columns=len(sel.cols),
         permutation=perm,
         k=k,
-        unit="rows" if sel.whole_rows and mode == "rows" else "cells",
+        unit="rows" if sel.moves_whole_rows(mode) else "cells",
         target=_target_of(sel),
         parts=changes.report(),
         backup=written.backup,

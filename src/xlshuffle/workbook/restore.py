@@ -20,7 +20,7 @@ from .jobs import Job, dest, job_from_record, make_record
 from .move.plan import destination, inverse, plan_move
 from .move.refusals import check_movable
 from .package.commit import Changes, commit
-from .records.fingerprint import Fingerprint, differing_rows, drawn_rows, fingerprint_of
+from .records.fingerprint import Fingerprint, differing_rows, fingerprint_of
 from .records.record import DrawRecord, load_one_record
 from .scan.refs import cell_ref
 from .scan.sheet import SheetXml
@@ -33,9 +33,8 @@ PathLike = str | os.PathLike[str]
 def _scope(job: Job, mode: str) -> tuple[int, int, list[int] | None]:
     """The rows and columns a shuffle's fingerprint covers (None: every cell of a row)."""
     sel = job.sel
-    top, bottom = drawn_rows(mode, sel.top, sel.header, sel.bottom)
-    whole = sel.whole_rows and mode == "rows"
-    return top, bottom, None if whole else list(sel.cols)
+    whole = sel.moves_whole_rows(mode)
+    return sel.moving_top(mode), sel.bottom, None if whole else list(sel.cols)
 
 
 def fingerprint_for(job: Job, mode: str, sx: SheetXml | None = None) -> dict[str, Any]:
@@ -43,8 +42,9 @@ def fingerprint_for(job: Job, mode: str, sx: SheetXml | None = None) -> dict[str
     ``sx``, another state of its sheet)."""
     top, bottom, cols = _scope(job, mode)
     book = job.inp.book
-    return fingerprint_of(sx or job.sx, lambda: CellReader.of(book).strings, top, bottom,
-                          cols).to_dict()  # fmt: skip
+    return fingerprint_of(
+        sx or job.sx, lambda: CellReader.of(book).strings, top, bottom, cols
+    ).to_dict()
 
 
 def _inverse_draw(mode: str, perm: list[Any]) -> list[Any]:
@@ -96,15 +96,16 @@ def _where(job: Job, record: DrawRecord, mode: str, rows: list[int]) -> str:
     """The first cells of the file given that go back to a row that differs, in the
     file's order: ``"row 7 (cells A7:C7)"``, ``"cells B3, A9, C2"``."""
     sel = job.sel
-    top = sel.top if mode == "columns" else sel.body_top
+    top = sel.moving_top(mode)
     if not sel.cols:
         return f"row {rows[0]}"
     to = destination(mode, top, sel.cols, record.permutation)
 
     def cells(row: int) -> list[tuple[int, int]]:
         # the header stays (only ``columns`` moves it, along its row)
-        return sorted({to(row, c) for c in sel.cols}) if row >= top else [
-            (row, c) for c in sel.cols]  # fmt: skip
+        return (
+            sorted({to(row, c) for c in sel.cols}) if row >= top else [(row, c) for c in sel.cols]
+        )
 
     first = min((cells(r) for r in rows[:100_000]), key=lambda c: c[0])
     if all(r == first[0][0] for r, _ in first):
@@ -167,7 +168,6 @@ def restore_workbook(
     changes = plan_move(job.inp, job.sx, job.sel, mode, perm)
     _check_is_output(job, record, mode, changes)
     target = dest(dst)
-    written = commit(job.inp, changes, target, in_place=in_place, backup=backup,
-                     dry_run=dry_run)  # fmt: skip
+    written = commit(job.inp, changes, target, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else target)
     return make_record("restore", job, record.seed, mode, perm, written, changes, output)

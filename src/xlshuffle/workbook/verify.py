@@ -9,18 +9,24 @@ cells' values before the check fails.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from array import array
 from typing import Any
 
+from ..common.digest import file_sha256
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.knuth import permutation
 from ..draw.protocol import PROTOCOL, DrawStream
+from .draws import CellReader
+from .jobs import job_from_record
 from .move.plan import destination, draw_permutation
 from .records.record import DrawRecord, load_records
 from .records.rowdigest import norm_general, row_digests
+from .scan.refs import cell_ref, col_letters, parse_area
+from .scan.sheet import SheetXml
+from .selection.keep import free_indexes, parse_kept, spread
+from .winners import verify_printed
 
 __all__ = ["verify_record"]
 
@@ -75,9 +81,6 @@ def _replay(record: DrawRecord) -> list[Any]:
 
 def _replay_kept(record: DrawRecord, stream: DrawStream, n_rows: int) -> list[Any]:
     """``--keep-blank-rows``: the draw is over the rows not kept, spread over all."""
-    from .scan.refs import parse_area
-    from .selection.keep import free_indexes, parse_kept, spread
-
     area = parse_area(str(record.target.get("ref", "")))
     try:
         if area is None or (record.command == "shuffle" and record.mode != "rows"):
@@ -101,14 +104,6 @@ def _first_difference(a: list[Any], b: list[Any]) -> str | None:
         if x != y:
             return f"position {i}: recorded {x!r}, recomputed {y!r}"
     return None
-
-
-def _sha256(path: PathLike) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def verify_record(
@@ -165,7 +160,7 @@ def verify_record(
     if diff is not None:
         raise WorkbookError(f"record: seed {record.seed!r} does not give this permutation: {diff}")
     if input is not None:
-        got = _sha256(input)
+        got = file_sha256(input)
         if got != record.input_sha256:
             raise WorkbookError(
                 f"{os.fspath(input)}: SHA-256 {got[:16]}... is not the recorded input's "
@@ -174,13 +169,11 @@ def verify_record(
     if output is None:
         return
     if record.command == "sample" and record.output is None and record.output_sha256 is None:
-        from .winners import verify_printed
-
         verify_printed(record, input, output)
         return
     # a CSV/TSV list's output is its exact bytes (no program re-saves it as Excel does)
     if input is None or record.command != "shuffle" or record.target.get("kind") == "list":
-        got = _sha256(output)
+        got = file_sha256(output)
         if got != record.output_sha256:
             raise WorkbookError(
                 f"{os.fspath(output)}: SHA-256 {got[:16]}... is not the recorded output's "
@@ -193,20 +186,18 @@ def verify_record(
 
 def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     """The output's selection must hold the input's cells moved by the permutation."""
-    from .jobs import job_from_record as _job_from_record
-
-    before = _job_from_record(src, record)
+    before = job_from_record(src, record)
     sel = before.sel
     mode = parse_mode(record.mode)
-    top = sel.top if mode == "columns" else sel.body_top
+    top = sel.moving_top(mode)
     if record.unit == "rows":
         # one sheet in memory at a time: the rows' digests are all that is kept of each
         ins = row_digests(before.sx, top, sel.bottom)
         del before
-        outs = row_digests(_job_from_record(dst, record).sx, top, sel.bottom)
+        outs = row_digests(job_from_record(dst, record).sx, top, sel.bottom)
         _verify_rows(record, ins, outs, top, _Rows(record, src, dst))
         return
-    after = _job_from_record(dst, record)
+    after = job_from_record(dst, record)
     dest = destination(mode, top, sel.cols, record.permutation)
     colset = set(sel.cols)
     expected: dict[tuple[int, int], bytes] = {}
@@ -235,8 +226,13 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         _mismatch_unless_same(dst, record, key, origin.get(key), rows)
 
 
-def _mismatch_unless_same(dst: PathLike, record: DrawRecord, key: tuple[int, int],
-                          src: tuple[int, int] | None, rows: _Rows) -> None:  # fmt: skip
+def _mismatch_unless_same(
+    dst: PathLike,
+    record: DrawRecord,
+    key: tuple[int, int],
+    src: tuple[int, int] | None,
+    rows: _Rows,
+) -> None:
     """A cell whose XML differs may still hold the same value (a file re-saved by Excel
     or by openpyxl, as xlshuffle 0.1 saved its outputs, renumbers shared strings and
     styles); a cell where the draw puts nothing must hold no value."""
@@ -246,12 +242,14 @@ def _mismatch_unless_same(dst: PathLike, record: DrawRecord, key: tuple[int, int
 
 
 def _mismatch(dst: PathLike, record: DrawRecord, key: tuple[int, int]) -> None:
-    from .scan.refs import cell_ref
-
     raise WorkbookError(
         f"{os.fspath(dst)}: sheet {record.sheet!r} cell {cell_ref(*key)} does not hold the "
         "input cell the draw puts there"
     )
+
+
+#: A sheet of one side, and the reader of its workbook's values.
+_Sheet = tuple[SheetXml, CellReader]
 
 
 class _Rows:
@@ -262,20 +260,17 @@ class _Rows:
 
     def __init__(self, record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         self.record, self.paths = record, (src, dst)
-        self.sheets: tuple[Any, Any] | None = None
+        self.sheets: tuple[_Sheet, ...] | None = None
         self.cached: tuple[dict[int, dict[int, object]], ...] = ({}, {})
 
-    def _open(self) -> tuple[Any, Any]:
+    def _open(self) -> tuple[_Sheet, ...]:
         if self.sheets is None:
-            from .draws import CellReader
-            from .jobs import job_from_record
-
             jobs = [job_from_record(p, self.record) for p in self.paths]
-            self.sheets = tuple((j.sx, CellReader.of(j.inp.book)) for j in jobs)  # type: ignore[assignment]
-        return self.sheets  # type: ignore[return-value]
+            self.sheets = tuple((j.sx, CellReader.of(j.inp.book)) for j in jobs)
+        return self.sheets
 
     @staticmethod
-    def _values(sx: Any, reader: Any, number: int) -> dict[int, object]:
+    def _values(sx: SheetXml, reader: CellReader, number: int) -> dict[int, object]:
         i = sx.index_of(number)
         if i >= len(sx) or sx.numbers[i] != number:
             return {}
@@ -301,8 +296,9 @@ class _Rows:
         return _first_cell_difference(a, b, src, dst)
 
 
-def _verify_rows(record: DrawRecord, ins: array[int], outs: array[int], top: int,
-                 rows: _Rows) -> None:  # fmt: skip
+def _verify_rows(
+    record: DrawRecord, ins: array[int], outs: array[int], top: int, rows: _Rows
+) -> None:
     """Each output row must be the input row the draw puts there: equal digests of the
     rows without references, formula text and cached values; a row that differs is
     compared by its cells' values before the check fails."""
@@ -317,11 +313,10 @@ def _verify_rows(record: DrawRecord, ins: array[int], outs: array[int], top: int
         )
 
 
-def _first_cell_difference(before: Any, after: Any, src: int, dst: int) -> str:
+def _first_cell_difference(before: SheetXml, after: SheetXml, src: int, dst: int) -> str:
     """``" (cell B3 differs from input cell B11)"``, or "" when it is the row itself."""
-    from .scan.refs import col_letters
 
-    def cells(sx: Any, number: int) -> dict[int, bytes]:
+    def cells(sx: SheetXml, number: int) -> dict[int, bytes]:
         i = sx.index_of(number)
         if i >= len(sx) or sx.numbers[i] != number:
             return {}

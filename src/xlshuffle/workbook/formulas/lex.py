@@ -9,12 +9,8 @@ from typing import Final
 from openpyxl.formula.tokenizer import Tokenizer
 from openpyxl.formula.translate import Translator
 
-from ..scan.refs import col_letters
+from ..scan.refs import MAX_COL, MAX_ROW, col_letters
 
-MAX_ROW: Final = 1_048_576
-"""Last row of an .xlsx sheet."""
-MAX_COL: Final = 16_384
-"""Last column of an .xlsx sheet (XFD)."""
 MAX_FORMULA_LENGTH: Final = 8_192
 """Excel's limit on the length of a formula, in characters, without the leading ``=``."""
 CACHE_SIZE: Final = 4_096
@@ -29,7 +25,9 @@ _COL_INDEX: Final[dict[str, int]] = {col_letters(i): i for i in range(1, _LAST_L
 
 
 def column_letter(index: int) -> str:
-    """Return the letters of column `index` (1 is ``A``, 16,384 is ``XFD``).
+    """Return the letters of column `index` (1 is ``A``, 16,384 is ``XFD``), checked.
+
+    :func:`~xlshuffle.workbook.scan.refs.col_letters` with the column's bounds enforced.
 
     Parameters
     ----------
@@ -53,7 +51,7 @@ def column_letter(index: int) -> str:
     """
     if not 1 <= index <= MAX_COL:
         raise ValueError(f"column {index} is not between 1 and {MAX_COL}")
-    return _COL_LETTERS[index]
+    return col_letters(index)
 
 
 class FormulaMoveError(Exception):

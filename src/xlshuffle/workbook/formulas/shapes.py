@@ -6,6 +6,7 @@ from __future__ import annotations
 from openpyxl.formula.tokenizer import Token, TokenizerError
 from openpyxl.formula.translate import Translator
 
+from ..scan.refs import MAX_COL, MAX_ROW
 from .lex import (  # noqa: F401 - the module's vocabulary
     _BRACKET_WORK,
     _COL_INDEX,
@@ -16,9 +17,7 @@ from .lex import (  # noqa: F401 - the module's vocabulary
     _QUOTED_RE,
     _THIS_ROW_RE,
     _WSPACE_RE,
-    MAX_COL,
     MAX_FORMULA_LENGTH,
-    MAX_ROW,
     FormulaMoveError,
     _cheap_parts,
     _describe,

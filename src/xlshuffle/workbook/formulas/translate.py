@@ -62,12 +62,11 @@ import re
 
 from openpyxl.formula.translate import Translator
 
+from ..scan.refs import MAX_COL, MAX_ROW
 from .lex import (
     _COL_LETTERS,
     CACHE_SIZE,
-    MAX_COL,
     MAX_FORMULA_LENGTH,
-    MAX_ROW,
     FormulaMoveError,
     _Key,
     _shape_key,

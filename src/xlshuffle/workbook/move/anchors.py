@@ -99,9 +99,16 @@ ANCHORED = {
 }
 
 
-def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: str,
-                  start: int = 0, *, bounds: Area,
-                  axis: str = "") -> bytes | None:  # fmt: skip
+def retarget_refs(
+    xml: bytes,
+    kinds: tuple[_Kind, ...],
+    dest_of: DestOf,
+    label: str,
+    start: int = 0,
+    *,
+    bounds: Area,
+    axis: str = "",
+) -> bytes | None:
     """``xml`` with the anchored ``ref``s moved, or None when nothing moved (``bounds`` and
     ``axis`` as in :func:`moved_area`)."""
     edits: list[tuple[int, int, bytes]] = []
@@ -139,8 +146,9 @@ def retarget_refs(xml: bytes, kinds: tuple[_Kind, ...], dest_of: DestOf, label: 
         if m is None:
             continue
         at = tag.start + m.start()
-        edits.append((at, tag.start + m.end(),
-                      b" " + kind.attribute + b'="' + escape_attr(new.a1()) + b'"'))  # fmt: skip
+        edits.append(
+            (at, tag.start + m.end(), b" " + kind.attribute + b'="' + escape_attr(new.a1()) + b'"')
+        )
     if not edits:
         return None
     out, pos = [], 0
@@ -193,11 +201,19 @@ def retarget_vml(vml: bytes, dest_of: DestOf) -> bytes | None:
                 nums = _NUMBER.findall(value)
                 if len(nums) == 8 and not _NUMBER.sub(b"", value).replace(b",", b"").strip():
                     shifts = iter((dc, 0, dr, 0, dc, 0, dr, 0))
-                    value = _NUMBER.sub(lambda n, s=shifts: b"%d" % (int(n[0]) + next(s)),
-                                        value)  # fmt: skip
+                    value = _NUMBER.sub(lambda n, s=shifts: b"%d" % (int(n[0]) + next(s)), value)
             tag = f[1] + f[2]
-            new_block = (new_block[: f.start()] + b"<" + tag + b">" + value + b"</" + tag + b">"
-                         + new_block[f.end() :])  # fmt: skip
+            new_block = (
+                new_block[: f.start()]
+                + b"<"
+                + tag
+                + b">"
+                + value
+                + b"</"
+                + tag
+                + b">"
+                + new_block[f.end() :]
+            )
         out.append(vml[pos : m.end()])
         out.append(new_block)
         pos = end

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ...draw.errors import WorkbookError
 from ..formulas.translate import FormulaMoveError, FormulaMover
+from ..scan.edits import r_edit, spliced
 from ..scan.refs import Area, cell_ref, col_index, parse_area
 from ..scan.sheet import Cell, SheetXml, parse_cells
 from ..scan.xmlscan import escape_text, escape_text_like, local, tag_end, unescape
@@ -98,25 +99,23 @@ class CellWriter:
         xml = row[cell.start : cell.end]
         base = cell.start
         edits: list[tuple[int, int, bytes]] = []
-        ref = cell_ref(*dst).encode()
-        if cell.r_span is not None:
-            if src != dst:
-                edits.append((cell.r_span[0] - base, cell.r_span[1] - base, ref))
-        else:
-            at = len(self.sx.prefix) + 2
-            edits.append((at, at, b' r="' + ref + b'"'))
+        r_span = cell.r_span
+        if r_span is None or src != dst:
+            span = None if r_span is None else (r_span[0] - base, r_span[1] - base)
+            edits.append(r_edit(xml[: cell.tag_end - base], cell_ref(*dst).encode(), span))
         if cell.f_span is not None:
             edits.extend(self._formula(row, cell, src, dst, whole_row=whole_row))
-        if not edits:
-            return xml
-        for start, end, new in sorted(edits, reverse=True):
-            xml = xml[:start] + new + xml[end:]
-        return xml
+        return spliced(xml, edits) if edits else xml
 
     def _formula(
-        self, row: bytes, cell: Cell, src: tuple[int, int], dst: tuple[int, int], *,
+        self,
+        row: bytes,
+        cell: Cell,
+        src: tuple[int, int],
+        dst: tuple[int, int],
+        *,
         whole_row: bool,
-    ) -> list[tuple[int, int, bytes]]:  # fmt: skip
+    ) -> list[tuple[int, int, bytes]]:
         base = cell.start
         a = cell.f_attrs or {}
         f_span = cell.f_span or (0, 0)
@@ -142,8 +141,9 @@ class CellWriter:
                 raw = row[cell.f_text[0] : cell.f_text[1]]
                 text = unescape(raw)
                 new = self.mover.move(text, *src, *dst)
-                edits.append((cell.f_text[0] - base, cell.f_text[1] - base,
-                              escape_text_like(new, raw)))  # fmt: skip
+                edits.append(
+                    (cell.f_text[0] - base, cell.f_text[1] - base, escape_text_like(new, raw))
+                )
             else:
                 text = None
                 if src == dst:
@@ -178,16 +178,8 @@ def has_number(row: bytes) -> bool:
 
 
 def rewrite_row_tag(row: bytes, tag_end: int, number: int) -> bytes:
-    head = row[:tag_end]
-    m = re.search(rb"\sr\s*=\s*([\"'])\d+\1", head)
-    new = b' r="%d"' % number
-    if m is not None:
-        head = head[: m.start()] + new + head[m.end() :]
-    else:
-        name_end = re.match(rb"<[^\s/>]+", head)
-        cut = name_end.end() if name_end else 4
-        head = head[:cut] + new + head[cut:]
-    return head + row[tag_end:]
+    """``row`` with ``r="number"`` in its start tag (which ends at ``tag_end``)."""
+    return spliced(row, [r_edit(row[:tag_end], b"%d" % number)])
 
 
 _LETTERS = re.compile(rb"[A-Z]{1,3}")
@@ -243,8 +235,11 @@ class PlainFormulas:
                 f"{cell_ref(dst, col)} ({exc.reason}): replace it with its value (Copy, "
                 "Paste Values) or choose a selection without it"
             ) from None
-        return (escape_text_like(moved, raw) if _SPECIAL.search(moved) or b"&" in raw
-                else moved.encode()), keep  # fmt: skip
+        return (
+            escape_text_like(moved, raw)
+            if _SPECIAL.search(moved) or b"&" in raw
+            else moved.encode()
+        ), keep
 
     def move(self, row: bytes, src: int, dst: int) -> bytes:
         """``row`` (references already rewritten) with each formula translated."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from ...draw.errors import WorkbookError
@@ -22,7 +22,8 @@ from ..limits import LIMITS
 from ..package.commit import Changes, Input
 from ..package.parts import Book
 from ..package.zipread import left_unread
-from ..scan.refs import Area
+from ..scan.edits import splice
+from ..scan.refs import MAX_COL, Area
 from ..scan.sheet import SheetXml
 from ..scan.xmlscan import tag_end
 from ..selection.select import Selection
@@ -36,7 +37,7 @@ from .cells import (
 )
 from .cellwrite import has_number, rewrite_row_tag
 
-__all__ = ["destination", "draw_permutation", "inverse", "plan_move", "sheet_label", "splice"]
+__all__ = ["destination", "draw_permutation", "inverse", "plan_move", "sheet_label"]
 
 Dest = Callable[[int, int], tuple[int, int]]
 _ANY_FORMULA = re.compile(rb"<(?:[\w.-]+:)?f[\s>/]")
@@ -110,21 +111,6 @@ def destination(mode: str, top: int, cols: list[int], perm: list[Any]) -> Dest:
     return lambda r, c: (top + invs[pos[c]][r - top], c)
 
 
-def splice(data: bytes, edits: list[tuple[int, int, Any]]) -> Iterator[bytes]:
-    """``data`` with byte ranges replaced (each by bytes or an iterable of bytes)."""
-    pos = 0
-    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1])):
-        if start < pos:
-            raise WorkbookError("internal error: overlapping edits of the sheet")
-        yield data[pos:start]
-        if isinstance(new, bytes):
-            yield new
-        else:
-            yield from new
-        pos = end
-    yield data[pos:]
-
-
 def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
     """Whether anything may hold a cached value computed from the moved cells: a formula
     on any sheet, a defined name, a chart or a pivot table. Another sheet too large to
@@ -149,12 +135,12 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
     """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content."""
     book = inp.book
     changes = Changes(like=sel.sheet.part)
-    if not sel.cols or (sel.n_rows if mode == "columns" else sel.n_body) <= 0:
+    if sel.moves_nothing(mode):
         return changes
-    top = sel.top if mode == "columns" else sel.body_top
+    top = sel.moving_top(mode)
     region = Region(top, sel.bottom, sel.cols)
     touched = (
-        Area((top, 1, sel.bottom, 16_384))
+        Area((top, 1, sel.bottom, MAX_COL))
         if sel.whole_rows
         else Area((top, sel.cols[0], sel.bottom, sel.cols[-1]))
     )

@@ -9,7 +9,7 @@ import re
 
 from ...draw.errors import WorkbookError
 from ..package.parts import Book
-from ..scan.refs import MAX_COL, Area, parse_area
+from ..scan.refs import MAX_ROW, parse_area
 from ..scan.sheet import SheetXml
 from ..scan.xmlscan import attrs, local, tags_or_refuse, unescape
 from ..selection.select import Selection
@@ -63,7 +63,7 @@ def check_merge_refs(sx: SheetXml) -> None:
 def _ordered(m: re.Match[bytes]) -> bool:
     c0, r0, c1, r1 = m.groups()
     return (
-        int(r0) <= int(r1) <= 1_048_576
+        int(r0) <= int(r1) <= MAX_ROW
         and (len(c0), c0) <= (len(c1), c1)
         and (len(c1) < 3 or c1 <= b"XFD")
     )
@@ -90,13 +90,9 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
     """Refuse, naming the cell or range, a selection whose cells cannot move correctly."""
     where = f"{book.label}: sheet {sel.sheet.name!r}"
     check_unprotected(book, sx, sel)
-    if not sel.cols or (sel.n_rows if mode == "columns" else sel.n_body) <= 0:
+    if sel.moves_nothing(mode):
         return
-    moving_top = sel.top if mode == "columns" else sel.body_top
-    if sel.whole_rows and mode == "rows":
-        region = Area((moving_top, 1, sel.bottom, MAX_COL))
-    else:
-        region = Area((moving_top, sel.cols[0], sel.bottom, sel.cols[-1]))
+    region = sel.moving_area(mode)
     for _, a in _tail_elements(sx, {b"mergeCell"}):
         area = parse_area(unescape(a.get(b"ref", b"")))
         if area is None or not region.overlaps(area):
@@ -115,8 +111,7 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
         area = parse_area(table.ref)
         if area is None or (sel.table is not None and table.part == sel.table.part):
             continue
-        rows_hit = not (area.bottom < region.top or area.top > region.bottom)
-        if not rows_hit or (not sel.whole_rows and not region.overlaps(area)):
+        if not sel.moves_any_of(area, mode):
             continue
         raise WorkbookError(
             f"{where}: the selection cuts through table {table.name} ({table.ref}): use "
@@ -135,15 +130,13 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
         for tag in tags_or_refuse(xml, book.label, f"part {rel.target}"):
             if local(tag.name) == b"location" and tag.kind in ("start", "empty"):
                 area = parse_area(unescape(attrs(xml[tag.start : tag.end]).get(b"ref", b"")))
-                if area is not None and (region.overlaps(area) or (
-                        sel.whole_rows and not (area.bottom < region.top
-                                                or area.top > region.bottom))):  # fmt: skip
+                if area is not None and sel.moves_any_of(area, mode):
                     raise WorkbookError(
                         f"{where}: pivot table output {area.a1()} lies in the selection: "
                         "choose a range without it (a pivot table refreshes its own cells)"
                     )
                 break
-    _check_arrays(sx, sel, region, where)
+    _check_arrays(sx, sel, mode, where)
 
 
 # [^<>] keeps each try inside one tag and nothing follows the type but a possessive run:
@@ -152,7 +145,7 @@ _ARRAY = re.compile(rb"<(?:[\w.-]+:)?f\s[^<>]*?\bt\s*=\s*[\"'](array|dataTable)[
 _REF = re.compile(rb"\sref\s*=\s*[\"']([^\"']*)[\"']")
 
 
-def _check_arrays(sx: SheetXml, sel: Selection, region: Area, where: str) -> None:
+def _check_arrays(sx: SheetXml, sel: Selection, mode: str, where: str) -> None:
     """Array formulas, dynamic-array spills and data tables cannot move cell by cell."""
     data = sx.data
     if data.find(b"array", sx.content_start, sx.content_end) < 0 and (
@@ -164,10 +157,7 @@ def _check_arrays(sx: SheetXml, sel: Selection, region: Area, where: str) -> Non
         area = parse_area(unescape(ref[1])) if ref else None
         if area is None:
             continue
-        hit = region.overlaps(area) or (
-            sel.whole_rows and not (area.bottom < region.top or area.top > region.bottom)
-        )
-        if hit:
+        if sel.moves_any_of(area, mode):
             kind = "a data table" if m[1] == b"dataTable" else "an array formula or spill"
             raise WorkbookError(
                 f"{where}: {area.a1()} holds {kind}, which cannot move cell by cell: "

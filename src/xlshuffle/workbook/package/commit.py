@@ -12,12 +12,12 @@ run makes is made.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass, field
 
-from ...common.files import atomic_writer, keep_backup
-from ...common.targets import check_output, is_stream
+from ...common.digest import bytes_sha256
+from ...common.files import write_output
+from ...common.targets import check_output, is_stream, output_of
 from ...draw.errors import OptionError, WorkbookError
 from ..limits import LIMITS
 from .parts import Book, open_book
@@ -68,7 +68,7 @@ def read_input(src: str | os.PathLike[str]) -> Input:
         )
     with open(path, "rb") as fh:  # a buffer the file's size, not the limit's (2 GB)
         data = fh.read(min(size, LIMITS.max_file_bytes) + 1)
-    return Input(path, data, hashlib.sha256(data).hexdigest(), open_book(data, path))
+    return Input(path, data, bytes_sha256(data), open_book(data, path))
 
 
 @dataclass
@@ -101,8 +101,15 @@ def _extension_kind(path: str) -> str | None:
 
 
 # the kind of package Excel expects behind each extension (.xls/.xlsb: none of ours)
-_KINDS = {".xlsx": "xlsx", ".xlsm": "xlsm", ".xltx": "xltx", ".xltm": "xltm",
-          ".xls": "xls", ".xlsb": "xlsb", ".xlam": "xlam"}  # fmt: skip
+_KINDS = {
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsm",
+    ".xltx": "xltx",
+    ".xltm": "xltm",
+    ".xls": "xls",
+    ".xlsb": "xlsb",
+    ".xlam": "xlam",
+}
 
 
 def check_output_name(book: Book, src: str, dst: str, *, also: str = "") -> None:
@@ -120,8 +127,11 @@ def check_output_name(book: Book, src: str, dst: str, *, also: str = "") -> None
         )
     if got is not None and got != want:
         stem = os.path.splitext(dst)[0]
-        also = " (rename the input too: Excel will not open it either)" if (
-            _extension_kind(src) == got) else ""  # fmt: skip
+        also = (
+            " (rename the input too: Excel will not open it either)"
+            if (_extension_kind(src) == got)
+            else ""
+        )
         raise OptionError(
             f"{dst}: {src} is an .{want} workbook, which Excel will not open under the "
             f"name .{got}: name the output {stem}.{want}{also}"
@@ -145,9 +155,7 @@ def commit(
     overwrites nothing (``NAME.bak.xlsx``, ``NAME.bak-2.xlsx``...).
     """
     path = inp.path
-    target = path if in_place else dst
-    if target is None and not dry_run:
-        raise OptionError("give an output path (-o / dst) or --in-place (in_place=True)")
+    target = output_of(path, dst, in_place=in_place, dry_run=dry_run)
     if target is not None and not in_place:
         check_output(target, path)
         check_output_name(inp.book, path, target)
@@ -156,15 +164,8 @@ def commit(
         return Written(None, None)
     if not in_place:
         refuse_if_open(target)
-    mode = os.stat(path).st_mode & 0o7777
-    kept = keep_backup(path, inp.data) if in_place and backup else None
-    digest = hashlib.sha256()
-    with atomic_writer(target, mode=mode, seekable=True) as fh:
-        _write(inp, changes, fh)
-        fh.seek(0)
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return Written(digest.hexdigest(), kept)
+    keep = inp.data if in_place and backup else None
+    return Written(*write_output(target, path, lambda fh: _write(inp, changes, fh), keep=keep))
 
 
 def _write(inp: Input, changes: Changes, out: object) -> None:

@@ -18,13 +18,13 @@ from ..scan.xmlscan import (
     Tag,
     attrs,
     check_no_doctype,
-    element_end,
     escape_attr,
     iter_tags,
     local,
     tags_or_refuse,
     unescape,
 )
+from .partedit import drop_element, insert_before_end, not_well_formed, root_prefix
 from .zipread import Package
 
 __all__ = ["Book", "Rel", "SheetInfo", "TableInfo", "open_book", "sniff"]
@@ -247,9 +247,12 @@ class Book:
                     name = unescape(a.get(b"displayName") or a.get(b"name") or b"")
                     counts = a.get(b"headerRowCount", b"1"), a.get(b"totalsRowCount", b"0")
                     if not all(c.isdigit() and len(c) < 8 for c in counts):
-                        raise _not_well_formed(self.label, part, "a row count that is not one")
-                    out.append(TableInfo(name, unescape(a.get(b"ref", b"")),
-                                         int(counts[0]), int(counts[1]), part))  # fmt: skip
+                        raise not_well_formed(self.label, part, "a row count that is not one")
+                    out.append(
+                        TableInfo(
+                            name, unescape(a.get(b"ref", b"")), int(counts[0]), int(counts[1]), part
+                        )
+                    )
                     break
         return out
 
@@ -263,9 +266,9 @@ class Book:
             return {}, []
         target = self.pkg.find(chain[0].target)
         changed = {
-            rels_part: _drop_element(self.read(rels_part), b"Relationship", b"Id", chain[0].id),
+            rels_part: drop_element(self.read(rels_part), b"Relationship", b"Id", chain[0].id),
         }  # both parts were read whole by iter_tags already: their elements end
-        ct = _drop_element(self.content_types, b"Override", b"PartName", "/" + chain[0].target)
+        ct = drop_element(self.content_types, b"Override", b"PartName", "/" + chain[0].target)
         if ct != self.content_types:
             changed[self.content_types_part] = ct
         return changed, [target] if target else []
@@ -287,9 +290,17 @@ class Book:
                     cut = len(head) - (2 if head.endswith(b"/>") else 1)
                     head = head[:cut].rstrip() + b' fullCalcOnLoad="1"' + head[cut:]
                 return xml[: tag.start] + head + xml[tag.end :]
-        after = (b"oleSize", b"customWorkbookViews", b"pivotCaches", b"smartTagPr",
-                 b"smartTagTypes", b"webPublishing", b"fileRecoveryPr", b"webPublishObjects",
-                 b"extLst")  # fmt: skip
+        after = (
+            b"oleSize",
+            b"customWorkbookViews",
+            b"pivotCaches",
+            b"smartTagPr",
+            b"smartTagTypes",
+            b"webPublishing",
+            b"fileRecoveryPr",
+            b"webPublishObjects",
+            b"extLst",
+        )
         depth = 0
         for tag in tags:
             if tag.kind == "start":
@@ -319,18 +330,29 @@ class Book:
             k += 1
         rid = f"rId{k}"
         target = posixpath.relpath(part, posixpath.dirname(self.part))
-        rel_prefix = _prefix_of_root(rels_xml, self.label, rels_name)
+        rel_prefix = root_prefix(rels_xml, self.label, rels_name)
         rel = (
-            b"<" + rel_prefix + b'Relationship Id="' + rid.encode() + b'" Type="'
-            + _REL_WORKSHEET[self.strict].encode() + b'" Target="' + target.encode() + b'"/>'
-        )  # fmt: skip
-        rels_xml = _insert_before_end(rels_xml, rel)
-        ct = _insert_before_end(
+            b"<"
+            + rel_prefix
+            + b'Relationship Id="'
+            + rid.encode()
+            + b'" Type="'
+            + _REL_WORKSHEET[self.strict].encode()
+            + b'" Target="'
+            + target.encode()
+            + b'"/>'
+        )
+        rels_xml = insert_before_end(rels_xml, rel)
+        ct = insert_before_end(
             self.content_types,
-            b"<" + _prefix_of_root(self.content_types, self.label, self.content_types_part)
+            b"<"
+            + root_prefix(self.content_types, self.label, self.content_types_part)
             + b'Override PartName="/'
-            + part.encode() + b'" ContentType="' + WORKSHEET_TYPE.encode() + b'"/>',
-        )  # fmt: skip
+            + part.encode()
+            + b'" ContentType="'
+            + WORKSHEET_TYPE.encode()
+            + b'"/>',
+        )
         book = self.xml
         ids = [int(v) for v in re.findall(rb"\ssheetId\s*=\s*[\"'](\d+)[\"']", book)]
         declared = [(p, uri) for p, uri in _XMLNS.findall(book) if uri.endswith(b"/relationships")]
@@ -341,49 +363,28 @@ class Book:
         # The prefix is declared on the new element too: some writers (openpyxl) declare
         # it on each <sheet> rather than on the root.
         entry = (
-            b"<" + (sheets_end[1] or b"") + b"sheet xmlns:" + r_prefix + b'="' + r_uri
-            + b'" name="' + escape_attr(name) + b'" sheetId="'
-            + str(max(ids, default=0) + 1).encode() + b'" ' + r_prefix + b':id="'
-            + rid.encode() + b'"/>'
-        )  # fmt: skip
+            b"<"
+            + (sheets_end[1] or b"")
+            + b"sheet xmlns:"
+            + r_prefix
+            + b'="'
+            + r_uri
+            + b'" name="'
+            + escape_attr(name)
+            + b'" sheetId="'
+            + str(max(ids, default=0) + 1).encode()
+            + b'" '
+            + r_prefix
+            + b':id="'
+            + rid.encode()
+            + b'"/>'
+        )
         book = book[: sheets_end.start()] + entry + book[sheets_end.start() :]
         return {self.part: book, rels_name: rels_xml, self.content_types_part: ct}, part
 
 
-def _not_well_formed(label: str, part: str, what: object) -> WorkbookError:
-    return WorkbookError(
-        f"{label}: part {part} is not well-formed XML ({what}): open the workbook in Excel, "
-        "save it again, and retry"
-    )
-
-
 def _tags(xml: bytes, label: str, part: str) -> list[Tag]:
     return tags_or_refuse(xml, label, f"part {part}")
-
-
-def _prefix_of_root(xml: bytes, label: str, part: str) -> bytes:
-    root = next((t for t in _tags(xml, label, part) if t.kind in ("start", "empty")), None)
-    if root is None or xml.rstrip().rfind(b"</") < 0:
-        raise _not_well_formed(label, part, "no root element to add to")
-    name = root.name
-    return name[: name.find(b":") + 1] if b":" in name else b""
-
-
-def _insert_before_end(xml: bytes, element: bytes) -> bytes:
-    at = xml.rstrip().rfind(b"</")
-    return xml[:at] + element + xml[at:]
-
-
-def _drop_element(xml: bytes, name: bytes, key: bytes, value: str) -> bytes:
-    for tag in iter_tags(xml):
-        if tag.kind in ("start", "empty") and local(tag.name) == name:
-            a = attrs(xml[tag.start : tag.end])
-            if unescape(a.get(key, b"")).lower() == value.lower():
-                try:
-                    return xml[: tag.start] + xml[element_end(xml, tag) :]
-                except ValueError:
-                    return xml  # an element that never ends is left for Excel to judge
-    return xml
 
 
 def open_book(data: bytes, label: str) -> Book:

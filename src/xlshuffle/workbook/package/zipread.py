@@ -240,8 +240,21 @@ class Package:
             if data[end : end + 4] == _SIG_DESCRIPTOR:
                 size += 4
             record_end = min(end + size, len(data))
-        return Member(name, flags, method, crc, csize, usize, offset, start, end, record_end,
-                      b"", mtime, mdate)  # fmt: skip
+        return Member(
+            name,
+            flags,
+            method,
+            crc,
+            csize,
+            usize,
+            offset,
+            start,
+            end,
+            record_end,
+            b"",
+            mtime,
+            mdate,
+        )
 
     # ------------------------------------------------------------------ reading
 

@@ -103,8 +103,9 @@ def _patched_central(raw: bytes, **fields: int) -> bytes:
     slots = {"flags": 3, "crc": 7, "csize": 8, "usize": 9, "offset": 16}
     zip64_in_use = _U32 in (head[8], head[9], head[16])
     if zip64_in_use:
-        usize, csize, offset = _zip64_values(extra, [head[9] == _U32, head[8] == _U32,
-                                                     head[16] == _U32])  # fmt: skip
+        usize, csize, offset = _zip64_values(
+            extra, [head[9] == _U32, head[8] == _U32, head[16] == _U32]
+        )
         head[9] = usize if usize is not None else head[9]
         head[8] = csize if csize is not None else head[8]
         head[16] = offset if offset is not None else head[16]

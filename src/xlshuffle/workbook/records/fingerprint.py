@@ -44,7 +44,7 @@ from ..scan.refs import col_letters
 from ..scan.sheet import SheetXml, parse_cells
 from ..values.cells import SharedStrings, ValuesError, split_cell
 
-__all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "drawn_rows", "fingerprint_of"]
+__all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "fingerprint_of"]
 
 #: The digest, named in the record so that another may replace it one day.
 DIGEST = "crc32"
@@ -82,8 +82,9 @@ class Fingerprint:
 class _Canon:
     """Canonical form of blocks of rows of one sheet."""
 
-    def __init__(self, sx: SheetXml, strings: Callable[[], SharedStrings | None],
-                 cols: list[int] | None) -> None:  # fmt: skip
+    def __init__(
+        self, sx: SheetXml, strings: Callable[[], SharedStrings | None], cols: list[int] | None
+    ) -> None:
         self.sx, self.strings = sx, strings
         self.texts: list[bytes] | None = None
         x = sx.prefix
@@ -93,8 +94,9 @@ class _Canon:
         self.formula = re.compile(rb"<" + p + rb"f\b[^<>]*(?:/>|>[^<]*</" + p + rb"f>)" + v)
         self.f_mark = b"<" + x + b"f/>"
         # LibreOffice writes TRUE and FALSE as the formulas TRUE() and FALSE()
-        self.boolean = re.compile(rb"<" + p + rb"f(?: aca=\"false\")?>(?:TRUE|FALSE)\(\)</" + p
-                                  + rb"f>")  # fmt: skip
+        self.boolean = re.compile(
+            rb"<" + p + rb"f(?: aca=\"false\")?>(?:TRUE|FALSE)\(\)</" + p + rb"f>"
+        )
         # a formula's result type is the recalculation's, like its value
         self.f_type = re.compile(rb' t="\w*"(?=><' + p + rb"f/>)")
         # LibreOffice writes 15 significant digits where Excel writes 17, and does not
@@ -104,8 +106,7 @@ class _Canon:
         self.meta = re.compile(rb' [cv]m="\d*"')
         self.empty_text = re.compile(rb'<c r="[A-Z]+\d+" t="S"><v></v></c>')
         self.row = re.compile(rb"<" + p + rb"row\b[^<>]*>")
-        self.empty = re.compile(rb"<" + p + rb'c r="[A-Z]+\d+"(?: t="\w*")?(?:/>|></' + p
-                                + rb"c>)")  # fmt: skip
+        self.empty = re.compile(rb"<" + p + rb'c r="[A-Z]+\d+"(?: t="\w*")?(?:/>|></' + p + rb"c>)")
         self.zeros = re.compile(rb"\.0+</" + p + rb"v>")
         self.v_close = b"</" + x + b"v>"
         self.shared = re.compile(rb' t="s"><' + p + rb"v>(\d+)</" + p + rb"v>")
@@ -117,10 +118,15 @@ class _Canon:
         if cols is not None:
             letters = b"|".join(col_letters(c).encode() for c in cols)
             self.others = re.compile(
-                rb"<" + p + rb'c r="(?!(?:' + letters + rb')\d)[A-Z]+\d+"[^<>]*?(?:/>|>.*?</'
-                + p + rb"c>)",
+                rb"<"
+                + p
+                + rb'c r="(?!(?:'
+                + letters
+                + rb')\d)[A-Z]+\d+"[^<>]*?(?:/>|>.*?</'
+                + p
+                + rb"c>)",
                 re.S,
-            )  # fmt: skip
+            )
 
     def block(self, i0: int, i1: int) -> list[bytes]:
         """The canonical form of stored rows ``i0..i1-1``, one bytes a row."""
@@ -248,8 +254,13 @@ def _blocks(sx: SheetXml, i0: int, i1: int) -> Iterator[tuple[int, int]]:
         c0 = c1
 
 
-def fingerprint_of(sx: SheetXml, strings: Callable[[], SharedStrings | None], top: int,
-                   bottom: int, cols: list[int] | None) -> Fingerprint:  # fmt: skip
+def fingerprint_of(
+    sx: SheetXml,
+    strings: Callable[[], SharedStrings | None],
+    top: int,
+    bottom: int,
+    cols: list[int] | None,
+) -> Fingerprint:
     """The fingerprint of rows ``top..bottom`` of a sheet: of their cells in ``cols``, or
     of every cell when ``cols`` is None. ``strings()`` gives the shared strings, read
     only when a row holds one."""
@@ -281,8 +292,3 @@ def differing_rows(got: Fingerprint, want: Fingerprint, top: int) -> list[int]:
     if a == b:
         return []
     return [top + k // SIZE for k in range(0, len(a), SIZE) if a[k : k + SIZE] != b[k : k + SIZE]]
-
-
-def drawn_rows(mode: str, top: int, header: bool, bottom: int) -> tuple[int, int]:
-    """The rows a draw's fingerprint covers: the data rows, header too for ``columns``."""
-    return (top if mode == "columns" or not header else top + 1), bottom

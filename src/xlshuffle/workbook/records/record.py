@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
-import hashlib
 import io
 import json
 import re
@@ -15,7 +14,7 @@ from ...draw.errors import OptionError, WorkbookError
 from ...draw.protocol import PROTOCOL
 from ..scan.refs import col_index, col_letters
 
-__all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records", "sha256_of"]
+__all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records"]
 
 #: The version of the record format written today (docs/record.schema.json). Version 1,
 #: written by xlshuffle 0.1, has no ``record_version``, ``unit``, ``target`` or ``parts``.
@@ -122,13 +121,12 @@ class DrawRecord:
         # Fields hold only JSON types; a shallow copy per field avoids asdict's deep copy,
         # which costs seconds for a million-entry permutation.
         data = {name: copy.copy(getattr(self, name)) for name in self.__dataclass_fields__}
-        head = {"protocol": data.pop("protocol"), "tool": data.pop("tool"),
-                "record_version": data.pop("record_version")}  # fmt: skip
+        head = {
+            "protocol": data.pop("protocol"),
+            "tool": data.pop("tool"),
+            "record_version": data.pop("record_version"),
+        }
         return head | data
-
-    def to_json(self) -> str:
-        """Return the record as one line of JSON."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], label: str = "record") -> DrawRecord:
@@ -147,9 +145,11 @@ class DrawRecord:
         unknown = sorted(set(data) - names)
         if unknown:
             raise WorkbookError(f"{label}: unknown field {unknown[0]!r} in the draw record")
-        missing = sorted(n for n, f in cls.__dataclass_fields__.items()
-                         if n not in data and f.default is MISSING
-                         and f.default_factory is MISSING)  # fmt: skip
+        missing = sorted(
+            n
+            for n, f in cls.__dataclass_fields__.items()
+            if n not in data and f.default is MISSING and f.default_factory is MISSING
+        )
         if missing:
             raise WorkbookError(
                 f"{label}: not a complete draw record (no {', '.join(missing)}): give the "
@@ -285,8 +285,3 @@ def load_one_record(path: str) -> DrawRecord:
     if len(records) != 1:
         raise OptionError(f"{path} holds {len(records)} draws: restore one record at a time")
     return records[0]
-
-
-def sha256_of(data: bytes) -> str:
-    """Hex SHA-256 of ``data``."""
-    return hashlib.sha256(data).hexdigest()

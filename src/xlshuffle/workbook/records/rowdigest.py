@@ -24,7 +24,6 @@ _R_ATTR = re.compile(rb"\s(?:r|spans)\s*=\s*[\"'][^\"']*[\"']")
 _FORMULA = re.compile(
     rb"<([\w.-]+:)?f(?:\s[^<>]*)?(?:/>|>[^<]*</\1?f>)(?:<\1?v>[^<]*</\1?v>|<\1?v\s*/>)?"
 )
-_FORMULA_V = re.compile(rb"<([\w.-]+:)?v>[^<]*</\1?v>")
 
 
 def norm_general(xml: bytes) -> bytes:

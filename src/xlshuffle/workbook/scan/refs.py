@@ -1,9 +1,15 @@
-"""A1 references: column letters, cells and ranges, 1-based as Excel writes them."""
+"""A1 references: column letters, cells and ranges, 1-based as Excel writes them.
+
+The sheet's limits (``MAX_ROW``, ``MAX_COL``) and the column-letter converters
+(``col_index``, ``col_letters``) are defined once, in ``xlshuffle.common.a1``, which the
+worksheet functions share; the workbook engine takes them from here.
+"""
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+
+from ...common.a1 import MAX_COL, MAX_ROW, col_index, col_letters
 
 __all__ = [
     "MAX_COL",
@@ -17,29 +23,7 @@ __all__ = [
     "split_sheet",
 ]
 
-MAX_ROW = 1_048_576
-MAX_COL = 16_384  # XFD
-
 _CELL = re.compile(r"\$?([A-Za-z]{1,3})?\$?(\d{1,7})?")
-
-
-@lru_cache(maxsize=20_000)
-def col_index(letters: bytes | str) -> int:
-    """``"A"`` -> 1, ``"XFD"`` -> 16384."""
-    n = 0
-    for ch in letters.upper() if isinstance(letters, str) else letters.upper().decode("ascii"):
-        n = n * 26 + ord(ch) - 64
-    return n
-
-
-@lru_cache(maxsize=20_000)
-def col_letters(index: int) -> str:
-    """1 -> ``"A"``, 16384 -> ``"XFD"``."""
-    out = ""
-    while index > 0:
-        index, rem = divmod(index - 1, 26)
-        out = chr(65 + rem) + out
-    return out
 
 
 def cell_ref(row: int, col: int) -> str:
@@ -77,6 +61,10 @@ class Area(tuple[int, int, int, int]):
     def overlaps(self, other: tuple[int, int, int, int]) -> bool:
         t, left, b, r = other
         return not (b < self.top or t > self.bottom or r < self.left or left > self.right)
+
+    def shares_rows(self, other: tuple[int, int, int, int]) -> bool:
+        """Whether the two have a row in common, whatever their columns."""
+        return not (other[2] < self.top or other[0] > self.bottom)
 
     def contains(self, other: tuple[int, int, int, int]) -> bool:
         t, left, b, r = other

@@ -67,8 +67,10 @@ def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
     starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
     n = len(mark)
     heads: set[bytes] = set()
-    for found in (map(data.find, repeat(mark), starts, ends),
-                  map(data.rfind, repeat(mark), starts, ends)):  # fmt: skip
+    for found in (
+        map(data.find, repeat(mark), starts, ends),
+        map(data.rfind, repeat(mark), starts, ends),
+    ):
         heads.update(data[k + n : k + n + 3] for k in found if k >= 0)
     letters = {h.rstrip(b'0123456789"') for h in heads}
     if not all(map(_LETTERS.fullmatch, letters)):

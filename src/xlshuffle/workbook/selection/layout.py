@@ -52,12 +52,31 @@ BELOW = 10  # rows under the header that show the table's shape
 TOTAL_ROWS = 3  # most summary rows left out at the bottom
 
 _TOTAL_WORDS = frozenset(
-    ["total", "totals", "grand total", "sum", "summe", "gesamt", "gesamtsumme", "somme",
-     "total général", "totale", "totaal", "suma", "subtotal", "合計", "合计", "总计", "總計"]
-)  # fmt: skip
-_AGGREGATE = re.compile(r"\s*=?\s*(?:_xlfn\.)?(?:SUM|SUBTOTAL|AGGREGATE)\s*\((?:[^():]*,)?\s*"
-                        r"\$?([A-Z]{1,3})\$?(\d+)\s*:\s*\$?([A-Z]{1,3})\$?(\d+)\s*\)\s*",
-                        re.IGNORECASE)  # fmt: skip
+    [
+        "total",
+        "totals",
+        "grand total",
+        "sum",
+        "summe",
+        "gesamt",
+        "gesamtsumme",
+        "somme",
+        "total général",
+        "totale",
+        "totaal",
+        "suma",
+        "subtotal",
+        "合計",
+        "合计",
+        "总计",
+        "總計",
+    ]
+)
+_AGGREGATE = re.compile(
+    r"\s*=?\s*(?:_xlfn\.)?(?:SUM|SUBTOTAL|AGGREGATE)\s*\((?:[^():]*,)?\s*"
+    r"\$?([A-Z]{1,3})\$?(\d+)\s*:\s*\$?([A-Z]{1,3})\$?(\d+)\s*\)\s*",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -134,8 +153,11 @@ def _is_total(cells: list[Cell], number: int) -> bool:
             return True
     for col, _, _, formula in cells:
         m = _AGGREGATE.fullmatch(formula)
-        if m and col_index(m[1].upper()) == col_index(m[3].upper()) == col and (
-                max(int(m[2]), int(m[4])) < number):  # fmt: skip
+        if (
+            m
+            and col_index(m[1].upper()) == col_index(m[3].upper()) == col
+            and (max(int(m[2]), int(m[4])) < number)
+        ):
             return True
     return False
 
@@ -151,8 +173,9 @@ def _runs(reasons: dict[int, str]) -> list[Excluded]:
     return out
 
 
-def _tail(rows: Rows, top: int, last: int, cols: set[int] | None,
-          totals: bool) -> tuple[int, dict[int, str]]:  # fmt: skip
+def _tail(
+    rows: Rows, top: int, last: int, cols: set[int] | None, totals: bool
+) -> tuple[int, dict[int, str]]:
     """The last data row (index), leaving out blank and total rows at the bottom."""
     nums = rows.numbers
     reasons: dict[int, str] = {}
@@ -171,15 +194,17 @@ def _tail(rows: Rows, top: int, last: int, cols: set[int] | None,
     return last, reasons
 
 
-def trim_blank_tail(rows: Rows, first: int, last: int,
-                    cols: Sequence[int]) -> tuple[int, list[Excluded]]:  # fmt: skip
+def trim_blank_tail(
+    rows: Rows, first: int, last: int, cols: Sequence[int]
+) -> tuple[int, list[Excluded]]:
     """``--columns``: the last row (index) with a value in ``cols``; the rows after it."""
     last, reasons = _tail(rows, first, last, set(cols), totals=False)
     return last, _runs(reasons)
 
 
-def find_data(rows: Rows, first: int, last: int, *, header: bool, where: str,
-              keep_blank: bool = False) -> Layout:  # fmt: skip
+def find_data(
+    rows: Rows, first: int, last: int, *, header: bool, where: str, keep_blank: bool = False
+) -> Layout:
     """The default selection's rows inside the used rows ``first..last`` (indexes); a
     :class:`~.suggest.LayoutRefusal` (``where`` starts it) for two header rows or, unless
     ``keep_blank`` (then listed in ``kept``), a blank row in the data."""
@@ -222,8 +247,9 @@ def _check_one_header(rows: Rows, top: int, bottom: int, where: str) -> None:
     h, end = nums[top], nums[bottom]
 
     def under(first: int, what: str, when: str = "", header: bool = False) -> Suggestion:
-        return Suggestion({"cells": _range(rows, top, bottom, first, end), "header": header},
-                          what, when)  # fmt: skip
+        return Suggestion(
+            {"cells": _range(rows, top, bottom, first, end), "header": header}, what, when
+        )
 
     merges = rows.merges()
     for m in merges:
@@ -249,16 +275,25 @@ def _check_one_header(rows: Rows, top: int, bottom: int, where: str) -> None:
         kinds = kinds_under.get(col, set())
         grouped = next((m for m in spans if m.left <= col <= m.right), None)
         if grouped or (kinds and kinds <= {"number", "bool"}):
-            why = (f"merged header cell {grouped.a1()} stands over it" if grouped else
-                   f"{col_letters(col)}{h + 1} is text over numbers")  # fmt: skip
+            why = (
+                f"merged header cell {grouped.a1()} stands over it"
+                if grouped
+                else f"{col_letters(col)}{h + 1} is text over numbers"
+            )
             raise LayoutRefusal(
                 where,
                 f"rows {h}-{h + 1} look like two header rows ({why})",
-                [under(h + 2, "the rows under them (rows above stay as they are)",
-                       f"if row {h + 1} is a header"),
-                 under(h, "", "if it is data", True)],
-                "", decides=1,
-            )  # fmt: skip
+                [
+                    under(
+                        h + 2,
+                        "the rows under them (rows above stay as they are)",
+                        f"if row {h + 1} is a header",
+                    ),
+                    under(h, "", "if it is data", True),
+                ],
+                "",
+                decides=1,
+            )
 
 
 def blank_runs(rows: Rows, i0: int, i1: int) -> list[tuple[int, int]]:
@@ -288,17 +323,26 @@ def _check_no_gap(rows: Rows, top: int, bottom: int, header: bool, where: str) -
     n0, it = nums[top], "it" if first == last else "them"
     what = f"row {first} is" if first == last else f"rows {first}-{last} are"
     stays = "it stays" if first == last else "they stay"
-    offers = [Suggestion({"keep_blank_rows": True},
-                         f"the other rows around {it} ({stays} in place)")]  # fmt: skip
+    offers = [
+        Suggestion({"keep_blank_rows": True}, f"the other rows around {it} ({stays} in place)")
+    ]
     if first - 2 > (n0 if header else n0 - 1):  # a block of one row draws nothing
-        offers.append(Suggestion({"cells": _range(rows, top, bottom, n0, first - 1),
-                                  "header": header}, f"only the rows above {it}"))  # fmt: skip
+        offers.append(
+            Suggestion(
+                {"cells": _range(rows, top, bottom, n0, first - 1), "header": header},
+                f"only the rows above {it}",
+            )
+        )
     k = bisect_left(nums, last + 1)  # the block below ends at the next blank row
     after = rows.first_blank(k, bottom) if k <= bottom else None
     end = nums[bottom] if after is None else after - 1
     if end > last + 1:
-        offers.append(Suggestion({"cells": _range(rows, top, bottom, last + 1, end),
-                                  "header": False}, f"only the rows below {it}"))  # fmt: skip
+        offers.append(
+            Suggestion(
+                {"cells": _range(rows, top, bottom, last + 1, end), "header": False},
+                f"only the rows below {it}",
+            )
+        )
     raise LayoutRefusal(
         where,
         f"{what} blank inside the data {_range(rows, top, bottom, n0, nums[bottom])}",

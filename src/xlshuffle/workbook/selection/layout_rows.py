@@ -78,8 +78,9 @@ class SheetRows(Rows):
                     )
                 out.append((cell.col, "text", shared, f))
             elif t == "inlineStr" or (t == "str" and cell.v_span is not None):
-                text = cell_value(row[cell.start : cell.end], strings=None, styles=_NO_STYLES,
-                                  date1904=False)  # fmt: skip
+                text = cell_value(
+                    row[cell.start : cell.end], strings=None, styles=_NO_STYLES, date1904=False
+                )
                 out.append((cell.col, "text", "" if text is None else str(text), f))
             elif v.strip():
                 out.append((cell.col, {"b": "bool", "e": "error"}.get(t, "number"), "", f))
@@ -89,9 +90,11 @@ class SheetRows(Rows):
 
     def merges(self) -> list[Area]:
         data = self.sx.data
-        refs = (unescape(attrs(data[t.start : t.end]).get(b"ref", b""))
-                for t in iter_tags(data, self.sx.content_end, len(data))
-                if t.kind in ("start", "empty") and local(t.name) == b"mergeCell")  # fmt: skip
+        refs = (
+            unescape(attrs(data[t.start : t.end]).get(b"ref", b""))
+            for t in iter_tags(data, self.sx.content_end, len(data))
+            if t.kind in ("start", "empty") and local(t.name) == b"mergeCell"
+        )
         try:
             return [a for a in map(parse_area, refs) if a is not None]
         except ValueError as exc:  # markup after <sheetData> that does not end
@@ -113,8 +116,12 @@ class SheetRows(Rows):
         if data.count(b"</" + p + b"c></" + p + b"row>", sx.starts[i0], sx.ends[i1]) != (
             i1 - i0 + 1
         ):
-            v = map(data.find, repeat(b"<" + p + b"v>"), islice(sx.starts, i0, i1 + 1),
-                    islice(sx.ends, i0, i1 + 1))  # fmt: skip
+            v = map(
+                data.find,
+                repeat(b"<" + p + b"v>"),
+                islice(sx.starts, i0, i1 + 1),
+                islice(sx.ends, i0, i1 + 1),
+            )
             for i in compress(count(i0), map(lt, v, repeat(0))):
                 if first is not None and nums[i] > first:
                     break

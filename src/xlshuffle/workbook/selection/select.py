@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ...draw.errors import OptionError, WorkbookError
 from ..package.parts import Book, SheetInfo, TableInfo
-from ..scan.refs import MAX_COL, Area, col_index, col_letters, parse_area, quote_sheet
+from ..scan.refs import MAX_COL, MAX_ROW, Area, col_index, col_letters, parse_area, quote_sheet
 from ..scan.rowfind import used_cols, valued_rows
 from ..scan.sheet import SheetXml
 from .keep import blank_runs_in
@@ -69,6 +69,35 @@ class Selection:
 
     def area(self) -> Area:
         return Area((self.top, self.cols[0], self.bottom, self.cols[-1]))
+
+    def moving_top(self, mode: str) -> int:
+        """The first row a draw by ``mode`` moves: the header row moves with its column
+        when whole columns move (``columns``), and stays in place otherwise."""
+        return self.top if mode == "columns" else self.body_top
+
+    def moves_nothing(self, mode: str) -> bool:
+        """Whether a draw by ``mode`` has nothing to move: no column, or no row from
+        :meth:`moving_top` down."""
+        return not self.cols or (self.n_rows if mode == "columns" else self.n_body) <= 0
+
+    def moves_whole_rows(self, mode: str) -> bool:
+        """Whether a draw by ``mode`` moves whole rows (every cell, and the row's own
+        height and format), not only the selected cells."""
+        return self.whole_rows and mode == "rows"
+
+    def moving_area(self, mode: str) -> Area:
+        """The cells a draw by ``mode`` moves, as one rectangle (every column of the
+        sheet when whole rows move). Call it only when not :meth:`moves_nothing`."""
+        top = self.moving_top(mode)
+        if self.moves_whole_rows(mode):
+            return Area((top, 1, self.bottom, MAX_COL))
+        return Area((top, self.cols[0], self.bottom, self.cols[-1]))
+
+    def moves_any_of(self, area: Area, mode: str) -> bool:
+        """Whether a draw by ``mode`` moves a cell of ``area`` - with whole rows, a row of
+        it: a merge, table, pivot table or array there would be taken apart."""
+        region = self.moving_area(mode)
+        return region.overlaps(area) or (self.whole_rows and region.shares_rows(area))
 
 
 def choose_sheet(
@@ -152,8 +181,17 @@ def select(
 ) -> Selection:
     """The selection of one draw (see the module docstring for what moves); with
     ``keep_blank``, its blank data rows are listed in ``kept``."""
-    sel = _select(book, sx, sheet, table, cells=cells, columns=columns, header=header,
-                  whole_rows_allowed=whole_rows_allowed, keep_blank=keep_blank)  # fmt: skip
+    sel = _select(
+        book,
+        sx,
+        sheet,
+        table,
+        cells=cells,
+        columns=columns,
+        header=header,
+        whole_rows_allowed=whole_rows_allowed,
+        keep_blank=keep_blank,
+    )
     if keep_blank and sel.kind != "sheet" and sel.cols and sel.n_body > 0:
         sel.kept = blank_runs_in(sx, sel.body_top, sel.bottom, sel.cols)
     return sel
@@ -185,10 +223,16 @@ def _select(
         bottom = area.bottom - table.totals_rows
         has_head = table.header_rows > 0
         return Selection(
-            sheet, "table", area.top, bottom, list(range(area.left, area.right + 1)),
-            has_head if header is None else header, False,
-            f"table {table.name} ({quote_sheet(sheet.name)}!{area.a1()})", table,
-        )  # fmt: skip
+            sheet,
+            "table",
+            area.top,
+            bottom,
+            list(range(area.left, area.right + 1)),
+            has_head if header is None else header,
+            False,
+            f"table {table.name} ({quote_sheet(sheet.name)}!{area.a1()})",
+            table,
+        )
     used = used_rows(sx)
     excluded: list[Excluded] = []
     if used is None:
@@ -202,8 +246,9 @@ def _select(
         elif cells is None and not book.tables(sheet):
             where = f"{book.label}: sheet {sheet.name!r}"
             rows = SheetRows(book, sx)
-            found = find_data(rows, first, last, header=header is not False, where=where,
-                              keep_blank=keep_blank)  # fmt: skip
+            found = find_data(
+                rows, first, last, header=header is not False, where=where, keep_blank=keep_blank
+            )
             first, last, excluded = found.top, found.bottom, found.excluded
             kept = found.kept
         rows_span = (sx.numbers[first], sx.numbers[last])
@@ -213,9 +258,17 @@ def _select(
         top, bottom = rows_span
         letters = ",".join(col_letters(c) for c in cols)
         label = f"{quote_sheet(sheet.name)}!{letters} (rows {top}-{bottom})"
-        return Selection(sheet, "columns", top, bottom, cols,
-                         True if header is None else header, False, label,
-                         excluded=excluded)  # fmt: skip
+        return Selection(
+            sheet,
+            "columns",
+            top,
+            bottom,
+            cols,
+            True if header is None else header,
+            False,
+            label,
+            excluded=excluded,
+        )
     if cells is not None:
         top, left, bottom, right = user_range(cells)
         if re.fullmatch(r"\s*[A-Za-z]{1,3}\s*:\s*[A-Za-z]{1,3}\s*", cells.replace("$", "")):
@@ -224,23 +277,42 @@ def _select(
             left, right = col_span
         area = Area((top, left, bottom, right))
         if used is None or not (
-            top <= rows_span[1] and bottom >= rows_span[0]
-            and left <= col_span[1] and right >= col_span[0]
-        ):  # fmt: skip
+            top <= rows_span[1]
+            and bottom >= rows_span[0]
+            and left <= col_span[1]
+            and right >= col_span[0]
+        ):
             data = Area((rows_span[0], col_span[0], rows_span[1], col_span[1]))
             where = "no data" if used is None else f"its data is in {data.a1()}"
             raise OptionError(
                 f"--range {cells!r} holds no data of sheet {sheet.name!r} ({where}): give "
                 "a range over the rows to draw"
             )
-        return Selection(sheet, "range", top, bottom, list(range(left, right + 1)),
-                         bool(header), False, f"{quote_sheet(sheet.name)}!{area.a1()}")  # fmt: skip
+        return Selection(
+            sheet,
+            "range",
+            top,
+            bottom,
+            list(range(left, right + 1)),
+            bool(header),
+            False,
+            f"{quote_sheet(sheet.name)}!{area.a1()}",
+        )
     top, bottom = rows_span
     left, right = col_span
     label = f"{quote_sheet(sheet.name)}!{Area((top, left, max(top, bottom), right)).a1()}"
-    return Selection(sheet, "sheet", top, bottom, list(range(left, right + 1)),
-                     True if header is None else header, whole_rows_allowed, label,
-                     excluded=excluded, kept=kept)  # fmt: skip
+    return Selection(
+        sheet,
+        "sheet",
+        top,
+        bottom,
+        list(range(left, right + 1)),
+        True if header is None else header,
+        whole_rows_allowed,
+        label,
+        excluded=excluded,
+        kept=kept,
+    )
 
 
 _A1_PART = re.compile(r"\s*\$?([A-Za-z]{0,3})\$?(\d{0,7})\s*")
@@ -252,7 +324,7 @@ def user_range(text: str) -> tuple[int, int, int, int]:
     corners in reverse."""
     how = (
         "write it like 'A2:D200', 'A:D', '2:200' or 'Sheet1!A2:D200' (columns A-XFD, "
-        "rows 1-1048576)"
+        f"rows 1-{MAX_ROW})"
     )
     area = parse_area(text.replace("$", ""))
     found = [_A1_PART.fullmatch(p) for p in text.split(":")]

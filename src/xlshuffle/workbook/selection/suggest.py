@@ -54,8 +54,16 @@ class LayoutRefusal(WorkbookError):
     do to the file instead (``fix``, as ``"delete it"``). ``decides`` is the suggestion
     that covers the most rows: when none is accepted, its refusal is the deciding one."""
 
-    def __init__(self, where: str, what: str, suggestions: list[Suggestion], fix: str, *,
-                 decides: int = 0, elsewhere: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        where: str,
+        what: str,
+        suggestions: list[Suggestion],
+        fix: str,
+        *,
+        decides: int = 0,
+        elsewhere: bool = False,
+    ) -> None:
         self.where, self.what, self.suggestions, self.fix = where, what, suggestions, fix
         self.reason, self.decides = f"{where}: {what}", decides
         #: The suggestions draw elsewhere (another sheet): when none is accepted, this
@@ -105,8 +113,7 @@ def refuse(
             failures[i] = other.reason
         except Refused as other:  # its own suggestions were tried: on another sheet they
             if exc.elsewhere and other.works:  # go with that sheet's option
-                works.extend(Suggestion(s.options | w.options, w.what, w.when)
-                             for w in other.works)  # fmt: skip
+                works.extend(Suggestion(s.options | w.options, w.what, w.when) for w in other.works)
             else:
                 failures[i] = other.reason
         except OptionError:

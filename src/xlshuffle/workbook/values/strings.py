@@ -293,6 +293,3 @@ class SharedStrings:
 
     def __repr__(self) -> str:
         return f"<SharedStrings: {len(self._strings)} strings>"
-
-
-# --------------------------------------------------------------------------- styles

@@ -212,8 +212,3 @@ def workbook_date1904(workbook_xml: bytes) -> bool:
     with contextlib.suppress(_Found):
         _feed(parser, workbook_xml, "the workbook part")
     return bool(found and found[0])
-
-
-# --------------------------------------------------------------------------- cells
-
-# (t, s, text of <v> or None, text of <is> or None)

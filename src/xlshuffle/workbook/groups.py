@@ -1,0 +1,136 @@
+"""``groups_workbook``: a group-number column added to a workbook's data rows."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from ..common.counts import group_count, refuse_taken_label, too_many
+from ..common.names import check_cell_text
+from ..draw.errors import SizeError
+from ..draw.knuth import group_numbers, permutation
+from ..draw.protocol import as_stream
+from .draws import CellReader, group_column_edits
+from .jobs import Job, dest, make_record, open_or_refuse
+from .move.refusals import check_unprotected
+from .package.commit import Changes, commit
+from .records.record import DrawRecord
+from .scan.edits import splice
+from .scan.refs import cell_ref
+from .selection.keep import free_indexes, spread
+from .values.cells import text_of
+
+__all__ = ["groups_workbook"]
+
+PathLike = str | os.PathLike[str]
+
+
+def groups_workbook(
+    src: PathLike,
+    dst: PathLike | None = None,
+    *,
+    k: int | None = None,
+    size: int | None = None,
+    sheet: str | None = None,
+    cells: str | None = None,
+    table: str | None = None,
+    columns: str | Sequence[str] | None = None,
+    header: bool | None = None,
+    seed: object = None,
+    keep_blank_rows: bool = False,
+    label: str = "Group",
+    in_place: bool = False,
+    backup: bool = True,
+    dry_run: bool = False,
+) -> DrawRecord:
+    """Split the data rows into ``k`` near-equal groups and add a group-number column.
+
+    Row ``i`` gets group ``xlshuffle.groups(n, k, seed=seed)[i]``; rows do not move. The
+    column goes right of every stored cell of the sheet, with ``label`` in the header row
+    (refused when a header cell holds ``label`` already: a column of an earlier run).
+    Give ``size`` instead of ``k`` for groups of at most ``size`` rows: ``k`` is then
+    ``ceil(n / size)`` (sizes within one of each other), and the record keeps both.
+
+    Examples
+    --------
+    >>> import openpyxl, os, tempfile, xlshuffle
+    >>> folder = tempfile.mkdtemp()
+    >>> src, dst = os.path.join(folder, "in.xlsx"), os.path.join(folder, "out.xlsx")
+    >>> wb = openpyxl.Workbook()
+    >>> for row in [["name"], ["Ann"], ["Bob"], ["Cid"], ["Dee"], ["Eve"]]:
+    ...     wb.active.append(row)
+    >>> wb.save(src)
+    >>> _ = groups_workbook(src, dst, k=2, seed=42)
+    >>> [r[1] for r in openpyxl.load_workbook(dst).active.values]
+    ['Group', 2, 1, 1, 1, 2]
+    >>> xlshuffle.groups(5, 2, seed=42)
+    [2, 1, 1, 1, 2]
+    """
+    group_count(k, size, 0)  # a bad k, size or label is refused before the file is read
+    check_cell_text(label, option="label")
+    stream = as_stream(seed)
+    opts = {
+        "k": k,
+        "size": size,
+        "sheet": sheet,
+        "cells": cells,
+        "table": table,
+        "columns": columns,
+        "header": header,
+        "keep_blank_rows": keep_blank_rows,
+        "label": label,
+        "seed": stream.seed_text,
+        "dry_run": True,
+    }
+    job = open_or_refuse(
+        src,
+        lambda o: groups_workbook(src, **{**opts, **o}),
+        sheet=sheet,
+        cells=cells,
+        table=table,
+        columns=columns,
+        header=header,
+        whole_rows=False,
+        keep_blank=keep_blank_rows,
+    )
+    sel, sx = job.sel, job.sx
+    check_unprotected(job.inp.book, sx, sel)  # the group column is written into the sheet
+    free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+    n = sel.n_body if free is None else len(free)
+    k = group_count(k, size, n)
+    if k > max(n, 1) and n:
+        raise SizeError(too_many(job.inp.path, k, n, "split into groups"))
+    if sel.header:
+        _refuse_label(job, label)
+    perm = permutation(n, seed=stream)
+    numbers: list[int | None] = list(group_numbers(perm, k))
+    if free is not None:  # --keep-blank-rows: blank rows get no group
+        spread_numbers: list[int | None] = [None] * sel.n_body
+        for i, g in zip(free, numbers, strict=True):
+            spread_numbers[i] = g
+        numbers, perm = spread_numbers, spread(perm, sel.n_body, free)
+    changes = Changes(like=sel.sheet.part)
+    if sel.n_rows > 0 and not sx.empty_data:
+        edits = group_column_edits(sx, sel, numbers, label, only=free)
+        changes.changed[sel.sheet.part] = splice(sx.data, edits)
+    written = commit(job.inp, changes, dest(dst), in_place=in_place, backup=backup, dry_run=dry_run)
+    output = None if dry_run else (job.inp.path if in_place else dest(dst))
+    record = make_record("groups", job, stream, "rows", perm, written, changes, output, k=k)
+    record.size = size
+    return record
+
+
+def _refuse_label(job: Job, label: str) -> None:
+    """Refuse a group column whose header a cell of the header row holds already."""
+    sx, top = job.sx, job.sel.top
+    i = sx.index_of(top)
+    if i >= len(sx) or sx.numbers[i] != top:
+        return
+    reader = CellReader.of(job.inp.book)
+    row = sx.row(i)
+    name = job.sel.sheet.name
+    header = []
+    for c in sx.cells(i):
+        ref = cell_ref(top, c.col)
+        header.append((f"cell {ref}", text_of(reader.value(row, c, f"sheet {name!r}, cell {ref}"))))
+    refuse_taken_label(job.inp.path, header, label)
