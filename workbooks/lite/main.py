@@ -1082,32 +1082,40 @@ def normalise_seed(seed: object) -> bytes:
             f"a seed cannot be {'TRUE' if seed else 'FALSE'}: use a number or a text such as '42'"
         )
     if isinstance(seed, str):
-        try:
-            return unicodedata.normalize("NFC", seed).encode("utf-8")
-        except UnicodeEncodeError as exc:  # a lone surrogate: from a JS string or bad bytes
-            raise SeedError(
-                f"the seed holds {exc.object[exc.start]!r}, half of a character (or a byte "
-                "that is not UTF-8 text): type the seed again as plain text"
-            ) from None
+        return _text_seed(seed)
     if isinstance(seed, _dt.date):
         return normalise_seed(excel_serial(seed))
-    if isinstance(seed, Decimal):  # not a numbers.Real, but a number all the same
-        if not seed.is_finite():
-            raise SeedError(f"a seed cannot be {seed}: use a finite number or a text")
-        seed = int(seed) if seed == seed.to_integral_value() else float(seed)
-    if isinstance(seed, numbers.Integral):
-        return str(int(seed)).encode("ascii")
-    if isinstance(seed, numbers.Real):
-        value = float(seed)
-        if not math.isfinite(value):
-            raise SeedError(f"a seed cannot be {value!r}: use a finite number or a text")
-        if value.is_integer():
-            return str(int(value)).encode("ascii")
-        return repr(value).encode("ascii")
+    if isinstance(seed, Decimal | numbers.Real):  # a Decimal is not a numbers.Real
+        return _number_seed(seed)
     raise SeedError(
         f"a seed must be a text, a number or a date, not {type(seed).__name__}: "
         "for example seed='2026 raffle' or seed=42"
     )
+
+
+def _text_seed(seed: str) -> bytes:
+    try:
+        return unicodedata.normalize("NFC", seed).encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: from a JS string or bad bytes
+        raise SeedError(
+            f"the seed holds {exc.object[exc.start]!r}, half of a character (or a byte "
+            "that is not UTF-8 text): type the seed again as plain text"
+        ) from None
+
+
+def _number_seed(seed: Decimal | numbers.Real | float) -> bytes:
+    if isinstance(seed, Decimal):
+        if not seed.is_finite():
+            raise SeedError(f"a seed cannot be {seed}: use a finite number or a text")
+        return _number_seed(int(seed) if seed == seed.to_integral_value() else float(seed))
+    if isinstance(seed, numbers.Integral):
+        return str(int(seed)).encode("ascii")
+    value = float(seed)
+    if not math.isfinite(value):
+        raise SeedError(f"a seed cannot be {value!r}: use a finite number or a text")
+    if value.is_integer():
+        return str(int(value)).encode("ascii")
+    return repr(value).encode("ascii")
 
 
 def new_seed() -> str:
@@ -1951,35 +1959,36 @@ def _check_cells(name: str, grid: Rows, values: bool) -> None:
                 "every row must have the same number of cells"
             )
         for c, cell in enumerate(row, 1):
-            kind = type(cell)
-            if kind is str:
+            if type(cell) is str:  # the common case first, without a call
                 if not cell.isascii() and (where := _surrogate(cell)):
                     raise OptionError(
                         f"{name}: the cell in row {r}, column {c} holds {where}: "
                         "retype that character"
                     )
                 filled = filled or cell != ""
-            elif cell is None:
-                continue
-            elif kind is float and not math.isfinite(cell):
-                raise OptionError(
-                    f"{name}: the cell in row {r}, column {c} is {cell!r}, not a number "
-                    "Excel can show: put a finite number or a text there"
-                )
-            elif isinstance(cell, (list, tuple, dict, set)):
-                raise ShapeError(
-                    f"{name}: the cell in row {r}, column {c} holds {show(cell)}, "
-                    "not a value: pass a list of rows of values"
-                )
-            elif kind is int and cell.bit_length() > 1024:
-                raise OptionError(
-                    f"{name}: the cell in row {r}, column {c} holds {show(cell)}, "
-                    "more than Excel can show"
-                )
-            else:
+            elif cell is not None:
+                _check_value(name, r, c, cell)
                 filled = True
     if not filled:
         raise SizeError(f"{name} has only empty cells: select the cells that hold the values")
+
+
+def _check_value(name: str, r: int, c: int, cell: object) -> None:
+    """A cell that is neither text nor empty: a finite number, a date, a boolean..."""
+    if type(cell) is float and not math.isfinite(cell):
+        raise OptionError(
+            f"{name}: the cell in row {r}, column {c} is {cell!r}, not a number "
+            "Excel can show: put a finite number or a text there"
+        )
+    if isinstance(cell, (list, tuple, dict, set)):
+        raise ShapeError(
+            f"{name}: the cell in row {r}, column {c} holds {show(cell)}, "
+            "not a value: pass a list of rows of values"
+        )
+    if type(cell) is int and cell.bit_length() > 1024:
+        raise OptionError(
+            f"{name}: the cell in row {r}, column {c} holds {show(cell)}, more than Excel can show"
+        )
 ''',
     "xlshuffle.excel._lockcore": r'''"""Draw and lock, the pure part: what a locked draw writes and logs, from plain values.
 

@@ -230,28 +230,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code (0 ok, 1 failure, 2 usage error)."""
     _tolerate_undecodable_names()
     try:
-        parser = build_parser()
-        args, extra = parser.parse_known_args(argv)
-        if extra and getattr(args, "func", None) is None:
-            parser.error(f"unrecognized arguments: {' '.join(extra)}")
-        if getattr(args, "func", None) is None:
-            parser.print_help(sys.stderr)
+        args = _parse(build_parser(), argv)
+        if args is None:
             return 2
-        if extra:  # name the subcommand's help, where the options it takes are listed
-            _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
-        if getattr(args, "seed", None) == "":
-            raise UsageError(_EMPTY_SEED)
         handler: Handler = args.func
         return handler(args)
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
-    except _USAGE as exc:
+    except (*_USAGE, ModuleNotFoundError, XlshuffleError, OSError, MemoryError) as exc:
+        code = _exit_code(exc)
+        if code is None:
+            raise
+        return code
+    except KeyboardInterrupt:
+        print("Error: interrupted", file=sys.stderr)
+        return 130
+
+
+def _parse(
+    parser: argparse.ArgumentParser, argv: Sequence[str] | None
+) -> argparse.Namespace | None:
+    """The parsed arguments, or None when no command was given (the help is printed)."""
+    args, extra = parser.parse_known_args(argv)
+    if getattr(args, "func", None) is None:
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.print_help(sys.stderr)
+        return None
+    if extra:  # name the subcommand's help, where the options it takes are listed
+        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+    if getattr(args, "seed", None) == "":
+        raise UsageError(_EMPTY_SEED)
+    return args
+
+
+def _exit_code(exc: BaseException) -> int | None:
+    """Print the one line ``exc`` deserves and return the exit code, or None for an
+    error that is a bug (to be raised with its traceback)."""
+    if isinstance(exc, _USAGE):
         print(f"Error: {exc}", file=sys.stderr)
         return 2
-    except ModuleNotFoundError as exc:
+    if isinstance(exc, ModuleNotFoundError):
         top = (exc.name or "").partition(".")[0]
         if top not in _EXTRAS:
-            raise
+            return None
         print(
             f"Error: this command needs {top}, which is not installed: "
             f"pip install 'xlshuffle[{_EXTRAS[top]}]' (from a checkout: "
@@ -259,22 +281,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    except (XlshuffleError, OSError) as exc:
-        if isinstance(exc, BrokenPipeError):  # `xlshuffle lines big.txt | head`
-            _silence_stdout()
-            return 0
-        print(f"Error: {_describe(exc)}", file=sys.stderr)
-        return 1
-    except MemoryError:  # a cap on the address space (ulimit -v) meets a large input
+    if isinstance(exc, BrokenPipeError):  # `xlshuffle lines big.txt | head`
+        _silence_stdout()
+        return 0
+    if isinstance(exc, MemoryError):  # a cap on the address space (ulimit -v) meets a large input
         print(
             "Error: out of memory: this needs more than the process may use (see 'ulimit "
             "-v'): ask for less (a smaller input, fewer cards), or allow more memory",
             file=sys.stderr,
         )
         return 1
-    except KeyboardInterrupt:
-        print("Error: interrupted", file=sys.stderr)
-        return 130
+    print(f"Error: {_describe(exc)}", file=sys.stderr)
+    return 1
 
 
 def _tolerate_undecodable_names() -> None:

@@ -8,13 +8,10 @@ so a missing extra surfaces as one "pip install 'xlshuffle[xlsx]'" line from ``m
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import sys
 from typing import Any
 
-from ..common.files import escape_undecodable, write_atomically
 from ..common.names import check_cell_text, check_sheet_name
 from ..common.targets import check_writable
 from ..draw.errors import OptionError, XlshuffleError
@@ -23,6 +20,7 @@ from ..draw.protocol import DrawStream, new_seed
 from . import guards, records, seed_help
 from .options import add_limits, limits_of
 from .paths import DEFAULT_SUFFIX, _Usage, destination, expand
+from .report import human_channel, report, write_record
 
 __all__ = ["register"]
 
@@ -200,12 +198,48 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from ..common.progress import Progress
-    from . import UsageError, seed_note
+    """``shuffle``, ``sample`` or ``groups`` on every input: check the options, build one
+    task per file, run them, report."""
+    from . import seed_note
 
     command: str = args.command
     mode = parse_mode(args.by) if command == "shuffle" else "rows"
     stream = DrawStream(args.seed)  # a bad seed is a usage error before any file is touched
+    _check_options(args)
+    paths = _inputs(args)
+    many = len(paths) > 1
+    fresh = args.seed in (None, "")
+    if args.out_dir is not None:
+        os.makedirs(args.out_dir, exist_ok=True)
+    tasks = _tasks(args, paths, stream, mode)
+    if not args.overwrite:
+        guards.refuse_overwrite(args, tasks)
+    results = _run_all(tasks, args.jobs, command)
+    records = report(args, tasks, results)
+    failed = len(tasks) - len(records)
+    human = human_channel(args, tasks)
+    if many:
+        print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
+    if args.record and records and not args.dry_run:  # a dry run writes nothing at all
+        write_record(args.record, records if many else records[0])
+    if records and many and fresh:
+        print(
+            "xlshuffle: each file drew its own fresh seed, shown above; replay one with "
+            "--seed SEED",
+            file=sys.stderr,
+        )
+    elif records:  # nothing was drawn when every file failed: no seed to replay
+        seed_note(stream, args.seed, sys.stderr)
+    if any(res.get("usage") for res in results):
+        return 2
+    return 1 if failed else 0
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Usage errors that no file can cure, found before any file is read."""
+    from . import UsageError
+
+    command: str = args.command
     if args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
     least = 0 if command == "sample" else 1  # groups --size leaves -k None
@@ -225,19 +259,37 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.record:  # found out before anything is drawn or written, not after
         check_writable(args.record)
+
+
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """The files named by the inputs (folders and glob patterns expanded)."""
+    from . import UsageError
+
     try:
-        paths = expand(args.inputs, args.suffix or DEFAULT_SUFFIX[command])
+        return expand(args.inputs, args.suffix or DEFAULT_SUFFIX[args.command])
     except _Usage as exc:
         raise UsageError(str(exc)) from None
+
+
+def _tasks(
+    args: argparse.Namespace, paths: list[str], stream: DrawStream, mode: str
+) -> list[dict[str, Any]]:
+    """One task per file: the keyword arguments of its draw, with ``command`` and ``limits``."""
+    from . import UsageError
+
+    command: str = args.command
     many = len(paths) > 1
     fresh = args.seed in (None, "")
-    if args.out_dir is not None:
-        os.makedirs(args.out_dir, exist_ok=True)
-
-    tasks = []
+    extra: dict[str, Any] = {"keep_blank_rows": True} if args.keep_blank_rows else {}
+    if command == "shuffle":
+        extra["by"] = mode
+    elif command == "sample":
+        extra.update(k=args.k, sheet_name=args.sheet_name)
+    else:
+        extra.update(k=args.k, size=args.size, label=args.label)
     try:
-        for path in paths:
-            task: dict[str, Any] = {
+        return [
+            {
                 "command": command,
                 "src": path,
                 "dst": destination(args, path, many),
@@ -252,31 +304,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 "backup": not args.no_backup,
                 "limits": limits_of(args),
                 "dry_run": args.dry_run,
+                **extra,
             }
-            if args.keep_blank_rows:
-                task["keep_blank_rows"] = True
-            if command == "shuffle":
-                task["by"] = mode
-            elif command == "sample":
-                task["k"] = args.k
-                task["sheet_name"] = args.sheet_name
-            else:
-                task["k"] = args.k
-                task["size"] = args.size
-                task["label"] = args.label
-            tasks.append(task)
+            for path in paths
+        ]
     except _Usage as exc:
         raise UsageError(str(exc)) from None
-    if not args.overwrite:
-        guards.refuse_overwrite(args, tasks)
 
+
+def _run_all(tasks: list[dict[str, Any]], jobs: int, command: str) -> list[dict[str, Any]]:
+    """Each task's result, in the tasks' order (``--jobs N``: N processes)."""
+    from ..common.progress import Progress
+
+    many = len(tasks) > 1
     results: list[dict[str, Any]] = [{}] * len(tasks)
     label = {"shuffle": "shuffling", "sample": "sampling", "groups": "grouping"}[command]
     with Progress(len(tasks) if many else 0, label, enabled=None if many else False) as bar:
-        if args.jobs > 1 and many:
+        if jobs > 1 and many:
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
-            with ProcessPoolExecutor(max_workers=min(args.jobs, len(tasks))) as pool:
+            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
                 futures = {pool.submit(_run_task, dict(t)): i for i, t in enumerate(tasks)}
                 for fut in as_completed(futures):
                     results[futures[fut]] = fut.result()
@@ -285,110 +332,4 @@ def _cmd_run(args: argparse.Namespace) -> int:
             for i, t in enumerate(tasks):
                 results[i] = _run_task(dict(t))
                 bar.advance()
-
-    csv_to_stdout = command == "sample" and tasks and tasks[0]["dst"] is None and not args.in_place
-    human = sys.stderr if (args.json or csv_to_stdout) else sys.stdout
-    records = []
-    for res in results:
-        if not res["ok"]:
-            print(f"Error: {res['error']}", file=sys.stderr)
-            continue
-        rec = res["record"]
-        records.append(rec)
-        print(_summary_line(command, rec, args.dry_run), file=human)
-        if csv_to_stdout and "table" in res and not args.dry_run:
-            _print_csv(res["table"])
-        if args.json:
-            print(escape_undecodable(json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
-    failed = len(tasks) - len(records)
-    if many:
-        print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
-    if args.record and records and not args.dry_run:  # a dry run writes nothing at all
-        _write_record(args.record, records if many else records[0])
-    if records and many and fresh:
-        print(
-            "xlshuffle: each file drew its own fresh seed, shown above; replay one with "
-            "--seed SEED",
-            file=sys.stderr,
-        )
-    elif records:  # nothing was drawn when every file failed: no seed to replay
-        seed_note(stream, args.seed, sys.stderr)
-    if any(res.get("usage") for res in results):
-        return 2
-    return 1 if failed else 0
-
-
-def _summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
-    n = rec["rows"] - (1 if rec["header"] else 0)
-    rows = f"{n} row{'' if n == 1 else 's'}"
-    what = {
-        "shuffle": f"{n} data row{'' if n == 1 else 's'} ({rec['mode']}) shuffled",
-        "sample": f"{rec['k']} of {rows} drawn",
-        "groups": f"{rows} put in {rec['k']} group{'' if rec['k'] == 1 else 's'}"
-        + (f" of at most {rec['size']}" if rec.get("size") else ""),
-    }[command]
-    head = ", header kept" if rec["header"] else ""
-    where = f"{what} in {rec['selection']}{head}, seed {rec['seed']}"
-    if dry_run:
-        return f"{rec['input']}: dry run, nothing written: {where}{_rows_used(rec)}"
-    target = rec["output"] or "stdout"
-    backup = f" (backup {rec['backup']})" if rec["backup"] else ""
-    return f"{rec['input']} -> {target}{backup}: {where}"
-
-
-def _rows_used(rec: dict[str, Any]) -> str:
-    """``; header row 4, data rows 5-12; left out: rows 1-2 (title)``, for a dry run."""
-
-    target = rec.get("target") or {}
-    m = re.fullmatch(r"[A-Z]+(\d+)(?::[A-Z]+(\d+))?", str(target.get("ref") or ""))
-    if m is None:
-        return ""
-    top, bottom = int(m[1]), int(m[2] or m[1])
-    first = top + 1 if rec["header"] else top
-    parts = [f"header row {top}"] if rec["header"] else []
-    parts.append(
-        "no data rows"
-        if bottom < first
-        else f"data row {first}"
-        if bottom == first
-        else f"data rows {first}-{bottom}"
-    )
-    text = "; " + ", ".join(parts)
-    left_out = [
-        f"row{'s' * ('-' in e['rows'])} {e['rows']} ({e['why']})"
-        for e in target.get("excluded") or []
-    ]
-    kept = ", ".join(target.get("kept") or [])  # --keep-blank-rows
-    return (
-        text
-        + (f"; left out: {', '.join(left_out)}" if left_out else "")
-        + (f"; blank rows kept in place: {kept}" if kept else "")
-    )
-
-
-def _print_csv(table: list[list[object]]) -> None:
-    import csv
-
-    from ..workbook.values.cells import text_of
-
-    writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerows([[text_of(v) for v in row] for row in table])
-    sys.stdout.flush()
-
-
-def _record_text(data: dict[str, Any] | list[dict[str, Any]]) -> str:
-    """Indented JSON, with each permutation kept on one line (it can be a million long)."""
-    items = data if isinstance(data, list) else [data]
-    texts = []
-    for rec in items:
-        shown = dict(rec, permutation="\x00PERM\x00")
-        text = json.dumps(shown, ensure_ascii=False, indent=2)
-        perm = json.dumps(rec["permutation"], separators=(",", ":"))
-        texts.append(text.replace('"\\u0000PERM\\u0000"', perm))
-    if isinstance(data, list):
-        return "[\n" + ",\n".join(texts) + "\n]\n"
-    return texts[0] + "\n"
-
-
-def _write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> None:
-    write_atomically(path, escape_undecodable(_record_text(data)).encode("utf-8"))
+    return results

@@ -127,32 +127,40 @@ def normalise_seed(seed: object) -> bytes:
             f"a seed cannot be {'TRUE' if seed else 'FALSE'}: use a number or a text such as '42'"
         )
     if isinstance(seed, str):
-        try:
-            return unicodedata.normalize("NFC", seed).encode("utf-8")
-        except UnicodeEncodeError as exc:  # a lone surrogate: from a JS string or bad bytes
-            raise SeedError(
-                f"the seed holds {exc.object[exc.start]!r}, half of a character (or a byte "
-                "that is not UTF-8 text): type the seed again as plain text"
-            ) from None
+        return _text_seed(seed)
     if isinstance(seed, _dt.date):
         return normalise_seed(excel_serial(seed))
-    if isinstance(seed, Decimal):  # not a numbers.Real, but a number all the same
-        if not seed.is_finite():
-            raise SeedError(f"a seed cannot be {seed}: use a finite number or a text")
-        seed = int(seed) if seed == seed.to_integral_value() else float(seed)
-    if isinstance(seed, numbers.Integral):
-        return str(int(seed)).encode("ascii")
-    if isinstance(seed, numbers.Real):
-        value = float(seed)
-        if not math.isfinite(value):
-            raise SeedError(f"a seed cannot be {value!r}: use a finite number or a text")
-        if value.is_integer():
-            return str(int(value)).encode("ascii")
-        return repr(value).encode("ascii")
+    if isinstance(seed, Decimal | numbers.Real):  # a Decimal is not a numbers.Real
+        return _number_seed(seed)
     raise SeedError(
         f"a seed must be a text, a number or a date, not {type(seed).__name__}: "
         "for example seed='2026 raffle' or seed=42"
     )
+
+
+def _text_seed(seed: str) -> bytes:
+    try:
+        return unicodedata.normalize("NFC", seed).encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: from a JS string or bad bytes
+        raise SeedError(
+            f"the seed holds {exc.object[exc.start]!r}, half of a character (or a byte "
+            "that is not UTF-8 text): type the seed again as plain text"
+        ) from None
+
+
+def _number_seed(seed: Decimal | numbers.Real | float) -> bytes:
+    if isinstance(seed, Decimal):
+        if not seed.is_finite():
+            raise SeedError(f"a seed cannot be {seed}: use a finite number or a text")
+        return _number_seed(int(seed) if seed == seed.to_integral_value() else float(seed))
+    if isinstance(seed, numbers.Integral):
+        return str(int(seed)).encode("ascii")
+    value = float(seed)
+    if not math.isfinite(value):
+        raise SeedError(f"a seed cannot be {value!r}: use a finite number or a text")
+    if value.is_integer():
+        return str(int(value)).encode("ascii")
+    return repr(value).encode("ascii")
 
 
 def new_seed() -> str:

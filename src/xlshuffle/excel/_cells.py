@@ -284,32 +284,33 @@ def _check_cells(name: str, grid: Rows, values: bool) -> None:
                 "every row must have the same number of cells"
             )
         for c, cell in enumerate(row, 1):
-            kind = type(cell)
-            if kind is str:
+            if type(cell) is str:  # the common case first, without a call
                 if not cell.isascii() and (where := _surrogate(cell)):
                     raise OptionError(
                         f"{name}: the cell in row {r}, column {c} holds {where}: "
                         "retype that character"
                     )
                 filled = filled or cell != ""
-            elif cell is None:
-                continue
-            elif kind is float and not math.isfinite(cell):
-                raise OptionError(
-                    f"{name}: the cell in row {r}, column {c} is {cell!r}, not a number "
-                    "Excel can show: put a finite number or a text there"
-                )
-            elif isinstance(cell, (list, tuple, dict, set)):
-                raise ShapeError(
-                    f"{name}: the cell in row {r}, column {c} holds {show(cell)}, "
-                    "not a value: pass a list of rows of values"
-                )
-            elif kind is int and cell.bit_length() > 1024:
-                raise OptionError(
-                    f"{name}: the cell in row {r}, column {c} holds {show(cell)}, "
-                    "more than Excel can show"
-                )
-            else:
+            elif cell is not None:
+                _check_value(name, r, c, cell)
                 filled = True
     if not filled:
         raise SizeError(f"{name} has only empty cells: select the cells that hold the values")
+
+
+def _check_value(name: str, r: int, c: int, cell: object) -> None:
+    """A cell that is neither text nor empty: a finite number, a date, a boolean..."""
+    if type(cell) is float and not math.isfinite(cell):
+        raise OptionError(
+            f"{name}: the cell in row {r}, column {c} is {cell!r}, not a number "
+            "Excel can show: put a finite number or a text there"
+        )
+    if isinstance(cell, (list, tuple, dict, set)):
+        raise ShapeError(
+            f"{name}: the cell in row {r}, column {c} holds {show(cell)}, "
+            "not a value: pass a list of rows of values"
+        )
+    if type(cell) is int and cell.bit_length() > 1024:
+        raise OptionError(
+            f"{name}: the cell in row {r}, column {c} holds {show(cell)}, more than Excel can show"
+        )

@@ -127,88 +127,124 @@ def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Transla
     the relative row parts of the shape key, at the same places), and the Translator to
     check the result against (None where this module differs from openpyxl on purpose).
     """
+    translator = _translator(text, src_row, src_col)
+    builder = _Builder(text, src_row, src_col)
+    for token in translator.get_tokens():
+        builder.add(token)
+    return builder.result(translator)
+
+
+def _translator(text: str, src_row: int, src_col: int) -> Translator:
+    """openpyxl's Translator of `text` at its source cell (its tokens are read once)."""
     if text.count("[") * len(text) > _BRACKET_WORK:
         raise FormulaMoveError("the formula has too many [ ] groups for openpyxl to read")
     try:
-        translator = Translator("=" + text, origin=_COL_LETTERS[src_col] + str(src_row))
+        return Translator("=" + text, origin=_COL_LETTERS[src_col] + str(src_row))
     except TokenizerError as exc:
         raise FormulaMoveError(f"openpyxl cannot read the formula ({exc})") from None
     except (IndexError, AssertionError):  # openpyxl's own asserts, e.g. an unmatched ")"
         raise FormulaMoveError("openpyxl cannot read the formula") from None
-    tokens = translator.get_tokens()
-    lits: list[str] = []
-    slots: list[tuple[bool, int]] = []
-    refs: list[str] = []
-    ours: list[tuple[int, int]] = []
-    error: str | None = None
-    row_local = True
-    mapped = True
-    qualified_name = False
-    buf = ""
-    pos = start = 0
-    for token in tokens:
+
+
+class _Builder:
+    """One walk over openpyxl's tokens of a formula: the literal pieces and reference
+    slots of its :class:`_Shape`, and what decides whether the shape may be cached."""
+
+    def __init__(self, text: str, src_row: int, src_col: int) -> None:
+        self.text, self.src_row, self.src_col = text, src_row, src_col
+        self.lits: list[str] = []
+        self.slots: list[tuple[bool, int]] = []
+        self.refs: list[str] = []
+        self.ours: list[tuple[int, int]] = []  # where the relative row parts sit in `text`
+        self.error: str | None = None
+        self.row_local = True
+        self.mapped = True  # every token found at its place in `text`
+        self.qualified_name = False
+        self.buf = ""
+        self.pos = self.start = 0
+
+    def add(self, token: Token) -> None:
         value: str = token.value
-        # Where the token sits in `text`; openpyxl shortens runs of whitespace.
+        self._locate(token)
+        if token.type == Token.FUNC and token.subtype == Token.OPEN:
+            self._function(value)
+        if token.type == Token.OPERAND and token.subtype == Token.RANGE:
+            self._range(value)
+        else:
+            self.buf += value
+
+    def result(self, translator: Translator) -> tuple[_Shape, bool, Translator | None]:
+        self.lits.append(self.buf)
+        cacheable = (
+            self.mapped and self.pos == len(self.text) and self.ours == _cheap_parts(self.text)
+        )
+        shape = _Shape(self.lits, self.slots, self.refs, self.error, self.row_local, self.src_col)
+        return shape, cacheable, None if self.qualified_name else translator
+
+    def _locate(self, token: Token) -> None:
+        """Where the token sits in `text`; openpyxl shortens runs of whitespace."""
+        value: str = token.value
+        text, pos = self.text, self.pos
         if token.type == Token.WSPACE:
             ws = _WSPACE_RE.match(text, pos)
             if ws is None or text[pos] != value:
-                mapped = False
+                self.mapped = False
             else:
-                pos = ws.end()
+                self.pos = ws.end()
         elif text.startswith(value, pos):
-            start, pos = pos, pos + len(value)
+            self.start, self.pos = pos, pos + len(value)
         else:
-            mapped = False
-        if token.type == Token.FUNC and token.subtype == Token.OPEN:
-            name = value[:-1].upper()
-            for prefix in _FUNC_PREFIXES:
-                name = name.removeprefix(prefix.upper())
-            if name not in _FUNCS_PURE or name in _FUNCS_POSITIONAL:
-                row_local = False
-        if not (token.type == Token.OPERAND and token.subtype == Token.RANGE):
-            buf += value
-            continue
+            self.mapped = False
+
+    def _function(self, value: str) -> None:
+        name = value[:-1].upper()
+        for prefix in _FUNC_PREFIXES:
+            name = name.removeprefix(prefix.upper())
+        if name not in _FUNCS_PURE or name in _FUNCS_POSITIONAL:
+            self.row_local = False
+
+    def _range(self, value: str) -> None:
         parts, exact, ref_start, cells = _range_parts(value)
-        mapped = mapped and exact
+        self.mapped = self.mapped and exact
         if ref_start and _QUOTED_RE.sub("", value[:ref_start]).count("!") > 1:
             raise FormulaMoveError(
                 f"the range {value} names a sheet at both ends, which xlshuffle does not "
                 "translate; write it as Sheet!A1:B2"
             )
         if not parts and ref_start:
-            qualified_name = True  # openpyxl drops the "Sheet!" of a name; Excel keeps it
+            self.qualified_name = True  # openpyxl drops the "Sheet!" of a name; Excel keeps it
         if not parts and _THIS_ROW_RE.fullmatch(value):
-            buf += value
-            continue
+            self.buf += value
+            return
         if ref_start or not cells:
-            row_local = False  # another sheet, whole rows or columns, a name in the range
+            self.row_local = False  # another sheet, whole rows or columns, a name in the range
         at = 0
         for part in parts:
-            p_start, p_end, is_col, part_text = part
-            buf += value[at:p_start]
-            at = p_end
-            val = _part_value(part)
+            self.buf += value[at : part[0]]
+            at = part[1]
+            self._part(part, value, ref_start)
+        self.buf += value[at:] if exact else ""
+
+    def _part(self, part: _Part, value: str, ref_start: int) -> None:
+        """One row or column part of the reference `value`: kept (absolute) or a slot."""
+        p_start, p_end, is_col, part_text = part
+        val = _part_value(part)
+        if part_text.startswith("$"):
+            self.buf += part_text
+            if not is_col:
+                self.row_local = False
             limit = MAX_COL if is_col else MAX_ROW
-            if part_text.startswith("$"):
-                buf += part_text
-                if not is_col:
-                    row_local = False
-                if not 0 < val <= limit and error is None:
-                    error = _describe(value, val, is_col, moved=False)
-                continue
-            if not is_col and val != src_row:
-                row_local = False
-            lits.append(buf)
-            buf = ""
-            slots.append((is_col, val - (src_col if is_col else src_row)))
-            refs.append(value[ref_start:])
-            if mapped and not is_col:
-                ours.append((start + p_start, start + p_end))
-        buf += value[at:] if exact else ""
-    lits.append(buf)
-    cacheable = mapped and pos == len(text) and ours == _cheap_parts(text)
-    shape = _Shape(lits, slots, refs, error, row_local, src_col)
-    return shape, cacheable, None if qualified_name else translator
+            if not 0 < val <= limit and self.error is None:
+                self.error = _describe(value, val, is_col, moved=False)
+            return
+        if not is_col and val != self.src_row:
+            self.row_local = False
+        self.lits.append(self.buf)
+        self.buf = ""
+        self.slots.append((is_col, val - (self.src_col if is_col else self.src_row)))
+        self.refs.append(value[ref_start:])
+        if self.mapped and not is_col:
+            self.ours.append((self.start + p_start, self.start + p_end))
 
 
 # ------------------------------------------------------------------------------ the mover

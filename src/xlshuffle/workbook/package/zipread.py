@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ...draw.errors import WorkbookError
@@ -134,6 +134,25 @@ class Package:
     # ------------------------------------------------------------------ parsing
 
     def _parse(self) -> None:
+        """Read the central directory: every member, located and checked."""
+        count, cd_size, cd_offset = self._directory()
+        pos, end_of_directory = cd_offset, cd_offset + cd_size
+        seen: set[str] = set()
+        for _ in range(count):
+            member, pos = self._entry(pos, end_of_directory)
+            key = member.name.lower()
+            if key in seen:
+                raise WorkbookError(
+                    f"{self.label}: the package holds the part {member.name!r} twice, so it is "
+                    "ambiguous which one Excel reads: open it in Excel, save it again, and retry"
+                )
+            seen.add(key)
+            self.members.append(member)
+            self.by_name[member.name] = member
+
+    def _directory(self) -> tuple[int, int, int]:
+        """The end-of-archive record (zip64 too): entry count, directory size and offset;
+        the archive comment is kept."""
         data, label = self.data, self.label
         at = data.rfind(_SIG_EOCD, max(0, len(data) - 65_557 - 22))
         if at < 0 or at + _EOCD.size > len(data):
@@ -153,62 +172,56 @@ class Package:
             count, cd_size, cd_offset = fields[7], fields[8], fields[9]
         if cd_offset + cd_size > at or count > len(data) // 46 + 1:
             raise _bad(label, "the central directory lies outside the file")
-        pos = cd_offset
-        seen: set[str] = set()
-        for _ in range(count):
-            if data[pos : pos + 4] != _SIG_CENTRAL or pos + _CENTRAL.size > len(data):
-                raise _bad(label, "a broken central directory entry")
-            (
-                _,
-                _made,
-                need,
-                flags,
-                method,
-                mtime,
-                mdate,
-                crc,
-                csize,
-                usize,
-                nlen,
-                xlen,
-                clen,
-                _dstart,
-                _iattr,
-                _eattr,
-                offset,
-            ) = _CENTRAL.unpack_from(data, pos)
-            end = pos + _CENTRAL.size + nlen + xlen + clen
-            if end > cd_offset + cd_size:
-                raise _bad(label, "a central directory entry runs past its end")
-            raw_name = data[pos + _CENTRAL.size : pos + _CENTRAL.size + nlen]
-            extra = data[pos + _CENTRAL.size + nlen : pos + _CENTRAL.size + nlen + xlen]
-            name = raw_name.decode("utf-8" if flags & 0x800 else "cp437", "replace")
-            if usize == _U32 or csize == _U32 or offset == _U32:
-                z = _zip64_values(extra, [usize == _U32, csize == _U32, offset == _U32])
-                usize = z[0] if z[0] is not None else usize
-                csize = z[1] if z[1] is not None else csize
-                offset = z[2] if z[2] is not None else offset
-            version = need & 0xFF
-            if version > _NEWEST_ZIP:  # zipfile (so openpyxl, pandas) refuses the package
-                raise _bad(
-                    label,
-                    f"part {name!r} needs zip version {version // 10}.{version % 10}, which "
-                    "no zip specification has defined",
-                )
-            key = name.lower()
-            if key in seen:
-                raise WorkbookError(
-                    f"{label}: the package holds the part {name!r} twice, so it is ambiguous "
-                    "which one Excel reads: open it in Excel, save it again, and retry"
-                )
-            seen.add(key)
-            member = self._locate(
-                name, raw_name, flags, method, crc, csize, usize, offset, mtime, mdate
+        return count, cd_size, cd_offset
+
+    def _entry(self, pos: int, end_of_directory: int) -> tuple[Member, int]:
+        """The member of the central directory entry at ``pos``, and where the next
+        entry starts."""
+        data, label = self.data, self.label
+        if data[pos : pos + 4] != _SIG_CENTRAL or pos + _CENTRAL.size > len(data):
+            raise _bad(label, "a broken central directory entry")
+        (
+            _,
+            _made,
+            need,
+            flags,
+            method,
+            mtime,
+            mdate,
+            crc,
+            csize,
+            usize,
+            nlen,
+            xlen,
+            clen,
+            _dstart,
+            _iattr,
+            _eattr,
+            offset,
+        ) = _CENTRAL.unpack_from(data, pos)
+        end = pos + _CENTRAL.size + nlen + xlen + clen
+        if end > end_of_directory:
+            raise _bad(label, "a central directory entry runs past its end")
+        raw_name = data[pos + _CENTRAL.size : pos + _CENTRAL.size + nlen]
+        extra = data[pos + _CENTRAL.size + nlen : pos + _CENTRAL.size + nlen + xlen]
+        name = raw_name.decode("utf-8" if flags & 0x800 else "cp437", "replace")
+        if usize == _U32 or csize == _U32 or offset == _U32:
+            z = _zip64_values(extra, [usize == _U32, csize == _U32, offset == _U32])
+            usize = z[0] if z[0] is not None else usize
+            csize = z[1] if z[1] is not None else csize
+            offset = z[2] if z[2] is not None else offset
+        version = need & 0xFF
+        if version > _NEWEST_ZIP:  # zipfile (so openpyxl, pandas) refuses the package
+            raise _bad(
+                label,
+                f"part {name!r} needs zip version {version // 10}.{version % 10}, which "
+                "no zip specification has defined",
             )
-            member.central = data[pos:end]
-            self.members.append(member)
-            self.by_name[name] = member
-            pos = end
+        member = self._locate(
+            name, raw_name, flags, method, crc, csize, usize, offset, mtime, mdate
+        )
+        member.central = data[pos:end]
+        return member, end
 
     def _locate(
         self,
@@ -279,6 +292,20 @@ class Package:
             An encrypted member, an unknown compression method, a member that inflates
             past its declared size, past ``limit`` or like a zip bomb, or a wrong CRC.
         """
+        m = self._readable(name)
+        cap = LIMITS.max_part_bytes if limit is None else limit
+        total, crc = 0, 0
+        for out in self._inflated(m):
+            total += len(out)
+            self._check_size(m, total, cap)
+            crc = zlib.crc32(out, crc)
+            yield out
+        if total != m.file_size or crc != m.crc:
+            raise _bad(self.label, f"part {name} does not match its checksum")
+
+    def _readable(self, name: str) -> Member:
+        """The member ``name``, refused when it is missing, encrypted or compressed by a
+        method xlshuffle does not read."""
         label = self.label
         m = self.by_name.get(name)
         if m is None:
@@ -288,49 +315,42 @@ class Package:
                 f"{label}: part {name} is encrypted: remove the password in Excel "
                 "(File > Info > Protect Workbook), save, and retry"
             )
-        cap = LIMITS.max_part_bytes if limit is None else limit
         if m.method not in (0, 8):
             raise WorkbookError(
                 f"{label}: part {name} uses zip compression method {m.method}, which xlshuffle "
                 "does not read: open the workbook in Excel, save it again, and retry"
             )
+        return m
+
+    def _inflated(self, m: Member) -> Iterator[bytes]:
+        """The member's content in non-empty pieces of at most ``_CHUNK`` bytes, as
+        stored or inflated (bounded by the caller, which counts what it takes)."""
         view = memoryview(self.data)
-        total, crc = 0, 0
-        inflater = zlib.decompressobj(-15) if m.method == 8 else None
+        stored = m.method == 0
+        inflater = zlib.decompressobj(-15)
         for pos in range(m.data_start, max(m.data_end, m.data_start + 1), _CHUNK):
             piece = bytes(view[pos : min(pos + _CHUNK, m.data_end)])
-            pending = [piece]
-            while pending:
-                block = pending.pop()
-                if inflater is None:
-                    out = block
-                else:
-                    try:
-                        out = inflater.decompress(block, _CHUNK)
-                    except zlib.error:
-                        raise _bad(label, f"part {name} does not inflate") from None
-                    if inflater.unconsumed_tail:
-                        pending.append(inflater.unconsumed_tail)
-                if not out:
-                    continue
-                total += len(out)
-                self._check_size(m, total, cap)
-                crc = zlib.crc32(out, crc)
-                yield out
-        if inflater is not None:
-            try:
-                tail = inflater.flush()
-            except zlib.error:
-                raise _bad(label, f"part {name} does not inflate") from None
+            if stored:
+                if piece:
+                    yield piece
+                continue
+            while piece:
+                out = self._inflate(m, inflater.decompress, piece, _CHUNK)
+                piece = inflater.unconsumed_tail
+                if out:
+                    yield out
+        if not stored:
+            tail = self._inflate(m, inflater.flush)
             if tail:
-                total += len(tail)
-                self._check_size(m, total, cap)
-                crc = zlib.crc32(tail, crc)
                 yield tail
             if not inflater.eof:
-                raise _bad(label, f"part {name} is cut short")
-        if total != m.file_size or crc != m.crc:
-            raise _bad(label, f"part {name} does not match its checksum")
+                raise _bad(self.label, f"part {m.name} is cut short")
+
+    def _inflate(self, m: Member, step: Callable[..., bytes], *args: int | bytes) -> bytes:
+        try:
+            return step(*args)
+        except zlib.error:
+            raise _bad(self.label, f"part {m.name} does not inflate") from None
 
     def _check_size(self, m: Member, total: int, cap: int) -> None:
         if total > m.file_size:

@@ -130,6 +130,15 @@ class _Canon:
 
     def block(self, i0: int, i1: int) -> list[bytes]:
         """The canonical form of stored rows ``i0..i1-1``, one bytes a row."""
+        s = self._values(self._markup(self._source(i0, i1)))
+        rows = list(map(bytes.strip, s.split(b"\x1f")))
+        if len(rows) != i1 - i0 + 1:  # a row tag inside a value: one row at a time
+            raise WorkbookError(f"{self.sx.label}: a row holds the text of a row tag")
+        return rows[1:]
+
+    def _source(self, i0: int, i1: int) -> bytes:
+        """The rows' bytes, written plainly where a regular expression could misread them,
+        without the cells of other columns."""
         sx = self.sx
         s = sx.data[sx.starts[i0] : sx.ends[i1 - 1]]
         a, b, c = self.careful
@@ -137,6 +146,13 @@ class _Canon:
             s = b"".join(self._plain(i) for i in range(i0, i1))
         if self.others is not None:
             s = self.others.sub(b"", s)
+        return s
+
+    def _markup(self, s: bytes) -> bytes:
+        """Without what a re-save may change around the values: styles, row attributes
+        (each row tag becomes one separator), formula text and types, metadata, the
+        number type and white space between tags. Each rule runs only when a quick search
+        finds what it removes."""
         if b"()</" in s:
             s = self.boolean.sub(b"", s)
         s = self.row.sub(b"\x1f", self.formula.sub(self.f_mark, self.style.sub(b"", s)))
@@ -144,9 +160,16 @@ class _Canon:
             s = self.meta.sub(b"", s)
         if self.f_mark in s:
             s = self.f_type.sub(b"", s)
-        s = s.replace(b' t="n"', b"").replace(b' t="str"><' + sx.prefix + b"v>", self.text_open)
+        s = s.replace(b' t="n"', b"").replace(
+            b' t="str"><' + self.sx.prefix + b"v>", self.text_open
+        )
         if b">\n" in s or b"> " in s or b">\r" in s or b">\t" in s:
             s = self.blank.sub(b"><", s)
+        return s
+
+    def _values(self, s: bytes) -> bytes:
+        """The values in one spelling: empty cells gone, ``.0`` dropped, shared strings
+        as their text, no namespace prefix, numbers to 14 significant digits."""
         if b'"/>' in s or b'"></' in s:
             s = self.empty.sub(b"", s)
         if b".0" in s:
@@ -155,15 +178,13 @@ class _Canon:
             parts = self.shared.split(s)
             parts[1::2] = self._texts(parts[1::2])
             s = b"".join(parts)
-        if sx.prefix:  # the producer's choice; a re-save may drop it
-            s = s.replace(b"<" + sx.prefix, b"<").replace(b"</" + sx.prefix, b"</")
+        prefix = self.sx.prefix
+        if prefix:  # the producer's choice; a re-save may drop it
+            s = s.replace(b"<" + prefix, b"<").replace(b"</" + prefix, b"</")
         s = self.long.sub(_fourteen, s)
         if b"<v></v>" in s:
             s = self.empty_text.sub(b"", s)
-        rows = list(map(bytes.strip, s.split(b"\x1f")))
-        if len(rows) != i1 - i0 + 1:  # a row tag inside a value: one row at a time
-            raise WorkbookError(f"{sx.label}: a row holds the text of a row tag")
-        return rows[1:]
+        return s
 
     def _texts(self, indexes: list[bytes]) -> list[bytes]:
         """The shared strings ``indexes`` name, as the cells' canonical ends (C-level

@@ -81,22 +81,10 @@ def parse_cells(row: bytes, row_number: int, prefix: bytes, label: str) -> list[
             pos = end
             if tag.name != cname:
                 continue  # <extLst> and other row children stay where they are
-            head = row[tag.start : tag.end]
-            m = _CELL_R.search(head)
-            span: tuple[int, int] | None = None
-            if m is not None:
-                col = col_index(m[1].upper())
-                if int(m[2]) != row_number:
-                    raise _fail(
-                        label, f"cell {m[1].decode()}{m[2].decode()} sits in row {row_number}"
-                    )
-                span = _value_span(head, m, tag.start)
-            else:
-                _no_r(attrs(head), f"row {row_number} has a cell", label)
-                col += 1
+            cell = _cell(row, tag, end, row_number, col, label)
+            col = cell.col
             if (cells and col <= cells[-1].col) or col > MAX_COL:
                 raise _fail(label, f"the cells of row {row_number} are out of order")
-            cell = Cell(col, tag.start, end, tag.end, span)
             if tag.kind == "start":
                 _inner(row, cell, prefix)
             cells.append(cell)
@@ -104,6 +92,19 @@ def parse_cells(row: bytes, row_number: int, prefix: bytes, label: str) -> list[
         raise
     except ValueError as exc:
         raise _fail(label, f"row {row_number} is not well-formed XML ({exc})") from None
+
+
+def _cell(row: bytes, tag: Tag, end: int, row_number: int, col: int, label: str) -> Cell:
+    """The cell whose start tag is ``tag``: its column from ``r``, or the one after
+    ``col`` (the previous cell's) when it has no ``r``."""
+    head = row[tag.start : tag.end]
+    m = _CELL_R.search(head)
+    if m is None:
+        _no_r(attrs(head), f"row {row_number} has a cell", label)
+        return Cell(col + 1, tag.start, end, tag.end, None)
+    if int(m[2]) != row_number:
+        raise _fail(label, f"cell {m[1].decode()}{m[2].decode()} sits in row {row_number}")
+    return Cell(col_index(m[1].upper()), tag.start, end, tag.end, _value_span(head, m, tag.start))
 
 
 def _no_r(a: dict[bytes, bytes], what: str, label: str) -> None:

@@ -105,19 +105,8 @@ def iter_tags(data: bytes, start: int = 0, end: int = -1) -> Iterator[Tag]:
             return
         nxt = data[i + 1 : i + 2]
         if nxt == b"!":
-            if data.startswith(b"<!--", i):
-                j = data.find(b"-->", i + 4, stop)
-                close = 3
-            elif data.startswith(b"<![CDATA[", i):
-                j = data.find(b"]]>", i + 9, stop)
-                close = 3
-            else:
-                j = data.find(b">", i, stop)
-                close = 1
-            if j < 0:
-                raise ValueError("unterminated markup")
-            yield Tag("other", b"", i, j + close)
-            pos = j + close
+            pos = _declaration_end(data, i, stop)
+            yield Tag("other", b"", i, pos)
             continue
         if nxt == b"?":
             j = data.find(b"?>", i, stop)
@@ -137,6 +126,19 @@ def iter_tags(data: bytes, start: int = 0, end: int = -1) -> Iterator[Tag]:
             kind = "empty" if data[j - 2 : j - 1] == b"/" else "start"
             yield Tag(kind, m[0] if m else b"", i, j)
         pos = j
+
+
+def _declaration_end(data: bytes, i: int, stop: int) -> int:
+    """Where the ``<!`` markup at ``i`` (a comment, CDATA or a declaration) ends."""
+    if data.startswith(b"<!--", i):
+        j, close = data.find(b"-->", i + 4, stop), 3
+    elif data.startswith(b"<![CDATA[", i):
+        j, close = data.find(b"]]>", i + 9, stop), 3
+    else:
+        j, close = data.find(b">", i, stop), 1
+    if j < 0:
+        raise ValueError("unterminated markup")
+    return j + close
 
 
 def tags_or_refuse(data: bytes, label: str, part: str, start: int = 0, end: int = -1) -> list[Tag]:

@@ -24,6 +24,7 @@ input, and the shared-string table has a cap on its number of strings and charac
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 
 from .strings import (  # noqa: F401 - re-exported and shared
     _ASCII_DIGITS,
@@ -278,27 +279,41 @@ def cell_value(
     if text is None or not text.strip(_XML_SPACE):
         return None
     if t == "n":
-        number = _number(text)
-        style = _ascii_int(s, "a style index")
-        if styles.is_date(style):
-            return _from_excel(number, date1904=date1904, elapsed=styles.is_elapsed(style))
-        return number
+        return _numeric(text, s, styles, date1904)
     if t == "s":
         if strings is None:
             raise ValuesError("a shared-string cell in a workbook without shared strings")
         return strings[_ascii_int(text, "a shared string index")]
-    if t == "b":
-        flag = text.strip(_XML_SPACE)
-        if flag in ("1", "true"):
-            return True
-        if flag in ("0", "false"):
-            return False
-        raise ValuesError(f"a boolean cell holds {text[:40]!r}")
-    if t == "e":
-        return text
-    if t == "d":
-        return _iso8601(text)
-    raise ValuesError(f"unknown cell type t={t[:20]!r}")
+    read = _READERS.get(t)
+    if read is None:
+        raise ValuesError(f"unknown cell type t={t[:20]!r}")
+    return read(text)
+
+
+def _numeric(text: str, s: str, styles: CellStyles, date1904: bool) -> CellValue:
+    """A number cell: int or float, or a date, time or duration by its style."""
+    number = _number(text)
+    style = _ascii_int(s, "a style index")
+    if styles.is_date(style):
+        return _from_excel(number, date1904=date1904, elapsed=styles.is_elapsed(style))
+    return number
+
+
+def _boolean(text: str) -> bool:
+    flag = text.strip(_XML_SPACE)
+    if flag in ("1", "true"):
+        return True
+    if flag in ("0", "false"):
+        return False
+    raise ValuesError(f"a boolean cell holds {text[:40]!r}")
+
+
+def _error(text: str) -> str:
+    return text
+
+
+#: how the text of ``<v>`` reads for the other cell types
+_READERS: dict[str, Callable[[str], CellValue]] = {"b": _boolean, "e": _error, "d": _iso8601}
 
 
 def text_of(value: object) -> str:

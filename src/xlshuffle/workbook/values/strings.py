@@ -173,6 +173,49 @@ class _TextCollector:
         return _unescape_xstring("".join(self.pieces))
 
 
+class _StringsReader:
+    """The expat handlers of :meth:`SharedStrings.parse`: one string per ``<si>``."""
+
+    def __init__(self, max_strings: int, max_chars: int) -> None:
+        self.strings: list[str] = []
+        self.stack: list[str] = []
+        self.collector: _TextCollector | None = None
+        self.chars = 0
+        self.max_strings, self.max_chars = max_strings, max_chars
+
+    def start(self, name: str, _attrs: dict[str, str]) -> None:
+        local = _local(name)
+        stack = self.stack
+        stack.append(local)
+        if len(stack) == 1:
+            if local != "sst":
+                raise ValuesError(f"the shared strings part starts with <{name}>, not <sst>")
+        elif len(stack) == 2 and local == "si":
+            if len(self.strings) >= self.max_strings:
+                raise ValuesError(f"more than {self.max_strings:,} shared strings")
+            self.collector = _TextCollector(stack, 1)
+        elif self.collector is not None:
+            self.collector.start(local)
+
+    def end(self, _name: str) -> None:
+        collector = self.collector
+        if collector is not None:
+            if len(self.stack) == 2:
+                self.strings.append(collector.text())
+                self.collector = None
+            else:
+                collector.end()
+        self.stack.pop()
+
+    def characters(self, data: str) -> None:
+        collector = self.collector
+        if collector is not None and collector.t_depth == len(self.stack):
+            self.chars += len(data)
+            if self.chars > self.max_chars:
+                raise ValuesError(f"more than {self.max_chars:,} characters of shared strings")
+            collector.pieces.append(data)
+
+
 class SharedStrings:
     """The shared-string table of a workbook: the plain text of each ``<si>``.
 
@@ -229,49 +272,13 @@ class SharedStrings:
             The part is not well-formed XML, has a DTD, is not an ``<sst>``, or exceeds
             ``max_strings`` or ``max_chars`` (raised as soon as the limit is passed).
         """
-        strings: list[str] = []
-        stack: list[str] = []
-        collector: _TextCollector | None = None
-        chars = 0
-
-        def start(name: str, _attrs: dict[str, str]) -> None:
-            nonlocal collector
-            local = _local(name)
-            stack.append(local)
-            if len(stack) == 1:
-                if local != "sst":
-                    raise ValuesError(f"the shared strings part starts with <{name}>, not <sst>")
-            elif len(stack) == 2 and local == "si":
-                if len(strings) >= max_strings:
-                    raise ValuesError(f"more than {max_strings:,} shared strings")
-                collector = _TextCollector(stack, 1)
-            elif collector is not None:
-                collector.start(local)
-
-        def end(_name: str) -> None:
-            nonlocal collector
-            if collector is not None:
-                if len(stack) == 2:
-                    strings.append(collector.text())
-                    collector = None
-                else:
-                    collector.end()
-            stack.pop()
-
-        def characters(data: str) -> None:
-            nonlocal chars
-            if collector is not None and collector.t_depth == len(stack):
-                chars += len(data)
-                if chars > max_chars:
-                    raise ValuesError(f"more than {max_chars:,} characters of shared strings")
-                collector.pieces.append(data)
-
+        reader = _StringsReader(max_strings, max_chars)
         parser = _parser()
-        parser.StartElementHandler = start
-        parser.EndElementHandler = end
-        parser.CharacterDataHandler = characters
+        parser.StartElementHandler = reader.start
+        parser.EndElementHandler = reader.end
+        parser.CharacterDataHandler = reader.characters
         _feed(parser, xml, "the shared strings part")
-        return cls(strings)
+        return cls(reader.strings)
 
     def __len__(self) -> int:
         return len(self._strings)

@@ -57,6 +57,42 @@ def _scan_format(code: str) -> tuple[bool, bool]:
     return is_date, is_elapsed
 
 
+class _StylesReader:
+    """The expat handlers of :meth:`CellStyles.parse`: the custom number formats and the
+    number format of each cell format (``<cellXfs><xf>``), in order."""
+
+    def __init__(self) -> None:
+        self.custom: dict[int, str] = {}
+        self.xf_formats: list[int] = []
+        self.stack: list[str] = []
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        local = _local(name)
+        stack = self.stack
+        stack.append(local)
+        if len(stack) != 3:
+            return
+        if local == "numFmt" and stack[1] == "numFmts":
+            if len(self.custom) >= _MAX_FORMATS:
+                raise ValuesError("too many number formats")
+            num_fmt_id = _ascii_int(attrs.get("numFmtId", ""), "a numFmtId")
+            self.custom[num_fmt_id] = attrs.get("formatCode", "")
+        elif local == "xf" and stack[1] == "cellXfs":
+            if len(self.xf_formats) >= _MAX_STYLES:
+                raise ValuesError("too many cell formats")
+            self.xf_formats.append(_ascii_int(attrs.get("numFmtId", "0"), "a numFmtId"))
+
+    def end(self, _name: str) -> None:
+        self.stack.pop()
+
+
+def _kind_of(num_fmt_id: int, custom: dict[int, str]) -> tuple[bool, bool]:
+    """Whether number format ``num_fmt_id`` shows a date/time, and an elapsed time."""
+    if num_fmt_id in custom:
+        return _scan_format(custom[num_fmt_id])
+    return num_fmt_id in _BUILTIN_DATE_IDS, num_fmt_id in _BUILTIN_ELAPSED_IDS
+
+
 class CellStyles:
     """Which cell formats (``cellXfs`` of ``styles.xml``) show dates, times or durations.
 
@@ -111,41 +147,15 @@ class CellStyles:
         """
         if styles_xml is None:
             return cls()
-        custom: dict[int, str] = {}
-        xf_formats: list[int] = []
-        stack: list[str] = []
-
-        def start(name: str, attrs: dict[str, str]) -> None:
-            local = _local(name)
-            stack.append(local)
-            if len(stack) != 3:
-                return
-            if local == "numFmt" and stack[1] == "numFmts":
-                if len(custom) >= _MAX_FORMATS:
-                    raise ValuesError("too many number formats")
-                num_fmt_id = _ascii_int(attrs.get("numFmtId", ""), "a numFmtId")
-                custom[num_fmt_id] = attrs.get("formatCode", "")
-            elif local == "xf" and stack[1] == "cellXfs":
-                if len(xf_formats) >= _MAX_STYLES:
-                    raise ValuesError("too many cell formats")
-                xf_formats.append(_ascii_int(attrs.get("numFmtId", "0"), "a numFmtId"))
-
-        def end(_name: str) -> None:
-            stack.pop()
-
+        reader = _StylesReader()
         parser = _parser()
-        parser.StartElementHandler = start
-        parser.EndElementHandler = end
+        parser.StartElementHandler = reader.start
+        parser.EndElementHandler = reader.end
         _feed(parser, styles_xml, "the styles part")
-
         dates: list[int] = []
         elapsed: list[int] = []
-        for index, num_fmt_id in enumerate(xf_formats):
-            if num_fmt_id in custom:
-                is_date, is_elapsed = _scan_format(custom[num_fmt_id])
-            else:
-                is_date = num_fmt_id in _BUILTIN_DATE_IDS
-                is_elapsed = num_fmt_id in _BUILTIN_ELAPSED_IDS
+        for index, num_fmt_id in enumerate(reader.xf_formats):
+            is_date, is_elapsed = _kind_of(num_fmt_id, reader.custom)
             if is_date:
                 dates.append(index)
                 if is_elapsed:

@@ -1,0 +1,123 @@
+"""What the workbook subcommands print and write after the draws: one summary line per
+file, a sample's CSV, ``--json`` records, and the ``--record`` file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import Any, TextIO
+
+from ..common.files import escape_undecodable, write_atomically
+
+__all__ = ["human_channel", "report", "write_record"]
+
+
+def human_channel(args: argparse.Namespace, tasks: list[dict[str, Any]]) -> TextIO:
+    """Where the summary lines go: stderr when stdout carries JSON or a sample's CSV."""
+    return sys.stderr if (args.json or csv_to_stdout(args, tasks)) else sys.stdout
+
+
+def csv_to_stdout(args: argparse.Namespace, tasks: list[dict[str, Any]]) -> bool:
+    return bool(
+        args.command == "sample" and tasks and tasks[0]["dst"] is None and not args.in_place
+    )
+
+
+def report(
+    args: argparse.Namespace, tasks: list[dict[str, Any]], results: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Print each result (errors on stderr, a sample's CSV and ``--json`` records on
+    stdout) and return the records of the draws that succeeded."""
+    to_stdout = csv_to_stdout(args, tasks)
+    human = human_channel(args, tasks)
+    records = []
+    for res in results:
+        if not res["ok"]:
+            print(f"Error: {res['error']}", file=sys.stderr)
+            continue
+        rec = res["record"]
+        records.append(rec)
+        print(summary_line(args.command, rec, args.dry_run), file=human)
+        if to_stdout and "table" in res and not args.dry_run:
+            print_csv(res["table"])
+        if args.json:
+            print(escape_undecodable(json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
+    return records
+
+
+def summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
+    n = rec["rows"] - (1 if rec["header"] else 0)
+    rows = f"{n} row{'' if n == 1 else 's'}"
+    what = {
+        "shuffle": f"{n} data row{'' if n == 1 else 's'} ({rec['mode']}) shuffled",
+        "sample": f"{rec['k']} of {rows} drawn",
+        "groups": f"{rows} put in {rec['k']} group{'' if rec['k'] == 1 else 's'}"
+        + (f" of at most {rec['size']}" if rec.get("size") else ""),
+    }[command]
+    head = ", header kept" if rec["header"] else ""
+    where = f"{what} in {rec['selection']}{head}, seed {rec['seed']}"
+    if dry_run:
+        return f"{rec['input']}: dry run, nothing written: {where}{rows_used(rec)}"
+    target = rec["output"] or "stdout"
+    backup = f" (backup {rec['backup']})" if rec["backup"] else ""
+    return f"{rec['input']} -> {target}{backup}: {where}"
+
+
+def rows_used(rec: dict[str, Any]) -> str:
+    """``; header row 4, data rows 5-12; left out: rows 1-2 (title)``, for a dry run."""
+
+    target = rec.get("target") or {}
+    m = re.fullmatch(r"[A-Z]+(\d+)(?::[A-Z]+(\d+))?", str(target.get("ref") or ""))
+    if m is None:
+        return ""
+    top, bottom = int(m[1]), int(m[2] or m[1])
+    first = top + 1 if rec["header"] else top
+    parts = [f"header row {top}"] if rec["header"] else []
+    parts.append(
+        "no data rows"
+        if bottom < first
+        else f"data row {first}"
+        if bottom == first
+        else f"data rows {first}-{bottom}"
+    )
+    text = "; " + ", ".join(parts)
+    left_out = [
+        f"row{'s' * ('-' in e['rows'])} {e['rows']} ({e['why']})"
+        for e in target.get("excluded") or []
+    ]
+    kept = ", ".join(target.get("kept") or [])  # --keep-blank-rows
+    return (
+        text
+        + (f"; left out: {', '.join(left_out)}" if left_out else "")
+        + (f"; blank rows kept in place: {kept}" if kept else "")
+    )
+
+
+def print_csv(table: list[list[object]]) -> None:
+    import csv
+
+    from ..workbook.values.cells import text_of
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerows([[text_of(v) for v in row] for row in table])
+    sys.stdout.flush()
+
+
+def record_text(data: dict[str, Any] | list[dict[str, Any]]) -> str:
+    """Indented JSON, with each permutation kept on one line (it can be a million long)."""
+    items = data if isinstance(data, list) else [data]
+    texts = []
+    for rec in items:
+        shown = dict(rec, permutation="\x00PERM\x00")
+        text = json.dumps(shown, ensure_ascii=False, indent=2)
+        perm = json.dumps(rec["permutation"], separators=(",", ":"))
+        texts.append(text.replace('"\\u0000PERM\\u0000"', perm))
+    if isinstance(data, list):
+        return "[\n" + ",\n".join(texts) + "\n]\n"
+    return texts[0] + "\n"
+
+
+def write_record(path: str, data: dict[str, Any] | list[dict[str, Any]]) -> None:
+    write_atomically(path, escape_undecodable(record_text(data)).encode("utf-8"))
