@@ -155,13 +155,7 @@ def group_column_edits(
     """The byte edits that add a column right of every stored cell of the sheet: header
     ``label``, then one group number per data row; with ``only``, for those data rows
     (indexes) only: blank rows kept in place get none."""
-    col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
-    if col > MAX_COL:  # XFE is no column: Excel refuses the file
-        raise WorkbookError(
-            f"{sx.label}: cells in column XFD, the last column, leave no column right of "
-            "them for the group numbers: move or clear the cells of column XFD (or copy the "
-            "list to a sheet of its own), then retry"
-        )
+    col = _free_column(sx)
     letters = col_letters(col)
     p = sx.prefix
     letters_b = letters.encode()
@@ -187,32 +181,49 @@ def group_column_edits(
     )
     for k in ks:
         r = body_top + k
-        while i < len(sx) and sx.numbers[i] < r:  # a kept row is passed: rows before it
-            if run:  # go before it
+        while i < len(sx) and sx.numbers[i] <= r:  # the stored rows up to this one
+            if run:  # a run goes before the next stored row
                 edits.append((sx.starts[i], sx.starts[i], bytes(run)))
                 run = bytearray()
-            i += 1
+            if sx.numbers[i] == r:
+                break
+            i += 1  # a kept row is passed
         if i < len(sx) and sx.numbers[i] == r:
-            at = sx.starts[i]
-            if run:
-                edits.append((at, at, bytes(run)))
-                run = bytearray()
-            row = sx.row(i)
-            end = sx.row_tag_end(i)
-            if row[end - 2 : end] == b"/>":
-                head = _spans(row[: end - 2].rstrip() + b">", col)
-                edits.append((sx.starts[i], sx.ends[i], head + cell(r, k) + close))
-            else:
-                at = sx.ends[i] - len(close)
-                edits.append((at, at, cell(r, k)))
-                head = _spans(row[:end], col)
-                if head != row[:end]:
-                    edits.append((sx.starts[i], sx.starts[i] + end, head))
+            edits.extend(_into_row(sx, i, col, cell(r, k), close))
         else:
             run += b"<" + p + b'row r="%d">' % r + cell(r, k) + close
     if run:
         at = sx.starts[i] if i < len(sx) else sx.content_end
         edits.append((at, at, bytes(run)))
+    return edits
+
+
+def _free_column(sx: SheetXml) -> int:
+    """The column right of every stored cell, refused past XFD (Excel refuses the file)."""
+    col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
+    if col > MAX_COL:
+        raise WorkbookError(
+            f"{sx.label}: cells in column XFD, the last column, leave no column right of "
+            "them for the group numbers: move or clear the cells of column XFD (or copy the "
+            "list to a sheet of its own), then retry"
+        )
+    return col
+
+
+def _into_row(
+    sx: SheetXml, i: int, col: int, cell: bytes, close: bytes
+) -> list[tuple[int, int, bytes]]:
+    """The edits that append ``cell`` to stored row ``i`` and widen its ``spans``."""
+    row = sx.row(i)
+    end = sx.row_tag_end(i)
+    if row[end - 2 : end] == b"/>":
+        head = _spans(row[: end - 2].rstrip() + b">", col)
+        return [(sx.starts[i], sx.ends[i], head + cell + close)]
+    at = sx.ends[i] - len(close)
+    edits = [(at, at, cell)]
+    head = _spans(row[:end], col)
+    if head != row[:end]:
+        edits.append((sx.starts[i], sx.starts[i] + end, head))
     return edits
 
 

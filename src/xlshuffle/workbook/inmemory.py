@@ -132,7 +132,15 @@ def _selection(
     ) -> Selection:
         where = Area((top, cols[0] if cols else 1, max(top, bottom), cols[-1] if cols else 1))
         return Selection(
-            info, kind, top, bottom, cols, head, whole, f"{quote_sheet(ws.title)}!{where.a1()}", tbl
+            sheet=info,
+            kind=kind,
+            top=top,
+            bottom=bottom,
+            cols=cols,
+            header=head,
+            whole_rows=whole,
+            label=f"{quote_sheet(ws.title)}!{where.a1()}",
+            table=tbl,
         )
 
     if table is None and cells is None and columns is None and len(tables) == 1:

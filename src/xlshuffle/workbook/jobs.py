@@ -162,16 +162,16 @@ def job_from_record(src: PathLike, record: DrawRecord) -> Job:
     if target.get("table"):
         table = next((t for t in inp.book.tables(info) if t.name == target["table"]), None)
     sel = Selection(
-        info,
-        str(target.get("kind", "range")),
-        area.top,
-        area.bottom,
-        cols,
-        record.header,
-        record.unit == "rows",
-        record.selection,
-        table,
-        [Excluded.from_dict(e) for e in target.get("excluded") or []],
+        sheet=info,
+        kind=str(target.get("kind", "range")),
+        top=area.top,
+        bottom=area.bottom,
+        cols=cols,
+        header=record.header,
+        whole_rows=record.unit == "rows",
+        label=record.selection,
+        table=table,
+        excluded=[Excluded.from_dict(e) for e in target.get("excluded") or []],
     )
     return Job(inp, sx, sel)
 

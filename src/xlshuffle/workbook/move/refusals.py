@@ -92,6 +92,14 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
     check_unprotected(book, sx, sel)
     if sel.moves_nothing(mode):
         return
+    _check_merges(sx, sel, mode, where)
+    _check_tables(book, sel, mode, where)
+    _check_pivots(book, sel, mode, where)
+    _check_arrays(sx, sel, mode, where)
+
+
+def _check_merges(sx: SheetXml, sel: Selection, mode: str, where: str) -> None:
+    """A merge may travel with its row (one row, inside the moving columns), not be cut."""
     region = sel.moving_area(mode)
     for _, a in _tail_elements(sx, {b"mergeCell"}):
         area = parse_area(unescape(a.get(b"ref", b"")))
@@ -107,22 +115,29 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
                 f"{where}: merged cells {area.a1()} span cells the draw moves apart: unmerge "
                 "them (Home > Merge & Center) or choose a selection without them"
             )
+
+
+def _check_tables(book: Book, sel: Selection, mode: str, where: str) -> None:
+    """Another table in the moving cells, or a table's columns reordered."""
     for table in book.tables(sel.sheet):
         area = parse_area(table.ref)
         if area is None or (sel.table is not None and table.part == sel.table.part):
             continue
-        if not sel.moves_any_of(area, mode):
-            continue
-        raise WorkbookError(
-            f"{where}: the selection cuts through table {table.name} ({table.ref}): use "
-            f"--table {table.name}, or a range inside its data rows covering all its columns"
-        )
+        if sel.moves_any_of(area, mode):
+            raise WorkbookError(
+                f"{where}: the selection cuts through table {table.name} ({table.ref}): use "
+                f"--table {table.name}, or a range inside its data rows covering all its columns"
+            )
     if sel.table is not None and mode == "columns":
         raise WorkbookError(
             f"{where}: moving whole columns would reorder table {sel.table.name} "
             f"({sel.table.ref}), whose column list Excel keeps separately: shuffle its rows, "
             "or convert it to a range in Excel first"
         )
+
+
+def _check_pivots(book: Book, sel: Selection, mode: str, where: str) -> None:
+    """A pivot table's output in the moving cells (it refreshes its own cells)."""
     for rel in book.rels(sel.sheet.part):
         if rel.type != "pivotTable" or rel.external or book.pkg.find(rel.target) is None:
             continue
@@ -136,7 +151,6 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
                         "choose a range without it (a pivot table refreshes its own cells)"
                     )
                 break
-    _check_arrays(sx, sel, mode, where)
 
 
 # [^<>] keeps each try inside one tag and nothing follows the type but a possessive run:

@@ -34,7 +34,7 @@ from .layout_rows import SheetRows
 __all__ = ["Selection", "choose_sheet", "parse_columns", "select", "user_range"]
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Selection:
     """The cells of one draw. Rows ``top..bottom`` include the header row when there is
     one; ``cols`` are the columns that take part; ``excluded`` lists the rows of the used
@@ -104,42 +104,53 @@ def choose_sheet(
     book: Book, sheet: str | None, table: str | None
 ) -> tuple[SheetInfo, TableInfo | None]:
     """The sheet to draw on (by name, the table's, or the active one) and the table."""
-    worksheets = [s for s in book.sheets if s.kind == "worksheet"]
     if table is not None:
-        found = []
-        for s in worksheets:
-            if sheet is not None and s.name.lower() != sheet.lower():
-                continue
-            for t in book.tables(s):
-                if t.name == table or t.name.lower() == table.lower():
-                    found.append((s, t))
-        if found:
-            return found[0]
-        names = sorted(t.name for s in worksheets for t in book.tables(s))
-        raise OptionError(
-            f"{book.label}: no table named {table!r}"
-            + (f" on sheet {sheet!r}" if sheet else "")
-            + (f": the tables are {', '.join(names)}" if names else ": the workbook has no tables")
-        )
+        return _table_named(book, sheet, table)
     if sheet is not None:
-        match = [s for s in book.sheets if s.name == sheet] or [
-            s for s in book.sheets if s.name.lower() == sheet.lower()
-        ]
-        if not match:
-            raise OptionError(
-                f"{book.label}: no sheet named {sheet!r}: the sheets are "
-                + ", ".join(repr(s.name) for s in book.sheets)
-            )
-        if match[0].kind != "worksheet":
-            raise OptionError(
-                f"{book.label}: {sheet!r} is a {match[0].kind}, which holds no cells: "
-                "choose a worksheet with --sheet"
-            )
-        return match[0], None
+        return _sheet_named(book, sheet), None
+    worksheets = [s for s in book.sheets if s.kind == "worksheet"]
     if not worksheets:
         raise WorkbookError(f"{book.label}: the workbook has no worksheet to draw from")
     active = book.sheets[book.active_index] if book.sheets else worksheets[0]
     return (active if active.kind == "worksheet" else worksheets[0]), None
+
+
+def _table_named(book: Book, sheet: str | None, table: str) -> tuple[SheetInfo, TableInfo]:
+    """``--table NAME`` (on ``--sheet``, when given): exact name first, then any case."""
+    worksheets = [s for s in book.sheets if s.kind == "worksheet"]
+    found = [
+        (s, t)
+        for s in worksheets
+        if sheet is None or s.name.lower() == sheet.lower()
+        for t in book.tables(s)
+        if t.name == table or t.name.lower() == table.lower()
+    ]
+    if found:
+        return found[0]
+    names = sorted(t.name for s in worksheets for t in book.tables(s))
+    raise OptionError(
+        f"{book.label}: no table named {table!r}"
+        + (f" on sheet {sheet!r}" if sheet else "")
+        + (f": the tables are {', '.join(names)}" if names else ": the workbook has no tables")
+    )
+
+
+def _sheet_named(book: Book, sheet: str) -> SheetInfo:
+    """``--sheet NAME``: exact name first, then any case; a worksheet."""
+    match = [s for s in book.sheets if s.name == sheet] or [
+        s for s in book.sheets if s.name.lower() == sheet.lower()
+    ]
+    if not match:
+        raise OptionError(
+            f"{book.label}: no sheet named {sheet!r}: the sheets are "
+            + ", ".join(repr(s.name) for s in book.sheets)
+        )
+    if match[0].kind != "worksheet":
+        raise OptionError(
+            f"{book.label}: {sheet!r} is a {match[0].kind}, which holds no cells: "
+            "choose a worksheet with --sheet"
+        )
+    return match[0]
 
 
 def parse_columns(spec: str | Sequence[str]) -> list[int]:
@@ -209,7 +220,6 @@ def _select(
     whole_rows_allowed: bool,
     keep_blank: bool,
 ) -> Selection:
-    kept: list[tuple[int, int]] = []
     if sum(x is not None for x in (cells, table, columns)) > 1:
         raise OptionError("give at most one of --range, --table and --columns")
     if table is None and cells is None and columns is None:
@@ -217,101 +227,142 @@ def _select(
         if len(tables) == 1:
             table = tables[0]
     if table is not None:
-        area = parse_area(table.ref)
-        if area is None:
-            raise WorkbookError(f"{book.label}: table {table.name} has no readable range")
-        bottom = area.bottom - table.totals_rows
-        has_head = table.header_rows > 0
-        return Selection(
-            sheet,
-            "table",
-            area.top,
-            bottom,
-            list(range(area.left, area.right + 1)),
-            has_head if header is None else header,
-            False,
-            f"table {table.name} ({quote_sheet(sheet.name)}!{area.a1()})",
-            table,
-        )
-    used = used_rows(sx)
-    excluded: list[Excluded] = []
-    if used is None:
-        rows_span, col_span = (1, 0), (1, 1)
-    else:
-        first, last = used
-        if columns is not None:
-            last, excluded = trim_blank_tail(
-                SheetRows(book, sx), first, last, parse_columns(columns)
-            )
-        elif cells is None and not book.tables(sheet):
-            where = f"{book.label}: sheet {sheet.name!r}"
-            rows = SheetRows(book, sx)
-            found = find_data(
-                rows, first, last, header=header is not False, where=where, keep_blank=keep_blank
-            )
-            first, last, excluded = found.top, found.bottom, found.excluded
-            kept = found.kept
-        rows_span = (sx.numbers[first], sx.numbers[last])
-        col_span = used_cols(sx, first, last)
+        return _table_selection(book, sheet, table, header)
+    used = _used(
+        book, sx, sheet, cells=cells, columns=columns, header=header, keep_blank=keep_blank
+    )
     if columns is not None:
-        cols = parse_columns(columns)
-        top, bottom = rows_span
-        letters = ",".join(col_letters(c) for c in cols)
-        label = f"{quote_sheet(sheet.name)}!{letters} (rows {top}-{bottom})"
-        return Selection(
-            sheet,
-            "columns",
-            top,
-            bottom,
-            cols,
-            True if header is None else header,
-            False,
-            label,
-            excluded=excluded,
-        )
+        return _columns_selection(sheet, parse_columns(columns), used, header)
     if cells is not None:
-        top, left, bottom, right = user_range(cells)
-        if re.fullmatch(r"\s*[A-Za-z]{1,3}\s*:\s*[A-Za-z]{1,3}\s*", cells.replace("$", "")):
-            top, bottom = rows_span
-        if re.fullmatch(r"\s*\d+\s*:\s*\d+\s*", cells.replace("$", "")):
-            left, right = col_span
-        area = Area((top, left, bottom, right))
-        if used is None or not (
-            top <= rows_span[1]
-            and bottom >= rows_span[0]
-            and left <= col_span[1]
-            and right >= col_span[0]
-        ):
-            data = Area((rows_span[0], col_span[0], rows_span[1], col_span[1]))
-            where = "no data" if used is None else f"its data is in {data.a1()}"
-            raise OptionError(
-                f"--range {cells!r} holds no data of sheet {sheet.name!r} ({where}): give "
-                "a range over the rows to draw"
-            )
-        return Selection(
-            sheet,
-            "range",
-            top,
-            bottom,
-            list(range(left, right + 1)),
-            bool(header),
-            False,
-            f"{quote_sheet(sheet.name)}!{area.a1()}",
-        )
-    top, bottom = rows_span
-    left, right = col_span
-    label = f"{quote_sheet(sheet.name)}!{Area((top, left, max(top, bottom), right)).a1()}"
+        return _range_selection(sheet, cells, used, header)
+    top, bottom = used.rows
+    left, right = used.cols
     return Selection(
-        sheet,
-        "sheet",
-        top,
-        bottom,
-        list(range(left, right + 1)),
-        True if header is None else header,
-        whole_rows_allowed,
-        label,
-        excluded=excluded,
-        kept=kept,
+        sheet=sheet,
+        kind="sheet",
+        top=top,
+        bottom=bottom,
+        cols=list(range(left, right + 1)),
+        header=True if header is None else header,
+        whole_rows=whole_rows_allowed,
+        label=f"{quote_sheet(sheet.name)}!{Area((top, left, max(top, bottom), right)).a1()}",
+        excluded=used.excluded,
+        kept=used.kept,
+    )
+
+
+@dataclass
+class _Used:
+    """The used range's rows and columns (numbers), after the layout rules; ``empty``
+    when the sheet holds no value or formula."""
+
+    rows: tuple[int, int]
+    cols: tuple[int, int]
+    empty: bool
+    excluded: list[Excluded] = field(default_factory=list)
+    kept: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _used(
+    book: Book,
+    sx: SheetXml,
+    sheet: SheetInfo,
+    *,
+    cells: str | None,
+    columns: str | Sequence[str] | None,
+    header: bool | None,
+    keep_blank: bool,
+) -> _Used:
+    """The used range: with ``--columns``, without the rows at the end blank in them;
+    with the default selection, as the layout rules find the data (:mod:`.layout`)."""
+    used = used_rows(sx)
+    if used is None:
+        return _Used((1, 0), (1, 1), empty=True)
+    first, last = used
+    excluded: list[Excluded] = []
+    kept: list[tuple[int, int]] = []
+    if columns is not None:
+        last, excluded = trim_blank_tail(SheetRows(book, sx), first, last, parse_columns(columns))
+    elif cells is None and not book.tables(sheet):
+        where = f"{book.label}: sheet {sheet.name!r}"
+        found = find_data(
+            SheetRows(book, sx),
+            first,
+            last,
+            header=header is not False,
+            where=where,
+            keep_blank=keep_blank,
+        )
+        first, last, excluded, kept = found.top, found.bottom, found.excluded, found.kept
+    rows = (sx.numbers[first], sx.numbers[last])
+    return _Used(rows, used_cols(sx, first, last), False, excluded, kept)
+
+
+def _table_selection(
+    book: Book, sheet: SheetInfo, table: TableInfo, header: bool | None
+) -> Selection:
+    """A table's rows (its totals row left out) and columns."""
+    area = parse_area(table.ref)
+    if area is None:
+        raise WorkbookError(f"{book.label}: table {table.name} has no readable range")
+    return Selection(
+        sheet=sheet,
+        kind="table",
+        top=area.top,
+        bottom=area.bottom - table.totals_rows,
+        cols=list(range(area.left, area.right + 1)),
+        header=table.header_rows > 0 if header is None else header,
+        whole_rows=False,
+        label=f"table {table.name} ({quote_sheet(sheet.name)}!{area.a1()})",
+        table=table,
+    )
+
+
+def _columns_selection(
+    sheet: SheetInfo, cols: list[int], used: _Used, header: bool | None
+) -> Selection:
+    """``--columns``: those columns over the used rows."""
+    top, bottom = used.rows
+    letters = ",".join(col_letters(c) for c in cols)
+    return Selection(
+        sheet=sheet,
+        kind="columns",
+        top=top,
+        bottom=bottom,
+        cols=cols,
+        header=True if header is None else header,
+        whole_rows=False,
+        label=f"{quote_sheet(sheet.name)}!{letters} (rows {top}-{bottom})",
+        excluded=used.excluded,
+    )
+
+
+def _range_selection(sheet: SheetInfo, cells: str, used: _Used, header: bool | None) -> Selection:
+    """``--range``: whole columns (``A:D``) over the used rows, whole rows (``2:9``) over
+    the used columns; refused when it holds none of the sheet's data."""
+    top, left, bottom, right = user_range(cells)
+    bare = cells.replace("$", "")
+    if re.fullmatch(r"\s*[A-Za-z]{1,3}\s*:\s*[A-Za-z]{1,3}\s*", bare):
+        top, bottom = used.rows
+    if re.fullmatch(r"\s*\d+\s*:\s*\d+\s*", bare):
+        left, right = used.cols
+    (first, last), (lo, hi) = used.rows, used.cols
+    if used.empty or not (top <= last and bottom >= first and left <= hi and right >= lo):
+        data = Area((first, lo, last, hi))
+        where = "no data" if used.empty else f"its data is in {data.a1()}"
+        raise OptionError(
+            f"--range {cells!r} holds no data of sheet {sheet.name!r} ({where}): give "
+            "a range over the rows to draw"
+        )
+    return Selection(
+        sheet=sheet,
+        kind="range",
+        top=top,
+        bottom=bottom,
+        cols=list(range(left, right + 1)),
+        header=bool(header),
+        whole_rows=False,
+        label=f"{quote_sheet(sheet.name)}!{Area((top, left, bottom, right)).a1()}",
     )
 
 
