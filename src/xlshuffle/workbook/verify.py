@@ -142,15 +142,34 @@ def verify_record(
     record: seed '42' does not give this permutation: position 1: recorded 1, recomputed 3
     """
     if not isinstance(record, DrawRecord):
-        records = load_records(os.fspath(record))
-        if len(records) != 1 and (input is not None or output is not None):
-            raise OptionError(
-                f"{os.fspath(record)} holds {len(records)} draws: check them without "
-                "--input/--output (each against its recorded files)"
-            )
-        for rec in records:
-            verify_record(rec, input=input, output=output)
+        _verify_record_file(record, input, output)
         return
+    _verify_replay(record)
+    if input is not None:
+        got = file_sha256(input)
+        if got != record.input_sha256:
+            raise WorkbookError(
+                f"{os.fspath(input)}: SHA-256 {got[:16]}... is not the recorded input's "
+                f"{record.input_sha256[:16]}...: this is not the file that was drawn from"
+            )
+    if output is not None:
+        _verify_output(record, input, output)
+
+
+def _verify_record_file(path: PathLike, input: PathLike | None, output: PathLike | None) -> None:
+    """Every draw of a record file (one, or a list from a run over several files)."""
+    records = load_records(os.fspath(path))
+    if len(records) != 1 and (input is not None or output is not None):
+        raise OptionError(
+            f"{os.fspath(path)} holds {len(records)} draws: check them without "
+            "--input/--output (each against its recorded files)"
+        )
+    for rec in records:
+        verify_record(rec, input=input, output=output)
+
+
+def _verify_replay(record: DrawRecord) -> None:
+    """The seed gives the recorded permutation under the recorded protocol."""
     if record.protocol != PROTOCOL:
         raise WorkbookError(
             f"record: protocol {record.protocol!r} is not {PROTOCOL!r}: "
@@ -159,15 +178,11 @@ def verify_record(
     diff = _first_difference(record.permutation, _replay(record))
     if diff is not None:
         raise WorkbookError(f"record: seed {record.seed!r} does not give this permutation: {diff}")
-    if input is not None:
-        got = file_sha256(input)
-        if got != record.input_sha256:
-            raise WorkbookError(
-                f"{os.fspath(input)}: SHA-256 {got[:16]}... is not the recorded input's "
-                f"{record.input_sha256[:16]}...: this is not the file that was drawn from"
-            )
-    if output is None:
-        return
+
+
+def _verify_output(record: DrawRecord, input: PathLike | None, output: PathLike) -> None:
+    """The output: winners saved from stdout, a shuffle's cells (with the input), or
+    else its exact bytes."""
     if record.command == "sample" and record.output is None and record.output_sha256 is None:
         verify_printed(record, input, output)
         return

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ...draw.errors import WorkbookError
 from ..limits import LIMITS
+from ..scan.edits import spliced
 from ..scan.refs import Area, parse_area
 from ..scan.xmlscan import attrs, escape_attr, iter_tags, local, unescape
 
@@ -119,9 +120,7 @@ def retarget_refs(
     except ValueError as exc:
         raise WorkbookError(f"{label} is not well-formed XML ({exc})") from None
     for tag in tags:
-        if tag.kind not in ("start", "empty"):
-            continue
-        kind = names.get(local(tag.name))
+        kind = names.get(local(tag.name)) if tag.kind in ("start", "empty") else None
         if kind is None:
             continue
         count += 1
@@ -131,33 +130,27 @@ def retarget_refs(
                 "the limit (--max-ranges N, workbook.raised(max_anchors=N)) if the workbook "
                 "is genuine"
             )
-        head = xml[tag.start : tag.end]
-        a = attrs(head)
-        raw = a.get(kind.attribute)
-        if raw is None:
-            continue
-        area = parse_area(unescape(raw))
-        if area is None:
-            continue
-        new = moved_area(area, dest_of, f"{label}: {kind.what}", bounds=bounds, axis=axis)
-        if new is None:
-            continue
-        m = re.search(rb"\s" + kind.attribute + rb"\s*=\s*([\"'])[^\"']*\1", head)
-        if m is None:
-            continue
-        at = tag.start + m.start()
-        edits.append(
-            (at, tag.start + m.end(), b" " + kind.attribute + b'="' + escape_attr(new.a1()) + b'"')
-        )
-    if not edits:
+        edit = _moved_ref(xml[tag.start : tag.end], kind, dest_of, label, bounds, axis)
+        if edit is not None:
+            edits.append((tag.start + edit[0], tag.start + edit[1], edit[2]))
+    return spliced(xml, edits) if edits else None
+
+
+def _moved_ref(
+    head: bytes, kind: _Kind, dest_of: DestOf, label: str, bounds: Area, axis: str
+) -> tuple[int, int, bytes] | None:
+    """The edit (offsets in ``head``) that moves the anchor of one start tag, or None."""
+    raw = attrs(head).get(kind.attribute)
+    area = None if raw is None else parse_area(unescape(raw))
+    if area is None:
         return None
-    out, pos = [], 0
-    for s, e, rep in edits:
-        out.append(xml[pos:s])
-        out.append(rep)
-        pos = e
-    out.append(xml[pos:])
-    return b"".join(out)
+    new = moved_area(area, dest_of, f"{label}: {kind.what}", bounds=bounds, axis=axis)
+    if new is None:
+        return None
+    m = re.search(rb"\s" + kind.attribute + rb"\s*=\s*([\"'])[^\"']*\1", head)
+    if m is None:
+        return None
+    return m.start(), m.end(), b" " + kind.attribute + b'="' + escape_attr(new.a1()) + b'"'
 
 
 _CLIENT = re.compile(rb"<(?:[\w.-]+:)?ClientData\b[^<>]*>")
