@@ -571,18 +571,21 @@ intact; *within* ("permuted" in numpy) shuffles inside each row or column indepe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from .errors import OptionError, ShapeError
 from .knuth import permutation, shuffled
 from .protocol import resolve_source
 
-__all__ = ["GRID_MODES", "parse_mode", "shuffle_grid"]
+__all__ = ["GRID_MODES", "Mode", "parse_mode", "shuffle_grid"]
 
 T = TypeVar("T")
 
+#: What moves in a grid draw: one of :data:`GRID_MODES`.
+Mode = Literal["rows", "columns", "cells", "within-rows", "within-columns"]
+
 #: The grid modes, in their canonical spelling.
-GRID_MODES = ("rows", "columns", "cells", "within-rows", "within-columns")
+GRID_MODES: tuple[Mode, ...] = ("rows", "columns", "cells", "within-rows", "within-columns")
 
 _ALIASES = {
     "row": "rows",
@@ -596,7 +599,7 @@ _ALIASES = {
 }
 
 
-def parse_mode(by: object) -> str:
+def parse_mode(by: object) -> Mode:
     """Return the canonical grid mode for a forgiving spelling of it.
 
     Case, spaces, underscores and hyphens do not matter: ``"Within Rows"``,

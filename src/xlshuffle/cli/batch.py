@@ -15,7 +15,7 @@ from typing import Any
 from ..common.names import check_cell_text, check_sheet_name
 from ..common.targets import check_writable
 from ..draw.errors import OptionError, XlshuffleError
-from ..draw.grid import GRID_MODES, parse_mode
+from ..draw.grid import GRID_MODES, Mode, parse_mode
 from ..draw.protocol import DrawStream, new_seed
 from . import guards, records, seed_help
 from .options import add_limits, limits_of
@@ -272,7 +272,7 @@ def _inputs(args: argparse.Namespace) -> list[str]:
 
 
 def _tasks(
-    args: argparse.Namespace, paths: list[str], stream: DrawStream, mode: str
+    args: argparse.Namespace, paths: list[str], stream: DrawStream, mode: Mode
 ) -> list[dict[str, Any]]:
     """One task per file: the keyword arguments of its draw, with ``command`` and ``limits``."""
     from . import UsageError

@@ -15,7 +15,7 @@ from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
 from ..common.names import check_sheet_name, free_sheet_name
 from ..draw.errors import OptionError, SizeError
-from ..draw.grid import parse_mode
+from ..draw.grid import Mode, parse_mode
 from ..draw.knuth import _check_count, permutation
 from ..draw.protocol import DrawStream, as_stream
 from .draws import CellReader, sample_sheet_xml
@@ -172,7 +172,7 @@ def shuffle_workbook(
 
 def _shuffle(
     job: Job,
-    mode: str,
+    mode: Mode,
     stream: DrawStream | None,
     perm: list[Any] | None,
     dst: str | None,

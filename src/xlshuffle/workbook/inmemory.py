@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..draw.errors import OptionError, WorkbookError
-from ..draw.grid import parse_mode
+from ..draw.grid import Mode, parse_mode
 from ..draw.protocol import as_stream
 from .formulas.translate import FormulaMoveError, FormulaMover
 from .inmemory_rules import check_worksheet, selection_of
@@ -48,7 +48,7 @@ __all__ = ["shuffle_worksheet"]
 
 
 def _checked(
-    ws: Worksheet, options: dict[str, Any], mode: str, keep_blank: bool
+    ws: Worksheet, options: dict[str, Any], mode: Mode, keep_blank: bool
 ) -> tuple[Selection, list[int] | None]:
     """The selection, checked, and the data rows not kept blank (indexes among the data
     rows; ``None``: all)."""
@@ -148,7 +148,7 @@ def _refuse_no_data(ws: Worksheet, sel: Selection) -> None:
     )
 
 
-def _move_cells(ws: Worksheet, sel: Selection, mode: str, perm: list[Any]) -> None:
+def _move_cells(ws: Worksheet, sel: Selection, mode: Mode, perm: list[Any]) -> None:
     """Every moving cell to its place, its formula translated and its hyperlink along."""
     first, bottom, cols, whole = sel.moving_top(mode), sel.bottom, sel.cols, sel.whole_rows
     dest = destination(mode, first, cols, perm)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..draw.errors import OptionError, WorkbookError
+from ..draw.grid import Mode
 from .package.parts import SheetInfo, TableInfo
 from .scan.refs import MAX_COL, MAX_ROW, Area, parse_area, quote_sheet
 from .selection.layout import Cell, Rows, find_data, trim_blank_tail
@@ -187,7 +188,7 @@ def _range_selection(ws: Worksheet, used: Area, cells: str, header: bool | None)
     return _selection(ws, "range", top, bottom, list(range(left, right + 1)), bool(header), False)
 
 
-def check_worksheet(ws: Worksheet, sel: Selection, mode: str) -> None:
+def check_worksheet(ws: Worksheet, sel: Selection, mode: Mode) -> None:
     """The refusals of :func:`~.move.refusals.check_movable`, on what openpyxl holds."""
     where = f"sheet {ws.title!r}"
     if ws.protection.sheet:
@@ -198,7 +199,7 @@ def check_worksheet(ws: Worksheet, sel: Selection, mode: str) -> None:
     _check_arrays(ws, sel, mode, where)
 
 
-def _check_merges(ws: Worksheet, sel: Selection, mode: str, where: str) -> None:
+def _check_merges(ws: Worksheet, sel: Selection, mode: Mode, where: str) -> None:
     region = sel.moving_area(mode)
     for rng in ws.merged_cells.ranges:
         area = Area((rng.min_row, rng.min_col, rng.max_row, rng.max_col))
@@ -211,7 +212,7 @@ def _check_merges(ws: Worksheet, sel: Selection, mode: str, where: str) -> None:
             )
 
 
-def _check_tables(ws: Worksheet, sel: Selection, mode: str, where: str) -> None:
+def _check_tables(ws: Worksheet, sel: Selection, mode: Mode, where: str) -> None:
     for tbl in dict.values(ws.tables):
         ref = parse_area(tbl.ref)
         mine = sel.table is not None and tbl.name == sel.table.name
@@ -228,7 +229,7 @@ def _check_tables(ws: Worksheet, sel: Selection, mode: str, where: str) -> None:
         )
 
 
-def _check_pivots(ws: Worksheet, sel: Selection, mode: str, where: str) -> None:
+def _check_pivots(ws: Worksheet, sel: Selection, mode: Mode, where: str) -> None:
     for pivot in getattr(ws, "_pivots", ()):  # openpyxl lists them nowhere public
         out = parse_area(str(getattr(pivot.location, "ref", "") or ""))
         if out is not None and sel.moves_any_of(out, mode):
@@ -238,7 +239,7 @@ def _check_pivots(ws: Worksheet, sel: Selection, mode: str, where: str) -> None:
             )
 
 
-def _check_arrays(ws: Worksheet, sel: Selection, mode: str, where: str) -> None:
+def _check_arrays(ws: Worksheet, sel: Selection, mode: Mode, where: str) -> None:
     from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
     for cell in ws._cells.values():

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..draw.errors import OptionError, WorkbookError
+from ..draw.grid import Mode
 from ..draw.protocol import DrawStream
 from .limits import LIMITS
 from .move.plan import sheet_label
@@ -196,7 +197,7 @@ def make_record(
     command: str,
     job: Job,
     stream: DrawStream | str,
-    mode: str,
+    mode: Mode,
     perm: list[Any],
     written: Written,
     changes: Changes,

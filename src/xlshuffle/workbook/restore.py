@@ -14,7 +14,7 @@ import os
 from typing import Any
 
 from ..draw.errors import OptionError, WorkbookError
-from ..draw.grid import parse_mode
+from ..draw.grid import Mode, parse_mode
 from .draws import CellReader
 from .jobs import Job, dest, job_from_record, make_record
 from .move.plan import destination, inverse, plan_move
@@ -30,14 +30,14 @@ __all__ = ["fingerprint_for", "restore_workbook"]
 PathLike = str | os.PathLike[str]
 
 
-def _scope(job: Job, mode: str) -> tuple[int, int, list[int] | None]:
+def _scope(job: Job, mode: Mode) -> tuple[int, int, list[int] | None]:
     """The rows and columns a shuffle's fingerprint covers (None: every cell of a row)."""
     sel = job.sel
     whole = sel.moves_whole_rows(mode)
     return sel.moving_top(mode), sel.bottom, None if whole else list(sel.cols)
 
 
-def fingerprint_for(job: Job, mode: str, sx: SheetXml | None = None) -> dict[str, Any]:
+def fingerprint_for(job: Job, mode: Mode, sx: SheetXml | None = None) -> dict[str, Any]:
     """The record's ``fingerprint`` of the selection of ``job`` (or of the same cells of
     ``sx``, another state of its sheet)."""
     top, bottom, cols = _scope(job, mode)
@@ -47,7 +47,7 @@ def fingerprint_for(job: Job, mode: str, sx: SheetXml | None = None) -> dict[str
     ).to_dict()
 
 
-def _inverse_draw(mode: str, perm: list[Any]) -> list[Any]:
+def _inverse_draw(mode: Mode, perm: list[Any]) -> list[Any]:
     if mode in ("within-rows", "within-columns"):
         return [inverse(p) for p in perm]
     return inverse(perm)
@@ -57,7 +57,7 @@ def _short(digest: str | None) -> str:
     return f"{str(digest)[:16]}..."
 
 
-def _check_is_output(job: Job, record: DrawRecord, mode: str, changes: Changes) -> None:
+def _check_is_output(job: Job, record: DrawRecord, mode: Mode, changes: Changes) -> None:
     """Refuse a file that is not the record's output, or whose drawn cells were edited."""
     path, sha = job.inp.path, job.inp.sha256
     if sha == record.output_sha256:
@@ -92,7 +92,7 @@ def _check_is_output(job: Job, record: DrawRecord, mode: str, changes: Changes) 
     )
 
 
-def _where(job: Job, record: DrawRecord, mode: str, rows: list[int]) -> str:
+def _where(job: Job, record: DrawRecord, mode: Mode, rows: list[int]) -> str:
     """The first cells of the file given that go back to a row that differs, in the
     file's order: ``"row 7 (cells A7:C7)"``, ``"cells B3, A9, C2"``."""
     sel = job.sel

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...draw.errors import WorkbookError
+from ...draw.grid import Mode
 from ...draw.knuth import permutation
 from ...draw.protocol import DrawStream
 from ..formulas.translate import FormulaMover
@@ -48,7 +49,7 @@ def sheet_label(path: str, name: str) -> str:
 
 
 def draw_permutation(
-    mode: str, n_rows: int, n_cols: int, stream: DrawStream, label: str = ""
+    mode: Mode, n_rows: int, n_cols: int, stream: DrawStream, label: str = ""
 ) -> list[Any]:
     """The permutation(s) of one draw, consumed from ``stream`` as ``shuffle_grid`` does
     (``label``, the file and sheet, goes in messages)."""
@@ -88,7 +89,7 @@ def inverse(perm: list[int]) -> list[int]:
     return inv
 
 
-def destination(mode: str, top: int, cols: list[int], perm: list[Any]) -> Dest:
+def destination(mode: Mode, top: int, cols: list[int], perm: list[Any]) -> Dest:
     """Where the cell at ``(row, col)`` of the moving block goes; ``perm[p] = s`` means
     item ``s`` lands at position ``p``."""
     pos = {c: j for j, c in enumerate(cols)}
@@ -131,7 +132,7 @@ def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
     return False
 
 
-def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[Any]) -> Changes:
+def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[Any]) -> Changes:
     """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content."""
     book = inp.book
     changes = Changes(like=sel.sheet.part)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ...draw.errors import WorkbookError
+from ...draw.grid import Mode
 from ..package.parts import Book
 from ..scan.refs import MAX_ROW, parse_area
 from ..scan.sheet import SheetXml
@@ -86,7 +87,7 @@ def check_unprotected(book: Book, sx: SheetXml, sel: Selection) -> None:
             )
 
 
-def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
+def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: Mode) -> None:
     """Refuse, naming the cell or range, a selection whose cells cannot move correctly."""
     where = f"{book.label}: sheet {sel.sheet.name!r}"
     check_unprotected(book, sx, sel)
@@ -98,7 +99,7 @@ def check_movable(book: Book, sx: SheetXml, sel: Selection, mode: str) -> None:
     _check_arrays(sx, sel, mode, where)
 
 
-def _check_merges(sx: SheetXml, sel: Selection, mode: str, where: str) -> None:
+def _check_merges(sx: SheetXml, sel: Selection, mode: Mode, where: str) -> None:
     """A merge may travel with its row (one row, inside the moving columns), not be cut."""
     region = sel.moving_area(mode)
     for _, a in _tail_elements(sx, {b"mergeCell"}):
@@ -117,7 +118,7 @@ def _check_merges(sx: SheetXml, sel: Selection, mode: str, where: str) -> None:
             )
 
 
-def _check_tables(book: Book, sel: Selection, mode: str, where: str) -> None:
+def _check_tables(book: Book, sel: Selection, mode: Mode, where: str) -> None:
     """Another table in the moving cells, or a table's columns reordered."""
     for table in book.tables(sel.sheet):
         area = parse_area(table.ref)
@@ -136,7 +137,7 @@ def _check_tables(book: Book, sel: Selection, mode: str, where: str) -> None:
         )
 
 
-def _check_pivots(book: Book, sel: Selection, mode: str, where: str) -> None:
+def _check_pivots(book: Book, sel: Selection, mode: Mode, where: str) -> None:
     """A pivot table's output in the moving cells (it refreshes its own cells)."""
     for rel in book.rels(sel.sheet.part):
         if rel.type != "pivotTable" or rel.external or book.pkg.find(rel.target) is None:
@@ -159,7 +160,7 @@ _ARRAY = re.compile(rb"<(?:[\w.-]+:)?f\s[^<>]*?\bt\s*=\s*[\"'](array|dataTable)[
 _REF = re.compile(rb"\sref\s*=\s*[\"']([^\"']*)[\"']")
 
 
-def _check_arrays(sx: SheetXml, sel: Selection, mode: str, where: str) -> None:
+def _check_arrays(sx: SheetXml, sel: Selection, mode: Mode, where: str) -> None:
     """Array formulas, dynamic-array spills and data tables cannot move cell by cell."""
     data = sx.data
     if data.find(b"array", sx.content_start, sx.content_end) < 0 and (

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...draw.errors import OptionError, WorkbookError
+from ...draw.grid import Mode
 from ..package.parts import Book, SheetInfo, TableInfo
 from ..scan.refs import MAX_COL, MAX_ROW, Area, col_index, col_letters, parse_area, quote_sheet
 from ..scan.rowfind import used_cols, valued_rows
@@ -70,22 +71,22 @@ class Selection:
     def area(self) -> Area:
         return Area((self.top, self.cols[0], self.bottom, self.cols[-1]))
 
-    def moving_top(self, mode: str) -> int:
+    def moving_top(self, mode: Mode) -> int:
         """The first row a draw by ``mode`` moves: the header row moves with its column
         when whole columns move (``columns``), and stays in place otherwise."""
         return self.top if mode == "columns" else self.body_top
 
-    def moves_nothing(self, mode: str) -> bool:
+    def moves_nothing(self, mode: Mode) -> bool:
         """Whether a draw by ``mode`` has nothing to move: no column, or no row from
         :meth:`moving_top` down."""
         return not self.cols or (self.n_rows if mode == "columns" else self.n_body) <= 0
 
-    def moves_whole_rows(self, mode: str) -> bool:
+    def moves_whole_rows(self, mode: Mode) -> bool:
         """Whether a draw by ``mode`` moves whole rows (every cell, and the row's own
         height and format), not only the selected cells."""
         return self.whole_rows and mode == "rows"
 
-    def moving_area(self, mode: str) -> Area:
+    def moving_area(self, mode: Mode) -> Area:
         """The cells a draw by ``mode`` moves, as one rectangle (every column of the
         sheet when whole rows move). Call it only when not :meth:`moves_nothing`."""
         top = self.moving_top(mode)
@@ -93,7 +94,7 @@ class Selection:
             return Area((top, 1, self.bottom, MAX_COL))
         return Area((top, self.cols[0], self.bottom, self.cols[-1]))
 
-    def moves_any_of(self, area: Area, mode: str) -> bool:
+    def moves_any_of(self, area: Area, mode: Mode) -> bool:
         """Whether a draw by ``mode`` moves a cell of ``area`` - with whole rows, a row of
         it: a merge, table, pivot table or array there would be taken apart."""
         region = self.moving_area(mode)
