@@ -27,6 +27,7 @@ from .records.record import DrawRecord
 from .restore import fingerprint_for, restore_workbook
 from .scan.refs import cell_ref, col_letters
 from .selection.keep import free_indexes, spread
+from .selection.select import SelectOptions
 from .values.cells import text_of
 
 __all__ = [
@@ -143,27 +144,24 @@ def shuffle_workbook(
             f"with --by rows, not --by {mode}"
         )
     stream = as_stream(seed)
-    opts = {
-        "sheet": sheet,
-        "cells": cells,
-        "table": table,
-        "columns": columns,
-        "header": header,
-        "by": by,
-        "keep_blank_rows": keep_blank_rows,
-        "seed": stream.seed_text,
-        "dry_run": True,
-    }
-    job = open_or_refuse(
-        src,
-        lambda o: shuffle_workbook(src, **{**opts, **o}),
+    options = SelectOptions(
         sheet=sheet,
         cells=cells,
         table=table,
         columns=columns,
         header=header,
+        keep_blank_rows=keep_blank_rows,
+    )
+    again = {
+        "by": by,
+        "seed": stream.seed_text,
+        "dry_run": True,
+    }
+    job = open_or_refuse(
+        src,
+        options,
+        lambda o: shuffle_workbook(src, **{**options.keywords(), **again, **o}),
         whole_rows=mode == "rows",
-        keep_blank=keep_blank_rows,
     )
     return _shuffle(
         job, mode, stream, None, dest(dst), in_place=in_place, backup=backup, dry_run=dry_run
@@ -278,27 +276,24 @@ def sample_workbook(
     k = _check_count("k", k)
     check_sheet_name(sheet_name)
     stream = as_stream(seed)
-    opts = {
-        "k": k,
-        "sheet": sheet,
-        "cells": cells,
-        "table": table,
-        "columns": columns,
-        "header": header,
-        "keep_blank_rows": keep_blank_rows,
-        "seed": stream.seed_text,
-        "dry_run": True,
-    }
-    job = open_or_refuse(
-        src,
-        lambda o: sample_workbook(src, **{**opts, **o}),
+    options = SelectOptions(
         sheet=sheet,
         cells=cells,
         table=table,
         columns=columns,
         header=header,
+        keep_blank_rows=keep_blank_rows,
+    )
+    again = {
+        "k": k,
+        "seed": stream.seed_text,
+        "dry_run": True,
+    }
+    job = open_or_refuse(
+        src,
+        options,
+        lambda o: sample_workbook(src, **{**options.keywords(), **again, **o}),
         whole_rows=False,
-        keep_blank=keep_blank_rows,
     )
     sel = job.sel
     free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None

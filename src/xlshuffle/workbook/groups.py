@@ -18,6 +18,7 @@ from .records.record import DrawRecord
 from .scan.edits import splice
 from .scan.refs import cell_ref
 from .selection.keep import free_indexes, spread
+from .selection.select import SelectOptions
 from .values.cells import text_of
 
 __all__ = ["groups_workbook"]
@@ -69,29 +70,26 @@ def groups_workbook(
     group_count(k, size, 0)  # a bad k, size or label is refused before the file is read
     check_cell_text(label, option="label")
     stream = as_stream(seed)
-    opts = {
+    options = SelectOptions(
+        sheet=sheet,
+        cells=cells,
+        table=table,
+        columns=columns,
+        header=header,
+        keep_blank_rows=keep_blank_rows,
+    )
+    again = {
         "k": k,
         "size": size,
-        "sheet": sheet,
-        "cells": cells,
-        "table": table,
-        "columns": columns,
-        "header": header,
-        "keep_blank_rows": keep_blank_rows,
         "label": label,
         "seed": stream.seed_text,
         "dry_run": True,
     }
     job = open_or_refuse(
         src,
-        lambda o: groups_workbook(src, **{**opts, **o}),
-        sheet=sheet,
-        cells=cells,
-        table=table,
-        columns=columns,
-        header=header,
+        options,
+        lambda o: groups_workbook(src, **{**options.keywords(), **again, **o}),
         whole_rows=False,
-        keep_blank=keep_blank_rows,
     )
     sel, sx = job.sel, job.sx
     check_unprotected(job.inp.book, sx, sel)  # the group column is written into the sheet

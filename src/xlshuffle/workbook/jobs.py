@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -19,7 +19,15 @@ from .scan.refs import Area, col_letters, parse_area, quote_sheet, split_sheet
 from .scan.sheet import SheetXml
 from .selection.keep import kept_runs
 from .selection.layout import Excluded
-from .selection.select import Selection, choose_sheet, parse_columns, select, used_rows, user_range
+from .selection.select import (
+    Selection,
+    SelectOptions,
+    choose_sheet,
+    parse_columns,
+    select,
+    used_rows,
+    user_range,
+)
 from .selection.suggest import LayoutRefusal, Suggestion, refuse
 
 __all__ = ["Job", "dest", "job_from_record", "make_record", "open_job", "open_or_refuse"]
@@ -34,17 +42,11 @@ class Job:
     sel: Selection
 
 
-def open_job(
-    src: PathLike,
-    *,
-    sheet: str | None,
-    cells: str | None,
-    table: str | None,
-    columns: str | Sequence[str] | None,
-    header: bool | None,
-    whole_rows: bool,
-    keep_blank: bool = False,
-) -> Job:
+def open_job(src: PathLike, options: SelectOptions, *, whole_rows: bool) -> Job:
+    """The input read, its sheet parsed and the selection ``options`` ask for found in it
+    (whole rows move only if ``whole_rows``, the default selection and ``--by rows``);
+    refused in one line when it holds no data row."""
+    sheet, cells, table = options.sheet, options.cells, options.table
     if cells is not None:  # "Class 7B!A2:C23" or "'Class 7B'!A2:C23", as records print it
         sheet = _range_sheet(cells, sheet)
         cells = split_sheet(cells)[1]
@@ -59,10 +61,10 @@ def open_job(
         info,
         tbl,
         cells=cells,
-        columns=columns,
-        header=header,
+        columns=options.columns,
+        header=options.header,
         whole_rows_allowed=whole_rows,
-        keep_blank=keep_blank,
+        keep_blank=options.keep_blank_rows,
     )
     if sel.n_body <= 0 or not sel.cols:
         refuse_no_data(inp, sel)
@@ -110,17 +112,17 @@ def refuse_no_data(inp: Input, sel: Selection) -> NoReturn:
 
 def open_or_refuse(
     src: PathLike,
+    options: SelectOptions,
     attempt: Callable[[dict[str, Any]], object],
     *,
-    header: bool | None,
-    **options: Any,
+    whole_rows: bool,
 ) -> Job:
     """:func:`open_job`; a layout refusal names only the options ``attempt`` (a dry run
     of the same command with them) accepts (:func:`~.suggest.refuse`)."""
     try:
-        return open_job(src, header=header, **options)
+        return open_job(src, options, whole_rows=whole_rows)
     except LayoutRefusal as exc:
-        refuse(exc, attempt, header=header)
+        refuse(exc, attempt, header=options.header)
 
 
 def _range_sheet(cells: str, sheet: str | None) -> str | None:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from ...draw.errors import OptionError, WorkbookError
 from ...draw.grid import Mode
@@ -32,7 +33,25 @@ from .keep import blank_runs_in
 from .layout import Excluded, find_data, trim_blank_tail
 from .layout_rows import SheetRows
 
-__all__ = ["Selection", "choose_sheet", "parse_columns", "select", "user_range"]
+__all__ = ["SelectOptions", "Selection", "choose_sheet", "parse_columns", "select", "user_range"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SelectOptions:
+    """What to draw, as the caller asked for it: the options that ``shuffle``, ``sample``
+    and ``groups`` share, before the workbook is read (:class:`Selection` is what they
+    find in it). The names are the public API's keywords."""
+
+    sheet: str | None = None
+    cells: str | None = None
+    table: str | None = None
+    columns: str | Sequence[str] | None = None
+    header: bool | None = None
+    keep_blank_rows: bool = False
+
+    def keywords(self) -> dict[str, Any]:
+        """The options as the public functions' keyword arguments."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(kw_only=True)
