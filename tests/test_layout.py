@@ -280,7 +280,7 @@ def test_shared_strings_are_found_one_by_one_as_the_oracle_reads_them(tmp_path: 
     with prefixes, rich text and <si/> too."""
     from xlshuffle.workbook.jobs import open_job
     from xlshuffle.workbook.selection.layout_rows import SheetRows
-    from xlshuffle.workbook.selection.select import SelectOptions
+    from xlshuffle.workbook.selection.options import SelectOptions
 
     big = tmp_path / "big.xlsx"
     wb = openpyxl.Workbook()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ..common.names import check_cell_text, check_sheet_name
@@ -21,6 +22,7 @@ from . import guards, records, seed_help
 from .options import add_limits, limits_of
 from .paths import DEFAULT_SUFFIX, _Usage, destination, expand
 from .report import human_channel, report, write_record
+from .task import Command, Task
 
 __all__ = ["register"]
 
@@ -162,27 +164,23 @@ def _add_common(p: argparse.ArgumentParser, *, moves: bool = False) -> None:
 # --------------------------------------------------------------------------- running
 
 
-def _run_task(task: dict[str, Any]) -> dict[str, Any]:
+def _run_task(task: Task) -> dict[str, Any]:
     """Do one file; never raise (a bad file must not stop the others)."""
     from .. import workbook
     from . import failure
-
-    command = task.pop("command")
-    limits = task.pop("limits", {})
     from .lists import is_list, run_list_task
 
-    if is_list(task["src"]):  # a CSV/TSV list: no workbook, same result dict
-        return run_list_task(command, task, limits)
+    if is_list(task.src):  # a CSV/TSV list: no workbook, same result dict
+        return run_list_task(task)
+    draws: dict[str, Callable[..., workbook.DrawRecord | workbook.SampleResult]] = {
+        "shuffle": workbook.shuffle_workbook,
+        "sample": workbook.sample_workbook,
+        "groups": workbook.groups_workbook,
+    }
+    draw = draws[task.command]
     try:
-        with workbook.raised(**limits):
-            if command == "shuffle":
-                record = workbook.shuffle_workbook(**task)
-                return {"ok": True, "record": record.to_dict()}
-            if command == "groups":
-                record = workbook.groups_workbook(**task)
-                return {"ok": True, "record": record.to_dict()}
-            result = workbook.sample_workbook(**task)
-            return {"ok": True, "record": result.record.to_dict(), "table": result.table}
+        with workbook.raised(**task.limits):
+            result = draw(**task.workbook_keywords())
     except (XlshuffleError, OSError) as exc:
         # an option that cannot work for this file (-o naming the input, -k past its rows,
         # --range off its data) exits 2, not 1
@@ -192,9 +190,12 @@ def _run_task(task: dict[str, Any]) -> dict[str, Any]:
     except Exception as exc:  # a bug or an openpyxl failure on save: report, don't crash
         return {
             "ok": False,
-            "error": f"{task['src']}: unexpected {type(exc).__name__}: {exc} "
+            "error": f"{task.src}: unexpected {type(exc).__name__}: {exc} "
             "(nothing was written; please report this with the file if you can)",
         }
+    if isinstance(result, workbook.SampleResult):
+        return {"ok": True, "record": result.record.to_dict(), "table": result.table}
+    return {"ok": True, "record": result.to_dict()}
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -202,7 +203,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     task per file, run them, report."""
     from . import seed_note
 
-    command: str = args.command
+    command: Command = args.command
     mode = parse_mode(args.by) if command == "shuffle" else "rows"
     stream = DrawStream(args.seed)  # a bad seed is a usage error before any file is touched
     _check_options(args)
@@ -273,46 +274,47 @@ def _inputs(args: argparse.Namespace) -> list[str]:
 
 def _tasks(
     args: argparse.Namespace, paths: list[str], stream: DrawStream, mode: Mode
-) -> list[dict[str, Any]]:
-    """One task per file: the keyword arguments of its draw, with ``command`` and ``limits``."""
+) -> list[Task]:
+    """One task per file."""
     from . import UsageError
 
-    command: str = args.command
+    command: Command = args.command
     many = len(paths) > 1
     fresh = args.seed in (None, "")
-    extra: dict[str, Any] = {"keep_blank_rows": True} if args.keep_blank_rows else {}
+    options: dict[str, Any]
     if command == "shuffle":
-        extra["by"] = mode
+        options = {"by": mode}
     elif command == "sample":
-        extra.update(k=args.k, sheet_name=args.sheet_name)
+        options = {"k": args.k, "sheet_name": args.sheet_name}
     else:
-        extra.update(k=args.k, size=args.size, label=args.label)
+        options = {"k": args.k, "size": args.size, "label": args.label}
     try:
         return [
-            {
-                "command": command,
-                "src": path,
-                "dst": destination(args, path, many),
-                "sheet": args.sheet,
-                "cells": args.range,
-                "table": args.table,
-                "columns": args.columns,
-                "header": args.header,
+            Task(
+                command=command,
+                src=path,
+                dst=destination(args, path, many),
                 # without --seed each file draws its own fresh seed (one run, many draws)
-                "seed": (new_seed() if many else str(stream.seed)) if fresh else args.seed,
-                "in_place": args.in_place,
-                "backup": not args.no_backup,
-                "limits": limits_of(args),
-                "dry_run": args.dry_run,
-                **extra,
-            }
+                seed=(new_seed() if many else str(stream.seed)) if fresh else args.seed,
+                sheet=args.sheet,
+                cells=args.range,
+                table=args.table,
+                columns=args.columns,
+                header=args.header,
+                keep_blank_rows=args.keep_blank_rows,
+                in_place=args.in_place,
+                backup=not args.no_backup,
+                dry_run=args.dry_run,
+                limits=limits_of(args),
+                options=options,
+            )
             for path in paths
         ]
     except _Usage as exc:
         raise UsageError(str(exc)) from None
 
 
-def _run_all(tasks: list[dict[str, Any]], jobs: int, command: str) -> list[dict[str, Any]]:
+def _run_all(tasks: list[Task], jobs: int, command: Command) -> list[dict[str, Any]]:
     """Each task's result, in the tasks' order (``--jobs N``: N processes)."""
     from ..common.progress import Progress
 
@@ -324,12 +326,12 @@ def _run_all(tasks: list[dict[str, Any]], jobs: int, command: str) -> list[dict[
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
             with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-                futures = {pool.submit(_run_task, dict(t)): i for i, t in enumerate(tasks)}
+                futures = {pool.submit(_run_task, t): i for i, t in enumerate(tasks)}
                 for fut in as_completed(futures):
                     results[futures[fut]] = fut.result()
                     bar.advance()
         else:
             for i, t in enumerate(tasks):
-                results[i] = _run_task(dict(t))
+                results[i] = _run_task(t)
                 bar.advance()
     return results

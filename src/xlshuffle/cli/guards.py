@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import errno
 import os
-from typing import Any
+
+from .task import Task
 
 __all__ = ["refuse_mixed_channels", "refuse_overwrite"]
 
@@ -24,14 +25,14 @@ def refuse_mixed_channels(args: argparse.Namespace) -> None:
         )
 
 
-def refuse_overwrite(args: argparse.Namespace, tasks: list[dict[str, Any]]) -> None:
+def refuse_overwrite(args: argparse.Namespace, tasks: list[Task]) -> None:
     """Refuse, before anything is drawn, to replace a record or a default output: they
     are evidence of an earlier draw. A file named with ``-o`` is replaced as asked."""
     found = []
     if args.record and _is_file(args.record):
         found.append((args.record, "--record file"))
     if args.output is None and not args.in_place:
-        found += [(t["dst"], "output") for t in tasks if t["dst"] and _is_file(t["dst"])]
+        found += [(t.dst, "output") for t in tasks if t.dst and _is_file(t.dst)]
     if found:
         path, what = found[0]
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""

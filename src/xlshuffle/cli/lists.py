@@ -12,46 +12,38 @@ from typing import Any
 
 from ..draw.errors import OptionError, XlshuffleError
 from ..lists import DEFAULT_MAX_MB, groups_csv, is_list, sample_csv, shuffle_csv
+from .task import Task
 
 __all__ = ["is_list", "run_list_task"]
 
-_WORKBOOK_ONLY = (
-    ("--sheet", "sheet"),
-    ("--range", "cells"),
-    ("--table", "table"),
-    ("--columns", "columns"),
-    ("--keep-blank-rows", "keep_blank_rows"),
-)
 
-
-def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) -> dict[str, Any]:
+def run_list_task(task: Task) -> dict[str, Any]:
     """Do one list; never raise (an option the list cannot take is flagged ``usage``)."""
     from .. import __version__
     from . import failure
 
-    src: str = task["src"]
+    src, options = task.src, task.options
     try:
-        for option, key in _WORKBOOK_ONLY:
-            if task.get(key) is not None:
-                raise OptionError(f"{src}: {option} is for workbooks; a CSV/TSV list has none")
-        if command == "shuffle" and task.get("by", "rows") != "rows":
+        for option in task.workbook_only():
+            raise OptionError(f"{src}: {option} is for workbooks; a CSV/TSV list has none")
+        if task.command == "shuffle" and options.get("by", "rows") != "rows":
             raise OptionError(f"{src}: a CSV/TSV list shuffles whole rows only (--by rows)")
         common: dict[str, Any] = {
-            "seed": task["seed"],
-            "header": task["header"] is not False,
-            "dry_run": task["dry_run"],
-            "max_bytes": limits.get("max_file_bytes", DEFAULT_MAX_MB * 1024**2),
+            "seed": task.seed,
+            "header": task.header is not False,
+            "dry_run": task.dry_run,
+            "max_bytes": task.limits.get("max_file_bytes", DEFAULT_MAX_MB * 1024**2),
         }
-        dst, in_place, backup = task["dst"], task["in_place"], task["backup"]
-        if command == "shuffle":
+        dst, in_place, backup = task.dst, task.in_place, task.backup
+        if task.command == "shuffle":
             rec = shuffle_csv(src, dst, in_place=in_place, backup=backup, **common)
-        elif command == "groups":
+        elif task.command == "groups":
             rec = groups_csv(
                 src,
                 dst,
-                k=task["k"],
-                size=task.get("size"),
-                label=task["label"],
+                k=options["k"],
+                size=options.get("size"),
+                label=options["label"],
                 in_place=in_place,
                 backup=backup,
                 **common,
@@ -62,7 +54,7 @@ def run_list_task(command: str, task: dict[str, Any], limits: dict[str, int]) ->
                     f"{src}: sample writes the winners to stdout or -o, never over a CSV/TSV list"
                 )
             sys.stdout.flush()
-            rec = sample_csv(src, dst, k=task["k"], out=sys.stdout.buffer, **common)
+            rec = sample_csv(src, dst, k=options["k"], out=sys.stdout.buffer, **common)
     except (XlshuffleError, OSError) as exc:
         return failure(exc)
     rec["tool_version"] = __version__

@@ -27,7 +27,7 @@ from .records.record import DrawRecord
 from .restore import fingerprint_for, restore_workbook
 from .scan.refs import cell_ref, col_letters
 from .selection.keep import free_indexes, spread
-from .selection.select import SelectOptions
+from .selection.options import SelectOptions
 from .values.cells import text_of
 
 __all__ = [

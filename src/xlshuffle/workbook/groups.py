@@ -18,7 +18,7 @@ from .records.record import DrawRecord
 from .scan.edits import splice
 from .scan.refs import cell_ref
 from .selection.keep import free_indexes, spread
-from .selection.select import SelectOptions
+from .selection.options import SelectOptions
 from .values.cells import text_of
 
 __all__ = ["groups_workbook"]

@@ -19,15 +19,8 @@ from .scan.refs import Area, col_letters, parse_area, quote_sheet, split_sheet
 from .scan.sheet import SheetXml
 from .selection.keep import kept_runs
 from .selection.layout import Excluded
-from .selection.select import (
-    Selection,
-    SelectOptions,
-    choose_sheet,
-    parse_columns,
-    select,
-    used_rows,
-    user_range,
-)
+from .selection.options import SelectOptions, parse_columns, user_range
+from .selection.select import Selection, choose_sheet, select, used_rows
 from .selection.suggest import LayoutRefusal, Suggestion, refuse
 
 __all__ = ["Job", "dest", "job_from_record", "make_record", "open_job", "open_or_refuse"]

@@ -20,38 +20,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field
 
 from ...draw.errors import OptionError, WorkbookError
 from ...draw.grid import Mode
 from ..package.parts import Book, SheetInfo, TableInfo
-from ..scan.refs import MAX_COL, MAX_ROW, Area, col_index, col_letters, parse_area, quote_sheet
+from ..scan.refs import MAX_COL, Area, col_letters, parse_area, quote_sheet
 from ..scan.rowfind import used_cols, valued_rows
 from ..scan.sheet import SheetXml
 from .keep import blank_runs_in
 from .layout import Excluded, find_data, trim_blank_tail
 from .layout_rows import SheetRows
+from .options import parse_columns, user_range
 
-__all__ = ["SelectOptions", "Selection", "choose_sheet", "parse_columns", "select", "user_range"]
-
-
-@dataclass(frozen=True, kw_only=True)
-class SelectOptions:
-    """What to draw, as the caller asked for it: the options that ``shuffle``, ``sample``
-    and ``groups`` share, before the workbook is read (:class:`Selection` is what they
-    find in it). The names are the public API's keywords."""
-
-    sheet: str | None = None
-    cells: str | None = None
-    table: str | None = None
-    columns: str | Sequence[str] | None = None
-    header: bool | None = None
-    keep_blank_rows: bool = False
-
-    def keywords(self) -> dict[str, Any]:
-        """The options as the public functions' keyword arguments."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+__all__ = ["Selection", "choose_sheet", "select"]
 
 
 @dataclass(kw_only=True)
@@ -171,26 +153,6 @@ def _sheet_named(book: Book, sheet: str) -> SheetInfo:
             "choose a worksheet with --sheet"
         )
     return match[0]
-
-
-def parse_columns(spec: str | Sequence[str]) -> list[int]:
-    parts = spec.split(",") if isinstance(spec, str) else list(spec)
-    out: set[int] = set()
-    for part in (p.strip().upper() for p in parts):
-        first, _, last = part.partition(":")
-        if not re.fullmatch(r"[A-Z]{1,3}", first) or (
-            last and not re.fullmatch(r"[A-Z]{1,3}", last)
-        ):
-            raise OptionError(
-                f"columns: {part!r} is not a column letter: use letters such as 'B,D' or 'B:D'"
-            )
-        a, b = col_index(first), col_index(last or first)
-        if max(a, b) > MAX_COL:
-            raise OptionError(f"columns: {part!r} is past column XFD, the last one of a sheet")
-        out.update(range(min(a, b), max(a, b) + 1))
-    if not out:
-        raise OptionError("columns: give at least one column letter, such as 'B'")
-    return sorted(out)
 
 
 def used_rows(sx: SheetXml) -> tuple[int, int] | None:
@@ -384,31 +346,3 @@ def _range_selection(sheet: SheetInfo, cells: str, used: _Used, header: bool | N
         whole_rows=False,
         label=f"{quote_sheet(sheet.name)}!{Area((top, left, bottom, right)).a1()}",
     )
-
-
-_A1_PART = re.compile(r"\s*\$?([A-Za-z]{0,3})\$?(\d{0,7})\s*")
-
-
-def user_range(text: str) -> tuple[int, int, int, int]:
-    """``--range``: (top, left, bottom, right), or a usage error that shows how to
-    write it. Stricter than a range read from a file: no bare column or row, no
-    corners in reverse."""
-    how = (
-        "write it like 'A2:D200', 'A:D', '2:200' or 'Sheet1!A2:D200' (columns A-XFD, "
-        f"rows 1-{MAX_ROW})"
-    )
-    area = parse_area(text.replace("$", ""))
-    found = [_A1_PART.fullmatch(p) for p in text.split(":")]
-    parts = [(m[1].upper(), m[2]) for m in found if m is not None]
-    if area is None or len(parts) != len(found) or (len(parts) == 1 and not all(parts[0])):
-        raise OptionError(f"--range {text!r} is not an A1 range on a sheet: {how}")
-    if len(parts) == 2:
-        (c0, r0), (c1, r1) = parts
-        cols = sorted((c0, c1), key=lambda c: (len(c), c))
-        rows = sorted((r0, r1), key=lambda r: int(r or 0))
-        if [c0, c1] != cols or [r0, r1] != rows:
-            raise OptionError(
-                f"--range {text!r} runs backwards: write it top-left first, as "
-                f"'{cols[0]}{rows[0]}:{cols[1]}{rows[1]}'"
-            )
-    return area.top, area.left, area.bottom, area.right
