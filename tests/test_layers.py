@@ -1,7 +1,8 @@
 """The layers of ``src/xlshuffle/``: who may import whom, read from the code's own imports.
 
 Every module is parsed (never imported), its imports collected, relative ones resolved,
-and each is checked against :data:`RULES`. A module belongs to the rule with the longest
+and each is checked against :data:`RULES`; no module imports a private name (``_x``) of
+another layer, which uses what that layer exports instead. A module belongs to the rule with the longest
 key that names it or a package around it (``lab.plots`` before ``lab``); a module that no
 rule names fails the test, so a new layer is one new entry in the table.
 
@@ -198,6 +199,35 @@ def test_module_imports_only_what_its_layer_allows(path: Path) -> None:
         path.read_text(encoding="utf-8"), module, is_package=path.name == "__init__.py"
     )
     assert violations(module, imports, _known()) == []
+
+
+def private_imports(module: str, imports: list[Import], known: set[str]) -> list[str]:
+    """The private names (``_x``) ``module`` imports from another layer: a layer's
+    private names are its own; another layer uses what it exports."""
+    mine = layer_of(module, known)
+    bad = []
+    for imp in imports:
+        parts = imp.target.split(".")
+        if parts[0] != PACKAGE or layer_of(imp.target, known) == mine:
+            continue
+        if any(p.startswith("_") and not p.startswith("__") for p in parts[1:]):
+            bad.append(f"{module}:{imp.line}: imports the private {imp.target}")
+    return bad
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_module_imports_no_private_name_of_another_layer(path: Path) -> None:
+    module = module_name(path)
+    imports = imports_of(
+        path.read_text(encoding="utf-8"), module, is_package=path.name == "__init__.py"
+    )
+    assert private_imports(module, imports, _known()) == []
+
+
+def test_checker_catches_a_private_name_of_another_layer() -> None:
+    source = "from ..draw.protocol import _DOMAIN\nfrom .paths import _Usage\n"
+    found = private_imports("xlshuffle.cli.batch", imports_of(source, "xlshuffle.cli.batch"), KNOWN)
+    assert found == ["xlshuffle.cli.batch:1: imports the private xlshuffle.draw.protocol._DOMAIN"]
 
 
 def _sized_modules() -> list[Path]:

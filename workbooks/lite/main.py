@@ -369,7 +369,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from .errors import OptionError, SizeError
-from .knuth import _check_count, deal
+from .knuth import check_count, deal
 
 __all__ = ["RANKS", "SUITS", "deal_hands", "standard_deck"]
 
@@ -407,8 +407,8 @@ def standard_deck(*, jokers: int = 0, decks: int = 1) -> list[str]:
     >>> len(deck), deck[:3], deck[-1]
     (52, ['A♣', '2♣', '3♣'], 'K♠')
     """
-    jokers = _check_count("jokers", jokers)
-    decks = _check_count("decks", decks)
+    jokers = check_count("jokers", jokers)
+    decks = check_count("decks", decks)
     if (52 + jokers) * decks > MAX_STACK:
         raise SizeError(
             f"{decks} deck{'s' if decks != 1 else ''} of {52 + jokers} cards "
@@ -465,8 +465,8 @@ def deal_hands(
     >>> deal_hands(2, 3, seed="xlshuffle")
     [['2♣', '8♦'], ['3♠', '6♣'], ['J♥', '4♦']]
     """
-    cards = _check_count("cards", cards)
-    hands = _check_count("hands", hands)
+    cards = check_count("cards", cards)
+    hands = check_count("hands", hands)
     if hands < 1:
         raise SizeError("hands must be at least 1")
     pool: Sequence[object]
@@ -475,7 +475,7 @@ def deal_hands(
     elif isinstance(deck, int):
         if isinstance(deck, bool):
             raise OptionError("deck must be a number of cards or a list, not TRUE/FALSE")
-        size = _check_count("deck", deck)
+        size = check_count("deck", deck)
         if size > MAX_NUMBERED:
             raise SizeError(f"deck must be at most 2**53 = {MAX_NUMBERED:,} cards, not {size:,}")
         pool = range(1, size + 1)
@@ -724,7 +724,16 @@ from typing import TypeVar
 from .errors import SizeError
 from .protocol import DrawStream, resolve_source
 
-__all__ = ["deal", "group_numbers", "groups", "permutation", "shuffle", "shuffled"]
+__all__ = [
+    "check_count",
+    "deal",
+    "group_numbers",
+    "groups",
+    "permutation",
+    "shuffle",
+    "shuffle_prefix",
+    "shuffled",
+]
 
 T = TypeVar("T")
 
@@ -745,7 +754,9 @@ def _durstenfeld(items: MutableSequence[T], steps: int, randbelow: Callable[[int
         items[i], items[j] = items[j], items[i]
 
 
-def _run(items: list[T], steps: int, seed: object) -> None:
+def shuffle_prefix(items: list[T], steps: int, seed: object) -> None:
+    """Shuffle ``items`` in place for ``steps`` steps of Durstenfeld's shuffle: the first
+    ``steps`` places get their final items, as the first ``steps`` of a whole shuffle do."""
     source = resolve_source(seed)
     if isinstance(source, DrawStream):
         source._durstenfeld(items, steps)  # type: ignore[arg-type]
@@ -768,7 +779,13 @@ def _sparse_prefix(n: int, k: int, seed: object) -> list[int]:
     return out
 
 
-def _check_count(name: str, value: object) -> int:
+def check_count(name: str, value: object) -> int:
+    """``value`` as a count of things (``name`` in the message): a whole number, 0 or more
+    (``3.0`` is 3), else :class:`~xlshuffle.draw.errors.SizeError`.
+
+    >>> check_count("k", 3.0)
+    3
+    """
     try:
         n = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
@@ -805,10 +822,10 @@ def shuffle(items: MutableSequence[object], *, seed: object = None) -> None:
     """
     n = len(items)
     if isinstance(items, list):
-        _run(items, max(n - 1, 0), seed)
+        shuffle_prefix(items, max(n - 1, 0), seed)
         return
     work = list(items)  # shuffle a list, then write back: one code path for every sequence
-    _run(work, max(n - 1, 0), seed)
+    shuffle_prefix(work, max(n - 1, 0), seed)
     for i, item in enumerate(work):
         items[i] = item
 
@@ -836,7 +853,7 @@ def shuffled(items: Iterable[T], *, seed: object = None) -> list[T]:
     'DJFECGAIHB'
     """
     work = list(items)
-    _run(work, max(len(work) - 1, 0), seed)
+    shuffle_prefix(work, max(len(work) - 1, 0), seed)
     return work
 
 
@@ -871,7 +888,7 @@ def deal(items: Iterable[T], k: int, *, seed: object = None) -> list[T]:
     >>> deal(range(52), 5, seed="xlshuffle")
     [1, 41, 36, 20, 5]
     """
-    k = _check_count("k", k)
+    k = check_count("k", k)
     pool: Sequence[T] = items if isinstance(items, Sequence) else list(items)
     n = len(pool)
     if k > n:
@@ -882,7 +899,7 @@ def deal(items: Iterable[T], k: int, *, seed: object = None) -> list[T]:
     if k * _SPARSE_FACTOR < n:
         return [pool[p] for p in _sparse_prefix(n, k, seed)]
     work = list(pool)
-    _run(work, min(k, n - 1) if n else 0, seed)
+    shuffle_prefix(work, min(k, n - 1) if n else 0, seed)
     return work[:k]
 
 
@@ -904,7 +921,7 @@ def permutation(n: int, *, seed: object = None) -> list[int]:
     >>> permutation(10, seed=42)
     [8, 9, 3, 4, 6, 5, 0, 1, 7, 2]
     """
-    n = _check_count("n", n)
+    n = check_count("n", n)
     return shuffled(range(n), seed=seed)
 
 
@@ -933,8 +950,8 @@ def groups(n: int, k: int, *, seed: object = None) -> list[int]:
     >>> groups(10, 3, seed=42)
     [1, 2, 1, 3, 1, 3, 2, 3, 1, 2]
     """
-    n = _check_count("n", n)
-    k = _check_count("k", k)
+    n = check_count("n", n)
+    k = check_count("k", k)
     if k < 1:
         raise SizeError("k must be at least 1 group")
     return group_numbers(permutation(n, seed=seed), k)

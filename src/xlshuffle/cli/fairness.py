@@ -17,7 +17,7 @@ from typing import Any
 from ..common.progress import Progress
 from ..draw.errors import SizeError
 from ..lab.classic import ALGORITHMS
-from ..lab.fairness import ALPHA, _lab, lab_steps, resolve_algorithms
+from ..lab.fairness import ALPHA, lab_steps, resolve_algorithms, run_lab
 
 __all__ = ["register"]
 
@@ -95,7 +95,7 @@ def _cmd_fairness(args: argparse.Namespace) -> int:
     if plots is not None:
         total += plots.figure_steps(len(algs))
     with Progress(total, "fairness") as bar:
-        report, samples = _lab(
+        report, samples = run_lab(
             n, trials, [a.name for a in algs], args.seed, exact_n, ALPHA, bar.advance
         )
         written: list[Path] = []

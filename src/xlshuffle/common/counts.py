@@ -5,7 +5,7 @@ that the header holds already."""
 from __future__ import annotations
 
 from ..draw.errors import OptionError, SizeError
-from ..draw.knuth import _check_count
+from ..draw.knuth import check_count
 
 __all__ = ["group_count", "refuse_taken_label", "too_many"]
 
@@ -16,11 +16,11 @@ def group_count(k: object, size: object, n: int) -> int:
     if (k is None) == (size is None):
         raise OptionError("give the number of groups (-k, k=) or their size (--size, size=)")
     if size is not None:
-        most = _check_count("--size", size)
+        most = check_count("--size", size)
         if most < 1:
             raise SizeError("--size must be 1 or more (rows in each group)")
         return max(1, -(-n // most))
-    count = _check_count("k", k)
+    count = check_count("k", k)
     if count < 1:
         raise SizeError("-k must be at least 1 group")
     return count

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from .errors import OptionError, SizeError
-from .knuth import _check_count, deal
+from .knuth import check_count, deal
 
 __all__ = ["RANKS", "SUITS", "deal_hands", "standard_deck"]
 
@@ -44,8 +44,8 @@ def standard_deck(*, jokers: int = 0, decks: int = 1) -> list[str]:
     >>> len(deck), deck[:3], deck[-1]
     (52, ['A♣', '2♣', '3♣'], 'K♠')
     """
-    jokers = _check_count("jokers", jokers)
-    decks = _check_count("decks", decks)
+    jokers = check_count("jokers", jokers)
+    decks = check_count("decks", decks)
     if (52 + jokers) * decks > MAX_STACK:
         raise SizeError(
             f"{decks} deck{'s' if decks != 1 else ''} of {52 + jokers} cards "
@@ -102,8 +102,8 @@ def deal_hands(
     >>> deal_hands(2, 3, seed="xlshuffle")
     [['2♣', '8♦'], ['3♠', '6♣'], ['J♥', '4♦']]
     """
-    cards = _check_count("cards", cards)
-    hands = _check_count("hands", hands)
+    cards = check_count("cards", cards)
+    hands = check_count("hands", hands)
     if hands < 1:
         raise SizeError("hands must be at least 1")
     pool: Sequence[object]
@@ -112,7 +112,7 @@ def deal_hands(
     elif isinstance(deck, int):
         if isinstance(deck, bool):
             raise OptionError("deck must be a number of cards or a list, not TRUE/FALSE")
-        size = _check_count("deck", deck)
+        size = check_count("deck", deck)
         if size > MAX_NUMBERED:
             raise SizeError(f"deck must be at most 2**53 = {MAX_NUMBERED:,} cards, not {size:,}")
         pool = range(1, size + 1)

@@ -16,7 +16,16 @@ from typing import TypeVar
 from .errors import SizeError
 from .protocol import DrawStream, resolve_source
 
-__all__ = ["deal", "group_numbers", "groups", "permutation", "shuffle", "shuffled"]
+__all__ = [
+    "check_count",
+    "deal",
+    "group_numbers",
+    "groups",
+    "permutation",
+    "shuffle",
+    "shuffle_prefix",
+    "shuffled",
+]
 
 T = TypeVar("T")
 
@@ -37,7 +46,9 @@ def _durstenfeld(items: MutableSequence[T], steps: int, randbelow: Callable[[int
         items[i], items[j] = items[j], items[i]
 
 
-def _run(items: list[T], steps: int, seed: object) -> None:
+def shuffle_prefix(items: list[T], steps: int, seed: object) -> None:
+    """Shuffle ``items`` in place for ``steps`` steps of Durstenfeld's shuffle: the first
+    ``steps`` places get their final items, as the first ``steps`` of a whole shuffle do."""
     source = resolve_source(seed)
     if isinstance(source, DrawStream):
         source._durstenfeld(items, steps)  # type: ignore[arg-type]
@@ -60,7 +71,13 @@ def _sparse_prefix(n: int, k: int, seed: object) -> list[int]:
     return out
 
 
-def _check_count(name: str, value: object) -> int:
+def check_count(name: str, value: object) -> int:
+    """``value`` as a count of things (``name`` in the message): a whole number, 0 or more
+    (``3.0`` is 3), else :class:`~xlshuffle.draw.errors.SizeError`.
+
+    >>> check_count("k", 3.0)
+    3
+    """
     try:
         n = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
@@ -97,10 +114,10 @@ def shuffle(items: MutableSequence[object], *, seed: object = None) -> None:
     """
     n = len(items)
     if isinstance(items, list):
-        _run(items, max(n - 1, 0), seed)
+        shuffle_prefix(items, max(n - 1, 0), seed)
         return
     work = list(items)  # shuffle a list, then write back: one code path for every sequence
-    _run(work, max(n - 1, 0), seed)
+    shuffle_prefix(work, max(n - 1, 0), seed)
     for i, item in enumerate(work):
         items[i] = item
 
@@ -128,7 +145,7 @@ def shuffled(items: Iterable[T], *, seed: object = None) -> list[T]:
     'DJFECGAIHB'
     """
     work = list(items)
-    _run(work, max(len(work) - 1, 0), seed)
+    shuffle_prefix(work, max(len(work) - 1, 0), seed)
     return work
 
 
@@ -163,7 +180,7 @@ def deal(items: Iterable[T], k: int, *, seed: object = None) -> list[T]:
     >>> deal(range(52), 5, seed="xlshuffle")
     [1, 41, 36, 20, 5]
     """
-    k = _check_count("k", k)
+    k = check_count("k", k)
     pool: Sequence[T] = items if isinstance(items, Sequence) else list(items)
     n = len(pool)
     if k > n:
@@ -174,7 +191,7 @@ def deal(items: Iterable[T], k: int, *, seed: object = None) -> list[T]:
     if k * _SPARSE_FACTOR < n:
         return [pool[p] for p in _sparse_prefix(n, k, seed)]
     work = list(pool)
-    _run(work, min(k, n - 1) if n else 0, seed)
+    shuffle_prefix(work, min(k, n - 1) if n else 0, seed)
     return work[:k]
 
 
@@ -196,7 +213,7 @@ def permutation(n: int, *, seed: object = None) -> list[int]:
     >>> permutation(10, seed=42)
     [8, 9, 3, 4, 6, 5, 0, 1, 7, 2]
     """
-    n = _check_count("n", n)
+    n = check_count("n", n)
     return shuffled(range(n), seed=seed)
 
 
@@ -225,8 +242,8 @@ def groups(n: int, k: int, *, seed: object = None) -> list[int]:
     >>> groups(10, 3, seed=42)
     [1, 2, 1, 3, 1, 3, 2, 3, 1, 2]
     """
-    n = _check_count("n", n)
-    k = _check_count("k", k)
+    n = check_count("n", n)
+    k = check_count("k", k)
     if k < 1:
         raise SizeError("k must be at least 1 group")
     return group_numbers(permutation(n, seed=seed), k)

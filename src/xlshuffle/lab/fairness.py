@@ -70,6 +70,7 @@ __all__ = [
     "measure_cost",
     "reachable_deals",
     "resolve_algorithms",
+    "run_lab",
     "sample",
     "summarise",
 ]
@@ -128,10 +129,10 @@ def lab_report(
     >>> r["schema"], [a["exact"]["tvd"] for a in r["algorithms"]]
     ('xlshuffle/fairness/v1', ['0', '25/384'])
     """
-    return _lab(n, trials, algorithms, seed, exact_n, alpha, progress)[0]
+    return run_lab(n, trials, algorithms, seed, exact_n, alpha, progress)[0]
 
 
-def _lab(
+def run_lab(
     n: int,
     trials: int,
     algorithms: Iterable[str] | None,
@@ -140,6 +141,8 @@ def _lab(
     alpha: float,
     progress: Tick | None,
 ) -> tuple[dict[str, Any], list[SampleResult]]:
+    """:func:`lab_report`'s report, and the sampled results behind it (what the command
+    line's figures are drawn from), from positional arguments."""
     algs = resolve_algorithms(algorithms)
     if exact_n is None:
         exact_n = min(n, 6)

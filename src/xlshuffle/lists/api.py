@@ -31,7 +31,7 @@ from ..common.digest import bytes_sha256
 from ..common.files import write_output
 from ..common.targets import check_output, is_stream, output_of
 from ..draw.errors import ListError, OptionError, SizeError
-from ..draw.knuth import _check_count, deal, group_numbers, permutation
+from ..draw.knuth import check_count, deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, DrawStream, as_stream
 from .lines import DEFAULT_MAX_MB, read_limited
 from .table import CsvList, parse_list
@@ -279,7 +279,7 @@ def sample_csv(
         The draw record; its ``permutation`` holds the ``k`` winners' 0-based indexes
         among the data records.
     """
-    k = _check_count("k", k)
+    k = check_count("k", k)
     stream = as_stream(seed)
     op = _Opened(src, header, max_bytes)
     if k > op.n:

@@ -21,7 +21,7 @@ from itertools import accumulate, islice
 from typing import BinaryIO
 
 from ..draw.errors import ListError
-from ..draw.knuth import _run, deal
+from ..draw.knuth import deal, shuffle_prefix
 from ..draw.protocol import DrawStream
 
 __all__ = ["DEFAULT_MAX_LINES", "DEFAULT_MAX_MB", "LineList", "read_limited"]
@@ -120,7 +120,7 @@ class LineList:
         if k * _SPARSE_FACTOR < n:
             return [self.starts[i] for i in deal(range(n), k, seed=seed)]
         # in place, the swaps deal() makes on its copy: its first k are deal()'s k
-        _run(self.starts, min(k, n - 1) if n else 0, seed)  # type: ignore[arg-type]
+        shuffle_prefix(self.starts, min(k, n - 1) if n else 0, seed)  # type: ignore[arg-type]
         return self.starts[:k] if k < n else self.starts
 
     def chunks(self, order: Sequence[int]) -> Iterator[bytes]:

@@ -16,7 +16,7 @@ from ..common.files import write_atomically
 from ..common.names import check_sheet_name, free_sheet_name
 from ..draw.errors import OptionError, SizeError
 from ..draw.grid import Mode, parse_mode
-from ..draw.knuth import _check_count, permutation
+from ..draw.knuth import check_count, permutation
 from ..draw.protocol import DrawStream, as_stream
 from .draws import CellReader, sample_sheet_xml
 from .jobs import Job, dest, make_record, open_or_refuse
@@ -273,7 +273,7 @@ def sample_workbook(
     >>> sample_workbook(src, k=2, seed=42).table
     [['Rank', 'name'], [1, 'Ann'], [2, 'Dee']]
     """
-    k = _check_count("k", k)
+    k = check_count("k", k)
     check_sheet_name(sheet_name)
     stream = as_stream(seed)
     options = SelectOptions(
