@@ -295,14 +295,43 @@ def sample_workbook(
         lambda o: sample_workbook(src, **{**options.keywords(), **again, **o}),
         whole_rows=False,
     )
+    order = _winners(job, k, stream)
+    table_out = _winners_table(job, order)
+    target = dest(dst)
+    if target is not None and not target.lower().endswith((".csv", ".xlsx", ".xlsm")):
+        check_output_name(job.inp.book, job.inp.path, target, also=" (or .csv for CSV)")
+    changes, written = Changes(), Written(None, None)
+    if target is not None and target.lower().endswith(".csv"):
+        written = _write_csv(target, table_out, dry_run=dry_run)
+    elif target is not None or in_place:
+        book = job.inp.book
+        name = free_sheet_name(sheet_name, {s.name for s in book.sheets})
+        xml = sample_sheet_xml(book, job.sx, job.sel, order)
+        changed, part = book.add_sheet(name, xml)
+        changes = Changes(changed=dict(changed), added=[(part, xml)], like=job.sel.sheet.part)
+        written = commit(
+            job.inp, changes, target, in_place=in_place, backup=backup, dry_run=dry_run
+        )
+    output = None if dry_run else (job.inp.path if in_place else target)
+    record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
+    return SampleResult(record, table_out)
+
+
+def _winners(job: Job, k: int, stream: DrawStream) -> list[int]:
+    """The first ``k`` of the shuffled data rows (indexes among all the data rows, blank
+    rows kept in place left out)."""
     sel = job.sel
     free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
     n = sel.n_body if free is None else len(free)
     if k > n:
         raise SizeError(too_many(job.inp.path, k, n, "draw from"))
     order = permutation(n, seed=stream)[:k]
-    if free is not None:  # --keep-blank-rows: indexes among all the data rows
-        order = [free[i] for i in order]
+    return order if free is None else [free[i] for i in order]
+
+
+def _winners_table(job: Job, order: list[int]) -> list[list[object]]:
+    """``Rank`` and the header's labels (or the column letters), then one row a winner."""
+    sel = job.sel
     reader = CellReader.of(job.inp.book)
     labels: list[object] = (
         ["Rank", *_values(job, reader, sel.top)]
@@ -310,30 +339,15 @@ def sample_workbook(
         else ["Rank", *(col_letters(c) for c in sel.cols)]
     )
     rows = [[rank, *_values(job, reader, sel.body_top + i)] for rank, i in enumerate(order, 1)]
-    table_out = [labels, *rows]
-    target = dest(dst)
-    changes = Changes()
-    written = Written(None, None)
-    if target is not None and not target.lower().endswith((".csv", ".xlsx", ".xlsm")):
-        check_output_name(job.inp.book, job.inp.path, target, also=" (or .csv for CSV)")
-    if target is not None and target.lower().endswith(".csv"):
-        text = io.StringIO()
-        csv.writer(text, lineterminator="\n").writerows(
-            [[text_of(v) for v in row] for row in table_out]
-        )
-        data = text.getvalue().encode("utf-8")
-        if not dry_run:
-            write_atomically(target, data)
-            written = Written(bytes_sha256(data), None)
-    elif target is not None or in_place:
-        book = job.inp.book
-        name = free_sheet_name(sheet_name, {s.name for s in book.sheets})
-        xml = sample_sheet_xml(book, job.sx, sel, order)
-        changed, part = book.add_sheet(name, xml)
-        changes = Changes(changed=dict(changed), added=[(part, xml)], like=sel.sheet.part)
-        written = commit(
-            job.inp, changes, target, in_place=in_place, backup=backup, dry_run=dry_run
-        )
-    output = None if dry_run else (job.inp.path if in_place else target)
-    record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
-    return SampleResult(record, table_out)
+    return [labels, *rows]
+
+
+def _write_csv(target: str, table: list[list[object]], *, dry_run: bool) -> Written:
+    """The winners as CSV (UTF-8, ``\\n``), written atomically unless ``dry_run``."""
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows([[text_of(v) for v in row] for row in table])
+    data = text.getvalue().encode("utf-8")
+    if dry_run:
+        return Written(None, None)
+    write_atomically(target, data)
+    return Written(bytes_sha256(data), None)
