@@ -8,6 +8,7 @@ import io
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..common.counts import too_many
@@ -152,16 +153,9 @@ def shuffle_workbook(
         header=header,
         keep_blank_rows=keep_blank_rows,
     )
-    again = {
-        "by": by,
-        "seed": stream.seed_text,
-        "dry_run": True,
-    }
+    again = {"by": by, "seed": stream.seed_text}
     job = open_or_refuse(
-        src,
-        options,
-        lambda o: shuffle_workbook(src, **{**options.keywords(), **again, **o}),
-        whole_rows=mode == "rows",
+        src, options, partial(shuffle_workbook, src), again, whole_rows=mode == "rows"
     )
     return _shuffle(
         job, mode, stream, None, dest(dst), in_place=in_place, backup=backup, dry_run=dry_run
@@ -284,17 +278,8 @@ def sample_workbook(
         header=header,
         keep_blank_rows=keep_blank_rows,
     )
-    again = {
-        "k": k,
-        "seed": stream.seed_text,
-        "dry_run": True,
-    }
-    job = open_or_refuse(
-        src,
-        options,
-        lambda o: sample_workbook(src, **{**options.keywords(), **again, **o}),
-        whole_rows=False,
-    )
+    again = {"k": k, "seed": stream.seed_text}
+    job = open_or_refuse(src, options, partial(sample_workbook, src), again, whole_rows=False)
     order = _winners(job, k, stream)
     table_out = _winners_table(job, order)
     target = dest(dst)

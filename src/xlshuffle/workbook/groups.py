@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import partial
 
 from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.names import check_cell_text
@@ -78,19 +79,8 @@ def groups_workbook(
         header=header,
         keep_blank_rows=keep_blank_rows,
     )
-    again = {
-        "k": k,
-        "size": size,
-        "label": label,
-        "seed": stream.seed_text,
-        "dry_run": True,
-    }
-    job = open_or_refuse(
-        src,
-        options,
-        lambda o: groups_workbook(src, **{**options.keywords(), **again, **o}),
-        whole_rows=False,
-    )
+    again = {"k": k, "size": size, "label": label, "seed": stream.seed_text}
+    job = open_or_refuse(src, options, partial(groups_workbook, src), again, whole_rows=False)
     sel, sx = job.sel, job.sx
     check_unprotected(job.inp.book, sx, sel)  # the group column is written into the sheet
     free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None

@@ -106,15 +106,21 @@ def refuse_no_data(inp: Input, sel: Selection) -> NoReturn:
 def open_or_refuse(
     src: PathLike,
     options: SelectOptions,
-    attempt: Callable[[dict[str, Any]], object],
+    command: Callable[..., object],
+    again: dict[str, Any],
     *,
     whole_rows: bool,
 ) -> Job:
-    """:func:`open_job`; a layout refusal names only the options ``attempt`` (a dry run
-    of the same command with them) accepts (:func:`~.suggest.refuse`)."""
+    """:func:`open_job`; a layout refusal names only the options that a dry run of the
+    same ``command`` (called with the selection ``options``, the command's own options
+    ``again`` and the suggested ones as keywords) accepts (:func:`~.suggest.refuse`)."""
     try:
         return open_job(src, options, whole_rows=whole_rows)
     except LayoutRefusal as exc:
+
+        def attempt(suggested: dict[str, Any]) -> object:
+            return command(**{**options.keywords(), **again, "dry_run": True, **suggested})
+
         refuse(exc, attempt, header=options.header)
 
 
