@@ -321,6 +321,20 @@ class Book:
         while self.pkg.find(f"xl/worksheets/sheet{n}.xml") is not None:
             n += 1
         part = f"xl/worksheets/sheet{n}.xml"
+        rels_name, rels_xml, rid = self._with_relationship(part)
+        prefix = root_prefix(self.content_types, self.label, self.content_types_part)
+        override = b'<%sOverride PartName="/%s" ContentType="%s"/>' % (
+            prefix,
+            part.encode(),
+            WORKSHEET_TYPE.encode(),
+        )
+        ct = insert_before_end(self.content_types, override)
+        book = self._with_sheet_entry(name, rid)
+        return {self.part: book, rels_name: rels_xml, self.content_types_part: ct}, part
+
+    def _with_relationship(self, part: str) -> tuple[str, bytes, str]:
+        """The workbook's relationships part (name, new content) with one more, to the
+        worksheet ``part``, and that relationship's fresh id."""
         rels_part = _rels_name(self.part)
         rels_name = self.pkg.find(rels_part) or rels_part
         rels_xml = self.read(rels_name)
@@ -330,29 +344,16 @@ class Book:
             k += 1
         rid = f"rId{k}"
         target = posixpath.relpath(part, posixpath.dirname(self.part))
-        rel_prefix = root_prefix(rels_xml, self.label, rels_name)
-        rel = (
-            b"<"
-            + rel_prefix
-            + b'Relationship Id="'
-            + rid.encode()
-            + b'" Type="'
-            + _REL_WORKSHEET[self.strict].encode()
-            + b'" Target="'
-            + target.encode()
-            + b'"/>'
+        rel = b'<%sRelationship Id="%s" Type="%s" Target="%s"/>' % (
+            root_prefix(rels_xml, self.label, rels_name),
+            rid.encode(),
+            _REL_WORKSHEET[self.strict].encode(),
+            target.encode(),
         )
-        rels_xml = insert_before_end(rels_xml, rel)
-        ct = insert_before_end(
-            self.content_types,
-            b"<"
-            + root_prefix(self.content_types, self.label, self.content_types_part)
-            + b'Override PartName="/'
-            + part.encode()
-            + b'" ContentType="'
-            + WORKSHEET_TYPE.encode()
-            + b'"/>',
-        )
+        return rels_name, insert_before_end(rels_xml, rel), rid
+
+    def _with_sheet_entry(self, name: str, rid: str) -> bytes:
+        """The workbook part with a last ``<sheet>`` named ``name`` for relationship ``rid``."""
         book = self.xml
         ids = [int(v) for v in re.findall(rb"\ssheetId\s*=\s*[\"'](\d+)[\"']", book)]
         declared = [(p, uri) for p, uri in _XMLNS.findall(book) if uri.endswith(b"/relationships")]
@@ -362,25 +363,16 @@ class Book:
             raise WorkbookError(f"{self.label}: the workbook part lists no sheets")
         # The prefix is declared on the new element too: some writers (openpyxl) declare
         # it on each <sheet> rather than on the root.
-        entry = (
-            b"<"
-            + (sheets_end[1] or b"")
-            + b"sheet xmlns:"
-            + r_prefix
-            + b'="'
-            + r_uri
-            + b'" name="'
-            + escape_attr(name)
-            + b'" sheetId="'
-            + str(max(ids, default=0) + 1).encode()
-            + b'" '
-            + r_prefix
-            + b':id="'
-            + rid.encode()
-            + b'"/>'
+        entry = b'<%ssheet xmlns:%s="%s" name="%s" sheetId="%d" %s:id="%s"/>' % (
+            sheets_end[1] or b"",
+            r_prefix,
+            r_uri,
+            escape_attr(name),
+            max(ids, default=0) + 1,
+            r_prefix,
+            rid.encode(),
         )
-        book = book[: sheets_end.start()] + entry + book[sheets_end.start() :]
-        return {self.part: book, rels_name: rels_xml, self.content_types_part: ct}, part
+        return book[: sheets_end.start()] + entry + book[sheets_end.start() :]
 
 
 def _tags(xml: bytes, label: str, part: str) -> list[Tag]:
