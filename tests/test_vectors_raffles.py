@@ -26,6 +26,7 @@ from xlshuffle import (
     systematic_sample,
     weighted_sample,
 )
+from xlshuffle.draw.weighted import _successive
 
 REF = reference_namespace()
 
@@ -51,6 +52,10 @@ def test_weighted_vectors_pin_the_edges() -> None:
     }
     # GCD reduction: the same draw from [1, 5, 0, 2, 2] and ten times it.
     assert cases["2026 raffle", (1, 5, 0, 2, 2), 4] == cases["2026 raffle", (10, 50, 0, 20, 20), 4]
+    assert cases["gcd", (1, 2, 0, 3, 1), 4] == cases["gcd", (3, 6, 0, 9, 3), 4]
+    # ... and there the reduction matters: without it the draw would differ.
+    unreduced = _successive([3, 6, 0, 9, 3], 4, DrawStream("gcd").randbelow)
+    assert unreduced != cases["gcd", (3, 6, 0, 9, 3), 4]
     # k = the number of positive weights, and zeros never drawn.
     assert sorted(cases["2026 raffle", (1, 5, 0, 2, 2), 4]) == [0, 1, 3, 4]
     assert cases["tickets", (0, 0, 3, 0), 1] == [2]

@@ -251,6 +251,8 @@ def add_issue_20(vectors: dict[str, object]) -> None:
         ("2026 raffle", [1, 5, 0, 2, 2], 4),
         ("2026 raffle", [10, 50, 0, 20, 20], 4),  # the same draw: GCD 10
         ("2026 raffle", [2, 10, 0, 4, 4], 2),
+        ("gcd", [1, 2, 0, 3, 1], 4),
+        ("gcd", [3, 6, 0, 9, 3], 4),  # the same draw; unreduced it would be [0, 1, 3, 4]
         ("tickets", [0, 0, 3, 0], 1),
         ("tickets", [0, 0, 0], 0),
         ("tickets", [7], 1),
