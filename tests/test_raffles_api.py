@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import pickle
 from decimal import Decimal
 from fractions import Fraction
 
@@ -38,6 +39,8 @@ def test_entry_error_is_a_value_error_with_the_index() -> None:
         parse_weights([1, 2, "x"])
     assert caught.value.index == 2
     assert caught.value.reason.startswith("the weight 'x' is not a number")
+    again = pickle.loads(pickle.dumps(caught.value))  # a worker process can send it back
+    assert (type(again), again.index, str(again)) == (EntryError, 2, str(caught.value))
 
 
 # ---------------------------------------------------------------- parse_weights, parse_amounts

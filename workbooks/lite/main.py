@@ -839,6 +839,10 @@ class EntryError(XlshuffleError, ValueError):
         super().__init__(f"item {index} (0-based): {reason}")
         self.index = index
         self.reason = reason
+
+    def __reduce__(self) -> tuple[type[EntryError], tuple[int, str]]:
+        # so that it survives pickling (a worker process of batch mode, say)
+        return EntryError, (self.index, self.reason)
 ''',
     "xlshuffle.draw.grid": r'''"""Grids (lists of rows): shuffle whole rows, whole columns, all cells, or within each line.
 
@@ -2137,7 +2141,7 @@ __all__ = ["parse_amounts", "parse_weights"]
 _PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 # 1,234,567.89 - and the same with a space, a no-break space, a narrow no-break space or an
 # apostrophe between the groups of three (the grouping Excel's formats write).
-_GROUPED = re.compile(r"([+-]?)(\d{1,3}(?:([,  \u202f'])\d{3})(?:\3\d{3})*)(\.\d*)?")
+_GROUPED = re.compile(r"([+-]?)(\d{1,3}(?:([, \u00a0\u202f'])\d{3})(?:\3\d{3})*)(\.\d*)?")
 
 
 def _places(value: Fraction) -> int:

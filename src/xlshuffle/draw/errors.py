@@ -95,3 +95,7 @@ class EntryError(XlshuffleError, ValueError):
         super().__init__(f"item {index} (0-based): {reason}")
         self.index = index
         self.reason = reason
+
+    def __reduce__(self) -> tuple[type[EntryError], tuple[int, str]]:
+        # so that it survives pickling (a worker process of batch mode, say)
+        return EntryError, (self.index, self.reason)
