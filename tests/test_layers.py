@@ -2,9 +2,9 @@
 
 Every module is parsed (never imported), its imports collected, relative ones resolved,
 and each is checked against :data:`RULES`; no module imports a private name (``_x``) of
-another layer, which uses what that layer exports instead. A module belongs to the rule with the longest
-key that names it or a package around it (``lab.plots`` before ``lab``); a module that no
-rule names fails the test, so a new layer is one new entry in the table.
+another layer, which uses what that layer exports instead. A module belongs to the rule
+with the longest key that names it or a package around it (``lab.plots`` before ``lab``);
+a module that no rule names fails the test, so a new layer is one new entry in the table.
 
 Layers, from the bottom::
 

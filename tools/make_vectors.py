@@ -36,8 +36,12 @@ def seed_bytes(seed: object) -> bytes:
     return repr(float(seed)).encode("ascii")
 
 
-def words(seed: object) -> Iterator[int]:
+def words(seed: object, label: object = None) -> Iterator[int]:
     key = hashlib.sha256(b"xlshuffle/draw/v1\x00" + seed_bytes(seed)).digest()
+    if label is not None:  # section 11: a stratum's sub-stream
+        key = hashlib.sha256(
+            b"xlshuffle/draw/v1/stratum\x00" + key + b"\x00" + seed_bytes(label)
+        ).digest()
     block = 0
     while True:
         digest = hashlib.sha256(key + block.to_bytes(8, "big")).digest()
@@ -63,6 +67,90 @@ def permute(items: list[object], steps: int, stream: Iterator[int]) -> list[obje
 
 def deal(items: list[object], k: int, seed: object) -> list[object]:
     return permute(items, min(k, len(items) - 1), words(seed))[:k]
+
+
+def weighted(weights: list[int], k: int, stream: Iterator[int]) -> list[int]:
+    """Section 8 by a naive linear walk over the ticket ranges (xlshuffle uses a tree)."""
+    g = math.gcd(*weights)
+    w = [x // g for x in weights] if g > 1 else list(weights)
+    won = []
+    for _ in range(k):
+        r = randbelow(stream, sum(w))
+        i, start = 0, 0
+        while not start <= r < start + w[i]:  # the entrant whose range [c, c + w) holds r
+            start += w[i]
+            i += 1
+        won.append(i)
+        w[i] = 0
+    return won
+
+
+def canonical(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value).strip()
+    return seed_bytes(value).decode("ascii")
+
+
+def largest_remainder(sizes: list[int], total: int) -> list[int]:
+    n = sum(sizes)
+    exact = [(total * size, i) for i, size in enumerate(sizes)]  # shares times n
+    shares = [x // n for x, _ in exact]
+    order = sorted(exact, key=lambda e: (-(e[0] % n), e[1]))
+    for _, i in order[: total - sum(shares)]:
+        shares[i] += 1
+    return shares
+
+
+def strata(
+    seed: object, labels: list[object], mode: str, value: object, weights: list[int] | None
+) -> list[list[object]]:
+    keys: list[bytes] = []
+    first: dict[bytes, object] = {}
+    rows: dict[bytes, list[int]] = {}
+    for i, label in enumerate(labels):
+        b = seed_bytes(label)
+        if b not in rows:
+            keys.append(b)
+            first[b] = label
+            rows[b] = []
+        rows[b].append(i)
+    if mode == "k":
+        counts = [value] * len(keys)
+    elif mode == "total":
+        counts = largest_remainder([len(rows[b]) for b in keys], value)  # type: ignore[arg-type]
+    else:
+        by = {seed_bytes(label): c for label, c in value}  # type: ignore[attr-defined]
+        counts = [by[b] for b in keys]
+    out: list[list[object]] = []
+    for b, q in zip(keys, counts, strict=True):
+        own = rows[b]
+        stream = words(seed, first[b])
+        if weights is None:
+            drawn = permute(own, min(q, len(own) - 1), stream)[:q]  # type: ignore[call-overload]
+        else:
+            drawn = [own[p] for p in weighted([weights[i] for i in own], q, stream)]  # type: ignore[arg-type]
+        out.append([first[b], len(own), drawn])
+    return out
+
+
+def audit_hits(total: int, k: int, stream: Iterator[int]) -> tuple[int | None, list[int]]:
+    if k == 0:
+        return None, []
+    s = randbelow(stream, total)
+    return s, [(s + j * total) // k for j in range(k)]
+
+
+def monetary_units(amounts: list[int], k: int, seed: object) -> dict[str, object]:
+    s, units = audit_hits(sum(amounts), k, words(seed))
+    hits: dict[int, int] = {}
+    for u in units:
+        for i in range(len(amounts)):  # the item whose cent range [c, c + a) holds u
+            if sum(amounts[:i]) <= u < sum(amounts[: i + 1]):
+                hits[i] = hits.get(i, 0) + 1
+    top = [i for i, a in enumerate(amounts) if a * k >= sum(amounts)]
+    return {"start": s, "units": units, "selected": [[i, h] for i, h in hits.items()], "top": top}
 
 
 def encode_seed(seed: object) -> dict[str, object]:
@@ -151,9 +239,128 @@ def main() -> None:
     for p, item in enumerate(perm):
         group_of[item] = p % 3 + 1  # type: ignore[index]
     vectors["groups"] = {"seed": encode_seed("teams"), "n": 10, "k": 3, "groups": group_of}
+    add_issue_20(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
+
+
+def add_issue_20(vectors: dict[str, object]) -> None:
+    """Sections 8-12 (added to v1 later; the vectors above are unchanged)."""
+    weight_cases: list[tuple[object, list[int], int]] = [
+        ("2026 raffle", [1, 5, 0, 2, 2], 4),
+        ("2026 raffle", [10, 50, 0, 20, 20], 4),  # the same draw: GCD 10
+        ("2026 raffle", [2, 10, 0, 4, 4], 2),
+        ("gcd", [1, 2, 0, 3, 1], 4),
+        ("gcd", [3, 6, 0, 9, 3], 4),  # the same draw; unreduced it would be [0, 1, 3, 4]
+        ("tickets", [0, 0, 3, 0], 1),
+        ("tickets", [0, 0, 0], 0),
+        ("tickets", [7], 1),
+        ("tickets", [1] * 10, 10),
+        (42, [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5], 7),
+        ("big", [2**63, 2**63 - 1, 1], 3),  # total 2**64: randbelow(2**64) never rejects
+        ("big", [2**62, 3, 2**62 + 1], 3),
+        ("many", [(i * 7919) % 13 for i in range(1000)], 25),
+    ]
+    vectors["weighted"] = [
+        {"seed": encode_seed(s), "weights": w, "k": k, "drawn": weighted(w, k, words(s))}
+        for s, w, k in weight_cases
+    ]
+    drawn = weighted([5, 1, 1, 0, 3, 2], 5, words("reserves"))
+    vectors["reserves"] = {
+        "seed": encode_seed("reserves"),
+        "weights": [5, 1, 1, 0, 3, 2],
+        "winners": 2,
+        "reserves": 3,
+        "placings": [
+            [p + 1, i, "winner" if p < 2 else "reserve", p + 1 if p < 2 else p - 1]
+            for p, i in enumerate(drawn)
+        ],
+        "plain": deal(list(range(6)), 5, "reserves"),
+    }
+    ids: list[object] = ["Ann", " Bo ", "Zoe\u0308", 42, 7.5, "ann", "Cy", None, "名前"]
+    excluded: list[object] = ["Zoë", "Bo", 42.0, "", "nobody", "Bo "]
+    kept = [
+        i
+        for i, x in enumerate(ids)
+        if canonical(x) and canonical(x) in {canonical(e) for e in excluded if canonical(e)}
+    ]
+    kept = [i for i in range(len(ids)) if i not in kept]
+    texts = sorted({canonical(e) for e in excluded} - {""})
+    vectors["exclusions"] = {
+        "ids": ids,
+        "excluded": excluded,
+        "kept": kept,
+        "digest": hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest(),
+        "seed": encode_seed("excluded"),
+        "k": 3,
+        "drawn": [kept[p] for p in deal(list(range(len(kept))), 3, "excluded")],  # type: ignore[index]
+    }
+    vectors["substreams"] = []
+    for s, label in [("2026 raffle", "North"), (7, 42), (7, 42.0), (7, "42"), ("x", "Zoe\u0308")]:
+        stream = words(s, label)
+        vectors["substreams"].append(  # type: ignore[attr-defined]
+            {
+                "seed": encode_seed(s),
+                "label": label,
+                "first4": [f"{next(stream):016x}" for _ in range(4)],
+            }
+        )
+    vectors["allocation"] = [
+        {"sizes": sizes, "total": total, "shares": largest_remainder(sizes, total)}
+        for sizes, total in [
+            ([5, 3, 2], 5),
+            ([1, 1, 1], 2),
+            ([10, 10, 10, 1], 7),
+            ([3, 3], 3),
+            ([4, 0, 4], 8),
+            ([7, 2, 1, 9], 0),
+            ([1000, 1, 1], 3),
+        ]
+    ]
+    labels: list[object] = ["N", "S", "N", 42, "N", "S", 42.0, "E", "N", "42", "S", "N", "E"]
+    wts = [3, 1, 0, 2, 5, 5, 1, 1, 2, 4, 0, 1, 9]
+    vectors["strata"] = [
+        {
+            "seed": encode_seed("strata"),
+            "labels": labels,
+            "mode": mode,
+            "value": value,
+            "weights": w,
+            "result": strata("strata", labels, mode, value, w),
+        }
+        for mode, value, w in [
+            ("k", 2, None),
+            ("k", 2, wts),
+            ("total", 6, None),
+            ("total", 6, wts),
+            ("counts", [["S", 3], [42, 1], ["E", 0], ["N", 5]], None),
+        ]
+    ]
+    vectors["systematic"] = []
+    for s, n, k in [
+        ("audit 2026", 100, 4),
+        ("audit 2026", 10, 3),
+        ("audit", 7, 7),
+        ("audit", 1000, 37),
+        ("audit", 5, 0),
+        (1, 2**64, 3),
+    ]:
+        start, units = audit_hits(n, k, words(s))
+        vectors["systematic"].append(  # type: ignore[attr-defined]
+            {"seed": encode_seed(s), "n": n, "k": k, "start": start, "items": units}
+        )
+    vectors["monetary_unit"] = [
+        {"seed": encode_seed(s), "amounts": a, "k": k, **monetary_units(a, k, s)}
+        for s, a, k in [
+            ("audit 2026", [50000, 2000, 0, 13000, 35000], 4),
+            ("audit", [50000, 2000, 0, 13000, 35000], 4),
+            ("audit", [1, 1, 1, 1], 4),
+            ("audit", [999_999, 1, 0, 250_000, 3], 3),
+            ("ledger", [(i * 7919) % 100_003 for i in range(300)], 40),
+            ("ledger", [0, 5], 0),
+        ]
+    ]
 
 
 if __name__ == "__main__":

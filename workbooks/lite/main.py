@@ -7,10 +7,12 @@
 # xlshuffle 0.1.0, draw protocol xlshuffle/draw/v1: the same seed gives the same result here
 # as in the Python package, its command line and the other Excel runtimes.
 # Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.a1,
-# xlshuffle.common.digest, xlshuffle.draw, xlshuffle.draw.cards, xlshuffle.draw.errors,
-# xlshuffle.draw.grid, xlshuffle.draw.knuth, xlshuffle.draw.protocol, xlshuffle.draw.text,
-# xlshuffle.excel, xlshuffle.excel._cells, xlshuffle.excel._lockcore,
-# xlshuffle.excel.lock, xlshuffle.excel.scripts.
+# xlshuffle.common.digest, xlshuffle.draw, xlshuffle.draw.audit, xlshuffle.draw.cards,
+# xlshuffle.draw.errors, xlshuffle.draw.grid, xlshuffle.draw.knuth,
+# xlshuffle.draw.protocol, xlshuffle.draw.raffle, xlshuffle.draw.strata,
+# xlshuffle.draw.text, xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel,
+# xlshuffle.excel._cells, xlshuffle.excel._lockcore, xlshuffle.excel.lock,
+# xlshuffle.excel.scripts.
 #
 # Use it in xlwings Lite (docs/lite.md has the details), no package index needed:
 #   1. Excel: Home > Add-ins, add "xlwings Lite" and open its task pane.
@@ -52,29 +54,46 @@ from .draw import (
     RANKS,
     SUITS,
     TEXT_UNITS,
+    AuditSample,
     DrawStream,
+    EntryError,
     ListError,
     OptionError,
+    Placing,
     SeedError,
+    Selection,
     ShapeError,
     SizeError,
+    Stratum,
     SystemSource,
     WorkbookError,
     XlshuffleError,
+    canonical_id,
     deal,
     deal_hands,
     excel_serial,
+    exclude,
+    exclusion_digest,
     graphemes,
     groups,
+    monetary_unit_sample,
     new_seed,
     normalise_seed,
+    parse_amounts,
     parse_mode,
+    parse_weights,
     permutation,
+    placings,
+    proportional_allocation,
+    reduce_weights,
     shuffle,
     shuffle_grid,
     shuffle_text,
     shuffled,
     standard_deck,
+    stratified_sample,
+    systematic_sample,
+    weighted_sample,
 )
 
 __version__ = "0.1.0"
@@ -85,30 +104,47 @@ __all__ = [
     "RANKS",
     "SUITS",
     "TEXT_UNITS",
+    "AuditSample",
     "DrawStream",
+    "EntryError",
     "ListError",
     "OptionError",
+    "Placing",
     "SeedError",
+    "Selection",
     "ShapeError",
     "SizeError",
+    "Stratum",
     "SystemSource",
     "WorkbookError",
     "XlshuffleError",
     "__version__",
+    "canonical_id",
     "deal",
     "deal_hands",
     "excel_serial",
+    "exclude",
+    "exclusion_digest",
     "graphemes",
     "groups",
+    "monetary_unit_sample",
     "new_seed",
     "normalise_seed",
+    "parse_amounts",
     "parse_mode",
+    "parse_weights",
     "permutation",
+    "placings",
+    "proportional_allocation",
+    "reduce_weights",
     "shuffle",
     "shuffle_grid",
     "shuffle_text",
     "shuffled",
     "standard_deck",
+    "stratified_sample",
+    "systematic_sample",
+    "weighted_sample",
 ]
 ''',
     "xlshuffle.common": r'''"""Small standard-library utilities shared by the edges of xlshuffle.
@@ -292,6 +328,16 @@ text
     Text shuffled by grapheme, word or character.
 cards
     Playing cards: a canonical deck, and hands dealt from it.
+weighted
+    Weighted draws without replacement (raffle tickets), on a Fenwick tree.
+raffle
+    Winners and reserves from one draw; excluded entrants and their digest.
+strata
+    Stratified draws, each stratum from its own sub-stream.
+audit
+    Systematic and monetary-unit (PPS) audit selections.
+values
+    Ticket counts and money amounts from cells, as exact integers.
 errors
     The exception tree.
 
@@ -302,8 +348,10 @@ Examples
 [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]
 """
 
+from .audit import AuditSample, Selection, monetary_unit_sample, systematic_sample
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
+    EntryError,
     ListError,
     OptionError,
     SeedError,
@@ -325,7 +373,11 @@ from .protocol import (
     new_seed,
     normalise_seed,
 )
+from .raffle import Placing, canonical_id, exclude, exclusion_digest, placings
+from .strata import Stratum, proportional_allocation, stratified_sample
 from .text import TEXT_UNITS, graphemes, shuffle_text
+from .values import parse_amounts, parse_weights
+from .weighted import reduce_weights, weighted_sample
 
 __all__ = [
     "GRID_MODES",
@@ -333,33 +385,232 @@ __all__ = [
     "RANKS",
     "SUITS",
     "TEXT_UNITS",
+    "AuditSample",
     "DrawStream",
+    "EntryError",
     "ListError",
     "OptionError",
+    "Placing",
     "SeedError",
     "SeedLike",
+    "Selection",
     "ShapeError",
     "SizeError",
     "Source",
+    "Stratum",
     "SystemSource",
     "WorkbookError",
     "XlshuffleError",
     "as_stream",
+    "canonical_id",
     "deal",
     "deal_hands",
     "excel_serial",
+    "exclude",
+    "exclusion_digest",
     "graphemes",
     "groups",
+    "monetary_unit_sample",
     "new_seed",
     "normalise_seed",
+    "parse_amounts",
     "parse_mode",
+    "parse_weights",
     "permutation",
+    "placings",
+    "proportional_allocation",
+    "reduce_weights",
     "shuffle",
     "shuffle_grid",
     "shuffle_text",
     "shuffled",
     "standard_deck",
+    "stratified_sample",
+    "systematic_sample",
+    "weighted_sample",
 ]
+''',
+    "xlshuffle.draw.audit": r'''"""Audit selections: systematic and monetary-unit sampling (protocol section 12).
+
+Both take one random start, ``s = randbelow(N)``, and then hit ``(s + j*N) // k`` for
+``j = 0 .. k-1``: a start in ``[0, N/k)`` and the interval ``N/k``, in exact integers. For
+a *systematic* selection ``N`` is the number of items and each hit is an item; for a
+*monetary-unit* selection ``N`` is the total in cents and each hit is a cent, which
+selects the item whose amount holds it. An auditor re-performs a selection from the
+seed, the method, ``N``, ``k`` and the start, all of which :class:`AuditSample` keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import NamedTuple
+
+from .errors import SizeError
+from .knuth import check_count
+from .protocol import resolve_source
+from .weighted import _check_weights
+
+__all__ = ["AuditSample", "Selection", "monetary_unit_sample", "systematic_sample"]
+
+_TWO64 = 1 << 64
+
+
+class Selection(NamedTuple):
+    """One selected item: its 0-based index, how many hits fell on it, and whether it is
+    selected whatever the start (``certain``: an amount at least the interval)."""
+
+    item: int
+    hits: int
+    certain: bool
+
+
+@dataclass(frozen=True)
+class AuditSample:
+    """An audit selection and what re-performs it.
+
+    Attributes
+    ----------
+    method : str
+        ``"systematic"`` or ``"monetary-unit"``.
+    population : int
+        ``N``: the number of items, or the total amount in cents.
+    k : int
+        The number of hits.
+    start : int or None
+        ``s = randbelow(N)``; the first hit is ``s // k``. ``None`` when ``k`` is 0.
+    units : tuple of int
+        The hits ``(s + j*N) // k`` (items, or cents counted from 0), ascending.
+    selected : tuple of Selection
+        The selected items, in input order.
+    """
+
+    method: str
+    population: int
+    k: int
+    start: int | None
+    units: tuple[int, ...]
+    selected: tuple[Selection, ...]
+
+    @property
+    def interval(self) -> Fraction:
+        """The sampling interval ``N / k``, exactly."""
+        return Fraction(self.population, self.k) if self.k else Fraction(0)
+
+    @property
+    def indexes(self) -> list[int]:
+        """The selected items' 0-based indexes, in input order."""
+        return [s.item for s in self.selected]
+
+
+def _hits(population: int, k: int, seed: object) -> tuple[int | None, list[int]]:
+    if k == 0:
+        return None, []  # nothing to hit: no word of the stream is used
+    s = resolve_source(seed).randbelow(population)
+    return s, [(s + j * population) // k for j in range(k)]
+
+
+def systematic_sample(n: int, k: int, *, seed: object = None) -> AuditSample:
+    """Select ``k`` of ``n`` items at a fixed interval from a random start.
+
+    With ``s = randbelow(n)`` the items ``(s + j*n) // k``, ``j = 0 .. k-1``, are
+    selected: a start in ``[0, n/k)`` and then every ``n/k``-th item, in exact integers.
+    Each item is selected with chance exactly ``k/n``.
+
+    Parameters
+    ----------
+    n : int
+        Number of items (rows), ``n >= 0``.
+    k : int
+        How many to select, ``0 <= k <= n``.
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol (see :func:`~xlshuffle.draw.knuth.shuffle`).
+
+    Returns
+    -------
+    AuditSample
+
+    Examples
+    --------
+    >>> sample = systematic_sample(100, 4, seed="audit 2026")
+    >>> sample.start, sample.interval, sample.indexes
+    (1, Fraction(25, 1), [0, 25, 50, 75])
+    """
+    n = check_count("n", n)
+    k = check_count("k", k)
+    if k > n:
+        raise SizeError(f"cannot select {k} of {n} items: k must be at most {n}")
+    if n > _TWO64:
+        raise SizeError(f"{n} items are more than 2**64: the protocol draws below 2**64")
+    start, units = _hits(n, k, seed)
+    certain = k == n
+    return AuditSample(
+        "systematic", n, k, start, tuple(units), tuple(Selection(u, 1, certain) for u in units)
+    )
+
+
+def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = None) -> AuditSample:
+    """Select items with chance proportional to their amounts (monetary-unit sampling).
+
+    The amounts, in whole cents, are laid end to end: item ``i`` holds the cents
+    ``[c_i, c_i + a_i)``. With ``T`` the total and ``s = randbelow(T)``, the cents
+    ``(s + j*T) // k``, ``j = 0 .. k-1``, are hit, and each hit selects the item holding
+    it; an item hit more than once is selected once (``Selection.hits`` counts them).
+
+    Every item with ``a_i * k >= T`` (an amount at least the interval ``T/k``: the *top
+    stratum*) is always selected; any other item is selected with chance exactly
+    ``a_i * k / T``. Items with amount 0 are never selected.
+
+    Parameters
+    ----------
+    amounts : iterable of int
+        Amounts in cents, ``>= 0`` (:func:`~xlshuffle.draw.values.parse_amounts` turns
+        currency texts and numbers into cents).
+    k : int
+        How many cents to hit, ``0 <= k <= T``; fewer items are selected when an item is
+        hit twice.
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol (see :func:`~xlshuffle.draw.knuth.shuffle`).
+
+    Returns
+    -------
+    AuditSample
+
+    Raises
+    ------
+    EntryError
+        For a negative amount or one that is not a whole number of cents, naming it.
+    SizeError
+        If ``k`` is more than the total cents, or the total exceeds ``2**64``.
+
+    Examples
+    --------
+    >>> sample = monetary_unit_sample([500_00, 20_00, 0, 130_00, 350_00], 4, seed="audit 2026")
+    >>> sample.interval, sample.start
+    (Fraction(25000, 1), 11601)
+    >>> [(s.item, s.hits, s.certain) for s in sample.selected]
+    [(0, 2, True), (3, 1, False), (4, 1, True)]
+    """
+    k = check_count("k", k)
+    cents = _check_weights(amounts, "an amount")
+    total = sum(cents)
+    if k > total:
+        raise SizeError(f"cannot hit {k} cents of a total of {total}: k must be at most the total")
+    if total > _TWO64:
+        raise SizeError(f"the amounts add up to {total} cents, more than 2**64: split the audit")
+    start, units = _hits(total, k, seed)
+    selected: list[Selection] = []
+    item, end = -1, 0  # end: the first cent after item `item`
+    for unit in units:  # ascending, so one walk over the amounts finds every holder
+        if unit < end:
+            selected[-1] = selected[-1]._replace(hits=selected[-1].hits + 1)
+            continue
+        while unit >= end:
+            item += 1
+            end += cents[item]
+        selected.append(Selection(item, 1, cents[item] * k >= total))
+    return AuditSample("monetary-unit", total, k, start, tuple(units), tuple(selected))
 ''',
     "xlshuffle.draw.cards": r'''"""Playing cards: a canonical deck and round-robin deals to several hands."""
 
@@ -501,7 +752,9 @@ def deal_hands(
     ├── OptionError     (ValueError)   an unknown mode, unit or option value
     ├── ShapeError      (ValueError)   a ragged or empty grid
     ├── WorkbookError   (ValueError)   a workbook that cannot be read or safely written
-    └── ListError       (ValueError)   a line or CSV/TSV list that cannot be read or drawn
+    ├── ListError       (ValueError)   a line or CSV/TSV list that cannot be read or drawn
+    └── EntryError      (ValueError)   one entrant's weight, amount, ID or stratum that
+                                       cannot be used; ``.index`` says which (0-based)
 
 Every leaf is also a :class:`ValueError`, so ``except ValueError`` keeps working for
 callers that do not know xlshuffle. Messages say what was wrong *and* how to fix it.
@@ -512,6 +765,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "EntryError",
     "ListError",
     "OptionError",
     "SeedError",
@@ -561,6 +815,34 @@ class WorkbookError(XlshuffleError, ValueError):
 
 class ListError(XlshuffleError, ValueError):
     """A draw list (lines, CSV or TSV) that cannot be read or drawn: empty, too large..."""
+
+
+class EntryError(XlshuffleError, ValueError):
+    """One entrant's value (a weight, an amount, an ID, a stratum label) that cannot be used.
+
+    Attributes
+    ----------
+    index : int
+        The entrant's 0-based position in the list given, so a front end can name the
+        cell (``A2`` for index 0 below a header).
+    reason : str
+        What is wrong and how to fix it, without the position.
+
+    Examples
+    --------
+    >>> err = EntryError(3, "'abc' is not a number: write a whole number of tickets such as 3")
+    >>> err.index, str(err)
+    (3, "item 3 (0-based): 'abc' is not a number: write a whole number of tickets such as 3")
+    """
+
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(f"item {index} (0-based): {reason}")
+        self.index = index
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[EntryError], tuple[int, str]]:
+        # so that it survives pickling (a worker process of batch mode, say)
+        return EntryError, (self.index, self.reason)
 ''',
     "xlshuffle.draw.grid": r'''"""Grids (lists of rows): shuffle whole rows, whole columns, all cells, or within each line.
 
@@ -1014,6 +1296,7 @@ __all__ = [
 #: Name and version of the draw protocol; written into every draw record.
 PROTOCOL = "xlshuffle/draw/v1"
 _DOMAIN = PROTOCOL.encode("ascii") + b"\x00"
+_STRATUM_DOMAIN = PROTOCOL.encode("ascii") + b"/stratum\x00"
 _TWO64 = 1 << 64
 _WORDS_PER_BLOCK = 4
 _MAX_CHUNK_BLOCKS = 2048  # 8192 words: big enough to amortise, small enough for a deal
@@ -1193,20 +1476,50 @@ class DrawStream:
     8
     """
 
-    __slots__ = ("_block", "_buf", "_pos", "_size", "key", "seed")
+    __slots__ = ("_block", "_buf", "_pos", "_size", "key", "label", "seed")
 
     def __init__(self, seed: object = None) -> None:
         if seed is None or seed == "":
             seed = new_seed()
         self.seed: object = seed
         self.key: bytes = hashlib.sha256(_DOMAIN + normalise_seed(seed)).digest()
+        self.label: object = None  # a sub-stream's label (see substream)
         self._block = 0  # index of the next block to hash
         self._size = 1  # blocks hashed by the next refill: 1, 1, 2, 4, ... 2048
         self._buf: tuple[int, ...] = ()
         self._pos = 0
 
     def __repr__(self) -> str:
+        if self.label is not None:
+            return f"DrawStream(seed={self.seed!r}).substream({self.label!r})"
         return f"DrawStream(seed={self.seed!r})"
+
+    def substream(self, label: object) -> DrawStream:
+        """Return the sub-stream of one stratum, named by ``label`` (protocol section 11).
+
+        Its key is ``SHA-256(b"xlshuffle/draw/v1/stratum\\x00" + key + b"\\x00" +
+        label_bytes)``, with ``label_bytes`` the label normalised as a seed is
+        (:func:`normalise_seed`: ``42``, ``42.0`` and ``"42"`` name the same stratum); its
+        blocks are hashed from that key exactly as this stream's are. It depends only on
+        the seed and the label, never on how much of this stream was used, so each
+        stratum's draw is untouched by the others. Its :attr:`seed_text` is still this
+        stream's seed, which is what a record keeps.
+
+        Examples
+        --------
+        >>> north = DrawStream("2026 raffle").substream("North")
+        >>> north, north.seed_text
+        (DrawStream(seed='2026 raffle').substream('North'), '2026 raffle')
+        >>> DrawStream(7).substream(42.0).key == DrawStream(7).substream("42").key
+        True
+        """
+        label_bytes = normalise_seed(label)
+        child = DrawStream.__new__(DrawStream)
+        child.seed = self.seed
+        child.key = hashlib.sha256(_STRATUM_DOMAIN + self.key + b"\x00" + label_bytes).digest()
+        child.label = label
+        child._block, child._size, child._buf, child._pos = 0, 1, (), 0
+        return child
 
     @property
     def seed_text(self) -> str:
@@ -1340,6 +1653,373 @@ def resolve_source(seed: object) -> DrawStream | Source:
         return seed
     return as_stream(seed)
 ''',
+    "xlshuffle.draw.raffle": r'''"""Raffles: winners and reserves from one draw, and entrants excluded before it.
+
+Protocol sections 9 and 10. Reserves need no randomness of their own: the winners and the
+reserves are the first ``k`` and the next ``R`` of one draw of ``k + R`` (weighted or plain),
+so drawing reserves never changes the winners. Excluded entrants (earlier winners, staff)
+are removed before the draw, which then runs over the others in their input order; they
+are matched by a canonical ID text, and a record carries :func:`exclusion_digest` of the
+excluded IDs so the list can be checked later without being published.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from .errors import EntryError, SeedError, SizeError
+from .knuth import check_count
+from .protocol import normalise_seed
+
+__all__ = ["Placing", "canonical_id", "exclude", "exclusion_digest", "placings"]
+
+WINNER = "winner"
+RESERVE = "reserve"
+
+
+class Placing(NamedTuple):
+    """One drawn entrant's place: its draw position, its index, its role and its rank.
+
+    ``position`` counts from 1 over the whole draw order; ``entrant`` is the 0-based index
+    drawn; ``role`` is ``"winner"`` or ``"reserve"``; ``rank`` counts from 1 within the
+    role (winner 1, 2, ...; reserve 1, 2, ...).
+    """
+
+    position: int
+    entrant: int
+    role: str
+    rank: int
+
+
+def placings(drawn: Sequence[int], winners: int) -> list[Placing]:
+    """Give each drawn index its role: the first ``winners`` win, the rest are reserves.
+
+    Draw ``winners + reserves`` with :func:`~xlshuffle.draw.knuth.deal` or
+    :func:`~xlshuffle.draw.weighted.weighted_sample`, then call this. By the prefix
+    property the winners are exactly the draw of ``winners`` alone, and reserve 1 is who a
+    draw of one more would have added (protocol section 9).
+
+    Parameters
+    ----------
+    drawn : sequence of int
+        The drawn indexes, in draw order.
+    winners : int
+        How many of them win, ``0 <= winners <= len(drawn)``.
+
+    Returns
+    -------
+    list of Placing
+
+    Examples
+    --------
+    >>> from xlshuffle.draw.weighted import weighted_sample
+    >>> for p in placings(weighted_sample([1, 5, 0, 2, 2], 3, seed="2026 raffle"), 2):
+    ...     print(p.position, p.entrant, p.role, p.rank)
+    1 1 winner 1
+    2 3 winner 2
+    3 4 reserve 1
+    """
+    winners = check_count("winners", winners)
+    if winners > len(drawn):
+        raise SizeError(
+            f"{winners} winners asked for but only {len(drawn)} drawn: draw winners + "
+            "reserves entrants, then split them"
+        )
+    return [
+        Placing(
+            p + 1,
+            index,
+            WINNER if p < winners else RESERVE,
+            p + 1 if p < winners else p + 1 - winners,
+        )
+        for p, index in enumerate(drawn)
+    ]
+
+
+def canonical_id(value: object) -> str:
+    """Return the text an entrant ID is matched by (protocol section 10).
+
+    Text: Unicode NFC, then the surrounding white space removed (what Python's
+    ``str.strip()`` removes), case kept. A number or date: the text the seed rule gives it
+    (``42.0`` -> ``"42"``, ``0.5`` -> ``"0.5"``). ``None`` is the blank ID ``""``.
+
+    Raises
+    ------
+    SeedError
+        For a boolean, NaN, an infinity or another type (as a seed would).
+
+    Examples
+    --------
+    >>> canonical_id("  Zoe\\u0308 "), canonical_id(42.0), canonical_id("ann") == "Ann"
+    ('Zoë', '42', False)
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value).strip()
+    return normalise_seed(value).decode("utf-8")
+
+
+def _canonical_ids(ids: Iterable[object], what: str) -> list[str]:
+    out = []
+    for i, value in enumerate(ids):
+        try:
+            text = canonical_id(value)
+        except SeedError:
+            raise EntryError(i, f"{value!r} cannot be {what}: use a text or a number") from None
+        if what != "an entrant ID" and ("\n" in text or "\r" in text):  # the digest's separator
+            raise EntryError(i, f"{what} {text!r} holds a line break: remove it")
+        out.append(text)
+    return out
+
+
+def exclusion_digest(ids: Iterable[object]) -> str:
+    """SHA-256 (hex) of a list of excluded IDs, for a draw record (protocol section 10).
+
+    The digest is over the canonical IDs (:func:`canonical_id`), blank ones dropped,
+    de-duplicated, sorted by code point and joined by ``"\\n"``, in UTF-8. So the order
+    of the list, repeats, and spacing or Unicode form differences do not change it.
+
+    Examples
+    --------
+    >>> exclusion_digest(["Bo", " Ann", "Bo"]) == exclusion_digest(["Ann", "Bo"])
+    True
+    >>> exclusion_digest([])[:16]
+    'e3b0c44298fc1c14'
+    """
+    texts = sorted({t for t in _canonical_ids(ids, "an excluded ID") if t})
+    return hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest()
+
+
+def exclude(entrant_ids: Iterable[object], excluded: Iterable[object]) -> list[int]:
+    """Return the indexes of the entrants that stay in the draw, in input order.
+
+    An entrant is excluded when its canonical ID (:func:`canonical_id`) is among the
+    excluded ones; blank excluded IDs are ignored, so a blank entrant ID is never
+    excluded. The draw then runs over the kept entrants (protocol section 10): draw from
+    ``[weights[i] for i in kept]`` and map each drawn position ``p`` back to ``kept[p]``.
+
+    Examples
+    --------
+    >>> exclude(["Ann", "Bo", 42.0, "Cy "], ["Cy", "42"])
+    [0, 1]
+    """
+    drop = {t for t in _canonical_ids(excluded, "an excluded ID") if t}
+    return [i for i, t in enumerate(_canonical_ids(entrant_ids, "an entrant ID")) if t not in drop]
+''',
+    "xlshuffle.draw.strata": r'''"""Stratified draws: each stratum drawn from its own sub-stream (protocol section 11).
+
+Rows are grouped by their stratum label, strata in order of first appearance. Each
+stratum draws from ``DrawStream(seed).substream(label)``, which depends only on the seed
+and the label, over its own rows in input order: so adding rows to one stratum, or adding
+a stratum, never changes another stratum's result (with a fixed count per stratum).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
+
+from .errors import EntryError, OptionError, SeedError, SizeError
+from .knuth import check_count, deal
+from .protocol import Source, normalise_seed, resolve_source
+from .weighted import _check_weights, weighted_sample
+
+__all__ = ["Stratum", "proportional_allocation", "stratified_sample"]
+
+
+class Stratum(NamedTuple):
+    """One stratum's draw: its label (as first given), how many rows it has, and the
+    drawn rows' 0-based indexes (into the whole list) in draw order."""
+
+    label: object
+    size: int
+    drawn: list[int]
+
+
+def proportional_allocation(sizes: Sequence[int], total: int) -> list[int]:
+    """Share ``total`` among strata in proportion to their sizes (largest remainder).
+
+    Stratum ``i`` of ``n_i`` rows, out of ``N``, first gets ``total * n_i // N``; the
+    units left over go one each to the strata with the largest remainders
+    ``total * n_i % N``, ties to the stratum that appears first. Exact integers only.
+
+    Raises
+    ------
+    SizeError
+        If ``total`` is more than ``N``.
+
+    Examples
+    --------
+    >>> proportional_allocation([5, 3, 2], 5)
+    [3, 1, 1]
+    """
+    total = check_count("total", total)
+    n = sum(sizes)
+    if total > n:
+        raise SizeError(f"cannot draw {total} from {n} rows: total must be at most {n}")
+    if n == 0:
+        return [0] * len(sizes)
+    shares = [total * size // n for size in sizes]
+    leftover = total - sum(shares)
+    by_remainder = sorted(range(len(sizes)), key=lambda i: (-(total * sizes[i] % n), i))
+    for i in by_remainder[:leftover]:
+        shares[i] += 1
+    return shares
+
+
+def _group(labels: Sequence[object]) -> tuple[list[object], list[bytes], list[list[int]]]:
+    """Strata in order of first appearance: labels as given, their bytes, their rows."""
+    where: dict[bytes, int] = {}
+    firsts: list[object] = []
+    keys: list[bytes] = []
+    rows: list[list[int]] = []
+    for i, label in enumerate(labels):
+        try:
+            key = normalise_seed(label)
+        except SeedError:
+            raise EntryError(
+                i, f"the stratum label {label!r} cannot be used: give every row a text or number"
+            ) from None
+        s = where.setdefault(key, len(keys))
+        if s == len(keys):
+            firsts.append(label)
+            keys.append(key)
+            rows.append([])
+        rows[s].append(i)
+    return firsts, keys, rows
+
+
+def stratified_sample(
+    labels: Sequence[object],
+    *,
+    k: int | None = None,
+    counts: Mapping[object, int] | None = None,
+    total: int | None = None,
+    weights: Sequence[object] | None = None,
+    take_all: bool = False,
+    seed: object = None,
+) -> list[Stratum]:
+    """Draw from each stratum on its own: the same ``k`` each, given counts, or a share.
+
+    Parameters
+    ----------
+    labels : sequence
+        Each row's stratum label, a text or number (``42``, ``42.0`` and ``"42"`` are the
+        same stratum; texts are compared after Unicode NFC, spaces kept).
+    k : int, optional
+        Draw ``k`` from every stratum.
+    counts : mapping of label to int, optional
+        Draw ``counts[label]`` from each stratum; every stratum needs a count (0 leaves it
+        out) and every count a stratum.
+    total : int, optional
+        Draw ``total`` in all, shared in proportion to the strata's row counts by
+        :func:`proportional_allocation`.
+    weights : sequence of int, optional
+        Ticket counts per row: each stratum then runs
+        :func:`~xlshuffle.draw.weighted.weighted_sample` over its rows instead of
+        :func:`~xlshuffle.draw.knuth.deal`.
+    take_all : bool, optional
+        A stratum with fewer rows (with tickets, when weighted) than its count gives all
+        of them, in drawn order, instead of being refused.
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol; each stratum uses ``stream.substream(label)``.
+
+    Returns
+    -------
+    list of Stratum
+        One per stratum, in order of first appearance.
+
+    Raises
+    ------
+    OptionError
+        Unless exactly one of ``k``, ``counts`` and ``total`` is given; for counts that
+        do not match the strata; for a source that cannot make sub-streams.
+    SizeError
+        When a stratum has fewer rows than its count (``take_all`` allows it), naming it.
+    EntryError
+        For a blank, boolean or otherwise unusable label, naming its row.
+
+    Examples
+    --------
+    >>> labels = ["N", "S", "N", "N", "S", "N"]
+    >>> for s in stratified_sample(labels, k=2, seed="2026 raffle"):
+    ...     print(s.label, s.size, s.drawn)
+    N 4 [3, 5]
+    S 2 [1, 4]
+    """
+    if sum(x is not None for x in (k, counts, total)) != 1:
+        raise OptionError("give exactly one of k (per stratum), counts or total")
+    firsts, keys, rows = _group(labels)
+    sizes = [len(r) for r in rows]
+    ws = None
+    if weights is not None:
+        if len(weights) != len(labels):
+            raise SizeError(f"{len(weights)} weights for {len(labels)} rows: give one per row")
+        ws = _check_weights(weights)
+    if total is not None:
+        wanted = proportional_allocation(sizes, total)
+    elif counts is not None:
+        wanted = _match_counts(counts, firsts, keys)
+    else:
+        wanted = [check_count("k", k)] * len(keys)
+    substream = _substreams(seed)
+    out = []
+    for label, own, q in zip(firsts, rows, wanted, strict=True):
+        own_ws = None if ws is None else [ws[i] for i in own]
+        can = len(own) if own_ws is None else len(own) - own_ws.count(0)
+        if q > can:
+            if not take_all:
+                what = "rows" if own_ws is None else "rows with tickets"
+                raise SizeError(
+                    f"stratum {label!r} has {can} {what}, fewer than the {q} asked for: "
+                    "ask for fewer, or take_all=True to take all of them"
+                )
+            q = can
+        source = substream(label)
+        if own_ws is None:
+            drawn = deal(own, q, seed=source)
+        else:
+            drawn = [own[p] for p in weighted_sample(own_ws, q, seed=source)]
+        out.append(Stratum(label, len(own), drawn))
+    return out
+
+
+def _match_counts(
+    counts: Mapping[object, int], firsts: list[object], keys: list[bytes]
+) -> list[int]:
+    by_key: dict[bytes, int] = {}
+    for label, count in counts.items():
+        try:
+            key = normalise_seed(label)
+        except SeedError:
+            raise OptionError(f"counts names the stratum {label!r}, which is no label") from None
+        if key not in keys:
+            raise OptionError(
+                f"counts names the stratum {label!r}, which no row has: check its spelling"
+            )
+        by_key[key] = check_count(f"the count of stratum {label!r}", count)
+    missing = [label for label, key in zip(firsts, keys, strict=True) if key not in by_key]
+    if missing:
+        raise OptionError(
+            f"counts has no count for stratum {missing[0]!r}: give one (0 leaves it out)"
+        )
+    return [by_key[key] for key in keys]
+
+
+def _substreams(seed: object) -> Callable[[object], Source]:
+    source = resolve_source(seed)
+    substream = getattr(source, "substream", None)
+    if substream is None:
+        raise OptionError(
+            "a stratified draw needs a seed (or a DrawStream) to derive each stratum's "
+            f"sub-stream from, not a {type(source).__name__}"
+        )
+    return substream  # type: ignore[no-any-return]
+''',
     "xlshuffle.draw.text": r'''"""Text shuffles by grapheme (what a reader sees as one character) or by word.
 
 Graphemes are extended grapheme clusters of Unicode UAX #29, found with the ``regex``
@@ -1434,6 +2114,398 @@ def shuffle_text(text: str, *, seed: object = None, unit: str = "grapheme") -> s
     words = [p for p in parts[0::2] if p]
     it = iter(shuffled(words, seed=seed))
     return "".join(p if (k % 2 or not p) else next(it) for k, p in enumerate(parts))
+''',
+    "xlshuffle.draw.values": r'''"""Ticket counts and money amounts from cells: texts or numbers to exact integers.
+
+Spreadsheets hand over numbers as floats and texts as typed. Both become exact
+:class:`~fractions.Fraction` values first (a float by its shortest ``repr``, so ``0.1`` is
+one tenth, never ``0.1000000000000000055...``), and then whole numbers by scaling by a power
+of ten. No floating-point arithmetic touches a value. A value that cannot be used raises
+:class:`~xlshuffle.draw.errors.EntryError` with its 0-based index, which a front end
+turns into a cell address.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable
+from decimal import Decimal
+from fractions import Fraction
+
+from .errors import EntryError, SizeError
+
+__all__ = ["parse_amounts", "parse_weights"]
+
+_PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+# 1,234,567.89 - and the same with a space, a no-break space, a narrow no-break space or an
+# apostrophe between the groups of three (the grouping Excel's formats write).
+_GROUPED = re.compile(r"([+-]?)(\d{1,3}(?:([, \u00a0\u202f'])\d{3})(?:\3\d{3})*)(\.\d*)?")
+
+
+def _places(value: Fraction) -> int:
+    """How many decimal places ``value`` needs (``2.50`` -> 1), or -1 if it has no end."""
+    den = value.denominator
+    twos = (den & -den).bit_length() - 1
+    fives = 0
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    return max(twos, fives) if den >> twos == 1 else -1
+
+
+def _exact(index: int, value: object, what: str, example: str, money: bool) -> Fraction:
+    """``value`` (a number or a text) as an exact Fraction >= 0, or EntryError."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise EntryError(index, f"the {what} is blank: write {example}, or 0")
+    if isinstance(value, bool):
+        raise EntryError(index, f"the {what} cannot be {str(value).upper()}: write {example}")
+    if isinstance(value, int):
+        number = Fraction(value)
+    elif isinstance(value, float | Decimal):
+        if not math.isfinite(value):
+            raise EntryError(index, f"the {what} cannot be {value}: write {example}")
+        number = Fraction(Decimal(repr(value)) if isinstance(value, float) else value)
+    elif isinstance(value, str):
+        number = _text(index, value, what, example, money)
+    else:
+        raise EntryError(
+            index, f"the {what} must be a number or a text, not {type(value).__name__}"
+        )
+    if number < 0:
+        raise EntryError(
+            index,
+            f"the {what} cannot be negative ({value}): use 0 to leave the entry out",
+        )
+    return number
+
+
+def _text(index: int, text: str, what: str, example: str, money: bool) -> Fraction:
+    body = text.strip()
+    if money:
+        body = unicodedata.normalize("NFKC", body)  # full-width digits and the like
+        sign = ""
+        if len(body) > 1 and body[0] == "(" and body[-1] == ")":  # accounting style
+            sign, body = "-", body[1:-1].strip()
+        if body[:1] in ("+", "-"):
+            sign, body = sign or body[0], body[1:].strip()
+        # one currency symbol (Unicode category Sc) before or after the number
+        if body and unicodedata.category(body[0]) == "Sc":
+            body = body[1:].strip()
+        elif body and unicodedata.category(body[-1]) == "Sc":
+            body = body[:-1].strip()
+        body = sign + body
+        grouped = _GROUPED.fullmatch(body)
+        if grouped:
+            sign, digits, sep, fraction = grouped.groups()
+            body = sign + digits.replace(sep, "") + (fraction or "")
+    if not _PLAIN.fullmatch(body):
+        hint = ""
+        if money and re.fullmatch(r"[+-]?\d+,\d{1,2}", body):
+            hint = f" (write the decimal point as '.': {body.replace(',', '.')})"
+        raise EntryError(index, f"the {what} {text!r} is not a number{hint}: write {example}")
+    return Fraction(Decimal(body))
+
+
+def parse_weights(values: Iterable[object], *, max_places: int = 6) -> list[int]:
+    """Turn ticket counts (numbers or texts, decimals allowed) into exact whole numbers.
+
+    Every value is read exactly (a float by its shortest ``repr``), and all are scaled by
+    ``10**p``, ``p`` the most decimal places any of them needs, so ``["1.5", 2]`` gives
+    ``[15, 20]``. :func:`~xlshuffle.draw.weighted.weighted_sample` divides weights by their
+    common divisor, so the scale never changes a draw: ``[1.5, 2]``, ``[3, 4]`` and
+    ``[15, 20]`` draw alike.
+
+    Parameters
+    ----------
+    values : iterable of int, float, Decimal or str
+        Texts are plain decimals (``"3"``, ``" 2.5 "``, ``"+4"``); surrounding white
+        space is ignored, trailing zeros do not count as places (``"2.50"`` has one).
+    max_places : int, optional
+        The most decimal places a value may need (default 6).
+
+    Returns
+    -------
+    list of int
+
+    Raises
+    ------
+    EntryError
+        Naming the first value (0-based ``index``) that is blank, not a number, NaN or
+        infinite, negative, or needs more than ``max_places`` places.
+
+    Examples
+    --------
+    >>> parse_weights([3, "2.5", 0.25, " 1 "])
+    [300, 250, 25, 100]
+    >>> parse_weights(["abc"])
+    Traceback (most recent call last):
+    ...
+    xlshuffle.draw.errors.EntryError: item 0 (0-based): the weight 'abc' is not a number: \
+write a number of tickets such as 3 or 2.5
+    """
+    if max_places < 0:
+        raise SizeError(f"max_places must be 0 or more, not {max_places}")
+    example = "a number of tickets such as 3 or 2.5"
+    exact = [_exact(i, v, "weight", example, False) for i, v in enumerate(values)]
+    most = 0
+    for i, number in enumerate(exact):
+        places = _places(number)  # never -1: every value here is a finite decimal
+        if places > max_places:
+            raise EntryError(
+                i,
+                f"the weight {_decimal_text(number)} has {places} decimal places, more than "
+                f"{max_places}: round it",
+            )
+        most = max(most, places)
+    scale = 10**most
+    return [int(number * scale) for number in exact]
+
+
+def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
+    """Turn money amounts (numbers or currency texts) into exact integer cents.
+
+    Parameters
+    ----------
+    values : iterable of int, float, Decimal or str
+        Numbers, or texts such as ``"1234.56"``, ``"$1,234.56"``, ``"1 234.56 €"`` or
+        ``"(12.00)"``: one currency symbol before or after the number is dropped, and
+        ``,``, a space, a no-break space or ``'`` may group the digits in threes before a
+        ``.`` decimal point (``"1,234"`` is one thousand two hundred and thirty-four).
+    places : int, optional
+        Decimal places of the unit counted in (default 2: cents).
+
+    Returns
+    -------
+    list of int
+        Each amount times ``10**places``.
+
+    Raises
+    ------
+    EntryError
+        Naming the first value (0-based ``index``) that is blank, not a number, NaN or
+        infinite, negative (``-5`` and ``(5.00)``), or has more than ``places`` places
+        (round it in the sheet, ``=ROUND(A2, 2)``).
+
+    Examples
+    --------
+    >>> parse_amounts([12.5, "$1,234.56", "7", "0.10 €"])
+    [1250, 123456, 700, 10]
+    """
+    if places < 0:
+        raise SizeError(f"places must be 0 or more, not {places}")
+    example = "an amount such as 1234.56"
+    out = []
+    scale = 10**places
+    for i, value in enumerate(values):
+        number = _exact(i, value, "amount", example, True)
+        if not (number * scale).denominator == 1:
+            raise EntryError(
+                i,
+                f"the amount {_decimal_text(number)} has more than {places} decimal places: "
+                f"round it (in Excel, =ROUND(A2, {places}))",
+            )
+        out.append(int(number * scale))
+    return out
+
+
+def _decimal_text(number: Fraction) -> str:
+    """A finite decimal written out exactly, for messages (``Fraction(5, 2)`` -> ``2.5``)."""
+    places = max(_places(number), 0)
+    if places == 0:
+        return str(number)
+    digits = str(abs(int(number * 10**places))).rjust(places + 1, "0")
+    return f"{'-' if number < 0 else ''}{digits[:-places]}.{digits[-places:]}"
+''',
+    "xlshuffle.draw.weighted": r'''"""Weighted draws without replacement: raffle tickets, one win each (protocol section 8).
+
+Each draw picks among the entrants still in the draw with chance *weight / remaining
+total* (successive sampling). The weights are reduced by their GCD first, so ``[2, 4]``
+and ``[1, 2]`` are the same draw; then each draw takes ``r = randbelow(T)`` and the
+remaining entrant, in input order, whose ticket range ``[c, c + w)`` holds ``r`` wins and
+leaves. A Fenwick (binary indexed) tree finds that entrant and removes it in O(log n).
+
+Inclusion chances are *not* proportional to the weights (an entrant with half of all
+tickets is not drawn with chance 1/2 in a draw of two): that is what a raffle wants.
+An audit that wants chances proportional to size uses
+:func:`~xlshuffle.draw.audit.monetary_unit_sample`.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Iterable
+from itertools import accumulate
+
+from .errors import EntryError, SizeError
+from .knuth import check_count
+from .protocol import resolve_source
+
+__all__ = ["reduce_weights", "weighted_sample"]
+
+_TWO64 = 1 << 64
+
+
+def _check_weights(weights: Iterable[object], what: str = "a weight") -> list[int]:
+    """The weights (or amounts) as ints >= 0, or EntryError naming the first bad one."""
+    given = list(weights)
+    if set(map(type, given)) <= {int}:  # the common case, checked at C speed
+        ws: list[int] = given  # type: ignore[assignment]
+    else:
+        ws = [_weight(i, w, what) for i, w in enumerate(given)]
+    if ws and min(ws) < 0:
+        i = next(i for i, w in enumerate(ws) if w < 0)
+        raise EntryError(i, f"{what} cannot be negative ({ws[i]}): use 0 to leave it out")
+    return ws
+
+
+def _weight(index: int, value: object, what: str) -> int:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    helper = "parse_weights" if what == "a weight" else "parse_amounts"
+    raise EntryError(
+        index,
+        f"{what} must be a whole number, not {value!r}: turn texts and decimals into "
+        f"whole numbers with {helper}",
+    )
+
+
+def reduce_weights(weights: Iterable[object]) -> list[int]:
+    """Return the weights divided by their greatest common divisor (protocol section 8).
+
+    This is the first step of :func:`weighted_sample`: weights that are multiples of one
+    another give the same draw. All zeros (or none) stay as they are.
+
+    Raises
+    ------
+    EntryError
+        For a negative weight or one that is not a whole number.
+
+    Examples
+    --------
+    >>> reduce_weights([10, 20, 0, 30])
+    [1, 2, 0, 3]
+    """
+    ws = _check_weights(weights, "a weight")
+    g = math.gcd(*ws)
+    if g > 1:
+        ws = list(map(g.__rfloordiv__, ws))
+    return ws
+
+
+def weighted_sample(weights: Iterable[object], k: int, *, seed: object = None) -> list[int]:
+    """Draw ``k`` entrants without replacement, each draw proportional to remaining tickets.
+
+    Parameters
+    ----------
+    weights : iterable of int
+        Each entrant's ticket count, a whole number ``>= 0`` (``3.0`` is 3); an entrant
+        with 0 tickets never wins. Texts and decimals:
+        :func:`~xlshuffle.draw.values.parse_weights` first.
+    k : int
+        How many winners, at most the number of entrants with tickets.
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol (see :func:`~xlshuffle.draw.knuth.shuffle`).
+
+    Returns
+    -------
+    list of int
+        The winners' 0-based indexes, in draw order.
+
+    Raises
+    ------
+    SizeError
+        If ``k`` is more than the entrants with tickets, or the total tickets (after the
+        GCD reduction) exceed ``2**64``.
+    EntryError
+        For a negative weight or one that is not a whole number.
+
+    Notes
+    -----
+    Each draw is proportional to the tickets of the entrants *still in the draw*, so an
+    entrant's chance of being among the ``k`` winners is not proportional to its weight:
+    with weights ``[2, 1, 1]`` and ``k = 2`` the first entrant wins with chance 5/6, not
+    2/2. That is a raffle. For chances proportional to size (an audit's PPS selection) use
+    :func:`~xlshuffle.draw.audit.monetary_unit_sample`.
+
+    The draw is usable prefix by prefix: the first 3 winners of ``k = 10`` are the
+    winners of ``k = 3``, so reserves are simply the next ones drawn
+    (:func:`~xlshuffle.draw.raffle.placings`).
+    Equal weights do not give the same order as :func:`~xlshuffle.draw.knuth.deal` (the
+    two rules differ); both are uniform.
+
+    Examples
+    --------
+    >>> weighted_sample([1, 5, 0, 2, 2], 3, seed="2026 raffle")
+    [1, 3, 4]
+    >>> weighted_sample([10, 50, 0, 20, 20], 2, seed="2026 raffle")
+    [1, 3]
+    """
+    k = check_count("k", k)
+    ws = reduce_weights(weights)
+    positive = len(ws) - ws.count(0)
+    if k > positive:
+        raise SizeError(
+            f"cannot draw {k} winners: only {positive} entrant{'s' if positive != 1 else ''} "
+            f"{'have' if positive != 1 else 'has'} tickets, so at most {positive} can win; "
+            "draw fewer or add entrants"
+        )
+    if sum(ws) > _TWO64:
+        raise SizeError(
+            f"the tickets add up to {sum(ws)}, more than 2**64 after dividing by their common "
+            "divisor: use fewer decimal places or smaller counts"
+        )
+    if k == 0:
+        return []
+    return _successive(ws, k, resolve_source(seed).randbelow)
+
+
+def _successive(ws: list[int], k: int, randbelow: Callable[[int], int]) -> list[int]:
+    """The draw of section 8 on reduced weights ``ws`` (modified), fed by any ``randbelow``.
+
+    The test seam: exact-enumeration tests feed it every sequence of choices, and a
+    property test holds its picks equal to the document's linear walk.
+    """
+    n = len(ws)
+    # A Fenwick tree over the *remaining* weights, node i (1-based) covering entrants
+    # i - lowbit(i) .. i - 1. Built lazily: a node is the prefix-sum difference of the
+    # original weights (prefix is built at C speed) less what `removed`, a Fenwick tree of
+    # the weights drawn so far, holds there. So building costs one accumulate, not a Python
+    # loop over a million entrants, and each draw is still O(log n).
+    prefix = [0, *accumulate(ws)]
+    removed = [0] * (n + 1)
+    total = prefix[-1]
+    top = 1 << (n.bit_length() - 1)
+    out = []
+    for _ in range(k):
+        r = randbelow(total)
+        # Descend to the largest pos whose remaining prefix is <= r: entrant pos holds r.
+        # In the descent pos is a multiple of 2 * step, so node nxt covers pos .. nxt - 1.
+        pos, step = 0, top
+        while step:
+            nxt = pos + step
+            if nxt <= n:
+                node = prefix[nxt] - prefix[pos] - removed[nxt]
+                if node <= r:
+                    pos = nxt
+                    r -= node
+            step >>= 1
+        w = ws[pos]
+        out.append(pos)
+        ws[pos] = 0
+        total -= w
+        i = pos + 1
+        while i <= n:
+            removed[i] += w
+            i += i & -i
+    return out
 ''',
     "xlshuffle.excel": r'''"""Excel worksheet functions: SHUFFLE, SHUFFLESTR, DEAL, SAMPLE and GROUPS, through xlwings.
 

@@ -16,6 +16,16 @@ text
     Text shuffled by grapheme, word or character.
 cards
     Playing cards: a canonical deck, and hands dealt from it.
+weighted
+    Weighted draws without replacement (raffle tickets), on a Fenwick tree.
+raffle
+    Winners and reserves from one draw; excluded entrants and their digest.
+strata
+    Stratified draws, each stratum from its own sub-stream.
+audit
+    Systematic and monetary-unit (PPS) audit selections.
+values
+    Ticket counts and money amounts from cells, as exact integers.
 errors
     The exception tree.
 
@@ -26,8 +36,10 @@ Examples
 [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]
 """
 
+from .audit import AuditSample, Selection, monetary_unit_sample, systematic_sample
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
+    EntryError,
     ListError,
     OptionError,
     SeedError,
@@ -49,7 +61,11 @@ from .protocol import (
     new_seed,
     normalise_seed,
 )
+from .raffle import Placing, canonical_id, exclude, exclusion_digest, placings
+from .strata import Stratum, proportional_allocation, stratified_sample
 from .text import TEXT_UNITS, graphemes, shuffle_text
+from .values import parse_amounts, parse_weights
+from .weighted import reduce_weights, weighted_sample
 
 __all__ = [
     "GRID_MODES",
@@ -57,30 +73,47 @@ __all__ = [
     "RANKS",
     "SUITS",
     "TEXT_UNITS",
+    "AuditSample",
     "DrawStream",
+    "EntryError",
     "ListError",
     "OptionError",
+    "Placing",
     "SeedError",
     "SeedLike",
+    "Selection",
     "ShapeError",
     "SizeError",
     "Source",
+    "Stratum",
     "SystemSource",
     "WorkbookError",
     "XlshuffleError",
     "as_stream",
+    "canonical_id",
     "deal",
     "deal_hands",
     "excel_serial",
+    "exclude",
+    "exclusion_digest",
     "graphemes",
     "groups",
+    "monetary_unit_sample",
     "new_seed",
     "normalise_seed",
+    "parse_amounts",
     "parse_mode",
+    "parse_weights",
     "permutation",
+    "placings",
+    "proportional_allocation",
+    "reduce_weights",
     "shuffle",
     "shuffle_grid",
     "shuffle_text",
     "shuffled",
     "standard_deck",
+    "stratified_sample",
+    "systematic_sample",
+    "weighted_sample",
 ]

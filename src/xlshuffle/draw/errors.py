@@ -8,7 +8,9 @@
     ├── OptionError     (ValueError)   an unknown mode, unit or option value
     ├── ShapeError      (ValueError)   a ragged or empty grid
     ├── WorkbookError   (ValueError)   a workbook that cannot be read or safely written
-    └── ListError       (ValueError)   a line or CSV/TSV list that cannot be read or drawn
+    ├── ListError       (ValueError)   a line or CSV/TSV list that cannot be read or drawn
+    └── EntryError      (ValueError)   one entrant's weight, amount, ID or stratum that
+                                       cannot be used; ``.index`` says which (0-based)
 
 Every leaf is also a :class:`ValueError`, so ``except ValueError`` keeps working for
 callers that do not know xlshuffle. Messages say what was wrong *and* how to fix it.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "EntryError",
     "ListError",
     "OptionError",
     "SeedError",
@@ -68,3 +71,31 @@ class WorkbookError(XlshuffleError, ValueError):
 
 class ListError(XlshuffleError, ValueError):
     """A draw list (lines, CSV or TSV) that cannot be read or drawn: empty, too large..."""
+
+
+class EntryError(XlshuffleError, ValueError):
+    """One entrant's value (a weight, an amount, an ID, a stratum label) that cannot be used.
+
+    Attributes
+    ----------
+    index : int
+        The entrant's 0-based position in the list given, so a front end can name the
+        cell (``A2`` for index 0 below a header).
+    reason : str
+        What is wrong and how to fix it, without the position.
+
+    Examples
+    --------
+    >>> err = EntryError(3, "'abc' is not a number: write a whole number of tickets such as 3")
+    >>> err.index, str(err)
+    (3, "item 3 (0-based): 'abc' is not a number: write a whole number of tickets such as 3")
+    """
+
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(f"item {index} (0-based): {reason}")
+        self.index = index
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[EntryError], tuple[int, str]]:
+        # so that it survives pickling (a worker process of batch mode, say)
+        return EntryError, (self.index, self.reason)

@@ -39,6 +39,7 @@ __all__ = [
 #: Name and version of the draw protocol; written into every draw record.
 PROTOCOL = "xlshuffle/draw/v1"
 _DOMAIN = PROTOCOL.encode("ascii") + b"\x00"
+_STRATUM_DOMAIN = PROTOCOL.encode("ascii") + b"/stratum\x00"
 _TWO64 = 1 << 64
 _WORDS_PER_BLOCK = 4
 _MAX_CHUNK_BLOCKS = 2048  # 8192 words: big enough to amortise, small enough for a deal
@@ -218,20 +219,50 @@ class DrawStream:
     8
     """
 
-    __slots__ = ("_block", "_buf", "_pos", "_size", "key", "seed")
+    __slots__ = ("_block", "_buf", "_pos", "_size", "key", "label", "seed")
 
     def __init__(self, seed: object = None) -> None:
         if seed is None or seed == "":
             seed = new_seed()
         self.seed: object = seed
         self.key: bytes = hashlib.sha256(_DOMAIN + normalise_seed(seed)).digest()
+        self.label: object = None  # a sub-stream's label (see substream)
         self._block = 0  # index of the next block to hash
         self._size = 1  # blocks hashed by the next refill: 1, 1, 2, 4, ... 2048
         self._buf: tuple[int, ...] = ()
         self._pos = 0
 
     def __repr__(self) -> str:
+        if self.label is not None:
+            return f"DrawStream(seed={self.seed!r}).substream({self.label!r})"
         return f"DrawStream(seed={self.seed!r})"
+
+    def substream(self, label: object) -> DrawStream:
+        """Return the sub-stream of one stratum, named by ``label`` (protocol section 11).
+
+        Its key is ``SHA-256(b"xlshuffle/draw/v1/stratum\\x00" + key + b"\\x00" +
+        label_bytes)``, with ``label_bytes`` the label normalised as a seed is
+        (:func:`normalise_seed`: ``42``, ``42.0`` and ``"42"`` name the same stratum); its
+        blocks are hashed from that key exactly as this stream's are. It depends only on
+        the seed and the label, never on how much of this stream was used, so each
+        stratum's draw is untouched by the others. Its :attr:`seed_text` is still this
+        stream's seed, which is what a record keeps.
+
+        Examples
+        --------
+        >>> north = DrawStream("2026 raffle").substream("North")
+        >>> north, north.seed_text
+        (DrawStream(seed='2026 raffle').substream('North'), '2026 raffle')
+        >>> DrawStream(7).substream(42.0).key == DrawStream(7).substream("42").key
+        True
+        """
+        label_bytes = normalise_seed(label)
+        child = DrawStream.__new__(DrawStream)
+        child.seed = self.seed
+        child.key = hashlib.sha256(_STRATUM_DOMAIN + self.key + b"\x00" + label_bytes).digest()
+        child.label = label
+        child._block, child._size, child._buf, child._pos = 0, 1, (), 0
+        return child
 
     @property
     def seed_text(self) -> str:

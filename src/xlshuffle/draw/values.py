@@ -1,0 +1,202 @@
+"""Ticket counts and money amounts from cells: texts or numbers to exact integers.
+
+Spreadsheets hand over numbers as floats and texts as typed. Both become exact
+:class:`~fractions.Fraction` values first (a float by its shortest ``repr``, so ``0.1`` is
+one tenth, never ``0.1000000000000000055...``), and then whole numbers by scaling by a power
+of ten. No floating-point arithmetic touches a value. A value that cannot be used raises
+:class:`~xlshuffle.draw.errors.EntryError` with its 0-based index, which a front end
+turns into a cell address.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable
+from decimal import Decimal
+from fractions import Fraction
+
+from .errors import EntryError, SizeError
+
+__all__ = ["parse_amounts", "parse_weights"]
+
+_PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+# 1,234,567.89 - and the same with a space, a no-break space, a narrow no-break space or an
+# apostrophe between the groups of three (the grouping Excel's formats write).
+_GROUPED = re.compile(r"([+-]?)(\d{1,3}(?:([, \u00a0\u202f'])\d{3})(?:\3\d{3})*)(\.\d*)?")
+
+
+def _places(value: Fraction) -> int:
+    """How many decimal places ``value`` needs (``2.50`` -> 1), or -1 if it has no end."""
+    den = value.denominator
+    twos = (den & -den).bit_length() - 1
+    fives = 0
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    return max(twos, fives) if den >> twos == 1 else -1
+
+
+def _exact(index: int, value: object, what: str, example: str, money: bool) -> Fraction:
+    """``value`` (a number or a text) as an exact Fraction >= 0, or EntryError."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise EntryError(index, f"the {what} is blank: write {example}, or 0")
+    if isinstance(value, bool):
+        raise EntryError(index, f"the {what} cannot be {str(value).upper()}: write {example}")
+    if isinstance(value, int):
+        number = Fraction(value)
+    elif isinstance(value, float | Decimal):
+        if not math.isfinite(value):
+            raise EntryError(index, f"the {what} cannot be {value}: write {example}")
+        number = Fraction(Decimal(repr(value)) if isinstance(value, float) else value)
+    elif isinstance(value, str):
+        number = _text(index, value, what, example, money)
+    else:
+        raise EntryError(
+            index, f"the {what} must be a number or a text, not {type(value).__name__}"
+        )
+    if number < 0:
+        raise EntryError(
+            index,
+            f"the {what} cannot be negative ({value}): use 0 to leave the entry out",
+        )
+    return number
+
+
+def _text(index: int, text: str, what: str, example: str, money: bool) -> Fraction:
+    body = text.strip()
+    if money:
+        body = unicodedata.normalize("NFKC", body)  # full-width digits and the like
+        sign = ""
+        if len(body) > 1 and body[0] == "(" and body[-1] == ")":  # accounting style
+            sign, body = "-", body[1:-1].strip()
+        if body[:1] in ("+", "-"):
+            sign, body = sign or body[0], body[1:].strip()
+        # one currency symbol (Unicode category Sc) before or after the number
+        if body and unicodedata.category(body[0]) == "Sc":
+            body = body[1:].strip()
+        elif body and unicodedata.category(body[-1]) == "Sc":
+            body = body[:-1].strip()
+        body = sign + body
+        grouped = _GROUPED.fullmatch(body)
+        if grouped:
+            sign, digits, sep, fraction = grouped.groups()
+            body = sign + digits.replace(sep, "") + (fraction or "")
+    if not _PLAIN.fullmatch(body):
+        hint = ""
+        if money and re.fullmatch(r"[+-]?\d+,\d{1,2}", body):
+            hint = f" (write the decimal point as '.': {body.replace(',', '.')})"
+        raise EntryError(index, f"the {what} {text!r} is not a number{hint}: write {example}")
+    return Fraction(Decimal(body))
+
+
+def parse_weights(values: Iterable[object], *, max_places: int = 6) -> list[int]:
+    """Turn ticket counts (numbers or texts, decimals allowed) into exact whole numbers.
+
+    Every value is read exactly (a float by its shortest ``repr``), and all are scaled by
+    ``10**p``, ``p`` the most decimal places any of them needs, so ``["1.5", 2]`` gives
+    ``[15, 20]``. :func:`~xlshuffle.draw.weighted.weighted_sample` divides weights by their
+    common divisor, so the scale never changes a draw: ``[1.5, 2]``, ``[3, 4]`` and
+    ``[15, 20]`` draw alike.
+
+    Parameters
+    ----------
+    values : iterable of int, float, Decimal or str
+        Texts are plain decimals (``"3"``, ``" 2.5 "``, ``"+4"``); surrounding white
+        space is ignored, trailing zeros do not count as places (``"2.50"`` has one).
+    max_places : int, optional
+        The most decimal places a value may need (default 6).
+
+    Returns
+    -------
+    list of int
+
+    Raises
+    ------
+    EntryError
+        Naming the first value (0-based ``index``) that is blank, not a number, NaN or
+        infinite, negative, or needs more than ``max_places`` places.
+
+    Examples
+    --------
+    >>> parse_weights([3, "2.5", 0.25, " 1 "])
+    [300, 250, 25, 100]
+    >>> parse_weights(["abc"])
+    Traceback (most recent call last):
+    ...
+    xlshuffle.draw.errors.EntryError: item 0 (0-based): the weight 'abc' is not a number: \
+write a number of tickets such as 3 or 2.5
+    """
+    if max_places < 0:
+        raise SizeError(f"max_places must be 0 or more, not {max_places}")
+    example = "a number of tickets such as 3 or 2.5"
+    exact = [_exact(i, v, "weight", example, False) for i, v in enumerate(values)]
+    most = 0
+    for i, number in enumerate(exact):
+        places = _places(number)  # never -1: every value here is a finite decimal
+        if places > max_places:
+            raise EntryError(
+                i,
+                f"the weight {_decimal_text(number)} has {places} decimal places, more than "
+                f"{max_places}: round it",
+            )
+        most = max(most, places)
+    scale = 10**most
+    return [int(number * scale) for number in exact]
+
+
+def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
+    """Turn money amounts (numbers or currency texts) into exact integer cents.
+
+    Parameters
+    ----------
+    values : iterable of int, float, Decimal or str
+        Numbers, or texts such as ``"1234.56"``, ``"$1,234.56"``, ``"1 234.56 €"`` or
+        ``"(12.00)"``: one currency symbol before or after the number is dropped, and
+        ``,``, a space, a no-break space or ``'`` may group the digits in threes before a
+        ``.`` decimal point (``"1,234"`` is one thousand two hundred and thirty-four).
+    places : int, optional
+        Decimal places of the unit counted in (default 2: cents).
+
+    Returns
+    -------
+    list of int
+        Each amount times ``10**places``.
+
+    Raises
+    ------
+    EntryError
+        Naming the first value (0-based ``index``) that is blank, not a number, NaN or
+        infinite, negative (``-5`` and ``(5.00)``), or has more than ``places`` places
+        (round it in the sheet, ``=ROUND(A2, 2)``).
+
+    Examples
+    --------
+    >>> parse_amounts([12.5, "$1,234.56", "7", "0.10 €"])
+    [1250, 123456, 700, 10]
+    """
+    if places < 0:
+        raise SizeError(f"places must be 0 or more, not {places}")
+    example = "an amount such as 1234.56"
+    out = []
+    scale = 10**places
+    for i, value in enumerate(values):
+        number = _exact(i, value, "amount", example, True)
+        if not (number * scale).denominator == 1:
+            raise EntryError(
+                i,
+                f"the amount {_decimal_text(number)} has more than {places} decimal places: "
+                f"round it (in Excel, =ROUND(A2, {places}))",
+            )
+        out.append(int(number * scale))
+    return out
+
+
+def _decimal_text(number: Fraction) -> str:
+    """A finite decimal written out exactly, for messages (``Fraction(5, 2)`` -> ``2.5``)."""
+    places = max(_places(number), 0)
+    if places == 0:
+        return str(number)
+    digits = str(abs(int(number * 10**places))).rjust(places + 1, "0")
+    return f"{'-' if number < 0 else ''}{digits[:-places]}.{digits[-places:]}"
