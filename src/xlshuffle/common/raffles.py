@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..draw.errors import SeedError
+from ..draw.errors import EntryError, OptionError, SeedError
 from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import canonical_id, exclude, exclusion_digest
 from .entrants import Column, Entrants
@@ -65,10 +65,14 @@ def exclusion_of(ents: Entrants, opts: DrawOptions, id_column: Column | None) ->
     if opts.excluded is None or id_column is None:
         return None
     listed = list(opts.excluded)
+    try:  # the excluded IDs first, so that a bad one is not blamed on a row
+        digest = exclusion_digest(listed)
+    except EntryError as exc:
+        raise OptionError(f"--exclude: ID {exc.index + 1} of the list: {exc.reason}") from None
     kept = ents.read(id_column, range(ents.n), lambda values: list(exclude(values, listed)))
     left = sorted(set(range(ents.n)) - set(kept))
     count = len({canonical_id(x) for x in listed} - {""})
-    return Exclusion(exclusion_digest(listed), count, tuple(left))
+    return Exclusion(digest, count, tuple(left))
 
 
 def choose(
