@@ -19,6 +19,7 @@ from ..draw.errors import OptionError, XlshuffleError
 from ..draw.grid import GRID_MODES, Mode, parse_mode
 from ..draw.protocol import DrawStream, new_seed
 from . import guards, records, seed_help
+from .draws import add_draw_options, draw_options
 from .options import add_limits, limits_of
 from .paths import DEFAULT_SUFFIX, _Usage, destination, expand
 from .report import human_channel, report, write_record
@@ -57,6 +58,7 @@ def register(subparsers: Any) -> None:
     _add_common(p)
     p.add_argument("-k", type=int, required=True, help="how many rows to draw")
     p.add_argument("--sheet-name", default="Sample", help="name of the new sheet (default Sample)")
+    add_draw_options(p)
     p.set_defaults(func=_cmd_run, command="sample")
 
     p = subparsers.add_parser(
@@ -172,6 +174,13 @@ def _run_task(task: Task) -> dict[str, Any]:
 
     if is_list(task.src):  # a CSV/TSV list: no workbook, same result dict
         return run_list_task(task)
+    if "draw" in task.options:
+        return failure(
+            OptionError(
+                f"{task.src}: --weights, --reserves, --exclude, --id, --strata and --method "
+                "draw from CSV/TSV lists only so far: save the sheet as CSV UTF-8 first"
+            )
+        )
     draws: dict[str, Callable[..., workbook.DrawRecord | workbook.SampleResult]] = {
         "shuffle": workbook.shuffle_workbook,
         "sample": workbook.sample_workbook,
@@ -286,6 +295,9 @@ def _tasks(
         options = {"by": mode}
     elif command == "sample":
         options = {"k": args.k, "sheet_name": args.sheet_name}
+        draw = draw_options(args)
+        if draw is not None:  # issue 20's draws; a plain sample passes exactly what it did
+            options["draw"] = draw
     else:
         options = {"k": args.k, "size": args.size, "label": args.label}
     try:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..draw.errors import OptionError, XlshuffleError
 from ..lists import DEFAULT_MAX_MB, groups_csv, is_list, sample_csv, shuffle_csv
+from ..lists.raffle import draw_csv
 from .task import Task
 
 __all__ = ["is_list", "run_list_task"]
@@ -54,7 +55,10 @@ def run_list_task(task: Task) -> dict[str, Any]:
                     f"{src}: sample writes the winners to stdout or -o, never over a CSV/TSV list"
                 )
             sys.stdout.flush()
-            rec = sample_csv(src, dst, k=options["k"], out=sys.stdout.buffer, **common)
+            if "draw" in options:
+                rec = draw_csv(src, dst, options=options["draw"], out=sys.stdout.buffer, **common)
+            else:
+                rec = sample_csv(src, dst, k=options["k"], out=sys.stdout.buffer, **common)
     except (XlshuffleError, OSError) as exc:
         return failure(exc)
     rec["tool_version"] = __version__

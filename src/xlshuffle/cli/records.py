@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from .options import limits_of
 
@@ -14,6 +15,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     records = load_records(args.record)
     rec0 = records[0]
+    if rec0.target.get("draw") is not None:
+        return _verify_draw(args, records)
     if (
         len(records) == 1
         and rec0.target.get("kind") == "list"
@@ -41,6 +44,29 @@ def cmd_verify(args: argparse.Namespace) -> int:
             f"ok: {rec.command} of {rec.input} with seed {rec.seed}: permutation of "
             f"{len(rec.permutation)} replayed{extra}"
         )
+    return 0
+
+
+def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
+    """A draw of issue 20 reads its weights, IDs and strata from the input: replay it."""
+    from ..lists.raffle import verify_draw_csv
+    from . import UsageError
+
+    rec = records[0]
+    if len(records) != 1 or args.input is None:
+        raise UsageError(
+            f"{args.record}: a draw by tickets, strata, exclusions or an audit is replayed "
+            "from its input: give --input IN (and --output OUT to check the rows written), "
+            "one record at a time"
+        )
+    if rec.target.get("kind") != "list":
+        raise UsageError(f"{args.record}: only CSV/TSV lists' draws of this kind verify so far")
+    verify_draw_csv(rec.to_dict(), args.input, args.output)
+    checked = "input and output" if args.output is not None else "input"
+    print(
+        f"ok: sample of {rec.input} with seed {rec.seed}: {len(rec.permutation)} rows "
+        f"({rec.target['draw']['method']}) drawn again; {checked} checked"
+    )
     return 0
 
 

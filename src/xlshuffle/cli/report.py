@@ -10,6 +10,7 @@ import sys
 from typing import Any, TextIO
 
 from ..common.files import escape_undecodable, write_atomically
+from .draws import draw_lines
 from .task import Task
 
 __all__ = ["human_channel", "report", "write_record"]
@@ -39,6 +40,8 @@ def report(
         rec = res["record"]
         records.append(rec)
         print(summary_line(args.command, rec, args.dry_run), file=human)
+        for line in draw_lines(rec):
+            print(line, file=human)
         if to_stdout and "table" in res and not args.dry_run:
             print_csv(res["table"])
         if args.json:
@@ -51,7 +54,7 @@ def summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
     rows = f"{n} row{'' if n == 1 else 's'}"
     what = {
         "shuffle": f"{n} data row{'' if n == 1 else 's'} ({rec['mode']}) shuffled",
-        "sample": f"{rec['k']} of {rows} drawn",
+        "sample": f"{len(rec['permutation']) if _special(rec) else rec['k']} of {rows} drawn",
         "groups": f"{rows} put in {rec['k']} group{'' if rec['k'] == 1 else 's'}"
         + (f" of at most {rec['size']}" if rec.get("size") else ""),
     }[command]
@@ -62,6 +65,11 @@ def summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
     target = rec["output"] or "stdout"
     backup = f" (backup {rec['backup']})" if rec["backup"] else ""
     return f"{rec['input']} -> {target}{backup}: {where}"
+
+
+def _special(rec: dict[str, Any]) -> bool:
+    """Whether the record is of a draw of issue 20 (its rows are not simply k)."""
+    return bool((rec.get("target") or {}).get("draw"))
 
 
 def rows_used(rec: dict[str, Any]) -> str:

@@ -1,0 +1,168 @@
+"""``sample``'s options of issue 20: tickets, reserves, exclusions, strata and audits.
+
+:func:`add_draw_options` adds them to the ``sample`` parser; :func:`draw_options` turns
+them into a :class:`~xlshuffle.common.raffles.DrawOptions` (None when none is given, so
+a plain ``sample`` runs exactly as before) and refuses the ones that cannot combine;
+:func:`draw_lines` is what the terminal shows of each stratum.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..common.raffle_options import METHODS, DrawOptions
+from ..draw.errors import OptionError
+
+__all__ = ["add_draw_options", "draw_lines", "draw_options", "read_excluded"]
+
+_MAX_EXCLUDE_BYTES = 256 * 1024**2
+
+
+def add_draw_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--weights``, ``--reserves``, ``--exclude``, ``--id``, ``--strata``,
+    ``--method`` and ``--amount`` to ``sample``."""
+    g = p.add_argument_group(
+        "raffles and audits",
+        "COL is a header text or a column letter. Added output columns: Role and Rank "
+        "(--reserves), Hits (--method mus). Draws are in draw order, strata one after "
+        "another in the order each first appears; audit selections in input order.",
+    )
+    g.add_argument(
+        "--weights",
+        metavar="COL",
+        help="tickets per row (whole numbers or decimals; 0 never wins). Each draw is "
+        "proportional to the tickets still in the draw, so a row's chance of being among "
+        "the winners is NOT proportional to its tickets; for selection with chances "
+        "proportional to size use --method mus",
+    )
+    g.add_argument(
+        "--reserves",
+        type=int,
+        default=0,
+        metavar="R",
+        help="also draw R reserves after the k winners (one draw of k + R: the winners are "
+        "the same as without reserves); adds the columns Role (winner/reserve) and Rank",
+    )
+    g.add_argument(
+        "--exclude",
+        metavar="FILE",
+        help="IDs that cannot win: an earlier draw's record (its winners, drawn with --id) "
+        "or a text file of IDs, one per line; needs --id. The record keeps only their "
+        "SHA-256 digest and count, and the rows left out",
+    )
+    g.add_argument(
+        "--id",
+        metavar="COL",
+        help="the entrants' ID column: matched against --exclude (spaces around and "
+        "Unicode forms ignored, case kept), and the record lists the winners by it",
+    )
+    g.add_argument(
+        "--strata",
+        metavar="COL",
+        help="draw -k from each stratum (the rows sharing a value of COL), each from its "
+        "own sub-stream of the seed: one stratum's rows never change another's draw",
+    )
+    g.add_argument(
+        "--method",
+        choices=list(METHODS),
+        default="random",
+        help="random (default: a raffle, by --weights if given); systematic (every n/k-th "
+        "row from a random start); mus (monetary-unit sampling of --amount: -k cents hit "
+        "at a fixed interval, each row selected with chance proportional to its amount, "
+        "rows of at least the interval always)",
+    )
+    g.add_argument(
+        "--amount",
+        metavar="COL",
+        help="the money column of --method mus (numbers or texts such as $1,234.56)",
+    )
+
+
+def draw_options(args: argparse.Namespace) -> DrawOptions | None:
+    """The draw ``args`` asks for, or None for a plain ``sample`` (UsageError for
+    options that cannot combine)."""
+    from . import UsageError
+
+    given = (args.weights, args.exclude, args.id, args.strata, args.amount)
+    if all(x is None for x in given) and args.reserves == 0 and args.method == "random":
+        return None
+    if args.reserves < 0:
+        raise UsageError(f"--reserves must be 0 or more, not {args.reserves}")
+    options = DrawOptions(
+        k=args.k,
+        method=args.method,
+        weights=args.weights,
+        amount=args.amount,
+        reserves=args.reserves,
+        strata=args.strata,
+        id=args.id,
+        excluded=None if args.exclude is None else (),
+    )
+    try:
+        options.check()
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
+    if args.exclude is None:
+        return options
+    return DrawOptions(**{**options.__dict__, "excluded": read_excluded(args.exclude)})
+
+
+def read_excluded(path: str) -> tuple[str, ...]:
+    """The IDs a ``--exclude`` file lists: an xlshuffle record's winners, or one ID a
+    line of a text file (blank lines skipped)."""
+    with open(path, "rb") as fh:
+        data = fh.read(_MAX_EXCLUDE_BYTES + 1)
+    if len(data) > _MAX_EXCLUDE_BYTES:
+        raise OptionError(f"--exclude {path}: more than 256 MB: not a list of IDs")
+    text = data.decode("utf-8-sig", "replace")
+    if text.lstrip()[:1] in ("{", "["):
+        return _record_winners(path, text)
+    return tuple(line for line in text.splitlines() if line.strip())
+
+
+def _record_winners(path: str, text: str) -> tuple[str, ...]:
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise OptionError(
+            f"--exclude {path}: not a readable record (JSON error at line {exc.lineno})"
+        ) from None
+    out: list[str] = []
+    for rec in data if isinstance(data, list) else [data]:
+        spec = (rec.get("target") or {}).get("draw") if isinstance(rec, dict) else None
+        winners = spec.get("winners") if isinstance(spec, dict) else None
+        if not isinstance(winners, list):
+            raise OptionError(
+                f"--exclude {path}: the record names no winners by ID: draw with --id COL "
+                "to record them, or give a text file of IDs, one per line"
+            )
+        out += [str(w) for w in winners]
+    return tuple(out)
+
+
+def draw_lines(rec: dict[str, Any]) -> list[str]:
+    """The terminal's lines about a draw of issue 20: each stratum's size and count,
+    an audit's start and interval, the rows excluded."""
+    spec = (rec.get("target") or {}).get("draw")
+    if not spec:
+        return []
+    lines = []
+    exclusion = spec.get("exclusion")
+    if exclusion:
+        lines.append(
+            f"  excluded: {_count(len(exclusion['rows']), 'row')} whose {exclusion['column']} "
+            f"is among {_count(exclusion['ids'], 'ID')} (digest {exclusion['digest'][:16]}...)"
+        )
+    for part in spec["parts"]:
+        name = "all rows" if part["stratum"] is None else f"stratum {part['stratum']!r}"
+        audit = ""
+        if "start" in part:
+            audit = f", start {part['start']} of {part['population']}, interval {part['interval']}"
+        lines.append(f"  {name}: {part['drawn']} of {part['size']} drawn ({spec['method']}{audit})")
+    return lines
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"

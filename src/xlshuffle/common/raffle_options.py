@@ -1,0 +1,134 @@
+"""What a draw of issue 20 is asked for (:class:`DrawOptions`), and the record's account
+of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..draw.errors import OptionError
+
+if TYPE_CHECKING:
+    from .entrants import Column, Entrants
+    from .raffle_parts import Part
+    from .raffles import Exclusion
+
+__all__ = ["METHODS", "DrawOptions"]
+
+#: ``--method`` -> the record's method name (``random`` becomes ``weighted`` with tickets)
+METHODS = {"random": "random", "systematic": "systematic", "mus": "monetary-unit"}
+_FROM_RECORD = {"random": "random", "weighted": "random", "systematic": "systematic"}
+_FROM_RECORD["monetary-unit"] = "mus"
+
+
+@dataclass(frozen=True)
+class DrawOptions:
+    """A draw beyond plain ``sample -k``: the options as the command line names them.
+
+    ``k`` is per stratum with ``strata``; for ``method="mus"`` it counts hits (cents),
+    so fewer rows are selected when a row is hit twice. ``excluded`` holds the excluded
+    IDs as read from ``--exclude`` (None without it); ``id`` names the ID column, which
+    the record then lists the winners by.
+    """
+
+    k: int
+    method: str = "random"
+    weights: str | None = None
+    amount: str | None = None
+    reserves: int = 0
+    strata: str | None = None
+    id: str | None = None
+    excluded: tuple[str, ...] | None = None
+
+    def check(self) -> None:
+        """Refuse options that cannot combine (each an OptionError, a usage error)."""
+        if self.method not in METHODS:
+            raise OptionError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
+        if self.k < 0 or self.reserves < 0:
+            raise OptionError("-k and --reserves must be 0 or more")
+        for problem in self._conflicts():
+            raise OptionError(problem)
+
+    def _conflicts(self) -> list[str]:
+        audit = self.method != "random"
+        return [
+            text
+            for bad, text in (
+                (self.method == "mus" and self.amount is None, "--method mus needs --amount COL"),
+                (
+                    self.amount is not None and self.method != "mus",
+                    "--amount is read by --method mus only: add it, or leave out --amount",
+                ),
+                (
+                    audit and self.weights is not None,
+                    f"--weights is for a raffle, not --method {self.method}: an audit's "
+                    "selection proportional to size is --method mus --amount COL",
+                ),
+                (
+                    audit and self.reserves > 0,
+                    f"--reserves is for a raffle: --method {self.method} selects no reserves",
+                ),
+                (
+                    self.excluded is not None and self.id is None,
+                    "--exclude needs --id COL: the column whose IDs are matched",
+                ),
+            )
+            if bad
+        ]
+
+    def columns(self, ents: Entrants) -> dict[str, Column]:
+        """The columns the options name, found in ``ents`` (OptionError if not)."""
+        named = {
+            "weights": self.weights,
+            "amount": self.amount,
+            "strata": self.strata,
+            "id": self.id,
+        }
+        return {
+            key: ents.column(given, f"--{key}") for key, given in named.items() if given is not None
+        }
+
+    @property
+    def method_name(self) -> str:
+        """The record's name of the method."""
+        return "weighted" if self.weights is not None else METHODS[self.method]
+
+    def spec(
+        self, cols: dict[str, Column], excluded: Exclusion | None, parts: list[Part]
+    ) -> dict[str, Any]:
+        """The record's ``target["draw"]``: the options, and each stratum's draw."""
+
+        def column(key: str) -> dict[str, object] | None:
+            return cols[key].to_dict() if key in cols else None
+
+        return {
+            "method": self.method_name,
+            "k": self.k,
+            "reserves": self.reserves,
+            "weights": column("weights"),
+            "amount": column("amount"),
+            "strata": column("strata"),
+            "id": column("id"),
+            "exclusion": None if excluded is None else excluded.to_dict(cols["id"]),
+            "parts": [p.to_dict() for p in parts],
+            "winners": None,  # the winners' IDs, with an ID column
+        }
+
+    @classmethod
+    def from_spec(cls, spec: dict[str, Any]) -> DrawOptions:
+        """The options a record's ``target["draw"]`` was drawn with (KeyError,
+        TypeError or ValueError for one it cannot be)."""
+
+        def given(key: str) -> str | None:
+            value = spec[key]
+            return None if value is None else str(value["column"])
+
+        return cls(
+            k=int(spec["k"]),
+            method=_FROM_RECORD[spec["method"]],
+            weights=given("weights"),
+            amount=given("amount"),
+            reserves=int(spec["reserves"]),
+            strata=given("strata"),
+            id=given("id"),
+        )

@@ -1,0 +1,122 @@
+"""One stratum's draw (or the whole list's, without strata): :func:`draw_part`.
+
+A raffle draws ``k + reserves`` rows, by tickets or evenly, and splits them into winners
+and reserves (protocol sections 8 and 9); an audit selects rows systematically or by
+monetary unit (section 12), in input order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..draw.audit import AuditSample, monetary_unit_sample, systematic_sample
+from ..draw.errors import SizeError
+from ..draw.knuth import deal
+from ..draw.protocol import DrawStream, normalise_seed
+from ..draw.raffle import WINNER, placings
+from ..draw.values import parse_amounts, parse_weights
+from ..draw.weighted import weighted_sample
+
+if TYPE_CHECKING:
+    from .entrants import Column, Entrants
+    from .raffle_options import DrawOptions
+
+__all__ = ["Part", "draw_part"]
+
+
+@dataclass
+class Part:
+    """One stratum's draw: its label (None without strata), its rows after exclusions,
+    the rows drawn (output order), their roles and hits, and an audit's start."""
+
+    label: object
+    size: int
+    rows: list[int]
+    roles: list[tuple[str, int]] = field(default_factory=list)
+    hits: list[int] = field(default_factory=list)
+    audit: AuditSample | None = None
+
+    def winners(self) -> list[int]:
+        """The drawn rows that win (all of them, unless there are reserves)."""
+        if not self.roles:
+            return list(self.rows)
+        return [r for r, (role, _) in zip(self.rows, self.roles, strict=True) if role == WINNER]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "stratum": label_text(self.label),
+            "size": self.size,
+            "drawn": len(self.rows),
+        }
+        if self.audit is not None:
+            out |= {
+                "population": self.audit.population,
+                "start": self.audit.start,
+                "interval": str(self.audit.interval),
+            }
+        return out
+
+
+def label_text(label: object) -> str | None:
+    """A stratum label as the record writes it: a text as given, a number as the text
+    the protocol hashes (``42.0`` -> ``"42"``); None without strata."""
+    if label is None or isinstance(label, str):
+        return label
+    return normalise_seed(label).decode("utf-8")
+
+
+def draw_part(
+    ents: Entrants,
+    opts: DrawOptions,
+    cols: dict[str, Column],
+    label: object,
+    rows: list[int],
+    stream: DrawStream,
+) -> Part:
+    """Draw from ``rows`` (one stratum's) with the stream of its label."""
+    source = stream if label is None else stream.substream(label)
+    try:
+        if opts.method == "systematic":
+            return _audit(label, rows, systematic_sample(len(rows), opts.k, seed=source))
+        if opts.method == "mus":
+            cents = ents.read(cols["amount"], rows, parse_amounts)
+            return _audit(label, rows, monetary_unit_sample(cents, opts.k, seed=source))
+        return _raffle(ents, opts, cols, label, rows, source)
+    except SizeError as exc:
+        where = ents.where if label is None else f"{ents.where}: stratum {label_text(label)!r}"
+        raise SizeError(f"{where}: {exc}") from None
+
+
+def _raffle(
+    ents: Entrants,
+    opts: DrawOptions,
+    cols: dict[str, Column],
+    label: object,
+    rows: list[int],
+    source: DrawStream,
+) -> Part:
+    count = opts.k + opts.reserves
+    if "weights" in cols:
+        weights = ents.read(cols["weights"], rows, parse_weights)
+        picked = weighted_sample(weights, count, seed=source)
+    else:
+        if count > len(rows):
+            asked = f"{opts.k} + {opts.reserves} reserves" if opts.reserves else f"{opts.k}"
+            raise SizeError(
+                f"cannot draw {asked} from {len(rows)} row{'s' if len(rows) != 1 else ''}: "
+                "ask for fewer"
+            )
+        picked = deal(range(len(rows)), count, seed=source)
+    roles = [(p.role, p.rank) for p in placings(picked, opts.k)] if opts.reserves else []
+    return Part(label, len(rows), [rows[p] for p in picked], roles)
+
+
+def _audit(label: object, rows: list[int], sample: AuditSample) -> Part:
+    return Part(
+        label,
+        len(rows),
+        [rows[s.item] for s in sample.selected],
+        hits=[s.hits for s in sample.selected],
+        audit=sample,
+    )

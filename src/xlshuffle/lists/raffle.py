@@ -1,0 +1,167 @@
+"""Issue 20's draws on CSV/TSV lists: tickets, reserves, exclusions, strata and audits.
+
+``draw_csv`` reads the list's fields into an :class:`~xlshuffle.common.entrants.Entrants`,
+lets :mod:`xlshuffle.common.raffles` choose the rows (the same code a workbook's draw
+uses), and writes the header and the drawn records in output order, each record's bytes
+kept and the added fields (``Role``, ``Rank``, ``Hits``) appended after its last field.
+The record is ``sample_csv``'s, with ``target["draw"]`` saying how the rows were chosen;
+``verify_draw_csv`` draws again from it and compares.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import os
+from collections.abc import Iterator
+from typing import Any, BinaryIO
+
+from ..common.entrants import Entrants, letters
+from ..common.raffles import Drawn, DrawOptions, choose, exclusion_of, replay
+from ..common.winners import first_difference, read_saved_table
+from ..draw.errors import ListError
+from ..draw.protocol import as_stream
+from .api import _field, _Opened, _record, _write
+from .lines import DEFAULT_MAX_MB
+
+__all__ = ["draw_csv", "verify_draw_csv"]
+
+PathLike = str | os.PathLike[str]
+
+
+class _Fields:
+    """The list's records split into fields (decoded UTF-8, any byte kept), on demand."""
+
+    def __init__(self, op: _Opened) -> None:
+        self.op = op
+        self._rows: list[list[str]] | None = None
+
+    def record(self, r: int) -> list[str]:
+        lst = self.op.lst
+        text = bytes(lst.body(r)[0]).decode("utf-8", "surrogateescape")
+        rows = csv.reader(io.StringIO(text, newline=""), delimiter=lst.delimiter, strict=False)
+        return next(rows, [])
+
+    def rows(self) -> list[list[str]]:
+        if self._rows is None:
+            self._rows = [self.record(self.op.first + i) for i in range(self.op.n)]
+        return self._rows
+
+    def column(self, j: int) -> list[object]:
+        return [row[j] if j < len(row) else "" for row in self.rows()]
+
+    def entrants(self) -> Entrants:
+        op = self.op
+        width = max([op.lst.columns, *(len(row) for row in self.rows())])
+        return Entrants(
+            where=op.path,
+            labels=self.record(0) if op.header else None,
+            letters=[letters(j) for j in range(width)],
+            n=op.n,
+            values=self.column,
+            cell=self.cell,
+            fail=ListError,
+        )
+
+    def cell(self, i: int, j: int) -> str:
+        """``raffle.csv: cell C7``: the row is the line the record starts on."""
+        lst = self.op.lst
+        line = lst.data.count(b"\n", 0, lst.bounds[self.op.first + i]) + 1
+        return f"{self.op.path}: cell {letters(j)}{line}"
+
+
+def _chunks(op: _Opened, drawn: Drawn) -> Iterator[bytes | bytearray]:
+    """The header and the drawn records, with the added fields after their last one."""
+    lst = op.lst
+    sep = lst.delimiter.encode("ascii")
+    yield lst.head
+
+    def line(r: int, extra: list[object]) -> Iterator[bytes | bytearray]:
+        if not extra:
+            yield lst.record(r)
+            return
+        body, end = lst.body(r)
+        yield body + b"".join(sep + _field(str(x), lst.delimiter) for x in extra)
+        yield end or lst.ending
+
+    if op.header:
+        yield from line(0, list(drawn.extra_labels))
+    for i, extra in zip(drawn.rows, drawn.extra, strict=True):
+        yield from line(op.first + i, extra)
+
+
+def draw_csv(
+    src: PathLike,
+    dst: PathLike | None = None,
+    *,
+    options: DrawOptions,
+    seed: object = None,
+    header: bool = True,
+    dry_run: bool = False,
+    out: BinaryIO | None = None,
+    max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+) -> dict[str, Any]:
+    """Draw the rows ``options`` asks for and write them as a list of the input's kind.
+
+    Written to ``dst``, or to ``out`` (``sys.stdout.buffer``) when ``dst`` is None;
+    nothing is written in a dry run. Returns the draw record (a dict): ``permutation``
+    holds the drawn rows (0-based among the data records) in output order,
+    ``target["draw"]`` how they were chosen.
+    """
+    options.check()
+    stream = as_stream(seed)
+    op = _Opened(src, header, max_bytes)
+    ents = _Fields(op).entrants()
+    cols = options.columns(ents)
+    drawn = choose(ents, options, stream, exclusion_of(ents, options, cols.get("id")))
+    chunks = _chunks(op, drawn)
+    written: tuple[str | None, str | None, str | None] = (None, None, None)
+    if dst is not None:
+        written = _write(op, dst, chunks, in_place=False, backup=False, dry_run=dry_run)
+    elif out is not None and not dry_run:
+        for chunk in chunks:
+            out.write(chunk)
+        out.flush()
+    record = _record("sample", op, stream, drawn.rows, written, k=options.k)
+    record["target"]["draw"] = drawn.spec
+    return record
+
+
+def verify_draw_csv(
+    record: dict[str, Any],
+    src: PathLike,
+    saved: PathLike | None = None,
+    *,
+    max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+) -> None:
+    """Draw again what ``record`` says from ``src``, and check ``saved`` (the output, or
+    the winners saved from stdout) field by field. Raises ListError at the first
+    difference."""
+    op = _Opened(src, bool(record["header"]), max_bytes)
+    if op.sha256 != record["input_sha256"]:
+        raise ListError(f"{op.path}: not the recorded input (SHA-256 differs)")
+    drawn = replay(_Fields(op).entrants(), record["target"]["draw"], str(record["seed"]))
+    if drawn.rows != record["permutation"]:
+        raise ListError(
+            f"record: seed {record['seed']!r} does not draw these rows: recorded "
+            f"{record['permutation'][:10]}, drawn again {drawn.rows[:10]}"
+        )
+    if drawn.spec != record["target"]["draw"]:
+        raise ListError("record: target.draw is not what the draw gives again: it was edited")
+    if saved is not None:
+        _check_saved(op, drawn, saved)
+
+
+def _check_saved(op: _Opened, drawn: Drawn, saved: PathLike) -> None:
+    data = b"".join(_chunks(op, drawn))
+    text = data.decode("utf-8-sig", "surrogateescape")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=op.lst.delimiter, strict=False)
+    names = itertools.chain(
+        ["the header row"] if op.header else [],
+        (f"drawn row {n}" for n in itertools.count(1)),
+    )
+    want = [(name, row) for name, row in zip(names, reader, strict=False)]
+    diff = first_difference(read_saved_table(saved, op.lst.delimiter), want, op.lst.delimiter)
+    if diff is not None:
+        raise ListError(f"{os.fspath(saved)}: not the rows this draw wrote: {diff}")
