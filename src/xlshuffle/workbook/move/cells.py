@@ -16,7 +16,6 @@ hold. Shared formulas touched by the move are expanded into plain formulas first
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from ..formulas.translate import FormulaMover
 from ..scan.sheet import SheetXml, parse_cells
 from ..scan.xmlscan import tag_end
+from .block import fix_spans
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 
 __all__ = ["Region", "SharedGroups", "expand_shared", "move_cells", "move_rows"]
@@ -239,8 +239,4 @@ def move_cells(
 
 
 def _fix_spans(head: bytes, cells: list[tuple[int, bytes]]) -> bytes:
-    m = re.search(rb"\sspans\s*=\s*[\"'](\d+):(\d+)[\"']", head)
-    if m is None or not cells:
-        return head
-    lo, hi = min(int(m[1]), cells[0][0]), max(int(m[2]), cells[-1][0])
-    return head[: m.start()] + b' spans="%d:%d"' % (lo, hi) + head[m.end() :]
+    return fix_spans(head, cells[0][0], cells[-1][0]) if cells else head

@@ -246,8 +246,10 @@ class PlainFormulas:
         return (escape_text_like(moved, raw) if _SPECIAL.search(moved) or b"&" in raw
                 else moved.encode()), keep  # fmt: skip
 
-    def move(self, row: bytes, src: int, dst: int) -> bytes:
-        """``row`` (references already rewritten) with each formula translated."""
+    def move(self, row: bytes, src: int, dst: int, *, keep_values: bool = True) -> bytes:
+        """``row`` (references already rewritten) with each formula translated. Without
+        ``keep_values`` (cells moved out of their row, as :class:`CellWriter` does with
+        ``whole_row=False``) every cached value is dropped."""
         out: list[bytes] = []
         pos = 0
         find = row.find
@@ -271,7 +273,7 @@ class PlainFormulas:
                     patterns[blank] = (blank, keep) if fits else None
             out += (row[pos:i], moved, close)
             pos = j + len(close)
-            if not keep and row.startswith(self.v_open, pos):
+            if not (keep and keep_values) and row.startswith(self.v_open, pos):
                 end = find(self.v_close, pos)
                 pos = pos if end < 0 else end + len(self.v_close)
             i = find(open_, pos)

@@ -27,6 +27,7 @@ from ..scan.sheet import SheetXml
 from ..scan.xmlscan import tag_end
 from ..selection.select import Selection
 from .anchors import ANCHORED, DestOf, retarget_refs, retarget_vml
+from .block import BlockMover
 from .cells import (
     Region,
     SharedGroups,
@@ -145,8 +146,15 @@ def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
     return False
 
 
-def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[Any]) -> Changes:
-    """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content."""
+def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[Any], *,
+              careful: bool = False) -> Changes:  # fmt: skip
+    """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content.
+
+    A block of contiguous columns moving with its rows takes the streaming
+    :class:`~.block.BlockMover`, which writes what :func:`~.cells.move_cells` writes;
+    ``careful`` forces the latter (tests compare the two). Other selections (a column
+    list with holes, every other mode) move cell by cell.
+    """
     book = inp.book
     changes = Changes(like=sel.sheet.part)
     if not sel.cols or (sel.n_rows if mode == "columns" else sel.n_body) <= 0:
@@ -159,6 +167,7 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
         else Area((top, sel.cols[0], sel.bottom, sel.cols[-1]))
     )
     first, last = sx.index_of(top), sx.index_of(sel.bottom + 1)
+    contiguous = sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols)
     if any(first < i < last for i in sx.foreign):
         raise WorkbookError(
             f"{sheet_label(inp.path, sel.sheet.name)}: the sheet data holds something other "
@@ -185,8 +194,11 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
         def dest_of(r: int, c: int) -> tuple[int, int] | None:
             return dest(r, c) if top <= r <= sel.bottom and c in colset else None
 
-        start, end, new = move_cells(sx, region, dest, mover, shared)
-        edits.append((start, end, new))
+        if mode == "rows" and contiguous and first < last and not careful:
+            block = BlockMover(sx, top, sel.bottom, sel.cols, mover, shared)
+            edits.append((sx.starts[first], sx.ends[last - 1], block.rows(perm)))
+        else:
+            edits.append(move_cells(sx, region, dest, mover, shared))
     if shared:
         outside = [
             i
@@ -204,7 +216,6 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: str, perm: list[An
         if not any(s <= sx.starts[last] < e for s, e, _ in edits):
             edits.append((sx.starts[last], sx.ends[last], new_row))
     label = sheet_label(inp.path, sel.sheet.name)
-    contiguous = sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols)
     # inside ``touched``, a row move does not look at the column, a column move at the row
     axis = "rows" if mode == "rows" and contiguous else "cols" if mode == "columns" else ""
     tail = retarget_refs(sx.data, ANCHORED["sheet"], dest_of, label, sx.content_end,
