@@ -88,6 +88,7 @@ class _Own:
     edges: tuple[int, int, int, int] = (0, 0, 0, 0)
     tail: bytes = b""
     gaps: list[bytes] | None = None
+    numbered: bool = True  # the start tag says ``r=``
 
 
 class BlockMover:
@@ -159,7 +160,7 @@ class BlockMover:
         head = own.head
         if head.endswith(b"/>"):
             head = head[:-2].rstrip() + b">"
-        if not has_number(head):
+        if not own.numbered and not has_number(head):
             head = rewrite_row_tag(head, len(head), dst)
         left_lo, left_hi, right_lo, right_hi = own.edges
         head = fix_spans(head, left_lo or b_lo or right_lo, right_hi or b_hi or left_hi)
@@ -253,6 +254,7 @@ class BlockMover:
              right[0].col if right else 0, right[-1].col if right else 0),
             tail,
             gaps if any(gaps) else None,
+            numbered=False,  # not known: asked when the row is written
         )  # fmt: skip
 
     def _block(self, i: int, src: int, dst: int, by_cell: bool) -> tuple[list[bytes], int, int]:
