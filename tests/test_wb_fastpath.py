@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,8 @@ from hypothesis import strategies as st
 import wb_costly
 from wb_strategies import book_specs, raw_sheets, write_book
 from xlshuffle import XlshuffleError
-from xlshuffle.workbook import shuffle_workbook
+from xlshuffle.draw.errors import WorkbookError
+from xlshuffle.workbook import shuffle_workbook, verify_record
 from xlshuffle.workbook.jobs import Job, open_job
 from xlshuffle.workbook.move import plan
 from xlshuffle.workbook.move.block import BlockMover
@@ -177,3 +180,31 @@ def test_a_column_list_with_holes_moves_cell_by_cell(
     src.write_bytes(wb_costly.workbook(_bench_like(20)))
     monkeypatch.setattr(plan, "BlockMover", None)  # would fail if used
     shuffle_workbook(src, tmp_path / "out.xlsx", columns=["B", "D"], header=True, seed="x")
+
+
+def _tampered(path: Path, old: bytes, new: bytes) -> None:
+    with zipfile.ZipFile(path) as zf:
+        members = [(info, zf.read(info)) for info in zf.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for info, body in members:
+            if info.filename == "xl/worksheets/sheet1.xml":
+                assert body.count(old) == 1
+                body = body.replace(old, new)
+            zf.writestr(info, body)
+
+
+@pytest.mark.parametrize("cells", ["A1:E41", "B1:D41"])
+def test_verify_of_a_block_compares_rows_quickly_and_still_finds_a_changed_cell(
+    tmp_path: Path, cells: str
+) -> None:
+    src, out = tmp_path / "bench.xlsx", tmp_path / "out.xlsx"
+    src.write_bytes(wb_costly.workbook(_bench_like(40)))
+    record = shuffle_workbook(src, out, cells=cells, header=True, seed="verify")
+    verify_record(record, input=src, output=out)
+    with zipfile.ZipFile(out) as zf:
+        sheet = zf.read("xl/worksheets/sheet1.xml")
+    cell = re.search(rb'<c r="D20"><v>[^<]*</v>', sheet)
+    assert cell is not None
+    _tampered(out, cell[0], b'<c r="D20"><v>-1</v>')
+    with pytest.raises(WorkbookError, match="cell D20 does not hold"):
+        verify_record(record, input=src, output=out)

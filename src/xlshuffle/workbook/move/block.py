@@ -32,7 +32,7 @@ from ..scan.refs import MAX_COL, col_index
 from ..scan.sheet import SheetXml, parse_cells
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 
-__all__ = ["BlockMover", "fix_spans"]
+__all__ = ["BlockMover", "RowCut", "fix_spans"]
 
 _CHUNK = 1 << 20
 _DIGITS = b"0123456789"
@@ -91,7 +91,75 @@ class _Own:
     numbered: bool = True  # the start tag says ``r=``
 
 
-class BlockMover:
+class RowCut:
+    """The quick cut of the rows of ``sx`` around the block of columns ``c0..c1``."""
+
+    _MAX_SHAPES = 4096
+
+    def __init__(self, sx: SheetXml, c0: int, c1: int) -> None:
+        self.sx, self.c0, self.c1 = sx, c0, c1
+        p = sx.prefix
+        self.grammar = _grammar(p)
+        self.cell_letters = re.compile(rb"<" + re.escape(p) + rb'c r="([A-Z]{1,3})"')
+        self.row_r, self.c_r = b"<" + p + b'row r="', b"<" + p + b'c r="'
+        self.c_r_bare = self.c_r.translate(None, _CAPITALS)
+        self.close_tag = b"</" + p + b"row>"
+        self.shapes: dict[bytes, _Shape | None] = {}
+
+    def block_of(self, i: int) -> bytes | None:
+        """The block cells of row ``i`` as they stand (``b""`` when none), or None when the
+        row takes the careful way."""
+        row = self.sx.row(i)
+        number = self.sx.numbers[i]
+        shape = self._shape(row, number)
+        if shape is None:
+            return None
+        if shape.a == shape.b:
+            return b""
+        h = row.find(b">") + 1
+        return row[
+            self._at(row, shape, shape.a, number, h) : self._at(row, shape, shape.b, number, h)
+        ]
+
+    def _shape(self, row: bytes, number: int) -> _Shape | None:
+        """The row's plain shape, if it has one and says ``number`` everywhere."""
+        key = row.translate(None, _DIGITS)
+        shape = self.shapes.get(key, self)
+        if shape is self:
+            shape = self._analyse(key)
+            if len(self.shapes) >= self._MAX_SHAPES:
+                self.shapes.clear()
+            self.shapes[key] = shape
+        if shape is None:
+            return None
+        assert isinstance(shape, _Shape)
+        q = b'%d"' % number
+        if not row.startswith(self.row_r + q):
+            return None
+        n = len(shape.cols)
+        if n and row.translate(None, _CAPITALS).count(self.c_r_bare + q) != n:
+            return None
+        return shape
+
+    def _analyse(self, key: bytes) -> _Shape | None:
+        if self.grammar.fullmatch(key) is None:
+            return None
+        letters = self.cell_letters.findall(key)
+        cols = [col_index(x) for x in letters]
+        if any(a >= b for a, b in pairwise(cols)) or (cols and cols[-1] > MAX_COL):
+            return None  # the careful path says what is wrong
+        return _Shape(letters, cols, bisect_left(cols, self.c0), bisect_right(cols, self.c1))
+
+    def _at(self, row: bytes, shape: _Shape, k: int, number: int, head_end: int) -> int:
+        """Where cell ``k`` of a plain row starts (the closing tag for ``k == n``)."""
+        if k == 0:
+            return head_end
+        if k == len(shape.cols):
+            return len(row) - len(self.close_tag)
+        return row.find(self.c_r + shape.letters[k] + b'%d"' % number, head_end)
+
+
+class BlockMover(RowCut):
     """Rows ``top..bottom`` of ``sx`` with the cells of columns ``c0..c1`` drawn by ``perm``
     (``perm[p] = s``: place ``top + p`` gets the block of row ``top + s``).
 
@@ -99,22 +167,13 @@ class BlockMover:
     source of block cells (for tests).
     """
 
-    _MAX_SHAPES = 4096
-
     def __init__(self, sx: SheetXml, top: int, bottom: int, cols: list[int],
                  mover: FormulaMover, shared: SharedGroups) -> None:  # fmt: skip
-        self.sx, self.top, self.bottom = sx, top, bottom
-        self.c0, self.c1 = cols[0], cols[-1]
-        p = sx.prefix
+        super().__init__(sx, cols[0], cols[-1])
+        self.top, self.bottom = top, bottom
         self.writer = CellWriter(sx, mover, shared)
         self.formulas = PlainFormulas(sx, mover)
-        self.grammar = _grammar(p)
-        self.cell_letters = re.compile(rb"<" + re.escape(p) + rb'c r="([A-Z]{1,3})"')
-        self.row_r, self.c_r = b"<" + p + b'row r="', b"<" + p + b'c r="'
-        self.c_r_bare = self.c_r.translate(None, _CAPITALS)
-        self.fmark = b"<" + p + b"f"
-        self.close_tag = b"</" + p + b"row>"
-        self.shapes: dict[bytes, _Shape | None] = {}
+        self.fmark = b"<" + sx.prefix + b"f"
         self.quick = self.careful = 0
 
     # ------------------------------------------------------------------ the stream
@@ -171,45 +230,6 @@ class BlockMover:
             gaps = own.gaps
             body = b"".join((gaps[j] if j < len(gaps) else b"") + x for j, x in enumerate(cells))
         return head + body + own.tail + self.close_tag
-
-    # ------------------------------------------------------------------ the cut
-
-    def _shape(self, row: bytes, number: int) -> _Shape | None:
-        """The row's plain shape, if it has one and says ``number`` everywhere."""
-        key = row.translate(None, _DIGITS)
-        shape = self.shapes.get(key, self)
-        if shape is self:
-            shape = self._analyse(key)
-            if len(self.shapes) >= self._MAX_SHAPES:
-                self.shapes.clear()
-            self.shapes[key] = shape
-        if shape is None:
-            return None
-        assert isinstance(shape, _Shape)
-        q = b'%d"' % number
-        if not row.startswith(self.row_r + q):
-            return None
-        n = len(shape.cols)
-        if n and row.translate(None, _CAPITALS).count(self.c_r_bare + q) != n:
-            return None
-        return shape
-
-    def _analyse(self, key: bytes) -> _Shape | None:
-        if self.grammar.fullmatch(key) is None:
-            return None
-        letters = self.cell_letters.findall(key)
-        cols = [col_index(x) for x in letters]
-        if any(a >= b for a, b in pairwise(cols)) or (cols and cols[-1] > MAX_COL):
-            return None  # the careful path says what is wrong
-        return _Shape(letters, cols, bisect_left(cols, self.c0), bisect_right(cols, self.c1))
-
-    def _at(self, row: bytes, shape: _Shape, k: int, number: int, head_end: int) -> int:
-        """Where cell ``k`` of a plain row starts (the closing tag for ``k == n``)."""
-        if k == 0:
-            return head_end
-        if k == len(shape.cols):
-            return len(row) - len(self.close_tag)
-        return row.find(self.c_r + shape.letters[k] + b'%d"' % number, head_end)
 
     def _own(self, i: int, number: int) -> _Own:
         sx = self.sx
