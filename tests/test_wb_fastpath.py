@@ -208,3 +208,29 @@ def test_verify_of_a_block_compares_rows_quickly_and_still_finds_a_changed_cell(
     _tampered(out, cell[0], b'<c r="D20"><v>-1</v>')
     with pytest.raises(WorkbookError, match="cell D20 does not hold"):
         verify_record(record, input=src, output=out)
+
+
+def _row(r: int, cols: str) -> bytes:
+    cells = b"".join(b'<c r="%s%d"><f>A%d</f><v>0</v></c>' % (c.encode(), r, r) for c in cols)
+    return b'<row r="%d" spans="1:4">%s</row>' % (r, cells)
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        ["AB", "A", "BCD", "D"],  # cells only left, only right of the block B:C
+        ["", "BC", "A", "ABCD"],  # an empty row, a row all block
+        ["D", "AD", "BC", "C"],
+    ],
+)
+def test_rows_with_cells_on_one_side_of_the_block_take_block_cells_in_order(
+    tmp_path: Path, layout: list[str]
+) -> None:
+    src = tmp_path / "sides.xlsx"
+    rows = b"".join(_row(r, cols) for r, cols in enumerate(["ABCD", *layout], start=1))
+    src.write_bytes(wb_costly.workbook(wb_costly._sheet(rows)))
+    job = _job(src, "B1:C5")
+    assert job is not None
+    for perm in ([1, 2, 3, 0], [3, 2, 1, 0], [2, 0, 3, 1]):
+        written = _same_both_ways(job, job.sel, perm)
+        assert isinstance(written, bytes)

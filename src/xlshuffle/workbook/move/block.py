@@ -76,6 +76,9 @@ class _Shape:
     b: int  # first cell right of the block
 
 
+_UNSEEN = _Shape([], [], 0, 0)
+
+
 @dataclass
 class _Own:
     """What a row keeps at its place: start tag, the cells outside the block, the tail.
@@ -124,15 +127,14 @@ class RowCut:
     def _shape(self, row: bytes, number: int) -> _Shape | None:
         """The row's plain shape, if it has one and says ``number`` everywhere."""
         key = row.translate(None, _DIGITS)
-        shape = self.shapes.get(key, self)
-        if shape is self:
+        shape = self.shapes.get(key, _UNSEEN)
+        if shape is _UNSEEN:
             shape = self._analyse(key)
             if len(self.shapes) >= self._MAX_SHAPES:
                 self.shapes.clear()
             self.shapes[key] = shape
         if shape is None:
             return None
-        assert isinstance(shape, _Shape)
         q = b'%d"' % number
         if not row.startswith(self.row_r + q):
             return None
@@ -174,6 +176,7 @@ class BlockMover(RowCut):
         self.writer = CellWriter(sx, mover, shared)
         self.formulas = PlainFormulas(sx, mover)
         self.fmark = b"<" + sx.prefix + b"f"
+        self.heads: dict[tuple[bytes, int, int], bytes] = {}
         self.quick = self.careful = 0
 
     # ------------------------------------------------------------------ the stream
@@ -189,9 +192,20 @@ class BlockMover(RowCut):
         data, starts, ends, close_tag = sx.data, sx.starts, sx.ends, self.close_tag
         buf: list[bytes] = []
         size = 0
+        plain = self._plain
         for pos, s in enumerate(perm):
             io, i = where[pos], where[s]
             dst = top + pos
+            row = plain(io, i, top + s, dst) if io >= 0 and i >= 0 else None
+            if row is not None:
+                if io + 1 < i1 and ends[io] != starts[io + 1]:
+                    row += data[ends[io] : starts[io + 1]]
+                buf.append(row)
+                size += len(row)
+                if size >= _CHUNK:
+                    yield b"".join(buf)
+                    buf, size = [], 0
+                continue
             own = self._own(io, dst) if io >= 0 else None
             block: list[bytes] = []
             b_lo = b_hi = 0
@@ -214,6 +228,62 @@ class BlockMover(RowCut):
                 buf, size = [], 0
         if buf:
             yield b"".join(buf)
+
+    def _plain(self, io: int, i: int, src: int, dst: int) -> bytes | None:
+        """Place ``dst`` (row ``io``) with the block of row ``i`` (numbered ``src``) when both
+        rows cut quickly, in one go: the common case, without the pieces of :meth:`_own`
+        and :meth:`_block`. None otherwise."""
+        sx = self.sx
+        data, starts, ends = sx.data, sx.starts, sx.ends
+        row = data[starts[io] : ends[io]]
+        own = self._shape(row, dst)
+        if own is None or row.endswith(b"/>"):
+            return None
+        source = data[starts[i] : ends[i]]
+        shape = self._shape(source, src)
+        if shape is None:
+            return None
+        end = len(row) - len(self.close_tag)
+        cols, a, b, n = own.cols, own.a, own.b, len(own.cols)
+        h = row.find(b">") + 1
+        at = self._at
+        if a == b and shape.a == shape.b:  # no block on either side: the cells stay whole
+            pa = pb = h
+        elif a == 0 and b == n:  # every own cell in the block
+            pa, pb = h, end
+        else:
+            pa, pb = at(row, own, a, dst, h), at(row, own, b, dst, h)
+        if shape.a < shape.b:
+            q = b'%d"' % src
+            hs = source.find(b">") + 1
+            m = len(shape.cols)
+            if shape.a == 0 and shape.b == m:
+                seg = source[hs : len(source) - len(self.close_tag)]
+            else:
+                seg = source[
+                    at(source, shape, shape.a, src, hs) : at(source, shape, shape.b, src, hs)
+                ]
+            if src != dst:
+                if seg.count(q) != shape.b - shape.a:  # "5" also ends another value
+                    return None
+                seg = seg.replace(q, b'%d"' % dst)
+                if self.fmark in seg:
+                    seg = self.formulas.move(seg, src, dst, keep_values=False)
+            b_lo, b_hi = shape.cols[shape.a], shape.cols[shape.b - 1]
+        else:
+            seg, b_lo, b_hi = b"", 0, 0
+        lo = cols[0] if a else (b_lo or (cols[b] if b < n else 0))
+        hi = cols[-1] if b < n else (b_hi or (cols[a - 1] if a else 0))
+        self.quick += 2
+        # the start tag after r="N" (spans and the rest) is alike in most rows: widened once
+        k = len(self.row_r) + len(b"%d" % dst) + 1
+        key = (row[k:h], lo, hi)
+        rest = self.heads.get(key)
+        if rest is None:
+            if len(self.heads) >= self._MAX_SHAPES:
+                self.heads.clear()
+            rest = self.heads[key] = fix_spans(key[0], lo, hi)
+        return row[:k] + rest + row[h:pa] + seg + row[pb:end] + self.close_tag
 
     def _join(self, own: _Own, block: list[bytes], b_lo: int, b_hi: int, dst: int) -> bytes:
         head = own.head
