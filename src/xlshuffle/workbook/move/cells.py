@@ -6,7 +6,8 @@ Two paths, one rule each:
   ``--by rows``). A row carries every attribute but ``r`` (height, style, hidden, outline
   level...) and every cell, and only the references change.
 * :func:`move_cells` - selected cells change places (ranges, tables, column lists and every
-  other mode). Rows keep their attributes: they belong to the position.
+  other mode). Rows keep their attributes: they belong to the position. With ``--by rows``
+  and contiguous columns, :class:`.block.BlockMover` writes the same bytes, streamed.
 
 Either way a moved cell keeps its XML - style, type, shared-string index, inline or rich
 text, error value, metadata - with only ``r`` rewritten; its formula is translated as
