@@ -9,14 +9,20 @@ also reports its peak resident memory:
 * **xlshuffle** - ``xlshuffle shuffle IN -o OUT --seed bench``, the whole command;
 * **verify** - ``xlshuffle verify RECORD --input IN --output OUT``.
 
-Targets (issue 11): 1M x 5 within 3x the floor and under 400 MB; 100k x 5 at least 10x
-faster than openpyxl; verify of the 1M output under 15 s.
+Targets (issue 11, for every selection since issue 19): 1M x 5 within 3x the floor and under
+400 MB; 100k x 5 at least 10x faster than openpyxl; verify of the 1M output under 15 s.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_batch.py                      # 100,000 and 1,000,000 rows
     .venv/bin/python benchmarks/bench_batch.py --rows 100000 --repeat 3
     .venv/bin/python benchmarks/bench_batch.py --openpyxl-max 1000000   # openpyxl at 1M too (minutes, ~3 GB)
+    .venv/bin/python benchmarks/bench_batch.py --variants default three-columns
+
+Each size is timed for each selection (``--variants``, all by default): ``default`` (the
+whole used range, found by xlshuffle), ``whole-range`` (``--range A1:E{n+1} --header``, the
+same cells named explicitly) and ``three-columns`` (``--range B1:D{n+1} --header``: only the
+middle three cells of each row move, the rest stay).
 
 Rows have 5 columns: a number, a shared string, a date, a float and a same-row formula
 (``=B7*2``) with its cached value. The workbook is written directly as XML (quick even at a
@@ -59,7 +65,7 @@ import json, resource, sys, time
 t = time.perf_counter()
 from xlshuffle.cli import main
 code = main(["shuffle", sys.argv[1], "-o", sys.argv[2], "--seed", "bench",
-             "--record", sys.argv[2] + ".json", "--overwrite"])  # each run replaces its own
+             "--record", sys.argv[2] + ".json", "--overwrite", *sys.argv[3:]])  # each run replaces its own
 assert code == 0, code
 print(json.dumps({"seconds": time.perf_counter() - t,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
@@ -85,19 +91,19 @@ _CT = (
     '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>'
     '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
     "</Types>"
-)  # fmt: skip
+)
 _RELS = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
     '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
     '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>'
     "</Relationships>"
-)  # fmt: skip
+)
 _BOOK = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
     '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
     'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
     '<sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets><calcPr calcId="191029"/></workbook>'
-)  # fmt: skip
+)
 _BOOK_RELS = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
     '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
@@ -105,7 +111,7 @@ _BOOK_RELS = (
     '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>'
     '<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>'
     "</Relationships>"
-)  # fmt: skip
+)
 _STYLES = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
     '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
@@ -116,7 +122,7 @@ _STYLES = (
     '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
     '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>'
     "</styleSheet>"
-)  # fmt: skip
+)
 
 
 def make_workbook(path: str, rows: int) -> None:
@@ -162,9 +168,18 @@ def make_workbook(path: str, rows: int) -> None:
             fh.write(b"</sheetData></worksheet>")
 
 
-def measure(code: str, src: str, dst: str) -> dict[str, float]:
+#: The selections timed: name -> the extra arguments for ``rows`` data rows (a header
+#: row on top). ``whole-range`` names every used cell, ``three-columns`` the middle three.
+VARIANTS = {
+    "default": lambda rows: [],
+    "whole-range": lambda rows: ["--range", f"A1:E{rows + 1}", "--header"],
+    "three-columns": lambda rows: ["--range", f"B1:D{rows + 1}", "--header"],
+}
+
+
+def measure(code: str, src: str, dst: str, *extra: str) -> dict[str, float]:
     out = subprocess.run(
-        [sys.executable, "-c", code, src, dst], check=True, capture_output=True, text=True
+        [sys.executable, "-c", code, src, dst, *extra], check=True, capture_output=True, text=True
     )
     result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
@@ -185,36 +200,48 @@ def main() -> None:
     parser.add_argument(
         "--openpyxl-max", type=int, default=100_000, help="largest size openpyxl is timed at"
     )
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        choices=list(VARIANTS),
+        default=list(VARIANTS),
+        help="selections to time (default: all); verify is timed for each",
+    )
     args = parser.parse_args()
     print(
         f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, best of {args.repeat}; "
         f"xlshuffle deflates with {deflate()}"
     )
     print(
-        f"{'rows':>9}  {'floor s':>8}  {'openpyxl s':>10}  {'xlshuffle s':>11}  "
+        f"{'rows':>9}  {'selection':<13}  {'floor s':>8}  {'openpyxl s':>10}  {'xlshuffle s':>11}  "
         f"{'x floor':>7}  {'openpyxl/x':>10}  {'verify s':>8}  {'MB floor/openpyxl/xlshuffle/verify':>36}"
     )
     with tempfile.TemporaryDirectory() as folder:
         for rows in args.rows:
             src = os.path.join(folder, f"in-{rows}.xlsx")
             make_workbook(src, rows)
-            runs: dict[str, list[dict[str, float]]] = {"floor": [], "openpyxl": [], "ours": [],
-                                                       "verify": []}  # fmt: skip
+            runs: dict[str, list[dict[str, float]]] = {"floor": [], "openpyxl": []}
+            for name in args.variants:
+                runs[name], runs[name + "/verify"] = [], []
             for _ in range(args.repeat):  # interleaved, so drift in machine load hits all
                 runs["floor"].append(measure(FLOOR, src, os.path.join(folder, "floor.xlsx")))
                 if rows <= args.openpyxl_max:
                     runs["openpyxl"].append(measure(OPENPYXL, src, os.path.join(folder, "o.xlsx")))
-                out = os.path.join(folder, "ours.xlsx")
-                runs["ours"].append(measure(XLSHUFFLE, src, out))
-                runs["verify"].append(measure(VERIFY, src, out))
+                for name in args.variants:
+                    out = os.path.join(folder, f"ours-{name}.xlsx")
+                    runs[name].append(measure(XLSHUFFLE, src, out, *VARIANTS[name](rows)))
+                    runs[name + "/verify"].append(measure(VERIFY, src, out))
             best = {k: min(r["seconds"] for r in v) if v else float("nan") for k, v in runs.items()}
             peak = {k: max(r["peak_mb"] for r in v) if v else float("nan") for k, v in runs.items()}
-            print(
-                f"{rows:>9,}  {best['floor']:>8.2f}  {best['openpyxl']:>10.2f}  "
-                f"{best['ours']:>11.2f}  {best['ours'] / best['floor']:>7.2f}  "
-                f"{best['openpyxl'] / best['ours']:>10.1f}  {best['verify']:>8.2f}  "
-                f"{peak['floor']:>8.0f}/{peak['openpyxl']:.0f}/{peak['ours']:.0f}/{peak['verify']:.0f}"
-            )
+            for name in args.variants:
+                ours, verify = best[name], best[name + "/verify"]
+                print(
+                    f"{rows:>9,}  {name:<13}  {best['floor']:>8.2f}  {best['openpyxl']:>10.2f}  "
+                    f"{ours:>11.2f}  {ours / best['floor']:>7.2f}  "
+                    f"{best['openpyxl'] / ours:>10.1f}  {verify:>8.2f}  "
+                    f"{peak['floor']:>8.0f}/{peak['openpyxl']:.0f}/{peak[name]:.0f}/"
+                    f"{peak[name + '/verify']:.0f}"
+                )
 
 
 if __name__ == "__main__":

@@ -110,8 +110,21 @@ def src(tmp_path: Path) -> Path:
 
 def test_weights_reserves_known_answer(capsys, src: Path, tmp_path: Path) -> None:
     out = tmp_path / "out.csv"
-    code, err = said(capsys, "sample", src, "-k", "2", "--reserves", "2", "--weights",
-                       "Tickets", "--seed", "may", "-o", out)  # fmt: skip
+    code, err = said(
+        capsys,
+        "sample",
+        src,
+        "-k",
+        "2",
+        "--reserves",
+        "2",
+        "--weights",
+        "Tickets",
+        "--seed",
+        "may",
+        "-o",
+        out,
+    )
     assert code == 0, err
     tickets = [30, 10, 50, 20, 0, 40, 25, 10]  # 2.5 tickets: all scaled by 10
     want = linear_weighted(tickets, 4, DrawStream("may"))
@@ -163,13 +176,17 @@ def test_exclude_last_months_record(capsys, src: Path, tmp_path: Path) -> None:
 
 def test_strata_known_answer_and_terminal(capsys, src: Path, tmp_path: Path) -> None:
     out = tmp_path / "out.csv"
-    code, err = said(capsys, "sample", src, "-k", "1", "--strata", "Region", "--seed", "s",
-                       "-o", out)  # fmt: skip
+    code, err = said(
+        capsys, "sample", src, "-k", "1", "--strata", "Region", "--seed", "s", "-o", out
+    )
     assert code == 0, err
     want = stratified_sample([r[3] for r in ROWS], k=1, seed="s")
     assert drawn(out)[1:] == [ROWS[i] for s in want for i in s.drawn]
-    for line in ("stratum 'North': 1 of 4 drawn", "stratum 'South': 1 of 2 drawn",
-                 "stratum 'East': 1 of 2 drawn"):  # fmt: skip
+    for line in (
+        "stratum 'North': 1 of 4 drawn",
+        "stratum 'South': 1 of 2 drawn",
+        "stratum 'East': 1 of 2 drawn",
+    ):
         assert line in err
 
 

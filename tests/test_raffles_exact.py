@@ -78,9 +78,17 @@ def successive(weights: list[int], order: tuple[int, ...]) -> Fraction:
 
 @pytest.mark.parametrize(
     ("weights", "k"),
-    [([1, 2, 0, 3], 1), ([1, 2, 0, 3], 2), ([1, 2, 0, 3], 3), ([2, 4, 0, 6], 3), ([5], 1),
-     ([1, 1, 1, 1], 4), ([3, 1, 2, 2, 1], 3), ([0, 7, 0], 1)],
-)  # fmt: skip
+    [
+        ([1, 2, 0, 3], 1),
+        ([1, 2, 0, 3], 2),
+        ([1, 2, 0, 3], 3),
+        ([2, 4, 0, 6], 3),
+        ([5], 1),
+        ([1, 1, 1, 1], 4),
+        ([3, 1, 2, 2, 1], 3),
+        ([0, 7, 0], 1),
+    ],
+)
 def test_each_ordered_outcome_has_the_successive_sampling_chance(
     weights: list[int], k: int
 ) -> None:

@@ -78,11 +78,20 @@ def test_zero_weights_never_win_and_scale_never_matters(
 
 # The canonical ID of each value below, written out by hand (section 10).
 CANONICAL: dict[object, str] = {
-    "Ann": "Ann", " Ann": "Ann", "ann": "ann", "Bo": "Bo", "Cy": "Cy", "Cy ": "Cy",
-    7: "7", "7": "7",  # 7.0 == 7 finds this entry too
-    "Zoe\u0308": "Zo\u00eb", "Zo\u00eb": "Zo\u00eb",
-    "nobody": "nobody", "": "", None: "",
-}  # fmt: skip
+    "Ann": "Ann",
+    " Ann": "Ann",
+    "ann": "ann",
+    "Bo": "Bo",
+    "Cy": "Cy",
+    "Cy ": "Cy",
+    7: "7",
+    "7": "7",  # 7.0 == 7 finds this entry too
+    "Zoe\u0308": "Zo\u00eb",
+    "Zo\u00eb": "Zo\u00eb",
+    "nobody": "nobody",
+    "": "",
+    None: "",
+}
 
 
 @given(

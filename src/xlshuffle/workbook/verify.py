@@ -22,7 +22,7 @@ from .draws import CellReader
 from .jobs import job_from_record
 from .move.plan import destination, draw_permutation
 from .records.record import DrawRecord, load_records
-from .records.rowdigest import norm_general, row_digests
+from .records.rowdigest import UNKNOWN, block_digests, norm_general, row_digests
 from .scan.refs import cell_ref, col_letters, parse_area
 from .scan.sheet import SheetXml
 from .selection.keep import free_indexes, parse_kept, spread
@@ -212,6 +212,19 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         outs = row_digests(job_from_record(dst, record).sx, top, sel.bottom)
         _verify_rows(record, ins, outs, top, _Rows(record, src, dst))
         return
+    only: set[int] | None = None  # the input rows to compare cell by cell (None: all)
+    if mode == "rows" and sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols):
+        # a block of columns moving with its rows: a row whose block reads the same as
+        # the one drawn for its place (row numbers, formulas and cached values aside) is
+        # done; the others are compared cell by cell below. One sheet at a time.
+        ins = block_digests(before.sx, top, sel.bottom, sel.cols)
+        del before
+        outs = block_digests(job_from_record(dst, record).sx, top, sel.bottom, sel.cols)
+        perm = record.permutation
+        only = {top + s for p, s in enumerate(perm) if ins[s] == UNKNOWN or ins[s] != outs[p]}
+        if not only:
+            return
+        before = job_from_record(src, record)
     after = job_from_record(dst, record)
     dest = destination(mode, top, sel.cols, record.permutation)
     colset = set(sel.cols)
@@ -219,6 +232,8 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     origin: dict[tuple[int, int], tuple[int, int]] = {}
     sx = before.sx
     for i in range(sx.index_of(top), sx.index_of(sel.bottom + 1)):
+        if only is not None and sx.numbers[i] not in only:
+            continue
         row = sx.row(i)
         for cell in sx.cells(i):
             if cell.col in colset:
@@ -228,7 +243,10 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     out = after.sx
     rows = _Rows(record, src, dst)
     seen: set[tuple[int, int]] = set()
+    places = None if only is None else {dest(r, sel.cols[0])[0] for r in only}
     for i in range(out.index_of(top), out.index_of(sel.bottom + 1)):
+        if places is not None and out.numbers[i] not in places:
+            continue
         row = out.row(i)
         for cell in out.cells(i):
             key = (out.numbers[i], cell.col)

@@ -2,6 +2,8 @@
 
 - :mod:`.plan`: the plan of every part a draw changes (start here);
 - :mod:`.cells`: whole rows or single cells moved as bytes;
+- :mod:`.block`: a block of columns moving with its rows, streamed (what :mod:`.cells`
+  writes cell by cell, byte for byte);
 - :mod:`.cellwrite`: one cell's XML rewritten for its new place, formulas included;
 - :mod:`.anchors`: things that point at cells and travel with them (merges, hyperlinks,
   conditional formats, data validations, comments...), one table of kinds;

@@ -6,7 +6,8 @@ Two paths, one rule each:
   ``--by rows``). A row carries every attribute but ``r`` (height, style, hidden, outline
   level...) and every cell, and only the references change.
 * :func:`move_cells` - selected cells change places (ranges, tables, column lists and every
-  other mode). Rows keep their attributes: they belong to the position.
+  other mode). Rows keep their attributes: they belong to the position. With ``--by rows``
+  and contiguous columns, :class:`.block.BlockMover` writes the same bytes, streamed.
 
 Either way a moved cell keeps its XML - style, type, shared-string index, inline or rich
 text, error value, metadata - with only ``r`` rewritten; its formula is translated as
@@ -16,7 +17,6 @@ hold. Shared formulas touched by the move are expanded into plain formulas first
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from ..formulas.translate import FormulaMover
 from ..scan.sheet import SheetXml, parse_cells
 from ..scan.xmlscan import tag_end
+from .block import fix_spans
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 
 __all__ = ["Region", "SharedGroups", "expand_shared", "move_cells", "move_rows"]
@@ -132,8 +133,9 @@ class _QuickRows:
         return _rewrite_row(sx, self.writer, i, src, dst)
 
 
-def expand_shared(sx: SheetXml, indexes: list[int], mover: FormulaMover,
-                  shared: SharedGroups) -> dict[int, bytes]:  # fmt: skip
+def expand_shared(
+    sx: SheetXml, indexes: list[int], mover: FormulaMover, shared: SharedGroups
+) -> dict[int, bytes]:
     """Rows that stay in place but hold members of touched shared formulas: the same rows
     with those formulas written out as plain ones."""
     writer = CellWriter(sx, mover, shared)
@@ -228,8 +230,9 @@ def move_cells(
         if between is None:
             body = b"".join(x for _, x in cells_out)
         else:
-            body = b"".join((between[j] if j < len(between) else b"") + x
-                            for j, (_, x) in enumerate(cells_out))  # fmt: skip
+            body = b"".join(
+                (between[j] if j < len(between) else b"") + x for j, (_, x) in enumerate(cells_out)
+            )
         out.append(head + body + tail + close_tag + after.get(number, b""))
     start = sx.starts[i0] if i0 < i1 else sx.content_end
     end = sx.ends[i1 - 1] if i0 < i1 else start
@@ -239,8 +242,4 @@ def move_cells(
 
 
 def _fix_spans(head: bytes, cells: list[tuple[int, bytes]]) -> bytes:
-    m = re.search(rb"\sspans\s*=\s*[\"'](\d+):(\d+)[\"']", head)
-    if m is None or not cells:
-        return head
-    lo, hi = min(int(m[1]), cells[0][0]), max(int(m[2]), cells[-1][0])
-    return head[: m.start()] + b' spans="%d:%d"' % (lo, hi) + head[m.end() :]
+    return fix_spans(head, cells[0][0], cells[-1][0]) if cells else head

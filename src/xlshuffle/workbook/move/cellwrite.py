@@ -241,8 +241,10 @@ class PlainFormulas:
             else moved.encode()
         ), keep
 
-    def move(self, row: bytes, src: int, dst: int) -> bytes:
-        """``row`` (references already rewritten) with each formula translated."""
+    def move(self, row: bytes, src: int, dst: int, *, keep_values: bool = True) -> bytes:
+        """``row`` (references already rewritten) with each formula translated. Without
+        ``keep_values`` (cells moved out of their row, as :class:`CellWriter` does with
+        ``whole_row=False``) every cached value is dropped."""
         out: list[bytes] = []
         pos = 0
         find = row.find
@@ -266,7 +268,7 @@ class PlainFormulas:
                     patterns[blank] = (blank, keep) if fits else None
             out += (row[pos:i], moved, close)
             pos = j + len(close)
-            if not keep and row.startswith(self.v_open, pos):
+            if not (keep and keep_values) and row.startswith(self.v_open, pos):
                 end = find(self.v_close, pos)
                 pos = pos if end < 0 else end + len(self.v_close)
             i = find(open_, pos)

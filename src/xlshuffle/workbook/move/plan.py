@@ -29,6 +29,7 @@ from ..scan.sheet import SheetXml
 from ..scan.xmlscan import tag_end
 from ..selection.select import Selection
 from .anchors import ANCHORED, DestOf, retarget_refs, retarget_vml
+from .block import BlockMover
 from .cells import (
     Region,
     SharedGroups,
@@ -132,8 +133,16 @@ def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
     return False
 
 
-def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[Any]) -> Changes:
-    """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content."""
+def plan_move(
+    inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[Any], *, careful: bool = False
+) -> Changes:
+    """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content.
+
+    A block of contiguous columns moving with its rows takes the streaming
+    :class:`~.block.BlockMover`, which writes what :func:`~.cells.move_cells` writes;
+    ``careful`` forces the latter (tests compare the two). Other selections (a column
+    list with holes, every other mode) move cell by cell.
+    """
     book = inp.book
     changes = Changes(like=sel.sheet.part)
     if sel.moves_nothing(mode):
@@ -146,6 +155,7 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[A
         else Area((top, sel.cols[0], sel.bottom, sel.cols[-1]))
     )
     first, last = sx.index_of(top), sx.index_of(sel.bottom + 1)
+    contiguous = sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols)
     if any(first < i < last for i in sx.foreign):
         raise WorkbookError(
             f"{sheet_label(inp.path, sel.sheet.name)}: the sheet data holds something other "
@@ -163,8 +173,9 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[A
             return (top + inv[r - top], c) if top <= r <= sel.bottom else None
 
         if first < last:
-            edits.append((sx.starts[first], sx.ends[last - 1], move_rows(sx, region, perm, mover,
-                                                                    shared)))  # fmt: skip
+            edits.append(
+                (sx.starts[first], sx.ends[last - 1], move_rows(sx, region, perm, mover, shared))
+            )
     else:
         dest = destination(mode, top, sel.cols, perm)
         colset = set(sel.cols)
@@ -172,8 +183,11 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[A
         def dest_of(r: int, c: int) -> tuple[int, int] | None:
             return dest(r, c) if top <= r <= sel.bottom and c in colset else None
 
-        start, end, new = move_cells(sx, region, dest, mover, shared)
-        edits.append((start, end, new))
+        if mode == "rows" and contiguous and first < last and not careful:
+            block = BlockMover(sx, top, sel.bottom, sel.cols, mover, shared)
+            edits.append((sx.starts[first], sx.ends[last - 1], block.rows(perm)))
+        else:
+            edits.append(move_cells(sx, region, dest, mover, shared))
     if shared:
         outside = [
             i
@@ -191,11 +205,11 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[A
         if not any(s <= sx.starts[last] < e for s, e, _ in edits):
             edits.append((sx.starts[last], sx.ends[last], new_row))
     label = sheet_label(inp.path, sel.sheet.name)
-    contiguous = sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols)
     # inside ``touched``, a row move does not look at the column, a column move at the row
     axis = "rows" if mode == "rows" and contiguous else "cols" if mode == "columns" else ""
-    tail = retarget_refs(sx.data, ANCHORED["sheet"], dest_of, label, sx.content_end,
-                         bounds=touched, axis=axis)  # fmt: skip
+    tail = retarget_refs(
+        sx.data, ANCHORED["sheet"], dest_of, label, sx.content_end, bounds=touched, axis=axis
+    )
     if tail is not None:
         edits.append((sx.content_end, len(sx.data), tail[sx.content_end :]))
     changes.changed[sel.sheet.part] = splice(sx.data, edits)
@@ -211,19 +225,37 @@ def plan_move(inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[A
     return changes
 
 
-def _plan_comments(book: Book, sel: Selection, dest_of: DestOf, label: str,
-                   changes: Changes, bounds: Area, axis: str) -> None:  # fmt: skip
+def _plan_comments(
+    book: Book,
+    sel: Selection,
+    dest_of: DestOf,
+    label: str,
+    changes: Changes,
+    bounds: Area,
+    axis: str,
+) -> None:
     for rel in book.rels(sel.sheet.part):
         part = None if rel.external else book.pkg.find(rel.target)
         if part is None:
             continue
         if rel.type == "comments":
-            new = retarget_refs(book.read(part), ANCHORED["comments"], dest_of,
-                                f"{label}: comments", bounds=bounds, axis=axis)  # fmt: skip
+            new = retarget_refs(
+                book.read(part),
+                ANCHORED["comments"],
+                dest_of,
+                f"{label}: comments",
+                bounds=bounds,
+                axis=axis,
+            )
         elif rel.type == "threadedComment":
-            new = retarget_refs(book.read(part), ANCHORED["threadedComments"], dest_of,
-                                f"{label}: threaded comments", bounds=bounds,
-                                axis=axis)  # fmt: skip
+            new = retarget_refs(
+                book.read(part),
+                ANCHORED["threadedComments"],
+                dest_of,
+                f"{label}: threaded comments",
+                bounds=bounds,
+                axis=axis,
+            )
         elif rel.type == "vmlDrawing":
             new = retarget_vml(book.read(part), dest_of)
         else:

@@ -3,7 +3,8 @@
 A moved row keeps every byte of its XML except its references (``r=``, ``spans=``),
 its formulas' text (translated) and their cached values (recomputed): :func:`norm_general`
 removes those, and :func:`row_digests` keeps only an 8-byte digest of each row so that
-``verify`` holds one sheet in memory at a time.
+``verify`` holds one sheet in memory at a time. :func:`block_digests` does the same
+for the cells of a block of columns in each row, when the block moves with its rows.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import sys
 from array import array
 from typing import Any
 
-__all__ = ["norm_general", "row_digests"]
+from ..move.block import RowCut
+
+__all__ = ["UNKNOWN", "block_digests", "norm_general", "row_digests"]
 
 _R_ATTR = re.compile(rb"\s(?:r|spans)\s*=\s*[\"'][^\"']*[\"']")
 # [^<>]: each try stays inside one tag (linear; [^>] went quadratic without a ">")
@@ -91,4 +94,36 @@ def row_digests(sx: Any, top: int, bottom: int) -> array[int]:
         else:
             for k, digest in enumerate(found):
                 digests[sx.numbers[c0 + k] - top] = digest
+    return digests
+
+
+#: What :func:`block_digests` gives a row it cannot cut quickly (compared cell by cell).
+UNKNOWN = 0
+
+
+def block_digests(sx: Any, top: int, bottom: int, cols: list[int]) -> array[int]:
+    """An 8-byte digest of the cells of columns ``cols[0]..cols[-1]`` in each row
+    ``top..bottom`` (an empty block for a row not stored), without the row numbers of
+    their references, their formulas' text and cached values; :data:`UNKNOWN` for a row
+    :class:`~..move.block.RowCut` does not cut quickly. The column letters stay: equal
+    digests mean the same cells in the same columns, each alike as :func:`norm_general`
+    reads it."""
+    digests = array("Q", [_digest(b"")]) * (bottom - top + 1)
+    cut = RowCut(sx, cols[0], cols[-1])
+    p = re.escape(sx.prefix)
+    numbers = re.compile(rb"(<" + p + rb'c r="[A-Z]{1,3})\d+"')
+    # RowCut's grammar allows only plain formulas, each followed by at most one <v>
+    plain_f = re.compile(
+        rb"<" + p + rb"f>[^<]*</" + p + rb"f>(?:<" + p + rb"v>[^<]*</" + p + rb"v>)?"
+    )
+    f_open = b"<" + sx.prefix + b"f>"
+    for i in range(sx.index_of(top), sx.index_of(bottom + 1)):
+        block = cut.block_of(i)
+        if block is None:
+            digest = UNKNOWN
+        else:
+            if f_open in block:
+                block = plain_f.sub(b"\x01", block)
+            digest = _digest(numbers.sub(rb'\1"', block)) or 1
+        digests[sx.numbers[i] - top] = digest
     return digests

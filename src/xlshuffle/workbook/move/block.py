@@ -1,0 +1,425 @@
+"""The fast path of :func:`.cells.move_cells` for the common case: a block of contiguous
+columns moving with its rows (``--by rows`` with a range, a table or a column list).
+
+Every row of the region is cut in five: start tag | cells left of the block | block cells
+| cells right of it | what follows the last cell. The row written at place ``p`` is its
+own start tag (``spans`` widened by :func:`fix_spans`), its own left cells,
+the block cells of the row drawn for ``p`` renumbered, its own right cells and its own
+tail: the start tag and the cells outside the block belong to the place. The output is
+byte for byte what :func:`.cells.move_cells` writes, streamed in chunks, with no cell
+parsed in the common case.
+
+A row takes the quick cut when its bytes, digits deleted, match the plain grammar of
+:func:`_grammar` (``<c r=...>`` cells holding at most a plain ``<f>``, a ``<v>`` and an
+inline ``<is><t>``; no gap, comment or other child), its cells are in order and every
+one says the row's number. The shape is analysed once and remembered: the rows of a
+sheet share a handful. Any other row is parsed and written cell by cell
+(:class:`~.cellwrite.CellWriter`), as :func:`.cells.move_cells` does; rows of both kinds
+mix freely.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import pairwise
+
+from ..formulas.translate import FormulaMover
+from ..scan.refs import MAX_COL, col_index
+from ..scan.sheet import SheetXml, parse_cells
+from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
+
+__all__ = ["BlockMover", "RowCut", "fix_spans"]
+
+_CHUNK = 1 << 20
+_DIGITS = b"0123456789"
+_CAPITALS = bytes(range(65, 91))
+_SPANS = re.compile(rb"\sspans\s*=\s*[\"'](\d+):(\d+)[\"']")
+
+
+def fix_spans(head: bytes, lo: int, hi: int) -> bytes:
+    """``head`` with its ``spans`` widened to hold columns ``lo..hi`` (0 when no cell)."""
+    m = _SPANS.search(head)
+    if m is None or not hi:
+        return head
+    lo, hi = min(int(m[1]), lo), max(int(m[2]), hi)
+    return head[: m.start()] + b' spans="%d:%d"' % (lo, hi) + head[m.end() :]
+
+
+def _grammar(prefix: bytes) -> re.Pattern[bytes]:
+    """A plain row with its digits deleted (so the rows of a sheet share a few shapes)."""
+    p = re.escape(prefix.translate(None, _DIGITS))
+    attr = rb'\s+[A-Za-z_][\w:.-]*="[^"<>]*"'
+    text = rb"[^<]*"
+    # a formula the quick translation reads exactly as CellWriter does: ASCII, no CR
+    formula = rb"<" + p + rb"f>[^<\r\x80-\xff]+</" + p + rb"f>"
+    inline = (
+        rb"<"
+        + p
+        + rb"is><"
+        + p
+        + rb"t(?:"
+        + attr
+        + rb")*>"
+        + text
+        + rb"</"
+        + p
+        + rb"t></"
+        + p
+        + rb"is>"
+    )
+    cell = (
+        rb"<"
+        + p
+        + rb'c r="[A-Z]{1,3}"(?:'
+        + attr
+        + rb")*(?:/>|>(?:"
+        + formula
+        + rb")?(?:<"
+        + p
+        + rb"v>"
+        + text
+        + rb"</"
+        + p
+        + rb"v>)?(?:"
+        + inline
+        + rb")?</"
+        + p
+        + rb"c>)"
+    )
+    row = rb"<" + p + rb'row r=""(?:' + attr + rb")*(?:/>|>(?:" + cell + rb")*</" + p + rb"row>)"
+    return re.compile(row)
+
+
+@dataclass
+class _Shape:
+    """What a plain row shape says: its cells' columns and which of them are the block's."""
+
+    letters: list[bytes]
+    cols: list[int]
+    a: int  # first block cell
+    b: int  # first cell right of the block
+
+
+_UNSEEN = _Shape([], [], 0, 0)
+
+
+@dataclass
+class _Own:
+    """What a row keeps at its place: start tag, the cells outside the block, the tail.
+    ``gaps`` (what precedes each cell, when anything does) is for the careful write."""
+
+    head: bytes
+    left: list[bytes]
+    right: list[bytes]
+    #: first and last columns of the left cells, of the right cells (0 when none)
+    edges: tuple[int, int, int, int] = (0, 0, 0, 0)
+    tail: bytes = b""
+    gaps: list[bytes] | None = None
+    numbered: bool = True  # the start tag says ``r=``
+
+
+class RowCut:
+    """The quick cut of the rows of ``sx`` around the block of columns ``c0..c1``."""
+
+    _MAX_SHAPES = 4096
+
+    def __init__(self, sx: SheetXml, c0: int, c1: int) -> None:
+        self.sx, self.c0, self.c1 = sx, c0, c1
+        p = sx.prefix
+        self.grammar = _grammar(p)
+        self.cell_letters = re.compile(rb"<" + re.escape(p) + rb'c r="([A-Z]{1,3})"')
+        self.row_r, self.c_r = b"<" + p + b'row r="', b"<" + p + b'c r="'
+        self.c_r_bare = self.c_r.translate(None, _CAPITALS)
+        self.close_tag = b"</" + p + b"row>"
+        self.shapes: dict[bytes, _Shape | None] = {}
+
+    def block_of(self, i: int) -> bytes | None:
+        """The block cells of row ``i`` as they stand (``b""`` when none), or None when the
+        row takes the careful way."""
+        row = self.sx.row(i)
+        number = self.sx.numbers[i]
+        shape = self._shape(row, number)
+        if shape is None:
+            return None
+        if shape.a == shape.b:
+            return b""
+        h = row.find(b">") + 1
+        return row[
+            self._at(row, shape, shape.a, number, h) : self._at(row, shape, shape.b, number, h)
+        ]
+
+    def _shape(self, row: bytes, number: int) -> _Shape | None:
+        """The row's plain shape, if it has one and says ``number`` everywhere."""
+        key = row.translate(None, _DIGITS)
+        shape = self.shapes.get(key, _UNSEEN)
+        if shape is _UNSEEN:
+            shape = self._analyse(key)
+            if len(self.shapes) >= self._MAX_SHAPES:
+                self.shapes.clear()
+            self.shapes[key] = shape
+        if shape is None:
+            return None
+        q = b'%d"' % number
+        if not row.startswith(self.row_r + q):
+            return None
+        n = len(shape.cols)
+        if n and row.translate(None, _CAPITALS).count(self.c_r_bare + q) != n:
+            return None
+        return shape
+
+    def _analyse(self, key: bytes) -> _Shape | None:
+        if self.grammar.fullmatch(key) is None:
+            return None
+        letters = self.cell_letters.findall(key)
+        cols = [col_index(x) for x in letters]
+        if any(a >= b for a, b in pairwise(cols)) or (cols and cols[-1] > MAX_COL):
+            return None  # the careful path says what is wrong
+        return _Shape(letters, cols, bisect_left(cols, self.c0), bisect_right(cols, self.c1))
+
+    def _at(self, row: bytes, shape: _Shape, k: int, number: int, head_end: int) -> int:
+        """Where cell ``k`` of a plain row starts (the closing tag for ``k == n``)."""
+        if k == 0:
+            return head_end
+        if k == len(shape.cols):
+            return len(row) - len(self.close_tag)
+        return row.find(self.c_r + shape.letters[k] + b'%d"' % number, head_end)
+
+
+class BlockMover(RowCut):
+    """Rows ``top..bottom`` of ``sx`` with the cells of columns ``c0..c1`` drawn by ``perm``
+    (``perm[p] = s``: place ``top + p`` gets the block of row ``top + s``).
+
+    ``quick`` and ``careful`` count the rows cut each way, once as a place and once as a
+    source of block cells (for tests).
+    """
+
+    def __init__(
+        self,
+        sx: SheetXml,
+        top: int,
+        bottom: int,
+        cols: list[int],
+        mover: FormulaMover,
+        shared: SharedGroups,
+    ) -> None:
+        super().__init__(sx, cols[0], cols[-1])
+        self.top, self.bottom = top, bottom
+        self.writer = CellWriter(sx, mover, shared)
+        self.formulas = PlainFormulas(sx, mover)
+        self.fmark = b"<" + sx.prefix + b"f"
+        self.heads: dict[tuple[bytes, int, int], bytes] = {}
+        self.quick = self.careful = 0
+
+    # ------------------------------------------------------------------ the stream
+
+    def rows(self, perm: list[int]) -> Iterator[bytes]:
+        """The new bytes from the first row of the region to the end of its last one."""
+        sx, top = self.sx, self.top
+        n = self.bottom - top + 1
+        where = array("l", [-1]) * n
+        i0, i1 = sx.index_of(top), sx.index_of(self.bottom + 1)
+        for i in range(i0, i1):
+            where[sx.numbers[i] - top] = i
+        data, starts, ends, close_tag = sx.data, sx.starts, sx.ends, self.close_tag
+        buf: list[bytes] = []
+        size = 0
+        plain = self._plain
+        for pos, s in enumerate(perm):
+            io, i = where[pos], where[s]
+            dst = top + pos
+            row = plain(io, i, top + s, dst) if io >= 0 and i >= 0 else None
+            if row is not None:
+                if io + 1 < i1 and ends[io] != starts[io + 1]:
+                    row += data[ends[io] : starts[io + 1]]
+                buf.append(row)
+                size += len(row)
+                if size >= _CHUNK:
+                    yield b"".join(buf)
+                    buf, size = [], 0
+                continue
+            own = self._own(io, dst) if io >= 0 else None
+            block: list[bytes] = []
+            b_lo = b_hi = 0
+            if i >= 0:
+                # cells that follow gaps of their new row are written one by one
+                by_cell = own is not None and own.gaps is not None
+                block, b_lo, b_hi = self._block(i, top + s, dst, by_cell)
+            if own is None:
+                if not block:
+                    continue
+                row = b"<" + sx.prefix + b'row r="%d">' % dst + b"".join(block) + close_tag
+            else:
+                row = self._join(own, block, b_lo, b_hi, dst)
+                if io + 1 < i1 and ends[io] != starts[io + 1]:
+                    row += data[ends[io] : starts[io + 1]]
+            buf.append(row)
+            size += len(row)
+            if size >= _CHUNK:
+                yield b"".join(buf)
+                buf, size = [], 0
+        if buf:
+            yield b"".join(buf)
+
+    def _plain(self, io: int, i: int, src: int, dst: int) -> bytes | None:
+        """Place ``dst`` (row ``io``) with the block of row ``i`` (numbered ``src``) when both
+        rows cut quickly, in one go: the common case, without the pieces of :meth:`_own`
+        and :meth:`_block`. None otherwise."""
+        sx = self.sx
+        data, starts, ends = sx.data, sx.starts, sx.ends
+        row = data[starts[io] : ends[io]]
+        own = self._shape(row, dst)
+        if own is None or row.endswith(b"/>"):
+            return None
+        source = data[starts[i] : ends[i]]
+        shape = self._shape(source, src)
+        if shape is None:
+            return None
+        end = len(row) - len(self.close_tag)
+        cols, a, b, n = own.cols, own.a, own.b, len(own.cols)
+        h = row.find(b">") + 1
+        at = self._at
+        if a == b and shape.a == shape.b:  # no block on either side: the cells stay whole
+            pa = pb = h
+        elif a == 0 and b == n:  # every own cell in the block
+            pa, pb = h, end
+        else:
+            pa, pb = at(row, own, a, dst, h), at(row, own, b, dst, h)
+        if shape.a < shape.b:
+            q = b'%d"' % src
+            hs = source.find(b">") + 1
+            m = len(shape.cols)
+            if shape.a == 0 and shape.b == m:
+                seg = source[hs : len(source) - len(self.close_tag)]
+            else:
+                seg = source[
+                    at(source, shape, shape.a, src, hs) : at(source, shape, shape.b, src, hs)
+                ]
+            if src != dst:
+                if seg.count(q) != shape.b - shape.a:  # "5" also ends another value
+                    return None
+                seg = seg.replace(q, b'%d"' % dst)
+                if self.fmark in seg:
+                    seg = self.formulas.move(seg, src, dst, keep_values=False)
+            b_lo, b_hi = shape.cols[shape.a], shape.cols[shape.b - 1]
+        else:
+            seg, b_lo, b_hi = b"", 0, 0
+        lo = cols[0] if a else (b_lo or (cols[b] if b < n else 0))
+        hi = cols[-1] if b < n else (b_hi or (cols[a - 1] if a else 0))
+        self.quick += 2
+        # the start tag after r="N" (spans and the rest) is alike in most rows: widened once
+        k = len(self.row_r) + len(b"%d" % dst) + 1
+        key = (row[k:h], lo, hi)
+        rest = self.heads.get(key)
+        if rest is None:
+            if len(self.heads) >= self._MAX_SHAPES:
+                self.heads.clear()
+            rest = self.heads[key] = fix_spans(key[0], lo, hi)
+        return row[:k] + rest + row[h:pa] + seg + row[pb:end] + self.close_tag
+
+    def _join(self, own: _Own, block: list[bytes], b_lo: int, b_hi: int, dst: int) -> bytes:
+        head = own.head
+        if head.endswith(b"/>"):
+            head = head[:-2].rstrip() + b">"
+        if not own.numbered and not has_number(head):
+            head = rewrite_row_tag(head, len(head), dst)
+        left_lo, left_hi, right_lo, right_hi = own.edges
+        head = fix_spans(head, left_lo or b_lo or right_lo, right_hi or b_hi or left_hi)
+        cells = own.left + block + own.right
+        if own.gaps is None:
+            body = b"".join(cells)
+        else:
+            gaps = own.gaps
+            body = b"".join((gaps[j] if j < len(gaps) else b"") + x for j, x in enumerate(cells))
+        return head + body + own.tail + self.close_tag
+
+    def _own(self, i: int, number: int) -> _Own:
+        sx = self.sx
+        row = sx.row(i)
+        shape = self._shape(row, number)
+        if shape is None:
+            return self._own_careful(i, number)
+        self.quick += 1
+        if row.endswith(b"/>"):
+            return _Own(row, [], [])
+        h = row.find(b">") + 1
+        cols, a, b = shape.cols, shape.a, shape.b
+        n = len(cols)
+        left = [row[h : self._at(row, shape, a, number, h)]] if a else []
+        right = (
+            [row[self._at(row, shape, b, number, h) : len(row) - len(self.close_tag)]]
+            if b < n
+            else []
+        )
+        edges = (
+            cols[0] if a else 0,
+            cols[a - 1] if a else 0,
+            cols[b] if b < n else 0,
+            cols[-1] if b < n else 0,
+        )
+        return _Own(row[:h], left, right, edges)
+
+    def _own_careful(self, i: int, number: int) -> _Own:
+        self.careful += 1
+        sx, write = self.sx, self.writer.write
+        row = sx.row(i)
+        cells = parse_cells(row, number, sx.prefix, sx.label)
+        tag_end_at = sx.row_tag_end(i)
+        last = cells[-1].end if cells else tag_end_at
+        close = row.rfind(b"</")
+        tail = row[last:close] if close > last else b""
+        ends = [tag_end_at] + [c.end for c in cells[:-1]] if cells else []
+        gaps = [row[a:b] for a, b in zip(ends, [c.start for c in cells], strict=True)]
+        left = [c for c in cells if c.col < self.c0]
+        right = [c for c in cells if c.col > self.c1]
+        return _Own(
+            row[:tag_end_at],
+            [write(row, c, (number, c.col), (number, c.col), whole_row=False) for c in left],
+            [write(row, c, (number, c.col), (number, c.col), whole_row=False) for c in right],
+            (
+                left[0].col if left else 0,
+                left[-1].col if left else 0,
+                right[0].col if right else 0,
+                right[-1].col if right else 0,
+            ),
+            tail,
+            gaps if any(gaps) else None,
+            numbered=False,  # not known: asked when the row is written
+        )
+
+    def _block(self, i: int, src: int, dst: int, by_cell: bool) -> tuple[list[bytes], int, int]:
+        """Row ``i``'s block cells written for row ``dst``, their first and last column."""
+        row = self.sx.row(i)
+        shape = None if by_cell else self._shape(row, src)
+        if shape is not None:
+            self.quick += 1
+        if shape is not None and shape.a < shape.b:
+            h = row.find(b">") + 1
+            seg = row[self._at(row, shape, shape.a, src, h) : self._at(row, shape, shape.b, src, h)]
+            if src != dst:
+                q = b'%d"' % src
+                if seg.count(q) != shape.b - shape.a:  # "5" also ends another value
+                    self.quick -= 1
+                    return self._block_careful(i, src, dst)
+                seg = seg.replace(q, b'%d"' % dst)
+                if self.fmark in seg:
+                    seg = self.formulas.move(seg, src, dst, keep_values=False)
+            return [seg], shape.cols[shape.a], shape.cols[shape.b - 1]
+        if shape is not None:
+            return [], 0, 0
+        return self._block_careful(i, src, dst)
+
+    def _block_careful(self, i: int, src: int, dst: int) -> tuple[list[bytes], int, int]:
+        self.careful += 1
+        sx, write = self.sx, self.writer.write
+        row = sx.row(i)
+        cells = [
+            c for c in parse_cells(row, src, sx.prefix, sx.label) if self.c0 <= c.col <= self.c1
+        ]
+        if not cells:
+            return [], 0, 0
+        out = [write(row, c, (src, c.col), (dst, c.col), whole_row=False) for c in cells]
+        return out, cells[0].col, cells[-1].col
