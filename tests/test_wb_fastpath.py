@@ -30,6 +30,7 @@ from xlshuffle.workbook.jobs import Job, open_job
 from xlshuffle.workbook.move import plan
 from xlshuffle.workbook.move.block import BlockMover
 from xlshuffle.workbook.move.plan import plan_move
+from xlshuffle.workbook.selection.options import SelectOptions
 
 from support import SHARED
 
@@ -67,15 +68,7 @@ def _same_both_ways(job: Job, sel: Any, perm: list[int]) -> bytes | str:
 
 def _job(path: Path, cells: str | None = None) -> Job | None:
     try:
-        return open_job(
-            path,
-            sheet=None,
-            cells=cells,
-            table=None,
-            columns=None,
-            header=True,
-            whole_rows=cells is None,
-        )
+        return open_job(path, SelectOptions(cells=cells, header=True), whole_rows=cells is None)
     except XlshuffleError:
         return None
 

@@ -24,7 +24,7 @@ from ..package.commit import Changes, Input
 from ..package.parts import Book
 from ..package.zipread import left_unread
 from ..scan.edits import splice
-from ..scan.refs import MAX_COL, Area
+from ..scan.refs import Area
 from ..scan.sheet import SheetXml
 from ..scan.xmlscan import tag_end
 from ..selection.select import Selection
@@ -148,63 +148,17 @@ def plan_move(
     if sel.moves_nothing(mode):
         return changes
     top = sel.moving_top(mode)
-    region = Region(top, sel.bottom, sel.cols)
-    touched = (
-        Area((top, 1, sel.bottom, MAX_COL))
-        if sel.whole_rows
-        else Area((top, sel.cols[0], sel.bottom, sel.cols[-1]))
-    )
-    first, last = sx.index_of(top), sx.index_of(sel.bottom + 1)
-    contiguous = sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols)
-    if any(first < i < last for i in sx.foreign):
-        raise WorkbookError(
-            f"{sheet_label(inp.path, sel.sheet.name)}: the sheet data holds something other "
-            "than rows between the rows to draw: open the workbook in Excel, save it again, "
-            "and retry"
-        )
+    touched = sel.moving_area(mode)
+    _refuse_foreign_between(inp, sx, sel, top)
     mover = FormulaMover()
     shared = SharedGroups(sx, touched)
-    edits: list[tuple[int, int, Any]] = []
-    dest_of: DestOf
-    if mode == "rows" and sel.whole_rows:
-        inv = inverse_array(perm)
-
-        def dest_of(r: int, c: int) -> tuple[int, int] | None:
-            return (top + inv[r - top], c) if top <= r <= sel.bottom else None
-
-        if first < last:
-            edits.append(
-                (sx.starts[first], sx.ends[last - 1], move_rows(sx, region, perm, mover, shared))
-            )
-    else:
-        dest = destination(mode, top, sel.cols, perm)
-        colset = set(sel.cols)
-
-        def dest_of(r: int, c: int) -> tuple[int, int] | None:
-            return dest(r, c) if top <= r <= sel.bottom and c in colset else None
-
-        if mode == "rows" and contiguous and first < last and not careful:
-            block = BlockMover(sx, top, sel.bottom, sel.cols, mover, shared)
-            edits.append((sx.starts[first], sx.ends[last - 1], block.rows(perm)))
-        else:
-            edits.append(move_cells(sx, region, dest, mover, shared))
+    dest_of, moved = _moved_rows(sx, sel, mode, perm, mover, shared, careful=careful)
+    edits = [moved] if moved is not None else []
     if shared:
-        outside = [
-            i
-            for i in range(len(sx))
-            if not top <= sx.numbers[i] <= sel.bottom
-            and shared.rows
-            and shared.rows[0] <= sx.numbers[i] <= shared.rows[-1]
-        ]
-        for i, row in expand_shared(sx, outside, mover, shared).items():
-            edits.append((sx.starts[i], sx.ends[i], row))
-    if last < len(sx) and not has_number(sx.row(last)):
-        # the first row after the drawn ones has its place implied by them: say it
-        row = sx.row(last)
-        new_row = rewrite_row_tag(row, tag_end(row, 0), sx.numbers[last])
-        if not any(s <= sx.starts[last] < e for s, e, _ in edits):
-            edits.append((sx.starts[last], sx.ends[last], new_row))
+        edits += _expanded_shared(sx, top, sel.bottom, mover, shared)
+    edits += _next_row_numbered(sx, sel.bottom, edits)
     label = sheet_label(inp.path, sel.sheet.name)
+    contiguous = sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols)
     # inside ``touched``, a row move does not look at the column, a column move at the row
     axis = "rows" if mode == "rows" and contiguous else "cols" if mode == "columns" else ""
     tail = retarget_refs(
@@ -214,6 +168,101 @@ def plan_move(
         edits.append((sx.content_end, len(sx.data), tail[sx.content_end :]))
     changes.changed[sel.sheet.part] = splice(sx.data, edits)
     _plan_comments(book, sel, dest_of, label, changes, touched, axis)
+    _plan_recalculation(book, sx, sel, top, bool(shared), changes)
+    return changes
+
+
+def _refuse_foreign_between(inp: Input, sx: SheetXml, sel: Selection, top: int) -> None:
+    """Refuse anything but rows (an XML comment aside) between the rows to draw."""
+    first, last = sx.index_of(top), sx.index_of(sel.bottom + 1)
+    if any(first < i < last for i in sx.foreign):
+        raise WorkbookError(
+            f"{sheet_label(inp.path, sel.sheet.name)}: the sheet data holds something other "
+            "than rows between the rows to draw: open the workbook in Excel, save it again, "
+            "and retry"
+        )
+
+
+def _moved_rows(
+    sx: SheetXml,
+    sel: Selection,
+    mode: Mode,
+    perm: list[Any],
+    mover: FormulaMover,
+    shared: SharedGroups,
+    *,
+    careful: bool,
+) -> tuple[DestOf, tuple[int, int, Any] | None]:
+    """Where each moving cell goes, and the edit that moves the rows: whole rows
+    (:func:`~.cells.move_rows`), a block of columns with its rows (:class:`~.block.BlockMover`)
+    or cell by cell (:func:`~.cells.move_cells`)."""
+    top, bottom = sel.moving_top(mode), sel.bottom
+    first, last = sx.index_of(top), sx.index_of(bottom + 1)
+    region = Region(top, bottom, sel.cols)
+    if mode == "rows" and sel.whole_rows:
+        inv = inverse_array(perm)
+
+        def row_dest(r: int, c: int) -> tuple[int, int] | None:
+            return (top + inv[r - top], c) if top <= r <= bottom else None
+
+        if first >= last:
+            return row_dest, None
+        return row_dest, (
+            sx.starts[first],
+            sx.ends[last - 1],
+            move_rows(sx, region, perm, mover, shared),
+        )
+    dest = destination(mode, top, sel.cols, perm)
+    colset = set(sel.cols)
+
+    def cell_dest(r: int, c: int) -> tuple[int, int] | None:
+        return dest(r, c) if top <= r <= bottom and c in colset else None
+
+    contiguous = sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols)
+    if mode == "rows" and contiguous and first < last and not careful:
+        block = BlockMover(sx, top, bottom, sel.cols, mover, shared)
+        return cell_dest, (sx.starts[first], sx.ends[last - 1], block.rows(perm))
+    return cell_dest, move_cells(sx, region, dest, mover, shared)
+
+
+def _expanded_shared(
+    sx: SheetXml, top: int, bottom: int, mover: FormulaMover, shared: SharedGroups
+) -> list[tuple[int, int, Any]]:
+    """Rows outside the draw that hold members of touched shared formulas, written out."""
+    outside = [
+        i
+        for i in range(len(sx))
+        if not top <= sx.numbers[i] <= bottom
+        and shared.rows
+        and shared.rows[0] <= sx.numbers[i] <= shared.rows[-1]
+    ]
+    return [
+        (sx.starts[i], sx.ends[i], row)
+        for i, row in expand_shared(sx, outside, mover, shared).items()
+    ]
+
+
+def _next_row_numbered(
+    sx: SheetXml, bottom: int, edits: list[tuple[int, int, Any]]
+) -> list[tuple[int, int, Any]]:
+    """The first row after the drawn ones, when its place is implied by them (no ``r``):
+    it says its number now."""
+    last = sx.index_of(bottom + 1)
+    if last >= len(sx) or has_number(sx.row(last)):
+        return []
+    if any(s <= sx.starts[last] < e for s, e, _ in edits):
+        return []
+    row = sx.row(last)
+    return [
+        (sx.starts[last], sx.ends[last], rewrite_row_tag(row, tag_end(row, 0), sx.numbers[last]))
+    ]
+
+
+def _plan_recalculation(
+    book: Book, sx: SheetXml, sel: Selection, top: int, shared: bool, changes: Changes
+) -> None:
+    """The calculation chain goes when formulas moved; a full recalculation is asked for
+    when anything may hold a value computed from the moved cells."""
     i0, i1 = sx.index_of(top), sx.index_of(sel.bottom + 1)
     moved_formulas = i0 < i1 and _ANY_FORMULA.search(sx.data, sx.starts[i0], sx.ends[i1 - 1])
     if moved_formulas or shared:
@@ -222,7 +271,6 @@ def plan_move(
         changes.removed.extend(removed)
     if needs_full_calc(book, sx, sel.sheet.part):
         changes.changed[book.part] = book.with_full_calc()
-    return changes
 
 
 def _plan_comments(
