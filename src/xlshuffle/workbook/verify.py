@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from array import array
+from collections.abc import Callable
 from typing import Any
 
 from ..common.digest import file_sha256
@@ -214,36 +215,20 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
         return
     only: set[int] | None = None  # the input rows to compare cell by cell (None: all)
     if mode == "rows" and sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols):
-        # a block of columns moving with its rows: a row whose block reads the same as
-        # the one drawn for its place (row numbers, formulas and cached values aside) is
-        # done; the others are compared cell by cell below. One sheet at a time.
         ins = block_digests(before.sx, top, sel.bottom, sel.cols)
-        del before
-        outs = block_digests(job_from_record(dst, record).sx, top, sel.bottom, sel.cols)
-        perm = record.permutation
-        only = {top + s for p, s in enumerate(perm) if ins[s] == UNKNOWN or ins[s] != outs[p]}
+        del before  # one sheet in memory at a time
+        only = _rows_unlike(record, ins, dst, top, sel.bottom, sel.cols)
         if not only:
             return
         before = job_from_record(src, record)
-    after = job_from_record(dst, record)
     dest = destination(mode, top, sel.cols, record.permutation)
-    colset = set(sel.cols)
-    expected: dict[tuple[int, int], bytes] = {}
-    origin: dict[tuple[int, int], tuple[int, int]] = {}
-    sx = before.sx
-    for i in range(sx.index_of(top), sx.index_of(sel.bottom + 1)):
-        if only is not None and sx.numbers[i] not in only:
-            continue
-        row = sx.row(i)
-        for cell in sx.cells(i):
-            if cell.col in colset:
-                key = dest(sx.numbers[i], cell.col)
-                expected[key] = norm_general(row[cell.start : cell.end])
-                origin[key] = (sx.numbers[i], cell.col)
-    out = after.sx
-    rows = _Rows(record, src, dst)
-    seen: set[tuple[int, int]] = set()
+    expected, origin = _expected_cells(before.sx, top, sel.bottom, sel.cols, dest, only)
+    del before
     places = None if only is None else {dest(r, sel.cols[0])[0] for r in only}
+    out = job_from_record(dst, record).sx
+    rows = _Rows(record, src, dst)
+    colset = set(sel.cols)
+    seen: set[tuple[int, int]] = set()
     for i in range(out.index_of(top), out.index_of(sel.bottom + 1)):
         if places is not None and out.numbers[i] not in places:
             continue
@@ -257,6 +242,42 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
                 _mismatch_unless_same(dst, record, key, origin.get(key), rows)
     for key in expected.keys() - seen:
         _mismatch_unless_same(dst, record, key, origin.get(key), rows)
+
+
+def _rows_unlike(
+    record: DrawRecord, ins: array[int], dst: PathLike, top: int, bottom: int, cols: list[int]
+) -> set[int]:
+    """A block of columns moving with its rows: the input rows whose block (digests
+    ``ins``) does not read the same as the one at its place in the output (row numbers,
+    formulas and cached values aside), to be compared cell by cell."""
+    outs = block_digests(job_from_record(dst, record).sx, top, bottom, cols)
+    perm = record.permutation
+    return {top + s for p, s in enumerate(perm) if ins[s] == UNKNOWN or ins[s] != outs[p]}
+
+
+def _expected_cells(
+    sx: SheetXml,
+    top: int,
+    bottom: int,
+    cols: list[int],
+    dest: Callable[[int, int], tuple[int, int]],
+    only: set[int] | None,
+) -> tuple[dict[tuple[int, int], bytes], dict[tuple[int, int], tuple[int, int]]]:
+    """Each output place's expected cell (normalised XML) and where it comes from, for the
+    input rows ``only`` (None: every row)."""
+    colset = set(cols)
+    expected: dict[tuple[int, int], bytes] = {}
+    origin: dict[tuple[int, int], tuple[int, int]] = {}
+    for i in range(sx.index_of(top), sx.index_of(bottom + 1)):
+        if only is not None and sx.numbers[i] not in only:
+            continue
+        row = sx.row(i)
+        for cell in sx.cells(i):
+            if cell.col in colset:
+                key = dest(sx.numbers[i], cell.col)
+                expected[key] = norm_general(row[cell.start : cell.end])
+                origin[key] = (sx.numbers[i], cell.col)
+    return expected, origin
 
 
 def _mismatch_unless_same(

@@ -176,8 +176,6 @@ def move_cells(
     dest: Dest,
     mover: FormulaMover,
     shared: SharedGroups,
-    *,
-    whole_row_formulas: bool = False,
 ) -> tuple[int, int, bytes]:
     """Move the cells of ``region`` (rows ``top..bottom``, columns ``cols``) to
     ``dest(row, col)``; every other cell of those rows stays, and so does every row's start
@@ -210,35 +208,45 @@ def move_cells(
         for cell in cells:
             src = (number, cell.col)
             dst = dest(*src) if cell.col in colset else src
-            rows[dst[0]].append(
-                (dst[1], writer.write(row, cell, src, dst, whole_row=whole_row_formulas))
-            )
-    out = []
-    close_tag = b"</" + sx.prefix + b"row>"
-    for number in sorted(set(rows) | set(heads)):
-        cells_out = sorted(rows.get(number, []))
-        if number in heads:
-            head, tail = heads[number]
-            if head.endswith(b"/>"):
-                head = head[:-2].rstrip() + b">"
-            if not has_number(head):
-                head = rewrite_row_tag(head, len(head), number)
-            head = _fix_spans(head, cells_out)
-        else:
-            head, tail = b"<" + sx.prefix + b'row r="%d">' % number, b""
-        between = seps.get(number)
-        if between is None:
-            body = b"".join(x for _, x in cells_out)
-        else:
-            body = b"".join(
-                (between[j] if j < len(between) else b"") + x for j, (_, x) in enumerate(cells_out)
-            )
-        out.append(head + body + tail + close_tag + after.get(number, b""))
+            rows[dst[0]].append((dst[1], writer.write(row, cell, src, dst, whole_row=False)))
+    out = [
+        _written_row(sx, number, sorted(rows.get(number, [])), heads.get(number), seps.get(number))
+        + after.get(number, b"")
+        for number in sorted(set(rows) | set(heads))
+    ]
     start = sx.starts[i0] if i0 < i1 else sx.content_end
     end = sx.ends[i1 - 1] if i0 < i1 else start
     if i0 == i1 and i0 < len(sx.starts):
         start = end = sx.starts[i0]
     return start, end, b"".join(out)
+
+
+def _written_row(
+    sx: SheetXml,
+    number: int,
+    cells: list[tuple[int, bytes]],
+    head_tail: tuple[bytes, bytes] | None,
+    between: list[bytes] | None,
+) -> bytes:
+    """Row ``number`` with ``cells`` (column, XML) in order: its own start tag and tail
+    (``head_tail``; a new ``<row>`` for a place the sheet did not store), ``spans``
+    widened, and the place's gaps before its cells (``between``)."""
+    if head_tail is not None:
+        head, tail = head_tail
+        if head.endswith(b"/>"):
+            head = head[:-2].rstrip() + b">"
+        if not has_number(head):
+            head = rewrite_row_tag(head, len(head), number)
+        head = _fix_spans(head, cells)
+    else:
+        head, tail = b"<" + sx.prefix + b'row r="%d">' % number, b""
+    if between is None:
+        body = b"".join(x for _, x in cells)
+    else:
+        body = b"".join(
+            (between[j] if j < len(between) else b"") + x for j, (_, x) in enumerate(cells)
+        )
+    return head + body + tail + b"</" + sx.prefix + b"row>"
 
 
 def _fix_spans(head: bytes, cells: list[tuple[int, bytes]]) -> bytes:
