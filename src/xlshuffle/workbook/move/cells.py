@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from ..formulas.translate import FormulaMover
 from ..scan.sheet import SheetXml, parse_cells
 from ..scan.xmlscan import tag_end
-from .block import fix_spans
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
+from .rowcut import fix_spans
 
 __all__ = ["Region", "SharedGroups", "expand_shared", "move_cells", "move_rows"]
 

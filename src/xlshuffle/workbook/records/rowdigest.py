@@ -17,7 +17,7 @@ import sys
 from array import array
 from typing import Any
 
-from ..move.block import RowCut
+from ..move.rowcut import RowCut
 
 __all__ = ["UNKNOWN", "block_digests", "norm_general", "row_digests"]
 

@@ -1,0 +1,175 @@
+"""Rows cut around a block of contiguous columns, as bytes: start tag | cells left of the
+block | block cells | cells right of it | what follows the last cell (:class:`RowCut`).
+
+A row takes the quick cut when its bytes, digits deleted, match the plain grammar of
+:func:`_grammar` (``<c r=...>`` cells holding at most a plain ``<f>``, a ``<v>`` and an
+inline ``<is><t>``; no gap, comment or other child), its cells are in order and every
+one says the row's number. The shape is analysed once and remembered: the rows of a
+sheet share a handful. The streaming block path (:mod:`.block`) and verify's row digests
+(:func:`~..records.rowdigest.block_digests`) both cut rows this way.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from itertools import pairwise
+
+from ..scan.refs import MAX_COL, col_index
+from ..scan.sheet import SheetXml
+
+__all__ = ["RowCut", "fix_spans"]
+
+_DIGITS = b"0123456789"
+_CAPITALS = bytes(range(65, 91))
+_SPANS = re.compile(rb"\sspans\s*=\s*[\"'](\d+):(\d+)[\"']")
+
+
+def fix_spans(head: bytes, lo: int, hi: int) -> bytes:
+    """``head`` with its ``spans`` widened to hold columns ``lo..hi`` (0 when no cell)."""
+    m = _SPANS.search(head)
+    if m is None or not hi:
+        return head
+    lo, hi = min(int(m[1]), lo), max(int(m[2]), hi)
+    return head[: m.start()] + b' spans="%d:%d"' % (lo, hi) + head[m.end() :]
+
+
+def _grammar(prefix: bytes) -> re.Pattern[bytes]:
+    """A plain row with its digits deleted (so the rows of a sheet share a few shapes)."""
+    p = re.escape(prefix.translate(None, _DIGITS))
+    attr = rb'\s+[A-Za-z_][\w:.-]*="[^"<>]*"'
+    text = rb"[^<]*"
+    # a formula the quick translation reads exactly as CellWriter does: ASCII, no CR
+    formula = rb"<" + p + rb"f>[^<\r\x80-\xff]+</" + p + rb"f>"
+    inline = (
+        rb"<"
+        + p
+        + rb"is><"
+        + p
+        + rb"t(?:"
+        + attr
+        + rb")*>"
+        + text
+        + rb"</"
+        + p
+        + rb"t></"
+        + p
+        + rb"is>"
+    )
+    cell = (
+        rb"<"
+        + p
+        + rb'c r="[A-Z]{1,3}"(?:'
+        + attr
+        + rb")*(?:/>|>(?:"
+        + formula
+        + rb")?(?:<"
+        + p
+        + rb"v>"
+        + text
+        + rb"</"
+        + p
+        + rb"v>)?(?:"
+        + inline
+        + rb")?</"
+        + p
+        + rb"c>)"
+    )
+    row = rb"<" + p + rb'row r=""(?:' + attr + rb")*(?:/>|>(?:" + cell + rb")*</" + p + rb"row>)"
+    return re.compile(row)
+
+
+@dataclass
+class _Shape:
+    """What a plain row shape says: its cells' columns and which of them are the block's."""
+
+    letters: list[bytes]
+    cols: list[int]
+    a: int  # first block cell
+    b: int  # first cell right of the block
+
+
+_UNSEEN = _Shape([], [], 0, 0)
+
+
+@dataclass
+class _Own:
+    """What a row keeps at its place: start tag, the cells outside the block, the tail.
+    ``gaps`` (what precedes each cell, when anything does) is for the careful write."""
+
+    head: bytes
+    left: list[bytes]
+    right: list[bytes]
+    #: first and last columns of the left cells, of the right cells (0 when none)
+    edges: tuple[int, int, int, int] = (0, 0, 0, 0)
+    tail: bytes = b""
+    gaps: list[bytes] | None = None
+    numbered: bool = True  # the start tag says ``r=``
+
+
+class RowCut:
+    """The quick cut of the rows of ``sx`` around the block of columns ``c0..c1``."""
+
+    _MAX_SHAPES = 4096
+
+    def __init__(self, sx: SheetXml, c0: int, c1: int) -> None:
+        self.sx, self.c0, self.c1 = sx, c0, c1
+        p = sx.prefix
+        self.grammar = _grammar(p)
+        self.cell_letters = re.compile(rb"<" + re.escape(p) + rb'c r="([A-Z]{1,3})"')
+        self.row_r, self.c_r = b"<" + p + b'row r="', b"<" + p + b'c r="'
+        self.c_r_bare = self.c_r.translate(None, _CAPITALS)
+        self.close_tag = b"</" + p + b"row>"
+        self.shapes: dict[bytes, _Shape | None] = {}
+
+    def block_of(self, i: int) -> bytes | None:
+        """The block cells of row ``i`` as they stand (``b""`` when none), or None when the
+        row takes the careful way."""
+        row = self.sx.row(i)
+        number = self.sx.numbers[i]
+        shape = self._shape(row, number)
+        if shape is None:
+            return None
+        if shape.a == shape.b:
+            return b""
+        h = row.find(b">") + 1
+        return row[
+            self._at(row, shape, shape.a, number, h) : self._at(row, shape, shape.b, number, h)
+        ]
+
+    def _shape(self, row: bytes, number: int) -> _Shape | None:
+        """The row's plain shape, if it has one and says ``number`` everywhere."""
+        key = row.translate(None, _DIGITS)
+        shape = self.shapes.get(key, _UNSEEN)
+        if shape is _UNSEEN:
+            shape = self._analyse(key)
+            if len(self.shapes) >= self._MAX_SHAPES:
+                self.shapes.clear()
+            self.shapes[key] = shape
+        if shape is None:
+            return None
+        q = b'%d"' % number
+        if not row.startswith(self.row_r + q):
+            return None
+        n = len(shape.cols)
+        if n and row.translate(None, _CAPITALS).count(self.c_r_bare + q) != n:
+            return None
+        return shape
+
+    def _analyse(self, key: bytes) -> _Shape | None:
+        if self.grammar.fullmatch(key) is None:
+            return None
+        letters = self.cell_letters.findall(key)
+        cols = [col_index(x) for x in letters]
+        if any(a >= b for a, b in pairwise(cols)) or (cols and cols[-1] > MAX_COL):
+            return None  # the careful path says what is wrong
+        return _Shape(letters, cols, bisect_left(cols, self.c0), bisect_right(cols, self.c1))
+
+    def _at(self, row: bytes, shape: _Shape, k: int, number: int, head_end: int) -> int:
+        """Where cell ``k`` of a plain row starts (the closing tag for ``k == n``)."""
+        if k == 0:
+            return head_end
+        if k == len(shape.cols):
+            return len(row) - len(self.close_tag)
+        return row.find(self.c_r + shape.letters[k] + b'%d"' % number, head_end)
