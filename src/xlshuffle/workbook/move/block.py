@@ -9,11 +9,8 @@ tail: the start tag and the cells outside the block belong to the place. The out
 byte for byte what :func:`.cells.move_cells` writes, streamed in chunks, with no cell
 parsed in the common case.
 
-A row takes the quick cut when its bytes, digits deleted, match the plain grammar of
-:func:`_grammar` (``<c r=...>`` cells holding at most a plain ``<f>``, a ``<v>`` and an
-inline ``<is><t>``; no gap, comment or other child), its cells are in order and every
-one says the row's number. The shape is analysed once and remembered: the rows of a
-sheet share a handful. Any other row is parsed and written cell by cell
+A row takes the quick cut of :class:`~.rowcut.RowCut` (its bytes match a plain grammar,
+its cells are in order and every one says the row's number). Any other row is parsed and written cell by cell
 (:class:`~.cellwrite.CellWriter`), as :func:`.cells.move_cells` does; rows of both kinds
 mix freely.
 """
