@@ -273,6 +273,13 @@ def _plan_recalculation(
         changes.changed[book.part] = book.with_full_calc()
 
 
+#: A sheet's comment parts by relationship type: their anchors, and what messages call them.
+_COMMENTS = {
+    "comments": ("comments", "comments"),
+    "threadedComment": ("threadedComments", "threaded comments"),
+}
+
+
 def _plan_comments(
     book: Book,
     sel: Selection,
@@ -282,25 +289,19 @@ def _plan_comments(
     bounds: Area,
     axis: str,
 ) -> None:
+    """The comments, threaded comments and VML note shapes of the sheet, moved with their
+    cells."""
     for rel in book.rels(sel.sheet.part):
         part = None if rel.external else book.pkg.find(rel.target)
         if part is None:
             continue
-        if rel.type == "comments":
+        if rel.type in _COMMENTS:
+            kinds, what = _COMMENTS[rel.type]
             new = retarget_refs(
                 book.read(part),
-                ANCHORED["comments"],
+                ANCHORED[kinds],
                 dest_of,
-                f"{label}: comments",
-                bounds=bounds,
-                axis=axis,
-            )
-        elif rel.type == "threadedComment":
-            new = retarget_refs(
-                book.read(part),
-                ANCHORED["threadedComments"],
-                dest_of,
-                f"{label}: threaded comments",
+                f"{label}: {what}",
                 bounds=bounds,
                 axis=axis,
             )
