@@ -10,8 +10,6 @@ from ..draw.errors import OptionError
 
 if TYPE_CHECKING:
     from .entrants import Column, Entrants
-    from .raffle_parts import Part
-    from .raffles import Exclusion
 
 __all__ = ["METHODS", "DrawOptions"]
 
@@ -92,27 +90,6 @@ class DrawOptions:
     def method_name(self) -> str:
         """The record's name of the method."""
         return "weighted" if self.weights is not None else METHODS[self.method]
-
-    def spec(
-        self, cols: dict[str, Column], excluded: Exclusion | None, parts: list[Part]
-    ) -> dict[str, Any]:
-        """The record's ``target["draw"]``: the options, and each stratum's draw."""
-
-        def column(key: str) -> dict[str, object] | None:
-            return cols[key].to_dict() if key in cols else None
-
-        return {
-            "method": self.method_name,
-            "k": self.k,
-            "reserves": self.reserves,
-            "weights": column("weights"),
-            "amount": column("amount"),
-            "strata": column("strata"),
-            "id": column("id"),
-            "exclusion": None if excluded is None else excluded.to_dict(cols["id"]),
-            "parts": [p.to_dict() for p in parts],
-            "winners": None,  # the winners' IDs, with an ID column
-        }
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any]) -> DrawOptions:

@@ -88,11 +88,34 @@ def choose(
         for label, rows in _strata(ents, cols.get("strata"), keep)
     ]
     rows = [r for p in parts for r in p.rows]
-    spec = opts.spec(cols, excluded, parts)
+    spec = _spec(opts, cols, excluded, parts)
     if "id" in cols:
         spec["winners"] = _ids(ents, cols["id"], [r for p in parts for r in p.winners()])
     extra_labels, extra = _extra(opts, parts)
     return Drawn(rows, extra_labels, extra, spec, parts)
+
+
+def _spec(
+    opts: DrawOptions, cols: dict[str, Column], excluded: Exclusion | None, parts: list[Part]
+) -> dict[str, Any]:
+    """The record's ``target["draw"]``: the options, and each stratum's draw (read back by
+    :meth:`DrawOptions.from_spec`)."""
+
+    def column(key: str) -> dict[str, object] | None:
+        return cols[key].to_dict() if key in cols else None
+
+    return {
+        "method": opts.method_name,
+        "k": opts.k,
+        "reserves": opts.reserves,
+        "weights": column("weights"),
+        "amount": column("amount"),
+        "strata": column("strata"),
+        "id": column("id"),
+        "exclusion": None if excluded is None else excluded.to_dict(cols["id"]),
+        "parts": [p.to_dict() for p in parts],
+        "winners": None,  # the winners' IDs, with an ID column
+    }
 
 
 def _strata(
