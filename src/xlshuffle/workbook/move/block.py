@@ -10,9 +10,9 @@ byte for byte what :func:`.cells.move_cells` writes, streamed in chunks, with no
 parsed in the common case.
 
 A row takes the quick cut of :class:`~.rowcut.RowCut` (its bytes match a plain grammar,
-its cells are in order and every one says the row's number). Any other row is parsed and written cell by cell
-(:class:`~.cellwrite.CellWriter`), as :func:`.cells.move_cells` does; rows of both kinds
-mix freely.
+its cells are in order and every one says the row's number). Any other row is parsed and
+written cell by cell (:class:`~.cellwrite.CellWriter`), as :func:`.cells.move_cells` does;
+rows of both kinds mix freely.
 """
 
 from __future__ import annotations
