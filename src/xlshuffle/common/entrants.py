@@ -15,19 +15,9 @@ from typing import TypeVar
 
 from ..draw.errors import EntryError, OptionError, SeedError
 
-__all__ = ["Column", "Entrants", "letters"]
+__all__ = ["Column", "Entrants"]
 
 T = TypeVar("T")
-
-
-def letters(j: int) -> str:
-    """Column letters of the 0-based column ``j``: 0 -> ``A``, 27 -> ``AB``."""
-    out = ""
-    j += 1
-    while j:
-        j, r = divmod(j - 1, 26)
-        out = chr(65 + r) + out
-    return out
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ import os
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from ..common.entrants import Entrants, letters
+from ..common.a1 import col_letters
+from ..common.entrants import Entrants
 from ..common.raffles import Drawn, DrawOptions, choose, exclusion_of, replay
 from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError
@@ -57,7 +58,7 @@ class _Fields:
         return Entrants(
             where=op.path,
             labels=self.record(0) if op.header else None,
-            letters=[letters(j) for j in range(width)],
+            letters=[col_letters(j + 1) for j in range(width)],
             n=op.n,
             values=self.column,
             cell=self.cell,
@@ -68,7 +69,7 @@ class _Fields:
         """``raffle.csv: cell C7``: the row is the line the record starts on."""
         lst = self.op.lst
         line = lst.data.count(b"\n", 0, lst.bounds[self.op.first + i]) + 1
-        return f"{self.op.path}: cell {letters(j)}{line}"
+        return f"{self.op.path}: cell {col_letters(j + 1)}{line}"
 
 
 def _chunks(op: _Opened, drawn: Drawn) -> Iterator[bytes | bytearray]:
