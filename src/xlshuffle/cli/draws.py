@@ -9,6 +9,7 @@ a plain ``sample`` runs exactly as before) and refuses the ones that cannot comb
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from typing import Any
 
@@ -106,7 +107,7 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         raise UsageError(str(exc)) from None
     if args.exclude is None:
         return options
-    return DrawOptions(**{**options.__dict__, "excluded": read_excluded(args.exclude)})
+    return dataclasses.replace(options, excluded=read_excluded(args.exclude))
 
 
 def read_excluded(path: str) -> tuple[str, ...]:

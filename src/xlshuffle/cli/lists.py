@@ -25,8 +25,10 @@ def run_list_task(task: Task) -> dict[str, Any]:
 
     src, options = task.src, task.options
     try:
-        for option in task.workbook_only():
-            raise OptionError(f"{src}: {option} is for workbooks; a CSV/TSV list has none")
+        if workbook_only := task.workbook_only():
+            raise OptionError(
+                f"{src}: {workbook_only[0]} is for workbooks; a CSV/TSV list has none"
+            )
         if task.command == "shuffle" and options.get("by", "rows") != "rows":
             raise OptionError(f"{src}: a CSV/TSV list shuffles whole rows only (--by rows)")
         common: dict[str, Any] = {
