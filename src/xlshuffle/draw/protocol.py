@@ -225,8 +225,12 @@ class DrawStream:
         if seed is None or seed == "":
             seed = new_seed()
         self.seed: object = seed
-        self.key: bytes = hashlib.sha256(_DOMAIN + normalise_seed(seed)).digest()
         self.label: object = None  # a sub-stream's label (see substream)
+        self._start(hashlib.sha256(_DOMAIN + normalise_seed(seed)).digest())
+
+    def _start(self, key: bytes) -> None:
+        """Start the stream of ``key`` at its first word."""
+        self.key: bytes = key
         self._block = 0  # index of the next block to hash
         self._size = 1  # blocks hashed by the next refill: 1, 1, 2, 4, ... 2048
         self._buf: tuple[int, ...] = ()
@@ -258,10 +262,8 @@ class DrawStream:
         """
         label_bytes = normalise_seed(label)
         child = DrawStream.__new__(DrawStream)
-        child.seed = self.seed
-        child.key = hashlib.sha256(_STRATUM_DOMAIN + self.key + b"\x00" + label_bytes).digest()
-        child.label = label
-        child._block, child._size, child._buf, child._pos = 0, 1, (), 0
+        child.seed, child.label = self.seed, label
+        child._start(hashlib.sha256(_STRATUM_DOMAIN + self.key + b"\x00" + label_bytes).digest())
         return child
 
     @property
