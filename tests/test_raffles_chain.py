@@ -47,7 +47,7 @@ def test_draw_two_excluded_exactly_draw_ones_winners(capsys, src: Path, tmp_path
 def test_an_id_list_is_checked_id_for_id(capsys, src: Path, tmp_path: Path) -> None:
     ids = tmp_path / "staff.txt"
     ids.write_text("T2\nT5\nnobody\n", encoding="utf-8")
-    out, rec = _draw(capsys, src, tmp_path, "x", "-k", "3", "--exclude", ids)
+    _, rec = _draw(capsys, src, tmp_path, "x", "-k", "3", "--exclude", ids)
     assert run(capsys, "verify", rec, "--input", src, "--exclude", ids)[0] == 0
     # the same IDs in another order, spaced: the same set
     other = tmp_path / "other.txt"
