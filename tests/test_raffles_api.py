@@ -8,6 +8,8 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from xlshuffle import (
     DrawStream,
@@ -269,3 +271,27 @@ def test_audit_records_what_replays_it() -> None:
     s = DrawStream(3)
     systematic_sample(10, 0, seed=s)  # k = 0 uses no word of the stream
     assert s.next_word() == DrawStream(3).next_word()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(0, 10**12),
+            st.decimals(0, 10**6, places=4).map(lambda d: f"{d:f}"),
+            st.from_regex(r"\s?\+?[0-9]{1,6}(\.[0-9]{0,6})?\s?", fullmatch=True),
+            st.floats(0, 1e6, allow_nan=False).map(lambda x: round(x, 3)),
+        ),
+        max_size=8,
+    )
+)
+def test_parse_weights_agrees_with_fractions(values: list[object]) -> None:
+    """Each weight read as an exact Fraction (floats by their repr), all scaled by the
+    most places any needs: worked out here with fractions, not the module's reader."""
+    exact = [
+        Fraction(Decimal(repr(v))) if isinstance(v, float) else Fraction(Decimal(str(v).strip()))
+        for v in values
+    ]
+    places = [next(p for p in range(30) if (x * 10**p).denominator == 1) for x in exact]
+    scale = 10 ** max(places, default=0)
+    assert parse_weights(values) == [int(x * scale) for x in exact]

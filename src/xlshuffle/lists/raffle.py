@@ -32,11 +32,13 @@ PathLike = str | os.PathLike[str]
 
 
 class _Fields:
-    """The list's records split into fields (decoded UTF-8, any byte kept), on demand."""
+    """The list's records split into fields (decoded UTF-8, any byte kept), on demand:
+    all at once, and only the columns asked for, when no record holds a quote."""
 
     def __init__(self, op: _Opened) -> None:
         self.op = op
         self._rows: list[list[str]] | None = None
+        self._lines = self._unquoted()
 
     def record(self, r: int) -> list[str]:
         lst = self.op.lst
@@ -49,12 +51,37 @@ class _Fields:
             self._rows = [self.record(self.op.first + i) for i in range(self.op.n)]
         return self._rows
 
+    def _unquoted(self) -> list[str] | None:
+        """The records' lines when none holds a quote or a lone CR (then one line is one
+        record, and a field is what lies between delimiters, as csv reads it), else None."""
+        op, lst = self.op, self.op.lst
+        chunk = bytes(lst.data[lst.bounds[op.first] : lst.bounds[op.first + op.n]])
+        if b'"' in chunk or chunk.count(b"\r") != chunk.count(b"\r\n"):
+            return None
+        lines = chunk.decode("utf-8", "surrogateescape").replace("\r\n", "\n").split("\n")
+        if chunk.endswith(b"\n") or not chunk:
+            lines.pop()
+        return lines if len(lines) == op.n else None
+
     def column(self, j: int) -> list[object]:
-        return [row[j] if j < len(row) else "" for row in self.rows()]
+        if self._lines is None:
+            return [row[j] if j < len(row) else "" for row in self.rows()]
+        sep = self.op.lst.delimiter
+        out: list[object] = []
+        for line in self._lines:
+            fields = line.split(sep, j + 1)
+            out.append(fields[j] if j < len(fields) else "")
+        return out
+
+    def width(self) -> int:
+        if self._lines is None:
+            return max([0, *(len(row) for row in self.rows())])
+        sep = self.op.lst.delimiter
+        return max([0, *(line.count(sep) + 1 for line in self._lines if line)])
 
     def entrants(self) -> Entrants:
         op = self.op
-        width = max([op.lst.columns, *(len(row) for row in self.rows())])
+        width = max(op.lst.columns, self.width())
         return Entrants(
             where=op.path,
             labels=self.record(0) if op.header else None,
