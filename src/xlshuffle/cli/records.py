@@ -50,6 +50,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
     """A draw of issue 20 reads its weights, IDs and strata from the input: replay it."""
     from ..lists.raffle import verify_draw_csv
+    from ..workbook import verify_draw_workbook
     from . import UsageError
 
     rec = records[0]
@@ -59,9 +60,10 @@ def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
             "from its input: give --input IN (and --output OUT to check the rows written), "
             "one record at a time"
         )
-    if rec.target.get("kind") != "list":
-        raise UsageError(f"{args.record}: only CSV/TSV lists' draws of this kind verify so far")
-    verify_draw_csv(rec.to_dict(), args.input, args.output)
+    if rec.target.get("kind") == "list":
+        verify_draw_csv(rec.to_dict(), args.input, args.output)
+    else:
+        verify_draw_workbook(rec, args.input, args.output)
     checked = "input and output" if args.output is not None else "input"
     print(
         f"ok: sample of {rec.input} with seed {rec.seed}: {len(rec.permutation)} rows "
