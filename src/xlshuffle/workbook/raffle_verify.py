@@ -16,7 +16,7 @@ from typing import Any
 from ..common.digest import file_sha256
 from ..common.raffles import Drawn, replay
 from ..common.winners import first_difference, read_saved_table
-from ..draw.errors import WorkbookError
+from ..draw.errors import ListError, OptionError, WorkbookError
 from ..draw.protocol import PROTOCOL
 from .draws import CellReader
 from .jobs import job_from_record
@@ -27,7 +27,7 @@ from .scan.sheet import SheetXml
 from .selection.keep import parse_kept
 from .values.cells import text_of
 
-__all__ = ["verify_draw_workbook"]
+__all__ = ["verify_draw_record", "verify_draw_workbook"]
 
 PathLike = str | os.PathLike[str]
 
@@ -64,6 +64,22 @@ def verify_draw_workbook(
     rows, drawn = _draw_again(rec, spec, path)
     if saved is not None:
         _check_saved(rec, rows.table(drawn), saved)
+
+
+def verify_draw_record(rec: DrawRecord, src: PathLike | None, saved: PathLike | None) -> None:
+    """:func:`~xlshuffle.workbook.verify_record`'s way to a draw of issue 20: refused
+    without ``src``, or for a CSV/TSV list's record (which the lists layer checks)."""
+    if rec.target.get("kind") == "list":
+        raise ListError(
+            f"{rec.input}: a CSV/TSV list's draw by tickets, strata or an audit is checked "
+            "by 'xlshuffle verify RECORD --input IN' (xlshuffle.lists.raffle.verify_draw_csv)"
+        )
+    if src is None:
+        raise OptionError(
+            f"record: the {rec.target['draw'].get('method')} draw of {rec.input} is drawn "
+            "again from its input, which holds its columns: pass input= too"
+        )
+    verify_draw_workbook(rec, src, saved)
 
 
 def _draw_again(rec: DrawRecord, spec: dict[str, Any], src: str) -> tuple[DataRows, Drawn]:
