@@ -25,8 +25,9 @@ from raffle_books import (
     text,
     with_formula_tickets,
 )
-from support import ROOT
 from test_vectors import reference_namespace
+
+from support import ROOT
 
 jsonschema = pytest.importorskip("jsonschema")
 VALIDATOR = jsonschema.Draft202012Validator(
@@ -213,7 +214,9 @@ def test_blank_rows_kept_in_place_are_no_entrants(tmp_path: Path, capsys) -> Non
     assert rec["target"]["draw"]["exclusion"]["rows"] == [1, 10]
     assert [rows[1][0], rows[10][0]] == ["T2", "T9"]
     assert [rows[p][0] for p in rec["permutation"]] == [row[0] for row in outs[0][1:]]
-    code, _, err = run(capsys, "verify", record, "--input", book, "--output", tmp_path / "xlsx-out.csv")
+    code, _, err = run(
+        capsys, "verify", record, "--input", book, "--output", tmp_path / "xlsx-out.csv"
+    )
     assert (code, err) == (0, "")
 
 
