@@ -168,7 +168,8 @@ class DataRows:
 
 def to_data_rows(drawn: Drawn, free: list[int]) -> Drawn:
     """``drawn`` (rows numbered among the entrants) with its rows, and the recorded
-    exclusion's, numbered among all the data rows."""
+    exclusion's, numbered among all the data rows (its ``parts`` keep the entrants'
+    numbering: they are the draw's own working, not written anywhere)."""
     spec = dict(drawn.spec)
     if spec.get("exclusion") is not None:
         spec["exclusion"] = {
