@@ -47,7 +47,10 @@ def draw_options(k: int, keywords: dict[str, Any]) -> DrawOptions | None:
     """The draw ``sample_workbook``'s keywords ask for, or None when each is at its
     default (a plain sample, exactly as before); OptionError for ones that cannot
     combine."""
-    if all(keywords[key] == value for key, value in DRAW_DEFAULTS.items()):
+    if all(
+        keywords[key] is None if value is None else keywords[key] == value
+        for key, value in DRAW_DEFAULTS.items()
+    ):  # `is None`: an array of IDs compares element by element
         return None
     ids = keywords["exclude_ids"]
     opts = DrawOptions(
