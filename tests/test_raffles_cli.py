@@ -358,14 +358,3 @@ def test_plain_sample_records_no_draw(capsys, src: Path, tmp_path: Path) -> None
     assert code == 0 and "draw" not in json.loads(rec.read_text())["target"]
     got = list(csv.reader(io.StringIO(out, newline="")))[1:]
     assert got == [ROWS[i] for i in deal(range(8), 3, seed="p")]
-
-
-def test_workbooks_refuse_these_options_for_now(capsys, tmp_path: Path) -> None:
-    openpyxl = pytest.importorskip("openpyxl")
-    book = openpyxl.Workbook()
-    for row in [["ID", "Tickets"], ["a", 1], ["b", 2]]:
-        book.active.append(row)
-    src = tmp_path / "b.xlsx"
-    book.save(src)
-    code, out, err = run(capsys, "sample", src, "-k", "1", "--weights", "Tickets", "--seed", "1")
-    assert code == 2 and out == "" and "CSV/TSV lists only so far" in err

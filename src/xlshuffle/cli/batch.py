@@ -186,13 +186,6 @@ def _run_task(task: Task) -> dict[str, Any]:
 
     if is_list(task.src):  # a CSV/TSV list: no workbook, same result dict
         return run_list_task(task)
-    if "draw" in task.options:
-        return failure(
-            OptionError(
-                f"{task.src}: --weights, --reserves, --exclude, --id, --strata and --method "
-                "draw from CSV/TSV lists only so far: save the sheet as CSV UTF-8 first"
-            )
-        )
     draws: dict[str, Callable[..., workbook.DrawRecord | workbook.SampleResult]] = {
         "shuffle": workbook.shuffle_workbook,
         "sample": workbook.sample_workbook,

@@ -28,7 +28,8 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
     ``--method`` and ``--amount`` to ``sample``."""
     g = p.add_argument_group(
         "raffles and audits",
-        "COL is a header text or a column letter. Added output columns: Role and Rank "
+        "COL is a header text or a column letter (a workbook's own: D is the sheet's "
+        "column D). Added output columns, after the last one: Role and Rank "
         "(--reserves), Hits (--method mus). Draws are in draw order, strata one after "
         "another in the order each first appears; audit selections in input order.",
     )

@@ -56,6 +56,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
     """A draw of issue 20 reads its weights, IDs and strata from the input: replay it."""
     from ..lists.raffle import verify_draw_csv
+    from ..workbook import verify_draw_workbook
     from . import UsageError
     from .draws import read_excluded
 
@@ -66,10 +67,11 @@ def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
             "from its input: give --input IN (and --output OUT to check the rows written), "
             "one record at a time"
         )
-    if rec.target.get("kind") != "list":
-        raise UsageError(f"{args.record}: only CSV/TSV lists' draws of this kind verify so far")
     excluded = None if args.exclude is None else read_excluded(args.exclude)
-    verify_draw_csv(rec.to_dict(), args.input, args.output, excluded=excluded)
+    if rec.target.get("kind") == "list":
+        verify_draw_csv(rec.to_dict(), args.input, args.output, excluded=excluded)
+    else:
+        verify_draw_workbook(rec, args.input, args.output, excluded=excluded)
     checked = "input and output" if args.output is not None else "input"
     chain = "" if excluded is None else f"; exactly the IDs of {args.exclude} excluded"
     print(

@@ -20,9 +20,10 @@ Command = Literal["shuffle", "sample", "groups"]
 class Task:
     """One draw on one file: what to draw, how, and where the result goes.
 
-    ``options`` holds the options of the command's own (``by`` for shuffle, ``k`` and
-    ``sheet_name`` for sample, ``k``, ``size`` and ``label`` for groups), by their keyword
-    names; ``limits`` are the keyword arguments of :func:`xlshuffle.workbook.raised`.
+    ``options`` holds the options of the command's own (``by`` for shuffle, ``k``,
+    ``sheet_name`` and, for issue 20's draws, ``draw`` (a ``DrawOptions``) for sample,
+    ``k``, ``size`` and ``label`` for groups), by their keyword names; ``limits`` are the
+    keyword arguments of :func:`xlshuffle.workbook.raised`.
     """
 
     command: Command
@@ -61,6 +62,17 @@ class Task:
         }
         if self.keep_blank_rows:
             keywords["keep_blank_rows"] = True
+        draw = keywords.pop("draw", None)
+        if draw is not None:  # issue 20's draws: sample_workbook's keywords of the same names
+            keywords |= {
+                "weights": draw.weights,
+                "reserves": draw.reserves,
+                "exclude_ids": draw.excluded,
+                "id": draw.id,
+                "strata": draw.strata,
+                "method": draw.method,
+                "amount": draw.amount,
+            }
         return keywords
 
     def workbook_only(self) -> list[str]:

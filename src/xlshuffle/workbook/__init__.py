@@ -15,6 +15,7 @@ from .api import SampleResult, restore_workbook, sample_workbook, shuffle_workbo
 from .groups import groups_workbook
 from .inmemory import shuffle_worksheet
 from .limits import LIMITS, Limits, raised
+from .raffle_verify import verify_draw_workbook
 from .records.record import DrawRecord, load_records
 from .verify import verify_record
 
@@ -30,5 +31,6 @@ __all__ = [
     "sample_workbook",
     "shuffle_workbook",
     "shuffle_worksheet",
+    "verify_draw_workbook",
     "verify_record",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -24,6 +24,7 @@ from .jobs import Job, dest, make_record, open_or_refuse
 from .move.plan import draw_permutation, plan_move
 from .move.refusals import check_movable
 from .package.commit import Changes, Written, check_output_name, commit
+from .raffle import draw_options, draw_sample
 from .records.record import DrawRecord
 from .restore import fingerprint_for, restore_workbook
 from .scan.refs import cell_ref, col_letters
@@ -239,6 +240,13 @@ def sample_workbook(
     in_place: bool = False,
     backup: bool = True,
     dry_run: bool = False,
+    weights: str | None = None,
+    reserves: int = 0,
+    exclude_ids: Iterable[object] | None = None,
+    id: str | None = None,
+    strata: str | None = None,
+    method: str = "random",
+    amount: str | None = None,
 ) -> SampleResult:
     """Draw ``k`` data rows (raffle winners), in draw order, from a saved workbook.
 
@@ -250,22 +258,50 @@ def sample_workbook(
     Any other name (``out.txt``, ``out``) is refused: it is neither.
     Formulas give the values Excel last computed for them.
 
+    The other options draw as ``xlshuffle sample`` does on a CSV/TSV list (protocol
+    sections 8-12; a column is named by its header text or its letter, such as ``"C"``).
+    The output then has no ``Rank`` column first: the labels and the drawn rows, strata
+    one after another, with ``Role`` and ``Rank`` (reserves) or ``Hits`` (mus) after the
+    last column, the layout of the same rows saved as CSV and drawn there.
+
+    Parameters
+    ----------
+    weights : str, optional
+        The tickets column: each draw is proportional to the tickets still in the draw.
+    reserves : int, optional
+        Reserves drawn after the ``k`` winners (the winners are the same as without).
+    exclude_ids : iterable of str or number, optional
+        IDs that cannot win (such as an earlier record's ``target["draw"]["winners"]``);
+        needs ``id``.
+    id : str, optional
+        The ID column; the record lists the winners' IDs.
+    strata : str, optional
+        Draw ``k`` (and ``reserves``) from each stratum, the rows sharing its value.
+    method : {"random", "systematic", "mus"}, optional
+        A raffle (default), or an audit selection in input order: every ``n/k``-th row,
+        or ``k`` monetary units of ``amount``.
+    amount : str, optional
+        The money column of ``method="mus"``.
+
     Returns
     -------
     SampleResult
-        ``.record`` (its ``permutation`` holds the ``k`` drawn row indexes, 0-based among
-        the data rows) and ``.table`` (labels row, then one row per winner).
+        ``.record`` (its ``permutation`` holds the drawn row indexes, 0-based among the
+        data rows, in output order; ``target["draw"]`` says how they were chosen) and
+        ``.table`` (labels row, then one row per drawn row).
 
     Examples
     --------
     >>> import openpyxl, os, tempfile
     >>> src = os.path.join(tempfile.mkdtemp(), "in.xlsx")
     >>> wb = openpyxl.Workbook()
-    >>> for row in [["name"], ["Ann"], ["Bob"], ["Cid"], ["Dee"]]:
+    >>> for row in [["name", "tickets"], ["Ann", 1], ["Bob", 5], ["Cid", 0], ["Dee", 2]]:
     ...     wb.active.append(row)
     >>> wb.save(src)
     >>> sample_workbook(src, k=2, seed=42).table
-    [['Rank', 'name'], [1, 'Ann'], [2, 'Dee']]
+    [['Rank', 'name', 'tickets'], [1, 'Ann', 1], [2, 'Dee', 2]]
+    >>> sample_workbook(src, k=1, reserves=1, weights="tickets", seed=42).table
+    [['name', 'tickets', 'Role', 'Rank'], ['Ann', 1, 'winner', 1], ['Dee', 2, 'reserve', 1]]
     """
     k = check_count("k", k)
     check_sheet_name(sheet_name)
@@ -278,10 +314,25 @@ def sample_workbook(
         header=header,
         keep_blank_rows=keep_blank_rows,
     )
-    again = {"k": k, "seed": stream.seed_text}
+    asked = {
+        "weights": weights,
+        "reserves": reserves,
+        "exclude_ids": exclude_ids,
+        "id": id,
+        "strata": strata,
+        "method": method,
+        "amount": amount,
+    }
+    opts = draw_options(k, asked)
+    again = {"k": k, "seed": stream.seed_text, **(asked if opts else {})}
     job = open_or_refuse(src, options, partial(sample_workbook, src), again, whole_rows=False)
-    order = _winners(job, k, stream)
-    table_out = _winners_table(job, order)
+    drawn = None
+    if opts is None:
+        order = _winners(job, k, stream)
+        table_out = _winners_table(job, order)
+    else:
+        drawn, table_out = draw_sample(job, opts, stream)
+        order = drawn.rows
     target = dest(dst)
     if target is not None and not target.lower().endswith((".csv", ".xlsx", ".xlsm")):
         check_output_name(job.inp.book, job.inp.path, target, also=" (or .csv for CSV)")
@@ -291,7 +342,8 @@ def sample_workbook(
     elif target is not None or in_place:
         book = job.inp.book
         name = free_sheet_name(sheet_name, {s.name for s in book.sheets})
-        xml = sample_sheet_xml(book, job.sx, job.sel, order)
+        added = None if drawn is None else (drawn.extra_labels, drawn.extra)
+        xml = sample_sheet_xml(book, job.sx, job.sel, order, added=added)
         changed, part = book.add_sheet(name, xml)
         changes = Changes(changed=dict(changed), added=[(part, xml)], like=job.sel.sheet.part)
         written = commit(
@@ -299,6 +351,8 @@ def sample_workbook(
         )
     output = None if dry_run else (job.inp.path if in_place else target)
     record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
+    if drawn is not None:
+        record.target["draw"] = drawn.spec
     return SampleResult(record, table_out)
 
 

@@ -10,6 +10,7 @@ stored cell of the sheet; nothing else in the rows changes.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..draw.errors import WorkbookError
@@ -104,23 +105,42 @@ def _strip_prefix(xml: bytes, prefix: bytes) -> bytes:
     return xml.replace(b"<" + prefix, b"<").replace(b"</" + prefix, b"</")
 
 
-def sample_sheet_xml(book: Book, sx: SheetXml, sel: Selection, drawn: list[int]) -> bytes:
+def sample_sheet_xml(
+    book: Book,
+    sx: SheetXml,
+    sel: Selection,
+    drawn: list[int],
+    *,
+    added: tuple[Sequence[str], Sequence[Sequence[object]]] | None = None,
+) -> bytes:
     """A new worksheet: ``Rank`` and the header labels, then one row per winner in draw
-    order (``drawn`` holds 0-based data-row indexes)."""
+    order (``drawn`` holds 0-based data-row indexes).
+
+    With ``added`` (labels, and one list of values per drawn row), there is no ``Rank``
+    column first: the labels and the rows, then the added columns after the last one, as
+    a CSV/TSV list's draw writes them (``Role``, ``Rank``, ``Hits``)."""
     cols = sel.cols
-    pos = {c: j + 2 for j, c in enumerate(cols)}
-    out = [b'<row r="1">', _inline("A1", "Rank")]
+    first = 1 if added is not None else 2
+    pos = {c: j + first for j, c in enumerate(cols)}
+    more = first + len(cols)  # the first added column
+    out = [b'<row r="1">']
+    if added is None:
+        out.append(_inline("A1", "Rank"))
     if sel.header:
         out.append(_copied(sx, sel.top, 1, pos))
     else:
-        out.extend(
-            _inline(cell_ref(1, j + 2), name) for j, name in enumerate(col_letters(c) for c in cols)
-        )
+        out.extend(_inline(cell_ref(1, pos[c]), col_letters(c)) for c in cols)
+    if added is not None:
+        out.extend(_added(1, more, added[0]))
     out.append(b"</row>")
     for rank, index in enumerate(drawn, 1):
         r = rank + 1
-        out.append(b'<row r="%d"><c r="A%d"><v>%d</v></c>' % (r, r, rank))
+        out.append(b'<row r="%d">' % r)
+        if added is None:
+            out.append(b'<c r="A%d"><v>%d</v></c>' % (r, rank))
         out.append(_copied(sx, sel.body_top + index, r, pos))
+        if added is not None:
+            out.extend(_added(r, more, added[1][rank - 1]))
         out.append(b"</row>")
     ns = STRICT_MAIN if book.strict else _TRANSITIONAL_MAIN
     return (
@@ -130,6 +150,19 @@ def sample_sheet_xml(book: Book, sx: SheetXml, sel: Selection, drawn: list[int])
         + b"".join(out)
         + b"</sheetData></worksheet>"
     )
+
+
+def _added(r: int, col: int, values: Sequence[object]) -> list[bytes]:
+    """Cells of row ``r`` from column ``col`` on: whole numbers as numbers, the rest as
+    inline text (``winner``, ``reserve``)."""
+    out = []
+    for j, value in enumerate(values):
+        ref = cell_ref(r, col + j)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out.append(b'<c r="%s"><v>%d</v></c>' % (ref.encode(), value))
+        else:
+            out.append(_inline(ref, str(value)))
+    return out
 
 
 def _copied(sx: SheetXml, number: int, new_row: int, pos: dict[int, int]) -> bytes:

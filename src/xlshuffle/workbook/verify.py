@@ -22,6 +22,7 @@ from ..draw.protocol import PROTOCOL, DrawStream
 from .draws import CellReader
 from .jobs import job_from_record
 from .move.plan import destination, draw_permutation
+from .raffle_verify import verify_draw_record
 from .records.record import DrawRecord, load_records
 from .records.rowdigest import UNKNOWN, block_digests, norm_general, row_digests
 from .scan.refs import cell_ref, col_letters, parse_area
@@ -123,6 +124,8 @@ def verify_record(
     re-saved by Excel still verifies). For a sample whose winners were printed to stdout
     (no output in the record), ``output`` is the file the user saved them in: with
     ``input``, its rows must be the labels and the winners as ``sample`` prints them.
+    A sample by tickets, strata or an audit method is drawn again from ``input``
+    (:func:`~xlshuffle.workbook.verify_draw_workbook`), which it needs.
     Records written by 0.1 (``record_version`` 1) are checked the same way.
 
     Raises
@@ -145,6 +148,9 @@ def verify_record(
     """
     if not isinstance(record, DrawRecord):
         _verify_record_file(record, input, output)
+        return
+    if record.target.get("draw") is not None:  # issue 20's draws are drawn again from input
+        verify_draw_record(record, input, output)
         return
     _verify_replay(record)
     if input is not None:

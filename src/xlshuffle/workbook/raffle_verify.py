@@ -1,0 +1,185 @@
+"""Check a workbook's draw of issue 20: draw it again from the input, compare the output.
+
+The tickets, IDs, amounts and strata are in the input, so the record alone cannot be
+replayed: :func:`verify_draw_workbook` reads them again (the recorded input, by its
+SHA-256), draws again what ``target["draw"]`` says with the recorded seed, and checks the
+rows, the record's account of the draw, and, if given, the output: the sheet the draw
+added to a copy of the workbook, or the CSV it wrote, value by value (so an output Excel
+saved again still verifies; an edited one does not).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from ..common.digest import file_sha256
+from ..common.raffles import Drawn, check_exclusion, replay
+from ..common.winners import first_difference, read_saved_table
+from ..draw.errors import ListError, OptionError, WorkbookError
+from ..draw.protocol import PROTOCOL
+from .draws import CellReader
+from .jobs import job_from_record
+from .package.commit import read_input
+from .raffle import DataRows, free_rows, to_data_rows
+from .records.record import DrawRecord
+from .scan.sheet import SheetXml
+from .selection.keep import parse_kept
+from .values.cells import text_of
+
+__all__ = ["verify_draw_record", "verify_draw_workbook"]
+
+PathLike = str | os.PathLike[str]
+
+
+def verify_draw_workbook(
+    record: DrawRecord | dict[str, Any],
+    src: PathLike,
+    saved: PathLike | None = None,
+    *,
+    excluded: Sequence[str] | None = None,
+) -> None:
+    """Draw again what a workbook ``record`` of issue 20 says from ``src``, and check
+    ``saved`` (the output workbook's added sheet, or the CSV the rows went to, or were
+    saved in from stdout) row by row, value by value; with ``excluded`` (IDs, as read
+    from an earlier record or a list), check that the draw left out exactly those.
+
+    Raises
+    ------
+    WorkbookError
+        At the first difference: not the recorded input, a record whose rows or account
+        of the draw the seed does not give again, an output whose rows differ.
+    """
+    rec = record if isinstance(record, DrawRecord) else DrawRecord.from_dict(record)
+    spec = rec.target.get("draw")
+    if not isinstance(spec, dict):
+        raise WorkbookError("record: no target.draw: verify it without --input's replay")
+    if rec.protocol != PROTOCOL:
+        raise WorkbookError(
+            f"record: protocol {rec.protocol!r} is not {PROTOCOL!r}: verify it with the "
+            "xlshuffle version that made it"
+        )
+    path = os.fspath(src)
+    got = file_sha256(path)
+    if got != rec.input_sha256:
+        raise WorkbookError(
+            f"{path}: SHA-256 {got[:16]}... is not the recorded input's "
+            f"{rec.input_sha256[:16]}...: this is not the file that was drawn from"
+        )
+    rows, drawn = _draw_again(rec, spec, path, excluded)
+    if saved is not None:
+        _check_saved(rec, rows.table(drawn), saved)
+
+
+def verify_draw_record(rec: DrawRecord, src: PathLike | None, saved: PathLike | None) -> None:
+    """:func:`~xlshuffle.workbook.verify_record`'s way to a draw of issue 20: refused
+    without ``src``, or for a CSV/TSV list's record (which the lists layer checks)."""
+    if rec.target.get("kind") == "list":
+        raise ListError(
+            f"{rec.input}: a CSV/TSV list's draw by tickets, strata or an audit is checked "
+            "by 'xlshuffle verify RECORD --input IN' (xlshuffle.lists.raffle.verify_draw_csv)"
+        )
+    if src is None:
+        raise OptionError(
+            f"record: the {rec.target['draw'].get('method')} draw of {rec.input} is drawn "
+            "again from its input, which holds its columns: pass input= too"
+        )
+    verify_draw_workbook(rec, src, saved)
+
+
+def _draw_again(
+    rec: DrawRecord, spec: dict[str, Any], src: str, excluded: Sequence[str] | None
+) -> tuple[DataRows, Drawn]:
+    job = job_from_record(src, rec)
+    sel = job.sel
+    try:
+        free = free_rows(job, parse_kept(rec.target, sel.body_top, sel.n_body))
+    except ValueError as exc:
+        raise WorkbookError(f"record: target.kept: {exc}: the record was edited") from None
+    rows = DataRows(job, free)
+    ents, among = rows.entrants(), _among_entrants(spec, free)
+    if excluded is not None:
+        why = check_exclusion(ents, among, excluded)
+        if why is not None:
+            raise WorkbookError(f"record: not a draw that excluded the IDs given: {why}")
+    drawn = to_data_rows(replay(ents, among, rec.seed), free)
+    if drawn.rows != rec.permutation:
+        raise WorkbookError(
+            f"record: seed {rec.seed!r} does not draw these rows: recorded "
+            f"{rec.permutation[:10]}, drawn again {drawn.rows[:10]}"
+        )
+    if drawn.spec != spec:
+        raise WorkbookError("record: target.draw is not what the draw gives again: it was edited")
+    return rows, drawn
+
+
+def _among_entrants(spec: dict[str, Any], free: list[int]) -> dict[str, Any]:
+    """``spec`` with the excluded rows numbered among the entrants (blank rows kept in
+    place are none), as :func:`~xlshuffle.common.raffles.replay` reads them."""
+    exclusion = spec.get("exclusion")
+    if not isinstance(exclusion, dict) or not isinstance(exclusion.get("rows"), list):
+        return spec
+    where = {d: i for i, d in enumerate(free)}
+    rows = [where.get(r, -1) if isinstance(r, int) else -1 for r in exclusion["rows"]]
+    return {**spec, "exclusion": {**exclusion, "rows": rows}}  # -1: refused by replay
+
+
+def _texts(row: list[object]) -> list[str]:
+    out = [text_of(v) for v in row]
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+def _check_saved(rec: DrawRecord, table: list[list[object]], saved: PathLike) -> None:
+    names = ["the labels row", *(f"drawn row {n}" for n in range(1, len(table)))]
+    want = [(name, _texts(row)) for name, row in zip(names, table, strict=True)]
+    path = os.fspath(saved)
+    if path.lower().endswith(".csv"):
+        got = [(line, _texts(list(row))) for line, row in read_saved_table(path)]
+        diff = first_difference(got, want)
+        if diff is not None:
+            raise WorkbookError(f"{path}: not the rows this draw wrote: {diff}")
+        return
+    name, grid = _added_sheet(rec, path)
+    for n, (what, fields) in enumerate(want, 1):
+        if grid.get(n, []) != fields:
+            raise WorkbookError(
+                f"{path}: sheet {name!r} row {n} holds {_show(grid.get(n, []))}, but "
+                f"{what} is {_show(fields)}: not the rows this draw wrote"
+            )
+    extra = sorted(set(grid) - set(range(1, len(want) + 1)))
+    if extra:
+        raise WorkbookError(
+            f"{path}: sheet {name!r} row {extra[0]} holds {_show(grid[extra[0]])}, more "
+            f"than the draw wrote ({len(want)} rows)"
+        )
+
+
+def _show(fields: list[str]) -> str:
+    text = ",".join(fields)
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def _added_sheet(rec: DrawRecord, path: str) -> tuple[str, dict[int, list[str]]]:
+    """The name and the values (as text, by row number) of the sheet the draw added."""
+    added = [p.lstrip("/") for p in (rec.parts or {}).get("added", [])]
+    inp = read_input(path)
+    info = next((s for s in inp.book.sheets if s.part.lstrip("/") in added), None)
+    if info is None:
+        raise WorkbookError(
+            f"{path}: no sheet of it is the one the draw added ({', '.join(added) or 'none'}"
+            "): give the output workbook the record names, or the CSV the rows were saved in"
+        )
+    sx = SheetXml(inp.book.read(info.part), f"{path}: sheet {info.name!r}")
+    reader = CellReader.of(inp.book)
+    grid: dict[int, list[str]] = {}
+    for i in range(len(sx)):
+        row = sx.row(i)
+        values = {c.col: reader.value(row, c) for c in sx.cells(i)}
+        width = max(values, default=0)
+        texts = _texts([values.get(c) for c in range(1, width + 1)])
+        if texts:
+            grid[sx.numbers[i]] = texts
+    return info.name, grid
