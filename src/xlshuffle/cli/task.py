@@ -72,6 +72,8 @@ class Task:
                 "strata": draw.strata,
                 "method": draw.method,
                 "amount": draw.amount,
+                "total": draw.total,
+                "strata_counts": draw.counts,
             }
         return keywords
 

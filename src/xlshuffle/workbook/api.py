@@ -3,34 +3,28 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ..common.counts import too_many
-from ..common.digest import bytes_sha256
-from ..common.files import write_atomically
 from ..common.names import check_sheet_name, free_sheet_name
-from ..draw.errors import OptionError, SizeError
+from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
-from ..draw.knuth import check_count, permutation
+from ..draw.knuth import check_count
 from ..draw.protocol import DrawStream, as_stream
-from .draws import CellReader, sample_sheet_xml
+from .draws import sample_sheet_xml
 from .jobs import Job, dest, make_record, open_or_refuse
 from .move.plan import draw_permutation, plan_move
 from .move.refusals import check_movable
 from .package.commit import Changes, Written, check_output_name, commit
+from .plain_sample import winners, winners_table, write_csv
 from .raffle import draw_options, draw_sample
 from .records.record import DrawRecord
 from .restore import fingerprint_for, restore_workbook
-from .scan.refs import cell_ref, col_letters
 from .selection.keep import free_indexes, spread
 from .selection.options import SelectOptions
-from .values.cells import text_of
 
 __all__ = [
     "SampleResult",
@@ -208,27 +202,11 @@ def _shuffle(
     return record
 
 
-def _values(job: Job, reader: CellReader, number: int) -> list[object]:
-    sx, cols = job.sx, job.sel.cols
-    i = sx.index_of(number)
-    got: dict[int, object] = {}
-    if i < len(sx) and sx.numbers[i] == number:
-        row = sx.row(i)
-        wanted = set(cols)
-        name = job.sel.sheet.name
-        got = {
-            c.col: reader.value(row, c, f"sheet {name!r}, cell {cell_ref(number, c.col)}")
-            for c in sx.cells(i)
-            if c.col in wanted
-        }
-    return [got.get(c) for c in cols]
-
-
 def sample_workbook(
     src: PathLike,
     dst: PathLike | None = None,
     *,
-    k: int,
+    k: int | None = None,
     sheet: str | None = None,
     cells: str | None = None,
     table: str | None = None,
@@ -247,6 +225,8 @@ def sample_workbook(
     strata: str | None = None,
     method: str = "random",
     amount: str | None = None,
+    total: int | None = None,
+    strata_counts: Mapping[str, int] | Sequence[tuple[str, int]] | None = None,
 ) -> SampleResult:
     """Draw ``k`` data rows (raffle winners), in draw order, from a saved workbook.
 
@@ -277,6 +257,11 @@ def sample_workbook(
         The ID column; the record lists the winners' IDs.
     strata : str, optional
         Draw ``k`` (and ``reserves``) from each stratum, the rows sharing its value.
+    total : int, optional
+        With ``strata``, instead of ``k``: ``total`` rows in all, shared among the strata
+        in proportion to their rows (largest remainder, protocol section 11).
+    strata_counts : mapping or sequence of (str, int), optional
+        With ``strata``, instead of ``k``: each stratum's count (every stratum needs one).
     method : {"random", "systematic", "mus"}, optional
         A raffle (default), or an audit selection in input order: every ``n/k``-th row,
         or ``k`` monetary units of ``amount``.
@@ -303,7 +288,7 @@ def sample_workbook(
     >>> sample_workbook(src, k=1, reserves=1, weights="tickets", seed=42).table
     [['name', 'tickets', 'Role', 'Rank'], ['Ann', 1, 'winner', 1], ['Dee', 2, 'reserve', 1]]
     """
-    k = check_count("k", k)
+    k = None if k is None else check_count("k", k)
     check_sheet_name(sheet_name)
     stream = as_stream(seed)
     options = SelectOptions(
@@ -315,6 +300,8 @@ def sample_workbook(
         keep_blank_rows=keep_blank_rows,
     )
     asked = {
+        "total": total,
+        "strata_counts": strata_counts,
         "weights": weights,
         "reserves": reserves,
         "exclude_ids": exclude_ids,
@@ -328,8 +315,8 @@ def sample_workbook(
     job = open_or_refuse(src, options, partial(sample_workbook, src), again, whole_rows=False)
     drawn = None
     if opts is None:
-        order = _winners(job, k, stream)
-        table_out = _winners_table(job, order)
+        order = winners(job, check_count("k", k), stream)
+        table_out = winners_table(job, order)
     else:
         drawn, table_out = draw_sample(job, opts, stream)
         order = drawn.rows
@@ -338,7 +325,7 @@ def sample_workbook(
         check_output_name(job.inp.book, job.inp.path, target, also=" (or .csv for CSV)")
     changes, written = Changes(), Written(None, None)
     if target is not None and target.lower().endswith(".csv"):
-        written = _write_csv(target, table_out, dry_run=dry_run)
+        written = write_csv(target, table_out, dry_run=dry_run)
     elif target is not None or in_place:
         book = job.inp.book
         name = free_sheet_name(sheet_name, {s.name for s in book.sheets})
@@ -354,39 +341,3 @@ def sample_workbook(
     if drawn is not None:
         record.target["draw"] = drawn.spec
     return SampleResult(record, table_out)
-
-
-def _winners(job: Job, k: int, stream: DrawStream) -> list[int]:
-    """The first ``k`` of the shuffled data rows (indexes among all the data rows, blank
-    rows kept in place left out)."""
-    sel = job.sel
-    free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
-    n = sel.n_body if free is None else len(free)
-    if k > n:
-        raise SizeError(too_many(job.inp.path, k, n, "draw from"))
-    order = permutation(n, seed=stream)[:k]
-    return order if free is None else [free[i] for i in order]
-
-
-def _winners_table(job: Job, order: list[int]) -> list[list[object]]:
-    """``Rank`` and the header's labels (or the column letters), then one row a winner."""
-    sel = job.sel
-    reader = CellReader.of(job.inp.book)
-    labels: list[object] = (
-        ["Rank", *_values(job, reader, sel.top)]
-        if sel.header
-        else ["Rank", *(col_letters(c) for c in sel.cols)]
-    )
-    rows = [[rank, *_values(job, reader, sel.body_top + i)] for rank, i in enumerate(order, 1)]
-    return [labels, *rows]
-
-
-def _write_csv(target: str, table: list[list[object]], *, dry_run: bool) -> Written:
-    """The winners as CSV (UTF-8, ``\\n``), written atomically unless ``dry_run``."""
-    text = io.StringIO()
-    csv.writer(text, lineterminator="\n").writerows([[text_of(v) for v in row] for row in table])
-    data = text.getvalue().encode("utf-8")
-    if dry_run:
-        return Written(None, None)
-    write_atomically(target, data)
-    return Written(bytes_sha256(data), None)

@@ -14,12 +14,14 @@ data rows (0-based, blank ones counted) as everywhere else.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..common.entrants import Entrants
+from ..common.raffle_parts import label_text
 from ..common.raffles import Drawn, DrawOptions, choose, exclusion_of
 from ..draw.errors import OptionError, SeedError, WorkbookError
+from ..draw.knuth import check_count
 from ..draw.protocol import DrawStream
 from ..draw.raffle import canonical_id
 from .draws import CellReader
@@ -40,13 +42,22 @@ DRAW_DEFAULTS: dict[str, Any] = {
     "strata": None,
     "method": "random",
     "amount": None,
+    "total": None,
+    "strata_counts": None,
 }
 
 
-def draw_options(k: int, keywords: dict[str, Any]) -> DrawOptions | None:
+def draw_options(k: int | None, keywords: dict[str, Any]) -> DrawOptions | None:
     """The draw ``sample_workbook``'s keywords ask for, or None when each is at its
     default (a plain sample, exactly as before); OptionError for ones that cannot
-    combine."""
+    combine. ``k`` is None when ``total`` or ``strata_counts`` says how many."""
+    shared = keywords["total"] is not None or keywords["strata_counts"] is not None
+    if (k is None) != shared:
+        raise OptionError(
+            "give k, or total or strata_counts with strata (how many to draw), not both"
+            if shared
+            else "k is required: how many rows to draw"
+        )
     if all(
         keywords[key] is None if value is None else keywords[key] == value
         for key, value in DRAW_DEFAULTS.items()
@@ -54,7 +65,9 @@ def draw_options(k: int, keywords: dict[str, Any]) -> DrawOptions | None:
         return None
     ids = keywords["exclude_ids"]
     opts = DrawOptions(
-        k=k,
+        k=k or 0,
+        total=keywords["total"],
+        counts=_counts(keywords["strata_counts"]),
         method=keywords["method"],
         weights=keywords["weights"],
         amount=keywords["amount"],
@@ -65,6 +78,19 @@ def draw_options(k: int, keywords: dict[str, Any]) -> DrawOptions | None:
     )
     opts.check()
     return opts
+
+
+def _counts(given: object) -> tuple[tuple[str, int], ...] | None:
+    """``strata_counts`` (a mapping or ``(stratum, count)`` pairs) as DrawOptions holds it."""
+    if given is None:
+        return None
+    try:
+        pairs = list(given.items()) if isinstance(given, Mapping) else list(given)  # type: ignore[call-overload]
+        return tuple((label_text(a) or "", check_count("count", n)) for a, n in pairs)
+    except (TypeError, ValueError, SeedError):
+        raise OptionError(
+            "strata_counts: give each stratum's count, {'North': 2, 'South': 1}"
+        ) from None
 
 
 def _canonical(ids: Iterable[object]) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError, WorkbookError
 from .draws import CellReader
 from .jobs import job_from_record
+from .plain_sample import row_values
 from .records.record import DrawRecord
 from .scan.refs import col_letters
 from .values.cells import text_of
@@ -45,15 +46,13 @@ def verify_winners(record: DrawRecord, src: PathLike, saved: PathLike) -> None:
     """``saved`` must hold the labels row and the ``k`` winners in draw order, each with
     the values the input holds (as the tool prints them); raise naming the first line
     that differs."""
-    from .api import _values
-
     job = job_from_record(src, record)
     sel = job.sel
     reader = CellReader.of(job.inp.book)
-    labels = _values(job, reader, sel.top) if sel.header else [col_letters(c) for c in sel.cols]
+    labels = row_values(job, reader, sel.top) if sel.header else [col_letters(c) for c in sel.cols]
     want = [("the labels row", ["Rank", *(text_of(v) for v in labels)])]
     for rank, i in enumerate(record.permutation, 1):
-        row = [str(rank), *(text_of(v) for v in _values(job, reader, sel.body_top + i))]
+        row = [str(rank), *(text_of(v) for v in row_values(job, reader, sel.body_top + i))]
         want.append((f"winner {rank} (input row {sel.body_top + i})", row))
     diff = first_difference(read_saved_table(saved), want)
     if diff is not None:
