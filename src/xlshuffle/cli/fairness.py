@@ -294,8 +294,9 @@ def _print_draws(report: dict[str, Any]) -> None:
     print()
     print(
         "Running totals + RANDBETWEEN draws someone twice with chance "
-        f"{_cell(report['duplicate'])}. xlshuffle's raffle draws each winner from those left: its chance of being among the "
-        "winners is not k*w/T; the monetary-unit selection's is."
+        f"{_cell(report['duplicate'])}. xlshuffle's raffle draws each winner from those "
+        "left: its chance of being among the winners is not k*w/T; the monetary-unit "
+        "selection's is."
     )
     print()
     print("The protocol's stated chances, checked by enumeration:")
