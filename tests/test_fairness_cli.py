@@ -190,6 +190,7 @@ def test_draws_defaults_and_table(capsys: pytest.CaptureFixture[str]) -> None:
         (["--draws", "--weights", "1", "0", "--winners", "2"], "only 1 entrant has tickets"),
         (["--draws", "--weights", "200", "100", "1", "--winners", "3"], "use smaller weights"),
         (["--draws", "--algorithms", "forward"], "--algorithms does not apply to --draws"),
+        (["--draws", "--weights", "0", "0", "--winners", "0"], "the weights add up to 0"),
         (["--weights", "1", "2"], "go with --draws"),
     ],
 )

@@ -124,8 +124,9 @@ def compare_weighted(weights: Sequence[int], k: int) -> WeightedComparison:
     Raises
     ------
     SizeError
-        When the enumeration would pass :data:`MAX_SEQUENCES` choice sequences, or from
-        the draws themselves (``k`` more than the entrants with tickets).
+        When no entrant has a ticket, when the enumeration would pass
+        :data:`MAX_SEQUENCES` choice sequences, or from the draws themselves (``k`` more
+        than the entrants with tickets).
 
     Examples
     --------
@@ -134,6 +135,8 @@ def compare_weighted(weights: Sequence[int], k: int) -> WeightedComparison:
     (['52/63', '2/3', '16/63', '16/63'], '9/25')
     """
     ws = reduce_weights(weights)
+    if not any(ws):
+        raise SizeError("the weights add up to 0: give at least one entrant a ticket")
     if _sequences(ws, k) > MAX_SEQUENCES:
         raise SizeError(
             f"{k} winners from {sum(ws)} tickets (after dividing by their common divisor) "
