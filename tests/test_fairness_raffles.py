@@ -12,11 +12,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
 
 from xlshuffle.draw import DrawStream
+from xlshuffle.lab.exact import enumerate_choices
 from xlshuffle.lab.raffles import (
     audit_chances,
     compare_weighted,
@@ -198,6 +200,33 @@ def test_no_duplicate_winner_holds_for_xlshuffle_and_fails_for_running_totals() 
     assert not never_repeats(draw_distribution(lambda s: tuple(running_totals(ws, 2, s))))
 
 
+def redraw_on_repeat(weights: list[int], k: int, randbelow: Callable[[int], int]) -> list[int]:
+    """Running totals, copied down, with a winner drawn again redrawn (no limit on retries)."""
+    totals = list(itertools.accumulate(weights))
+    won: list[int] = []
+    while len(won) < k:
+        r = 1 + randbelow(totals[-1])
+        i = next(j for j, t in enumerate(totals) if t >= r)
+        if i not in won:
+            won.append(i)
+    return won
+
+
+@pytest.mark.parametrize("limit", [3, 5, 7])
+def test_redrawing_a_repeat_is_the_raffle(limit: int) -> None:
+    # Retries have no bound, so the enumeration stops after `limit` draws: each order's
+    # truncated chance is at most the raffle's, which is at most it plus the cut-off mass.
+    ws = [2, 1, 1]  # 4**7 = 16,384 sequences at the longest limit
+    dist, cut = enumerate_choices(
+        lambda _items, s: [tuple(redraw_on_repeat(ws, 2, s.randbelow))], 0, max_draws=limit
+    )
+    got = {key[0]: p for key, p in dist.items()}
+    assert cut < Fraction(1, 2) ** (limit - 2)  # a retry happens with chance at most 1/2
+    for order in itertools.permutations(range(3), 2):
+        truncated = got.get(order, Fraction(0))
+        assert truncated <= product_chance(ws, order) <= truncated + cut
+
+
 def midpoint_first_place(ws: list[int], i: int, steps: int = 20_000) -> float:
     """P(U_i w_i is the largest key) = integral of prod_j min(1, u w_i / w_j), midpoint rule."""
     total = 0.0
@@ -231,7 +260,7 @@ def test_rand_times_weight_top_k_sums_to_k_and_zero_weights_trail() -> None:
     assert rand_key_chances([2, 0, 1, 0], 3) == [1, 1, 1, 0]
 
 
-@pytest.mark.slow  # 60,000 seeded sorts: about 2 s
+@pytest.mark.slow  # statistical (60,000 seeded sorts, under a second)
 def test_rand_times_weight_sampled_agrees_with_the_exact_top_two() -> None:
     # Sampled, clearly: the exact integral against seeded RAND() draws. Each count is
     # binomial; 5 standard deviations leave a false failure below 6e-7 per entrant.
