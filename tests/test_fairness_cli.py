@@ -143,3 +143,73 @@ def test_plot_option_writes_every_figure(
     ]
     for name in names:
         _png_ok(tmp_path / name)
+
+
+# --------------------------------------------------------------------------- --draws
+
+DRAWS = ["fairness", "--draws", "--weights", "5", "3", "1", "1", "--winners", "2"]
+
+
+def test_draws_json_has_the_exact_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*DRAWS, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["schema"] == "xlshuffle/fairness-draws/v1"
+    assert (report["weights"], report["winners"], report["plots"]) == ([5, 3, 1, 1], 2, [])
+    assert [m["name"] for m in report["methods"]] == [
+        "xlshuffle",
+        "monetary-unit",
+        "running-totals",
+        "rand-times-weight",
+    ]
+    one = report["entrants"][0]
+    assert (one["share"], one["proportional"]) == ("1/2", "1")
+    # By hand: 1/2 + (3/10)(5/7) + 2 (1/10)(5/9) = 52/63; mus caps 2 * 5/10 at 1.
+    assert one["included"]["xlshuffle"] == "52/63"
+    assert one["included"]["monetary-unit"] == "1"
+    assert report["duplicate"] == "9/25"  # 1/4 + 9/100 + 1/100 + 1/100
+    assert all(c["holds"] for c in report["checks"])
+
+
+def test_draws_defaults_and_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fairness", "--draws"]) == 0
+    out = capsys.readouterr().out
+    assert "weights 5 3 1 1, 2 winners" in out
+    assert "Chance of first place:" in out
+    assert "Chance of being among the 2 winners:" in out
+    assert "52/63 (0.825)" in out
+    assert "41/60 (0.683)" in out
+    assert "twice with chance 9/25 (0.360)" in out
+    assert "FAILS" not in out
+    assert out.count("  holds: ") == 5
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--draws", "--weights", "1", "-2"], "expected 0 or more"),
+        (["--draws", "--weights", "1", "0", "--winners", "2"], "only 1 entrant has tickets"),
+        (["--draws", "--weights", "200", "100", "1", "--winners", "3"], "use smaller weights"),
+        (["--draws", "--algorithms", "forward"], "--algorithms does not apply to --draws"),
+        (["--draws", "--weights", "0", "0", "--winners", "0"], "the weights add up to 0"),
+        (["--weights", "1", "2"], "go with --draws"),
+    ],
+)
+def test_draws_bad_options_exit_2_with_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["fairness", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Error: ")
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow  # imports matplotlib
+def test_draws_plot_writes_the_weighted_figure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    assert main([*DRAWS, "--plot", str(tmp_path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [Path(p).name for p in report["plots"]] == ["fairness-weighted.png"]
+    _png_ok(tmp_path / "fairness-weighted.png")

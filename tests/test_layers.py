@@ -11,7 +11,7 @@ Layers, from the bottom::
     draw      the pure core: draw protocol v1 and the shuffles (stdlib; regex lazily)
     common    small stdlib utilities shared by the edges (file writing, progress)
     excel     the worksheet functions, through xlwings
-    lab       the fairness lab (stdlib; matplotlib only in lab.plots)
+    lab       the fairness lab (stdlib; matplotlib only in lab.plots and lab.raffle_plots)
     lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
     cli       the command line: the top, may import everything
@@ -61,6 +61,7 @@ RULES: dict[str, Rule] = {
     "lab": rule("draw", "common", "lab"),
     "lists": rule("draw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
     "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),
+    "lab.raffle_plots": rule("draw", "common", "lab", third_party=("matplotlib",)),
     # the root only for __version__ (the record names the tool's version)
     "workbook": rule(
         "draw", "common", "workbook", "__init__", third_party=("openpyxl",), lazy=("isal",)

@@ -1,6 +1,6 @@
 """Regenerate docs/fairness.md and docs/img/fairness-*.png from real runs of the lab.
 
-Usage: python tools/make_fairness_docs.py [--trials 20000] [--quick]
+Usage: python tools/make_fairness_docs.py [--trials 20000] [--quick] [--only raffles]
 
 Every number in the page is computed here (exact fractions, p-values, reachability
 counts, timings of this machine); nothing is typed in by hand. ``--quick`` skips the
@@ -21,16 +21,18 @@ from fractions import Fraction
 from itertools import permutations
 from pathlib import Path
 
+from raffles_docs import raffles_section, splice, write_figure  # tools/, beside this file
+
 from xlshuffle.cli.fairness import _print_table
 from xlshuffle.common.progress import Progress
 from xlshuffle.lab import plots as _plots
 from xlshuffle.lab.classic import ALGORITHMS, _floor_counts, _residue_counts
 from xlshuffle.lab.fairness import (
-    _lab,
     exact_distribution,
     lab_steps,
     measure_cost,
     reachable_deals,
+    run_lab,
     sample,
     summarise,
 )
@@ -95,17 +97,29 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=20_000)
     parser.add_argument("--quick", action="store_true", help="skip the reachability counts")
+    parser.add_argument(
+        "--only",
+        choices=["raffles"],
+        help="rewrite only this section of the page as it is (and its figure): seconds",
+    )
     args = parser.parse_args()
     IMG.mkdir(parents=True, exist_ok=True)
+    if args.only == "raffles":
+        page = DOCS / "fairness.md"
+        page.write_text(splice(page.read_text(encoding="utf-8"), raffles_section()), "utf-8")
+        figure = write_figure(IMG)
+        print(f"wrote docs/fairness.md (raffles) and {figure.relative_to(ROOT)}", file=sys.stderr)
+        return 0
     started = time.perf_counter()
     algs = list(ALGORITHMS.values())
 
     total = lab_steps(len(algs), args.trials) + _plots.figure_steps(len(algs))
     with Progress(total, "lab") as bar:
-        report, samples = _lab(52, args.trials, None, SEED, 6, 1e-4, bar.advance)
+        report, samples = run_lab(52, args.trials, None, SEED, 6, 1e-4, bar.advance)
         figures = _plots.write_figures(
             IMG, algs, trials=args.trials, seed=SEED, samples={52: samples}, tick=bar.advance
         )
+        figures.append(write_figure(IMG))
     table = io.StringIO()
     with contextlib.redirect_stdout(table):
         _print_table(report)
@@ -157,6 +171,7 @@ def main() -> int:
         fair16_pairs=fair16.repeat_pairs,
         fair16_p=f"{fair16.repeat_p_value:.2g}",
         costs=costs,
+        raffles=raffles_section(),
         python=f"CPython {platform.python_version()} on {platform.machine()}",
         seconds=f"{time.perf_counter() - started:.0f}",
     )
@@ -178,6 +193,7 @@ xlshuffle fairness                      # table: 20,000 shuffles of 52 cards per
 xlshuffle fairness --n 3 --trials 60000 # all 6 orders counted directly
 xlshuffle fairness --plot figures/      # also write the PNG figures
 xlshuffle fairness --json               # machine-readable report (schema below)
+xlshuffle fairness --draws              # raffles and audits: exact chances
 ```
 
 Runs are seeded (`--seed`, default `'xlshuffle fairness'`), so the same command prints the
@@ -304,6 +320,8 @@ collector), and the random-comparator sort about `log2 n`:
 {costs}
 
 ![Time per shuffle and draws per item against n](img/fairness-cost.png)
+
+{raffles}
 
 ## JSON report (schema `xlshuffle/fairness/v1`)
 

@@ -2,7 +2,8 @@
 
 Registered by :mod:`xlshuffle.cli` through ``register(subparsers)``. The lab itself is
 pure standard library; ``--plot`` needs matplotlib (``pip install 'xlshuffle[plot]'``),
-imported only when it is asked for.
+imported only when it is asked for. ``--draws`` runs the weighted draws' exact comparison
+(:mod:`xlshuffle.lab.raffles`) instead of the shuffles.
 """
 
 from __future__ import annotations
@@ -11,19 +12,23 @@ import argparse
 import json
 import math
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..common.progress import Progress
-from ..draw.errors import SizeError
+from ..draw.errors import OptionError, SizeError
 from ..lab.classic import ALGORITHMS
 from ..lab.fairness import ALPHA, lab_steps, resolve_algorithms, run_lab
+from ..lab.raffles import METHODS, draws_report
 
 __all__ = ["register"]
 
 DEFAULT_SEED = "xlshuffle fairness"
 MAX_N = 1000  # the position matrix has n*n cells and each trial costs O(n) or more
 MAX_EXACT_N = 7  # naive swap at 7 is 823,543 choice sequences; at 8, 16.7 million
+DRAWS_WEIGHTS = (5, 3, 1, 1)
+DRAWS_WINNERS = 2
 
 
 def _whole(low: int) -> Any:
@@ -70,10 +75,30 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--plot", metavar="DIR", help="also write the PNG figures into DIR")
     p.add_argument("--json", action="store_true", help="print the JSON report instead of a table")
+    d = p.add_argument_group(
+        "weighted draws",
+        "--draws compares, exactly, xlshuffle's weighted draw, the monetary-unit selection and "
+        "two ways by hand (running totals with RANDBETWEEN, sort by RAND()*weight), and checks "
+        "the chances the draw protocol states; --n, --trials, --algorithms, --exact-n do not "
+        "apply to it",
+    )
+    d.add_argument("--draws", action="store_true", help="compare the weighted draws instead")
+    d.add_argument(
+        "--weights",
+        nargs="+",
+        type=_whole(0),
+        metavar="W",
+        help=f"tickets of each entrant (default {' '.join(map(str, DRAWS_WEIGHTS))})",
+    )
+    d.add_argument("--winners", type=_whole(0), help=f"how many win (default {DRAWS_WINNERS})")
     p.set_defaults(func=_cmd_fairness)
 
 
 def _cmd_fairness(args: argparse.Namespace) -> int:
+    if args.draws:
+        return _cmd_draws(args)
+    if args.weights is not None or args.winners is not None:
+        raise OptionError("--weights and --winners go with --draws: add --draws")
     n, trials = args.n, args.trials
     if n > MAX_N:
         raise SizeError(f"--n {n} is too large: the lab samples at most {MAX_N} items")
@@ -205,3 +230,76 @@ def _print_table(report: dict[str, Any]) -> None:
         )
     for path in report.get("plots", []):
         print(f"wrote {path}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- --draws
+
+
+def _cmd_draws(args: argparse.Namespace) -> int:
+    given = [o for o, v in (("--algorithms", args.algorithms), ("--exact-n", args.exact_n)) if v]
+    if given:
+        raise OptionError(f"{given[0]} does not apply to --draws: leave it out")
+    weights = list(DRAWS_WEIGHTS if args.weights is None else args.weights)
+    winners = DRAWS_WINNERS if args.winners is None else args.winners
+    plots = None
+    if args.plot:
+        from ..lab import raffle_plots  # needs matplotlib: fail before any work
+
+        plots = raffle_plots
+    report = draws_report(weights, winners)
+    written = []
+    if plots is not None:
+        folder = Path(args.plot)
+        folder.mkdir(parents=True, exist_ok=True)
+        written.append(plots.weighted_figure(weights, winners, folder / plots.WEIGHTED_FIGURE))
+    report["plots"] = [str(p) for p in written]
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        _print_draws(report)
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def _cell(text: str) -> str:
+    p = Fraction(text)
+    return text if p.denominator == 1 else f"{text} ({float(p):.3f})"
+
+
+def _print_draws(report: dict[str, Any]) -> None:
+    k = report["winners"]
+    print(
+        f"Weighted draws, exact: weights {' '.join(map(str, report['weights']))}, {k} "
+        "winner" + ("s" if k != 1 else "") + " (every sequence of random answers "
+        "enumerated; sort by RAND()*weight integrated)."
+    )
+    for key, title, target, what in (
+        ("first", "Chance of first place", "share", "weight/total"),
+        ("included", f"Chance of being among the {k} winners", "proportional", "min(1,k*w/T)"),
+    ):
+        names = list(report["entrants"][0][key])
+        header = ["entrant", "weight", what, *(METHODS[m][0] for m in names)]
+        table = [header]
+        for e in report["entrants"]:
+            row = [str(e["index"] + 1), str(e["weight"]), _cell(e[target])]
+            table.append(row + [_cell(e[key][m]) for m in names])
+        print()
+        print(f"{title}:")
+        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        for j, row in enumerate(table):
+            print("  ".join(c.rjust(widths[i]) for i, c in enumerate(row)).rstrip())
+            if j == 0:
+                print("  ".join("-" * w for w in widths))
+    print()
+    print(
+        "Running totals + RANDBETWEEN draws someone twice with chance "
+        f"{_cell(report['duplicate'])}. xlshuffle's raffle draws each winner from those "
+        "left: its chance of being among the winners is not k*w/T; the monetary-unit "
+        "selection's is."
+    )
+    print()
+    print("The protocol's stated chances, checked by enumeration:")
+    for c in report["checks"]:
+        verdict = "holds" if c["holds"] else "FAILS"
+        print(f"  {verdict}: {c['name']} (cases: {c['cases']:,})")

@@ -1,7 +1,8 @@
 """The fairness lab: the classic shuffles, fair and biased, measured exactly and by sampling.
 
-Pure standard library, except :mod:`xlshuffle.lab.plots`, which needs matplotlib and is
-imported only by whoever draws the figures (``xlshuffle fairness --plots``).
+Pure standard library, except :mod:`xlshuffle.lab.plots` and
+:mod:`xlshuffle.lab.raffle_plots`, which need matplotlib and are imported only by whoever
+draws the figures (``xlshuffle fairness --plot``).
 
 Modules
 -------
@@ -10,6 +11,9 @@ classic
     :data:`~xlshuffle.lab.classic.ALGORITHMS` that describes them.
 fairness
     The measurements and the whole lab's JSON report (``docs/fairness.md``).
+raffles
+    The raffle and audit draws' exact chances, beside the weighted draws people build by
+    hand (``xlshuffle fairness --draws``).
 plots
     The lab's figures.
 
