@@ -48,6 +48,9 @@ KINDS = {
     "id-winners": ["-k", 3, "--id", "ID", "--weights", "Tickets"],
     "exclude-text": ["-k", 3, "--id", "A", "--exclude", "{ids}"],
     "exclude-record": ["-k", 2, "--weights", "Tickets", "--id", "ID", "--exclude", "{record}"],
+    "strata-total": ["--total", 5, "--strata", "Region", "--weights", "Tickets"],
+    "strata-counts": ["--strata-counts", "{counts}", "--strata", "D", "--reserves", 1],
+    "systematic-total": ["--total", 4, "--method", "systematic", "--strata", "Region"],
 }
 
 
@@ -62,11 +65,19 @@ def files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Path]
         capsys, "sample", book, "-k", 2, "--id", "ID", "--seed", "april", "--record", record
     )
     assert code == 0 and json.loads(record.read_text())["target"]["draw"]["winners"]
-    return {"book": book, "list": save_csv(tmp_path / "raffle.csv"), "ids": ids, "record": record}
+    counts = tmp_path / "counts.csv"
+    counts.write_text("Region,Count\nNorth,2\nSouth,1\nEast,0\n", encoding="utf-8")
+    return {
+        "book": book,
+        "list": save_csv(tmp_path / "raffle.csv"),
+        "ids": ids,
+        "record": record,
+        "counts": counts,
+    }
 
 
 def _argv(kind: str, files: dict[str, Path]) -> list[object]:
-    return [str(a).format(ids=files["ids"], record=files["record"]) for a in KINDS[kind]]
+    return [str(a).format(**files) for a in KINDS[kind]]
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
@@ -232,3 +243,24 @@ def test_a_bad_ticket_is_named_by_its_sheet_and_cell(tmp_path: Path, capsys) -> 
         assert code == 1 and said == "" and not out.exists()
         assert err.startswith(f"Error: {book}: {where}: the weight 'lots' is not a number: ")
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_python_api_takes_total_and_strata_counts(tmp_path: Path) -> None:
+    from xlshuffle import OptionError
+    from xlshuffle.workbook import sample_workbook
+
+    book = save_book(tmp_path / "raffle.xlsx")
+    by_total = sample_workbook(book, total=4, strata="Region", seed="t").record
+    # North 4, South 3, East 3 of 10: 1.6, 1.2, 1.2 -> 1, 1, 1 and one unit to North (0.6)
+    assert [p["k"] for p in by_total.target["draw"]["parts"]] == [2, 1, 1]
+    by_counts = sample_workbook(
+        book, strata_counts={"North": 2, "South": 1, "East": 1}, strata="Region", seed="t"
+    ).record
+    assert by_counts.permutation == by_total.permutation
+    assert by_counts.target["draw"]["allocation"] == {
+        "counts": [["North", 2], ["South", 1], ["East", 1]]
+    }
+    with pytest.raises(OptionError, match="not both"):
+        sample_workbook(book, k=1, total=4, strata="Region", seed="t")
+    with pytest.raises(OptionError, match="k is required"):
+        sample_workbook(book, seed="t")
