@@ -47,7 +47,16 @@ SIGNATURES = {
     "SHUFFLE": "Function SHUFFLE(data, Optional seed, Optional by, Optional header)",
     "SHUFFLESTR": "Function SHUFFLESTR(text, Optional seed, Optional unit)",
     "DEAL": "Function DEAL(cards, Optional hands, Optional seed, Optional deck)",
-    "SAMPLE": "Function SAMPLE(data, k, Optional seed)",
+    "SAMPLE": (
+        "Function SAMPLE(data, k, Optional seed, Optional weights, Optional reserves, "
+        "Optional exclude, Optional ids)"
+    ),
+    "SAMPLEBY": (
+        "Function SAMPLEBY(data, k, strata, Optional seed, Optional weights, Optional reserves)"
+    ),
+    "AUDITSAMPLE": (
+        "Function AUDITSAMPLE(data, k, Optional seed, Optional method, Optional amounts)"
+    ),
     "GROUPS": "Function GROUPS(data, k, Optional seed)",
 }
 
