@@ -217,7 +217,8 @@ def SAMPLE(
     if exclude is not None:
         excluded = _cells.listed("exclude", exclude)
         given = ids is not None
-        columns["id"] = _cells.per_item("ids", ids, count, noun) if given else first_column(rows)
+        found = _cells.per_item("ids", ids, count, noun) if given else first_column(rows)
+        columns["id"] = _cells.labels("ids", found, noun, blank=True)
     seed = _cells.seed(seed)
     return _raffle.draw(rows, n, seed, reserves=extra, columns=columns, excluded=excluded)
 

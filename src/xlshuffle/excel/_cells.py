@@ -288,6 +288,20 @@ def per_item(name: str, value: Any, n: int, noun: str) -> list[Any]:
     return cells
 
 
+def labels(name: str, cells: list[Any], noun: str, *, blank: bool) -> list[Any]:
+    """``cells`` as stratum labels or IDs: TRUE and FALSE as the texts the cells show (as
+    in the sheet saved as CSV); an empty cell is refused unless ``blank`` allows it (a
+    blank ID is never excluded)."""
+    out = []
+    for i, cell in enumerate(cells, 1):
+        if isinstance(cell, bool):
+            cell = "TRUE" if cell else "FALSE"
+        elif not blank and (cell is None or (isinstance(cell, str) and not cell.strip())):
+            raise OptionError(f"{name}, {noun} {i} is empty: give every {noun} a text or a number")
+        out.append(cell)
+    return out
+
+
 def listed(name: str, value: Any) -> list[Any]:
     """The values of a range read cell by cell, row by row (``exclude``'s IDs); an error
     cell is refused by its position."""

@@ -69,7 +69,8 @@ def SAMPLEBY(
     rows = _cells.rows("data", data, values=True)
     n = _cells.count("k", k)
     count, noun = items(rows)
-    columns = {"strata": _cells.per_item("strata", strata, count, noun)}
+    labels = _cells.per_item("strata", strata, count, noun)
+    columns = {"strata": _cells.labels("strata", labels, noun, blank=False)}
     if weights is not None:
         columns["weights"] = _cells.per_item("weights", weights, count, noun)
     extra = _cells.count("reserves", reserves, default=0, least=0)
