@@ -222,7 +222,7 @@ def test_walk_picks_up_a_new_excel_module_and_its_scripts(src_copy: Path) -> Non
     anchor = "from .samples import AUDITSAMPLE, SAMPLEBY\n"
     assert anchor in text
     text = text.replace(anchor, anchor + "from .extra import DRAWLOCK\n")
-    text = text.replace('__all__ = [\n', '__all__ = [\n    "DRAWLOCK",\n')
+    text = text.replace("__all__ = [\n", '__all__ = [\n    "DRAWLOCK",\n')
     init.write_text(text, encoding="utf-8")
     main_py, _ = _tool().render(src_copy)
     assert "xlshuffle.excel.extra" in _embedded(main_py)

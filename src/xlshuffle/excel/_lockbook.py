@@ -11,13 +11,15 @@ prefix), never formats except the log's text format.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sys
 from typing import Any
 
+from ..common.a1 import col_index
 from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
 from ..draw.protocol import new_seed, normalise_seed
 from . import _cells
-from ._lockcore import LOG_COLUMNS, Draw, Rows
+from ._lockcore import LOG_COLUMNS, Draw, Rows, log_text
 
 __all__ = [
     "LOG_SHEET",
@@ -33,6 +35,7 @@ __all__ = [
     "seed_of",
     "selected",
     "selection",
+    "ticket_column",
     "version",
     "write",
     "write_text",
@@ -180,6 +183,43 @@ def beside(sheet: Any, rng: Any, height: int, width: int) -> Any:
     return target
 
 
+def ticket_column(sheet: Any, rng: Any, given: str) -> int | None:
+    """The sheet column (1-based) of a raffle's tickets: the selected column headed
+    ``given`` in the row above the selection (case and spaces around it ignored), else
+    the selected column whose letters ``given`` is; None for an empty ``given`` (every
+    row one ticket). Anything else is refused, saying what the header row holds."""
+    text = given.strip()
+    if not text:
+        return None
+    left, width = rng.column, rng.shape[1]
+    heads: list[str] = []
+    if rng.row > 1:
+        above = sheet.range((rng.row - 1, left), (rng.row - 1, left + width - 1))
+        heads = [log_text(v).strip() for v in cells(above)[0]]
+        found = [j for j, head in enumerate(heads) if head.casefold() == text.casefold()]
+        if len(found) > 1:
+            raise OptionError(
+                f"tickets: {len(found)} selected columns are headed {text!r} in row "
+                f"{rng.row - 1}: name the tickets column by its letter instead"
+            )
+        if found:
+            return int(left + found[0])
+    if re.fullmatch("[A-Za-z]{1,3}", text):
+        column = col_index(text)
+        if left <= column < left + width:
+            return column
+        raise OptionError(
+            f"tickets: column {text.upper()} is not in the selection {a1(rng)}: select the "
+            "tickets column with the list, or name a selected column"
+        )
+    shown = ", ".join(repr(h) for h in heads if h)[:120] or "nothing"
+    raise OptionError(
+        f"tickets: no selected column is headed {text!r} (the row above the selection "
+        f"holds {shown}): name the tickets column by its header or its letter, or leave "
+        "tickets empty for one ticket each"
+    )
+
+
 # --------------------------------------------------------------------------- the log
 
 
@@ -239,12 +279,18 @@ def write_text(rng: Any, values: Rows) -> None:
 
 
 def append(book: Any, log: tuple[Any, Rows] | None, draw: Draw) -> None:
+    """Append the draw's row to the log (created with its header row when missing). A
+    log begun before the raffle's columns were added gets their header cells first."""
     if log is None:
         active = book.sheets.active
         sheet = book.sheets.add(name=LOG_SHEET, after=book.sheets[len(book.sheets) - 1])
         active.activate()
         log = sheet, []
     sheet, rows = log
+    added = LOG_COLUMNS.index("reserves")
+    if rows and not all(log_text(v) for v in rows[0][added:]):
+        header = sheet.range((1, added + 1), (1, len(LOG_COLUMNS)))
+        write_text(header, [list(LOG_COLUMNS[added:])])
     lines = [] if rows else [list(LOG_COLUMNS)]
     lines.append(draw.log_row())
     top = len(rows) + 1

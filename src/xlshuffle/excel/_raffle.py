@@ -17,7 +17,7 @@ of cells: it is drawn as a column of them and its result is turned back into row
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..common.a1 import col_letters
 from ..common.entrants import Entrants
@@ -42,6 +42,8 @@ def draw(
     reserves: int = 0,
     columns: Mapping[str, Sequence[object]] | None = None,
     excluded: Sequence[object] | None = None,
+    where: str = "data",
+    at: Callable[[str, int], str] | None = None,
 ) -> Rows:
     """The rows drawn from ``rows``, with the fields the command line adds to each.
 
@@ -62,6 +64,11 @@ def draw(
         (the keys of :data:`ARGUMENTS`), already checked for their count.
     excluded : sequence, optional
         IDs that cannot win, matched against ``columns["id"]``.
+    where : str
+        What a message calls the data (``data``, ``the selection``).
+    at : callable, optional
+        ``at(key, i)`` names item ``i`` (0-based) of ``columns[key]`` in a message
+        (a locked draw names the cell, ``cell C7``); by default ``weights, row 3``.
 
     Raises
     ------
@@ -72,7 +79,9 @@ def draw(
     across = len(rows) == 1 and len(rows[0]) > 1
     items = [[cell] for cell in rows[0]] if across else rows
     noun = "cell" if across else "row"
-    ents = _entrants(items, columns, noun)
+    ents = _entrants(
+        items, columns, where, at or (lambda key, i: f"{ARGUMENTS[key]}, {noun} {i + 1}")
+    )
     given = {key: key if key in columns else None for key in ARGUMENTS}
     opts = DrawOptions(
         k=k,
@@ -91,7 +100,12 @@ def draw(
     return [list(line) for line in zip(*out, strict=True)] if across else out
 
 
-def _entrants(items: Rows, columns: dict[str, Sequence[object]], noun: str) -> Entrants:
+def _entrants(
+    items: Rows,
+    columns: dict[str, Sequence[object]],
+    where: str,
+    at: Callable[[str, int], str],
+) -> Entrants:
     """The data's columns, then the per-item arguments as columns headed by their key."""
     width = len(items[0])
     keys = list(columns)
@@ -102,11 +116,10 @@ def _entrants(items: Rows, columns: dict[str, Sequence[object]], noun: str) -> E
         return list(columns[keys[j - width]])
 
     def cell(i: int, j: int) -> str:
-        name = "data" if j < width else ARGUMENTS[keys[j - width]]
-        return f"{name}, {noun} {i + 1}"
+        return f"{where}, row {i + 1}" if j < width else at(keys[j - width], i)
 
     return Entrants(
-        where="data",
+        where=where,
         labels=[""] * width + keys,
         letters=[col_letters(j + 1) for j in range(width + len(keys))],
         n=len(items),

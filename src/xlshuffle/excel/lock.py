@@ -8,13 +8,15 @@ that says how anyone can recompute the draw:
 
 - :func:`shuffle_rows`: shuffle the selected rows in place (``=SHUFFLE``).
 - :func:`draw_winners`: draw ``k`` of the selected rows, in draw order (``=SAMPLE``).
+- :func:`draw_raffle`: draw ``k`` winners and ``reserves`` reserves by a tickets column
+  (``=SAMPLE`` with ``weights`` and ``reserves``).
 - :func:`deal_cards`: deal ``cards`` cards to ``hands`` hands from the selected cells,
   read row by row (``=DEAL``).
 - :func:`assign_groups`: a group number 1..k for each selected row (``=GROUPS``).
 - :func:`restore_last_draw`: undo the newest draw of the log not yet restored.
 - :func:`write_seed`: write a fresh seed, as text, into the selected cell.
 
-Winners, deals and groups are written into the cells right of the selection (the
+Winners, raffles, deals and groups are written into the cells right of the selection (the
 column after its last one), which must be empty. The seed is the value of the cell
 named ``SEED`` (a defined name) when that cell is filled, else a fresh seed from the
 operating system (:func:`~xlshuffle.draw.new_seed`).
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common.a1 import col_letters
 from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.protocol import new_seed
 from . import _cells
@@ -47,6 +50,7 @@ from ._lockbook import (
     seed_of,
     selected,
     selection,
+    ticket_column,
     version,
     write,
     write_text,
@@ -58,6 +62,7 @@ __all__ = [
     "SEED_NAME",
     "assign_groups",
     "deal_cards",
+    "draw_raffle",
     "draw_winners",
     "message",
     "restore_last_draw",
@@ -74,7 +79,15 @@ def message(command: str, exc: BaseException) -> str:
 # --------------------------------------------------------------------------- commands
 
 
-def _lock(book: Any, mode: str, k: int | None = None, hands: int | None = None) -> Draw:
+def _lock(
+    book: Any,
+    mode: str,
+    k: int | None = None,
+    hands: int | None = None,
+    *,
+    reserves: int | None = None,
+    tickets: str = "",
+) -> Draw:
     sheet, rng, rows = selection(book, least_rows=1 if mode == "deal" else 2)
     if mode == "deal" and len(rows) * len(rows[0]) < 2:
         raise SizeError("the selection is one cell: select the cards, at least 2 cells")
@@ -82,9 +95,24 @@ def _lock(book: Any, mode: str, k: int | None = None, hands: int | None = None) 
         raise SizeError(
             f"cannot draw {k} winners from {len(rows)} rows: draw fewer or select more rows"
         )
+    column = ticket_column(sheet, rng, tickets) if mode == "raffle" else None
     seed, seed_from = seed_of(book)
     log = log_sheet(book)
-    output = plan(mode, rows, seed, k, hands)
+    if column is None:
+        output = plan(mode, rows, seed, k, hands, reserves=reserves or 0)
+        tickets_at = None
+    else:
+        letter = col_letters(column)
+        output = plan(
+            mode,
+            rows,
+            seed,
+            k,
+            reserves=reserves or 0,
+            tickets=column - rng.column,
+            ticket_cell=lambda i: f"the tickets cell {letter}{rng.row + i}",
+        )
+        tickets_at = f"{letter}{rng.row}:{letter}{rng.row + len(rows) - 1}"
     target = rng if mode == "shuffle" else beside(sheet, rng, len(output), len(output[0]))
     draw = Draw(
         mode=mode,
@@ -100,6 +128,8 @@ def _lock(book: Any, mode: str, k: int | None = None, hands: int | None = None) 
         output_address=a1(target),
         k=k,
         hands=hands,
+        reserves=reserves,
+        tickets=tickets_at,
     )
     write(target, output)
     append(book, log, draw)
@@ -121,6 +151,20 @@ def deal_cards(book: Any, cards: Any = 5, hands: Any = 1) -> Draw:
     n_cards = _cells.count("cards", number(cards), most=_cells.SHEET_ROWS)
     n_hands = _cells.count("hands", number(hands), most=_cells.SHEET_COLUMNS)
     return _lock(book, "deal", k=n_cards, hands=n_hands)
+
+
+def draw_raffle(book: Any, k: Any = 1, reserves: Any = 0, tickets: Any = "Tickets") -> Draw:
+    """Draw ``k`` winners and then ``reserves`` reserves of the selected rows by their
+    tickets, into the cells right of them: each row followed by its Role and Rank when
+    there are reserves (``=SAMPLE`` with ``weights`` and ``reserves``).
+
+    ``tickets`` names the column of ticket counts: the selected column headed so in the
+    row above the selection, or a column letter; empty gives every row one ticket.
+    """
+    n = _cells.count("k", number(k))
+    extra = _cells.count("reserves", number(reserves), default=0, least=0)
+    given = "" if tickets is None else str(tickets)
+    return _lock(book, "raffle", k=n, reserves=extra, tickets=given)
 
 
 def assign_groups(book: Any, k: Any = 2) -> Draw:
