@@ -292,7 +292,7 @@ def test_the_add_in_draws_tickets_strata_and_audits_like_office_js() -> None:
     cents = [int(a[0]) * 100 for a in amounts]
     hits = MV.monetary_units(cents, 4, "audit 2026")["selected"]
     assert got[4] == [[TEN[i][0], n] for i, n in hits]
-    assert (
-        got[5]
-        == "#VALUE! SAMPLE: weights has 2 cells but data has 10 rows: give one weights cell for each row of data"
+    assert got[5] == (
+        "#VALUE! SAMPLE: weights has 2 cells but data has 10 rows: give one weights cell "
+        "for each row of data"
     )
