@@ -56,7 +56,12 @@ def register(subparsers: Any) -> None:
         "--json the record goes to stdout, so the winners need -o.",
     )
     _add_common(p)
-    p.add_argument("-k", type=int, required=True, help="how many rows to draw")
+    p.add_argument(
+        "-k",
+        type=int,
+        help="how many rows to draw (per stratum with --strata; required "
+        "unless --total or --strata-counts says)",
+    )
     p.add_argument("--sheet-name", default="Sample", help="name of the new sheet (default Sample)")
     add_draw_options(p)
     p.set_defaults(func=_cmd_run, command="sample")
@@ -95,6 +100,13 @@ def register(subparsers: Any) -> None:
         help="the output workbook: its cells must follow the permutation (with --input), "
         "or its SHA-256 must be the recorded one; for a sample printed to stdout, the "
         "file the winners were saved in (with --input)",
+    )
+    p.add_argument(
+        "--exclude",
+        metavar="FILE",
+        help="for a draw that excluded IDs (sample --exclude): the earlier record or ID "
+        "list it should have excluded; checks that the draw left out exactly those IDs "
+        "(a chain of draws: draw 2 excluded draw 1's winners)",
     )
     p.set_defaults(func=records.cmd_verify)
 

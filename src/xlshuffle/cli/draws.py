@@ -9,6 +9,7 @@ a plain ``sample`` runs exactly as before) and refuses the ones that cannot comb
 from __future__ import annotations
 
 import argparse
+import csv
 import dataclasses
 import json
 from typing import Any
@@ -16,9 +17,10 @@ from typing import Any
 from ..common.raffle_options import METHODS, DrawOptions
 from ..draw.errors import OptionError
 
-__all__ = ["add_draw_options", "draw_lines", "draw_options", "read_excluded"]
+__all__ = ["add_draw_options", "draw_lines", "draw_options", "read_counts", "read_excluded"]
 
 _MAX_EXCLUDE_BYTES = 256 * 1024**2
+_MAX_COUNTS_BYTES = 16 * 1024**2
 
 
 def add_draw_options(p: argparse.ArgumentParser) -> None:
@@ -66,6 +68,20 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         "own sub-stream of the seed: one stratum's rows never change another's draw",
     )
     g.add_argument(
+        "--total",
+        type=int,
+        metavar="N",
+        help="with --strata, instead of -k: draw N in all, shared among the strata in "
+        "proportion to their row counts (largest remainder, ties to the stratum first seen)",
+    )
+    g.add_argument(
+        "--strata-counts",
+        metavar="FILE",
+        help="with --strata, instead of -k: each stratum's count from a CSV/TSV file of "
+        "lines 'stratum,count' (a header line is allowed; every stratum needs a line, 0 "
+        "leaves it out)",
+    )
+    g.add_argument(
         "--method",
         choices=list(METHODS),
         default="random",
@@ -86,13 +102,20 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
     options that cannot combine)."""
     from . import UsageError
 
-    given = (args.weights, args.exclude, args.id, args.strata, args.amount)
+    shared = (args.total, args.strata_counts)
+    given = (args.weights, args.exclude, args.id, args.strata, args.amount, *shared)
+    if args.k is None and all(x is None for x in shared):
+        raise UsageError("-k K is required: how many rows to draw (or, with --strata, --total N)")
+    if args.k is not None and any(x is not None for x in shared):
+        raise UsageError("-k and --total/--strata-counts both say how many: give one")
     if all(x is None for x in given) and args.reserves == 0 and args.method == "random":
         return None
     if args.reserves < 0:
         raise UsageError(f"--reserves must be 0 or more, not {args.reserves}")
     options = DrawOptions(
-        k=args.k,
+        k=args.k or 0,
+        total=args.total,
+        counts=None if args.strata_counts is None else (),
         method=args.method,
         weights=args.weights,
         amount=args.amount,
@@ -105,9 +128,39 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         options.check()
     except OptionError as exc:
         raise UsageError(str(exc)) from None
+    if args.strata_counts is not None:
+        options = dataclasses.replace(options, counts=read_counts(args.strata_counts))
     if args.exclude is None:
         return options
     return dataclasses.replace(options, excluded=read_excluded(args.exclude))
+
+
+def read_counts(path: str) -> tuple[tuple[str, int], ...]:
+    """A ``--strata-counts`` file: ``stratum,count`` a line (comma, semicolon or tab), a
+    header line allowed first, blank lines skipped."""
+    with open(path, "rb") as fh:
+        data = fh.read(_MAX_COUNTS_BYTES + 1)
+    if len(data) > _MAX_COUNTS_BYTES:
+        raise OptionError(f"--strata-counts {path}: more than 16 MB: not a table of counts")
+    lines = data.decode("utf-8-sig", "replace").splitlines()
+    sample = next((line for line in lines if line.strip()), "")
+    delimiter = max("\t;,", key=sample.count)
+    out: list[tuple[str, int]] = []
+    for number, fields in enumerate(csv.reader(lines, delimiter=delimiter), 1):
+        if not any(f.strip() for f in fields):
+            continue
+        count = fields[1].strip().replace("_", "") if len(fields) == 2 else ""
+        if len(fields) == 2 and count.isdigit():
+            out.append((fields[0].strip(), int(count)))
+        elif out or number > 1 or len(fields) != 2 or _numberish(count):
+            # only the first line may be a header, and a header's count is not a number
+            raise OptionError(
+                f"--strata-counts {path}: line {number} is not 'stratum,count' (a whole "
+                "number 0 or more): write one stratum and its count a line"
+            )
+    if not out:
+        raise OptionError(f"--strata-counts {path}: no 'stratum,count' lines")
+    return tuple(out)
 
 
 def read_excluded(path: str) -> tuple[str, ...]:
@@ -121,6 +174,10 @@ def read_excluded(path: str) -> tuple[str, ...]:
     if text.lstrip()[:1] in ("{", "["):
         return _record_winners(path, text)
     return tuple(line for line in text.splitlines() if line.strip())
+
+
+def _numberish(text: str) -> bool:
+    return bool(text) and text.lstrip("+-").replace(".", "").replace(",", "").isdigit()
 
 
 def _record_winners(path: str, text: str) -> tuple[str, ...]:

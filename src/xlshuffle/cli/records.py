@@ -12,11 +12,17 @@ __all__ = ["cmd_restore", "cmd_verify"]
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from ..workbook import load_records, verify_record
+    from . import UsageError
 
     records = load_records(args.record)
     rec0 = records[0]
     if rec0.target.get("draw") is not None:
         return _verify_draw(args, records)
+    if args.exclude is not None:
+        raise UsageError(
+            f"{args.record}: --exclude checks a draw made with sample --exclude; this "
+            "record's draw excluded nothing"
+        )
     if (
         len(records) == 1
         and rec0.target.get("kind") == "list"
@@ -51,6 +57,7 @@ def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
     """A draw of issue 20 reads its weights, IDs and strata from the input: replay it."""
     from ..lists.raffle import verify_draw_csv
     from . import UsageError
+    from .draws import read_excluded
 
     rec = records[0]
     if len(records) != 1 or args.input is None:
@@ -61,11 +68,13 @@ def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
         )
     if rec.target.get("kind") != "list":
         raise UsageError(f"{args.record}: only CSV/TSV lists' draws of this kind verify so far")
-    verify_draw_csv(rec.to_dict(), args.input, args.output)
+    excluded = None if args.exclude is None else read_excluded(args.exclude)
+    verify_draw_csv(rec.to_dict(), args.input, args.output, excluded=excluded)
     checked = "input and output" if args.output is not None else "input"
+    chain = "" if excluded is None else f"; exactly the IDs of {args.exclude} excluded"
     print(
         f"ok: sample of {rec.input} with seed {rec.seed}: {len(rec.permutation)} rows "
-        f"({rec.target['draw']['method']}) drawn again; {checked} checked"
+        f"({rec.target['draw']['method']}) drawn again; {checked} checked{chain}"
     )
     return 0
 

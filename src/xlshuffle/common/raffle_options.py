@@ -23,10 +23,12 @@ _FROM_RECORD["monetary-unit"] = "mus"
 class DrawOptions:
     """A draw beyond plain ``sample -k``: the options as the command line names them.
 
-    ``k`` is per stratum with ``strata``; for ``method="mus"`` it counts hits (cents),
-    so fewer rows are selected when a row is hit twice. ``excluded`` holds the excluded
-    IDs as read from ``--exclude`` (None without it); ``id`` names the ID column, which
-    the record then lists the winners by.
+    ``k`` is per stratum with ``strata``, unless ``counts`` gives each stratum's count
+    (``(label, count)`` pairs, every stratum needs one) or ``total`` is shared among the
+    strata in proportion to their sizes (protocol section 11); for ``method="mus"`` it
+    counts hits (cents), so fewer rows are selected when a row is hit twice.
+    ``excluded`` holds the excluded IDs as read from ``--exclude`` (None without it);
+    ``id`` names the ID column, which the record then lists the winners by.
     """
 
     k: int
@@ -37,13 +39,17 @@ class DrawOptions:
     strata: str | None = None
     id: str | None = None
     excluded: tuple[str, ...] | None = None
+    total: int | None = None
+    counts: tuple[tuple[str, int], ...] | None = None
 
     def check(self) -> None:
         """Refuse options that cannot combine (each an OptionError, a usage error)."""
         if self.method not in METHODS:
             raise OptionError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
-        if self.k < 0 or self.reserves < 0:
-            raise OptionError("-k and --reserves must be 0 or more")
+        if self.k < 0 or self.reserves < 0 or (self.total or 0) < 0:
+            raise OptionError("-k, --total and --reserves must be 0 or more")
+        if any(n < 0 for _, n in self.counts or ()):
+            raise OptionError("--strata-counts: every count must be 0 or more")
         for problem in self._conflicts():
             raise OptionError(problem)
 
@@ -70,6 +76,14 @@ class DrawOptions:
                     self.excluded is not None and self.id is None,
                     "--exclude needs --id COL: the column whose IDs are matched",
                 ),
+                (
+                    (self.total is not None or self.counts is not None) and self.strata is None,
+                    "--total and --strata-counts share a draw among strata: add --strata COL",
+                ),
+                (
+                    self.total is not None and self.counts is not None,
+                    "give --total N or --strata-counts FILE, not both",
+                ),
             )
             if bad
         ]
@@ -86,6 +100,15 @@ class DrawOptions:
             key: ents.column(given, f"--{key}") for key, given in named.items() if given is not None
         }
 
+    def allocation(self) -> dict[str, Any] | None:
+        """The record's ``target["draw"]["allocation"]``: None for the same ``k`` in
+        every stratum, else the total or the counts given."""
+        if self.total is not None:
+            return {"total": self.total, "rule": "largest remainder"}
+        if self.counts is not None:
+            return {"counts": [[label, n] for label, n in self.counts]}
+        return None
+
     @property
     def method_name(self) -> str:
         """The record's name of the method."""
@@ -100,8 +123,12 @@ class DrawOptions:
             value = spec[key]
             return None if value is None else str(value["column"])
 
+        allocation = spec.get("allocation") or {}
+        counts = allocation.get("counts")
         return cls(
             k=int(spec["k"]),
+            total=None if allocation.get("total") is None else int(allocation["total"]),
+            counts=None if counts is None else tuple((str(a), int(n)) for a, n in counts),
             method=_FROM_RECORD[spec["method"]],
             weights=given("weights"),
             amount=given("amount"),

@@ -33,6 +33,7 @@ class Part:
     label: object
     size: int
     rows: list[int]
+    k: int = 0
     roles: list[tuple[str, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     audit: AuditSample | None = None
@@ -47,6 +48,7 @@ class Part:
         out: dict[str, Any] = {
             "stratum": label_text(self.label),
             "size": self.size,
+            "k": self.k,
             "drawn": len(self.rows),
         }
         if self.audit is not None:
@@ -73,16 +75,18 @@ def draw_part(
     label: object,
     rows: list[int],
     stream: DrawStream,
+    k: int,
 ) -> Part:
-    """Draw from ``rows`` (one stratum's) with the stream of its label."""
+    """Draw ``k`` (winners, or an audit's count) from ``rows`` (one stratum's) with the
+    stream of its label."""
     source = stream if label is None else stream.substream(label)
     try:
         if opts.method == "systematic":
-            return _audit(label, rows, systematic_sample(len(rows), opts.k, seed=source))
+            return _audit(label, rows, k, systematic_sample(len(rows), k, seed=source))
         if opts.method == "mus":
             cents = ents.read(cols["amount"], rows, parse_amounts)
-            return _audit(label, rows, monetary_unit_sample(cents, opts.k, seed=source))
-        return _raffle(ents, opts, cols, label, rows, source)
+            return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
+        return _raffle(ents, opts, cols, (label, rows, k), source)
     except SizeError as exc:
         where = ents.where if label is None else f"{ents.where}: stratum {label_text(label)!r}"
         raise SizeError(f"{where}: {exc}") from None
@@ -92,31 +96,32 @@ def _raffle(
     ents: Entrants,
     opts: DrawOptions,
     cols: dict[str, Column],
-    label: object,
-    rows: list[int],
+    part: tuple[object, list[int], int],
     source: DrawStream,
 ) -> Part:
-    count = opts.k + opts.reserves
+    label, rows, k = part
+    count = k + opts.reserves
     if "weights" in cols:
         weights = ents.read(cols["weights"], rows, parse_weights)
         picked = weighted_sample(weights, count, seed=source)
     else:
         if count > len(rows):
-            asked = f"{opts.k} + {opts.reserves} reserves" if opts.reserves else f"{opts.k}"
+            asked = f"{k} + {opts.reserves} reserves" if opts.reserves else f"{k}"
             raise SizeError(
                 f"cannot draw {asked} from {len(rows)} row{'s' if len(rows) != 1 else ''}: "
                 "ask for fewer"
             )
         picked = deal(range(len(rows)), count, seed=source)
-    roles = [(p.role, p.rank) for p in placings(picked, opts.k)] if opts.reserves else []
-    return Part(label, len(rows), [rows[p] for p in picked], roles)
+    roles = [(p.role, p.rank) for p in placings(picked, k)] if opts.reserves else []
+    return Part(label, len(rows), [rows[p] for p in picked], k, roles)
 
 
-def _audit(label: object, rows: list[int], sample: AuditSample) -> Part:
+def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:
     return Part(
         label,
         len(rows),
         [rows[s.item] for s in sample.selected],
+        k,
         hits=[s.hits for s in sample.selected],
         audit=sample,
     )

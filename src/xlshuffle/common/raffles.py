@@ -15,18 +15,28 @@ input order (section 10); strata come in order of first appearance, each drawn f
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..draw.errors import EntryError, OptionError, SeedError
+from ..draw.errors import EntryError, OptionError, SeedError, SizeError
 from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
 from .raffle_options import DrawOptions
-from .raffle_parts import Part, draw_part
+from .raffle_parts import Part, draw_part, label_text
 
-__all__ = ["DrawOptions", "Drawn", "Exclusion", "choose", "exclusion_of", "replay"]
+__all__ = [
+    "DrawOptions",
+    "Drawn",
+    "Exclusion",
+    "check_exclusion",
+    "choose",
+    "exclusion_of",
+    "replay",
+]
 
 
 @dataclass(frozen=True)
@@ -83,9 +93,11 @@ def choose(
     cols = opts.columns(ents)
     out = set(excluded.rows) if excluded else set()
     keep = [i for i in range(ents.n) if i not in out]
+    strata = _strata(ents, cols.get("strata"), keep)
+    counts = shares(ents, opts, strata, cols.get("strata"))
     parts = [
-        draw_part(ents, opts, cols, label, rows, stream)
-        for label, rows in _strata(ents, cols.get("strata"), keep)
+        draw_part(ents, opts, cols, label, rows, stream, k)
+        for (label, rows), k in zip(strata, counts, strict=True)
     ]
     rows = [r for p in parts for r in p.rows]
     spec = _spec(opts, cols, excluded, parts)
@@ -107,6 +119,7 @@ def _spec(
     return {
         "method": opts.method_name,
         "k": opts.k,
+        "allocation": opts.allocation(),
         "reserves": opts.reserves,
         "weights": column("weights"),
         "amount": column("amount"),
@@ -116,6 +129,57 @@ def _spec(
         "parts": [p.to_dict() for p in parts],
         "winners": None,  # the winners' IDs, with an ID column
     }
+
+
+def shares(
+    ents: Entrants,
+    opts: DrawOptions,
+    strata: list[tuple[object, list[int]]],
+    column: Column | None = None,
+) -> list[int]:
+    """Each stratum's count: ``opts.k``, its line of ``opts.counts``, or its share of
+    ``opts.total`` by the largest-remainder rule (protocol section 11). ``column``, the
+    strata column, tells a misspelt stratum of ``opts.counts`` from one whose rows were
+    all excluded."""
+    if opts.total is not None:
+        try:
+            return proportional_allocation([len(rows) for _, rows in strata], opts.total)
+        except SizeError as exc:
+            raise SizeError(f"{ents.where}: --total: {exc}") from None
+    if opts.counts is None:
+        return [opts.k] * len(strata)
+    given: dict[bytes, int] = {}
+    for label, n in opts.counts:
+        key = _key_or_none(label)
+        if key is None or key in given:
+            raise OptionError(
+                f"--strata-counts: stratum {label!r} is "
+                + ("blank" if key is None else "listed twice")
+                + ": give each stratum once, with its count"
+            )
+        given[key] = n
+    keys = [_key_or_none(label) for label, _ in strata]
+    missing = [label for (label, _), key in zip(strata, keys, strict=True) if key not in given]
+    if missing:
+        raise OptionError(
+            f"{ents.where}: --strata-counts has no count for stratum {label_text(missing[0])!r}"
+            f" ({len(missing)} without one): add a line for each (0 leaves a stratum out)"
+        )
+    known = set(keys) if column is None else {_key_or_none(v) for v in ents.values(column.index)}
+    unknown = [label for label, _ in opts.counts if _key_or_none(label) not in known]
+    if unknown:
+        raise OptionError(
+            f"{ents.where}: --strata-counts names stratum {unknown[0]!r}, which no row has: "
+            "check its spelling against the strata column"
+        )
+    return [given[key] for key in keys if key is not None]
+
+
+def _key_or_none(label: object) -> bytes | None:
+    try:
+        return None if isinstance(label, str) and not label.strip() else normalise_seed(label)
+    except SeedError:
+        return None
 
 
 def _strata(
@@ -204,3 +268,28 @@ def _recorded_exclusion(data: object, n: int) -> Exclusion | None:
     if not all(isinstance(r, int) and 0 <= r < n for r in rows) or rows != sorted(set(rows)):
         raise ValueError("exclusion.rows are not ascending data rows of the input")
     return Exclusion(str(data["digest"]), int(data["ids"]), tuple(rows))
+
+
+def check_exclusion(ents: Entrants, spec: dict[str, Any], excluded: Sequence[str]) -> str | None:
+    """Why a draw's record did not exclude exactly the IDs ``excluded`` (an earlier
+    record's winners, or a list), or None when it did: the same exclusion digest and
+    count, and the same rows left out of ``ents``."""
+    recorded = spec.get("exclusion")
+    if not isinstance(recorded, dict):
+        return "the draw excluded no IDs (it was made without --exclude)"
+    try:
+        opts = dataclasses.replace(DrawOptions.from_spec(spec), excluded=tuple(excluded))
+    except (KeyError, TypeError, ValueError) as exc:
+        return f"target.draw cannot be read ({exc}): the record was edited"
+    got = exclusion_of(ents, opts, opts.columns(ents).get("id"))
+    if got is None:  # pragma: no cover - from_spec gives an id with an exclusion
+        return "the record names no ID column"
+    if got.digest != recorded.get("digest") or got.ids != recorded.get("ids"):
+        return (
+            f"it excluded {recorded.get('ids')} IDs with digest "
+            f"{str(recorded.get('digest'))[:16]}..., not these {got.ids} "
+            f"(digest {got.digest[:16]}...)"
+        )
+    if list(got.rows) != recorded.get("rows"):
+        return "the rows it left out are not the rows whose ID is among these IDs"
+    return None

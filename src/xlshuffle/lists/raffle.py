@@ -14,12 +14,12 @@ import csv
 import io
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
 from ..common.a1 import col_letters
 from ..common.entrants import Entrants
-from ..common.raffles import Drawn, DrawOptions, choose, exclusion_of, replay
+from ..common.raffles import Drawn, DrawOptions, check_exclusion, choose, exclusion_of, replay
 from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError
 from ..draw.protocol import as_stream
@@ -135,14 +135,21 @@ def verify_draw_csv(
     saved: PathLike | None = None,
     *,
     max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+    excluded: Sequence[str] | None = None,
 ) -> None:
     """Draw again what ``record`` says from ``src``, and check ``saved`` (the output, or
-    the winners saved from stdout) field by field. Raises ListError at the first
-    difference."""
+    the winners saved from stdout) field by field; with ``excluded`` (IDs, as read from
+    an earlier record or a list), check that the draw left out exactly those. Raises
+    ListError at the first difference."""
     op = _Opened(src, bool(record["header"]), max_bytes)
     if op.sha256 != record["input_sha256"]:
         raise ListError(f"{op.path}: not the recorded input (SHA-256 differs)")
-    drawn = replay(_Fields(op).entrants(), record["target"]["draw"], str(record["seed"]))
+    ents = _Fields(op).entrants()
+    if excluded is not None:
+        why = check_exclusion(ents, record["target"]["draw"], excluded)
+        if why is not None:
+            raise ListError(f"record: not a draw that excluded the IDs given: {why}")
+    drawn = replay(ents, record["target"]["draw"], str(record["seed"]))
     if drawn.rows != record["permutation"]:
         raise ListError(
             f"record: seed {record['seed']!r} does not draw these rows: recorded "

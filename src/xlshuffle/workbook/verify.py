@@ -27,6 +27,7 @@ from .records.rowdigest import UNKNOWN, block_digests, norm_general, row_digests
 from .scan.refs import cell_ref, col_letters, parse_area
 from .scan.sheet import SheetXml
 from .selection.keep import free_indexes, parse_kept, spread
+from .verify_formulas import verify_formulas
 from .winners import verify_printed
 
 __all__ = ["verify_record"]
@@ -198,6 +199,7 @@ def _verify_output(record: DrawRecord, input: PathLike | None, output: PathLike)
             )
         return
     _verify_cells(record, input, output)
+    verify_formulas(record, input, output)
 
 
 def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:

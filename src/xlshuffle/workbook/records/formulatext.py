@@ -1,0 +1,227 @@
+"""The formulas of a drawn area, as text, for ``verify``.
+
+A shuffle moves formulas and translates them as Excel translates a sorted formula
+(``=B2*2`` moved from row 2 to row 9 reads ``=B9*2``), so ``verify`` cannot compare a
+moved formula's text byte for byte. It compares it with its translation instead: each
+formula of the input's drawn area is translated to the cell the permutation puts it in,
+and the output's area must hold exactly those formulas. Each side keeps one 8-byte
+digest per row, so one sheet is in memory at a time.
+
+A formula reads as its own text, a shared formula's follower as its group's text
+translated to its cell. :func:`first_formula_mismatch` compares the texts as written
+first (one regular expression over the rows, when every formula is a plain ``<f>``), and
+only when that finds a difference compares them :func:`canonical`-ly, with spaces
+outside string literals left out and letters outside them in capitals: an output
+re-saved by Excel or openpyxl (which write shared formulas and spacing their own way)
+still verifies, and an edited one is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Callable, Iterator
+
+from ...common.a1 import col_index
+from ..formulas.translate import FormulaMoveError, FormulaMover
+from ..move.cellwrite import SharedGroups
+from ..scan.refs import Area
+from ..scan.sheet import Cell, SheetXml, parse_cells
+from ..scan.xmlscan import unescape
+
+__all__ = ["canonical", "first_formula_mismatch", "formula_cells", "formulas_at", "has_formulas"]
+
+Dest = Callable[[int, int], tuple[int, int]]
+#: A formula's text as compared, or None for one that cannot be read at its cell.
+Text = str | None
+
+_STRING = re.compile(r'("(?:[^"]|"")*"?)')
+_SPACE = re.compile(r"\s+")
+
+
+def canonical(text: str) -> str:
+    """Formula text as compared: without a leading ``=``, spaces outside string literals
+    left out, letters outside them in capitals.
+
+    Examples
+    --------
+    >>> canonical('=sum( b2 , "a b" )')
+    'SUM(B2,"a b")'
+    """
+    text = text[1:] if text.startswith("=") else text
+    parts = _STRING.split(text)
+    parts[::2] = [_SPACE.sub("", p).upper() for p in parts[::2]]
+    return "".join(parts)
+
+
+def _span(sx: SheetXml, area: Area) -> tuple[int, int]:
+    i0, i1 = sx.index_of(area.top), sx.index_of(area.bottom + 1)
+    return (sx.starts[i0], sx.ends[i1 - 1]) if i0 < i1 else (0, 0)
+
+
+def has_formulas(sx: SheetXml, area: Area) -> bool:
+    """Whether any row of ``area`` holds a formula element."""
+    start, end = _span(sx, area)
+    f_open = b"<" + sx.prefix + b"f"
+    at = sx.data.find(f_open, start, end)
+    while at >= 0:
+        if sx.data[at + len(f_open) : at + len(f_open) + 1] in (b">", b" ", b"/", b"\t", b"\n"):
+            return True
+        at = sx.data.find(f_open, at + 1, end)
+    return False
+
+
+def formula_cells(
+    sx: SheetXml, area: Area, cols: set[int] | None, mover: FormulaMover
+) -> Iterator[tuple[int, int, Text]]:
+    """``(row, col, text)`` of each formula in ``area`` (columns ``cols``; None: all of
+    the area's), its text as it reads at its own cell; quick when every formula there
+    is a plain ``<f>`` (what xlshuffle writes), cell by cell otherwise."""
+    quick = _quick_cells(sx, area)
+    for r, c, text in quick if quick is not None else _careful_cells(sx, area, mover):
+        if area.left <= c <= area.right and (cols is None or c in cols):
+            yield r, c, text
+
+
+def _quick_cells(sx: SheetXml, area: Area) -> list[tuple[int, int, Text]] | None:
+    """Every formula of ``area``'s rows from one regular expression, or None when one is
+    not a plain ``<f>`` in a cell that names itself (then :func:`_careful_cells`)."""
+    start, end = _span(sx, area)
+    p, data = re.escape(sx.prefix), sx.data
+    plain = data.count(b"<" + sx.prefix + b"f>", start, end)
+    if _f_tags(sx, start, end) != plain:
+        return None
+    f = rb"><" + p + rb"f>([^<]*)</" + p + rb"f>"
+    found = []
+    for head in (rb"<" + p + rb'c r="', rb"<" + p + rb"c\s[^<>]*?(?<![\w:.-])r\s*=\s*\""):
+        # r= first, as Excel and xlshuffle write it; then anywhere in the tag
+        found = re.compile(head + rb'([A-Z]{1,3})(\d+)"[^<>]*?' + f).findall(data, start, end)
+        if len(found) == plain:
+            return [
+                (int(row), col_index(letters), unescape(text) if b"&" in text else text.decode())
+                for letters, row, text in found
+            ]
+    return None
+
+
+def _f_tags(sx: SheetXml, start: int, end: int) -> int:
+    """How many formula elements of any spelling lie in ``data[start:end]``."""
+    f_open = re.compile(rb"<" + re.escape(sx.prefix) + rb"f[\s>/]")
+    return len(f_open.findall(sx.data, start, end))
+
+
+def _careful_cells(
+    sx: SheetXml, area: Area, mover: FormulaMover
+) -> Iterator[tuple[int, int, Text]]:
+    groups = SharedGroups(sx, area)
+    for i in range(sx.index_of(area.top), sx.index_of(area.bottom + 1)):
+        row, number = sx.row(i), sx.numbers[i]
+        for cell in parse_cells(row, number, sx.prefix, sx.label):
+            if cell.f_span is not None:
+                yield number, cell.col, _text_at(row, cell, number, groups, mover)
+
+
+def _text_at(
+    row: bytes, cell: Cell, number: int, groups: SharedGroups, mover: FormulaMover
+) -> Text:
+    a = cell.f_attrs or {}
+    if a.get(b"t") == b"shared":
+        group = groups.groups.get(a.get(b"si", b""))
+        if group is not None:
+            try:
+                return mover.move(group.text, group.row, group.col, number, cell.col)
+            except (FormulaMoveError, ValueError):
+                return None
+    f_text = cell.f_text
+    return "" if f_text is None else unescape(row[f_text[0] : f_text[1]])
+
+
+def _digest(col: int, text: Text, canon: bool) -> int:
+    """One formula's digest: its column and text (None: unreadable). Python's own hash:
+    both sides are digested in one process, with a key an output cannot be made for."""
+    if text is not None and canon:
+        text = canonical(text)
+    return hash((col, text))
+
+
+def _moved(mover: FormulaMover, text: Text, src: tuple[int, int], dst: tuple[int, int]) -> Text:
+    if text is None:
+        return None
+    try:
+        return mover.move(text, *src, *dst)
+    except (FormulaMoveError, ValueError):
+        return None
+
+
+def _expected(
+    sx: SheetXml, area: Area, cols: set[int] | None, dest: Dest, canon: bool
+) -> array[int]:
+    """Per row of ``area``, the digest of the formulas the draw puts there."""
+    out = array("q", [0]) * (area.bottom - area.top + 1)
+    mover = FormulaMover()
+    for r, c, text in formula_cells(sx, area, cols, mover):
+        to = dest(r, c)
+        out[to[0] - area.top] ^= _digest(to[1], _moved(mover, text, (r, c), to), canon)
+    return out
+
+
+def _found(sx: SheetXml, area: Area, cols: set[int] | None, canon: bool) -> array[int]:
+    """Per row of ``area``, the digest of the formulas the output holds there."""
+    out = array("q", [0]) * (area.bottom - area.top + 1)
+    for r, c, text in formula_cells(sx, area, cols, FormulaMover()):
+        out[r - area.top] ^= _digest(c, text, canon)
+    return out
+
+
+def _digests(
+    before: Callable[[], SheetXml],
+    after: Callable[[], SheetXml],
+    area: Area,
+    cols: set[int] | None,
+    dest: Dest,
+    canon: bool,
+) -> tuple[array[int], array[int]]:
+    """Both sides' digests, one sheet held at a time; a side without any formula in the
+    area's rows is not read cell by cell."""
+    empty = array("q", [0]) * (area.bottom - area.top + 1)
+    sx = before()
+    expected = _expected(sx, area, cols, dest, canon) if has_formulas(sx, area) else empty
+    del sx
+    out = after()
+    found = _found(out, area, cols, canon) if has_formulas(out, area) else empty
+    return expected, found
+
+
+def first_formula_mismatch(
+    before: Callable[[], SheetXml],
+    after: Callable[[], SheetXml],
+    area: Area,
+    cols: set[int] | None,
+    dest: Dest,
+) -> int | None:
+    """The first row of ``area`` whose formulas in the output (``after()``) are not the
+    input's (``before()``) translated to where the draw puts them; None when all are.
+    The texts as written are compared first, and only when they differ (an output
+    re-saved, or edited) again canonically, each sheet opened anew."""
+    expected, found = _digests(before, after, area, cols, dest, canon=False)
+    if expected == found:
+        return None
+    expected, found = _digests(before, after, area, cols, dest, canon=True)
+    pairs = zip(expected, found, strict=True)
+    return next((area.top + p for p, (a, b) in enumerate(pairs) if a != b), None)
+
+
+def formulas_at(
+    before: SheetXml, after: SheetXml, area: Area, cols: set[int] | None, dest: Dest, row: int
+) -> tuple[dict[int, Text], dict[int, Text]]:
+    """The formulas the draw puts in output row ``row`` and those found there, by column
+    (the texts of a row :func:`first_formula_mismatch` named, for the message)."""
+    mover = FormulaMover()
+    put: dict[int, Text] = {}
+    for r, c, text in formula_cells(before, area, cols, mover):
+        to = dest(r, c)
+        if to[0] == row:
+            put[to[1]] = _moved(mover, text, (r, c), to)
+    one = Area((row, area.left, row, area.right))
+    found = {c: text for _, c, text in formula_cells(after, one, cols, mover)}
+    return put, found
