@@ -440,10 +440,12 @@ _FROM_RECORD["monetary-unit"] = "mus"
 class DrawOptions:
     """A draw beyond plain ``sample -k``: the options as the command line names them.
 
-    ``k`` is per stratum with ``strata``; for ``method="mus"`` it counts hits (cents),
-    so fewer rows are selected when a row is hit twice. ``excluded`` holds the excluded
-    IDs as read from ``--exclude`` (None without it); ``id`` names the ID column, which
-    the record then lists the winners by.
+    ``k`` is per stratum with ``strata``, unless ``counts`` gives each stratum's count
+    (``(label, count)`` pairs, every stratum needs one) or ``total`` is shared among the
+    strata in proportion to their sizes (protocol section 11); for ``method="mus"`` it
+    counts hits (cents), so fewer rows are selected when a row is hit twice.
+    ``excluded`` holds the excluded IDs as read from ``--exclude`` (None without it);
+    ``id`` names the ID column, which the record then lists the winners by.
     """
 
     k: int
@@ -454,13 +456,17 @@ class DrawOptions:
     strata: str | None = None
     id: str | None = None
     excluded: tuple[str, ...] | None = None
+    total: int | None = None
+    counts: tuple[tuple[str, int], ...] | None = None
 
     def check(self) -> None:
         """Refuse options that cannot combine (each an OptionError, a usage error)."""
         if self.method not in METHODS:
             raise OptionError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
-        if self.k < 0 or self.reserves < 0:
-            raise OptionError("-k and --reserves must be 0 or more")
+        if self.k < 0 or self.reserves < 0 or (self.total or 0) < 0:
+            raise OptionError("-k, --total and --reserves must be 0 or more")
+        if any(n < 0 for _, n in self.counts or ()):
+            raise OptionError("--strata-counts: every count must be 0 or more")
         for problem in self._conflicts():
             raise OptionError(problem)
 
@@ -487,6 +493,14 @@ class DrawOptions:
                     self.excluded is not None and self.id is None,
                     "--exclude needs --id COL: the column whose IDs are matched",
                 ),
+                (
+                    (self.total is not None or self.counts is not None) and self.strata is None,
+                    "--total and --strata-counts share a draw among strata: add --strata COL",
+                ),
+                (
+                    self.total is not None and self.counts is not None,
+                    "give --total N or --strata-counts FILE, not both",
+                ),
             )
             if bad
         ]
@@ -503,6 +517,15 @@ class DrawOptions:
             key: ents.column(given, f"--{key}") for key, given in named.items() if given is not None
         }
 
+    def allocation(self) -> dict[str, Any] | None:
+        """The record's ``target["draw"]["allocation"]``: None for the same ``k`` in
+        every stratum, else the total or the counts given."""
+        if self.total is not None:
+            return {"total": self.total, "rule": "largest remainder"}
+        if self.counts is not None:
+            return {"counts": [[label, n] for label, n in self.counts]}
+        return None
+
     @property
     def method_name(self) -> str:
         """The record's name of the method."""
@@ -517,8 +540,12 @@ class DrawOptions:
             value = spec[key]
             return None if value is None else str(value["column"])
 
+        allocation = spec.get("allocation") or {}
+        counts = allocation.get("counts")
         return cls(
             k=int(spec["k"]),
+            total=None if allocation.get("total") is None else int(allocation["total"]),
+            counts=None if counts is None else tuple((str(a), int(n)) for a, n in counts),
             method=_FROM_RECORD[spec["method"]],
             weights=given("weights"),
             amount=given("amount"),
@@ -562,6 +589,7 @@ class Part:
     label: object
     size: int
     rows: list[int]
+    k: int = 0
     roles: list[tuple[str, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     audit: AuditSample | None = None
@@ -576,6 +604,7 @@ class Part:
         out: dict[str, Any] = {
             "stratum": label_text(self.label),
             "size": self.size,
+            "k": self.k,
             "drawn": len(self.rows),
         }
         if self.audit is not None:
@@ -602,16 +631,18 @@ def draw_part(
     label: object,
     rows: list[int],
     stream: DrawStream,
+    k: int,
 ) -> Part:
-    """Draw from ``rows`` (one stratum's) with the stream of its label."""
+    """Draw ``k`` (winners, or an audit's count) from ``rows`` (one stratum's) with the
+    stream of its label."""
     source = stream if label is None else stream.substream(label)
     try:
         if opts.method == "systematic":
-            return _audit(label, rows, systematic_sample(len(rows), opts.k, seed=source))
+            return _audit(label, rows, k, systematic_sample(len(rows), k, seed=source))
         if opts.method == "mus":
             cents = ents.read(cols["amount"], rows, parse_amounts)
-            return _audit(label, rows, monetary_unit_sample(cents, opts.k, seed=source))
-        return _raffle(ents, opts, cols, label, rows, source)
+            return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
+        return _raffle(ents, opts, cols, (label, rows, k), source)
     except SizeError as exc:
         where = ents.where if label is None else f"{ents.where}: stratum {label_text(label)!r}"
         raise SizeError(f"{where}: {exc}") from None
@@ -621,31 +652,32 @@ def _raffle(
     ents: Entrants,
     opts: DrawOptions,
     cols: dict[str, Column],
-    label: object,
-    rows: list[int],
+    part: tuple[object, list[int], int],
     source: DrawStream,
 ) -> Part:
-    count = opts.k + opts.reserves
+    label, rows, k = part
+    count = k + opts.reserves
     if "weights" in cols:
         weights = ents.read(cols["weights"], rows, parse_weights)
         picked = weighted_sample(weights, count, seed=source)
     else:
         if count > len(rows):
-            asked = f"{opts.k} + {opts.reserves} reserves" if opts.reserves else f"{opts.k}"
+            asked = f"{k} + {opts.reserves} reserves" if opts.reserves else f"{k}"
             raise SizeError(
                 f"cannot draw {asked} from {len(rows)} row{'s' if len(rows) != 1 else ''}: "
                 "ask for fewer"
             )
         picked = deal(range(len(rows)), count, seed=source)
-    roles = [(p.role, p.rank) for p in placings(picked, opts.k)] if opts.reserves else []
-    return Part(label, len(rows), [rows[p] for p in picked], roles)
+    roles = [(p.role, p.rank) for p in placings(picked, k)] if opts.reserves else []
+    return Part(label, len(rows), [rows[p] for p in picked], k, roles)
 
 
-def _audit(label: object, rows: list[int], sample: AuditSample) -> Part:
+def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:
     return Part(
         label,
         len(rows),
         [rows[s.item] for s in sample.selected],
+        k,
         hits=[s.hits for s in sample.selected],
         audit=sample,
     )
@@ -667,18 +699,28 @@ input order (section 10); strata come in order of first appearance, each drawn f
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..draw.errors import EntryError, OptionError, SeedError
+from ..draw.errors import EntryError, OptionError, SeedError, SizeError
 from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
 from .raffle_options import DrawOptions
-from .raffle_parts import Part, draw_part
+from .raffle_parts import Part, draw_part, label_text
 
-__all__ = ["DrawOptions", "Drawn", "Exclusion", "choose", "exclusion_of", "replay"]
+__all__ = [
+    "DrawOptions",
+    "Drawn",
+    "Exclusion",
+    "check_exclusion",
+    "choose",
+    "exclusion_of",
+    "replay",
+]
 
 
 @dataclass(frozen=True)
@@ -735,9 +777,11 @@ def choose(
     cols = opts.columns(ents)
     out = set(excluded.rows) if excluded else set()
     keep = [i for i in range(ents.n) if i not in out]
+    strata = _strata(ents, cols.get("strata"), keep)
+    counts = shares(ents, opts, strata, cols.get("strata"))
     parts = [
-        draw_part(ents, opts, cols, label, rows, stream)
-        for label, rows in _strata(ents, cols.get("strata"), keep)
+        draw_part(ents, opts, cols, label, rows, stream, k)
+        for (label, rows), k in zip(strata, counts, strict=True)
     ]
     rows = [r for p in parts for r in p.rows]
     spec = _spec(opts, cols, excluded, parts)
@@ -759,6 +803,7 @@ def _spec(
     return {
         "method": opts.method_name,
         "k": opts.k,
+        "allocation": opts.allocation(),
         "reserves": opts.reserves,
         "weights": column("weights"),
         "amount": column("amount"),
@@ -768,6 +813,57 @@ def _spec(
         "parts": [p.to_dict() for p in parts],
         "winners": None,  # the winners' IDs, with an ID column
     }
+
+
+def shares(
+    ents: Entrants,
+    opts: DrawOptions,
+    strata: list[tuple[object, list[int]]],
+    column: Column | None = None,
+) -> list[int]:
+    """Each stratum's count: ``opts.k``, its line of ``opts.counts``, or its share of
+    ``opts.total`` by the largest-remainder rule (protocol section 11). ``column``, the
+    strata column, tells a misspelt stratum of ``opts.counts`` from one whose rows were
+    all excluded."""
+    if opts.total is not None:
+        try:
+            return proportional_allocation([len(rows) for _, rows in strata], opts.total)
+        except SizeError as exc:
+            raise SizeError(f"{ents.where}: --total: {exc}") from None
+    if opts.counts is None:
+        return [opts.k] * len(strata)
+    given: dict[bytes, int] = {}
+    for label, n in opts.counts:
+        key = _key_or_none(label)
+        if key is None or key in given:
+            raise OptionError(
+                f"--strata-counts: stratum {label!r} is "
+                + ("blank" if key is None else "listed twice")
+                + ": give each stratum once, with its count"
+            )
+        given[key] = n
+    keys = [_key_or_none(label) for label, _ in strata]
+    missing = [label for (label, _), key in zip(strata, keys, strict=True) if key not in given]
+    if missing:
+        raise OptionError(
+            f"{ents.where}: --strata-counts has no count for stratum {label_text(missing[0])!r}"
+            f" ({len(missing)} without one): add a line for each (0 leaves a stratum out)"
+        )
+    known = set(keys) if column is None else {_key_or_none(v) for v in ents.values(column.index)}
+    unknown = [label for label, _ in opts.counts if _key_or_none(label) not in known]
+    if unknown:
+        raise OptionError(
+            f"{ents.where}: --strata-counts names stratum {unknown[0]!r}, which no row has: "
+            "check its spelling against the strata column"
+        )
+    return [given[key] for key in keys if key is not None]
+
+
+def _key_or_none(label: object) -> bytes | None:
+    try:
+        return None if isinstance(label, str) and not label.strip() else normalise_seed(label)
+    except SeedError:
+        return None
 
 
 def _strata(
@@ -856,6 +952,31 @@ def _recorded_exclusion(data: object, n: int) -> Exclusion | None:
     if not all(isinstance(r, int) and 0 <= r < n for r in rows) or rows != sorted(set(rows)):
         raise ValueError("exclusion.rows are not ascending data rows of the input")
     return Exclusion(str(data["digest"]), int(data["ids"]), tuple(rows))
+
+
+def check_exclusion(ents: Entrants, spec: dict[str, Any], excluded: Sequence[str]) -> str | None:
+    """Why a draw's record did not exclude exactly the IDs ``excluded`` (an earlier
+    record's winners, or a list), or None when it did: the same exclusion digest and
+    count, and the same rows left out of ``ents``."""
+    recorded = spec.get("exclusion")
+    if not isinstance(recorded, dict):
+        return "the draw excluded no IDs (it was made without --exclude)"
+    try:
+        opts = dataclasses.replace(DrawOptions.from_spec(spec), excluded=tuple(excluded))
+    except (KeyError, TypeError, ValueError) as exc:
+        return f"target.draw cannot be read ({exc}): the record was edited"
+    got = exclusion_of(ents, opts, opts.columns(ents).get("id"))
+    if got is None:  # pragma: no cover - from_spec gives an id with an exclusion
+        return "the record names no ID column"
+    if got.digest != recorded.get("digest") or got.ids != recorded.get("ids"):
+        return (
+            f"it excluded {recorded.get('ids')} IDs with digest "
+            f"{str(recorded.get('digest'))[:16]}..., not these {got.ids} "
+            f"(digest {got.digest[:16]}...)"
+        )
+    if list(got.rows) != recorded.get("rows"):
+        return "the rows it left out are not the rows whose ID is among these IDs"
+    return None
 ''',
     "xlshuffle.draw": r'''"""The pure core of xlshuffle: draw protocol v1 and the shuffles built on it.
 
