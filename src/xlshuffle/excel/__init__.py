@@ -1,4 +1,4 @@
-"""Excel worksheet functions: SHUFFLE, SHUFFLESTR, DEAL, SAMPLE and GROUPS, through xlwings.
+"""Excel worksheet functions: SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS.
 
 One module serves the three ways xlwings runs Python in Excel: the Windows add-in (classic
 UDFs, "Import Functions"), xlwings Lite (Pyodide inside Excel) and xlwings Server. Each
@@ -6,7 +6,10 @@ function is a thin layer over the core: each argument is read and checked by
 :mod:`xlshuffle.excel._cells` (an error cell, a broken character, a count too large for a
 sheet are refused there, by name, before anything is allocated), the core draws (draw
 protocol v1, so the same seed gives the same result as the Python API and the command
-line), and the result goes back as a list of rows that Excel spills.
+line), and the result goes back as a list of rows that Excel spills. ``SAMPLE``'s
+tickets, reserves and exclusions, ``SAMPLEBY`` and ``AUDITSAMPLE``
+(:mod:`xlshuffle.excel.samples`) draw through the command line's own table logic
+(:mod:`xlshuffle.common.raffles`), so the range saved as CSV draws the same rows there.
 
 Every argument is positional and the functions are not volatile. Without a seed they
 draw a fresh one on every recomputation, and Excel recomputes them when their inputs
@@ -27,6 +30,8 @@ The functions are plain Python as well; a range is a list of rows:
 [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]
 >>> SAMPLE(column, 3, 42)
 [[9], [10], [4]]
+>>> SAMPLE([["Ann"], ["Bo"], ["Cy"], ["Di"]], 1, 42, [1, 5, 0, 2], 1)  # tickets, a reserve
+[['Ann', 'winner', 1], ['Di', 'reserve', 1]]
 >>> SHUFFLE([list(range(1, 11))], 42)  # a single row keeps its orientation
 [[9, 10, 4, 5, 7, 6, 1, 2, 8, 3]]
 >>> DEAL(2, 3, "xlshuffle")
