@@ -456,3 +456,49 @@ def test_python_callers_get_the_same_draws() -> None:
     assert AUDITSAMPLE(TABLE, 3, 42, "mus", amounts) == call(
         "AUDITSAMPLE", TABLE, cell(3), cell(42), cell("mus"), col(AMOUNT)
     )
+
+
+# --------------------------------------------------------------------------- the README's raffle
+
+
+def test_the_readme_raffle_in_excel_is_the_command_lines(tmp_path: Path) -> None:
+    """workbooks/tickets.csv as a sheet (A1:D17, its numbers as numbers): the spring draw
+    with tickets and reserves, then the summer draw excluding the spring winners by Email,
+    give the rows ``xlshuffle sample`` writes for the file itself."""
+    src = ROOT / "workbooks" / "tickets.csv"
+    with src.open(newline="", encoding="utf-8") as fh:
+        header, *lines = list(csv.reader(fh))
+    assert header == ["Name", "Email", "Tickets", "Department"]
+    sheet = [[name, email, int(tickets), dept] for name, email, tickets, dept in lines]
+    tickets = col(2, sheet)
+
+    def drawn(*options: str) -> list[list[str]]:
+        out = tmp_path / "out.csv"
+        assert main(["sample", str(src), *options, "-o", str(out)]) == 0
+        with out.open(newline="", encoding="utf-8") as fh:
+            return list(csv.reader(fh))[1:]  # the header row stays first
+
+    spring = call(
+        "SAMPLE", sheet, cell(3), cell("2026 spring raffle"), tickets, cell(2), None, None
+    )
+    cli_spring = [
+        "-k",
+        "3",
+        "--weights",
+        "Tickets",
+        "--reserves",
+        "2",
+        "--seed",
+        "2026 spring raffle",
+    ]
+    assert texts(spring) == drawn(*cli_spring)
+    assert [row[0] for row in spring[:3]] == ["Ben Costa", "Kai Haddad", "Maya Garcia"]  # README
+    winners = [[row[1]] for row in spring if row[4] == "winner"]
+    summer = call(
+        "SAMPLE", sheet, cell(3), cell("2026 summer raffle"), tickets, None, winners, col(1, sheet)
+    )
+    ids = tmp_path / "spring-winners.txt"
+    ids.write_text("".join(f"{w[0]}\n" for w in winners), encoding="utf-8")
+    cli_summer = ["-k", "3", "--weights", "Tickets", "--exclude", str(ids), "--id", "Email"]
+    assert texts(summer) == drawn(*cli_summer, "--seed", "2026 summer raffle")
+    assert not {w[0] for w in winners} & {row[1] for row in summer}
