@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 import xlwings as xw
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from test_excel import NA_IN, call, cell, column
 from xlshuffle import deal
@@ -502,3 +504,28 @@ def test_the_readme_raffle_in_excel_is_the_command_lines(tmp_path: Path) -> None
     cli_summer = ["-k", "3", "--weights", "Tickets", "--exclude", str(ids), "--id", "Email"]
     assert texts(summer) == drawn(*cli_summer, "--seed", "2026 summer raffle")
     assert not {w[0] for w in winners} & {row[1] for row in summer}
+
+
+# --------------------------------------------------------------------------- any tickets
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    weights=st.lists(
+        st.integers(0, 50) | st.sampled_from([0.5, 2.5, 1.25]), min_size=1, max_size=15
+    ),
+    data=st.data(),
+    seed=st.integers(0, 10**6) | st.text(min_size=1, max_size=6).filter(lambda s: s.strip()),
+)
+def test_any_tickets_and_reserves_are_the_oracles_draw(
+    weights: list[Any], data: st.DataObject, seed: object
+) -> None:
+    scaled = [int(Decimal(str(w)) * 100) for w in weights]
+    can = sum(1 for w in scaled if w)
+    assume(can >= 1 and not (isinstance(seed, str) and seed.strip().startswith("#")))
+    k = data.draw(st.integers(1, can))
+    reserves = data.draw(st.integers(0, can - k))
+    rows = [[f"p{i}"] for i in range(len(weights))]
+    got = call("SAMPLE", rows, cell(k), cell(seed), column(weights), cell(reserves), None, None)
+    drawn = MV.weighted(scaled, k + reserves, MV.words(seed))
+    assert got == (placed(drawn, k, rows) if reserves else [rows[i] for i in drawn])

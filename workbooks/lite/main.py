@@ -4547,7 +4547,7 @@ def draw(
         What a message calls the data (``data``, ``the selection``).
     at : callable, optional
         ``at(key, i)`` names item ``i`` (0-based) of ``columns[key]`` in a message
-        (a locked draw names the cell, ``cell C7``); by default ``weights, row 3``.
+        (a locked draw names the cell, ``the tickets cell C7``); by default ``weights, row 3``.
 
     Raises
     ------
