@@ -31,7 +31,7 @@ from xlshuffle import (
 )
 from xlshuffle import excel as udfs
 
-NAMES = ("SHUFFLE", "SHUFFLESTR", "DEAL", "SAMPLE", "GROUPS")
+NAMES = ("SHUFFLE", "SHUFFLESTR", "DEAL", "SAMPLE", "SAMPLEBY", "AUDITSAMPLE", "GROUPS")
 VECTOR_42 = [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]  # shuffle of 1..10, seed 42 (draw protocol v1)
 
 # How Office.js hands over an error cell (allowErrorForDataTypeAny) ...
@@ -89,7 +89,7 @@ def meta() -> dict[str, dict[str, Any]]:
     return {f["name"]: f for f in custom_functions_meta(udfs)["functions"]}
 
 
-def test_registers_exactly_the_five_functions(meta: dict[str, dict[str, Any]]) -> None:
+def test_registers_exactly_the_seven_functions(meta: dict[str, dict[str, Any]]) -> None:
     assert sorted(meta) == sorted(NAMES)
     assert [f.__name__ for f in udfs.FUNCTIONS] == list(NAMES)
 
@@ -100,7 +100,21 @@ def test_registers_exactly_the_five_functions(meta: dict[str, dict[str, Any]]) -
         ("SHUFFLE", ["data", "seed", "by", "header"], [False, True, True, True]),
         ("SHUFFLESTR", ["text", "seed", "unit"], [False, True, True]),
         ("DEAL", ["cards", "hands", "seed", "deck"], [False, True, True, True]),
-        ("SAMPLE", ["data", "k", "seed"], [False, False, True]),
+        (
+            "SAMPLE",
+            ["data", "k", "seed", "weights", "reserves", "exclude", "ids"],
+            [False, False, True, True, True, True, True],
+        ),
+        (
+            "SAMPLEBY",
+            ["data", "k", "strata", "seed", "weights", "reserves"],
+            [False, False, False, True, True, True],
+        ),
+        (
+            "AUDITSAMPLE",
+            ["data", "k", "seed", "method", "amounts"],
+            [False, False, True, True, True],
+        ),
         ("GROUPS", ["data", "k", "seed"], [False, False, True]),
     ],
 )

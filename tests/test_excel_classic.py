@@ -47,7 +47,16 @@ SIGNATURES = {
     "SHUFFLE": "Function SHUFFLE(data, Optional seed, Optional by, Optional header)",
     "SHUFFLESTR": "Function SHUFFLESTR(text, Optional seed, Optional unit)",
     "DEAL": "Function DEAL(cards, Optional hands, Optional seed, Optional deck)",
-    "SAMPLE": "Function SAMPLE(data, k, Optional seed)",
+    "SAMPLE": (
+        "Function SAMPLE(data, k, Optional seed, Optional weights, Optional reserves, "
+        "Optional exclude, Optional ids)"
+    ),
+    "SAMPLEBY": (
+        "Function SAMPLEBY(data, k, strata, Optional seed, Optional weights, Optional reserves)"
+    ),
+    "AUDITSAMPLE": (
+        "Function AUDITSAMPLE(data, k, Optional seed, Optional method, Optional amounts)"
+    ),
     "GROUPS": "Function GROUPS(data, k, Optional seed)",
 }
 
@@ -254,3 +263,36 @@ def test_outside_the_add_in_a_mistake_still_raises() -> None:
     exception (Office.js shows it as a real #VALUE! with the message on hover)."""
     with pytest.raises(xw.XlwingsError, match=r"^SAMPLE: cannot draw 11 from 10 items"):
         excel.SAMPLE([[n] for n in range(10)], 11, 42)
+
+
+def test_the_add_in_draws_tickets_strata_and_audits_like_office_js() -> None:
+    """Issue 20's arguments through the add-in's own ``call_udf``: omitted ones arrive as
+    COM's "missing" marker, numbers as floats; the draws are the protocol's (the oracle
+    is tools/make_vectors.py, which never imports xlshuffle)."""
+    from test_excel_raffles import MV
+
+    tickets = column(5.0, 1.0, 0.0, 2.5, 4.0, 1.0, 3.0, 0.5, 2.0, 6.0)
+    teams = column(*["red", "blue"] * 5)
+    amounts = column(*[float(n * 37 % 101) for n in range(1, 11)])
+    got = call_classic(
+        ("SAMPLE", [TEN, 3.0, "spring", tickets, 2.0, MISSING, MISSING]),
+        ("SAMPLE", [TEN, 2.0, 42.0, MISSING, MISSING, column(9.0, 10.0), MISSING]),
+        ("SAMPLEBY", [TEN, 2.0, teams, "teams", MISSING, MISSING]),
+        ("AUDITSAMPLE", [TEN, 3.0, "audit 2026", MISSING, MISSING]),
+        ("AUDITSAMPLE", [TEN, 4.0, "audit 2026", "mus", amounts]),
+        ("SAMPLE", [TEN, 3.0, "spring", column(1.0, -2.0), MISSING, MISSING, MISSING]),
+    )
+    drawn = MV.weighted([int(w[0] * 10) for w in tickets], 5, MV.words("spring"))
+    roles = [["winner", 1], ["winner", 2], ["winner", 3], ["reserve", 1], ["reserve", 2]]
+    assert got[0] == [[TEN[i][0], *role] for i, role in zip(drawn, roles, strict=True)]
+    assert got[1] == [TEN[i] for i in MV.deal(list(range(8)), 2, 42)]  # 9 and 10 excluded
+    parts = MV.strata("teams", [t[0] for t in teams], "k", 2, None)
+    assert got[2] == [TEN[i] for _, _, rows in parts for i in rows]
+    assert got[3] == [TEN[i] for i in MV.audit_hits(10, 3, MV.words("audit 2026"))[1]]
+    cents = [int(a[0]) * 100 for a in amounts]
+    hits = MV.monetary_units(cents, 4, "audit 2026")["selected"]
+    assert got[4] == [[TEN[i][0], n] for i, n in hits]
+    assert got[5] == (
+        "#VALUE! SAMPLE: weights has 2 cells but data has 10 rows: give one weights cell "
+        "for each row of data"
+    )

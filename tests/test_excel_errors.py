@@ -28,7 +28,9 @@ PARAMETERS = {
     "SHUFFLE": 4,
     "SHUFFLESTR": 3,
     "DEAL": 4,
-    "SAMPLE": 3,
+    "SAMPLE": 7,
+    "SAMPLEBY": 6,
+    "AUDITSAMPLE": 5,
     "GROUPS": 3,
 }
 VALUE_IN = {"type": "Error", "basicValue": "#VALUE!", "errorType": "Value"}

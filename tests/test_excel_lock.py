@@ -38,6 +38,7 @@ from xlshuffle.excel import scripts, subs
 SCRIPTS = (
     "assign_groups",
     "deal_cards",
+    "draw_raffle",
     "draw_winners",
     "restore_last_draw",
     "shuffle_rows",
@@ -61,6 +62,9 @@ LOG_HEADER = [
     "formula",
     "command line",
     "restored (UTC)",
+    "reserves",
+    "tickets",
+    "method",
 ]
 WRITES = {"setValues", "rangeClearContents", "addSheet", "setNumberFormat"}
 
@@ -273,7 +277,7 @@ def one_line(message: str) -> str:
 # --------------------------------------------------------------------------- registration
 
 
-def test_six_scripts_registered_by_xlwings_with_a_button_name() -> None:
+def test_seven_scripts_registered_by_xlwings_with_a_button_name() -> None:
     meta = {m["function_name"]: m for m in custom_scripts_meta(scripts)}
     assert sorted(meta) == sorted(SCRIPTS)
     assert all(m["name"].startswith("xlshuffle: ") and m["lazy"] is False for m in meta.values())
@@ -318,7 +322,7 @@ def test_log_cells_are_text_formatted_before_they_are_written() -> None:
     actions = excel.script("shuffle_rows")
     log = [a for a in actions if a["sheet_position"] == 1]
     assert [a["func"] for a in log] == ["setNumberFormat", "setValues"]
-    assert log[0]["args"] == ["@"] and log[0]["row_count"] == 2 and log[0]["column_count"] == 16
+    assert log[0]["args"] == ["@"] and log[0]["row_count"] == 2 and log[0]["column_count"] == 19
     assert all(isinstance(v, str) for row in log[1]["values"] for v in row)
     assert excel.formats[("Draw log", 1, LOG_HEADER.index("seed"))] == "@"
     # The log sheet was added after the others and the user's sheet is active again.
@@ -666,6 +670,7 @@ def test_the_windows_add_in_imports_a_vba_sub_per_command(monkeypatch: pytest.Mo
     for signature in (
         "Sub shuffle_rows()",
         "Sub draw_winners(Optional k)",
+        "Sub draw_raffle(Optional k, Optional reserves, Optional tickets)",
         "Sub deal_cards(Optional cards, Optional hands)",
         "Sub assign_groups(Optional k)",
         "Sub restore_last_draw()",

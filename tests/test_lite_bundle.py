@@ -219,13 +219,14 @@ def test_walk_picks_up_a_new_excel_module_and_its_scripts(src_copy: Path) -> Non
     )
     init = excel_dir / "__init__.py"
     text = init.read_text(encoding="utf-8")
-    rows = "from ._cells import Rows\n"
-    text = text.replace(rows, rows + "from .extra import DRAWLOCK\n")
-    text = text.replace('__all__ = ["CATEGORY", ', '__all__ = ["CATEGORY", "DRAWLOCK", ')
+    anchor = "from .samples import AUDITSAMPLE, SAMPLEBY\n"
+    assert anchor in text
+    text = text.replace(anchor, anchor + "from .extra import DRAWLOCK\n")
+    text = text.replace("__all__ = [\n", '__all__ = [\n    "DRAWLOCK",\n')
     init.write_text(text, encoding="utf-8")
     main_py, _ = _tool().render(src_copy)
     assert "xlshuffle.excel.extra" in _embedded(main_py)
-    assert "from xlshuffle.excel import DEAL, DRAWLOCK, GROUPS," in main_py
+    assert "from xlshuffle.excel import AUDITSAMPLE, DEAL, DRAWLOCK, GROUPS," in main_py
 
 
 def test_tool_refuses_what_lite_could_not_run(src_copy: Path) -> None:

@@ -40,6 +40,11 @@ HERE = ROOT / "tests" / "pyodide"
 CACHE = HERE / "cache"
 WHEEL = CACHE / f"xlwings-{xw.__version__}-py3-none-any.whl"
 
+NAMES = ["Ada", "Ben", "Chen", "Dara", "Eli", "Fay"]
+TICKET_COUNTS = [5, 1, "3", 0, 2.5, 4]
+TEAMS = ["red", "blue", "red", 42, "blue", 42.0]
+AMOUNTS = [1250.5, "$20.00", 0, 310.25, 75, 5000]
+RAFFLE = [[n, t, a] for n, t, a in zip(NAMES, TEAMS, AMOUNTS, strict=True)]
 GRID = [["name", "team", "score"], ["Ann", "red", 3], ["Bob", None, 1.5], ["Cy", "blue", NA_IN]]
 CASES: list[tuple[str, list[Any]]] = [
     ("SHUFFLE", [column(list(range(1, 11))), cell(42), None, None]),
@@ -64,6 +69,16 @@ CASES: list[tuple[str, list[Any]]] = [
     ("SAMPLE", [column([None, None]), cell(1), None]),
     ("SHUFFLESTR", [cell(NA_IN), cell(1), cell("words")]),
     ("SHUFFLE", [column(["a", "b\ud800"]), cell(1), None, None]),
+    # issue 20: tickets, reserves, exclusions, strata and audits
+    ("SAMPLE", [RAFFLE, cell(3), cell("spring"), column(TICKET_COUNTS), cell(2), None, None]),
+    ("SAMPLE", [RAFFLE, cell(2), cell(7), None, cell(1), [["Ben", "Eli"]], None]),
+    ("SAMPLE", [[NAMES], cell(2), cell(9), [TICKET_COUNTS], cell(1), None, None]),
+    ("SAMPLEBY", [RAFFLE, cell(1), column(TEAMS), cell("teams"), None, cell(1)]),
+    ("SAMPLEBY", [RAFFLE, cell(1), column(TEAMS), cell(46023.0), column(TICKET_COUNTS), None]),
+    ("AUDITSAMPLE", [RAFFLE, cell(3), cell("audit 2026"), None, None]),
+    ("AUDITSAMPLE", [RAFFLE, cell(4), cell("audit 2026"), cell("mus"), column(AMOUNTS)]),
+    ("SAMPLE", [RAFFLE, cell(2), cell(1), column([1, -2, 3, 4, 5, 6]), None, None, None]),
+    ("AUDITSAMPLE", [RAFFLE, cell(2), cell(1), cell("cell"), None]),
 ]
 LETTER_CASES: list[tuple[str, list[Any]]] = [
     ("SHUFFLESTR", [cell("Zoe\u0308 \U0001f1e9\U0001f1ea!"), cell("jumble"), None]),
@@ -78,12 +93,21 @@ def _seeded() -> Excel:
     return book
 
 
+def _raffle() -> Excel:
+    """The seeded people, their "n" column (B) as tickets: 1, 2.5, 3, 4, 5."""
+    book = _seeded()
+    book.put("Sheet1", 4, 2, 3)  # Cy's "x" becomes 3 tickets
+    return book
+
+
 # Draw and lock: (script, the workbook it runs on, its arguments).
 SCRIPT_CASES: list[tuple[str, Any, list[Any]]] = [
     ("shuffle_rows", _seeded, []),
     ("draw_winners", _seeded, [2]),
     ("deal_cards", _seeded, [3, 2]),
     ("assign_groups", _seeded, [2]),
+    ("draw_raffle", _raffle, [3, 1, "n"]),
+    ("draw_raffle", _raffle, [9, 1, ""]),  # a mistake: the same one line
     ("draw_winners", _seeded, [99]),  # a mistake: the same one line
     ("shuffle_rows", people, []),  # a fresh seed from Pyodide's OS
 ]

@@ -198,6 +198,8 @@ HEADER = """\
 #   4. Restart the Python environment from the task pane, then type for example
 #        =SHUFFLE(A2:A11, 42)          =SAMPLE(A2:A31, 3, "raffle 2026")
 #        =DEAL(5, 4, "poker night")    =GROUPS(A2:A17, 4, "offsite")
+#        =SAMPLE(A2:C31, 3, "raffle 2026", C2:C31, 2)   (tickets in C, 2 reserves)
+#        =SAMPLEBY(A2:C31, 1, B2:B31, "raffle 2026")    (one from each group of B)
 #   (Excel may show the functions with the add-in's prefix.) Your own @func and @script
 #   functions can go at the end of the file.
 """

@@ -161,16 +161,23 @@ def seed(value: Any) -> Any:
 
 
 def count(
-    name: str, value: Any, *, default: int | None = None, most: int = MAX_WHOLE, why: str = ""
+    name: str,
+    value: Any,
+    *,
+    default: int | None = None,
+    most: int = MAX_WHOLE,
+    why: str = "",
+    least: int = 1,
 ) -> int:
-    """A whole number from 1 to ``most`` from one cell (``default`` when it is empty)."""
+    """A whole number from ``least`` (1 or 0) to ``most`` from one cell (``default`` when
+    it is empty)."""
     value = one_cell(name, value, optional=default is not None)
     if _is_empty(value):
         if default is None:
-            raise SizeError(f"{name} is empty: give a whole number of 1 or more")
+            raise SizeError(f"{name} is empty: give a whole number of {least} or more")
         return default
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise SizeError(f"{name} must be a whole number of 1 or more, not {show(value)}")
+        raise SizeError(f"{name} must be a whole number of {least} or more, not {show(value)}")
     if isinstance(value, numbers.Integral):
         n = int(value)
     else:
@@ -179,10 +186,11 @@ def count(
         except (OverflowError, ValueError):
             number = math.nan
         if not number.is_integer():  # also NaN and infinities
-            raise SizeError(f"{name} must be a whole number of 1 or more, not {show(value)}")
+            raise SizeError(f"{name} must be a whole number of {least} or more, not {show(value)}")
         n = int(number)
-    if n < 1:
-        raise SizeError(f"{name} must be 1 or more, not {show(value)}: the result would be empty")
+    if n < least:
+        empty = ": the result would be empty" if least == 1 else ""
+        raise SizeError(f"{name} must be {least} or more, not {show(value)}{empty}")
     if n > most:
         raise SizeError(f"{name} must be at most {most:,}{why}, not {show(value)}")
     return n
@@ -255,6 +263,54 @@ def rows(name: str, data: Any, *, values: bool = False) -> Rows:
         grid = [list(data)]
     _check_cells(name, grid, values)
     return grid
+
+
+def per_item(name: str, value: Any, n: int, noun: str) -> list[Any]:
+    """One value per item of ``data`` (``n`` of them) from a one-column or one-row range,
+    read by SAMPLE's ``weights``, SAMPLEBY's ``strata``... An error cell is refused by
+    its position: unlike a data cell, it would be read as a ticket count or a label."""
+    grid = rows(name, value)
+    if len(grid) > 1 and len(grid[0]) > 1:
+        raise ShapeError(
+            f"{name} is {len(grid)} rows by {len(grid[0])} columns: give one column "
+            f"(or one row) with a cell for each {noun} of data"
+        )
+    cells = [cell for row in grid for cell in row]
+    if len(cells) != n:
+        raise SizeError(
+            f"{name} has {len(cells):,} cells but data has {n:,} {noun}s: give one {name} "
+            f"cell for each {noun} of data"
+        )
+    for i, cell in enumerate(cells, 1):
+        code = error_text(cell)
+        if code is not None:
+            raise OptionError(f"{name}, {noun} {i} shows the error {code}: fix that cell")
+    return cells
+
+
+def labels(name: str, cells: list[Any], noun: str, *, blank: bool) -> list[Any]:
+    """``cells`` as stratum labels or IDs: TRUE and FALSE as the texts the cells show (as
+    in the sheet saved as CSV); an empty cell is refused unless ``blank`` allows it (a
+    blank ID is never excluded)."""
+    out = []
+    for i, cell in enumerate(cells, 1):
+        if isinstance(cell, bool):
+            cell = "TRUE" if cell else "FALSE"
+        elif not blank and (cell is None or (isinstance(cell, str) and not cell.strip())):
+            raise OptionError(f"{name}, {noun} {i} is empty: give every {noun} a text or a number")
+        out.append(cell)
+    return out
+
+
+def listed(name: str, value: Any) -> list[Any]:
+    """The values of a range read cell by cell, row by row (``exclude``'s IDs); an error
+    cell is refused by its position."""
+    cells = [cell for row in rows(name, value) for cell in row]
+    for i, cell in enumerate(cells, 1):
+        code = error_text(cell)
+        if code is not None:
+            raise OptionError(f"{name}, cell {i} shows the error {code}: fix that cell")
+    return cells
 
 
 def deck(value: Any) -> int | list[Any] | None:

@@ -33,21 +33,22 @@ import math
 import numbers
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..common.a1 import col_index
+from ..common.a1 import col_index, col_letters
 from ..common.digest import bytes_sha256
 from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.knuth import deal, group_numbers, permutation
 from ..draw.protocol import PROTOCOL, excel_serial
+from . import _raffle
 from ._cells import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]
 
 #: The modes of a locked draw, as the log's ``mode`` column names them.
-MODES = ("shuffle", "winners", "deal", "groups")
+MODES = ("shuffle", "winners", "deal", "groups", "raffle")
 #: The columns of the ``Draw log`` sheet, in order (its header row).
 LOG_COLUMNS = (
     "time (UTC)",
@@ -66,7 +67,14 @@ LOG_COLUMNS = (
     "formula",
     "command line",
     "restored (UTC)",
+    # added for the raffle (mode "raffle"): a log with the sixteen columns above gets them
+    "reserves",
+    "tickets",
+    "method",
 )
+#: The file the raffle's command line names: the selection saved as CSV (workbooks take
+#: --weights and --reserves from CSV/TSV lists only so far).
+SELECTION_CSV = "selection.csv"
 
 _A1_BLOCK = re.compile(r"\$?([A-Z]{1,3})\$?([0-9]{1,7})(?::\$?([A-Z]{1,3})\$?([0-9]{1,7}))?")
 _PLAIN_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -177,6 +185,16 @@ class Draw:
     output_address: str
     k: int | None = None
     hands: int | None = None
+    reserves: int | None = None
+    tickets: str | None = None
+
+    @property
+    def method(self) -> str:
+        """How a raffle drew: ``weighted`` (by the tickets column, protocol section 8) or
+        ``random`` (a deal, section 5); empty for the other modes."""
+        if self.mode != "raffle":
+            return ""
+        return "weighted" if self.tickets else "random"
 
     def formula(self) -> str:
         """The worksheet formula that draws the same result from the input values."""
@@ -188,6 +206,9 @@ class Draw:
             return f"=SAMPLE({ref}, {self.k}, {seed})"
         if self.mode == "groups":
             return f"=GROUPS({ref}, {self.k}, {seed})"
+        if self.mode == "raffle":
+            tickets = f"{sheet_ref(self.sheet)}!{self.tickets}" if self.tickets else ""
+            return f"=SAMPLE({ref}, {self.k}, {seed}, {tickets}, {self.reserves or 0})"
         return f"=DEAL({self.k}, {self.hands}, {seed}, {ref})"
 
     def command_line(self) -> str:
@@ -197,6 +218,8 @@ class Draw:
         by row (the command line deals numbers, not cells): card ``i`` is cell ``i``.
         """
         q = shlex.quote
+        if self.mode == "raffle":
+            return self._raffle_command()
         if self.mode == "deal":
             n = len(self.rows) * len(self.rows[0])
             return (
@@ -208,6 +231,17 @@ class Draw:
             return f"xlshuffle shuffle {where} --seed {q(self.seed)}"
         command = "sample" if self.mode == "winners" else "groups"
         return f"xlshuffle {command} {where} -k {self.k} --seed {q(self.seed)}"
+
+    def _raffle_command(self) -> str:
+        """The raffle from the selection saved as CSV without a header row: the tickets
+        column is named by its letter within the selection."""
+        options = f"--no-header -k {self.k}"
+        here, column = block(self.address), block(self.tickets or "")
+        if here is not None and column is not None:
+            options += f" --weights {col_letters(column[1] - here[1] + 1)}"
+        if self.reserves:
+            options += f" --reserves {self.reserves}"
+        return f"xlshuffle sample {SELECTION_CSV} {options} --seed {shlex.quote(self.seed)}"
 
     def log_row(self) -> list[str]:
         """The ``Draw log`` row, every cell a text, in the order of :data:`LOG_COLUMNS`."""
@@ -228,17 +262,39 @@ class Draw:
             self.formula(),
             self.command_line(),
             "",
+            "" if self.reserves is None else str(self.reserves),
+            self.tickets or "",
+            self.method,
         ]
 
 
-def plan(mode: str, rows: Rows, seed: str, k: int | None = None, hands: int | None = None) -> Rows:
+def plan(
+    mode: str,
+    rows: Rows,
+    seed: str,
+    k: int | None = None,
+    hands: int | None = None,
+    *,
+    reserves: int = 0,
+    tickets: int | None = None,
+    ticket_cell: Callable[[int], str] | None = None,
+) -> Rows:
     """What a locked draw of ``mode`` writes, from the selection's rows and the seed.
 
     ``shuffle``: the rows in a new order (``SHUFFLE``); ``winners``: ``k`` rows in draw
     order (``SAMPLE``); ``groups``: one column of group numbers 1..k (``GROUPS``);
     ``deal``: ``k`` cards to each of ``hands`` hands from the cells read row by row,
-    one column per hand (``DEAL``).
+    one column per hand (``DEAL``); ``raffle``: ``k`` winners and ``reserves`` reserves
+    by the tickets in column ``tickets`` of the rows (0-based; None: one each), with
+    Role and Rank when there are reserves (``SAMPLE`` with weights and reserves); a
+    ticket that cannot be read is named by ``ticket_cell(i)`` (``cell C7``).
     """
+    if mode == "raffle":
+        columns = {} if tickets is None else {"weights": [row[tickets] for row in rows]}
+        at = None if ticket_cell is None else (lambda _key, i: ticket_cell(i))
+        return _raffle.draw(
+            rows, _need(k), seed, reserves=reserves, columns=columns, where="the selection", at=at
+        )
     if mode == "shuffle":
         return [list(rows[p]) for p in permutation(len(rows), seed=seed)]
     if mode == "winners":

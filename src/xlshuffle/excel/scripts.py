@@ -2,10 +2,10 @@
 
 Import them into Lite's ``main.py`` (``from xlshuffle.excel.scripts import *``) or into
 the module an xlwings Server loads its scripts from; each shows as a button, and its
-arguments (``k``, ``cards``, ``hands``) as form fields above it. Every script is a thin
-wrapper over :mod:`xlshuffle.excel.lock` and gets the workbook from xlwings
-(``book: xw.Book``: the Office.js workbook as JSON, whose writes go back to Excel as
-actions when the script returns).
+arguments (``k``, ``reserves``, ``tickets``, ``cards``, ``hands``) as form fields above
+it. Every script is a thin wrapper over :mod:`xlshuffle.excel.lock` and gets the
+workbook from xlwings (``book: xw.Book``: the Office.js workbook as JSON, whose writes go
+back to Excel as actions when the script returns).
 
 A mistake (a bad selection or count, a log that does not match the sheet) writes nothing
 and raises :class:`xlwings.XlwingsError` with one line, at most 300 characters, that
@@ -32,6 +32,7 @@ from . import lock
 __all__ = [
     "assign_groups",
     "deal_cards",
+    "draw_raffle",
     "draw_winners",
     "restore_last_draw",
     "shuffle_rows",
@@ -64,6 +65,12 @@ def shuffle_rows(book: xw.Book) -> None:
 def draw_winners(book: xw.Book, k: int = 1) -> None:
     """Draws k of the selected rows, in draw order, into the cells right of them."""
     _report(_run("draw winners", lock.draw_winners, book, k))
+
+
+@xw.script(name="xlshuffle: draw a raffle by tickets, with reserves")
+def draw_raffle(book: xw.Book, k: int = 1, reserves: int = 0, tickets: str = "Tickets") -> None:
+    """Draws k winners and the reserves of the selected rows by their tickets column."""
+    _report(_run("draw raffle", lock.draw_raffle, book, k, reserves, tickets))
 
 
 @xw.script(name="xlshuffle: deal from the selected cards")

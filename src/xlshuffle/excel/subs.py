@@ -28,6 +28,7 @@ from . import lock
 __all__ = [
     "assign_groups",
     "deal_cards",
+    "draw_raffle",
     "draw_winners",
     "restore_last_draw",
     "shuffle_rows",
@@ -66,6 +67,12 @@ def shuffle_rows() -> Any:
 def draw_winners(k: Any = 1) -> Any:
     """Draws k of the selected rows, in draw order, into the cells right of them."""
     _run("draw winners", lock.draw_winners, k)
+
+
+@_sub
+def draw_raffle(k: Any = 1, reserves: Any = 0, tickets: Any = "Tickets") -> Any:
+    """Draws k winners and the reserves of the selected rows by their tickets column."""
+    _run("draw raffle", lock.draw_raffle, k, reserves, tickets)
 
 
 @_sub

@@ -1,0 +1,297 @@
+"""Draw and lock, the workbook side: the selection, the seed cell and the ``Draw log``.
+
+Everything :mod:`xlshuffle.excel.lock`'s commands read from or write to a workbook, through
+xlwings' ``Book`` API (the Office.js book of xlwings Lite and Server, the COM book of the
+Windows add-in): the selected block and its values, the ``SEED`` cell, the empty cells
+right of the selection, the header row above it, and the log sheet, read before anything
+is written and appended to last. What is written is plain values (texts with Excel's quote
+prefix), never formats except the log's text format.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sys
+from typing import Any
+
+from ..common.a1 import col_index
+from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
+from ..draw.protocol import new_seed, normalise_seed
+from . import _cells
+from ._lockcore import LOG_COLUMNS, Draw, Rows, log_text
+
+__all__ = [
+    "LOG_SHEET",
+    "MAX_CELLS",
+    "SEED_NAME",
+    "a1",
+    "append",
+    "beside",
+    "cells",
+    "log_sheet",
+    "now",
+    "number",
+    "seed_of",
+    "selected",
+    "selection",
+    "ticket_column",
+    "version",
+    "write",
+    "write_text",
+]
+
+#: The sheet the draws are logged on (created with a header row when missing).
+LOG_SHEET = "Draw log"
+#: The defined name of the optional seed cell.
+SEED_NAME = "SEED"
+#: The most cells a command reads: a whole column selected by mistake is refused.
+MAX_CELLS = 1_000_000
+#: The longest seed a locked draw takes: Excel keeps at most 255 characters of a text
+#: in a formula, and the log's formula quotes the seed.
+MAX_SEED = 255
+#: The most rows the ``Draw log`` sheet may reach: it is read whole at each draw.
+MAX_LOG_ROWS = MAX_CELLS // 16
+
+_TEXT = "@"  # the number format that keeps what is written as text
+
+
+def version() -> str:
+    """The running xlshuffle's version, for the log.
+
+    The excel layer may not import the package root (tests/test_layers.py), but importing
+    this module has loaded it, so its ``__version__`` is at hand: in an installed
+    package, in a source checkout and in the Lite bundle, which has no distribution
+    metadata.
+    """
+    return str(sys.modules[__name__.partition(".")[0]].__version__)
+
+
+def now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def number(value: Any) -> Any:
+    """A count typed into a form's text box ("3") as the number it reads as."""
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            return value
+    return value
+
+
+def a1(rng: Any) -> str:
+    return str(rng.get_address(False, False))
+
+
+def cells(rng: Any) -> Rows:
+    value = rng.options(ndim=2, err_to_str=True).value
+    return [list(row) for row in value]
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def selection(book: Any, *, least_rows: int = 2) -> tuple[Any, Any, Rows]:
+    """The selected range, its sheet and its values; a selection that cannot be drawn
+    from is refused by name."""
+    rng = selected(book)
+    address = a1(rng)
+    rows, columns = rng.shape
+    if rows >= _cells.SHEET_ROWS or columns >= _cells.SHEET_COLUMNS:
+        raise SizeError(
+            f"the selection {address} is whole rows or columns: select only the cells "
+            "that hold the list"
+        )
+    if rows * columns > MAX_CELLS:
+        raise SizeError(
+            f"the selection {address} has {rows * columns:,} cells; a draw takes at most "
+            f"{MAX_CELLS:,}: select only the cells that hold the list"
+        )
+    if rows < least_rows:
+        raise SizeError(
+            f"the selection {address} has {rows} row{'s' if rows != 1 else ''}: select "
+            f"at least {least_rows} rows (one row per entry)"
+        )
+    values = cells(rng)
+    _cells.rows("the selection", values, values=True)
+    return rng.sheet, rng, values
+
+
+def selected(book: Any) -> Any:
+    """The selected block of cells; a shape, nothing or several areas are refused."""
+    try:
+        rng = book.selection
+        address = None if rng is None else a1(rng)
+    except Exception:  # the Office.js book cannot parse a selection of several areas
+        rng = address = None
+    if rng is None or address in (None, "", "None") or "," in address or ";" in address:
+        raise ShapeError(
+            "select one block of cells first (nothing, a shape or several areas are selected)"
+        )
+    return rng
+
+
+def seed_of(book: Any) -> tuple[str, str]:
+    """The seed text and where it came from: the SEED cell when filled, else the OS."""
+    cell = _seed_cell(book)
+    if cell is not None:
+        value = cell.options(err_to_str=True).value
+        if not (value is None or value == ""):
+            where = f"{cell.sheet.name}!{a1(cell)}"
+            try:
+                value = _cells.seed(value)
+                text = normalise_seed(value).decode("utf-8")
+            except SeedError as exc:
+                raise SeedError(f"the {SEED_NAME} cell {where}: {exc}") from None
+            if len(text) > MAX_SEED:
+                raise SeedError(
+                    f"the {SEED_NAME} cell {where} holds a seed of {len(text):,} characters; "
+                    f"a locked draw's seed has at most {MAX_SEED} (the longest text a logged "
+                    "formula can hold): use a shorter seed"
+                )
+            return text, f"{SEED_NAME} cell {where}"
+    return new_seed(), "fresh (operating system)"
+
+
+def _seed_cell(book: Any) -> Any:
+    for name in book.names:
+        if name.name.rpartition("!")[2].upper() != SEED_NAME:
+            continue
+        try:
+            cell = name.refers_to_range
+        except Exception:  # a name that is a constant or a formula, not a cell
+            cell = None
+        if cell is None or cell.shape != (1, 1):
+            raise SeedError(f"the name {name.name} must refer to one cell, the seed cell")
+        return cell
+    return None
+
+
+def beside(sheet: Any, rng: Any, height: int, width: int) -> Any:
+    """The empty block right of the selection where a result goes."""
+    top, left = rng.row, rng.column + rng.shape[1]
+    if left + width - 1 > _cells.SHEET_COLUMNS or top + height - 1 > _cells.SHEET_ROWS:
+        raise SizeError("the result does not fit right of the selection: select cells further left")
+    target = sheet.range((top, left), (top + height - 1, left + width - 1))
+    if any(v is not None and v != "" for row in cells(target) for v in row):
+        raise OptionError(
+            f"the cells {a1(target)} right of the selection are not empty: the result "
+            "goes there, so clear them or move the list"
+        )
+    return target
+
+
+def ticket_column(sheet: Any, rng: Any, given: str) -> int | None:
+    """The sheet column (1-based) of a raffle's tickets: the selected column headed
+    ``given`` in the row above the selection (case and spaces around it ignored), else
+    the selected column whose letters ``given`` is; None for an empty ``given`` (every
+    row one ticket). Anything else is refused, saying what the header row holds."""
+    text = given.strip()
+    if not text:
+        return None
+    left, width = rng.column, rng.shape[1]
+    heads: list[str] = []
+    if rng.row > 1:
+        above = sheet.range((rng.row - 1, left), (rng.row - 1, left + width - 1))
+        heads = [log_text(v).strip() for v in cells(above)[0]]
+        found = [j for j, head in enumerate(heads) if head.casefold() == text.casefold()]
+        if len(found) > 1:
+            raise OptionError(
+                f"tickets: {len(found)} selected columns are headed {text!r} in row "
+                f"{rng.row - 1}: name the tickets column by its letter instead"
+            )
+        if found:
+            return int(left + found[0])
+    if re.fullmatch("[A-Za-z]{1,3}", text):
+        column = col_index(text)
+        if left <= column < left + width:
+            return column
+        raise OptionError(
+            f"tickets: column {text.upper()} is not in the selection {a1(rng)}: select the "
+            "tickets column with the list, or name a selected column"
+        )
+    shown = ", ".join(repr(h) for h in heads if h)[:120] or "nothing"
+    raise OptionError(
+        f"tickets: no selected column is headed {text!r} (the row above the selection "
+        f"holds {shown}): name the tickets column by its header or its letter, or leave "
+        "tickets empty for one ticket each"
+    )
+
+
+# --------------------------------------------------------------------------- the log
+
+
+def log_sheet(book: Any) -> tuple[Any, Rows] | None:
+    """The log sheet and its rows (header first; none for an empty sheet), or None.
+
+    Read before anything is written, so that a sheet of that name which is not a log
+    refuses the command while the workbook is still untouched.
+    """
+    for sheet in book.sheets:
+        if sheet.name.casefold() == LOG_SHEET.casefold():
+            rows = cells(sheet.range((1, 1), _corner(sheet.used_range)))
+            if all(v is None or v == "" for v in rows[0]):
+                return sheet, []
+            if [str(v).strip() for v in rows[0][:3]] != list(LOG_COLUMNS[:3]):
+                raise WorkbookError(
+                    f"the sheet {LOG_SHEET!r} is not an xlshuffle draw log (its first row "
+                    f"is not {', '.join(LOG_COLUMNS[:3])}, ...): rename that sheet"
+                )
+            return sheet, rows
+    return None
+
+
+def _corner(used: Any) -> tuple[int, int]:
+    """The log's last cell: its last used row, in the log's own columns only."""
+    last = used.row + used.shape[0] - 1
+    if last > MAX_LOG_ROWS:
+        raise SizeError(
+            f"the sheet {LOG_SHEET!r} reaches row {last:,}; a log holds at most "
+            f"{MAX_LOG_ROWS:,} rows: rename that sheet to start a new log"
+        )
+    return last, len(LOG_COLUMNS)
+
+
+def _entry(value: Any) -> Any:
+    """What to write through ``.value`` so that the cell holds exactly ``value``.
+
+    Excel takes a text written through ``.value`` (Office.js and COM alike) as if it were
+    typed: ``=1+1`` becomes a live formula, ``007`` the number 7, ``1/2`` a date, ``TRUE``
+    a boolean, and a leading apostrophe vanishes. An apostrophe in front (Excel's quote
+    prefix, which is not part of the value) keeps any text as it is. The error codes go
+    bare, so that an error cell stays that error.
+    """
+    if isinstance(value, str) and value and value not in _cells.ERROR_TEXTS:
+        return "'" + value
+    return value
+
+
+def write(rng: Any, values: Rows) -> None:
+    """Write plain values: texts stay texts, numbers numbers, errors errors."""
+    rng.value = [[_entry(v) for v in row] for row in values]
+
+
+def write_text(rng: Any, values: Rows) -> None:
+    rng.number_format = _TEXT  # before the values: a cell typed later stays text too
+    write(rng, values)
+
+
+def append(book: Any, log: tuple[Any, Rows] | None, draw: Draw) -> None:
+    """Append the draw's row to the log (created with its header row when missing). A
+    log begun before the raffle's columns were added gets their header cells first."""
+    if log is None:
+        active = book.sheets.active
+        sheet = book.sheets.add(name=LOG_SHEET, after=book.sheets[len(book.sheets) - 1])
+        active.activate()
+        log = sheet, []
+    sheet, rows = log
+    added = LOG_COLUMNS.index("reserves")
+    if rows and not all(log_text(v) for v in rows[0][added:]):
+        header = sheet.range((1, added + 1), (1, len(LOG_COLUMNS)))
+        write_text(header, [list(LOG_COLUMNS[added:])])
+    lines = [] if rows else [list(LOG_COLUMNS)]
+    lines.append(draw.log_row())
+    top = len(rows) + 1
+    write_text(sheet.range((top, 1), (top + len(lines) - 1, len(LOG_COLUMNS))), lines)

@@ -1,0 +1,104 @@
+"""What every worksheet function shares: its category, the seed's description, and the
+boundary that turns a mistake into the one line Excel shows (:func:`excel_function`).
+
+Private to :mod:`xlshuffle.excel`; the functions themselves are in its ``__init__`` and in
+:mod:`xlshuffle.excel.samples`.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, ParamSpec, TypeVar, cast
+
+import xlwings as xw
+
+from ..draw.errors import XlshuffleError
+from . import _cells
+from ._cells import Rows
+
+__all__ = ["CATEGORY", "PER_ROW", "SEED_DOC", "excel_function", "first_column", "is_row", "items"]
+
+#: The category the Windows add-in files the functions under in Excel's function wizard.
+CATEGORY = "xlshuffle"
+
+SEED_DOC = (
+    "Optional. A number, text or date: the same seed gives the same result everywhere. "
+    "Leave it empty to draw afresh whenever the inputs change."
+)
+
+#: How an argument with one value per row of ``data`` is shaped (``weights``, ``strata``).
+PER_ROW = "one column the height of data (one row, for a single row of data)"
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+# --------------------------------------------------------------------------- boundary
+
+
+def excel_function(func: Callable[P, R]) -> Callable[P, R]:
+    """The one translation point from xlshuffle's errors to what Excel shows.
+
+    A mistake (an :class:`~xlshuffle.XlshuffleError`, whose message says what to change)
+    becomes one line, ``"NAME: what to change"``: at most 300 characters, encodable as
+    UTF-8. How it reaches the cell depends on the runtime:
+
+    - xlwings Server and Lite (Office.js): raised as :class:`xlwings.XlwingsError`,
+      which they keep (Excel shows ``#VALUE!`` with the message on hover) and do not
+      retry.
+    - The classic Windows add-in shows the *text* of any exception in the cell, and for
+      an ordinary exception that text is a whole Python traceback (xlwings #1108). So
+      there the message is returned, as the text ``"#VALUE! NAME: what to change"``.
+
+    A missing package (``ImportError``, whose message names it) gets the same line.
+    Anything else is a bug in xlshuffle; it gets the same one line, saying so, rather
+    than a traceback or an HTTP 500 that Office.js retries. Its traceback stays
+    attached (``__cause__``) for whoever calls the function from Python.
+    """
+    name = func.__name__
+
+    @functools.wraps(func)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except Exception as exc:
+            mistake = isinstance(exc, XlshuffleError)
+            text = _cells.report(name, exc)
+            if _classic_add_in():
+                return cast(R, f"#VALUE! {text}")
+            raise xw.XlwingsError(text) from (None if mistake else exc)
+
+    return call
+
+
+#: The modules of xlwings' classic (COM) add-in that call a worksheet function.
+_CLASSIC_CALLERS = frozenset({"xlwings.udfs", "xlwings.com_server"})
+
+
+def _classic_add_in() -> bool:
+    """Whether xlwings' classic Windows add-in made this call (its ``call_udf`` is on the
+    stack). Only asked on the way out with an error, so it costs a call nothing."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__") in _CLASSIC_CALLERS:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def is_row(rows: Rows) -> bool:
+    """Whether the range is a single row of several cells: its cells are the items."""
+    return len(rows) == 1 and len(rows[0]) > 1
+
+
+def items(rows: Rows) -> tuple[int, str]:
+    """How many items the data holds, and what one is called in a message."""
+    return (len(rows[0]), "cell") if is_row(rows) else (len(rows), "row")
+
+
+def first_column(rows: Rows) -> list[Any]:
+    """The IDs when ``ids`` is omitted: the first column of data (a row's cells)."""
+    return list(rows[0]) if is_row(rows) else [row[0] for row in rows]

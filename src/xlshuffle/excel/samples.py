@@ -1,0 +1,144 @@
+"""SAMPLEBY and AUDITSAMPLE: a sample from each stratum, and an audit's selection.
+
+Both are worksheet functions like those of :mod:`xlshuffle.excel` (which exports them):
+every argument positional, checked by :mod:`xlshuffle.excel._cells`, a mistake turned into
+one line by :func:`xlshuffle.excel._udf.excel_function`. They draw through
+:func:`xlshuffle.excel._raffle.draw`, the command line's own table logic, so a range saved
+as CSV draws the same rows with the same seed (``xlshuffle sample FILE.csv --no-header
+--strata C -k 2``, ``--method systematic``, ``--method mus --amount C``).
+
+>>> rows = [["N", 1], ["S", 2], ["N", 3], ["N", 4], ["S", 5], ["N", 6]]
+>>> SAMPLEBY(rows, 2, [r[0] for r in rows], "2026 raffle")
+[['N', 4], ['N', 6], ['S', 2], ['S', 5]]
+>>> AUDITSAMPLE([[n] for n in range(1, 101)], 4, "audit 2026")
+[[1], [26], [51], [76]]
+>>> ledger = [["inv 1", 500], ["inv 2", 20], ["inv 3", 0], ["inv 4", 130], ["inv 5", 350]]
+>>> AUDITSAMPLE(ledger, 4, "audit 2026", "mus", [r[1] for r in ledger])
+[['inv 1', 500, 2], ['inv 4', 130, 1], ['inv 5', 350, 1]]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import xlwings as xw
+
+from ..draw.errors import OptionError
+from . import _cells, _raffle
+from ._udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, items
+
+__all__ = ["AUDITSAMPLE", "SAMPLEBY"]
+
+
+@xw.func(category=CATEGORY)
+@xw.arg(
+    "data",
+    ndim=2,
+    err_to_str=True,
+    doc="The rows to draw from (the cells, for a single row).",
+)
+@xw.arg(
+    "k",
+    err_to_str=True,
+    doc="How many rows to draw from each stratum: 1 up to the rows of its smallest stratum.",
+)
+@xw.arg(
+    "strata",
+    ndim=2,
+    err_to_str=True,
+    doc=f"Each row's stratum (group) label, {PER_ROW}: a text or a number.",
+)
+@xw.arg("seed", err_to_str=True, doc=SEED_DOC)
+@xw.arg(
+    "weights",
+    ndim=2,
+    err_to_str=True,
+    doc=f"Optional. Tickets per row, {PER_ROW}: each stratum draws by its rows' tickets.",
+)
+@xw.arg(
+    "reserves",
+    err_to_str=True,
+    doc="Optional. Reserves drawn after each stratum's k winners (0 by default): the result "
+    "gets the columns Role and Rank.",
+)
+@excel_function
+def SAMPLEBY(
+    data: Any, k: Any, strata: Any, seed: Any = None, weights: Any = None, reserves: Any = None
+) -> list[Any]:
+    """Draws k rows from each stratum on its own, the strata in order of first appearance."""
+    rows = _cells.rows("data", data, values=True)
+    n = _cells.count("k", k)
+    count, noun = items(rows)
+    labels = _cells.per_item("strata", strata, count, noun)
+    columns = {"strata": _cells.labels("strata", labels, noun, blank=False)}
+    if weights is not None:
+        columns["weights"] = _cells.per_item("weights", weights, count, noun)
+    extra = _cells.count("reserves", reserves, default=0, least=0)
+    return _raffle.draw(rows, n, _cells.seed(seed), reserves=extra, columns=columns)
+
+
+@xw.func(category=CATEGORY)
+@xw.arg(
+    "data",
+    ndim=2,
+    err_to_str=True,
+    doc="The items to select from, one per row, in their ledger order (the cells, for a "
+    "single row).",
+)
+@xw.arg(
+    "k",
+    err_to_str=True,
+    doc="How many to select: rows for systematic, hits (cents) for mus, where a row hit "
+    "twice is selected once.",
+)
+@xw.arg("seed", err_to_str=True, doc=SEED_DOC)
+@xw.arg(
+    "method",
+    err_to_str=True,
+    doc='Optional. "systematic": every n/k-th row from a random start (the default without '
+    'amounts); "mus": monetary-unit, chances proportional to amounts, with a Hits column.',
+)
+@xw.arg(
+    "amounts",
+    ndim=2,
+    err_to_str=True,
+    doc=f"Optional. Each row's money amount for mus, {PER_ROW}: numbers or texts such as "
+    "$1,234.56, at most 2 decimal places.",
+)
+@excel_function
+def AUDITSAMPLE(
+    data: Any, k: Any, seed: Any = None, method: Any = None, amounts: Any = None
+) -> list[Any]:
+    """Selects rows for an audit at a fixed interval from one random start, in the rows' order."""
+    rows = _cells.rows("data", data, values=True)
+    n = _cells.count("k", k, most=_cells.SHEET_ROWS, why=" (the rows of a sheet)")
+    how = _audit_method(method, amounts is not None)
+    count, noun = items(rows)
+    columns = {}
+    if how == "mus":
+        columns["amount"] = _cells.per_item("amounts", amounts, count, noun)
+    return _raffle.draw(rows, n, _cells.seed(seed), method=how, columns=columns)
+
+
+def _audit_method(value: Any, amounts: bool) -> str:
+    """AUDITSAMPLE's method, ``"systematic"`` or ``"mus"``; a combination that would
+    leave an argument unread is refused."""
+    text = _cells.option("method", value, "systematic, mus")
+    if text is None:
+        return "mus" if amounts else "systematic"
+    how = _METHODS.get("".join(text.lower().replace("-", " ").split()))
+    if how is None:
+        raise OptionError(
+            f"unknown method {text!r}: use systematic, or mus (monetary-unit sampling) with amounts"
+        )
+    if how == "mus" and not amounts:
+        raise OptionError('method "mus" needs amounts: a column of money amounts, one per row')
+    if how == "systematic" and amounts:
+        raise OptionError(
+            'amounts are read by method "mus" only: leave amounts empty for a systematic '
+            'selection, or use "mus"'
+        )
+    return how
+
+
+_METHODS = {"systematic": "systematic", "mus": "mus", "monetaryunit": "mus"}
