@@ -2920,19 +2920,45 @@ write a number of tickets such as 3 or 2.5
     if max_places < 0:
         raise SizeError(f"max_places must be 0 or more, not {max_places}")
     example = "a number of tickets such as 3 or 2.5"
-    exact = [_exact(i, v, "weight", example, False) for i, v in enumerate(values)]
+    values = list(values)
+    texts = [v for v in values if type(v) is str and v.isascii() and v.isdigit()]
+    if len(texts) == len(values):
+        return [int(v) for v in texts]  # whole tickets as a CSV holds them: no places
+    # each weight as (digits, places): value == digits / 10**places, places the fewest
+    decimals = [_quick(v) or _decimal(i, v, example) for i, v in enumerate(values)]
     most = 0
-    for i, number in enumerate(exact):
-        places = _places(number)  # never -1: every value here is a finite decimal
+    for i, (digits, places) in enumerate(decimals):
         if places > max_places:
+            number = Fraction(digits, 10**places)
             raise EntryError(
                 i,
                 f"the weight {_decimal_text(number)} has {places} decimal places, more than "
                 f"{max_places}: round it",
             )
         most = max(most, places)
-    scale = 10**most
-    return [int(number * scale) for number in exact]
+    return [digits * 10 ** (most - places) for digits, places in decimals]
+
+
+_QUICK = re.compile(r"\+?([0-9]+)(?:\.([0-9]*?)0*)?")
+
+
+def _quick(value: object) -> tuple[int, int] | None:
+    """A whole number or a plain decimal text as ``(digits, places)``, or None for anything
+    else (read by :func:`_decimal`, which gives the same answer for these)."""
+    if type(value) is int:
+        return (value, 0) if value >= 0 else None
+    if type(value) is str:
+        m = _QUICK.fullmatch(value.strip())
+        if m is not None:
+            whole, fraction = m.groups()
+            return (int(whole + fraction), len(fraction)) if fraction else (int(whole), 0)
+    return None
+
+
+def _decimal(index: int, value: object, example: str) -> tuple[int, int]:
+    number = _exact(index, value, "weight", example, False)
+    places = _places(number)  # never -1: every value here is a finite decimal
+    return int(number * 10**places), places
 
 
 def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:

@@ -19,16 +19,16 @@ from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.knuth import permutation
 from ..draw.protocol import PROTOCOL, DrawStream
-from .draws import CellReader
 from .jobs import job_from_record
 from .move.plan import destination, draw_permutation
 from .raffle_verify import verify_draw_record
 from .records.record import DrawRecord, load_records
 from .records.rowdigest import UNKNOWN, block_digests, norm_general, row_digests
-from .scan.refs import cell_ref, col_letters, parse_area
+from .scan.refs import cell_ref, parse_area
 from .scan.sheet import SheetXml
 from .selection.keep import free_indexes, parse_kept, spread
-from .verify_formulas import verify_formulas
+from .verify_formulas import FormulaCheck
+from .verify_rows import RowsAgain, verify_rows
 from .winners import verify_printed
 
 __all__ = ["verify_record"]
@@ -205,7 +205,6 @@ def _verify_output(record: DrawRecord, input: PathLike | None, output: PathLike)
             )
         return
     _verify_cells(record, input, output)
-    verify_formulas(record, input, output)
 
 
 def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
@@ -214,19 +213,26 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     sel = before.sel
     mode = parse_mode(record.mode)
     top = sel.moving_top(mode)
+    formulas = FormulaCheck(record, sel, src, dst)  # digests each sheet while it is open
+    formulas.expect(before.sx)
     if record.unit == "rows":
         # one sheet in memory at a time: the rows' digests are all that is kept of each
         ins = row_digests(before.sx, top, sel.bottom)
         del before
-        outs = row_digests(job_from_record(dst, record).sx, top, sel.bottom)
-        _verify_rows(record, ins, outs, top, _Rows(record, src, dst))
+        out_sx = job_from_record(dst, record).sx
+        outs = row_digests(out_sx, top, sel.bottom)
+        formulas.find(out_sx)
+        del out_sx
+        verify_rows(record, ins, outs, top, RowsAgain(record, src, dst))
+        formulas.check()
         return
     only: set[int] | None = None  # the input rows to compare cell by cell (None: all)
     if mode == "rows" and sel.cols[-1] - sel.cols[0] + 1 == len(sel.cols):
         ins = block_digests(before.sx, top, sel.bottom, sel.cols)
         del before  # one sheet in memory at a time
-        only = _rows_unlike(record, ins, dst, top, sel.bottom, sel.cols)
+        only = _rows_unlike(record, ins, dst, (top, sel.bottom, sel.cols), formulas)
         if not only:
+            formulas.check()
             return
         before = job_from_record(src, record)
     dest = destination(mode, top, sel.cols, record.permutation)
@@ -234,7 +240,8 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
     del before
     places = None if only is None else {dest(r, sel.cols[0])[0] for r in only}
     out = job_from_record(dst, record).sx
-    rows = _Rows(record, src, dst)
+    formulas.find(out)
+    rows = RowsAgain(record, src, dst)
     colset = set(sel.cols)
     seen: set[tuple[int, int]] = set()
     for i in range(out.index_of(top), out.index_of(sel.bottom + 1)):
@@ -250,15 +257,23 @@ def _verify_cells(record: DrawRecord, src: PathLike, dst: PathLike) -> None:
                 _mismatch_unless_same(dst, record, key, origin.get(key), rows)
     for key in expected.keys() - seen:
         _mismatch_unless_same(dst, record, key, origin.get(key), rows)
+    formulas.check()
 
 
 def _rows_unlike(
-    record: DrawRecord, ins: array[int], dst: PathLike, top: int, bottom: int, cols: list[int]
+    record: DrawRecord,
+    ins: array[int],
+    dst: PathLike,
+    block: tuple[int, int, list[int]],
+    formulas: FormulaCheck,
 ) -> set[int]:
     """A block of columns moving with its rows: the input rows whose block (digests
     ``ins``) does not read the same as the one at its place in the output (row numbers,
     formulas and cached values aside), to be compared cell by cell."""
-    outs = block_digests(job_from_record(dst, record).sx, top, bottom, cols)
+    top, bottom, cols = block
+    out = job_from_record(dst, record).sx
+    formulas.find(out)
+    outs = block_digests(out, top, bottom, cols)
     perm = record.permutation
     return {top + s for p, s in enumerate(perm) if ins[s] == UNKNOWN or ins[s] != outs[p]}
 
@@ -293,7 +308,7 @@ def _mismatch_unless_same(
     record: DrawRecord,
     key: tuple[int, int],
     src: tuple[int, int] | None,
-    rows: _Rows,
+    rows: RowsAgain,
 ) -> None:
     """A cell whose XML differs may still hold the same value (a file re-saved by Excel
     or by openpyxl, as xlshuffle 0.1 saved its outputs, renumbers shared strings and
@@ -308,86 +323,3 @@ def _mismatch(dst: PathLike, record: DrawRecord, key: tuple[int, int]) -> None:
         f"{os.fspath(dst)}: sheet {record.sheet!r} cell {cell_ref(*key)} does not hold the "
         "input cell the draw puts there"
     )
-
-
-#: A sheet of one side, and the reader of its workbook's values.
-_Sheet = tuple[SheetXml, CellReader]
-
-
-class _Rows:
-    """Both sheets again, opened only when a row's digest differs: the same values, cell
-    by cell, are still the same row (a file re-saved by Excel renumbers shared strings
-    and styles; formula cells are skipped, their values are recomputed by design), and
-    otherwise the first differing cell is named."""
-
-    def __init__(self, record: DrawRecord, src: PathLike, dst: PathLike) -> None:
-        self.record, self.paths = record, (src, dst)
-        self.sheets: tuple[_Sheet, ...] | None = None
-        self.cached: tuple[dict[int, dict[int, object]], ...] = ({}, {})
-
-    def _open(self) -> tuple[_Sheet, ...]:
-        if self.sheets is None:
-            jobs = [job_from_record(p, self.record) for p in self.paths]
-            self.sheets = tuple((j.sx, CellReader.of(j.inp.book)) for j in jobs)
-        return self.sheets
-
-    @staticmethod
-    def _values(sx: SheetXml, reader: CellReader, number: int) -> dict[int, object]:
-        i = sx.index_of(number)
-        if i >= len(sx) or sx.numbers[i] != number:
-            return {}
-        row = sx.row(i)
-        values = {c.col: reader.value(row, c) for c in sx.cells(i) if c.f_span is None}
-        return {col: v for col, v in values.items() if v not in (None, "")}
-
-    def cell_value(self, side: int, key: tuple[int, int]) -> object:
-        """The value of cell ``key`` (row, column) of the input (side 0) or output (1);
-        None for an empty cell or a formula (its value is recomputed by design)."""
-        cache = self.cached[side]
-        if key[0] not in cache:
-            sx, reader = self._open()[side]
-            cache[key[0]] = self._values(sx, reader, key[0])
-        return cache[key[0]].get(key[1])
-
-    def same(self, src: int, dst: int) -> bool:
-        (a, ra), (b, rb) = self._open()
-        return self._values(a, ra, src) == self._values(b, rb, dst)
-
-    def difference(self, src: int, dst: int) -> str:
-        (a, _), (b, _) = self._open()
-        return _first_cell_difference(a, b, src, dst)
-
-
-def _verify_rows(
-    record: DrawRecord, ins: array[int], outs: array[int], top: int, rows: _Rows
-) -> None:
-    """Each output row must be the input row the draw puts there: equal digests of the
-    rows without references, formula text and cached values; a row that differs is
-    compared by its cells' values before the check fails."""
-    if array("Q", map(ins.__getitem__, record.permutation)) == outs:
-        return
-    for p, s in enumerate(record.permutation):
-        if ins[s] == outs[p] or rows.same(top + s, top + p):
-            continue
-        raise WorkbookError(
-            f"{os.fspath(rows.paths[1])}: sheet {record.sheet!r} row {top + p} does not hold "
-            f"input row {top + s}, which the draw puts there{rows.difference(top + s, top + p)}"
-        )
-
-
-def _first_cell_difference(before: SheetXml, after: SheetXml, src: int, dst: int) -> str:
-    """``" (cell B3 differs from input cell B11)"``, or "" when it is the row itself."""
-
-    def cells(sx: SheetXml, number: int) -> dict[int, bytes]:
-        i = sx.index_of(number)
-        if i >= len(sx) or sx.numbers[i] != number:
-            return {}
-        row = sx.row(i)
-        return {c.col: norm_general(row[c.start : c.end]) for c in sx.cells(i)}
-
-    a, b = cells(before, src), cells(after, dst)
-    for col in sorted(set(a) | set(b)):
-        if a.get(col) != b.get(col):
-            letters = col_letters(col)
-            return f" (cell {letters}{dst} differs from input cell {letters}{src})"
-    return " (the row's own attributes differ)"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Callable, Iterator
+from typing import Literal
 
 from ...common.a1 import col_index
 from ..formulas.translate import FormulaMoveError, FormulaMover
@@ -29,7 +30,17 @@ from ..scan.refs import Area
 from ..scan.sheet import Cell, SheetXml, parse_cells
 from ..scan.xmlscan import unescape
 
-__all__ = ["canonical", "first_formula_mismatch", "formula_cells", "formulas_at", "has_formulas"]
+__all__ = [
+    "Text",
+    "canonical",
+    "expected_digests",
+    "first_mismatch",
+    "formula_blocks",
+    "formula_cells",
+    "formulas_at",
+    "found_digests",
+    "has_formulas",
+]
 
 Dest = Callable[[int, int], tuple[int, int]]
 #: A formula's text as compared, or None for one that cannot be read at its cell.
@@ -75,12 +86,30 @@ def formula_cells(
     sx: SheetXml, area: Area, cols: set[int] | None, mover: FormulaMover
 ) -> Iterator[tuple[int, int, Text]]:
     """``(row, col, text)`` of each formula in ``area`` (columns ``cols``; None: all of
-    the area's), its text as it reads at its own cell; quick when every formula there
-    is a plain ``<f>`` (what xlshuffle writes), cell by cell otherwise."""
-    quick = _quick_cells(sx, area)
-    for r, c, text in quick if quick is not None else _careful_cells(sx, area, mover):
-        if area.left <= c <= area.right and (cols is None or c in cols):
-            yield r, c, text
+    the area's), its text as it reads at its own cell."""
+    for cells in formula_blocks(sx, area, cols, mover):
+        yield from cells
+
+
+def formula_blocks(
+    sx: SheetXml, area: Area, cols: set[int] | None, mover: FormulaMover
+) -> Iterator[list[tuple[int, int, Text]]]:
+    """:func:`formula_cells` 4,096 rows at a time: quick when every formula there is a
+    plain ``<f>`` (what xlshuffle writes), cell by cell otherwise."""
+    groups: list[SharedGroups] = []  # found once, when a block first needs them
+    left, right = area.left, area.right
+    i0, i1 = sx.index_of(area.top), sx.index_of(area.bottom + 1)
+    for b0 in range(i0, i1, _BLOCK):
+        b1 = min(b0 + _BLOCK, i1)
+        block = Area((sx.numbers[b0], left, sx.numbers[b1 - 1], right))
+        quick = _quick_cells(sx, block)
+        if quick is None and not groups:
+            groups.append(SharedGroups(sx, area))
+        cells = quick if quick is not None else list(_careful_cells(sx, block, mover, groups[0]))
+        yield [x for x in cells if left <= x[1] <= right and (cols is None or x[1] in cols)]
+
+
+_BLOCK = 4096
 
 
 def _quick_cells(sx: SheetXml, area: Area) -> list[tuple[int, int, Text]] | None:
@@ -111,9 +140,8 @@ def _f_tags(sx: SheetXml, start: int, end: int) -> int:
 
 
 def _careful_cells(
-    sx: SheetXml, area: Area, mover: FormulaMover
+    sx: SheetXml, area: Area, mover: FormulaMover, groups: SharedGroups
 ) -> Iterator[tuple[int, int, Text]]:
-    groups = SharedGroups(sx, area)
     for i in range(sx.index_of(area.top), sx.index_of(area.bottom + 1)):
         row, number = sx.row(i), sx.numbers[i]
         for cell in parse_cells(row, number, sx.prefix, sx.label):
@@ -136,79 +164,73 @@ def _text_at(
     return "" if f_text is None else unescape(row[f_text[0] : f_text[1]])
 
 
-def _digest(col: int, text: Text, canon: bool) -> int:
-    """One formula's digest: its column and text (None: unreadable). Python's own hash:
-    both sides are digested in one process, with a key an output cannot be made for."""
-    if text is not None and canon:
-        text = canonical(text)
-    return hash((col, text))
-
-
 def _moved(mover: FormulaMover, text: Text, src: tuple[int, int], dst: tuple[int, int]) -> Text:
     if text is None:
         return None
     try:
+        if src[1] == dst[1]:
+            return mover.move_row(text, src[0], src[1], dst[0])[0]
         return mover.move(text, *src, *dst)
     except (FormulaMoveError, ValueError):
         return None
 
 
-def _expected(
-    sx: SheetXml, area: Area, cols: set[int] | None, dest: Dest, canon: bool
-) -> array[int]:
+#: How :func:`_expected` and :func:`_found` digest a formula: ``"text"`` by its text as
+#: written (the input's translated first), ``"canonical"`` by its canonical text.
+Way = Literal["text", "canonical"]
+
+
+def _expected(sx: SheetXml, area: Area, cols: set[int] | None, dest: Dest, way: Way) -> array[int]:
     """Per row of ``area``, the digest of the formulas the draw puts there."""
     out = array("q", [0]) * (area.bottom - area.top + 1)
     mover = FormulaMover()
-    for r, c, text in formula_cells(sx, area, cols, mover):
-        to = dest(r, c)
-        out[to[0] - area.top] ^= _digest(to[1], _moved(mover, text, (r, c), to), canon)
+    top, canon = area.top, way == "canonical"
+    for cells in formula_blocks(sx, area, cols, mover):
+        for r, c, text in cells:
+            to = dest(r, c)
+            moved = _moved(mover, text, (r, c), to)
+            if canon and moved is not None:
+                moved = canonical(moved)
+            out[to[0] - top] ^= hash((to[1], moved))
     return out
 
 
-def _found(sx: SheetXml, area: Area, cols: set[int] | None, canon: bool) -> array[int]:
+def _found(sx: SheetXml, area: Area, cols: set[int] | None, way: Way) -> array[int]:
     """Per row of ``area``, the digest of the formulas the output holds there."""
     out = array("q", [0]) * (area.bottom - area.top + 1)
-    for r, c, text in formula_cells(sx, area, cols, FormulaMover()):
-        out[r - area.top] ^= _digest(c, text, canon)
+    top = area.top
+    for cells in formula_blocks(sx, area, cols, FormulaMover()):
+        if way == "canonical":
+            cells = [(r, c, t if t is None else canonical(t)) for r, c, t in cells]
+        for r, c, text in cells:
+            out[r - top] ^= hash((c, text))
     return out
 
 
-def _digests(
-    before: Callable[[], SheetXml],
-    after: Callable[[], SheetXml],
-    area: Area,
-    cols: set[int] | None,
-    dest: Dest,
-    canon: bool,
-) -> tuple[array[int], array[int]]:
-    """Both sides' digests, one sheet held at a time; a side without any formula in the
-    area's rows is not read cell by cell."""
-    empty = array("q", [0]) * (area.bottom - area.top + 1)
-    sx = before()
-    expected = _expected(sx, area, cols, dest, canon) if has_formulas(sx, area) else empty
-    del sx
-    out = after()
-    found = _found(out, area, cols, canon) if has_formulas(out, area) else empty
-    return expected, found
+def expected_digests(
+    sx: SheetXml, area: Area, cols: set[int] | None, dest: Dest, way: Way = "text"
+) -> array[int]:
+    """Per row of ``area`` (``area.top`` first), the digest of the formulas the draw puts
+    there: each formula of the input's ``sx`` in ``area`` moved to ``dest(row, col)``.
+    All zeros (not read cell by cell) when no row of the area holds a formula."""
+    if not has_formulas(sx, area):
+        return array("q", [0]) * (area.bottom - area.top + 1)
+    return _expected(sx, area, cols, dest, way)
 
 
-def first_formula_mismatch(
-    before: Callable[[], SheetXml],
-    after: Callable[[], SheetXml],
-    area: Area,
-    cols: set[int] | None,
-    dest: Dest,
-) -> int | None:
-    """The first row of ``area`` whose formulas in the output (``after()``) are not the
-    input's (``before()``) translated to where the draw puts them; None when all are.
-    The texts as written are compared first, and only when they differ (an output
-    re-saved, or edited) again canonically, each sheet opened anew."""
-    expected, found = _digests(before, after, area, cols, dest, canon=False)
+def found_digests(sx: SheetXml, area: Area, cols: set[int] | None, way: Way = "text") -> array[int]:
+    """Per row of ``area``, the digest of the formulas the output's ``sx`` holds there."""
+    if not has_formulas(sx, area):
+        return array("q", [0]) * (area.bottom - area.top + 1)
+    return _found(sx, area, cols, way)
+
+
+def first_mismatch(expected: array[int], found: array[int], top: int) -> int | None:
+    """The first row whose digests differ, or None."""
     if expected == found:
         return None
-    expected, found = _digests(before, after, area, cols, dest, canon=True)
     pairs = zip(expected, found, strict=True)
-    return next((area.top + p for p, (a, b) in enumerate(pairs) if a != b), None)
+    return next((top + p for p, (a, b) in enumerate(pairs) if a != b), None)
 
 
 def formulas_at(
