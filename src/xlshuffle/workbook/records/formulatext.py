@@ -8,12 +8,13 @@ and the output's area must hold exactly those formulas. Each side keeps one 8-by
 digest per row, so one sheet is in memory at a time.
 
 A formula reads as its own text, a shared formula's follower as its group's text
-translated to its cell. :func:`first_formula_mismatch` compares the texts as written
-first (one regular expression over the rows, when every formula is a plain ``<f>``), and
-only when that finds a difference compares them :func:`canonical`-ly, with spaces
-outside string literals left out and letters outside them in capitals: an output
-re-saved by Excel or openpyxl (which write shared formulas and spacing their own way)
-still verifies, and an edited one is refused.
+translated to its cell (rows are read 4,096 at a time, by one regular expression when
+every formula there is a plain ``<f>``). :func:`expected_digests` and
+:func:`found_digests` compare the texts as written; ``way="canonical"`` compares them
+with spaces outside string literals left out and letters outside them in capitals
+(:func:`canonical`), which ``verify`` does only after a difference: an output re-saved by
+Excel or openpyxl (which write shared formulas and spacing their own way) still verifies,
+and an edited one is refused.
 """
 
 from __future__ import annotations
@@ -237,7 +238,7 @@ def formulas_at(
     before: SheetXml, after: SheetXml, area: Area, cols: set[int] | None, dest: Dest, row: int
 ) -> tuple[dict[int, Text], dict[int, Text]]:
     """The formulas the draw puts in output row ``row`` and those found there, by column
-    (the texts of a row :func:`first_formula_mismatch` named, for the message)."""
+    (the texts of a row :func:`first_mismatch` named, for the message)."""
     mover = FormulaMover()
     put: dict[int, Text] = {}
     for r, c, text in formula_cells(before, area, cols, mover):
