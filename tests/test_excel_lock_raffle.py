@@ -4,7 +4,7 @@ The workbook stand-in, the hash oracle and the Windows-sub runner are
 :mod:`test_excel_lock`'s (a real Office.js ``xw.Book``; the stand-in only applies the
 actions Excel would). Expected winners come from ``tools/make_vectors.py`` (which never
 imports xlshuffle), from the logged formula evaluated by the worksheet function, and from
-the logged command line run on the selection saved as CSV.
+the logged command line run on the workbook as saved.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 import xlwings as xw
 
@@ -89,24 +90,30 @@ def test_a_raffle_is_written_right_of_the_selection_and_logged_to_replay() -> No
     assert call("SAMPLE", ENTRANTS, [[3]], [[SEED]], tickets, [[2]], None, None) == written
 
 
-def test_the_logged_command_line_draws_the_same_from_the_selection_saved_as_csv(
+def test_the_logged_command_line_draws_the_same_from_the_saved_workbook(
     tmp_path: Path,
 ) -> None:
-    excel = raffle("B2:D9")  # the tickets are the second selected column: --weights B
+    excel = raffle("B2:D9")  # the tickets are column C of the sheet: --weights C
     excel.script("draw_raffle", 2, 1, "tickets")
     (entry,) = excel.log()
     argv = shlex.split(entry["command line"])
-    assert argv[:3] == ["xlshuffle", "sample", "selection.csv"]
-    options = ["--no-header", "-k", "2", "--weights", "B", "--reserves", "1", "--seed", SEED]
+    assert argv[:3] == ["xlshuffle", "sample", "Raffle 2026.xlsx"]
+    options = ["--sheet", "Sheet1", "--range", "B2:D9", "--no-header", "-k", "2"]
+    options += ["--weights", "C", "--reserves", "1", "--seed", SEED]
     assert argv[3:] == options
-    selected = [row[1:] for row in ENTRANTS]
-    with (tmp_path / "selection.csv").open("w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(texts(selected))
+    # the workbook as saved before the draw, written by openpyxl (not by xlshuffle)
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Sheet1"
+    for row in [HEADER, *ENTRANTS]:
+        sheet.append(row)
+    book.save(tmp_path / argv[2])
     out = tmp_path / "out.csv"
     assert main([argv[1], str(tmp_path / argv[2]), *argv[3:], "-o", str(out)]) == 0
     with out.open(newline="", encoding="utf-8") as fh:
         drawn = list(csv.reader(fh))
-    assert drawn == texts(excel.cells("Sheet1", 2, 5, 3, 5))
+    assert drawn[0] == ["B", "C", "D", "Role", "Rank"]  # no header row: the sheet's letters
+    assert drawn[1:] == texts(excel.cells("Sheet1", 2, 5, 3, 5))
 
 
 def test_without_tickets_every_row_has_one_and_the_draw_is_the_plain_sample() -> None:

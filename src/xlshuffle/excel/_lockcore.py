@@ -72,9 +72,6 @@ LOG_COLUMNS = (
     "tickets",
     "method",
 )
-#: The file the raffle's command line names: the selection saved as CSV (workbooks take
-#: --weights and --reserves from CSV/TSV lists only so far).
-SELECTION_CSV = "selection.csv"
 
 _A1_BLOCK = re.compile(r"\$?([A-Z]{1,3})\$?([0-9]{1,7})(?::\$?([A-Z]{1,3})\$?([0-9]{1,7}))?")
 _PLAIN_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -233,15 +230,16 @@ class Draw:
         return f"xlshuffle {command} {where} -k {self.k} --seed {q(self.seed)}"
 
     def _raffle_command(self) -> str:
-        """The raffle from the selection saved as CSV without a header row: the tickets
-        column is named by its letter within the selection."""
-        options = f"--no-header -k {self.k}"
-        here, column = block(self.address), block(self.tickets or "")
-        if here is not None and column is not None:
-            options += f" --weights {col_letters(column[1] - here[1] + 1)}"
+        """The raffle from the saved workbook, the selection without a header row, the
+        tickets column named by its letter on the sheet."""
+        q = shlex.quote
+        options = f"--sheet {q(self.sheet)} --range {self.address} --no-header -k {self.k}"
+        column = block(self.tickets or "")
+        if column is not None:
+            options += f" --weights {col_letters(column[1])}"
         if self.reserves:
             options += f" --reserves {self.reserves}"
-        return f"xlshuffle sample {SELECTION_CSV} {options} --seed {shlex.quote(self.seed)}"
+        return f"xlshuffle sample {q(self.book)} {options} --seed {q(self.seed)}"
 
     def log_row(self) -> list[str]:
         """The ``Draw log`` row, every cell a text, in the order of :data:`LOG_COLUMNS`."""
