@@ -136,6 +136,31 @@ def _edit_xml(record: dict[str, Any], out: Path, tmp: Path) -> tuple[Path, Any] 
     return None
 
 
+_PLAIN_F = re.compile(
+    rb'<(?:[\w.-]+:)?c r="([A-Z]{1,3})(\d+)"[^>]*><(?:[\w.-]+:)?f>([^<]+)</(?:[\w.-]+:)?f>'
+)
+
+
+def _edit_formula(record: dict[str, Any], out: Path, tmp: Path) -> tuple[Path, str] | None:
+    """The output with the text of one formula of the drawn rows changed (``+1``
+    appended), through zipfile and the oracle's sheet reader; None without one."""
+    left, top, right, bottom = range_boundaries(record["target"]["ref"])
+    first = top + 1 if record["header"] and record["mode"] != "columns" else top
+    part = oracle.sheet_part(out, record["sheet"])
+    with zipfile.ZipFile(out) as zf:
+        xml = zf.read(part)
+    for m in _PLAIN_F.finditer(xml):  # one pass over the sheet
+        col, row = range_boundaries(m[1].decode() + m[2].decode())[:2]
+        if first <= row <= bottom and left <= col <= right:
+            changed = xml[: m.end(3)] + b"+1" + xml[m.end(3) :]
+            edited = tmp / f"formula{out.suffix}"
+            with zipfile.ZipFile(out) as zin, zipfile.ZipFile(edited, "w") as zout:
+                for info in zin.infolist():
+                    zout.writestr(info, changed if info.filename == part else zin.read(info))
+            return edited, f"{m[1].decode()}{m[2].decode()}"
+    return None
+
+
 # --------------------------------------------------------------------------- checks
 
 
@@ -160,6 +185,13 @@ def check_workbook_shuffle(src: Path, tmp: Path, *extra: str) -> str:
     code, _, err = quiet("verify", rec, "--input", inp, "--output", path)
     if code != 1 or not _named(err, row, ref):
         return f"FAIL {src.name}: cell {ref} edited ({how}), verify exits {code}: {err}"
+    formula = _edit_formula(record, out, tmp)
+    if formula is not None:  # a moved formula's text edited, its cached value kept
+        path, ref = formula
+        code, _, err = quiet("verify", rec, "--input", inp, "--output", path)
+        if code != 1 or f"cell {ref} holds =" not in err or "\n" in err.rstrip("\n"):
+            return f"FAIL {src.name}: formula {ref} edited, verify exits {code}: {err}"
+        how += ", formula edit caught"
     return f"drawn, edit caught ({how})"
 
 
@@ -194,6 +226,7 @@ def test_every_corpus_draw_verifies_and_a_one_cell_edit_is_caught(tmp_path: Path
     require("corpus", bool(files), f"put the shared corpus at {CORPUS}")
     outcomes: dict[str, int] = {}
     failures = []
+    formulas = 0  # draws whose output had a moved formula edited, and caught
     for i, src in enumerate(files):
         for check in (check_workbook_shuffle, check_printed_sample):
             work = tmp_path / f"{i}-{check.__name__}"
@@ -201,6 +234,7 @@ def test_every_corpus_draw_verifies_and_a_one_cell_edit_is_caught(tmp_path: Path
             what = check(src, work)
             if what.startswith("FAIL"):
                 failures.append(what)
+            formulas += "formula edit caught" in what
             short = "FAIL" if what.startswith("FAIL") else what.split(" (")[0]
             key = f"{check.__name__}: {short}"
             outcomes[key] = outcomes.get(key, 0) + 1
@@ -208,6 +242,7 @@ def test_every_corpus_draw_verifies_and_a_one_cell_edit_is_caught(tmp_path: Path
     # the check is not empty: most workbooks that draw get an edit caught
     assert outcomes.get("check_workbook_shuffle: drawn, edit caught", 0) >= 40, outcomes
     assert outcomes.get("check_printed_sample: drawn, edit caught", 0) >= 60, outcomes
+    assert formulas >= 15, formulas  # an edited formula is caught on real files too (21)
 
 
 # --------------------------------------------------------------------------- generated
