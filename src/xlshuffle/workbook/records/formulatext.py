@@ -125,7 +125,8 @@ def _quick_cells(sx: SheetXml, area: Area) -> list[tuple[int, int, Text]] | None
     found = []
     for head in (rb"<" + p + rb'c r="', rb"<" + p + rb"c\s[^<>]*?(?<![\w:.-])r\s*=\s*\""):
         # r= first, as Excel and xlshuffle write it; then anywhere in the tag
-        found = re.compile(head + rb'([A-Z]{1,3})(\d+)"[^<>]*?' + f).findall(data, start, end)
+        # greedy: [^<>]* stops at the start tag's end, so each try is one pass, no backtracking
+        found = re.compile(head + rb'([A-Z]{1,3})(\d+)"[^<>]*' + f).findall(data, start, end)
         if len(found) == plain:
             return [
                 (int(row), col_index(letters), unescape(text) if b"&" in text else text.decode())
