@@ -27,7 +27,7 @@ from ..common.files import write_atomically
 from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import EntryError, ListError, OptionError, SizeError
 from ..draw.orders import balanced_orders, person_orders
-from ..draw.protocol import PROTOCOL, as_stream
+from ..draw.protocol import PROTOCOL, as_stream, normalise_seed
 from .api import is_list
 from .lines import DEFAULT_MAX_MB, read_limited
 from .table import sniff_delimiter
@@ -147,11 +147,20 @@ def _read_inputs(
 
 
 def _table(ids_path: PathLike, ids: list[str], **options: Any) -> list[list[str]]:
-    """:func:`orders_table`, an ID it refuses named by its file and line."""
+    """:func:`orders_table`, a repeated ID named by its file and lines."""
+    first = 2 if is_list(ids_path) else 1
+    seen: dict[bytes, int] = {}
+    for i, pid in enumerate(ids):  # blank IDs were refused by read_values
+        j = seen.setdefault(normalise_seed(pid), i)
+        if j != i:
+            raise ListError(
+                f"{os.fspath(ids_path)}: line {i + first}: the ID {pid!r} is also on line "
+                f"{j + first}: give each person one ID"
+            )
     try:
         return orders_table(ids=ids, **options)
     except EntryError as exc:
-        line = exc.index + (2 if is_list(ids_path) else 1)
+        line = exc.index + first
         raise ListError(f"{os.fspath(ids_path)}: line {line}: {exc.reason}") from None
 
 
