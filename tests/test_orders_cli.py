@@ -102,7 +102,12 @@ def test_columns_by_header_or_letter(tmp_path: Path) -> None:
     ("ids_text", "args", "code", "message"),
     [
         ("Ann\nBo\nAnn\n", (), 1, "people.txt: line 3: the ID 'Ann' is also on line 1"),
-        ("Zo\u00eb\n Zoe\u0308 \n", (), 1, "people.txt: line 2: the ID 'Zoe\u0308' is also on line 1"),
+        (
+            "Zo\u00eb\n Zoe\u0308 \n",
+            (),
+            1,
+            "people.txt: line 2: the ID 'Zoe\u0308' is also on line 1",
+        ),
         ("Ann\n\nBo\n", (), 1, "people.txt: line 2 is blank: fill it in or delete the line"),
         ("Ann\n", ("-k", "5"), 2, "tasks.csv holds 4 items: give -k at most 4"),
         ("Ann\n", ("--ids-column", "Z"), 2, "--ids-column is for CSV/TSV lists"),
