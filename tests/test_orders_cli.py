@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import csv
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -167,3 +169,39 @@ def test_verify_names_the_first_differing_row(
     assert "people.txt: not the recorded input (ids_sha256 differs)" in capsys.readouterr().err
     assert run("verify", rec, "--input", items) == 2
     assert "give --input ITEMS and --ids IDS" in capsys.readouterr().err
+
+
+def test_the_worked_example_in_batch_md(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/batch.md, 'Per-person orders': every command's output and file as shown."""
+    text = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
+    section = text.split("## Per-person orders", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```console\n(.*?)```", section, flags=re.DOTALL)
+    assert len(blocks) == 2
+    monkeypatch.chdir(tmp_path)
+    Path("participants.txt").write_text("P01\nP02\nP03\nP04\n", encoding="utf-8")
+    Path("dup.txt").write_text("P01\nP02\nP01\n", encoding="utf-8")
+    steps = re.split(r"^\$ ", "".join(blocks), flags=re.MULTILINE)[1:]
+    assert len(steps) == 7
+    for step in steps:
+        command, _, shown = step.replace("\\\n    ", "").partition("\n")
+        argv = shlex.split(command)
+        if argv[0] == "cat":
+            if argv[1] == "tasks.csv":  # the input, as the example shows it
+                Path("tasks.csv").write_text(shown, encoding="utf-8")
+            data = Path(argv[1]).read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+            assert data == shown, command
+            continue
+        assert argv[0] == "xlshuffle"
+        main(argv[1:])
+        got = capsys.readouterr()
+        assert got.out + got.err == shown, command
+    # P05 joins: the four rows stay, P05's is the one the text quotes
+    Path("participants.txt").write_text("P01\nP02\nP03\nP04\nP05\n", encoding="utf-8")
+    main(
+        ["orders", "tasks.csv", "--ids", "participants.txt", "--seed", "study 2026", "-o", "5.csv"]
+    )
+    five = Path("5.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert five[:5] == Path("orders.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert five[5] in section
