@@ -8,6 +8,7 @@ taken from the code under test; the known answers are in tests/test_vectors_orde
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xlshuffle import (
+    DrawStream,
     EntryError,
     OptionError,
     SizeError,
@@ -24,6 +26,7 @@ from xlshuffle import (
     person_order,
     person_orders,
 )
+from xlshuffle.draw import orders as orders_module
 from xlshuffle.draw.knuth import _durstenfeld
 from xlshuffle.draw.orders import person_stream, williams_design
 
@@ -44,6 +47,32 @@ def test_order_is_section_5s_shuffle_from_the_persons_words(n: int) -> None:
     items = list(range(n))
     _durstenfeld(items, max(n - 1, 0), person_stream("class 4B", "Ann").randbelow)
     assert person_order(n, "Ann", seed="class 4B") == items
+
+
+def scripted(words: tuple[int, ...]) -> DrawStream:
+    """A stream whose next words are ``words``: small words are never rejected, and the
+    shuffle's step ``i`` takes ``j = i + word % (n - i)``, so word ``c < n - i`` is choice c."""
+    stream = DrawStream("scripted")
+    stream._buf, stream._pos, stream._block = (*words, 0, 0, 0, 0), 0, 10**9
+    return stream
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_every_sub_stream_answer_gives_a_distinct_order_exactly_once(
+    n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # person_order itself, fed every sequence of choices its person's stream could give:
+    # each full order of n (each partial order of k) comes from exactly one sequence.
+    for k in range(n + 1):
+        steps = min(k, n - 1)
+        sequences = list(itertools.product(*(range(n - i) for i in range(steps))))
+        orders = Counter()
+        for choices in sequences:
+            monkeypatch.setattr(orders_module, "person_stream", lambda s, p, c=choices: scripted(c))
+            orders[tuple(person_order(n, "Ann", seed="any", k=k))] += 1
+        assert set(orders.values()) == {1}
+        assert sorted(orders) == sorted(itertools.permutations(range(n), k))
+        assert len(sequences) == math.perm(n, k)
 
 
 def test_every_order_of_three_is_reached_and_none_is_favoured_much() -> None:
