@@ -113,7 +113,7 @@ def orders_table(
     Examples
     --------
     >>> orders_table(["A", "B", "C", "D"], ["Ann", "Bo"], seed="class 4B", k=2)
-    [['ID', '1', '2'], ['Ann', 'C', 'A'], ['Bo', 'A', 'B']]
+    [['ID', '1', '2'], ['Ann', 'C', 'A'], ['Bo', 'D', 'C']]
     """
     draw = balanced_orders if balanced else person_orders
     orders = draw(items, ids, seed=seed, k=k)
