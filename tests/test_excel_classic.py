@@ -58,6 +58,7 @@ SIGNATURES = {
         "Function AUDITSAMPLE(data, k, Optional seed, Optional method, Optional amounts)"
     ),
     "GROUPS": "Function GROUPS(data, k, Optional seed)",
+    "ORDERS": "Function ORDERS(items, ids, Optional seed, Optional k, Optional balanced)",
 }
 
 # VBA's reserved words, and Excel object names a parameter would shadow in the wrapper.

@@ -32,6 +32,7 @@ PARAMETERS = {
     "SAMPLEBY": 6,
     "AUDITSAMPLE": 5,
     "GROUPS": 3,
+    "ORDERS": 5,
 }
 VALUE_IN = {"type": "Error", "basicValue": "#VALUE!", "errorType": "Value"}
 SURROGATE = "\ud800"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 import json
 import math
 import unicodedata
@@ -240,6 +241,7 @@ def main() -> None:
         group_of[item] = p % 3 + 1  # type: ignore[index]
     vectors["groups"] = {"seed": encode_seed("teams"), "n": 10, "k": 3, "groups": group_of}
     add_issue_20(vectors)
+    add_orders(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
@@ -359,6 +361,78 @@ def add_issue_20(vectors: dict[str, object]) -> None:
             ("audit", [999_999, 1, 0, 250_000, 3], 3),
             ("ledger", [(i * 7919) % 100_003 for i in range(300)], 40),
             ("ledger", [0, 5], 0),
+        ]
+    ]
+
+
+def person_words(seed: object, person: object) -> Iterator[int]:
+    """Section 13: a person's sub-stream, its key under its own label prefix."""
+    key = hashlib.sha256(b"xlshuffle/draw/v1\x00" + seed_bytes(seed)).digest()
+    key = hashlib.sha256(b"xlshuffle/draw/v1/person\x00" + key + b"\x00" + seed_bytes(person))
+    block = 0
+    while True:
+        digest = hashlib.sha256(key.digest() + block.to_bytes(8, "big")).digest()
+        yield from (int.from_bytes(digest[k : k + 8], "big") for k in range(0, 32, 8))
+        block += 1
+
+
+def williams(n: int) -> list[list[int]]:
+    """Section 14's design: first row 0, 1, n-1, 2, n-2, ...; each next row adds 1."""
+    first, low, high = [0], 1, n - 1
+    while len(first) < n:
+        first.append(low)
+        low += 1
+        if len(first) < n:
+            first.append(high)
+            high -= 1
+    square = [[(x + i) % n for x in first] for i in range(n)]
+    return square + [list(reversed(row)) for row in square] if n % 2 else square
+
+
+def balanced(n: int, people: int, k: int, seed: object) -> list[list[int]]:
+    stream = words(seed)
+    relabel = permute(list(range(n)), n - 1, stream)
+    design = williams(n)
+    out: list[list[int]] = []
+    for j in range(people):
+        if j % len(design) == 0:
+            block = permute(list(range(len(design))), len(design) - 1, stream)
+        out.append([relabel[x] for x in design[block[j % len(design)]]][:k])  # type: ignore[misc]
+    return out
+
+
+def add_orders(vectors: dict[str, object]) -> None:
+    """Sections 13 and 14 (added to v1 later; the vectors above are unchanged)."""
+    ids: list[object] = ["Ann", "Bo", 42, 42.0, "Zoe\u0308", "名前", 7.5]
+    vectors["person_orders"] = [
+        {
+            "seed": encode_seed(s),
+            "id": pid,
+            "n": n,
+            "k": k,
+            "first4": [f"{w:016x}" for w in itertools.islice(person_words(s, pid), 4)],
+            "order": permute(list(range(n)), min(k, n - 1), person_words(s, pid))[:k],
+        }
+        for s, n, k in [("class 4B", 4, 4), ("class 4B", 10, 3), (2026, 1, 1), ("x", 52, 52)]
+        for pid in ids
+    ]
+    vectors["balanced_orders"] = [
+        {
+            "seed": encode_seed(s),
+            "n": n,
+            "people": p,
+            "k": k,
+            "design": williams(n),
+            "orders": balanced(n, p, k, s),
+        }
+        for s, n, p, k in [
+            ("class 4B", 4, 4, 4),
+            ("class 4B", 4, 10, 4),
+            ("class 4B", 3, 7, 3),
+            ("study", 5, 12, 2),
+            ("study", 1, 3, 1),
+            ("study", 2, 5, 2),
+            (7, 6, 13, 6),
         ]
     ]
 

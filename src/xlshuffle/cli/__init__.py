@@ -215,6 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-c", "--count", type=_positive, default=1, help="how many seeds")
     p.set_defaults(func=_cmd_seed)
 
+    from .orders import register as register_orders  # needs no optional dependency
+
+    register_orders(sub)
     for name in _EDGE_COMMANDS:
         try:
             module = importlib.import_module(name)

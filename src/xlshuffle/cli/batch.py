@@ -108,6 +108,11 @@ def register(subparsers: Any) -> None:
         "list it should have excluded; checks that the draw left out exactly those IDs "
         "(a chain of draws: draw 2 excluded draw 1's winners)",
     )
+    p.add_argument(
+        "--ids",
+        metavar="IDS",
+        help="for an orders record: the IDs file (and --input the items, --output the table)",
+    )
     p.set_defaults(func=records.cmd_verify)
 
     p = subparsers.add_parser(

@@ -11,10 +11,17 @@ __all__ = ["cmd_restore", "cmd_verify"]
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from ..workbook import load_records, verify_record
     from . import UsageError
+    from .orders import orders_record, verify_orders
+
+    orders = orders_record(args.record)
+    if orders is not None:
+        return verify_orders(args, orders)
+    from ..workbook import load_records, verify_record
 
     records = load_records(args.record)
+    if args.ids is not None:
+        raise UsageError(f"{args.record}: --ids checks an orders record; this is another draw")
     rec0 = records[0]
     if rec0.target.get("draw") is not None:
         return _verify_draw(args, records)

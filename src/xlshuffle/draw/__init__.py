@@ -22,6 +22,8 @@ raffle
     Winners and reserves from one draw; excluded entrants and their digest.
 strata
     Stratified draws, each stratum from its own sub-stream.
+orders
+    Per-person orders (each from the person's own sub-stream) and Williams designs.
 audit
     Systematic and monetary-unit (PPS) audit selections.
 values
@@ -50,6 +52,7 @@ from .errors import (
 )
 from .grid import GRID_MODES, parse_mode, shuffle_grid
 from .knuth import deal, groups, permutation, shuffle, shuffled
+from .orders import balanced_orders, person_order, person_orders, person_stream, williams_design
 from .protocol import (
     PROTOCOL,
     DrawStream,
@@ -90,6 +93,7 @@ __all__ = [
     "WorkbookError",
     "XlshuffleError",
     "as_stream",
+    "balanced_orders",
     "canonical_id",
     "deal",
     "deal_hands",
@@ -105,6 +109,9 @@ __all__ = [
     "parse_mode",
     "parse_weights",
     "permutation",
+    "person_order",
+    "person_orders",
+    "person_stream",
     "placings",
     "proportional_allocation",
     "reduce_weights",
@@ -116,4 +123,5 @@ __all__ = [
     "stratified_sample",
     "systematic_sample",
     "weighted_sample",
+    "williams_design",
 ]

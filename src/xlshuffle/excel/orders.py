@@ -1,0 +1,84 @@
+"""ORDERS: each person's own order of the items, one spilled row per person.
+
+A worksheet function like those of :mod:`xlshuffle.excel` (which exports it): every
+argument positional, checked by :mod:`xlshuffle.excel._cells`, a mistake turned into one
+line by :func:`xlshuffle.excel._udf.excel_function`. Each row is the ID, then the items in
+that person's order: :func:`xlshuffle.draw.orders.person_orders` (draw protocol section
+13), or :func:`~xlshuffle.draw.orders.balanced_orders` (section 14) with ``balanced``
+TRUE; so the same seed gives the rows ``xlshuffle orders ITEMS --ids IDS`` writes.
+
+>>> ORDERS([["A"], ["B"], ["C"], ["D"]], [["Ann"], ["Bo"]], "class 4B")
+[['Ann', 'C', 'A', 'D', 'B'], ['Bo', 'D', 'C', 'A', 'B']]
+>>> ORDERS([["A", "B", "C", "D"]], [["Ann"], ["Bo"]], "class 4B", 2, True)
+[['Ann', 'A', 'C'], ['Bo', 'D', 'A']]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import xlwings as xw
+
+from ..draw.errors import EntryError, OptionError, ShapeError, SizeError
+from ..draw.orders import balanced_orders, person_orders
+from . import _cells
+from ._udf import CATEGORY, SEED_DOC, excel_function
+
+__all__ = ["ORDERS"]
+
+
+@xw.func(category=CATEGORY)
+@xw.arg("items", ndim=2, err_to_str=True, doc="The items to order: one column or one row.")
+@xw.arg(
+    "ids",
+    ndim=2,
+    err_to_str=True,
+    doc="The people's IDs, one column or one row: each ID gets a row with its own order.",
+)
+@xw.arg("seed", err_to_str=True, doc=SEED_DOC)
+@xw.arg(
+    "k",
+    err_to_str=True,
+    doc="Optional. Only the first k places of each order (all of them by default).",
+)
+@xw.arg(
+    "balanced",
+    err_to_str=True,
+    doc="Optional. TRUE for counterbalanced orders (a Williams design): over each block of "
+    "people every item is once in each place.",
+)
+@excel_function
+def ORDERS(
+    items: Any, ids: Any, seed: Any = None, k: Any = None, balanced: Any = False
+) -> list[Any]:
+    """Returns each person's own fair random order of the items: a row per ID, ID first."""
+    pool = _line("items", items)
+    people = _line("ids", ids)
+    for i, cell in enumerate(people, 1):
+        code = _cells.error_text(cell)
+        if code is not None:
+            raise OptionError(f"ids, cell {i} shows the error {code}: fix that cell")
+    people = _cells.labels("ids", people, "cell", blank=False)
+    n = len(pool)
+    places = _cells.count("k", k, default=n, least=0, most=n, why=" (the number of items)")
+    if places + 1 > _cells.SHEET_COLUMNS:
+        raise SizeError(
+            f"{places:,} places and the ID do not fit in a row of a sheet "
+            f"({_cells.SHEET_COLUMNS:,} columns): give k at most {_cells.SHEET_COLUMNS - 1:,}"
+        )
+    draw = balanced_orders if _cells.flag("balanced", balanced) else person_orders
+    try:
+        orders = draw(pool, people, seed=_cells.seed(seed), k=places)
+    except EntryError as exc:
+        raise OptionError(f"ids, cell {exc.index + 1}: {exc.reason}") from None
+    return [[pid, *order] for pid, order in zip(people, orders, strict=True)]
+
+
+def _line(name: str, value: Any) -> list[Any]:
+    """The cells of a one-column or one-row range, in order."""
+    grid = _cells.rows(name, value, values=True)
+    if len(grid) > 1 and len(grid[0]) > 1:
+        raise ShapeError(
+            f"{name} is {len(grid)} rows by {len(grid[0])} columns: give one column or one row"
+        )
+    return [cell for row in grid for cell in row]
