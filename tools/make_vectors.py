@@ -242,6 +242,7 @@ def main() -> None:
     vectors["groups"] = {"seed": encode_seed("teams"), "n": 10, "k": 3, "groups": group_of}
     add_issue_20(vectors)
     add_orders(vectors)
+    add_teams(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
@@ -434,6 +435,60 @@ def add_orders(vectors: dict[str, object]) -> None:
             ("study", 2, 5, 2),
             (7, 6, 13, 6),
         ]
+    ]
+
+
+def teams(labels: list[list[object]], k: int, seed: object) -> list[int]:
+    """Section 16 by nested blocks: for each value of column 1 in its drawn order, each
+    value of column 2 in its drawn order, ...: the people of that block in shuffled order.
+    The line is dealt round-robin into the teams, renumbered by the last shuffle."""
+    stream = words(seed)
+    n = len(labels)
+    keys = [tuple(canonical(v) for v in row) for row in labels]
+    perm = permute(list(range(n)), max(n - 1, 0), stream)
+    columns = len(keys[0]) if keys else 0
+    orders = []
+    for c in range(columns):
+        distinct: list[str] = []
+        for key in keys:
+            if key[c] not in distinct:
+                distinct.append(key[c])
+        orders.append(permute(distinct, len(distinct) - 1, stream))  # type: ignore[arg-type]
+    relabel = permute(list(range(k)), k - 1, stream)
+
+    def line(prefix: tuple[str, ...]) -> list[int]:
+        if len(prefix) == columns:
+            return [p for p in perm if keys[p] == prefix]  # type: ignore[index]
+        return [x for v in orders[len(prefix)] for x in line((*prefix, v))]  # type: ignore[has-type]
+
+    team = [0] * n
+    for q, person in enumerate(line(())):
+        team[person] = relabel[q % k] + 1  # type: ignore[operator]
+    return team
+
+
+def add_teams(vectors: dict[str, object]) -> None:
+    """Section 16 (added to v1 later; the vectors above are unchanged)."""
+    gender = ["F", "F", "M", "M", "F", "M"]
+    mixed: list[object] = ["F", " F", "M", "X", 7, 7.0, None, "", "f", "M", "F", "Zoe\u0308"]
+    two = [
+        [g, lv] for g, lv in zip("FMFMFMFMFMFF", [1, 1, 2, 2, 3, 3, 1, 2, 3, 1, 2, 3], strict=True)
+    ]
+    cases: list[tuple[object, list[list[object]], int]] = [
+        (42, [[g] for g in gender], 2),
+        ("class 4B", [["F", 1], ["F", 2], ["M", 1], ["M", 2]], 2),
+        ("class 4B", [[v] for v in mixed], 3),
+        ("class 4B", [[v] for v in mixed], 5),
+        ("teams", two, 3),
+        ("teams", two, 4),
+        ("teams", [["A"]] * 10, 3),  # one value: plain groups with the teams renumbered
+        ("teams", [["A"], ["B"], ["C"]], 3),
+        ("teams", [["A"]], 1),
+        (2026, [[i % 4, i % 3] for i in range(30)], 7),
+    ]
+    vectors["balanced_teams"] = [
+        {"seed": encode_seed(s), "labels": lab, "k": k, "teams": teams(lab, k, s)}
+        for s, lab, k in cases
     ]
 
 

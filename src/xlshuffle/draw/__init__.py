@@ -24,6 +24,8 @@ strata
     Stratified draws, each stratum from its own sub-stream.
 orders
     Per-person orders (each from the person's own sub-stream) and Williams designs.
+teams
+    Balanced teams: sizes and each balancing value's count per team within one.
 audit
     Systematic and monetary-unit (PPS) audit selections.
 values
@@ -66,6 +68,7 @@ from .protocol import (
 )
 from .raffle import Placing, canonical_id, exclude, exclusion_digest, placings
 from .strata import Stratum, proportional_allocation, stratified_sample
+from .teams import balanced_groups
 from .text import TEXT_UNITS, graphemes, shuffle_text
 from .values import parse_amounts, parse_weights
 from .weighted import reduce_weights, weighted_sample
@@ -93,6 +96,7 @@ __all__ = [
     "WorkbookError",
     "XlshuffleError",
     "as_stream",
+    "balanced_groups",
     "balanced_orders",
     "canonical_id",
     "deal",

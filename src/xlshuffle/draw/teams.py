@@ -1,0 +1,150 @@
+"""Balanced teams: groups whose sizes and balancing values are spread evenly (section 16).
+
+A *balanced deal* puts ``n`` people into ``k`` teams so that team sizes differ by at most
+one and, for the balancing values, each value's count per team differs by at most one
+across the teams. It is the classroom "stratified deal": shuffle the people, line them up
+value by value, and deal the line round-robin into the teams, continuing the deal from one
+value to the next. Everything comes from the seed's own stream (step 3), in this order:
+
+1. ``perm``, the shuffle (section 5) of the people ``0 .. n-1``;
+2. for each balancing column ``c``, ``rank_c``, the shuffle of its distinct values (by
+   canonical text, section 10; numbered in order of first appearance in the input);
+3. ``relabel``, the shuffle of ``0 .. k-1``.
+
+The line holds the people sorted by ``(rank_1[v_1], rank_2[v_2], ..., place in perm)``;
+the person at place ``q`` of the line joins team ``relabel[q % k] + 1``.
+
+Guarantees (proof: a run of ``m`` consecutive places of the line holds each residue
+modulo ``k`` either ``m // k`` or ``m // k + 1`` times, and ``relabel`` is a bijection):
+the whole line is a run, so sizes differ by at most one; the people sharing the value of
+the first column, or the values of the first two columns, ..., or of all columns, stand
+in one run, so the count per team of each such value (or tuple of values) differs by at
+most one. A later column alone is *not* guaranteed: its people stand in one run per value
+of the earlier columns, and each run may give its extra member to the same team.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .errors import EntryError, SeedError, SizeError
+from .knuth import _durstenfeld, check_count
+from .protocol import resolve_source
+from .raffle import canonical_id
+
+__all__ = ["balance_keys", "balanced_groups"]
+
+
+def balance_keys(values: Sequence[object]) -> list[tuple[str, ...]]:
+    """Each person's balancing key: the canonical text (section 10) of each value.
+
+    A person's entry is one value (one balancing column) or a tuple or list of values,
+    one per column; every person needs the same number. A blank value is the value ``""``
+    (balanced like any other).
+
+    Raises
+    ------
+    EntryError
+        For a value no seed could be (a boolean, NaN), or a person with a different
+        number of values than the first.
+
+    Examples
+    --------
+    >>> balance_keys([" Girl", 7.0])
+    [('Girl',), ('7',)]
+    >>> balance_keys([("Boy", None), ("Girl", 3)])
+    [('Boy', ''), ('Girl', '3')]
+    """
+    out: list[tuple[str, ...]] = []
+    for i, entry in enumerate(values):
+        parts = tuple(entry) if isinstance(entry, tuple | list) else (entry,)
+        try:
+            key = tuple(canonical_id(v) for v in parts)
+        except SeedError:
+            raise EntryError(
+                i, f"{entry!r} cannot be a balancing value: use a text or a number"
+            ) from None
+        if out and len(key) != len(out[0]):
+            raise EntryError(i, f"has {len(key)} balancing values, not {len(out[0])}")
+        out.append(key)
+    return out
+
+
+def _deal(keys: Sequence[tuple[str, ...]], k: int, randbelow: Callable[[int], int]) -> list[int]:
+    """The balanced deal fed by any ``randbelow`` (the test seam): team numbers ``1 .. k``."""
+    n = len(keys)
+    perm = list(range(n))
+    _durstenfeld(perm, max(n - 1, 0), randbelow)
+    columns = len(keys[0]) if keys else 0
+    ranks: list[dict[str, int]] = []
+    for c in range(columns):
+        distinct = list(dict.fromkeys(key[c] for key in keys))  # first appearance
+        _durstenfeld(distinct, len(distinct) - 1, randbelow)
+        ranks.append({value: r for r, value in enumerate(distinct)})
+    relabel = list(range(k))
+    _durstenfeld(relabel, k - 1, randbelow)
+    place = {person: p for p, person in enumerate(perm)}
+
+    def order(person: int) -> tuple[int, ...]:
+        key = keys[person]
+        return (*(ranks[c][key[c]] for c in range(columns)), place[person])
+
+    teams = [0] * n
+    for q, person in enumerate(sorted(range(n), key=order)):
+        teams[person] = relabel[q % k] + 1
+    return teams
+
+
+def balanced_groups(values: Sequence[object], k: int, *, seed: object = None) -> list[int]:
+    """Split people into ``k`` teams balanced by their values (protocol section 16).
+
+    Team sizes differ by at most one. For each value of the first balancing column (and
+    each tuple of values of the first two, ..., of all columns) its count per team
+    differs by at most one across the teams. A later column on its own is balanced on a
+    best-effort basis only (see the module's text). Each person is in each team with
+    chance exactly ``1/k``, and the draw's distribution is unchanged by renumbering the
+    teams or by swapping two people whose values are all equal.
+
+    Parameters
+    ----------
+    values : sequence
+        Each person's balancing value, or a tuple of values (one per balancing column),
+        in input order. Values are compared by canonical text (section 10: ``" Girl"``
+        and ``"Girl"`` are one value, ``"girl"`` another; ``7`` and ``7.0`` one).
+    k : int
+        Number of teams, ``1 <= k <= len(values)`` (no people: any ``k >= 1``).
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol (see :func:`~xlshuffle.draw.knuth.shuffle`).
+
+    Returns
+    -------
+    list of int
+        The team number (``1 .. k``) of each person, in input order.
+
+    Raises
+    ------
+    SizeError
+        If ``k`` is less than 1 or more than the number of people.
+    EntryError
+        For a value that cannot be compared, or people with different numbers of values.
+
+    See Also
+    --------
+    xlshuffle.draw.knuth.groups : teams without balancing values.
+
+    Examples
+    --------
+    >>> balanced_groups(["F", "F", "M", "M", "F", "M"], 2, seed=42)
+    [1, 2, 1, 2, 1, 2]
+    >>> balanced_groups([("F", 1), ("F", 2), ("M", 1), ("M", 2)], 2, seed="class 4B")
+    [1, 2, 1, 2]
+    """
+    k = check_count("k", k)
+    keys = balance_keys(values)
+    if k < 1:
+        raise SizeError("k must be at least 1 team")
+    if keys and k > len(keys):
+        raise SizeError(
+            f"cannot split {len(keys)} people into {k} teams: k must be at most {len(keys)}"
+        )
+    return _deal(keys, k, resolve_source(seed).randbelow)
