@@ -85,6 +85,14 @@ def register(subparsers: Any) -> None:
         "is derived (ceil(rows / N)), and sizes differ by at most one",
     )
     p.add_argument("--label", default="Group", help="header of the new column (default Group)")
+    p.add_argument(
+        "--balance",
+        action="append",
+        metavar="COL",
+        help="balanced teams (CSV/TSV lists): each value of this column (header text or "
+        "letter) is spread over the teams within one; repeat for more columns, most "
+        "important first (protocol section 16)",
+    )
     p.set_defaults(func=_cmd_run, command="groups")
 
     p = subparsers.add_parser(
@@ -197,6 +205,13 @@ def _run_task(task: Task) -> dict[str, Any]:
         "groups": workbook.groups_workbook,
     }
     draw = draws[task.command]
+    if "balance" in task.options:
+        return failure(
+            OptionError(
+                f"{task.src}: --balance works on CSV/TSV lists only: save the sheet as CSV "
+                "(File > Save As > CSV UTF-8) and run groups on that"
+            )
+        )
     try:
         with workbook.raised(**task.limits):
             result = draw(**task.workbook_keywords())
@@ -310,6 +325,8 @@ def _tasks(
             options["draw"] = draw
     else:
         options = {"k": args.k, "size": args.size, "label": args.label}
+        if args.balance:  # balanced teams; a plain groups draw passes exactly what it did
+            options["balance"] = list(args.balance)
     try:
         return [
             Task(

@@ -13,6 +13,7 @@ from typing import Any
 from ..draw.errors import OptionError, XlshuffleError
 from ..lists import DEFAULT_MAX_MB, groups_csv, is_list, sample_csv, shuffle_csv
 from ..lists.raffle import draw_csv
+from ..lists.teams import balanced_groups_csv
 from .task import Task
 
 __all__ = ["is_list", "run_list_task"]
@@ -40,6 +41,18 @@ def run_list_task(task: Task) -> dict[str, Any]:
         dst, in_place, backup = task.dst, task.in_place, task.backup
         if task.command == "shuffle":
             rec = shuffle_csv(src, dst, in_place=in_place, backup=backup, **common)
+        elif task.command == "groups" and "balance" in options:
+            rec = balanced_groups_csv(
+                src,
+                dst,
+                balance=options["balance"],
+                k=options["k"],
+                size=options.get("size"),
+                label=options["label"],
+                in_place=in_place,
+                backup=backup,
+                **common,
+            )
         elif task.command == "groups":
             rec = groups_csv(
                 src,

@@ -23,6 +23,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.ids is not None:
         raise UsageError(f"{args.record}: --ids checks an orders record; this is another draw")
     rec0 = records[0]
+    if rec0.target.get("balance") is not None:
+        return _verify_teams(args, records)
     if rec0.target.get("draw") is not None:
         return _verify_draw(args, records)
     if args.exclude is not None:
@@ -84,6 +86,27 @@ def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
     print(
         f"ok: sample of {rec.input} with seed {rec.seed}: {len(rec.permutation)} rows "
         f"({rec.target['draw']['method']}) drawn again; {checked} checked{chain}"
+    )
+    return 0
+
+
+def _verify_teams(args: argparse.Namespace, records: list[Any]) -> int:
+    """Balanced teams read their balancing columns from the input: draw them again."""
+    from ..lists.teams import verify_balanced_csv
+    from . import UsageError
+
+    rec = records[0]
+    if len(records) != 1 or args.input is None:
+        raise UsageError(
+            f"{args.record}: balanced teams are drawn again from their input: give "
+            "--input IN (and --output OUT to check the teams written), one record at a time"
+        )
+    verify_balanced_csv(rec.to_dict(), args.input, args.output)
+    checked = "input and output" if args.output is not None else "input"
+    columns = ", ".join(c["column"] for c in rec.target["balance"]["columns"])
+    print(
+        f"ok: groups of {rec.input} with seed {rec.seed}: {rec.k} teams balanced by "
+        f"{columns} drawn again; {checked} checked"
     )
     return 0
 

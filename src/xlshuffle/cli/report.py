@@ -40,7 +40,7 @@ def report(
         rec = res["record"]
         records.append(rec)
         print(summary_line(args.command, rec, args.dry_run), file=human)
-        for line in draw_lines(rec):
+        for line in [*draw_lines(rec), *balance_lines(rec)]:
             print(line, file=human)
         if to_stdout and "table" in res and not args.dry_run:
             print_csv(res["table"])
@@ -65,6 +65,25 @@ def summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
     target = rec["output"] or "stdout"
     backup = f" (backup {rec['backup']})" if rec["backup"] else ""
     return f"{rec['input']} -> {target}{backup}: {where}"
+
+
+def balance_lines(rec: dict[str, Any]) -> list[str]:
+    """Balanced teams' table: per team its size and each balancing value's count."""
+    spec = (rec.get("target") or {}).get("balance")
+    if not spec:
+        return []
+    heads = ["Team", "Size"]
+    for name, counts in zip(spec["names"], spec["teams"][0]["counts"], strict=True):
+        heads += [f"{name}={value or '(blank)'}" for value in counts]
+    rows = [
+        [str(t["team"]), str(t["size"]), *(str(x) for c in t["counts"] for x in c.values())]
+        for t in spec["teams"]
+    ]
+    widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(heads)]
+    return [
+        "  " + "  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True))
+        for row in [heads, *rows]
+    ]
 
 
 def _special(rec: dict[str, Any]) -> bool:

@@ -1,0 +1,188 @@
+"""Balanced teams on CSV/TSV lists: ``balanced_groups_csv`` and its check.
+
+The list is read into an :class:`~xlshuffle.common.entrants.Entrants` (columns named by
+header text or letter, as every draw of a list names them); each data record's values in
+the balancing columns go to :func:`~xlshuffle.draw.teams.balanced_groups` (protocol
+section 16), and the team number is written as ``groups_csv`` writes a group number: one
+more field at the end of each record, ``label`` on the header. The record is a groups
+record; its ``permutation`` is the people's shuffle (step 1 of section 16, the same as a
+plain ``groups`` draw's) and ``target["balance"]`` names the columns and holds the
+balance table, so ``xlshuffle verify REC --input IN --output OUT`` can draw it again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..common.counts import group_count
+from ..common.digest import bytes_sha256
+from ..common.entrants import Column, Entrants
+from ..draw.errors import EntryError, ListError, OptionError
+from ..draw.knuth import permutation
+from ..draw.protocol import DrawStream, as_stream
+from ..draw.teams import balance_keys, balanced_groups
+from .api import _field, _Opened, _record, _refuse_label, _too_many, _write
+from .lines import DEFAULT_MAX_MB
+from .raffle import _Fields
+
+__all__ = ["balance_table", "balanced_groups_csv", "verify_balanced_csv"]
+
+PathLike = str | os.PathLike[str]
+
+
+def _columns(ents: Entrants, balance: Sequence[str]) -> list[Column]:
+    if not balance:
+        raise OptionError("give at least one balancing column (--balance COLUMN)")
+    cols = [ents.column(given, "--balance") for given in balance]
+    seen = [c.index for c in cols]
+    if len(set(seen)) != len(seen):
+        raise OptionError(f"{ents.where}: --balance names one column twice: name each once")
+    return cols
+
+
+def _teams(op: _Opened, balance: Sequence[str], k: int, stream: DrawStream) -> tuple[Any, ...]:
+    """The balancing columns, their header texts (or letters), each person's key, and
+    the team numbers."""
+    ents = _Fields(op).entrants()
+    cols = _columns(ents, balance)
+    values = [ents.values(c.index) for c in cols]
+    rows = [tuple(v[i] for v in values) for i in range(op.n)]
+    try:
+        keys = balance_keys(rows)
+    except EntryError as exc:  # not expected from text fields; named all the same
+        raise ListError(f"{ents.cell(exc.index, cols[0].index)}: {exc.reason}") from None
+    labels = ents.labels
+    names = [
+        labels[c.index].strip() if labels and c.index < len(labels) else ents.letters[c.index]
+        for c in cols
+    ]
+    return cols, names, keys, balanced_groups(rows, k, seed=stream)
+
+
+def balance_table(
+    cols: Sequence[Column], keys: Sequence[tuple[str, ...]], teams: Sequence[int], k: int
+) -> list[dict[str, Any]]:
+    """Per team: its number, size, and each column's count of each value (values in
+    order of first appearance; ``""`` is the blank value).
+
+    Examples
+    --------
+    >>> balance_table([Column("Sex", 1)], [("F",), ("M",), ("F",)], [1, 2, 2], 2)
+    [{'team': 1, 'size': 1, 'counts': [{'F': 1, 'M': 0}]}, \
+{'team': 2, 'size': 2, 'counts': [{'F': 1, 'M': 1}]}]
+    """
+    out = []
+    for team in range(1, k + 1):
+        counts = []
+        for c in range(len(cols)):
+            got = Counter(key[c] for key, t in zip(keys, teams, strict=True) if t == team)
+            counts.append({v: got.get(v, 0) for v in dict.fromkeys(key[c] for key in keys)})
+        out.append({"team": team, "size": teams.count(team), "counts": counts})
+    return out
+
+
+def _chunks(op: _Opened, numbers: Sequence[int], label: str) -> Iterator[bytes | bytearray]:
+    lst, sep = op.lst, op.lst.delimiter.encode("ascii")
+    yield lst.head
+    for r in range(lst.records):
+        body, end = lst.body(r)
+        i = r - op.first
+        yield body + sep + (_field(label, lst.delimiter) if i < 0 else b"%d" % numbers[i])
+        yield end
+    yield lst.tail
+
+
+def balanced_groups_csv(
+    src: PathLike,
+    dst: PathLike | None = None,
+    *,
+    balance: Sequence[str],
+    k: int | None = None,
+    size: int | None = None,
+    seed: object = None,
+    label: str = "Group",
+    header: bool = True,
+    in_place: bool = False,
+    backup: bool = True,
+    dry_run: bool = False,
+    max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+) -> dict[str, Any]:
+    """Split the data records into ``k`` teams balanced by the ``balance`` columns.
+
+    Records do not move; each gets its team number (``1..k``) as a last field, as
+    :func:`~xlshuffle.lists.groups_csv` adds a group number. Team sizes differ by at most
+    one, and so do the counts per team of each value of the first balancing column (and
+    of each combination of the balancing columns' values); see protocol section 16.
+
+    Parameters
+    ----------
+    balance : sequence of str
+        The balancing columns, by header text or letter, most important first.
+    k, size : int, optional
+        The number of teams, or their largest size (``k = ceil(n / size)``).
+
+    Returns
+    -------
+    dict
+        The groups record; ``target["balance"]`` holds the columns and the balance table.
+    """
+    group_count(k, size, 0)  # a bad k or size is refused before the file is read
+    stream = as_stream(seed)
+    op = _Opened(src, header, max_bytes)
+    k = group_count(k, size, op.n)
+    if header:
+        _refuse_label(op, label)
+    if k > op.n:
+        raise _too_many(op, k, "split into teams")
+    cols, names, keys, numbers = _teams(op, balance, k, stream)
+    chunks = _chunks(op, numbers, label)
+    written = _write(op, dst, chunks, in_place=in_place, backup=backup, dry_run=dry_run)
+    perm = permutation(op.n, seed=DrawStream(stream.seed_text))  # step 1 of section 16
+    record = _record("groups", op, stream, perm, written, k=k, size=size)
+    record["target"]["balance"] = {
+        "columns": [c.to_dict() for c in cols],
+        "names": names,
+        "label": label,
+        "teams": balance_table(cols, keys, numbers, k),
+    }
+    return record
+
+
+def verify_balanced_csv(
+    record: dict[str, Any],
+    src: PathLike,
+    saved: PathLike | None = None,
+    *,
+    max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+) -> None:
+    """Draw the teams of ``record`` again from ``src`` and the seed; check the balance
+    table, and ``saved`` (the output) byte for byte. Raises ListError at the first
+    difference."""
+    op = _Opened(src, bool(record["header"]), max_bytes)
+    if op.sha256 != record["input_sha256"]:
+        raise ListError(f"{op.path}: not the recorded input (SHA-256 differs)")
+    spec = record["target"]["balance"]
+    k = int(record["k"])
+    stream = DrawStream(str(record["seed"]))
+    cols, _, keys, numbers = _teams(op, [c["column"] for c in spec["columns"]], k, stream)
+    if permutation(op.n, seed=str(record["seed"])) != record["permutation"]:
+        raise ListError(f"record: seed {record['seed']!r} does not give this permutation")
+    if balance_table(cols, keys, numbers, k) != spec["teams"]:
+        raise ListError("record: target.balance.teams is not what the draw gives again")
+    if saved is not None:
+        with open(saved, "rb") as fh:
+            data = fh.read()
+        want = b"".join(_chunks(op, numbers, str(spec["label"])))
+        if data != want:
+            at = next((i for i, (a, b) in enumerate(zip(data, want, strict=False)) if a != b), None)
+            at = min(len(data), len(want)) if at is None else at
+            line = data.count(b"\n", 0, at) + 1
+            raise ListError(
+                f"{os.fspath(saved)}: not the teams this draw wrote: first difference on "
+                f"line {line}"
+            )
+        if record.get("output_sha256") not in (None, bytes_sha256(data)):
+            raise ListError(f"{os.fspath(saved)}: SHA-256 is not the recorded output's")

@@ -1,0 +1,143 @@
+"""``xlshuffle groups --balance`` on CSV/TSV lists, and ``verify`` of its record.
+
+The expected teams come from the reference code of docs/draw-protocol.md (section 16),
+which tests/test_vectors_teams.py checks against tools/make_vectors.py's vectors.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from test_vectors import reference_namespace
+from xlshuffle.cli import main
+
+REF = reference_namespace()
+ROWS = [
+    ("Ann", "F", "1"),
+    ("Bo", "M", "2"),
+    ("Cy", "M", "1"),
+    ("Dee", "F", "3"),
+    ("Ed", "M", "3"),
+    ("Fay", "F", "2"),
+    ("Gus", "M", "1"),
+    ("Hal", "M", "2"),
+    ("Ida", "F", "1"),
+    ("Jo", "F", "3"),
+]
+
+
+def run(*argv: str | Path) -> int:
+    return main([str(a) for a in argv])
+
+
+@pytest.fixture
+def src(tmp_path: Path) -> Path:
+    path = tmp_path / "class.csv"
+    text = "Name,Gender,Level\r\n" + "".join(",".join(r) + "\r\n" for r in ROWS)
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def read(path: Path) -> list[list[str]]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.reader(fh))
+
+
+def test_balanced_teams_written_recorded_and_verified(
+    src: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, rec = tmp_path / "teams.csv", tmp_path / "teams.json"
+    argv = [src, "-k", "3", "--balance", "Gender", "--balance", "C", "--seed", "class 4B"]
+    assert run("groups", *argv, "-o", out, "--record", rec) == 0
+    want = REF["balanced_teams"]([[g, lv] for _, g, lv in ROWS], 3, "class 4B")
+    table = read(out)
+    assert table[0] == ["Name", "Gender", "Level", "Group"]
+    assert [row[:3] for row in table[1:]] == [list(r) for r in ROWS]  # records stay put
+    assert [int(row[3]) for row in table[1:]] == want
+    assert out.read_bytes().endswith(b"\r\n")
+    shown = capsys.readouterr().out
+    assert "Team  Size  Gender=F  Gender=M  Level=1  Level=2  Level=3" in shown
+    record = json.loads(rec.read_text(encoding="utf-8"))
+    balance = record["target"]["balance"]
+    assert [c["column"] for c in balance["columns"]] == ["Gender", "C"]
+    assert [t["size"] for t in balance["teams"]] == [Counter(want)[t] for t in (1, 2, 3)]
+    assert run("verify", rec, "--input", src, "--output", out) == 0
+    assert "3 teams balanced by Gender, C" in capsys.readouterr().out
+    table[1][3] = str(want[0] % 3 + 1)  # Ann moved to another team
+    with open(out, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh, lineterminator="\r\n").writerows(table)
+    assert run("verify", rec, "--input", src, "--output", out) == 1
+    assert "not the teams this draw wrote: first difference on line 2" in capsys.readouterr().err
+
+
+def test_size_gives_k_and_plain_groups_unchanged(src: Path, tmp_path: Path) -> None:
+    plain, balanced = tmp_path / "plain.csv", tmp_path / "balanced.csv"
+    assert run("groups", src, "--size", "4", "--seed", "7", "-o", plain) == 0
+    assert (
+        run("groups", src, "--size", "4", "--balance", "Gender", "--seed", "7", "-o", balanced) == 0
+    )
+    from xlshuffle import groups
+
+    assert [int(r[3]) for r in read(plain)[1:]] == groups(10, 3, seed=7)  # as before
+    teams = [int(r[3]) for r in read(balanced)[1:]]
+    assert teams == REF["balanced_teams"]([[g] for _, g, _ in ROWS], 3, 7)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--balance", "Nope"], "--balance Nope: no such column"),
+        (["--balance", "Gender", "--balance", "B"], "names one column twice"),
+        (["--balance", "Gender", "--label", "Level"], "Level"),
+    ],
+)
+def test_refusals_are_usage_errors(
+    src: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    message: str,
+) -> None:
+    assert run("groups", src, "-k", "2", "--seed", "1", "-o", tmp_path / "o.csv", *extra) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_workbook_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    book = tmp_path / "class.xlsx"
+    book.write_bytes(b"not opened")
+    assert (
+        run("groups", book, "-k", "2", "--balance", "A", "--seed", "1", "-o", tmp_path / "o.xlsx")
+        == 2
+    )
+    assert "save the sheet as CSV" in capsys.readouterr().err
+
+
+def test_verify_needs_the_input(
+    src: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = tmp_path / "r.json"
+    argv = [src, "-k", "2", "--balance", "Gender", "--seed", "1", "-o", tmp_path / "o.csv"]
+    assert run("groups", *argv, "--record", rec) == 0
+    assert run("verify", rec) == 2
+    assert "give --input IN" in capsys.readouterr().err
+
+
+def test_record_validates_against_the_schema(src: Path, tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from support import ROOT
+
+    schema = json.loads((ROOT / "docs" / "record.schema.json").read_text(encoding="utf-8"))
+    rec = tmp_path / "r.json"
+    argv = [src, "-k", "2", "--balance", "Gender", "--balance", "Level", "--seed", "s"]
+    assert run("groups", *argv, "-o", tmp_path / "o.csv", "--record", rec) == 0
+    data = json.loads(rec.read_text(encoding="utf-8"))
+    assert data["target"]["balance"]["names"] == ["Gender", "Level"]
+    jsonschema.Draft202012Validator(schema).validate(data)
+    data["target"]["balance"]["teams"][0]["size"] = -1
+    assert not jsonschema.Draft202012Validator(schema).is_valid(data)
