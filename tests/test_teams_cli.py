@@ -141,3 +141,19 @@ def test_record_validates_against_the_schema(src: Path, tmp_path: Path) -> None:
     jsonschema.Draft202012Validator(schema).validate(data)
     data["target"]["balance"]["teams"][0]["size"] = -1
     assert not jsonschema.Draft202012Validator(schema).is_valid(data)
+
+
+def test_the_worked_example_of_batch_md_is_what_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from support import ROOT
+
+    doc = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
+    part = doc[doc.index("## Balanced teams") : doc.index("## Per-person orders")]
+    block = part[part.index("$ cat class.csv\n") : part.index("$ xlshuffle groups")]
+    (tmp_path / "class.csv").write_text(block.split("\n", 1)[1], encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    argv = "class.csv -k 3 --balance Gender --balance Level --seed".split()
+    assert run("groups", *argv, "class 4B", "-o", "teams.csv", "--record", "teams.json") == 0
+    assert capsys.readouterr().out in part
+    assert "$ cat teams.csv\n" + (tmp_path / "teams.csv").read_text(encoding="utf-8") in part
