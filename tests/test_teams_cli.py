@@ -153,7 +153,7 @@ def test_the_worked_example_of_batch_md_is_what_runs(
     block = part[part.index("$ cat class.csv\n") : part.index("$ xlshuffle groups")]
     (tmp_path / "class.csv").write_text(block.split("\n", 1)[1], encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    argv = "class.csv -k 3 --balance Gender --balance Level --seed".split()
+    argv = ["class.csv", "-k", "3", "--balance", "Gender", "--balance", "Level", "--seed"]
     assert run("groups", *argv, "class 4B", "-o", "teams.csv", "--record", "teams.json") == 0
     assert capsys.readouterr().out in part
     assert "$ cat teams.csv\n" + (tmp_path / "teams.csv").read_text(encoding="utf-8") in part
