@@ -12,8 +12,9 @@ splits (a counter-example is pinned below).
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
@@ -22,40 +23,39 @@ from hypothesis import strategies as st
 
 from xlshuffle import SizeError, balanced_groups, groups
 from xlshuffle.draw.errors import EntryError
-from xlshuffle.draw.teams import _deal, balance_keys
+from xlshuffle.draw.teams import TRIES, _deal, balance_keys, excess
 
 from strategies import seeds
 
 Keys = list[tuple[str, ...]]
 
 
-def moduli(keys: Keys, k: int) -> list[int]:
-    """The randbelow bounds the deal asks for, in order (section 16's three steps)."""
-    n = len(keys)
-    out = list(range(n, 1, -1))
-    for c in range(len(keys[0])):
-        out += range(len({key[c] for key in keys}), 1, -1)
-    return out + list(range(k, 1, -1))
+def distribution(keys: Keys, k: int, tries: int = TRIES) -> dict[tuple[int, ...], Fraction]:
+    """Each result's exact chance: the deal run on every sequence of randbelow answers
+    (an odometer over the answers; a sequence asked for ``m_1, m_2, ...`` has chance
+    ``1 / (m_1 * m_2 * ...)``, whatever the bounds asked depend on)."""
+    out: dict[tuple[int, ...], Fraction] = {}
+    digits: list[list[int]] = []  # [answer, bound] of each randbelow call of this run
+    while True:
+        at = 0
 
+        def randbelow(m: int) -> int:
+            nonlocal at
+            if at == len(digits):
+                digits.append([0, m])
+            assert digits[at][1] == m  # the same prefix asks the same bounds
+            at += 1
+            return digits[at - 1][0]
 
-def distribution(keys: Keys, k: int) -> dict[tuple[int, ...], Fraction]:
-    """Each result's exact chance: the deal run on every sequence of randbelow answers."""
-    bounds = moduli(keys, k)
-    total = 1
-    for m in bounds:
-        total *= m
-    counts: Counter[tuple[int, ...]] = Counter()
-    for answers in itertools.product(*(range(m) for m in bounds)):
-        it: Iterator[int] = iter(answers)
-        asked: list[int] = []
-
-        def randbelow(m: int, it: Iterator[int] = it, asked: list[int] = asked) -> int:
-            asked.append(m)
-            return next(it)
-
-        counts[tuple(_deal(keys, k, randbelow))] += 1
-        assert asked == bounds  # the same bounds whatever the answers
-    return {result: Fraction(c, total) for result, c in counts.items()}
+        result = tuple(_deal(keys, k, randbelow, tries))
+        assert at == len(digits)
+        chance = Fraction(1, math.prod(m for _, m in digits))
+        out[result] = out.get(result, Fraction(0)) + chance
+        while digits and digits[-1][0] + 1 == digits[-1][1]:
+            digits.pop()
+        if not digits:
+            return out
+        digits[-1][0] += 1
 
 
 def within_one(keys: Keys, teams: Sequence[int], k: int, width: int) -> bool:
@@ -70,16 +70,18 @@ def within_one(keys: Keys, teams: Sequence[int], k: int, width: int) -> bool:
 
 
 SMALL = [
-    ([("A",), ("A",), ("B",), ("B",), ("C",)], 2),
-    ([("A",), ("B",), ("A",), ("C",), ("B",)], 3),
-    ([("F", "1"), ("F", "2"), ("M", "1"), ("M", "2"), ("F", "1")], 2),
-    ([("A",), ("B",), ("C",)], 2),
+    ([("A",), ("A",), ("B",), ("B",), ("C",)], 2, TRIES),
+    ([("A",), ("B",), ("A",), ("C",), ("B",)], 3, TRIES),
+    ([("A",), ("B",), ("C",)], 2, TRIES),
+    # two columns: one candidate, then up to two (the rule with 64 is the same selection)
+    ([("F", "1"), ("F", "2"), ("M", "1"), ("M", "2"), ("F", "1")], 2, 1),
+    ([("F", "1"), ("F", "2"), ("M", "1"), ("M", "2")], 2, 2),
 ]
 
 
-@pytest.mark.parametrize(("keys", "k"), SMALL)
-def test_exact_distribution(keys: Keys, k: int) -> None:
-    dist = distribution(keys, k)
+@pytest.mark.parametrize(("keys", "k", "tries"), SMALL)
+def test_exact_distribution(keys: Keys, k: int, tries: int) -> None:
+    dist = distribution(keys, k, tries)
     assert sum(dist.values()) == 1
     for result, p in dist.items():
         assert within_one(keys, result, k, 1) and within_one(keys, result, k, len(keys[0]))
@@ -94,6 +96,16 @@ def test_exact_distribution(keys: Keys, k: int) -> None:
         for team in range(1, k + 1):
             chance = sum(p for r, p in dist.items() if r[person] == team)
             assert chance == Fraction(1, k)
+
+
+def test_a_second_candidate_lowers_the_excess() -> None:
+    keys = [("F", "1"), ("F", "2"), ("M", "1"), ("M", "2")]
+    one, two = distribution(keys, 2, 1), distribution(keys, 2, 2)
+    mean = [sum(p * excess(keys, r, 2) for r, p in d.items()) for d in (one, two)]
+    assert mean[1] < mean[0]
+    # with up to 64 candidates: balanced for each of these 200 seeds
+    seen = [excess(keys, balanced_groups(keys, 2, seed=s), 2) for s in range(200)]
+    assert seen.count(0) == 200
 
 
 def test_three_single_values_in_two_teams_is_uniform() -> None:

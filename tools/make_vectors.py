@@ -438,33 +438,61 @@ def add_orders(vectors: dict[str, object]) -> None:
     ]
 
 
-def teams(labels: list[list[object]], k: int, seed: object) -> list[int]:
-    """Section 16 by nested blocks: for each value of column 1 in its drawn order, each
-    value of column 2 in its drawn order, ...: the people of that block in shuffled order.
-    The line is dealt round-robin into the teams, renumbered by the last shuffle."""
-    stream = words(seed)
-    n = len(labels)
-    keys = [tuple(canonical(v) for v in row) for row in labels]
+def team_candidate(keys: list[tuple[str, ...]], k: int, stream: Iterator[int]) -> list[int]:
+    """One candidate of section 16 by nested blocks: for each value of column 1 in its drawn
+    order, each value of column 2 in the order drawn for that block, ...: the people of
+    that block in shuffled order. The line is dealt round-robin into the teams, renumbered
+    by the last shuffle."""
+    n = len(keys)
     perm = permute(list(range(n)), max(n - 1, 0), stream)
     columns = len(keys[0]) if keys else 0
-    orders = []
+    orders: dict[tuple[str, ...], list[str]] = {}
     for c in range(columns):
-        distinct: list[str] = []
+        prefixes: list[tuple[str, ...]] = []
         for key in keys:
-            if key[c] not in distinct:
-                distinct.append(key[c])
-        orders.append(permute(distinct, len(distinct) - 1, stream))  # type: ignore[arg-type]
+            if key[:c] not in prefixes:
+                prefixes.append(key[:c])
+        for prefix in prefixes:
+            distinct: list[str] = []
+            for key in keys:
+                if key[:c] == prefix and key[c] not in distinct:
+                    distinct.append(key[c])
+            orders[prefix] = permute(distinct, len(distinct) - 1, stream)  # type: ignore[arg-type, assignment]
     relabel = permute(list(range(k)), k - 1, stream)
 
     def line(prefix: tuple[str, ...]) -> list[int]:
         if len(prefix) == columns:
-            return [p for p in perm if keys[p] == prefix]  # type: ignore[index]
-        return [x for v in orders[len(prefix)] for x in line((*prefix, v))]  # type: ignore[has-type]
+            return [p for p in perm if keys[p] == prefix]  # type: ignore[index, misc]
+        return [x for v in orders[prefix] for x in line((*prefix, v))]
 
     team = [0] * n
     for q, person in enumerate(line(())):
         team[person] = relabel[q % k] + 1  # type: ignore[operator]
     return team
+
+
+def teams(labels: list[list[object]], k: int, seed: object) -> list[int]:
+    """Section 16: candidates until every later column is within one (at most 64); the
+    first with the least excess."""
+    stream = words(seed)
+    keys = [tuple(canonical(v) for v in row) for row in labels]
+    best: tuple[int, list[int]] | None = None
+    for _ in range(64):
+        team = team_candidate(keys, k, stream)
+        score = 0
+        for c in range(1, len(keys[0])):
+            for value in {key[c] for key in keys}:
+                per = [
+                    sum(1 for key, t in zip(keys, team, strict=True) if key[c] == value and t == x)
+                    for x in range(1, k + 1)
+                ]
+                score += max(0, max(per) - min(per) - 1)
+        if best is None or score < best[0]:
+            best = (score, team)
+        if score == 0:
+            break
+    assert best is not None
+    return best[1]
 
 
 def add_teams(vectors: dict[str, object]) -> None:

@@ -4,23 +4,30 @@ A *balanced deal* puts ``n`` people into ``k`` teams so that team sizes differ b
 one and, for the balancing values, each value's count per team differs by at most one
 across the teams. It is the classroom "stratified deal": shuffle the people, line them up
 value by value, and deal the line round-robin into the teams, continuing the deal from one
-value to the next. Everything comes from the seed's own stream (step 3), in this order:
+value to the next. One *candidate* deal takes from the seed's own stream (step 3), in
+this order:
 
 1. ``perm``, the shuffle (section 5) of the people ``0 .. n-1``;
-2. for each balancing column ``c``, ``rank_c``, the shuffle of its distinct values (by
-   canonical text, section 10; numbered in order of first appearance in the input);
+2. for each balancing column ``c`` in turn, and for each *block* of people who share the
+   values of the columns before ``c`` (blocks in order of first appearance in the input;
+   for the first column one block of everyone), the shuffle of the block's distinct values
+   of column ``c`` (by canonical text, section 10; in order of first appearance);
 3. ``relabel``, the shuffle of ``0 .. k-1``.
 
-The line holds the people sorted by ``(rank_1[v_1], rank_2[v_2], ..., place in perm)``;
-the person at place ``q`` of the line joins team ``relabel[q % k] + 1``.
+The line holds the people sorted by ``(rank of v_1, rank of v_2 in its block, ..., place
+in perm)``; the person at place ``q`` of the line joins team ``relabel[q % k] + 1``.
+Candidates are drawn one after another from the same stream until one has
+:func:`excess` 0 (every later column within one too) or :data:`TRIES` were drawn; the
+first with the smallest excess is the result. With one balancing column every candidate
+has excess 0, so one candidate is drawn.
 
 Guarantees (proof: a run of ``m`` consecutive places of the line holds each residue
 modulo ``k`` either ``m // k`` or ``m // k + 1`` times, and ``relabel`` is a bijection):
 the whole line is a run, so sizes differ by at most one; the people sharing the value of
 the first column, or the values of the first two columns, ..., or of all columns, stand
 in one run, so the count per team of each such value (or tuple of values) differs by at
-most one. A later column alone is *not* guaranteed: its people stand in one run per value
-of the earlier columns, and each run may give its extra member to the same team.
+most one. A later column alone is balanced only when some candidate achieves it (else the
+least excess of the candidates drawn): not guaranteed.
 """
 
 from __future__ import annotations
@@ -70,24 +77,76 @@ def balance_keys(values: Sequence[object]) -> list[tuple[str, ...]]:
     return out
 
 
-def _deal(keys: Sequence[tuple[str, ...]], k: int, randbelow: Callable[[int], int]) -> list[int]:
-    """The balanced deal fed by any ``randbelow`` (the test seam): team numbers ``1 .. k``."""
+#: The most candidate deals drawn when a later balancing column is off by more than one.
+TRIES = 64
+
+
+def excess(keys: Sequence[tuple[str, ...]], teams: Sequence[int], k: int) -> int:
+    """How far the later balancing columns (the second on) are from balanced: for each
+    such column and each of its values, ``max - min - 1`` of its counts over the ``k``
+    teams when that is positive, summed. ``0``: every column is within one.
+
+    Examples
+    --------
+    >>> excess([("F", "1"), ("F", "2"), ("M", "1"), ("M", "2")], [1, 2, 1, 2], 2)
+    2
+    """
+    total = 0
+    for c in range(1, len(keys[0]) if keys else 0):
+        counts: dict[str, list[int]] = {}
+        for key, team in zip(keys, teams, strict=True):
+            counts.setdefault(key[c], [0] * k)[team - 1] += 1
+        total += sum(max(max(per) - min(per) - 1, 0) for per in counts.values())
+    return total
+
+
+def _deal(
+    keys: Sequence[tuple[str, ...]],
+    k: int,
+    randbelow: Callable[[int], int],
+    tries: int = TRIES,
+) -> list[int]:
+    """The balanced deal fed by any ``randbelow`` (the test seam): team numbers ``1 .. k``.
+
+    Candidates are drawn one after another until one has :func:`excess` 0, or ``tries``
+    were drawn; the first with the smallest excess is kept.
+    """
+    best: list[int] = []
+    least = -1
+    for _ in range(tries):
+        teams = _candidate(keys, k, randbelow)
+        score = excess(keys, teams, k)
+        if least < 0 or score < least:
+            best, least = teams, score
+        if score == 0:
+            break
+    return best
+
+
+def _candidate(
+    keys: Sequence[tuple[str, ...]], k: int, randbelow: Callable[[int], int]
+) -> list[int]:
+    """One deal of section 16: shuffles, the line, the round-robin."""
     n = len(keys)
     perm = list(range(n))
     _durstenfeld(perm, max(n - 1, 0), randbelow)
     columns = len(keys[0]) if keys else 0
-    ranks: list[dict[str, int]] = []
+    ranks: dict[tuple[str, ...], int] = {}  # (v_1, ..., v_c) -> rank of v_c in its block
     for c in range(columns):
-        distinct = list(dict.fromkeys(key[c] for key in keys))  # first appearance
-        _durstenfeld(distinct, len(distinct) - 1, randbelow)
-        ranks.append({value: r for r, value in enumerate(distinct)})
+        blocks: dict[tuple[str, ...], dict[str, None]] = {}  # in order of first appearance
+        for key in keys:
+            blocks.setdefault(key[:c], {})[key[c]] = None
+        for prefix, values in blocks.items():
+            drawn = list(values)
+            _durstenfeld(drawn, len(drawn) - 1, randbelow)
+            ranks.update({(*prefix, value): r for r, value in enumerate(drawn)})
     relabel = list(range(k))
     _durstenfeld(relabel, k - 1, randbelow)
     place = {person: p for p, person in enumerate(perm)}
 
     def order(person: int) -> tuple[int, ...]:
         key = keys[person]
-        return (*(ranks[c][key[c]] for c in range(columns)), place[person])
+        return (*(ranks[key[: c + 1]] for c in range(columns)), place[person])
 
     teams = [0] * n
     for q, person in enumerate(sorted(range(n), key=order)):
@@ -137,7 +196,7 @@ def balanced_groups(values: Sequence[object], k: int, *, seed: object = None) ->
     >>> balanced_groups(["F", "F", "M", "M", "F", "M"], 2, seed=42)
     [1, 2, 1, 2, 1, 2]
     >>> balanced_groups([("F", 1), ("F", 2), ("M", 1), ("M", 2)], 2, seed="class 4B")
-    [1, 2, 1, 2]
+    [1, 2, 2, 1]
     """
     k = check_count("k", k)
     keys = balance_keys(values)
