@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import pytest
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from xlshuffle import SizeError, balanced_groups, groups
 from xlshuffle.draw.errors import EntryError
-from xlshuffle.draw.teams import TRIES, _deal, balance_keys, excess
+from xlshuffle.draw.teams import TRIES, _deal, balance_keys, excess, repeats
 
 from strategies import seeds
 
@@ -31,7 +31,14 @@ Keys = list[tuple[str, ...]]
 
 
 def distribution(keys: Keys, k: int, tries: int = TRIES) -> dict[tuple[int, ...], Fraction]:
-    """Each result's exact chance: the deal run on every sequence of randbelow answers
+    """Each result's exact chance (:func:`distribution_of` the deal)."""
+    return distribution_of(lambda randbelow: _deal(keys, k, randbelow, tries))
+
+
+def distribution_of(
+    deal: Callable[[Callable[[int], int]], list[int]],
+) -> dict[tuple[int, ...], Fraction]:
+    """Each result's exact chance: ``deal`` run on every sequence of randbelow answers
     (an odometer over the answers; a sequence asked for ``m_1, m_2, ...`` has chance
     ``1 / (m_1 * m_2 * ...)``, whatever the bounds asked depend on)."""
     out: dict[tuple[int, ...], Fraction] = {}
@@ -47,7 +54,7 @@ def distribution(keys: Keys, k: int, tries: int = TRIES) -> dict[tuple[int, ...]
             at += 1
             return digits[at - 1][0]
 
-        result = tuple(_deal(keys, k, randbelow, tries))
+        result = tuple(deal(randbelow))
         assert at == len(digits)
         chance = Fraction(1, math.prod(m for _, m in digits))
         out[result] = out.get(result, Fraction(0)) + chance
@@ -163,3 +170,39 @@ def test_refusals() -> None:
     with pytest.raises(EntryError, match="2 balancing values, not 1"):
         balanced_groups(["a", ("b", "c")], 1, seed=1)
     assert balanced_groups([], 3, seed=1) == []
+
+
+def test_avoid_keeps_the_guarantees_and_the_team_symmetry() -> None:
+    keys: Keys = [("F",), ("F",), ("M",), ("M",)]
+    before: list[int | None] = [1, 2, 1, None]
+
+    def dist(tries: int) -> dict[tuple[int, ...], Fraction]:
+        out: dict[tuple[int, ...], Fraction] = {}
+        for r, p in distribution_of(lambda rb: _deal(keys, 2, rb, tries, before)).items():
+            out[r] = out.get(r, Fraction(0)) + p
+        return out
+
+    d = dist(2)
+    for result, p in d.items():
+        assert within_one(keys, result, 2, 1)
+        assert d.get(tuple(3 - t for t in result)) == p  # teams 1 and 2 swapped
+    for person in range(4):
+        assert sum(p for r, p in d.items() if r[person] == 1) == Fraction(1, 2)
+    mean = [sum(p * repeats(before, r) for r, p in dd.items()) for dd in (dist(1), d)]
+    assert mean[1] < mean[0]
+
+
+@given(labels, st.integers(1, 12), seeds, st.data())
+def test_avoid_property(
+    rows: list[tuple[object, str]], k: int, seed: object, data: st.DataObject
+) -> None:
+    k = min(k, len(rows))
+    before = data.draw(
+        st.lists(st.one_of(st.none(), st.integers(1, 4)), min_size=len(rows), max_size=len(rows))
+    )
+    teams = balanced_groups(rows, k, seed=seed, avoid=before)
+    keys = balance_keys(rows)
+    assert within_one(keys, teams, k, 1) and within_one(keys, teams, k, 2)
+    plain = balanced_groups(rows, k, seed=seed)
+    if repeats(before, plain) == 0:  # the first candidate: the same draw as without avoid
+        assert excess(keys, plain, k) > 0 or teams == plain

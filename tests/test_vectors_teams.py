@@ -60,3 +60,14 @@ def test_one_value_is_plain_groups_renumbered() -> None:
 def test_reference_block_is_short() -> None:
     block = next(b for b in reference_blocks() if "def balanced_teams" in b)
     assert len([line for line in block.splitlines() if line.strip()]) <= 30
+
+
+@pytest.mark.parametrize(
+    "case", VECTORS["balanced_teams_avoid"], ids=lambda c: f"{c['seed']['value']}-k{c['k']}"
+)
+def test_balanced_teams_avoiding_earlier_pairs(case: dict[str, Any]) -> None:
+    seed = decode_seed(case["seed"])
+    labels, k, before = case["labels"], case["k"], case["before"]
+    rows = [tuple(row) for row in labels]
+    assert balanced_groups(rows, k, seed=seed, avoid=before) == case["teams"]
+    assert REF["balanced_teams"](labels, k, seed, before) == case["teams"]

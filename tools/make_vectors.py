@@ -471,25 +471,33 @@ def team_candidate(keys: list[tuple[str, ...]], k: int, stream: Iterator[int]) -
     return team
 
 
-def teams(labels: list[list[object]], k: int, seed: object) -> list[int]:
-    """Section 16: candidates until every later column is within one (at most 64); the
-    first with the least excess."""
+def teams(
+    labels: list[list[object]], k: int, seed: object, before: list[int | None] | None = None
+) -> list[int]:
+    """Section 16: candidates until no earlier pair is together again and every later
+    column is within one (at most 64); the first with the least (repeats, excess)."""
     stream = words(seed)
     keys = [tuple(canonical(v) for v in row) for row in labels]
-    best: tuple[int, list[int]] | None = None
+    best: tuple[tuple[int, int], list[int]] | None = None
     for _ in range(64):
         team = team_candidate(keys, k, stream)
-        score = 0
+        again = 0
+        if before is not None:  # pair by pair, no counting trick
+            for i, j in itertools.combinations(range(len(keys)), 2):
+                if before[i] is not None and before[i] == before[j] and team[i] == team[j]:
+                    again += 1
+        excess = 0
         for c in range(1, len(keys[0])):
             for value in {key[c] for key in keys}:
                 per = [
                     sum(1 for key, t in zip(keys, team, strict=True) if key[c] == value and t == x)
                     for x in range(1, k + 1)
                 ]
-                score += max(0, max(per) - min(per) - 1)
+                excess += max(0, max(per) - min(per) - 1)
+        score = (again, excess)
         if best is None or score < best[0]:
             best = (score, team)
-        if score == 0:
+        if score == (0, 0):
             break
     assert best is not None
     return best[1]
@@ -517,6 +525,24 @@ def add_teams(vectors: dict[str, object]) -> None:
     vectors["balanced_teams"] = [
         {"seed": encode_seed(s), "labels": lab, "k": k, "teams": teams(lab, k, s)}
         for s, lab, k in cases
+    ]
+    # an earlier split to avoid: the vector's own earlier teams, then others
+    round2: list[tuple[object, list[list[object]], int, list[int | None]]] = [
+        (42, [[g] for g in gender], 2, [1, 2, 1, 2, 1, 2]),
+        ("teams", two, 3, teams(two, 3, "teams")),
+        ("teams", two, 4, [1, 1, 1, 2, 2, 2, None, None, 3, 3, 3, 3]),
+        ("teams", [["A"]] * 10, 3, [1, 1, 1, 1, 2, 2, 2, 2, 3, 3]),  # some pairs must repeat
+        (2026, [[i % 4, i % 3] for i in range(30)], 7, [i % 5 + 1 for i in range(30)]),
+    ]
+    vectors["balanced_teams_avoid"] = [
+        {
+            "seed": encode_seed(s),
+            "labels": lab,
+            "k": k,
+            "before": before,
+            "teams": teams(lab, k, s, before),
+        }
+        for s, lab, k, before in round2
     ]
 
 

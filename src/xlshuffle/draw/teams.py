@@ -19,7 +19,9 @@ in perm)``; the person at place ``q`` of the line joins team ``relabel[q % k] + 
 Candidates are drawn one after another from the same stream until one has
 :func:`excess` 0 (every later column within one too) or :data:`TRIES` were drawn; the
 first with the smallest excess is the result. With one balancing column every candidate
-has excess 0, so one candidate is drawn.
+has excess 0, so one candidate is drawn. Given an earlier split to *avoid*, a candidate's
+score is ``(repeats, excess)`` (:func:`repeats`: pairs together again), compared in that
+order, and the draw stops at ``(0, 0)``.
 
 Guarantees (proof: a run of ``m`` consecutive places of the line holds each residue
 modulo ``k`` either ``m // k`` or ``m // k + 1`` times, and ``relabel`` is a bijection):
@@ -100,25 +102,44 @@ def excess(keys: Sequence[tuple[str, ...]], teams: Sequence[int], k: int) -> int
     return total
 
 
+def repeats(before: Sequence[int | None], teams: Sequence[int]) -> int:
+    """How many pairs of people are together in ``teams`` and were together in ``before``
+    (an earlier split of the same people; ``None``: the person was in none).
+
+    Examples
+    --------
+    >>> repeats([1, 1, 2, 2, None], [1, 1, 1, 2, 2])
+    1
+    """
+    together: dict[tuple[int, int], int] = {}
+    for old, new in zip(before, teams, strict=True):
+        if old is not None:
+            together[old, new] = together.get((old, new), 0) + 1
+    return sum(c * (c - 1) // 2 for c in together.values())
+
+
 def _deal(
     keys: Sequence[tuple[str, ...]],
     k: int,
     randbelow: Callable[[int], int],
     tries: int = TRIES,
+    before: Sequence[int | None] | None = None,
 ) -> list[int]:
     """The balanced deal fed by any ``randbelow`` (the test seam): team numbers ``1 .. k``.
 
-    Candidates are drawn one after another until one has :func:`excess` 0, or ``tries``
-    were drawn; the first with the smallest excess is kept.
+    Candidates are drawn one after another until one has score ``(0, 0)``, or ``tries``
+    were drawn; the first with the least score is kept. The score is ``(repeats,
+    excess)`` compared in that order: :func:`repeats` of ``before`` (0 without it), then
+    :func:`excess`.
     """
     best: list[int] = []
-    least = -1
+    least: tuple[int, int] | None = None
     for _ in range(tries):
         teams = _candidate(keys, k, randbelow)
-        score = excess(keys, teams, k)
-        if least < 0 or score < least:
+        score = (0 if before is None else repeats(before, teams), excess(keys, teams, k))
+        if least is None or score < least:
             best, least = teams, score
-        if score == 0:
+        if score == (0, 0):
             break
     return best
 
@@ -154,7 +175,13 @@ def _candidate(
     return teams
 
 
-def balanced_groups(values: Sequence[object], k: int, *, seed: object = None) -> list[int]:
+def balanced_groups(
+    values: Sequence[object],
+    k: int,
+    *,
+    seed: object = None,
+    avoid: Sequence[int | None] | None = None,
+) -> list[int]:
     """Split people into ``k`` teams balanced by their values (protocol section 16).
 
     Team sizes differ by at most one. For each value of the first balancing column (and
@@ -174,6 +201,11 @@ def balanced_groups(values: Sequence[object], k: int, *, seed: object = None) ->
         Number of teams, ``1 <= k <= len(values)`` (no people: any ``k >= 1``).
     seed : str, int, float, date, DrawStream or None, optional
         Seed of the draw protocol (see :func:`~xlshuffle.draw.knuth.shuffle`).
+    avoid : sequence of int or None, optional
+        Each person's team in an earlier split (``None``: in none). Candidates are then
+        drawn until none puts together two people who were together (at most
+        :data:`TRIES`); the first with the fewest such pairs (:func:`repeats`), then the
+        least :func:`excess`, is kept. The balance guarantees hold all the same.
 
     Returns
     -------
@@ -197,6 +229,8 @@ def balanced_groups(values: Sequence[object], k: int, *, seed: object = None) ->
     [1, 2, 1, 2, 1, 2]
     >>> balanced_groups([("F", 1), ("F", 2), ("M", 1), ("M", 2)], 2, seed="class 4B")
     [1, 2, 2, 1]
+    >>> balanced_groups(["F", "F", "M", "M"], 2, seed="class 4B", avoid=[1, 2, 2, 1])
+    [1, 2, 1, 2]
     """
     k = check_count("k", k)
     keys = balance_keys(values)
@@ -206,4 +240,9 @@ def balanced_groups(values: Sequence[object], k: int, *, seed: object = None) ->
         raise SizeError(
             f"cannot split {len(keys)} people into {k} teams: k must be at most {len(keys)}"
         )
-    return _deal(keys, k, resolve_source(seed).randbelow)
+    before = None if avoid is None else list(avoid)
+    if before is not None and len(before) != len(keys):
+        raise SizeError(
+            f"avoid holds {len(before)} earlier teams for {len(keys)} people: give one each"
+        )
+    return _deal(keys, k, resolve_source(seed).randbelow, TRIES, before)
