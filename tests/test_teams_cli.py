@@ -157,3 +157,39 @@ def test_the_worked_example_of_batch_md_is_what_runs(
     assert run("groups", *argv, "class 4B", "-o", "teams.csv", "--record", "teams.json") == 0
     assert capsys.readouterr().out in part
     assert "$ cat teams.csv\n" + (tmp_path / "teams.csv").read_text(encoding="utf-8") in part
+
+
+def test_avoid_an_earlier_output_or_plain_record(
+    src: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from xlshuffle.draw.teams import repeats
+
+    first, rec1 = tmp_path / "r1.csv", tmp_path / "r1.json"
+    assert run("groups", src, "-k", "3", "--seed", "r1", "-o", first, "--record", rec1) == 0
+    before = [int(r[3]) for r in read(first)[1:]]
+    for avoid in (first, rec1):
+        out, rec = tmp_path / "r2.csv", tmp_path / "r2.json"
+        argv = [src, "-k", "3", "--balance", "Gender", "--avoid", avoid, "--seed", "r2"]
+        assert run("groups", *argv, "-o", out, "--record", rec, "--overwrite") == 0
+        teams = [int(r[3]) for r in read(out)[1:]]
+        want = REF["balanced_teams"]([[g] for _, g, _ in ROWS], 3, "r2", before)
+        assert teams == want
+        again = repeats(before, teams)
+        assert f"pairs together again from {avoid}: {again}" in capsys.readouterr().out
+        assert json.loads(rec.read_text(encoding="utf-8"))["target"]["balance"]["avoid"] == {
+            "file": str(avoid),
+            "before": before,
+            "repeats": again,
+        }
+        assert run("verify", rec, "--input", src, "--output", out) == 0
+        assert f"avoiding {avoid}" in capsys.readouterr().out
+
+
+def test_avoid_refuses_another_list(
+    src: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "other.csv"
+    other.write_text("Name,Gender,Level,Group\nAnn,F,1,1\n", encoding="utf-8")
+    argv = [src, "-k", "2", "--avoid", other, "--seed", "1", "-o", tmp_path / "o.csv"]
+    assert run("groups", *argv) == 1
+    assert "give the output of a groups draw of this list" in capsys.readouterr().err

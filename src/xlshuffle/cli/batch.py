@@ -93,6 +93,13 @@ def register(subparsers: Any) -> None:
         "letter) is spread over the teams within one; repeat for more columns, most "
         "important first (protocol section 16)",
     )
+    p.add_argument(
+        "--avoid",
+        metavar="FILE",
+        help="keep apart people who were together in an earlier groups draw of this list "
+        "(its output list, or a plain groups draw's record): the first of up to 64 "
+        "candidates with the fewest repeated pairs (CSV/TSV lists)",
+    )
     p.set_defaults(func=_cmd_run, command="groups")
 
     p = subparsers.add_parser(
@@ -208,7 +215,8 @@ def _run_task(task: Task) -> dict[str, Any]:
     if "balance" in task.options:
         return failure(
             OptionError(
-                f"{task.src}: --balance works on CSV/TSV lists only: save the sheet as CSV "
+                f"{task.src}: --balance and --avoid work on CSV/TSV lists only: save the "
+                "sheet as CSV "
                 "(File > Save As > CSV UTF-8) and run groups on that"
             )
         )
@@ -325,8 +333,10 @@ def _tasks(
             options["draw"] = draw
     else:
         options = {"k": args.k, "size": args.size, "label": args.label}
-        if args.balance:  # balanced teams; a plain groups draw passes exactly what it did
-            options["balance"] = list(args.balance)
+        if args.balance or args.avoid:  # a plain groups draw passes exactly what it did
+            options["balance"] = list(args.balance or [])
+        if args.avoid:
+            options["avoid"] = args.avoid
     try:
         return [
             Task(

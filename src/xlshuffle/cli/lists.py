@@ -46,6 +46,7 @@ def run_list_task(task: Task) -> dict[str, Any]:
                 src,
                 dst,
                 balance=options["balance"],
+                avoid=options.get("avoid"),
                 k=options["k"],
                 size=options.get("size"),
                 label=options["label"],

@@ -103,10 +103,14 @@ def _verify_teams(args: argparse.Namespace, records: list[Any]) -> int:
         )
     verify_balanced_csv(rec.to_dict(), args.input, args.output)
     checked = "input and output" if args.output is not None else "input"
-    columns = ", ".join(c["column"] for c in rec.target["balance"]["columns"])
+    spec = rec.target["balance"]
+    columns = ", ".join(c["column"] for c in spec["columns"])
+    how = [f"balanced by {columns}"] if columns else []
+    if spec.get("avoid"):
+        how.append(f"avoiding {spec['avoid']['file']}")
     print(
-        f"ok: groups of {rec.input} with seed {rec.seed}: {rec.k} teams balanced by "
-        f"{columns} drawn again; {checked} checked"
+        f"ok: groups of {rec.input} with seed {rec.seed}: {rec.k} teams {' and '.join(how)} "
+        f"drawn again; {checked} checked"
     )
     return 0
 

@@ -80,10 +80,18 @@ def balance_lines(rec: dict[str, Any]) -> list[str]:
         for t in spec["teams"]
     ]
     widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(heads)]
-    return [
+    lines = [
         "  " + "  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True))
         for row in [heads, *rows]
     ]
+    avoided = spec.get("avoid")
+    if avoided:
+        again = avoided["repeats"]
+        lines.append(
+            f"  pairs together again from {avoided['file']}: {again}"
+            + (" (the fewest of the candidates drawn)" if again else "")
+        )
+    return lines
 
 
 def _special(rec: dict[str, Any]) -> bool:

@@ -12,6 +12,7 @@ balance table, so ``xlshuffle verify REC --input IN --output OUT`` can draw it a
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -21,9 +22,9 @@ from ..common.counts import group_count
 from ..common.digest import bytes_sha256
 from ..common.entrants import Column, Entrants
 from ..draw.errors import EntryError, ListError, OptionError
-from ..draw.knuth import permutation
+from ..draw.knuth import group_numbers, permutation
 from ..draw.protocol import DrawStream, as_stream
-from ..draw.teams import balance_keys, balanced_groups
+from ..draw.teams import balance_keys, balanced_groups, repeats
 from .api import _field, _Opened, _record, _refuse_label, _too_many, _write
 from .lines import DEFAULT_MAX_MB
 from .raffle import _Fields
@@ -34,8 +35,6 @@ PathLike = str | os.PathLike[str]
 
 
 def _columns(ents: Entrants, balance: Sequence[str]) -> list[Column]:
-    if not balance:
-        raise OptionError("give at least one balancing column (--balance COLUMN)")
     cols = [ents.column(given, "--balance") for given in balance]
     seen = [c.index for c in cols]
     if len(set(seen)) != len(seen):
@@ -43,7 +42,13 @@ def _columns(ents: Entrants, balance: Sequence[str]) -> list[Column]:
     return cols
 
 
-def _teams(op: _Opened, balance: Sequence[str], k: int, stream: DrawStream) -> tuple[Any, ...]:
+def _teams(
+    op: _Opened,
+    balance: Sequence[str],
+    k: int,
+    stream: DrawStream,
+    before: Sequence[int | None] | None = None,
+) -> tuple[Any, ...]:
     """The balancing columns, their header texts (or letters), each person's key, and
     the team numbers."""
     ents = _Fields(op).entrants()
@@ -59,7 +64,7 @@ def _teams(op: _Opened, balance: Sequence[str], k: int, stream: DrawStream) -> t
         labels[c.index].strip() if labels and c.index < len(labels) else ents.letters[c.index]
         for c in cols
     ]
-    return cols, names, keys, balanced_groups(rows, k, seed=stream)
+    return cols, names, keys, balanced_groups(rows, k, seed=stream, avoid=before)
 
 
 def balance_table(
@@ -109,6 +114,7 @@ def balanced_groups_csv(
     backup: bool = True,
     dry_run: bool = False,
     max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+    avoid: PathLike | None = None,
 ) -> dict[str, Any]:
     """Split the data records into ``k`` teams balanced by the ``balance`` columns.
 
@@ -123,6 +129,10 @@ def balanced_groups_csv(
         The balancing columns, by header text or letter, most important first.
     k, size : int, optional
         The number of teams, or their largest size (``k = ceil(n / size)``).
+    avoid : path, optional
+        An earlier groups draw of this list (its output list, or the record of a plain
+        ``groups`` draw): people together there are kept apart as far as the first of
+        at most 64 candidates with the fewest repeated pairs allows (section 16).
 
     Returns
     -------
@@ -137,7 +147,8 @@ def balanced_groups_csv(
         _refuse_label(op, label)
     if k > op.n:
         raise _too_many(op, k, "split into teams")
-    cols, names, keys, numbers = _teams(op, balance, k, stream)
+    before = None if avoid is None else read_avoid(avoid, op, header)
+    cols, names, keys, numbers = _teams(op, balance, k, stream, before)
     chunks = _chunks(op, numbers, label)
     written = _write(op, dst, chunks, in_place=in_place, backup=backup, dry_run=dry_run)
     perm = permutation(op.n, seed=DrawStream(stream.seed_text))  # step 1 of section 16
@@ -148,7 +159,60 @@ def balanced_groups_csv(
         "label": label,
         "teams": balance_table(cols, keys, numbers, k),
     }
+    if before is not None and avoid is not None:
+        record["target"]["balance"]["avoid"] = {
+            "file": os.fspath(avoid),
+            "before": before,
+            "repeats": repeats(before, numbers),
+        }
     return record
+
+
+def read_avoid(path: PathLike, op: _Opened, header: bool) -> list[int | None]:
+    """Each data record's team in an earlier groups draw of the same list: from its
+    record (``.json``, a plain groups draw of this very input) or its output list (the
+    same records, each with the team number as its last field)."""
+    name = os.fspath(path)
+    if name.lower().endswith(".json"):
+        return _avoid_of_record(name, op)
+    earlier = _Opened(name, header, len(op.lst.data) * 2 + 2**20)
+    if earlier.n != op.n:
+        raise ListError(
+            f"--avoid {name}: {earlier.n} data rows, not the {op.n} of {op.path}: give "
+            "the output of a groups draw of this list"
+        )
+    ours, theirs = _Fields(op), _Fields(earlier)
+    out: list[int | None] = []
+    for i in range(op.n):
+        fields = theirs.record(earlier.first + i)
+        if fields[:-1] != ours.record(op.first + i):
+            raise ListError(
+                f"--avoid {name}: data row {i + 1} is not the same as in {op.path}: give "
+                "the output of a groups draw of this list"
+            )
+        team = fields[-1].strip() if fields else ""
+        out.append(int(team) if team.isdigit() and int(team) > 0 else None)
+    return out
+
+
+def _avoid_of_record(name: str, op: _Opened) -> list[int | None]:
+    with open(name, encoding="utf-8") as fh:
+        try:
+            data = json.load(fh)
+        except ValueError:
+            data = None
+    ok = isinstance(data, dict) and data.get("command") == "groups"
+    if not ok or data.get("input_sha256") != op.sha256:
+        raise ListError(
+            f"--avoid {name}: not the record of a groups draw of {op.path}: give that "
+            "draw's record, or its output list"
+        )
+    if (data.get("target") or {}).get("balance") is not None:
+        raise ListError(f"--avoid {name}: a record of balanced teams: give that draw's output list")
+    perm, k = data.get("permutation"), data.get("k")
+    if not isinstance(k, int) or sorted(perm or []) != list(range(op.n)) or k < 1:
+        raise ListError(f"--avoid {name}: the record's permutation or k is damaged")
+    return list(group_numbers(perm, k))
 
 
 def verify_balanced_csv(
@@ -167,7 +231,10 @@ def verify_balanced_csv(
     spec = record["target"]["balance"]
     k = int(record["k"])
     stream = DrawStream(str(record["seed"]))
-    cols, _, keys, numbers = _teams(op, [c["column"] for c in spec["columns"]], k, stream)
+    avoided = spec.get("avoid")
+    before = None if avoided is None else avoided["before"]
+    given = [c["column"] for c in spec["columns"]]
+    cols, _, keys, numbers = _teams(op, given, k, stream, before)
     if permutation(op.n, seed=str(record["seed"])) != record["permutation"]:
         raise ListError(f"record: seed {record['seed']!r} does not give this permutation")
     if balance_table(cols, keys, numbers, k) != spec["teams"]:
