@@ -193,3 +193,21 @@ def test_avoid_refuses_another_list(
     argv = [src, "-k", "2", "--avoid", other, "--seed", "1", "-o", tmp_path / "o.csv"]
     assert run("groups", *argv) == 1
     assert "give the output of a groups draw of this list" in capsys.readouterr().err
+
+
+def test_the_avoid_example_of_batch_md_is_what_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from support import ROOT
+
+    doc = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
+    part = doc[doc.index("## Balanced teams") : doc.index("## Per-person orders")]
+    block = part[part.index("$ cat class.csv\n") : part.index("$ xlshuffle groups")]
+    (tmp_path / "class.csv").write_text(block.split("\n", 1)[1], encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    argv = ["class.csv", "-k", "3", "--balance", "Gender", "--balance", "Level", "--seed"]
+    assert run("groups", *argv, "class 4B", "-o", "teams.csv") == 0
+    capsys.readouterr()
+    argv = ["class.csv", "-k", "3", "--balance", "Gender", "--avoid", "teams.csv", "--seed"]
+    assert run("groups", *argv, "round 2", "-o", "round2.csv") == 0
+    assert capsys.readouterr().out in part
