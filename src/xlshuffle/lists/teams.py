@@ -138,6 +138,18 @@ def balanced_groups_csv(
     -------
     dict
         The groups record; ``target["balance"]`` holds the columns and the balance table.
+
+    Examples
+    --------
+    >>> import os, pathlib, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> src, dst = os.path.join(folder, "class.csv"), os.path.join(folder, "teams.csv")
+    >>> _ = pathlib.Path(src).write_bytes(b"Name,Sex\nAnn,F\nBo,M\nCy,M\nDee,F\n")
+    >>> rec = balanced_groups_csv(src, dst, balance=["Sex"], k=2, seed=42)
+    >>> pathlib.Path(dst).read_bytes()
+    b'Name,Sex,Group\nAnn,F,1\nBo,M,1\nCy,M,2\nDee,F,2\n'
+    >>> [team["counts"] for team in rec["target"]["balance"]["teams"]]
+    [[{'F': 1, 'M': 1}], [{'F': 1, 'M': 1}]]
     """
     group_count(k, size, 0)  # a bad k or size is refused before the file is read
     stream = as_stream(seed)
