@@ -144,10 +144,10 @@ def balanced_groups_csv(
     >>> import os, pathlib, tempfile
     >>> folder = tempfile.mkdtemp()
     >>> src, dst = os.path.join(folder, "class.csv"), os.path.join(folder, "teams.csv")
-    >>> _ = pathlib.Path(src).write_bytes(b"Name,Sex\nAnn,F\nBo,M\nCy,M\nDee,F\n")
+    >>> _ = pathlib.Path(src).write_bytes(b"Name,Sex\\nAnn,F\\nBo,M\\nCy,M\\nDee,F\\n")
     >>> rec = balanced_groups_csv(src, dst, balance=["Sex"], k=2, seed=42)
     >>> pathlib.Path(dst).read_bytes()
-    b'Name,Sex,Group\nAnn,F,1\nBo,M,1\nCy,M,2\nDee,F,2\n'
+    b'Name,Sex,Group\\nAnn,F,1\\nBo,M,1\\nCy,M,2\\nDee,F,2\\n'
     >>> [team["counts"] for team in rec["target"]["balance"]["teams"]]
     [[{'F': 1, 'M': 1}], [{'F': 1, 'M': 1}]]
     """
