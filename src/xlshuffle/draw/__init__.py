@@ -24,6 +24,8 @@ strata
     Stratified draws, each stratum from its own sub-stream.
 audit
     Systematic and monetary-unit (PPS) audit selections.
+allocate
+    Block allocation lists for trials: permuted blocks, per stratum combination.
 values
     Ticket counts and money amounts from cells, as exact integers.
 errors
@@ -36,6 +38,7 @@ Examples
 [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]
 """
 
+from .allocate import AllocationRow, allocation_list
 from .audit import AuditSample, Selection, monetary_unit_sample, systematic_sample
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
@@ -73,6 +76,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "TEXT_UNITS",
+    "AllocationRow",
     "AuditSample",
     "DrawStream",
     "EntryError",
@@ -89,6 +93,7 @@ __all__ = [
     "SystemSource",
     "WorkbookError",
     "XlshuffleError",
+    "allocation_list",
     "as_stream",
     "canonical_id",
     "deal",
