@@ -208,11 +208,15 @@ def test_codes_are_unique_and_say_nothing_of_the_arm() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "words"),
     [
-        ({"block_sizes": [3, 4]}, OptionError, "block size 4 is not a multiple of 3"),
+        (
+            {"block_sizes": [3, 4]},
+            OptionError,
+            "block size 4 is not a multiple of 3, the sum of the ratio 2:1",
+        ),
         ({"block_sizes": [0]}, OptionError, "block size 0"),
         ({"block_sizes": [3, 3]}, OptionError, "given twice"),
         ({"block_sizes": []}, OptionError, "at least one block size"),
-        ({"block_sizes": [3000]}, OptionError, "up to 1000"),
+        ({"block_sizes": [3000]}, OptionError, "more than 1000"),
         ({"arms": []}, OptionError, "at least two arms"),
         ({"arms": ["A"], "ratio": [1]}, OptionError, "at least two arms"),
         ({"arms": ["A", " A"]}, OptionError, "'A' is named twice"),
@@ -223,7 +227,7 @@ def test_codes_are_unique_and_say_nothing_of_the_arm() -> None:
         ({"n": 0}, SizeError, "n must be 1 or more"),
         ({"n": -1}, SizeError, "n must be 0 or more"),
         ({"n": 2.5}, SizeError, "n must be a whole number"),
-        ({"n": MAX_ROWS}, SizeError, "exceed 1,000,000 rows"),
+        ({"n": MAX_ROWS}, SizeError, "more than 1,000,000 rows"),
         ({"strata": {"site": []}}, OptionError, "stratum 'site' needs its values"),
         ({"strata": {"site": ["N", "N"]}}, OptionError, "once each"),
         ({"strata": {"site": ["N|S"]}}, OptionError, "without '|'"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..draw.errors import WorkbookError
 from .options import limits_of
 
 __all__ = ["cmd_restore", "cmd_verify"]
@@ -14,7 +15,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from ..workbook import load_records, verify_record
     from . import UsageError
 
-    records = load_records(args.record)
+    try:
+        records = load_records(args.record)
+    except WorkbookError:
+        from ..lists.allocation import read_allocation_record
+
+        allocation = read_allocation_record(args.record)
+        if allocation is None:
+            raise
+        from .allocate import verify
+
+        return verify(args, allocation)
     rec0 = records[0]
     if rec0.target.get("draw") is not None:
         return _verify_draw(args, records)

@@ -103,11 +103,15 @@ def _block_sizes(sizes: Iterable[object], ratio: list[int]) -> list[int]:
     total, out = sum(ratio), []
     for s in sizes:
         size = check_count("a block size", s)
-        if size < 1 or size % total or size > MAX_BLOCK_SIZE:
+        if size < 1 or size % total:
             raise OptionError(
-                f"the block size {size} is not a multiple of {total} (the sum of the ratio "
-                f"{':'.join(map(str, ratio))}) up to {MAX_BLOCK_SIZE}: use sizes such as "
-                f"{total} and {2 * total}"
+                f"the block size {size} is not a multiple of {total}, the sum of the ratio "
+                f"{':'.join(map(str, ratio))}: use sizes such as {total} and {2 * total}"
+            )
+        if size > MAX_BLOCK_SIZE:
+            raise OptionError(
+                f"the block size {size} is more than {MAX_BLOCK_SIZE}: use blocks of a few "
+                "times the ratio's sum"
             )
         if size in out:
             raise OptionError(f"the block size {size} is given twice: give each size once")
@@ -266,8 +270,8 @@ def allocation_list(
     most = len(combos) * (n + max(sizes) - 1)
     if most > MAX_ROWS:
         raise SizeError(
-            f"{len(combos)} stratum combination(s) of up to {n + max(sizes) - 1} rows each "
-            f"may exceed {MAX_ROWS:,} rows: ask for a smaller n or fewer strata"
+            f"n = {n} rows for each of {len(combos)} stratum combination(s) may make more "
+            f"than {MAX_ROWS:,} rows: ask for a smaller n or fewer stratum values"
         )
     stream = as_stream(seed)
     rows: list[AllocationRow] = []
