@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import csv
+import doctest
 import hashlib
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -215,3 +217,34 @@ def test_refusals_are_one_line_exit_2(tmp_path: Path, capsys, argv: list[str], w
     assert (code, out) == (2, "")
     assert err.startswith(f"Error: {words}") and err.count("\n") == 1, err
     assert not (tmp_path / "o").exists()
+
+
+def _docs_section() -> str:
+    text = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
+    return text[text.index("## Allocation lists for trials") :]
+
+
+def test_the_docs_example_is_what_the_commands_print(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    block = _docs_section().split("```console\n", 1)[1].split("```", 1)[0]
+    commands = block.split("$ ")[1:]
+    assert len(commands) == 5
+    for command in commands:
+        line, _, expected = command.partition("\n")
+        argv = shlex.split(line)
+        if argv[0] == "xlshuffle":
+            code, out, err = run(capsys, *argv[1:])
+            assert (code, err) == (0, "")
+        else:
+            count = int(argv[1][1:]) if argv[0] == "head" else None
+            out = "".join(Path(argv[-1]).read_text(encoding="utf-8").splitlines(True)[:count])
+        assert out == expected, line
+
+
+def test_the_docs_python_example_runs() -> None:
+    block = _docs_section().split("```python\n", 1)[1].split("```", 1)[0]
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner()
+    runner.run(parser.get_doctest(block, {}, "batch.md allocation", "batch.md", 0))
+    assert runner.summarize(verbose=False).failed == 0
