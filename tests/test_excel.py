@@ -31,7 +31,7 @@ from xlshuffle import (
 )
 from xlshuffle import excel as udfs
 
-NAMES = ("SHUFFLE", "SHUFFLESTR", "DEAL", "SAMPLE", "SAMPLEBY", "AUDITSAMPLE", "GROUPS")
+NAMES = ("SHUFFLE", "SHUFFLESTR", "DEAL", "SAMPLE", "SAMPLEBY", "AUDITSAMPLE", "GROUPS", "ALLOCATE")
 VECTOR_42 = [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]  # shuffle of 1..10, seed 42 (draw protocol v1)
 
 # How Office.js hands over an error cell (allowErrorForDataTypeAny) ...
@@ -89,7 +89,7 @@ def meta() -> dict[str, dict[str, Any]]:
     return {f["name"]: f for f in custom_functions_meta(udfs)["functions"]}
 
 
-def test_registers_exactly_the_seven_functions(meta: dict[str, dict[str, Any]]) -> None:
+def test_registers_exactly_the_eight_functions(meta: dict[str, dict[str, Any]]) -> None:
     assert sorted(meta) == sorted(NAMES)
     assert [f.__name__ for f in udfs.FUNCTIONS] == list(NAMES)
 
@@ -116,6 +116,11 @@ def test_registers_exactly_the_seven_functions(meta: dict[str, dict[str, Any]]) 
             [False, False, True, True, True],
         ),
         ("GROUPS", ["data", "k", "seed"], [False, False, True]),
+        (
+            "ALLOCATE",
+            ["arms", "n", "seed", "ratio", "block_sizes"],
+            [False, False, True, True, True],
+        ),
     ],
 )
 def test_parameters_and_optional_arguments(

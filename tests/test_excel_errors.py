@@ -32,6 +32,7 @@ PARAMETERS = {
     "SAMPLEBY": 6,
     "AUDITSAMPLE": 5,
     "GROUPS": 3,
+    "ALLOCATE": 5,
 }
 VALUE_IN = {"type": "Error", "basicValue": "#VALUE!", "errorType": "Value"}
 SURROGATE = "\ud800"

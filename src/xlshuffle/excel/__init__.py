@@ -1,4 +1,5 @@
-"""Excel worksheet functions: SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS.
+"""Excel worksheet functions: SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS,
+ALLOCATE.
 
 One module serves the three ways xlwings runs Python in Excel: the Windows add-in (classic
 UDFs, "Import Functions"), xlwings Lite (Pyodide inside Excel) and xlwings Server. Each
@@ -59,9 +60,11 @@ from ..draw.knuth import deal, groups
 from ..draw.text import shuffle_text
 from . import _cells, _raffle
 from ._udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, first_column, is_row, items
+from .allocate import ALLOCATE
 from .samples import AUDITSAMPLE, SAMPLEBY
 
 __all__ = [
+    "ALLOCATE",
     "AUDITSAMPLE",
     "CATEGORY",
     "DEAL",
@@ -248,4 +251,4 @@ def GROUPS(data: Any, k: Any, seed: Any = None) -> list[Any]:
 
 
 #: The worksheet functions, in the order the documentation lists them.
-FUNCTIONS = (SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS)
+FUNCTIONS = (SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS, ALLOCATE)
