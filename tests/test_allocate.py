@@ -235,6 +235,11 @@ def test_codes_are_unique_and_say_nothing_of_the_arm() -> None:
         ({"strata": [("site", ["N"]), ("site", ["S"])]}, OptionError, "repeated"),
         ({"strata": {"site": ["N", True]}}, OptionError, "is not a text or a number"),
         ({"strata": {" ": ["N"]}}, OptionError, "stratum name is blank"),
+        (
+            {"strata": {"a": range(1000), "b": range(1000), "c": range(1000)}},
+            SizeError,
+            "make 1,000,000,000 combinations",
+        ),
     ],
 )
 def test_refusals_say_what_and_how(kwargs: dict[str, object], error: type, words: str) -> None:

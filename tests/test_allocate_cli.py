@@ -174,6 +174,12 @@ def test_verify_needs_the_output_and_no_input(made: Path, capsys) -> None:
     assert code == 2 and "has no input" in err
 
 
+def test_two_files_of_one_name_are_refused(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "o.csv"
+    code, _, err = run(capsys, *ARGS, "-o", out, "--codes-only", tmp_path / "." / "o.csv")
+    assert code == 2 and "name the same file" in err and not out.exists()
+
+
 def test_default_ratio_and_a_fresh_seed(tmp_path: Path, capsys) -> None:
     out = tmp_path / "o.csv"
     code, _, err = run(
@@ -202,6 +208,27 @@ def test_default_ratio_and_a_fresh_seed(tmp_path: Path, capsys) -> None:
         (["--strata", "site=N,N"], "--strata: stratum 'site' needs its values once each"),
         (["--strata", "site=N", "--strata", "site=S"], "--strata: the stratum name 'site'"),
         (["--n", "1000000"], "--n: "),
+        (["--strata", "farm=N,N"], "--strata: stratum 'farm' needs"),
+        (["--arms", "stratum,stratum"], "--arms: the arm 'stratum' is named twice"),
+        (
+            [
+                "--strata",
+                "a=1,2,3,4,5,6,7,8,9,10",
+                "--strata",
+                "b=1,2,3,4,5,6,7,8,9,10",
+                "--strata",
+                "c=1,2,3,4,5,6,7,8,9,10",
+                "--strata",
+                "d=1,2,3,4,5,6,7,8,9,10",
+                "--strata",
+                "e=1,2,3,4,5,6,7,8,9,10",
+                "--strata",
+                "f=1,2,3,4,5,6,7,8,9,10",
+                "--strata",
+                "g=1,2",
+            ],
+            "--strata: the strata make 2,000,000 combinations",
+        ),
     ],
 )
 def test_refusals_are_one_line_exit_2(tmp_path: Path, capsys, argv: list[str], words) -> None:

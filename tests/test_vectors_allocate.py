@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from test_vectors import VECTORS, decode_seed, reference_namespace
+from test_vectors import VECTORS, decode_seed, reference_blocks, reference_namespace
 from xlshuffle import allocation_list
 
 REF = reference_namespace()
@@ -52,6 +52,12 @@ def test_reference_code(case: dict[str, Any]) -> None:
         strata,
     )
     assert got == case["rows"]
+
+
+def test_the_reference_block_is_short() -> None:
+    block = reference_blocks()[2]
+    assert "def allocation_list(" in block
+    assert len([line for line in block.splitlines() if line.strip()]) <= 40
 
 
 def test_vectors_pin_the_rules() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -115,15 +116,14 @@ def options_of(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-# which option a refusal of the core is about, by the words of its message
+# which option a refusal of the core is about, by how its message starts (a name the user
+# gave comes later in the message, so it cannot mislead)
 _OPTION_OF = (
-    ("n must", "--n"),
-    ("n = ", "--n"),
-    ("block size", "--block-sizes"),
-    ("ratio", "--ratio"),
-    ("arm", "--arms"),
-    ("stratum", "--strata"),
-    ("rows", "--n"),
+    (("n must", "n = "), "--n"),
+    (("the block size", "a block size", "give at least one block size"), "--block-sizes"),
+    (("the ratio", "a part of the ratio", "each part of the ratio"), "--ratio"),
+    (("give at least two arms", "the arm", "an arm"), "--arms"),
+    (("the stratum", "a stratum", "stratum", "a value of stratum", "the strata"), "--strata"),
 )
 
 
@@ -132,12 +132,17 @@ def _cmd_allocate(args: argparse.Namespace) -> int:
     from . import UsageError, seed_note
 
     options = options_of(args)
+    paths = [p for p in (args.output, args.record, args.codes_only, args.redcap) if p]
+    if len(set(map(os.path.abspath, paths))) < len(paths):
+        raise UsageError(
+            "-o, --record, --codes-only and --redcap name the same file: give each its own"
+        )
     stream = DrawStream(args.seed)
     try:
         rows = files.replay(options, stream)
     except (OptionError, SizeError) as exc:
         text = str(exc)
-        option = next((o for words, o in _OPTION_OF if words in text), "allocate")
+        option = next((o for starts, o in _OPTION_OF if text.startswith(starts)), "allocate")
         raise UsageError(f"{option}: {text}") from None
     names = [name for name, _ in options["strata"]]
     written: dict[str, tuple[str, bytes] | None] = {
