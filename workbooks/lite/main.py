@@ -1262,6 +1262,11 @@ def stratum_combinations(
             )
         names.append(name)
         levels.append(texts)
+    if math.prod(map(len, levels)) > MAX_ROWS:  # before making them: each has a row or more
+        raise SizeError(
+            f"the strata make {math.prod(map(len, levels)):,} combinations, more than "
+            f"{MAX_ROWS:,} rows could hold: use fewer stratum values"
+        )
     return names, list(itertools.product(*levels))
 
 
