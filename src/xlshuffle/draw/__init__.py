@@ -26,6 +26,8 @@ orders
     Per-person orders (each from the person's own sub-stream) and Williams designs.
 audit
     Systematic and monetary-unit (PPS) audit selections.
+allocate
+    Block allocation lists for trials: permuted blocks, per stratum combination.
 values
     Ticket counts and money amounts from cells, as exact integers.
 errors
@@ -38,6 +40,7 @@ Examples
 [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]
 """
 
+from .allocate import AllocationRow, allocation_list
 from .audit import AuditSample, Selection, monetary_unit_sample, systematic_sample
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
@@ -76,6 +79,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "TEXT_UNITS",
+    "AllocationRow",
     "AuditSample",
     "DrawStream",
     "EntryError",
@@ -92,6 +96,7 @@ __all__ = [
     "SystemSource",
     "WorkbookError",
     "XlshuffleError",
+    "allocation_list",
     "as_stream",
     "balanced_orders",
     "canonical_id",
