@@ -31,7 +31,17 @@ from xlshuffle import (
 )
 from xlshuffle import excel as udfs
 
-NAMES = ("SHUFFLE", "SHUFFLESTR", "DEAL", "SAMPLE", "SAMPLEBY", "AUDITSAMPLE", "GROUPS", "ORDERS")
+NAMES = (
+    "SHUFFLE",
+    "SHUFFLESTR",
+    "DEAL",
+    "SAMPLE",
+    "SAMPLEBY",
+    "AUDITSAMPLE",
+    "GROUPS",
+    "ORDERS",
+    "ALLOCATE",
+)
 VECTOR_42 = [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]  # shuffle of 1..10, seed 42 (draw protocol v1)
 
 # How Office.js hands over an error cell (allowErrorForDataTypeAny) ...
@@ -119,6 +129,11 @@ def test_registers_exactly_the_eight_functions(meta: dict[str, dict[str, Any]]) 
         (
             "ORDERS",
             ["items", "ids", "seed", "k", "balanced"],
+            [False, False, True, True, True],
+        ),
+        (
+            "ALLOCATE",
+            ["arms", "n", "seed", "ratio", "block_sizes"],
             [False, False, True, True, True],
         ),
     ],

@@ -33,6 +33,7 @@ PARAMETERS = {
     "AUDITSAMPLE": 5,
     "GROUPS": 3,
     "ORDERS": 5,
+    "ALLOCATE": 5,
 }
 VALUE_IN = {"type": "Error", "basicValue": "#VALUE!", "errorType": "Value"}
 SURROGATE = "\ud800"

@@ -226,7 +226,7 @@ def test_walk_picks_up_a_new_excel_module_and_its_scripts(src_copy: Path) -> Non
     init.write_text(text, encoding="utf-8")
     main_py, _ = _tool().render(src_copy)
     assert "xlshuffle.excel.extra" in _embedded(main_py)
-    assert "from xlshuffle.excel import AUDITSAMPLE, DEAL, DRAWLOCK, GROUPS," in main_py
+    assert "from xlshuffle.excel import ALLOCATE, AUDITSAMPLE, DEAL, DRAWLOCK, GROUPS," in main_py
 
 
 def test_tool_refuses_what_lite_could_not_run(src_copy: Path) -> None:

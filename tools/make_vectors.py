@@ -242,6 +242,7 @@ def main() -> None:
     vectors["groups"] = {"seed": encode_seed("teams"), "n": 10, "k": 3, "groups": group_of}
     add_issue_20(vectors)
     add_orders(vectors)
+    add_allocation_lists(vectors)
     add_teams(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -435,6 +436,108 @@ def add_orders(vectors: dict[str, object]) -> None:
             ("study", 2, 5, 2),
             (7, 6, 13, 6),
         ]
+    ]
+
+
+def allocation_words(seed: object, label: str) -> Iterator[int]:
+    """Section 15: the allocation sub-stream of one stratum combination's label."""
+    key = hashlib.sha256(b"xlshuffle/draw/v1\x00" + seed_bytes(seed)).digest()
+    key = hashlib.sha256(
+        b"xlshuffle/draw/v1/allocation\x00" + key + b"\x00" + label.encode("utf-8")
+    ).digest()
+    block = 0
+    while True:
+        digest = hashlib.sha256(key + block.to_bytes(8, "big")).digest()
+        for k in range(0, 32, 8):
+            yield int.from_bytes(digest[k : k + 8], "big")
+        block += 1
+
+
+def allocation_code(seed: object, label: str, seq: int) -> str:
+    """Section 15: 60 bits of a hash of the sub-stream's key and seq, Crockford base32."""
+    key = hashlib.sha256(b"xlshuffle/draw/v1\x00" + seed_bytes(seed)).digest()
+    key = hashlib.sha256(
+        b"xlshuffle/draw/v1/allocation\x00" + key + b"\x00" + label.encode("utf-8")
+    ).digest()
+    digest = hashlib.sha256(b"xlshuffle/draw/v1/allocation-code\x00" + key + seq.to_bytes(8, "big"))
+    bits = format(int.from_bytes(digest.digest()[:8], "big") >> 4, "060b")
+    text = "".join(
+        "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[int(bits[i : i + 5], 2)] for i in range(0, 60, 5)
+    )
+    return "-".join((text[:4], text[4:8], text[8:]))
+
+
+def allocation_list(
+    seed: object,
+    arms: list[str],
+    ratio: list[int],
+    n: int,
+    sizes: list[int],
+    strata: list[tuple[str, list[str]]],
+) -> list[list[object]]:
+    """Rows [seq, [stratum values], block, block size, arm, code], built by counting."""
+    g = math.gcd(*ratio)
+    unit = [r // g for r in ratio]
+    combos: list[list[str]] = [[]]
+    for _, values in strata:  # first factor slowest: extend each combination by the next
+        combos = [[*c, v] for c in combos for v in values]
+    out: list[list[object]] = []
+    for combo in combos:
+        label = "|".join(f"{name}={v}" for (name, _), v in zip(strata, combo, strict=True))
+        stream = allocation_words(seed, label)
+        seq_rows: list[tuple[int, int, str]] = []
+        block = 0
+        while len(seq_rows) < n:
+            block += 1
+            size = sizes[randbelow(stream, len(sizes))]
+            multiset: list[object] = []
+            for arm, r in zip(arms, unit, strict=True):
+                multiset += [arm] * (r * size // sum(unit))
+            order = permute(multiset, size - 1, stream)
+            seq_rows += [(block, size, str(arm)) for arm in order]
+        for seq, (block, size, arm) in enumerate(seq_rows, 1):
+            out.append([seq, combo, block, size, arm, allocation_code(seed, label, seq)])
+    return out
+
+
+def add_allocation_lists(vectors: dict[str, object]) -> None:
+    """Section 15 (issue 21): permuted-block allocation lists, with and without strata."""
+    cases: list[
+        tuple[object, list[str], list[int], int, list[int], list[tuple[str, list[str]]]]
+    ] = [
+        ("trial", ["A", "B"], [2, 1], 6, [3, 6], []),
+        ("trial", ["A", "B"], [4, 2], 6, [3, 6], []),  # the same list: the ratio's GCD is 2
+        ("trial", ["Drug", "Placebo"], [1, 1], 10, [2, 4, 6], []),
+        (
+            "trial",
+            ["A", "B", "C"],
+            [1, 1, 1],
+            5,
+            [3, 6],
+            [("site", ["N", "S"]), ("sex", ["F", "M"])],
+        ),
+        (
+            "trial",
+            ["A", "B", "C"],
+            [1, 1, 1],
+            5,
+            [3, 6],
+            [("site", ["N", "S", "E"]), ("sex", ["F", "M"])],
+        ),
+        (2026, ["Treatment", "Control"], [3, 2], 12, [5, 10], [("site", ["Zoë", "名前"])]),
+        ("one block", ["A", "B"], [1, 1], 1, [8], []),
+    ]
+    vectors["allocation_lists"] = [
+        {
+            "seed": encode_seed(s),
+            "arms": arms,
+            "ratio": ratio,
+            "n": n,
+            "block_sizes": sizes,
+            "strata": [[name, values] for name, values in strata],
+            "rows": allocation_list(s, arms, ratio, n, sizes, strata),
+        }
+        for s, arms, ratio, n, sizes, strata in cases
     ]
 
 

@@ -1,5 +1,5 @@
-# xlshuffle 0.1.0 for xlwings Lite: the worksheet functions AUDITSAMPLE, DEAL, GROUPS,
-# ORDERS, SAMPLE, SAMPLEBY, SHUFFLE, SHUFFLESTR, and the draw-and-lock scripts
+# xlshuffle 0.1.0 for xlwings Lite: the worksheet functions ALLOCATE, AUDITSAMPLE, DEAL,
+# GROUPS, ORDERS, SAMPLE, SAMPLEBY, SHUFFLE, SHUFFLESTR, and the draw-and-lock scripts
 # assign_groups, deal_cards, draw_raffle, draw_winners, restore_last_draw, shuffle_rows,
 # write_seed.
 #
@@ -10,13 +10,14 @@
 # Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.a1,
 # xlshuffle.common.digest, xlshuffle.common.entrants, xlshuffle.common.raffle_options,
 # xlshuffle.common.raffle_parts, xlshuffle.common.raffles, xlshuffle.draw,
-# xlshuffle.draw.audit, xlshuffle.draw.cards, xlshuffle.draw.errors, xlshuffle.draw.grid,
-# xlshuffle.draw.knuth, xlshuffle.draw.orders, xlshuffle.draw.protocol,
-# xlshuffle.draw.raffle, xlshuffle.draw.strata, xlshuffle.draw.teams, xlshuffle.draw.text,
-# xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel, xlshuffle.excel._cells,
+# xlshuffle.draw.allocate, xlshuffle.draw.audit, xlshuffle.draw.cards,
+# xlshuffle.draw.errors, xlshuffle.draw.grid, xlshuffle.draw.knuth, xlshuffle.draw.orders,
+# xlshuffle.draw.protocol, xlshuffle.draw.raffle, xlshuffle.draw.strata,
+# xlshuffle.draw.teams, xlshuffle.draw.text, xlshuffle.draw.values,
+# xlshuffle.draw.weighted, xlshuffle.excel, xlshuffle.excel._cells,
 # xlshuffle.excel._lockbook, xlshuffle.excel._lockcore, xlshuffle.excel._raffle,
-# xlshuffle.excel._udf, xlshuffle.excel.lock, xlshuffle.excel.orders,
-# xlshuffle.excel.samples, xlshuffle.excel.scripts.
+# xlshuffle.excel._udf, xlshuffle.excel.allocate, xlshuffle.excel.lock,
+# xlshuffle.excel.orders, xlshuffle.excel.samples, xlshuffle.excel.scripts.
 #
 # Use it in xlwings Lite (docs/lite.md has the details), no package index needed:
 #   1. Excel: Home > Add-ins, add "xlwings Lite" and open its task pane.
@@ -60,6 +61,7 @@ from .draw import (
     RANKS,
     SUITS,
     TEXT_UNITS,
+    AllocationRow,
     AuditSample,
     DrawStream,
     EntryError,
@@ -74,6 +76,7 @@ from .draw import (
     SystemSource,
     WorkbookError,
     XlshuffleError,
+    allocation_list,
     balanced_groups,
     balanced_orders,
     canonical_id,
@@ -114,6 +117,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "TEXT_UNITS",
+    "AllocationRow",
     "AuditSample",
     "DrawStream",
     "EntryError",
@@ -129,6 +133,7 @@ __all__ = [
     "WorkbookError",
     "XlshuffleError",
     "__version__",
+    "allocation_list",
     "balanced_groups",
     "balanced_orders",
     "canonical_id",
@@ -1019,6 +1024,8 @@ teams
     Balanced teams: sizes and each balancing value's count per team within one.
 audit
     Systematic and monetary-unit (PPS) audit selections.
+allocate
+    Block allocation lists for trials: permuted blocks, per stratum combination.
 values
     Ticket counts and money amounts from cells, as exact integers.
 errors
@@ -1031,6 +1038,7 @@ Examples
 [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]
 """
 
+from .allocate import AllocationRow, allocation_list
 from .audit import AuditSample, Selection, monetary_unit_sample, systematic_sample
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
@@ -1070,6 +1078,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "TEXT_UNITS",
+    "AllocationRow",
     "AuditSample",
     "DrawStream",
     "EntryError",
@@ -1086,6 +1095,7 @@ __all__ = [
     "SystemSource",
     "WorkbookError",
     "XlshuffleError",
+    "allocation_list",
     "as_stream",
     "balanced_groups",
     "balanced_orders",
@@ -1120,6 +1130,294 @@ __all__ = [
     "weighted_sample",
     "williams_design",
 ]
+''',
+    "xlshuffle.draw.allocate": r'''"""Block allocation lists for trials: permuted blocks, per stratum (protocol section 15).
+
+Each stratum combination (one value of every stratum factor) gets its own sequence, drawn
+from its own *allocation sub-stream*, which depends only on the seed and the combination's
+label (``"site=North|sex=F"``; ``""`` without strata). A sequence is a run of blocks: each
+block's size is drawn from the allowed sizes, and the block holds the arms exactly in the
+ratio (2:1 in a block of 6: A A A A B B), in an order drawn by Fisher-Yates (section 5).
+Blocks are added until the sequence has at least ``n`` rows; the last block is complete, so
+a sequence may be longer than ``n`` and a trial uses its first ``n`` rows (as blockrand and
+REDCap-style lists do).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
+
+from .errors import OptionError, SeedError, SizeError
+from .knuth import check_count, shuffle_prefix
+from .protocol import PROTOCOL, DrawStream, Source, as_stream, normalise_seed
+
+__all__ = [
+    "MAX_BLOCK_SIZE",
+    "MAX_ROWS",
+    "AllocationRow",
+    "allocation_label",
+    "allocation_list",
+    "allocation_stream",
+    "stratum_combinations",
+]
+
+_DOMAIN = PROTOCOL.encode("ascii") + b"/allocation\x00"
+_CODE_DOMAIN = PROTOCOL.encode("ascii") + b"/allocation-code\x00"
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # base32 without I, L, O, U
+
+#: The largest block allowed: trials use blocks of 2 to 12; a typo (60 for 6) is refused.
+MAX_BLOCK_SIZE = 1000
+#: The most rows one list may hold, over all stratum combinations.
+MAX_ROWS = 1_000_000
+
+
+class AllocationRow(NamedTuple):
+    """One row of an allocation list.
+
+    ``seq`` counts from 1 within its stratum combination, ``strata`` holds that
+    combination's values (texts, in the factors' order; empty without strata), ``block``
+    counts the combination's blocks from 1, ``block_size`` is that block's size, ``arm``
+    the arm's name and ``code`` the row's concealment code (section 15).
+    """
+
+    seq: int
+    strata: tuple[str, ...]
+    block: int
+    block_size: int
+    arm: str
+    code: str
+
+
+def _text(value: object, what: str) -> str:
+    """A name or value as canonical text: NFC, outer spaces removed; numbers as section 1."""
+    if isinstance(value, str):
+        text = unicodedata.normalize("NFC", value).strip()
+    else:
+        try:
+            text = normalise_seed(value).decode("utf-8")
+        except SeedError:
+            raise OptionError(f"{what} {value!r} is not a text or a number") from None
+    if not text:
+        raise OptionError(f"{what} is blank: give it a name")
+    return text
+
+
+def _arms(arms: Iterable[object]) -> list[str]:
+    names = [_text(a, "an arm name") for a in arms]
+    if len(names) < 2:
+        raise OptionError(f"give at least two arms, not {len(names)}: for example arms=['A', 'B']")
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise OptionError(f"the arm {name!r} is named twice: give each arm once")
+        seen.add(name)
+    return names
+
+
+def _ratio(ratio: Sequence[object] | None, arms: int) -> list[int]:
+    """The ratio as whole numbers of at least 1, one per arm, divided by their GCD."""
+    if ratio is None:
+        return [1] * arms
+    if len(ratio) != arms:
+        raise OptionError(f"the ratio has {len(ratio)} parts for {arms} arms: give one per arm")
+    parts = [check_count("each part of the ratio", r) for r in ratio]
+    if min(parts) < 1:
+        raise OptionError("a part of the ratio is 0: give every arm 1 or more, or leave it out")
+    g = math.gcd(*parts)
+    return [p // g for p in parts]
+
+
+def _block_sizes(sizes: Iterable[object], ratio: list[int]) -> list[int]:
+    total, out = sum(ratio), []
+    for s in sizes:
+        size = check_count("a block size", s)
+        if size < 1 or size % total:
+            raise OptionError(
+                f"the block size {size} is not a multiple of {total}, the sum of the ratio "
+                f"{':'.join(map(str, ratio))}: use sizes such as {total} and {2 * total}"
+            )
+        if size > MAX_BLOCK_SIZE:
+            raise OptionError(
+                f"the block size {size} is more than {MAX_BLOCK_SIZE}: use blocks of a few "
+                "times the ratio's sum"
+            )
+        if size in out:
+            raise OptionError(f"the block size {size} is given twice: give each size once")
+        out.append(size)
+    if not out:
+        raise OptionError(f"give at least one block size, a multiple of {total}")
+    return out
+
+
+def stratum_combinations(
+    strata: Mapping[str, Sequence[object]] | Sequence[tuple[str, Sequence[object]]] | None,
+) -> tuple[list[str], list[tuple[str, ...]]]:
+    """The stratum factors' names and every combination of their values, first factor slowest.
+
+    Names and values are canonical texts (NFC, outer spaces removed; numbers as section 1
+    writes them). A name may not hold ``=`` or ``|``, a value not ``|``, so each
+    combination's label names it alone. Without strata: no names, one empty combination.
+
+    Examples
+    --------
+    >>> stratum_combinations({"site": ["N", "S"], "sex": ["F", "M"]})
+    (['site', 'sex'], [('N', 'F'), ('N', 'M'), ('S', 'F'), ('S', 'M')])
+    """
+    pairs = list(strata.items()) if isinstance(strata, Mapping) else list(strata or ())
+    names: list[str] = []
+    levels: list[list[str]] = []
+    for name, values in pairs:
+        name = _text(name, "a stratum name")
+        if "=" in name or "|" in name or name in names:
+            raise OptionError(f"the stratum name {name!r} is repeated or holds '=' or '|'")
+        texts = [_text(v, f"a value of stratum {name!r}") for v in values]
+        if not texts or len(set(texts)) < len(texts) or any("|" in t for t in texts):
+            raise OptionError(
+                f"stratum {name!r} needs its values once each, without '|': for example "
+                f"{name}=North,South"
+            )
+        names.append(name)
+        levels.append(texts)
+    if math.prod(map(len, levels)) > MAX_ROWS:  # before making them: each has a row or more
+        raise SizeError(
+            f"the strata make {math.prod(map(len, levels)):,} combinations, more than "
+            f"{MAX_ROWS:,} rows could hold: use fewer stratum values"
+        )
+    return names, list(itertools.product(*levels))
+
+
+def allocation_label(names: Sequence[str], values: Sequence[str]) -> str:
+    """The label of one stratum combination: ``"name=value"`` joined by ``"|"``.
+
+    >>> allocation_label(["site", "sex"], ["North", "F"])
+    'site=North|sex=F'
+    """
+    return "|".join(f"{n}={v}" for n, v in zip(names, values, strict=True))
+
+
+def allocation_stream(seed: object, label: str) -> DrawStream:
+    """The allocation sub-stream of one stratum combination (protocol section 15).
+
+    Its key is ``SHA-256(b"xlshuffle/draw/v1/allocation\\x00" + key + b"\\x00" +
+    label_bytes)``: ``key`` the seed's key (step 2), ``label_bytes`` the label in UTF-8
+    (NFC; empty without strata). Its blocks, words and ``randbelow`` are those of steps 3-4.
+
+    Examples
+    --------
+    >>> f"{allocation_stream('trial', '').next_word():016x}"
+    '3bec4bb3864f5ec4'
+    """
+    parent = as_stream(seed)
+    label_bytes = unicodedata.normalize("NFC", label).encode("utf-8")
+    child = DrawStream.__new__(DrawStream)
+    child.seed, child.label = parent.seed, label
+    # the same construction as DrawStream.substream, under this section's own domain
+    child._start(hashlib.sha256(_DOMAIN + parent.key + b"\x00" + label_bytes).digest())
+    return child
+
+
+def _code(key: bytes, seq: int) -> str:
+    """The row's code: 60 bits of ``SHA-256(domain + key + seq)`` in Crockford base32."""
+    digest = hashlib.sha256(_CODE_DOMAIN + key + seq.to_bytes(8, "big")).digest()
+    value = int.from_bytes(digest[:8], "big") >> 4
+    chars = "".join(_CROCKFORD[(value >> (5 * i)) & 31] for i in range(11, -1, -1))
+    return f"{chars[:4]}-{chars[4:8]}-{chars[8:]}"
+
+
+def _sequence(
+    arms: list[str], ratio: list[int], sizes: list[int], n: int, source: Source
+) -> list[tuple[int, int, str]]:
+    """(block, block size, arm) for one stratum combination: whole blocks until >= n rows."""
+    out: list[tuple[int, int, str]] = []
+    unit = sum(ratio)
+    block = 0
+    while len(out) < n:
+        block += 1
+        size = sizes[source.randbelow(len(sizes))]
+        items = [a for a, r in zip(arms, ratio, strict=True) for _ in range(r * size // unit)]
+        shuffle_prefix(items, size - 1, source)
+        out.extend((block, size, arm) for arm in items)
+    return out
+
+
+def allocation_list(
+    arms: Iterable[object],
+    *,
+    ratio: Sequence[object] | None = None,
+    n: int,
+    block_sizes: Iterable[object],
+    seed: object = None,
+    strata: Mapping[str, Sequence[object]] | Sequence[tuple[str, Sequence[object]]] | None = None,
+) -> list[AllocationRow]:
+    """Return a permuted-block allocation list: one sequence per stratum combination.
+
+    Parameters
+    ----------
+    arms : iterable of str
+        The arms' names, two or more, each once.
+    ratio : sequence of int, optional
+        Whole numbers, one per arm (2:1 is ``[2, 1]``); default 1 each. Divided by their
+        GCD first, so 2:2 is 1:1.
+    n : int
+        Rows wanted *per stratum combination*, 1 or more. The last block is complete, so a
+        sequence may hold up to ``max(block_sizes) - 1`` more; a trial uses its first ``n``.
+    block_sizes : iterable of int
+        The allowed block sizes, each a multiple of the ratio's sum, each once. Each
+        block's size is ``block_sizes[randbelow(len(block_sizes))]``.
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol; each combination draws from
+        :func:`allocation_stream`. Keep it secret while the trial runs: it reveals the list.
+    strata : mapping of name to values, optional
+        Stratum factors (``{"site": ["North", "South"], "sex": ["F", "M"]}``). There is one
+        sequence per combination, first factor slowest; adding a value never changes
+        another combination's sequence.
+
+    Returns
+    -------
+    list of AllocationRow
+        The combinations one after another, each from ``seq`` 1.
+
+    Raises
+    ------
+    OptionError
+        For fewer than two arms, a repeated or blank name, a ratio part below 1, a block
+        size that is not a multiple of the ratio's sum, or a bad stratum.
+    SizeError
+        For ``n`` below 1, or a list of more than :data:`MAX_ROWS` rows.
+
+    Examples
+    --------
+    >>> rows = allocation_list(["A", "B"], ratio=[2, 1], n=6, block_sizes=[3, 6], seed="trial")
+    >>> "".join(r.arm for r in rows), [r.block_size for r in rows]
+    ('AABABAAAB', [3, 3, 3, 6, 6, 6, 6, 6, 6])
+    >>> rows[0]
+    AllocationRow(seq=1, strata=(), block=1, block_size=3, arm='A', code='P0RX-V4W4-XEPG')
+    """
+    names = _arms(arms)
+    parts = _ratio(ratio, len(names))
+    sizes = _block_sizes(block_sizes, parts)
+    n = check_count("n", n)
+    if n < 1:
+        raise SizeError("n must be 1 or more: the rows wanted per stratum combination")
+    factors, combos = stratum_combinations(strata)
+    most = len(combos) * (n + max(sizes) - 1)
+    if most > MAX_ROWS:
+        raise SizeError(
+            f"n = {n} rows for each of {len(combos)} stratum combination(s) may make more "
+            f"than {MAX_ROWS:,} rows: ask for a smaller n or fewer stratum values"
+        )
+    stream = as_stream(seed)
+    rows: list[AllocationRow] = []
+    for values in combos:
+        source = allocation_stream(stream, allocation_label(factors, values))
+        for seq, (block, size, arm) in enumerate(_sequence(names, parts, sizes, n, source), 1):
+            rows.append(AllocationRow(seq, values, block, size, arm, _code(source.key, seq)))
+    return rows
 ''',
     "xlshuffle.draw.audit": r'''"""Audit selections: systematic and monetary-unit sampling (protocol section 12).
 
@@ -3732,7 +4030,7 @@ def _successive(ws: list[int], k: int, randbelow: Callable[[int], int]) -> list[
     return out
 ''',
     "xlshuffle.excel": r'''"""Excel worksheet functions: SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS,
-ORDERS.
+ORDERS, ALLOCATE.
 
 One module serves the three ways xlwings runs Python in Excel: the Windows add-in (classic
 UDFs, "Import Functions"), xlwings Lite (Pyodide inside Excel) and xlwings Server. Each
@@ -3793,10 +4091,12 @@ from ..draw.knuth import deal, groups
 from ..draw.text import shuffle_text
 from . import _cells, _raffle
 from ._udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, first_column, is_row, items
+from .allocate import ALLOCATE
 from .orders import ORDERS
 from .samples import AUDITSAMPLE, SAMPLEBY
 
 __all__ = [
+    "ALLOCATE",
     "AUDITSAMPLE",
     "CATEGORY",
     "DEAL",
@@ -3984,7 +4284,17 @@ def GROUPS(data: Any, k: Any, seed: Any = None) -> list[Any]:
 
 
 #: The worksheet functions, in the order the documentation lists them.
-FUNCTIONS = (SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS, ORDERS)
+FUNCTIONS = (
+    SHUFFLE,
+    SHUFFLESTR,
+    DEAL,
+    SAMPLE,
+    SAMPLEBY,
+    AUDITSAMPLE,
+    GROUPS,
+    ORDERS,
+    ALLOCATE,
+)
 ''',
     "xlshuffle.excel._cells": r'''"""Reading worksheet-function arguments: every check of what a cell may hold, in one place.
 
@@ -5282,6 +5592,108 @@ def first_column(rows: Rows) -> list[Any]:
     """The IDs when ``ids`` is omitted: the first column of data (a row's cells)."""
     return list(rows[0]) if is_row(rows) else [row[0] for row in rows]
 ''',
+    "xlshuffle.excel.allocate": r'''"""ALLOCATE: a permuted-block allocation list for a trial, as a worksheet function.
+
+A worksheet function like those of :mod:`xlshuffle.excel` (which exports it): every argument
+positional, checked here and by :mod:`xlshuffle.excel._cells`, a mistake turned into one
+line by :func:`xlshuffle.excel._udf.excel_function`. The list is
+:func:`xlshuffle.draw.allocate.allocation_list` (protocol section 15) without strata, so
+``xlshuffle allocate --arms A,B --ratio 2:1 --n 6 --block-sizes 3,6 --seed trial`` writes
+the same rows (a seed cell of 42 is the command line's ``--seed 42``). For one list per
+stratum, give each stratum its own sheet and seed, or use the command line's ``--strata``.
+
+>>> rows = ALLOCATE([["A"], ["B"]], 6, "trial", "2:1", "3,6")
+>>> rows[:4]
+[[1, 1, 3, 'A'], [2, 1, 3, 'A'], [3, 1, 3, 'B'], [4, 2, 6, 'A']]
+>>> "".join(row[3] for row in rows), len(rows)
+('AABABAAAB', 9)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import xlwings as xw
+
+from ..draw.allocate import MAX_ROWS, allocation_list
+from ..draw.errors import OptionError
+from . import _cells
+from ._udf import CATEGORY, SEED_DOC, excel_function
+
+__all__ = ["ALLOCATE"]
+
+
+def _parts(name: str, value: Any, sep: str, *, numbers: bool = True) -> list[Any]:
+    """A list from a range (one value per cell, empty cells skipped) or from one text cell
+    of values separated by ``sep`` (``"2:1"``, ``"3,6"``, ``"A,B"``); with ``numbers``,
+    whole numbers (``2.0`` and ``"2"`` are 2), else the cells as they are."""
+    cells = [c for c in _cells.listed(name, value) if not (c is None or c == "")]
+    if not cells:
+        raise OptionError(f"{name} has only empty cells: fill it, or leave it out")
+    if len(cells) == 1 and isinstance(cells[0], str) and sep in cells[0]:
+        cells = [part.strip() for part in cells[0].split(sep)]
+        if not all(cells):
+            raise OptionError(f"{name} has an empty item: separate the items with '{sep}'")
+    return [_whole(name, c) for c in cells] if numbers else cells
+
+
+def _whole(name: str, cell: Any) -> int:
+    """One whole number of ``name``, from a number cell or a text such as ``"2"``."""
+    if isinstance(cell, str) and cell.strip().isdecimal():
+        return int(cell.strip())
+    if isinstance(cell, int) and not isinstance(cell, bool):
+        return cell
+    if isinstance(cell, float) and cell.is_integer():
+        return int(cell)
+    raise OptionError(f"{name} must hold whole numbers, not {_cells.show(cell)}")
+
+
+@xw.func(category=CATEGORY)
+@xw.arg(
+    "arms",
+    ndim=2,
+    err_to_str=True,
+    doc='The arms\' names: a range with one name per cell, or one cell such as "A,B".',
+)
+@xw.arg(
+    "n",
+    err_to_str=True,
+    doc="How many rows are wanted: the list has at least n (the last block is complete); "
+    "use its first n rows.",
+)
+@xw.arg("seed", err_to_str=True, doc=SEED_DOC)
+@xw.arg(
+    "ratio",
+    ndim=2,
+    err_to_str=True,
+    doc='Optional. Whole numbers, one per arm: a text such as "2:1" or a range (1 each by '
+    "default).",
+)
+@xw.arg(
+    "block_sizes",
+    ndim=2,
+    err_to_str=True,
+    doc='Optional. The allowed block sizes, each a multiple of the ratio\'s sum: "3,6", a '
+    "number or a range (by default 2 and 4 times the sum).",
+)
+@excel_function
+def ALLOCATE(
+    arms: Any, n: Any, seed: Any = None, ratio: Any = None, block_sizes: Any = None
+) -> list[Any]:
+    """Returns a permuted-block allocation list: Seq, Block, BlockSize and Arm per row."""
+    names = _parts("arms", arms, ",", numbers=False)
+    count = _cells.count("n", n, most=MAX_ROWS)
+    parts = None if ratio is None else _parts("ratio", ratio, ":")
+    if block_sizes is None:
+        given = [1] * len(names) if parts is None else parts
+        unit = sum(given) // (math.gcd(*given) or 1)
+        sizes: list[Any] = [2 * unit, 4 * unit]
+    else:
+        sizes = _parts("block_sizes", block_sizes, ",")
+    rows = allocation_list(names, ratio=parts, n=count, block_sizes=sizes, seed=_cells.seed(seed))
+    return [[r.seq, r.block, r.block_size, r.arm] for r in rows]
+''',
     "xlshuffle.excel.lock": r'''"""Draw and lock: draw once on the selection, write plain values, log how to replay it.
 
 An unseeded worksheet function draws again whenever Excel recomputes it, and Excel on
@@ -5895,7 +6307,7 @@ def _install():
 _install()
 
 # Lite registers the decorated functions and scripts that main.py holds: these.
-from xlshuffle.excel import AUDITSAMPLE, DEAL, GROUPS, ORDERS, SAMPLE, SAMPLEBY, SHUFFLE, SHUFFLESTR  # noqa: E402
+from xlshuffle.excel import ALLOCATE, AUDITSAMPLE, DEAL, GROUPS, ORDERS, SAMPLE, SAMPLEBY, SHUFFLE, SHUFFLESTR  # noqa: E402
 from xlshuffle.excel.scripts import assign_groups, deal_cards, draw_raffle, draw_winners, restore_last_draw, shuffle_rows, write_seed  # noqa: E402
 
-__all__ = ["AUDITSAMPLE", "DEAL", "GROUPS", "ORDERS", "SAMPLE", "SAMPLEBY", "SHUFFLE", "SHUFFLESTR", "assign_groups", "deal_cards", "draw_raffle", "draw_winners", "restore_last_draw", "shuffle_rows", "write_seed"]
+__all__ = ["ALLOCATE", "AUDITSAMPLE", "DEAL", "GROUPS", "ORDERS", "SAMPLE", "SAMPLEBY", "SHUFFLE", "SHUFFLESTR", "assign_groups", "deal_cards", "draw_raffle", "draw_winners", "restore_last_draw", "shuffle_rows", "write_seed"]

@@ -31,7 +31,7 @@ __all__ = ["UsageError", "main"]
 
 # Modules that add subcommands with ``register(subparsers)``; skipped if not present.
 # They must import without their optional dependency and import it when they run.
-_EDGE_COMMANDS = ("xlshuffle.cli.batch", "xlshuffle.cli.fairness")
+_EDGE_COMMANDS = ("xlshuffle.cli.batch", "xlshuffle.cli.fairness", "xlshuffle.cli.allocate")
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.
 _EXTRAS = {"openpyxl": "xlsx", "matplotlib": "plot", "xlwings": "excel"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..draw.errors import WorkbookError
 from .options import limits_of
 
 __all__ = ["cmd_restore", "cmd_verify"]
@@ -19,7 +20,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return verify_orders(args, orders)
     from ..workbook import load_records, verify_record
 
-    records = load_records(args.record)
+    try:
+        records = load_records(args.record)
+    except WorkbookError:
+        from ..lists.allocation import read_allocation_record
+
+        allocation = read_allocation_record(args.record)
+        if allocation is None:
+            raise
+        from .allocate import verify
+
+        return verify(args, allocation)
     if args.ids is not None:
         raise UsageError(f"{args.record}: --ids checks an orders record; this is another draw")
     rec0 = records[0]

@@ -28,6 +28,8 @@ teams
     Balanced teams: sizes and each balancing value's count per team within one.
 audit
     Systematic and monetary-unit (PPS) audit selections.
+allocate
+    Block allocation lists for trials: permuted blocks, per stratum combination.
 values
     Ticket counts and money amounts from cells, as exact integers.
 errors
@@ -40,6 +42,7 @@ Examples
 [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]
 """
 
+from .allocate import AllocationRow, allocation_list
 from .audit import AuditSample, Selection, monetary_unit_sample, systematic_sample
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
@@ -79,6 +82,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "TEXT_UNITS",
+    "AllocationRow",
     "AuditSample",
     "DrawStream",
     "EntryError",
@@ -95,6 +99,7 @@ __all__ = [
     "SystemSource",
     "WorkbookError",
     "XlshuffleError",
+    "allocation_list",
     "as_stream",
     "balanced_groups",
     "balanced_orders",

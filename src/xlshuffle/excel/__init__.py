@@ -1,5 +1,5 @@
 """Excel worksheet functions: SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS,
-ORDERS.
+ORDERS, ALLOCATE.
 
 One module serves the three ways xlwings runs Python in Excel: the Windows add-in (classic
 UDFs, "Import Functions"), xlwings Lite (Pyodide inside Excel) and xlwings Server. Each
@@ -60,10 +60,12 @@ from ..draw.knuth import deal, groups
 from ..draw.text import shuffle_text
 from . import _cells, _raffle
 from ._udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, first_column, is_row, items
+from .allocate import ALLOCATE
 from .orders import ORDERS
 from .samples import AUDITSAMPLE, SAMPLEBY
 
 __all__ = [
+    "ALLOCATE",
     "AUDITSAMPLE",
     "CATEGORY",
     "DEAL",
@@ -251,4 +253,14 @@ def GROUPS(data: Any, k: Any, seed: Any = None) -> list[Any]:
 
 
 #: The worksheet functions, in the order the documentation lists them.
-FUNCTIONS = (SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS, ORDERS)
+FUNCTIONS = (
+    SHUFFLE,
+    SHUFFLESTR,
+    DEAL,
+    SAMPLE,
+    SAMPLEBY,
+    AUDITSAMPLE,
+    GROUPS,
+    ORDERS,
+    ALLOCATE,
+)

@@ -1,0 +1,101 @@
+"""ALLOCATE: a permuted-block allocation list for a trial, as a worksheet function.
+
+A worksheet function like those of :mod:`xlshuffle.excel` (which exports it): every argument
+positional, checked here and by :mod:`xlshuffle.excel._cells`, a mistake turned into one
+line by :func:`xlshuffle.excel._udf.excel_function`. The list is
+:func:`xlshuffle.draw.allocate.allocation_list` (protocol section 15) without strata, so
+``xlshuffle allocate --arms A,B --ratio 2:1 --n 6 --block-sizes 3,6 --seed trial`` writes
+the same rows (a seed cell of 42 is the command line's ``--seed 42``). For one list per
+stratum, give each stratum its own sheet and seed, or use the command line's ``--strata``.
+
+>>> rows = ALLOCATE([["A"], ["B"]], 6, "trial", "2:1", "3,6")
+>>> rows[:4]
+[[1, 1, 3, 'A'], [2, 1, 3, 'A'], [3, 1, 3, 'B'], [4, 2, 6, 'A']]
+>>> "".join(row[3] for row in rows), len(rows)
+('AABABAAAB', 9)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import xlwings as xw
+
+from ..draw.allocate import MAX_ROWS, allocation_list
+from ..draw.errors import OptionError
+from . import _cells
+from ._udf import CATEGORY, SEED_DOC, excel_function
+
+__all__ = ["ALLOCATE"]
+
+
+def _parts(name: str, value: Any, sep: str, *, numbers: bool = True) -> list[Any]:
+    """A list from a range (one value per cell, empty cells skipped) or from one text cell
+    of values separated by ``sep`` (``"2:1"``, ``"3,6"``, ``"A,B"``); with ``numbers``,
+    whole numbers (``2.0`` and ``"2"`` are 2), else the cells as they are."""
+    cells = [c for c in _cells.listed(name, value) if not (c is None or c == "")]
+    if not cells:
+        raise OptionError(f"{name} has only empty cells: fill it, or leave it out")
+    if len(cells) == 1 and isinstance(cells[0], str) and sep in cells[0]:
+        cells = [part.strip() for part in cells[0].split(sep)]
+        if not all(cells):
+            raise OptionError(f"{name} has an empty item: separate the items with '{sep}'")
+    return [_whole(name, c) for c in cells] if numbers else cells
+
+
+def _whole(name: str, cell: Any) -> int:
+    """One whole number of ``name``, from a number cell or a text such as ``"2"``."""
+    if isinstance(cell, str) and cell.strip().isdecimal():
+        return int(cell.strip())
+    if isinstance(cell, int) and not isinstance(cell, bool):
+        return cell
+    if isinstance(cell, float) and cell.is_integer():
+        return int(cell)
+    raise OptionError(f"{name} must hold whole numbers, not {_cells.show(cell)}")
+
+
+@xw.func(category=CATEGORY)
+@xw.arg(
+    "arms",
+    ndim=2,
+    err_to_str=True,
+    doc='The arms\' names: a range with one name per cell, or one cell such as "A,B".',
+)
+@xw.arg(
+    "n",
+    err_to_str=True,
+    doc="How many rows are wanted: the list has at least n (the last block is complete); "
+    "use its first n rows.",
+)
+@xw.arg("seed", err_to_str=True, doc=SEED_DOC)
+@xw.arg(
+    "ratio",
+    ndim=2,
+    err_to_str=True,
+    doc='Optional. Whole numbers, one per arm: a text such as "2:1" or a range (1 each by '
+    "default).",
+)
+@xw.arg(
+    "block_sizes",
+    ndim=2,
+    err_to_str=True,
+    doc='Optional. The allowed block sizes, each a multiple of the ratio\'s sum: "3,6", a '
+    "number or a range (by default 2 and 4 times the sum).",
+)
+@excel_function
+def ALLOCATE(
+    arms: Any, n: Any, seed: Any = None, ratio: Any = None, block_sizes: Any = None
+) -> list[Any]:
+    """Returns a permuted-block allocation list: Seq, Block, BlockSize and Arm per row."""
+    names = _parts("arms", arms, ",", numbers=False)
+    count = _cells.count("n", n, most=MAX_ROWS)
+    parts = None if ratio is None else _parts("ratio", ratio, ":")
+    if block_sizes is None:
+        given = [1] * len(names) if parts is None else parts
+        unit = sum(given) // (math.gcd(*given) or 1)
+        sizes: list[Any] = [2 * unit, 4 * unit]
+    else:
+        sizes = _parts("block_sizes", block_sizes, ",")
+    rows = allocation_list(names, ratio=parts, n=count, block_sizes=sizes, seed=_cells.seed(seed))
+    return [[r.seq, r.block, r.block_size, r.arm] for r in rows]
