@@ -3,7 +3,8 @@
 Registered by :mod:`xlshuffle.cli` through ``register(subparsers)``. The lab itself is
 pure standard library; ``--plot`` needs matplotlib (``pip install 'xlshuffle[plot]'``),
 imported only when it is asked for. ``--draws`` runs the weighted draws' exact comparison
-(:mod:`xlshuffle.lab.raffles`) instead of the shuffles.
+(:mod:`xlshuffle.lab.raffles`) instead of the shuffles; ``--designs`` the exact checks of
+the research and classroom designs (:mod:`xlshuffle.lab.designs`).
 """
 
 from __future__ import annotations
@@ -91,12 +92,24 @@ def register(subparsers: Any) -> None:
         help=f"tickets of each entrant (default {' '.join(map(str, DRAWS_WEIGHTS))})",
     )
     d.add_argument("--winners", type=_whole(0), help=f"how many win (default {DRAWS_WINNERS})")
+    p.add_argument(
+        "--designs",
+        action="store_true",
+        help="check exactly the per-person and counterbalanced orders, block allocation lists "
+        "and balanced teams instead (--json for JSON; no other option applies)",
+    )
     p.set_defaults(func=_cmd_fairness)
 
 
 def _cmd_fairness(args: argparse.Namespace) -> int:
+    if args.designs:
+        return _cmd_designs(args)
     if args.draws:
         return _cmd_draws(args)
+    return _cmd_shuffles(args)
+
+
+def _cmd_shuffles(args: argparse.Namespace) -> int:
     if args.weights is not None or args.winners is not None:
         raise OptionError("--weights and --winners go with --draws: add --draws")
     n, trials = args.n, args.trials
@@ -230,6 +243,31 @@ def _print_table(report: dict[str, Any]) -> None:
         )
     for path in report.get("plots", []):
         print(f"wrote {path}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- --designs
+
+
+def _cmd_designs(args: argparse.Namespace) -> int:
+    from ..lab.designs import designs_report, print_designs
+
+    options = (
+        ("--draws", args.draws),
+        ("--algorithms", args.algorithms),
+        ("--exact-n", args.exact_n),
+        ("--weights", args.weights is not None),
+        ("--winners", args.winners is not None),
+        ("--plot", args.plot),
+    )
+    given = [o for o, v in options if v]
+    if given:
+        raise OptionError(f"{given[0]} does not apply to --designs: leave it out")
+    report = designs_report()
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_designs(report)
+    return 0
 
 
 # --------------------------------------------------------------------------- --draws
