@@ -102,9 +102,11 @@ def test_enumeration_is_bounded() -> None:
 
 def test_cli_designs_prints_one_holding_line_per_claim(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fairness", "--designs"]) == 0
-    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("  ")]
-    assert len(lines) == 14
-    assert all("holds" in x for x in lines)
+    lines = capsys.readouterr().out.splitlines()
+    claims = [x for x in lines if x.startswith(("  holds: ", "  FAILS: "))]
+    assert len(claims) == 14
+    assert all("holds" in x for x in claims)
+    assert "    AAB 1/3  ABA 1/3  BAA 1/3" in lines
 
 
 def test_cli_designs_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,6 +114,11 @@ def test_cli_designs_json(capsys: pytest.CaptureFixture[str]) -> None:
     report = json.loads(capsys.readouterr().out)
     assert report["schema"] == "xlshuffle/fairness-designs/v1"
     assert all(c["holds"] for c in report["checks"])
+    tables = report["tables"]
+    assert tables["person_order n=3: chance of each order"]["021"] == "1/6"
+    assert set(
+        tables["balanced_groups aaabbb k=3: chance person 1 is in team 1, 2, 3"].values()
+    ) == {"1/3"}
 
 
 @pytest.mark.parametrize("extra", [["--draws"], ["--algorithms", "forward"], ["--winners", "2"]])

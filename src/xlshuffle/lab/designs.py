@@ -5,12 +5,10 @@ teams run through the lab's scripted source (:func:`~xlshuffle.lab.exact.iter_ch
 which answers every possible sequence of ``randbelow`` answers in turn; each outcome's
 chance is added up as a :class:`fractions.Fraction`. Nothing is sampled.
 
-A person's stream (section 13) and a stratum combination's allocation stream (section 15)
-are hashes of the seed: the lab replaces them by the scripted source itself (a
-:class:`~xlshuffle.draw.protocol.DrawStream` whose ``randbelow`` is scripted), which
-models a stream whose answers are uniform and independent. :func:`design_checks` gathers
-the claims for ``xlshuffle fairness --designs``; ``pick_counts`` weights the answers (a
-biased source), to show the checks can fail.
+A person's stream (section 13) and a combination's allocation stream (section 15) are
+hashes of the seed: the lab replaces them by the scripted source (a scripted
+:class:`~xlshuffle.draw.protocol.DrawStream`), a stream of uniform, independent answers.
+:func:`design_checks` gathers the claims of ``xlshuffle fairness --designs``.
 """
 
 from __future__ import annotations
@@ -186,13 +184,9 @@ def _order_claims(pick_counts: PickCounts) -> list[dict[str, Any]]:
         for outcome, p in dist.items():
             for j, row in enumerate(outcome):
                 each[j][row] = each[j].get(row, Fraction(0)) + p
-        fair = all(_uniform(c, math.factorial(n)) for c in each)
+        fair, f = all(_uniform(c, math.factorial(n)) for c in each), math.factorial(n)
         out.append(
-            _claim(
-                f"balanced_orders n={n}: each person's order has chance 1/{math.factorial(n)}",
-                rows,
-                fair,
-            )
+            _claim(f"balanced_orders n={n}: each person's order has chance 1/{f}", rows, fair)
         )
     return out
 
@@ -269,7 +263,25 @@ def design_checks(pick_counts: PickCounts = None) -> list[dict[str, Any]]:
 
 def designs_report() -> dict[str, Any]:
     """The JSON-ready report of ``xlshuffle fairness --designs`` (:data:`DESIGNS_SCHEMA`)."""
-    return {"schema": DESIGNS_SCHEMA, "checks": design_checks()}
+    teams = team_distribution(["a", "a", "a", "b", "b", "b"], 3)
+    tables = {
+        "person_order n=3: chance of each order": person_distribution(3),
+        "allocation 2:1 block 3: chance of each block": allocation_blocks([2, 1], 3),
+        "balanced_groups aaabbb k=3: chance person 1 is in team 1, 2, 3": {
+            g: sum((p for t, p in teams.items() if t[0] == g), Fraction(0)) for g in (1, 2, 3)
+        },
+    }
+    return {
+        "schema": DESIGNS_SCHEMA,
+        "checks": design_checks(),
+        "tables": {
+            title: {
+                "".join(map(str, key)) if isinstance(key, tuple) else str(key): str(p)
+                for key, p in sorted(dist.items())
+            }
+            for title, dist in tables.items()
+        },
+    }
 
 
 def print_designs(report: dict[str, Any]) -> None:
@@ -281,3 +293,5 @@ def print_designs(report: dict[str, Any]) -> None:
     for c in report["checks"]:
         verdict = "holds" if c["holds"] else "FAILS"
         print(f"  {verdict}: {c['name']} (cases: {c['cases']:,})")
+    for title, cells in report["tables"].items():
+        print(f"\n{title}:\n    " + "  ".join(f"{k} {p}" for k, p in cells.items()))
