@@ -14,6 +14,9 @@ fairness
 raffles
     The raffle and audit draws' exact chances, beside the weighted draws people build by
     hand (``xlshuffle fairness --draws``).
+designs
+    The per-person and counterbalanced orders, block allocation lists and balanced teams,
+    checked exactly (``xlshuffle fairness --designs``).
 plots
     The lab's figures.
 
