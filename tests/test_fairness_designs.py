@@ -127,3 +127,12 @@ def test_cli_designs_refuses_other_options(
 ) -> None:
     assert main(["fairness", "--designs", *extra]) == 2
     assert "does not apply to --designs" in capsys.readouterr().err
+
+
+def test_the_real_streams_are_restored_after_the_lab() -> None:
+    from xlshuffle.draw import allocate, orders
+
+    before = (orders.person_stream, allocate.allocation_stream)
+    design_checks()
+    assert (orders.person_stream, allocate.allocation_stream) == before
+    assert orders.person_order(["A", "B", "C", "D"], "Ann", seed="class 4B") == list("CADB")
