@@ -205,3 +205,16 @@ def test_the_worked_example_in_batch_md(
     five = Path("5.csv").read_text(encoding="utf-8-sig").splitlines()
     assert five[:5] == Path("orders.csv").read_text(encoding="utf-8-sig").splitlines()
     assert five[5] in section
+
+
+def test_a_header_shared_by_two_columns_is_named_not_guessed(tmp_path: Path) -> None:
+    """The column lookup is the raffles' one (common.entrants.find_column): a header text two
+    columns share is refused, as --weights refuses it, rather than taken as the first."""
+    from xlshuffle import OptionError
+    from xlshuffle.lists.orders import read_values
+
+    items = tmp_path / "items.csv"
+    items.write_text("Task,Task\nMaze,Stroop\n", encoding="utf-8")
+    with pytest.raises(OptionError, match="2 columns are headed 'Task': give the column's letter"):
+        read_values(items, column="Task", option="--items-column")
+    assert read_values(items, column="B", option="--items-column")[0] == ["Stroop"]

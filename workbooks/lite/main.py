@@ -346,7 +346,7 @@ from typing import TypeVar
 
 from ..draw.errors import EntryError, OptionError, SeedError
 
-__all__ = ["Column", "Entrants"]
+__all__ = ["Column", "Entrants", "find_column"]
 
 T = TypeVar("T")
 
@@ -361,6 +361,43 @@ class Column:
 
     def to_dict(self) -> dict[str, object]:
         return {"column": self.given, "index": self.index}
+
+
+def find_column(
+    where: str, labels: Sequence[str] | None, letters: Sequence[str], given: str, option: str
+) -> int:
+    """The 0-based column ``option`` names by its header text (one of ``labels``) or its
+    letters (one of ``letters``); OptionError naming ``where`` if none, or if two columns
+    share the header text.
+
+    Examples
+    --------
+    >>> find_column("t.csv", ["Name", "Tickets"], ["A", "B"], "tickets", "--weights")
+    Traceback (most recent call last):
+    ...
+    xlshuffle.draw.errors.OptionError: t.csv: --weights tickets: no such column (the header \
+has 'Name', 'Tickets'): give a header text or a column letter (A-B)
+    >>> find_column("t.csv", ["Name", "Tickets"], ["A", "B"], "b", "--weights")
+    1
+    """
+    text = given.strip()
+    if labels is not None:
+        found = [j for j, label in enumerate(labels) if label.strip() == text]
+        if len(found) > 1:
+            raise OptionError(
+                f"{where}: {option} {given}: {len(found)} columns are headed "
+                f"{text!r}: give the column's letter instead"
+            )
+        if found:
+            return found[0]
+    if text.upper() in letters:
+        return list(letters).index(text.upper())
+    heads = ", ".join(repr(h) for h in (labels or [])[:8])
+    known = f"the header has {heads}" if heads else "there is no header"
+    raise OptionError(
+        f"{where}: {option} {given}: no such column ({known}): give a header "
+        f"text or a column letter ({letters[0]}-{letters[-1]})"
+    )
 
 
 @dataclass(frozen=True)
@@ -396,24 +433,7 @@ class Entrants:
 
     def column(self, given: str, option: str) -> Column:
         """The column ``option`` names by its header text or its letters."""
-        text = given.strip()
-        if self.labels is not None:
-            found = [j for j, label in enumerate(self.labels) if label.strip() == text]
-            if len(found) > 1:
-                raise OptionError(
-                    f"{self.where}: {option} {given}: {len(found)} columns are headed "
-                    f"{text!r}: give the column's letter instead"
-                )
-            if found:
-                return Column(given, found[0])
-        if text.upper() in self.letters:
-            return Column(given, list(self.letters).index(text.upper()))
-        heads = ", ".join(repr(h) for h in (self.labels or [])[:8])
-        known = f"the header has {heads}" if heads else "there is no header"
-        raise OptionError(
-            f"{self.where}: {option} {given}: no such column ({known}): give a header "
-            f"text or a column letter ({self.letters[0]}-{self.letters[-1]})"
-        )
+        return Column(given, find_column(self.where, self.labels, self.letters, given, option))
 
     def read(
         self,

@@ -21,8 +21,9 @@ import io
 import os
 from typing import Any
 
-from ..common.a1 import col_index, col_letters
+from ..common.a1 import col_letters
 from ..common.digest import bytes_sha256
+from ..common.entrants import find_column
 from ..common.files import write_atomically
 from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import EntryError, ListError, OptionError, SizeError
@@ -41,17 +42,8 @@ def _column(path: str, header: list[str], given: str | None, option: str) -> int
     """The 0-based column ``given`` names by its header text or its letters (default A)."""
     if given is None:
         return 0
-    text = given.strip()
-    found = [j for j, label in enumerate(header) if label.strip() == text]
-    if found:
-        return found[0]
-    if text.isalpha() and text.isascii() and col_index(text) <= len(header):
-        return col_index(text) - 1
-    heads = ", ".join(repr(h) for h in header[:8])
-    raise OptionError(
-        f"{path}: {option} {given}: no such column (the header has {heads}): give a "
-        f"header text or a column letter (A-{col_letters(len(header))})"
-    )
+    letters = [col_letters(j + 1) for j in range(max(len(header), 1))]
+    return find_column(path, header, letters, given, option)
 
 
 def read_values(
