@@ -37,18 +37,23 @@ def seed_bytes(seed: object) -> bytes:
     return repr(float(seed)).encode("ascii")
 
 
-def words(seed: object, label: object = None) -> Iterator[int]:
-    key = hashlib.sha256(b"xlshuffle/draw/v1\x00" + seed_bytes(seed)).digest()
-    if label is not None:  # section 11: a stratum's sub-stream
-        key = hashlib.sha256(
-            b"xlshuffle/draw/v1/stratum\x00" + key + b"\x00" + seed_bytes(label)
-        ).digest()
+def blocks(key: bytes) -> Iterator[int]:
+    """Step 3: the words of the stream (or a sub-stream) with this key."""
     block = 0
     while True:
         digest = hashlib.sha256(key + block.to_bytes(8, "big")).digest()
         for k in range(0, 32, 8):
             yield int.from_bytes(digest[k : k + 8], "big")
         block += 1
+
+
+def words(seed: object, label: object = None) -> Iterator[int]:
+    key = hashlib.sha256(b"xlshuffle/draw/v1\x00" + seed_bytes(seed)).digest()
+    if label is not None:  # section 11: a stratum's sub-stream
+        key = hashlib.sha256(
+            b"xlshuffle/draw/v1/stratum\x00" + key + b"\x00" + seed_bytes(label)
+        ).digest()
+    yield from blocks(key)
 
 
 def randbelow(stream: Iterator[int], m: int) -> int:
@@ -371,11 +376,7 @@ def person_words(seed: object, person: object) -> Iterator[int]:
     """Section 13: a person's sub-stream, its key under its own label prefix."""
     key = hashlib.sha256(b"xlshuffle/draw/v1\x00" + seed_bytes(seed)).digest()
     key = hashlib.sha256(b"xlshuffle/draw/v1/person\x00" + key + b"\x00" + seed_bytes(person))
-    block = 0
-    while True:
-        digest = hashlib.sha256(key.digest() + block.to_bytes(8, "big")).digest()
-        yield from (int.from_bytes(digest[k : k + 8], "big") for k in range(0, 32, 8))
-        block += 1
+    yield from blocks(key.digest())
 
 
 def williams(n: int) -> list[list[int]]:
@@ -439,26 +440,22 @@ def add_orders(vectors: dict[str, object]) -> None:
     ]
 
 
-def allocation_words(seed: object, label: str) -> Iterator[int]:
-    """Section 15: the allocation sub-stream of one stratum combination's label."""
+def allocation_key(seed: object, label: str) -> bytes:
+    """Section 15: the allocation sub-stream's key of one stratum combination's label."""
     key = hashlib.sha256(b"xlshuffle/draw/v1\x00" + seed_bytes(seed)).digest()
-    key = hashlib.sha256(
+    return hashlib.sha256(
         b"xlshuffle/draw/v1/allocation\x00" + key + b"\x00" + label.encode("utf-8")
     ).digest()
-    block = 0
-    while True:
-        digest = hashlib.sha256(key + block.to_bytes(8, "big")).digest()
-        for k in range(0, 32, 8):
-            yield int.from_bytes(digest[k : k + 8], "big")
-        block += 1
+
+
+def allocation_words(seed: object, label: str) -> Iterator[int]:
+    """Section 15: the allocation sub-stream of one stratum combination's label."""
+    yield from blocks(allocation_key(seed, label))
 
 
 def allocation_code(seed: object, label: str, seq: int) -> str:
     """Section 15: 60 bits of a hash of the sub-stream's key and seq, Crockford base32."""
-    key = hashlib.sha256(b"xlshuffle/draw/v1\x00" + seed_bytes(seed)).digest()
-    key = hashlib.sha256(
-        b"xlshuffle/draw/v1/allocation\x00" + key + b"\x00" + label.encode("utf-8")
-    ).digest()
+    key = allocation_key(seed, label)
     digest = hashlib.sha256(b"xlshuffle/draw/v1/allocation-code\x00" + key + seq.to_bytes(8, "big"))
     bits = format(int.from_bytes(digest.digest()[:8], "big") >> 4, "060b")
     text = "".join(
