@@ -112,7 +112,12 @@ def _verify_teams(args: argparse.Namespace, records: list[Any]) -> int:
             f"{args.record}: balanced teams are drawn again from their input: give "
             "--input IN (and --output OUT to check the teams written), one record at a time"
         )
-    verify_balanced_csv(rec.to_dict(), args.input, args.output)
+    if rec.target.get("kind") == "list":
+        verify_balanced_csv(rec.to_dict(), args.input, args.output)
+    else:
+        from ..workbook import verify_record
+
+        verify_record(rec, input=args.input, output=args.output)
     checked = "input and output" if args.output is not None else "input"
     spec = rec.target["balance"]
     columns = ", ".join(c["column"] for c in spec["columns"])
