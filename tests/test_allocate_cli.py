@@ -275,3 +275,27 @@ def test_the_docs_python_example_runs() -> None:
     parser, runner = doctest.DocTestParser(), doctest.DocTestRunner()
     runner.run(parser.get_doctest(block, {}, "batch.md allocation", "batch.md", 0))
     assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("name", ["codes.csv", "redcap.csv"])
+def test_verify_checks_the_codes_only_and_redcap_files(
+    made: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    path = made / name
+    code, out, err = run(capsys, "verify", made / "rec.json", "--output", path)
+    assert (code, err) == (0, "") and f"{path} checked" in out
+    # the record's digest of that file is checked too
+    rec = json.loads((made / "rec.json").read_text(encoding="utf-8"))
+    key = "codes_only_sha256" if name == "codes.csv" else "redcap_sha256"
+    assert rec[key] == hashlib.sha256(path.read_bytes()).hexdigest()
+    forged = made / "forged.json"
+    forged.write_text(json.dumps({**rec, key: "0" * 64}), encoding="utf-8")
+    code, _, err = run(capsys, "verify", forged, "--output", path)
+    assert code == 1 and f"its {key} is not that of the file" in err
+    # one changed value (a code, or an arm's number) is named by its line
+    rows = table(path)
+    rows[7][-1 if name == "codes.csv" else 0] = "X"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(rows)
+    code, out, err = run(capsys, "verify", made / "rec.json", "--output", path)
+    assert (code, out) == (1, "") and "line 8 (Seq" in err and err.count("\n") == 1

@@ -188,7 +188,10 @@ def verify(args: argparse.Namespace, record: dict[str, Any]) -> int:
             f"{args.record}: an allocation list has no input: give only --output OUT.csv"
         )
     if args.output is None:
-        raise UsageError(f"{args.record}: give --output OUT.csv, the list to check")
+        raise UsageError(
+            f"{args.record}: give --output OUT.csv: the list, its codes-only list or its "
+            "REDCap table, to check against the record"
+        )
     count = files.verify_allocation(record, args.output, args.record)
     print(f"ok: allocate with seed {record['seed']}: {count} rows replayed; {args.output} checked")
     return 0

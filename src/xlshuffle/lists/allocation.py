@@ -142,8 +142,26 @@ def _options_of(record: dict[str, Any], label: str) -> dict[str, Any]:
     return options
 
 
+def _which(
+    record: dict[str, Any], found: bytes, rows: Sequence[AllocationRow]
+) -> tuple[str, bytes]:
+    """Which of the files an ``allocate`` run writes ``found`` is, by its header line (the
+    full list unless it is the codes-only list's or REDCap's), and what it must hold."""
+    options = record["options"]
+    names = [name for name, _ in options["strata"]]
+    header = found.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "replace")
+    if header.split(",")[0] == REDCAP_GROUP:
+        return "redcap", redcap_csv(rows, names, options["arms"])
+    if header.endswith(",Code") and "BlockSize" not in header.split(","):
+        return "codes_only", codes_csv(rows, names)
+    return "output", list_csv(rows, names)
+
+
 def verify_allocation(record: dict[str, Any], output: str, label: str = "record") -> int:
-    """Replay an allocation record and check ``output``, the list it wrote; return its rows.
+    """Replay an allocation record and check ``output``, a file it wrote; return its rows.
+
+    ``output`` may be the full list, the codes-only list or REDCap's table: its header
+    says which, and it is compared with that file as the replayed list writes it.
 
     Raises
     ------
@@ -154,7 +172,9 @@ def verify_allocation(record: dict[str, Any], output: str, label: str = "record"
     options = _options_of(record, label)
     rows = replay(options, record["seed"])
     names = [name for name, _ in options["strata"]]
-    expected = list_csv(rows, names)
+    with open(output, "rb") as fh:
+        head = fh.read(4096)
+    kind, expected = _which(record, head, rows)
     with open(output, "rb") as fh:
         found = fh.read(2 * len(expected) + 1)  # room for \r\n line ends, to name them
     want_lines, got_lines = expected.split(b"\n")[:-1], found.split(b"\n")
@@ -171,9 +191,9 @@ def verify_allocation(record: dict[str, Any], output: str, label: str = "record"
             f"{output}: has {have} the replayed list ({len(want_lines)} lines with the "
             "header): it is not the file this record wrote"
         )
-    if record.get("output_sha256") not in (None, hashlib.sha256(expected).hexdigest()):
+    if record.get(f"{kind}_sha256") not in (None, hashlib.sha256(expected).hexdigest()):
         raise ListError(
-            f"{label}: its output_sha256 is not that of the list its seed and options give: "
+            f"{label}: its {kind}_sha256 is not that of the file its seed and options give: "
             "the record was edited after the run"
         )
     return len(rows)
