@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from ..common.a1 import MAX_ROW
@@ -135,8 +136,8 @@ def _find(path: str, header: list[str], given: str, option: str) -> int:
     return find_column(path, header, letters, given, option)
 
 
-def table_xlsx(table: list[list[str]], *, sheet: str = "Orders") -> bytes:
-    """A new workbook of one sheet named ``sheet`` holding ``table`` as text cells.
+def table_xlsx(table: Sequence[Sequence[object]], *, sheet: str = "Orders") -> bytes:
+    """A new workbook of one sheet named ``sheet`` holding ``table`` (texts and numbers).
 
     Examples
     --------
@@ -151,7 +152,7 @@ def table_xlsx(table: list[list[str]], *, sheet: str = "Orders") -> bytes:
     book = openpyxl.Workbook(write_only=True)
     ws = book.create_sheet(sheet)
     for row in table:
-        ws.append(row)
+        ws.append(list(row))
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
