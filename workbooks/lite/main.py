@@ -1334,11 +1334,7 @@ def allocation_stream(seed: object, label: str) -> DrawStream:
     """
     parent = as_stream(seed)
     label_bytes = unicodedata.normalize("NFC", label).encode("utf-8")
-    child = DrawStream.__new__(DrawStream)
-    child.seed, child.label = parent.seed, label
-    # the same construction as DrawStream.substream, under this section's own domain
-    child._start(hashlib.sha256(_DOMAIN + parent.key + b"\x00" + label_bytes).digest())
-    return child
+    return parent.derive(_DOMAIN, label_bytes, label)
 
 
 def _code(key: bytes, seq: int) -> str:
@@ -2295,7 +2291,6 @@ item stands once in each position and every ordered pair of neighbours occurs eq
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -2363,10 +2358,7 @@ def person_stream(seed: object, person_id: object) -> DrawStream:
             "a per-person order needs a seed (or a DrawStream) to derive each person's "
             f"sub-stream from, not a {type(parent).__name__}"
         )
-    child = _PersonStream.__new__(_PersonStream)
-    child.seed, child.label = parent.seed, person_id
-    child._start(hashlib.sha256(_PERSON_DOMAIN + parent.key + b"\x00" + id_bytes).digest())
-    return child
+    return parent.derive(_PERSON_DOMAIN, id_bytes, person_id, _PersonStream)
 
 
 def _pool(items_or_n: Sequence[Any] | int) -> Sequence[Any]:
@@ -2796,10 +2788,18 @@ class DrawStream:
         >>> DrawStream(7).substream(42.0).key == DrawStream(7).substream("42").key
         True
         """
-        label_bytes = normalise_seed(label)
-        child = DrawStream.__new__(DrawStream)
+        return self.derive(_STRATUM_DOMAIN, normalise_seed(label), label)
+
+    def derive(
+        self, domain: bytes, label_bytes: bytes, label: object, kind: type[DrawStream] | None = None
+    ) -> DrawStream:
+        """The sub-stream keyed ``SHA-256(domain + key + b"\\x00" + label_bytes)``: the one
+        rule behind :meth:`substream` and the per-person and allocation sub-streams
+        (sections 11, 13, 15), each with its own ``domain``. A new ``kind`` stream
+        (:class:`DrawStream` by default) with this stream's seed and ``label``."""
+        child = (kind or DrawStream).__new__(kind or DrawStream)
         child.seed, child.label = self.seed, label
-        child._start(hashlib.sha256(_STRATUM_DOMAIN + self.key + b"\x00" + label_bytes).digest())
+        child._start(hashlib.sha256(domain + self.key + b"\x00" + label_bytes).digest())
         return child
 
     @property
@@ -2878,12 +2878,9 @@ class DrawStream:
 
 
 class SystemSource:
-    """A source backed by the OS CSPRNG (:mod:`secrets`); never reproducible.
-
-    The seeded functions never use it (with no seed they draw a fresh *seed* instead,
-    so the draw can be replayed); it is here for callers who want a draw that leaves no
-    way to recompute it.
-    """
+    """A source backed by the OS CSPRNG (:mod:`secrets`); never reproducible. The seeded
+    functions never use it (with no seed they draw a fresh *seed*, so the draw can be
+    replayed); it is for callers who want a draw that leaves no way to recompute it."""
 
     __slots__ = ()
 
@@ -2905,10 +2902,6 @@ def as_stream(seed: object) -> DrawStream:
     seed : DrawStream, str, int, float, datetime.date or None
         A stream being continued is returned as it is; anything else is passed to
         ``DrawStream(seed)``, which validates it (``None`` or ``""`` draws a fresh seed).
-
-    Returns
-    -------
-    DrawStream
 
     Examples
     --------

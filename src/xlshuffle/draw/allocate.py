@@ -181,11 +181,7 @@ def allocation_stream(seed: object, label: str) -> DrawStream:
     """
     parent = as_stream(seed)
     label_bytes = unicodedata.normalize("NFC", label).encode("utf-8")
-    child = DrawStream.__new__(DrawStream)
-    child.seed, child.label = parent.seed, label
-    # the same construction as DrawStream.substream, under this section's own domain
-    child._start(hashlib.sha256(_DOMAIN + parent.key + b"\x00" + label_bytes).digest())
-    return child
+    return parent.derive(_DOMAIN, label_bytes, label)
 
 
 def _code(key: bytes, seq: int) -> str:
