@@ -17,7 +17,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from itertools import pairwise
+from itertools import pairwise, product
 from typing import Any
 
 from ..draw.allocate import allocation_list
@@ -221,6 +221,20 @@ def _team_claims(pick_counts: PickCounts) -> list[dict[str, Any]]:
                 "for every answer",
                 len(dist),
                 within,
+            )
+        )
+    for people, k in (("aaaaab", 2), ("aabbc", 2), ("aaabbc", 3)):
+        values = list(people)
+        dist = team_distribution(values, k, pick_counts)
+        meets = [
+            t for t in product(range(1, k + 1), repeat=len(values)) if _within_one(t, values, k)
+        ]
+        out.append(
+            _claim(
+                f"balanced_groups {people}, k={k}: every one of the {len(meets)} team "
+                f"assignments that meet the balance has chance 1/{len(meets)}",
+                len(meets),
+                set(dist) == set(meets) and _uniform(dist, len(meets)),
             )
         )
     return out
