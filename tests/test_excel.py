@@ -133,8 +133,8 @@ def test_registers_exactly_the_eight_functions(meta: dict[str, dict[str, Any]]) 
         ),
         (
             "ALLOCATE",
-            ["arms", "n", "seed", "ratio", "block_sizes"],
-            [False, False, True, True, True],
+            ["arms", "n", "seed", "ratio", "block_sizes", "strata"],
+            [False, False, True, True, True, True],
         ),
     ],
 )
