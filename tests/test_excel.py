@@ -125,7 +125,7 @@ def test_registers_exactly_the_eight_functions(meta: dict[str, dict[str, Any]]) 
             ["data", "k", "seed", "method", "amounts"],
             [False, False, True, True, True],
         ),
-        ("GROUPS", ["data", "k", "seed"], [False, False, True]),
+        ("GROUPS", ["data", "k", "seed", "balance"], [False, False, True, True]),
         (
             "ORDERS",
             ["items", "ids", "seed", "k", "balanced"],
