@@ -27,12 +27,13 @@ from typing import Any
 
 import xlwings as xw
 
-from ..draw.allocate import MAX_ROWS, allocation_list, stratum_combinations
+from ..draw.allocate import MAX_ROWS, AllocationRow, allocation_list, stratum_combinations
 from ..draw.errors import OptionError
+from ..draw.raffle import canonical_id
 from . import _cells
 from ._udf import CATEGORY, SEED_DOC, excel_function
 
-__all__ = ["ALLOCATE"]
+__all__ = ["ALLOCATE", "allocation"]
 
 
 def _parts(name: str, value: Any, sep: str, *, numbers: bool = True) -> list[Any]:
@@ -106,6 +107,17 @@ def ALLOCATE(
     strata: Any = None,
 ) -> list[Any]:
     """Returns a permuted-block allocation list: Seq, the strata, Block, BlockSize and Arm."""
+    _, rows = allocation(arms, n, seed, ratio, block_sizes, strata)
+    return [[r.seq, *r.strata, r.block, r.block_size, r.arm] for r in rows]
+
+
+def allocation(
+    arms: Any, n: Any, seed: Any, ratio: Any, block_sizes: Any, strata: Any
+) -> tuple[dict[str, Any], list[AllocationRow]]:
+    """ALLOCATE's options as the command line takes them (``arms``, ``ratio``, ``n``,
+    ``block_sizes`` and ``strata``, canonical texts and whole numbers) and its rows (with
+    their codes), or an :class:`~xlshuffle.XlshuffleError` naming the argument: what the
+    worksheet function and the locked *write allocation list* both write."""
     names = _parts("arms", arms, ",", numbers=False)
     count = _cells.count("n", n, most=MAX_ROWS)
     parts = None if ratio is None else _parts("ratio", ratio, ":")
@@ -119,7 +131,15 @@ def ALLOCATE(
     rows = allocation_list(
         names, ratio=parts, n=count, block_sizes=sizes, seed=_cells.seed(seed), strata=factors
     )
-    return [[r.seq, *r.strata, r.block, r.block_size, r.arm] for r in rows]
+    heads, combos = stratum_combinations(factors)
+    options = {
+        "arms": [canonical_id(a) for a in names],
+        "ratio": [1] * len(names) if parts is None else parts,
+        "n": count,
+        "block_sizes": sizes,
+        "strata": [[h, list(dict.fromkeys(c[i] for c in combos))] for i, h in enumerate(heads)],
+    }
+    return options, rows
 
 
 _EXAMPLE = 'write them as "site=North,South;sex=F,M"'
