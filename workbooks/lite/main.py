@@ -5597,7 +5597,9 @@ def write_orders(book: Any, ids: Any = "IDS", k: Any = "", balanced: Any = False
     places (empty: all); ``balanced`` TRUE gives counterbalanced orders."""
     sheet, rng, items = selection(book, least_rows=1)
     if len(items) > 1 and len(items[0]) > 1:
-        raise ShapeError(f"the selection {a1(rng)} has several rows and columns: select the items")
+        raise ShapeError(
+            f"the selection {a1(rng)} has several rows and columns: select the items, one column or one row"
+        )
     where = _ids_range(book, sheet, _text(ids) or "IDS")
     if where.shape[0] * where.shape[1] > MAX_CELLS:
         raise ShapeError(f"ids: {a1(where)} has more than {MAX_CELLS:,} cells: give only the IDs")
