@@ -186,7 +186,8 @@ def write_orders(book: Any, ids: Any = "IDS", k: Any = "", balanced: Any = False
     sheet, rng, items = selection(book, least_rows=1)
     if len(items) > 1 and len(items[0]) > 1:
         raise ShapeError(
-            f"the selection {a1(rng)} has several rows and columns: select the items, one column or one row"
+            f"the selection {a1(rng)} has several rows and columns: select the items, "
+            "one column or one row"
         )
     where = _ids_range(book, sheet, _text(ids) or "IDS")
     if where.shape[0] * where.shape[1] > MAX_CELLS:
