@@ -324,3 +324,26 @@ def test_allocation_refusals_write_nothing(args: tuple[Any, ...], words: str) ->
     message = one_line(str(info.value))
     assert message.startswith("write allocation list: ") and words in message, message
     assert excel.payload == before
+
+
+def test_restore_deletes_only_the_sheets_the_draw_added() -> None:
+    excel = seeded(Excel([["Trial"]], "A1"), "trial 7")
+    excel.script("write_allocation_list", *ARGS)
+    excel.put("Allocation codes", 2, 6, "enrolled")  # a note beside the codes
+    with pytest.raises(xw.XlwingsError) as info:
+        excel.script("restore_last_draw")
+    assert "the sheet 'Allocation codes' holds more than the draw at" in one_line(str(info.value))
+    excel.put("Allocation codes", 2, 6, "")
+    excel.sheet("Allocation codes")["values"] = [
+        row[:4] for row in excel.sheet("Allocation codes")["values"]
+    ]
+    log = excel.sheet("Draw log")["values"]
+    log[1][19] = "Allocation / Sheet1"  # a crafted row: restore would delete Sheet1
+    before = copy.deepcopy(excel.payload)
+    with pytest.raises(xw.XlwingsError) as info:
+        excel.script("restore_last_draw")
+    assert "cannot have added the sheet 'Sheet1'" in one_line(str(info.value))
+    assert excel.payload == before
+    log[1][19] = "Allocation / Allocation codes"
+    excel.script("restore_last_draw")
+    assert [s["name"] for s in excel.payload["sheets"]] == ["Sheet1", "Draw log"]

@@ -16,7 +16,7 @@ import shlex
 from typing import Any
 
 from ..common.a1 import col_index, col_letters
-from ..draw.errors import OptionError, ShapeError
+from ..draw.errors import OptionError, ShapeError, WorkbookError
 from . import _cells, _teams
 from ._lockbook import (
     MAX_CELLS,
@@ -32,11 +32,11 @@ from ._lockbook import (
     version,
     write,
 )
-from ._lockcore import Draw, Rows, excel_text, log_text, sheet_ref
+from ._lockcore import Draw, Rows, block, excel_text, log_text, sheet_ref
 from .allocate import allocation
 from .orders import orders_rows
 
-__all__ = ["assign_balanced_teams", "write_allocation_list", "write_orders"]
+__all__ = ["assign_balanced_teams", "check_added", "write_allocation_list", "write_orders"]
 
 _Q = shlex.quote
 
@@ -149,6 +149,34 @@ def _new_sheet(book: Any, base: str) -> Any:
     sheet = book.sheets.add(name=name, after=book.sheets[len(book.sheets) - 1])
     active.activate()
     return sheet
+
+
+#: The sheets each mode adds, as :func:`_new_sheet` names them.
+_ADDED = {"orders": "Orders( [0-9]+)?", "allocation": "Allocation( codes)?( [0-9]+)?"}
+
+
+def check_added(book: Any, entry: dict[str, str], names: list[str]) -> None:
+    """Refuse, before anything is written, to delete a sheet that *restore last draw*
+    must not: one the draw could not have added (a log row is editable) or one that now
+    holds more than the draw wrote there (its used range is not the written block)."""
+    corners = block(entry["output"])
+    height, width = (0, 0) if corners is None else (corners[2], corners[3])
+    widths = [width, width - 2]  # the list or orders; the codes: Block, BlockSize, Arm -> Code
+    present = {s.name for s in book.sheets}
+    for i, name in enumerate(names):
+        if not re.fullmatch(_ADDED.get(entry["mode"], "(?!)"), name) or i >= len(widths):
+            raise WorkbookError(
+                f"the {entry['mode']} draw at {entry['time (UTC)']} cannot have added the sheet "
+                f"{name[:40]!r} its log row names: nothing was restored"
+            )
+        if name not in present:
+            continue  # deleted already
+        used = book.sheets[name].used_range
+        if (used.row, used.column, *used.shape) != (1, 1, height, widths[i]):
+            raise WorkbookError(
+                f"the sheet {name!r} holds more than the draw at {entry['time (UTC)']} wrote "
+                f"there (it uses {a1(used)}): nothing was restored; delete it yourself"
+            )
 
 
 def _put(sheet: Any, grid: Rows) -> str:

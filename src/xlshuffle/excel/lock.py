@@ -71,7 +71,12 @@ from ._lockcore import (
     undo,
     values_sha256,
 )
-from ._lockdesign import assign_balanced_teams, write_allocation_list, write_orders
+from ._lockdesign import (
+    assign_balanced_teams,
+    check_added,
+    write_allocation_list,
+    write_orders,
+)
 
 __all__ = [
     "LOG_SHEET",
@@ -242,6 +247,7 @@ def restore_last_draw(book: Any) -> str:
             f"{entry['time (UTC)']} (its values no longer match the log's output sha256): "
             "nothing was restored"
         )
+    check_added(book, entry, added)
     if entry["mode"] == "shuffle":
         before = undo("shuffle", current, entry["seed"])
         if values_sha256(before) != entry["input sha256"]:
