@@ -88,12 +88,23 @@ def test_balanced_teams_are_the_references_and_the_log_replays_them(tmp_path: Pa
     assert entry["output sha256"] == sha256_of(written)
     assert entry["formula"] == f'=GROUPS(Sheet1!A2:C11, 3, "{SEED}", {{2,3}})'
     assert call("GROUPS", CLASS, [[3]], [[SEED]], [[2, 3]]) == written
-    run_logged(entry["command line"], tmp_path, **{"selection.csv": CLASS})
+    book = "Raffle 2026.xlsx"  # the stand-in book's name
     assert entry["command line"] == (
-        f"xlshuffle groups selection.csv --no-header -k 3 --balance B --balance C "
-        f"--seed '{SEED}' -o teams.csv"
+        f"xlshuffle groups {shlex.quote(book)} --sheet Sheet1 --range A2:C11 --no-header -k 3 "
+        f"--balance B --balance C --seed '{SEED}' -o teams.xlsx"
     )
-    assert [[int(row[-1])] for row in read(tmp_path / "teams.csv")] == written
+    # the logged command on the saved workbook (made here with openpyxl) gives the teams
+    openpyxl = pytest.importorskip("openpyxl")
+    saved = openpyxl.Workbook()
+    saved.active.title = "Sheet1"
+    for row in [HEADER, *CLASS]:
+        saved.active.append(row)
+    saved.save(tmp_path / book)
+    argv = shlex.split(entry["command line"])[1:]
+    argv[1], argv[-1] = str(tmp_path / book), str(tmp_path / "teams.xlsx")
+    assert main(argv) == 0
+    teams = openpyxl.load_workbook(tmp_path / "teams.xlsx").active
+    assert [[row[3]] for row in teams.iter_rows(min_row=2, values_only=True)] == written
 
 
 def test_balanced_teams_by_letter_and_restore_clears_them() -> None:

@@ -5528,7 +5528,7 @@ def assign_balanced_teams(book: Any, k: Any = 2, balance: Any = "") -> Draw:
     letters = [col_letters(rng.column + c) for c in cols]
     numbers = [str(c + 1) for c in cols]
     arg = numbers[0] if len(cols) == 1 else "{" + ",".join(numbers) + "}"
-    options = " ".join(f"--balance {col_letters(c + 1)}" for c in cols)
+    options = " ".join(f"--balance {letter}" for letter in letters)
     draw = Draw(
         mode="teams",
         sheet=sheet.name,
@@ -5544,8 +5544,8 @@ def assign_balanced_teams(book: Any, k: Any = 2, balance: Any = "") -> Draw:
         k=n,
         options=f"balance {', '.join(letters)}",
         formula_text=f"=GROUPS({_ref(sheet, rng)}, {n}, {excel_text(seed)}, {arg})",
-        command_text=f"xlshuffle groups selection.csv --no-header -k {n} {options} "
-        f"--seed {_Q(seed)} -o teams.csv",
+        command_text=f"xlshuffle groups {_Q(book.name)} --sheet {_Q(sheet.name)} --range "
+        f"{a1(rng)} --no-header -k {n} {options} --seed {_Q(seed)} -o teams.xlsx",
     )
     write(target, output)
     append(book, log, draw)
