@@ -99,9 +99,17 @@ def test_balanced_groups_is_uniform_over_the_balanced_assignments(people: str, k
     assert set(dist.values()) == {Fraction(1, len(meets))}
 
 
+def test_balanced_groups_is_not_uniform_in_general() -> None:
+    # protocol section 16 says so; the lab's smallest case: a b c c into three teams
+    values = list("abcc")
+    dist = team_distribution(values, 3)
+    assert len(dist) == 30  # every assignment with sizes 2,1,1 and the two c's apart
+    assert sorted(set(dist.values())) == [Fraction(1, 36), Fraction(1, 18)]
+
+
 def test_every_claim_holds() -> None:
     checks = design_checks()
-    assert len(checks) == 17
+    assert len(checks) == 18
     assert all(c["holds"] for c in checks), [c["name"] for c in checks if not c["holds"]]
 
 
@@ -128,7 +136,7 @@ def test_cli_designs_prints_one_holding_line_per_claim(capsys: pytest.CaptureFix
     assert main(["fairness", "--designs"]) == 0
     lines = capsys.readouterr().out.splitlines()
     claims = [x for x in lines if x.startswith(("  holds: ", "  FAILS: "))]
-    assert len(claims) == 17
+    assert len(claims) == 18
     assert all("holds" in x for x in claims)
     assert "    AAB 1/3  ABA 1/3  BAA 1/3" in lines
 

@@ -237,6 +237,20 @@ def _team_claims(pick_counts: PickCounts) -> list[dict[str, Any]]:
                 set(dist) == set(meets) and _uniform(dist, len(meets)),
             )
         )
+    # not uniform in general (section 16): every balanced assignment of a b c c into three
+    # teams occurs, some with chance 1/18 and the rest 1/36
+    values = list("abcc")
+    dist = team_distribution(values, 3, pick_counts)
+    meets = [t for t in product(range(1, 4), repeat=4) if _within_one(t, values, 3)]
+    out.append(
+        _claim(
+            f"balanced_groups abcc, k=3: each of the {len(meets)} assignments that meet the "
+            "balance occurs, with chance 1/18 or 1/36 (not uniform over balanced splits, as "
+            "section 16 says)",
+            len(meets),
+            set(dist) == set(meets) and set(dist.values()) == {Fraction(1, 18), Fraction(1, 36)},
+        )
+    )
     return out
 
 
