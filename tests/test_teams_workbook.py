@@ -77,6 +77,11 @@ def test_workbook_teams_are_the_protocols_and_the_lists(
     data = json.loads(rec.read_text(encoding="utf-8"))
     assert data["target"]["balance"]["names"] == ["Year", "Sex"]
     assert data["target"]["kind"] == "sheet"
+    jsonschema = pytest.importorskip("jsonschema")
+    from support import ROOT
+
+    schema = json.loads((ROOT / "docs" / "record.schema.json").read_text(encoding="utf-8"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(data)) == []
     assert run("verify", rec, "--input", book, "--output", out) == 0
     assert "5 teams balanced by Year, Sex drawn again; input and output checked" in (
         capsys.readouterr().out

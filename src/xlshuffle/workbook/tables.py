@@ -19,10 +19,11 @@ from ..common.digest import file_sha256
 from ..common.names import check_cell_text
 from ..draw.errors import OptionError, WorkbookError
 from .limits import LIMITS
+from .records.record import DrawRecord
 from .scan.refs import col_letters, parse_area, split_sheet
 from .values.cells import text_of
 
-__all__ = ["range_values", "read_table", "table_xlsx"]
+__all__ = ["range_values", "read_table", "record_rows", "table_xlsx"]
 
 PathLike = str | os.PathLike[str]
 
@@ -175,3 +176,29 @@ def read_table(path: PathLike) -> list[tuple[int, list[str]]]:
     while rows and not any(rows[-1][1]):
         rows.pop()
     return rows
+
+
+def record_rows(src: PathLike, record: DrawRecord) -> list[list[str]]:
+    """The rows a draw ``record`` drew from, read again from ``src`` as texts: the header
+    (when the selection has one), then each data row (blank rows kept in place left out),
+    each cell as :func:`~xlshuffle.workbook.values.cells.text_of` gives it, empty cells at
+    the end left out. What a commitment digests (protocol section 17)."""
+    from .jobs import job_from_record
+    from .raffle import DataRows, free_rows
+    from .selection.keep import parse_kept
+
+    job = job_from_record(src, record)
+    sel = job.sel
+    try:
+        free = free_rows(job, parse_kept(record.target, sel.body_top, sel.n_body))
+    except ValueError as exc:
+        raise WorkbookError(f"record: target.kept: {exc}: the record was edited") from None
+    rows = DataRows(job, free)
+    numbers = ([sel.top] if sel.header else []) + [sel.body_top + d for d in free]
+    out = []
+    for number in numbers:
+        texts = [text_of(v) for v in rows.row(number)]
+        while texts and not texts[-1]:
+            texts.pop()
+        out.append(texts)
+    return out
