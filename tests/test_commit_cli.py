@@ -263,3 +263,33 @@ def test_a_bad_reveal_is_a_usage_error(raffle: Path, capsys: pytest.CaptureFixtu
         capsys, "draw", commitment, raffle, "--reveal", "1/2", "--record", raffle.parent / "r.json"
     )
     assert code == 2 and "holds '/'" in err
+
+
+def test_the_entrants_check_in_the_docs_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/fair-draws.md: the organiser's commands as shown, then the entrant's snippet."""
+    import re
+    import shlex
+
+    from support import ROOT
+
+    text = (ROOT / "docs" / "fair-draws.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    Path("raffle.csv").write_text(
+        "Name,Email,Tickets\nAnn,ann@example.com,3\nBo,bo@example.com,1\nCy,cy@example.com,2\n"
+        "Dee,dee@example.com,5\nEd,ed@example.com,1\nFay,fay@example.com,2\n",
+        encoding="utf-8",
+    )
+    commands = re.findall(r"^\$ (xlshuffle .*)$", text, flags=re.MULTILINE)
+    assert [c.split()[1] for c in commands] == ["commit", "draw", "verify"]
+    for command in commands:
+        assert main(shlex.split(command)[1:]) == 0, command
+    out = capsys.readouterr().out
+    assert "2 of 6 rows drawn in rows 1-7" in out and "is the committed list" in out
+    snippet = re.search(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    assert snippet is not None
+    salt = json.loads(Path("draw.json").read_text(encoding="utf-8"))["commitment"]["salt"]
+    code = re.sub(r'salt = "[0-9a-f]{32}"', f'salt = "{salt}"', snippet.group(1))
+    exec(compile(code, "fair-draws.md", "exec"), {})
+    assert capsys.readouterr().out == "in the list\n"
