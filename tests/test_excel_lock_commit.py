@@ -289,3 +289,15 @@ def test_the_command_line_commits_the_same_list_and_draws_the_logged_commitment(
     assert [r[1:] for r in got] == excel.cells("Sheet1", 2, 4, 3, 3)
     # and the logged command line is the plain draw with the same seed
     assert shlex.split(drawn["command line"])[-1] == drawn["seed"]
+
+
+def test_the_windows_macros_show_the_hash_and_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    excel = people()
+    excel.sub(monkeypatch, "commit_selection", "sample", 2, BEACON)
+    digest = log(excel)[-1]["commitment sha256"]
+    assert excel.alerts == [f"publish this commitment hash now: {digest}"]
+    excel.sub(monkeypatch, "draw_committed", "2026/12/04")
+    assert "holds '/'" in one_line(excel.alerts[-1]) and len(log(excel)) == 1
+    excel.sub(monkeypatch, "draw_committed", REVEAL)
+    seed = seed_of(digest, REVEAL)
+    assert excel.cells("Sheet1", 2, 4, 2, 3) == [PEOPLE[i] for i in REF["deal"](range(5), 2, seed)]
