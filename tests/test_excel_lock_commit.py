@@ -200,11 +200,18 @@ def test_a_commitment_is_drawn_with_one_reveal_only() -> None:
     excel = people()
     committed(excel)
     excel.script("draw_committed", REVEAL)
+    drawn = excel.cells("Sheet1", 2, 4, 2, 3)
+    with pytest.raises(xw.XlwingsError) as info:
+        excel.script("draw_committed", REVEAL)
+    assert "is drawn already (into Sheet1!D2:F3): a commitment is drawn once; restore" in (
+        one_line(str(info.value))
+    )
     excel.script("restore_last_draw")
     with pytest.raises(xw.XlwingsError) as info:
         excel.script("draw_committed", "4 17 23 38 46")
     assert "was drawn with the revealed value(s) '4 17 23 38 45'" in one_line(str(info.value))
     excel.script("draw_committed", REVEAL)  # the same value again gives the same draw
+    assert excel.cells("Sheet1", 2, 4, 2, 3) == drawn
 
 
 def test_an_edited_commitment_in_the_log_is_refused() -> None:

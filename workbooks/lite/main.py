@@ -5462,6 +5462,28 @@ def _logged(row: Sequence[Any], where: str) -> Commitment:
     return Commitment(digest, body)
 
 
+def _check_once(rows: Rows, digest: str, shown: str) -> None:
+    """A commitment is drawn once, with the values published: refuse other values than
+    its earlier draw's, and a second draw while the first is not restored."""
+    at = {name: _COLUMNS.index(name) for name in ("commitment sha256", "reveal", "output")}
+    restored = _COLUMNS.index("restored (UTC)")
+    for row in rows[1:]:
+        earlier = log_text(row[at["reveal"]])
+        if log_text(row[at["commitment sha256"]]) != digest or not earlier:
+            continue
+        if earlier != shown:
+            raise OptionError(
+                f"the commitment {digest[:16]}... was drawn with the revealed value(s) "
+                f"{earlier!r}: a commitment is drawn with the values published, not others"
+            )
+        if not log_text(row[restored]):
+            raise OptionError(
+                f"the commitment {digest[:16]}... is drawn already (into "
+                f"{log_text(row[1])}!{log_text(row[at['output']])}): a commitment is drawn "
+                "once; restore that draw first to draw it again"
+            )
+
+
 def draw(book: Any, reveal: Any, commitment: Any, run: Runner) -> Draw:
     """Draw the committed draw of the newest commitment (or the one whose hash begins
     with ``commitment``) with the seed section 17 derives from its hash and the
@@ -5486,14 +5508,7 @@ def draw(book: Any, reveal: Any, commitment: Any, run: Runner) -> Draw:
             "'xlshuffle draw' on the saved workbook (the commit row's commitment is its file)"
         )
     shown = " / ".join(values)
-    hashes, revealed = _COLUMNS.index("commitment sha256"), _COLUMNS.index("reveal")
-    for row in rows[1:]:
-        earlier = log_text(row[revealed])
-        if log_text(row[hashes]) == done.sha256 and earlier and earlier != shown:
-            raise OptionError(
-                f"the commitment {done.sha256[:16]}... was drawn with the revealed value(s) "
-                f"{earlier!r}: a commitment is drawn with the values published, not others"
-            )
+    _check_once(rows, done.sha256, shown)
     sheet, address = str(body["list"]["sheet"]), str(body["draw"]["options"][3])
     try:
         at = book.sheets[sheet].range(address)
