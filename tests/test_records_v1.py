@@ -89,7 +89,10 @@ def test_verify_catches_a_changed_byte_of_a_0_1_sample_or_groups(v1: Path, capsy
     data = bytearray(out.read_bytes())
     data[len(data) // 2] ^= 1
     out.write_bytes(bytes(data))
-    assert run("verify", record, "--input", src, "--output", out) == 1
+    # a groups output is checked by its bytes without --input; with it, by its cells
+    # (tests/test_teams_workbook.py), as an output re-saved by Excel has other bytes
+    given = ["--input", src] if name != "groups" else []
+    assert run("verify", record, *given, "--output", out) == 1
     assert "is not the recorded output's" in capsys.readouterr().err
 
 

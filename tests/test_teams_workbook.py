@@ -111,7 +111,8 @@ def test_verify_refuses_edits(
     edited = tmp_path / "edited.xlsx"
     wb.save(edited)
     assert run("verify", rec, "--input", book, "--output", edited) == 1
-    assert "not the teams this draw wrote" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "sheet 'Class' cell E2 holds" in err and "not the groups this draw wrote" in err
     data = json.loads(rec.read_text(encoding="utf-8"))
     data["target"]["balance"]["teams"][0]["size"] += 1
     forged = tmp_path / "forged.json"
@@ -209,3 +210,34 @@ def test_plain_workbook_groups_unchanged(book: Path, tmp_path: Path) -> None:
     out = tmp_path / "o.xlsx"
     assert run("groups", book, "-k", "5", "--seed", 7, "-o", out) == 0
     assert teams_of(out) == groups(22, 5, seed=7)
+
+
+@pytest.mark.parametrize("balance", [[], ["--balance", "Sex"]])
+def test_an_output_resaved_still_verifies_by_its_cells(
+    book: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], balance: list[str]
+) -> None:
+    out, rec = tmp_path / "o.xlsx", tmp_path / "r.json"
+    assert run("groups", book, "-k", 4, *balance, "--seed", 3, "-o", out, "--record", rec) == 0
+    resaved = tmp_path / "resaved.xlsx"
+    openpyxl.load_workbook(out).save(resaved)  # other bytes, the same cells
+    assert resaved.read_bytes() != out.read_bytes()
+    assert run("verify", rec, "--input", book, "--output", resaved) == 0
+    wb = openpyxl.load_workbook(resaved)
+    wb.active["E23"] = wb.active["E23"].value % 4 + 1  # the last pupil's team
+    wb.save(resaved)
+    capsys.readouterr()
+    assert run("verify", rec, "--input", book, "--output", resaved) == 1
+    assert "cell E23 holds" in capsys.readouterr().err
+
+
+def test_an_edited_name_is_refused_even_with_the_right_teams(
+    book: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, rec = tmp_path / "o.xlsx", tmp_path / "r.json"
+    assert run("groups", book, "-k", 4, "--seed", 3, "-o", out, "--record", rec) == 0
+    wb = openpyxl.load_workbook(out)
+    wb.active["A5"] = "Someone else"
+    wb.save(out)
+    capsys.readouterr()
+    assert run("verify", rec, "--input", book, "--output", out) == 1
+    assert "row 5 is not the input's row" in capsys.readouterr().err

@@ -188,7 +188,7 @@ def group_column_edits(
     """The byte edits that add a column right of every stored cell of the sheet: header
     ``label``, then one group number per data row; with ``only``, for those data rows
     (indexes) only: blank rows kept in place get none."""
-    col = _free_column(sx)
+    col = free_column(sx)
     letters = col_letters(col)
     p = sx.prefix
     letters_b = letters.encode()
@@ -231,7 +231,7 @@ def group_column_edits(
     return edits
 
 
-def _free_column(sx: SheetXml) -> int:
+def free_column(sx: SheetXml) -> int:
     """The column right of every stored cell, refused past XFD (Excel refuses the file)."""
     col = used_cols(sx, 0, len(sx) - 1)[1] + 1 if len(sx) else 1
     if col > MAX_COL:
