@@ -1,0 +1,323 @@
+"""verifier/index.html in a real browser: its own JavaScript implementation of draw protocol v1.
+
+Headless Chromium (the system's /usr/bin/chromium, Debian package ``chromium``) driven by Python
+Playwright loads the page from disk (file://). Every vector of tests/vectors/draw-v1.json goes
+through the page's ``window.xlshuffleProtocol``; records written by the real command line go
+through ``window.xlshuffleVerify`` with their files, and tampered copies must be shown as not
+verified. Without Chromium or Playwright the tests skip, unless XLSHUFFLE_REQUIRE lists
+``chromium`` (CI), when they fail.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support import ROOT, require
+
+PAGE = ROOT / "verifier" / "index.html"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VECTORS: dict[str, Any] = json.loads(
+    (ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    require(
+        "chromium",
+        CHROMIUM.exists(),
+        f"{CHROMIUM} is missing: install the Debian package `chromium`",
+    )
+    require(
+        "chromium",
+        importlib.util.find_spec("playwright") is not None,
+        "the Python package playwright is missing: pip install -e '.[test]'",
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        tab = browser.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.goto(PAGE.as_uri())
+        tab.wait_for_function("() => window.xlshuffleProtocol")
+        yield tab
+        browser.close()
+        assert not errors, errors
+
+
+def js_safe(x: Any) -> Any:
+    """Integers as strings (JSON numbers in JavaScript lose digits past 2**53)."""
+    if isinstance(x, bool) or x is None:
+        return x
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, list):
+        return [js_safe(v) for v in x]
+    if isinstance(x, dict):
+        return {k: js_safe(v) for k, v in x.items()}
+    return x
+
+
+def seed_arg(spec: dict[str, Any]) -> dict[str, Any]:
+    value = spec["value"]
+    return {"type": spec["type"], "value": str(value) if spec["type"] == "int" else value}
+
+
+def run(page: Any, body: str, **args: Any) -> Any:
+    """Run ``body`` (an async function body of ``P``, the protocol, and ``a``, the arguments)."""
+    script = f"async (a) => {{ const P = window.xlshuffleProtocol; {body} }}"
+    return page.evaluate(script, args)
+
+
+# ---------------------------------------------------------------- the protocol's vectors
+
+
+def test_page_is_self_contained() -> None:
+    text = PAGE.read_text(encoding="utf-8")
+    for external in ("<script src", "<link ", "http://", "@import", "fetch(", "XMLHttpRequest"):
+        assert external not in text, external
+    assert text.count("<script>") == 1
+
+
+def test_seed_bytes(page: Any) -> None:
+    cases = VECTORS["seed_bytes"]
+    got = run(
+        page,
+        "return a.cases.map((c) => P.toHex(P.seedBytes(c)));",
+        cases=[seed_arg(c["seed"]) for c in cases],
+    )
+    assert got == [c["hex"] for c in cases]
+
+
+def test_words(page: Any) -> None:
+    cases = VECTORS["words"]
+    got = run(
+        page,
+        """const out = [];
+        for (const seed of a.seeds) {
+          const s = await P.Stream.ofSeed(seed), w = [];
+          for (let i = 0; i < 8; i++) w.push((await s.next()).toString(16).padStart(16, "0"));
+          out.push(w);
+        }
+        return out;""",
+        seeds=[seed_arg(c["seed"]) for c in cases],
+    )
+    assert got == [c["first8"] for c in cases]
+
+
+def test_shuffles_and_deals(page: Any) -> None:
+    shuffles, deals = VECTORS["shuffles"], VECTORS["deals"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.shuffles) out.push(await P.permutation(c.n, c.seed));
+        for (const c of a.deals) {
+          out.push(await P.deal([...Array(c.n).keys()], c.k, c.seed));
+        }
+        return out;""",
+        shuffles=[{"seed": seed_arg(c["seed"]), "n": c["n"]} for c in shuffles],
+        deals=[{"seed": seed_arg(c["seed"]), "n": c["n"], "k": c["k"]} for c in deals],
+    )
+    assert got == [c["permutation"] for c in shuffles] + [c["dealt"] for c in deals]
+
+
+def test_issue_vectors(page: Any) -> None:
+    got = run(
+        page,
+        """return [
+          (await P.shuffle([...Array(10).keys()].map((i) => i + 1), 42)).join(" "),
+          (await P.shuffle("ABCDEFGHIJ", "2026 raffle")).join(""),
+          (await P.deal([...Array(52).keys()], 5, "xlshuffle")).join(" "),
+          (await P.permutation(100, "Zo\\u00eb")).join() ===
+            (await P.permutation(100, "Zoe\\u0308")).join(),
+          (await P.weighted([1, 5, 0, 2, 2], 4, "2026 raffle")).join(" "),
+        ];""",
+    )
+    assert got == ["9 10 4 5 7 6 1 2 8 3", "DJFECGAIHB", "1 41 36 20 5", True, "1 3 4 0"]
+
+
+def test_randbelow_rejection_and_long_stream(page: Any) -> None:
+    rej, long = VECTORS["randbelow_rejection"], VECTORS["long_stream"]
+    got = run(
+        page,
+        """const s = await P.Stream.ofSeed(a.rej.seed), values = [];
+        for (let i = 0; i < a.count; i++) {
+          values.push((await s.randbelow(BigInt(a.rej.m))).toString());
+        }
+        const t = await P.Stream.ofSeed(a.long.seed);
+        const blob = new Uint8Array(8 * a.long.words);
+        const view = new DataView(blob.buffer);
+        for (let i = 0; i < a.long.words; i++) view.setBigUint64(8 * i, await t.next(), false);
+        return [values, P.toHex(await P.sha256(blob))];""",
+        rej={"seed": seed_arg(rej["seed"]), "m": str(rej["m"])},
+        count=len(rej["values"]),
+        long={"seed": seed_arg(long["seed"]), "words": long["words"]},
+    )
+    assert got == [[str(v) for v in rej["values"]], long["sha256"]]
+
+
+def test_grids_and_groups(page: Any) -> None:
+    rows, cols, grp = VECTORS["within_rows"], VECTORS["within_columns"], VECTORS["groups"]
+    got = run(
+        page,
+        """return [
+          await P.shuffleGrid(a.rows.grid, "within-rows", a.rows.seed),
+          await P.shuffleGrid(a.cols.grid, "within-columns", a.cols.seed),
+          await P.groups(a.grp.n, a.grp.k, a.grp.seed),
+        ];""",
+        rows={**rows, "seed": seed_arg(rows["seed"])},
+        cols={**cols, "seed": seed_arg(cols["seed"])},
+        grp={**grp, "seed": seed_arg(grp["seed"])},
+    )
+    assert got == [rows["result"], cols["result"], grp["groups"]]
+
+
+def test_weighted_and_reserves(page: Any) -> None:
+    cases, res = VECTORS["weighted"], VECTORS["reserves"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) out.push(await P.weighted(c.weights, c.k, c.seed));
+        out.push(await P.weighted(a.res.weights, a.res.winners + a.res.reserves, a.res.seed));
+        const all = [...Array(a.res.weights.length).keys()];
+        out.push(await P.deal(all, a.res.winners + a.res.reserves, a.res.seed));
+        return out;""",
+        cases=[
+            {"seed": seed_arg(c["seed"]), "weights": js_safe(c["weights"]), "k": c["k"]}
+            for c in cases
+        ],
+        res={**res, "seed": seed_arg(res["seed"])},
+    )
+    placings = [[p + 1, i, "winner" if p < 2 else "reserve", p + 1 if p < 2 else p - 1]
+                for p, i in enumerate(got[-2])]  # fmt: skip
+    assert got[:-2] == [c["drawn"] for c in cases]
+    assert placings == res["placings"]
+    assert got[-1] == res["plain"]
+
+
+def test_exclusions(page: Any) -> None:
+    c = VECTORS["exclusions"]
+    got = run(
+        page,
+        """const kept = P.keptIndexes(a.c.ids, a.c.excluded);
+        const drawn = await P.deal(kept, a.c.k, a.seed);
+        return [kept, await P.exclusionDigest(a.c.excluded), drawn];""",
+        c=c,
+        seed=seed_arg(c["seed"]),
+    )
+    assert got == [c["kept"], c["digest"], c["drawn"]]
+
+
+def test_substreams_and_strata(page: Any) -> None:
+    subs, strata, shares = VECTORS["substreams"], VECTORS["strata"], VECTORS["allocation"]
+    got = run(
+        page,
+        """const words = [];
+        for (const c of a.subs) {
+          const s = await P.stratumStream(c.seed, c.label), w = [];
+          for (let i = 0; i < 4; i++) w.push((await s.next()).toString(16).padStart(16, "0"));
+          words.push(w);
+        }
+        const out = [];
+        for (const c of a.strata) {
+          out.push(await P.strata(c.seed, c.labels, c.mode, c.value, c.weights, c.take_all));
+        }
+        return [words, out, a.shares.map((c) => P.largestRemainder(c.sizes, c.total))];""",
+        subs=[{**c, "seed": seed_arg(c["seed"])} for c in subs],
+        strata=[{**c, "seed": seed_arg(c["seed"])} for c in strata],
+        shares=shares,
+    )
+    assert got[0] == [c["first4"] for c in subs]
+    # JSON numbers: 42.0 comes back from JavaScript as 42
+    assert json.dumps(got[1]) == json.dumps([c["result"] for c in strata]).replace("42.0", "42")
+    assert got[2] == [c["shares"] for c in shares]
+
+
+def test_audit_selections(page: Any) -> None:
+    sysm, mus = VECTORS["systematic"], VECTORS["monetary_unit"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.sys) {
+          const r = await P.systematic(c.n, c.k, c.seed);
+          out.push([r.start === null ? null : r.start.toString(), r.items.map(String)]);
+        }
+        for (const c of a.mus) {
+          const r = await P.monetaryUnit(c.amounts, c.k, c.seed);
+          const start = r.start === null ? null : r.start.toString();
+          out.push([start, r.units.map(String), r.selected, r.top]);
+        }
+        return out;""",
+        sys=[{**c, "seed": seed_arg(c["seed"]), "n": str(c["n"])} for c in sysm],
+        mus=[{**c, "seed": seed_arg(c["seed"]), "amounts": js_safe(c["amounts"])} for c in mus],
+    )
+    want: list[Any] = [js_safe([c["start"], c["items"]]) for c in sysm]
+    want += [[*js_safe([c["start"], c["units"]]), c["selected"], c["top"]] for c in mus]
+    assert got == want
+
+
+def test_orders(page: Any) -> None:
+    person, balanced = VECTORS["person_orders"], VECTORS["balanced_orders"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.person) {
+          const s = await P.personStream(c.seed, c.id), w = [];
+          for (let i = 0; i < 4; i++) w.push((await s.next()).toString(16).padStart(16, "0"));
+          out.push([w, await P.personOrder(c.n, c.k, c.seed, c.id)]);
+        }
+        for (const c of a.balanced) {
+          out.push([P.williams(c.n), await P.balancedOrders(c.n, c.people, c.k, c.seed)]);
+        }
+        return out;""",
+        person=[{**c, "seed": seed_arg(c["seed"])} for c in person],
+        balanced=[{**c, "seed": seed_arg(c["seed"])} for c in balanced],
+    )
+    want = [[c["first4"], c["order"]] for c in person]
+    want += [[c["design"], c["orders"]] for c in balanced]
+    assert got == want
+
+
+def test_allocation_lists(page: Any) -> None:
+    cases = VECTORS["allocation_lists"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) {
+          out.push(await P.allocationList(c.seed, c.arms, c.ratio, c.n, c.block_sizes, c.strata));
+        }
+        return out;""",
+        cases=[{**c, "seed": seed_arg(c["seed"])} for c in cases],
+    )
+    assert got == [c["rows"] for c in cases]
+
+
+def test_balanced_teams(page: Any) -> None:
+    plain, avoid = VECTORS["balanced_teams"], VECTORS["balanced_teams_avoid"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.plain) out.push(await P.balancedTeams(c.labels, c.k, c.seed));
+        for (const c of a.avoid) out.push(await P.balancedTeams(c.labels, c.k, c.seed, c.before));
+        return out;""",
+        plain=[{**c, "seed": seed_arg(c["seed"])} for c in plain],
+        avoid=[{**c, "seed": seed_arg(c["seed"])} for c in avoid],
+    )
+    assert got == [c["teams"] for c in plain] + [c["teams"] for c in avoid]
