@@ -10,8 +10,12 @@ verified. Without Chromium or Playwright the tests skip, unless XLSHUFFLE_REQUIR
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -55,6 +59,8 @@ def page() -> Iterator[Any]:
         tab = browser.new_page()
         errors: list[str] = []
         tab.on("pageerror", lambda e: errors.append(str(e)))
+        # the page loads nothing but itself: any other request is an error
+        tab.on("request", lambda r: r.url == PAGE.as_uri() or errors.append(f"request {r.url}"))
         tab.goto(PAGE.as_uri())
         tab.wait_for_function("() => window.xlshuffleProtocol")
         yield tab
@@ -91,7 +97,7 @@ def run(page: Any, body: str, **args: Any) -> Any:
 
 def test_page_is_self_contained() -> None:
     text = PAGE.read_text(encoding="utf-8")
-    for external in ("<script src", "<link ", "http://", "@import", "fetch(", "XMLHttpRequest"):
+    for external in (" src=", "<link ", "@import", "url(", "fetch(", "XMLHttpRequest", "import("):
         assert external not in text, external
     assert text.count("<script>") == 1
 
@@ -321,3 +327,200 @@ def test_balanced_teams(page: Any) -> None:
         avoid=[{**c, "seed": seed_arg(c["seed"])} for c in avoid],
     )
     assert got == [c["teams"] for c in plain] + [c["teams"] for c in avoid]
+
+
+# ---------------------------------------------------------------- records of the command line
+
+
+def cli(*args: str | Path, cwd: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    subprocess.run(
+        [sys.executable, "-m", "xlshuffle", *map(str, args)],
+        cwd=cwd,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+
+
+def verify(page: Any, record: str, *files: Path | tuple[str, bytes]) -> dict[str, Any]:
+    """window.xlshuffleVerify with the record's text and File objects of the files."""
+    payload = []
+    for f in files:
+        name, data = (f.name, f.read_bytes()) if isinstance(f, Path) else f
+        payload.append({"name": name, "b64": base64.b64encode(data).decode("ascii")})
+    result: dict[str, Any] = page.evaluate(
+        """async (a) => {
+          const files = a.files.map((f) => new File(
+            [Uint8Array.from(atob(f.b64), (ch) => ch.charCodeAt(0))], f.name));
+          return window.xlshuffleVerify({record: a.record, files});
+        }""",
+        {"record": record, "files": payload},
+    )
+    assert page.inner_text("#verdict") == result["message"]
+    return result
+
+
+LIST = "name,tickets,site\nAnn,1,N\nBo,2,S\nCy,3,N\nDee,1,S\nEd,2,N\nFay,1,S\nGus,4,N\n"
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    (tmp_path / "list.csv").write_text(LIST, encoding="utf-8")
+    (tmp_path / "list.tsv").write_text(LIST.replace(",", "\t"), encoding="utf-8")
+    openpyxl = pytest.importorskip("openpyxl")
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Entrants"
+    ws.append(["name", "score", "note", "ok"])
+    for i in range(30):
+        ws.append([f"P{i}", i * 1.5, "x" if i % 3 else None, i % 2 == 0])
+    ws["F1"] = "outside"
+    wb.save(tmp_path / "book.xlsx")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("command", "source", "options"),
+    [
+        ("shuffle", "list.csv", []),
+        ("shuffle", "list.tsv", []),
+        ("sample", "list.csv", ["-k", "3"]),
+        ("groups", "list.csv", ["-k", "3"]),
+        ("shuffle", "book.xlsx", []),
+        ("shuffle", "book.xlsx", ["--range", "A2:D31"]),
+        ("shuffle", "book.xlsx", ["--columns", "A,C"]),
+        ("shuffle", "book.xlsx", ["--by", "columns", "--range", "A1:D31"]),
+        ("shuffle", "book.xlsx", ["--by", "cells"]),
+        ("groups", "book.xlsx", ["-k", "4"]),
+    ],
+)
+def test_records_verify(
+    page: Any, work: Path, command: str, source: str, options: list[str]
+) -> None:
+    out = work / f"out{Path(source).suffix}"
+    cli(
+        command,
+        source,
+        *options,
+        "--seed",
+        "2026 raffle",
+        "-o",
+        out,
+        "--record",
+        "r.json",
+        cwd=work,
+    )
+    record = (work / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, work / source, out)
+    assert result["verified"], result["message"]
+    assert result["message"].startswith("Verified: ")
+    # the files in either order, found by their SHA-256
+    assert verify(page, record, out, work / source)["verified"]
+
+
+def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
+    cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    record["seed"] = "43"
+    result = verify(page, json.dumps(record), work / "list.csv", work / "out.csv")
+    assert not result["verified"]
+    assert result["supported"]
+    assert 'the seed "43" does not give the record' in result["message"]
+
+
+def test_a_changed_permutation_and_seed_together_are_caught_by_the_output(
+    page: Any, work: Path
+) -> None:
+    cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    cli("shuffle", "list.csv", "--seed", "43", "-o", "other.csv", "--record", "r2.json", cwd=work)
+    record["seed"] = "43"
+    record["permutation"] = json.loads((work / "r2.json").read_text(encoding="utf-8"))[
+        "permutation"
+    ]
+    result = verify(page, json.dumps(record), work / "list.csv", work / "out.csv")
+    assert not result["verified"]
+    assert "the output out.csv differs at row 2" in result["message"]
+
+
+def test_a_one_cell_edit_of_a_list_output_is_not_verified(page: Any, work: Path) -> None:
+    cli(
+        "sample",
+        "list.csv",
+        "-k",
+        "3",
+        "--seed",
+        "42",
+        "-o",
+        "out.csv",
+        "--record",
+        "r.json",
+        cwd=work,
+    )
+    lines = (work / "out.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    edited = lines[2].split(",")
+    edited[1] = "9"
+    lines[2] = ",".join(edited)
+    result = verify(
+        page,
+        (work / "r.json").read_text(encoding="utf-8"),
+        work / "list.csv",
+        ("out.csv", "".join(lines).encode()),
+    )
+    assert not result["verified"]
+    assert "the output out.csv differs at row 3, column 2" in result["message"]
+    assert '"9"' in result["message"]
+
+
+def test_a_one_cell_edit_of_a_workbook_output_is_not_verified(page: Any, work: Path) -> None:
+    import openpyxl
+
+    cli("shuffle", "book.xlsx", "--seed", "42", "-o", "out.xlsx", "--record", "r.json", cwd=work)
+    record = (work / "r.json").read_text(encoding="utf-8")
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    wb["Entrants"]["B17"] = 1234.5
+    wb.save(work / "edited.xlsx")
+    result = verify(
+        page, record, work / "book.xlsx", ("out.xlsx", (work / "edited.xlsx").read_bytes())
+    )
+    assert not result["verified"]
+    assert "differs at Entrants!B17: it holds 1234.5" in result["message"]
+    # saved again without a change: the values still verify, the page says the bytes differ
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    wb.save(work / "resaved.xlsx")
+    result = verify(
+        page, record, work / "book.xlsx", ("out.xlsx", (work / "resaved.xlsx").read_bytes())
+    )
+    assert result["verified"], result["message"]
+    assert "saved again" in result["message"]
+
+
+def test_a_swapped_input_is_not_verified(page: Any, work: Path) -> None:
+    cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
+    record = (work / "r.json").read_text(encoding="utf-8")
+    other = LIST.replace("Cy,3,N", "Cyd,3,N").encode()
+    result = verify(page, record, ("list.csv", other), work / "out.csv")
+    assert not result["verified"]
+    assert "the input list.csv is not the file the draw read" in result["message"]
+    # a workbook: the input of another draw given in its place
+    cli("shuffle", "book.xlsx", "--seed", "42", "-o", "out.xlsx", "--record", "w.json", cwd=work)
+    record = (work / "w.json").read_text(encoding="utf-8")
+    result = verify(
+        page, record, ("book.xlsx", (work / "out.xlsx").read_bytes()), work / "out.xlsx"
+    )
+    assert not result["verified"]
+    assert "the input book.xlsx is not the workbook the draw read" in result["message"]
+
+
+def test_unknown_kinds_are_not_passed(page: Any, work: Path) -> None:
+    cli("sample", "list.csv", "-k", "2", "--weights", "tickets", "--seed", "42", "-o", "w.csv",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    result = verify(page, (work / "r.json").read_text(encoding="utf-8"), work / "list.csv")
+    assert not result["verified"]
+    assert not result["supported"]
+    assert result["message"].startswith("Cannot check this record: ")
+    for text in ('{"protocol": "xlshuffle/draw/v2"}', "hello", ""):
+        result = verify(page, text)
+        assert not result["verified"]
+        assert result["message"].startswith("Cannot check this record: ")
