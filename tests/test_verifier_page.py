@@ -524,3 +524,35 @@ def test_unknown_kinds_are_not_passed(page: Any, work: Path) -> None:
         result = verify(page, text)
         assert not result["verified"]
         assert result["message"].startswith("Cannot check this record: ")
+
+
+def test_sheet_scanner_reads_what_the_dom_reads(page: Any, tmp_path: Path) -> None:
+    """The page scans large sheets' XML itself; DOMParser must read the same values."""
+    import openpyxl
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_batch import make_workbook
+
+    make_workbook(str(tmp_path / "excel.xlsx"), 300)  # shared strings, dates, formulas
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["A & B <c>", "'quoted'", '"double"', "tab\there", "Zoë 名前 🎲", None, True, False])
+    ws.append([1e-05, 2.5e20, -7, 0.1, 3.0, "=A1", "", "  spaces  "])
+    wb.save(tmp_path / "odd.xlsx")
+    for name in ("excel.xlsx", "odd.xlsx"):
+        data = base64.b64encode((tmp_path / name).read_bytes()).decode("ascii")
+        scanned, dom = page.evaluate(
+            """async (b64) => {
+              const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+              const V = window.xlshuffleVerifier, entries = V.zipEntries(bytes);
+              const text = new TextDecoder().decode(
+                await V.zipRead(bytes, entries, "xl/worksheets/sheet1.xml"));
+              const book = await V.openWorkbook(bytes);
+              const shared = book.shared;
+              const a = V.scanSheet(text, shared), b = V.domSheet(text, shared, "x");
+              return [[...a.cells], [...b.cells]];
+            }""",
+            data,
+        )
+        assert scanned == dom
+        assert len(scanned) > 10
