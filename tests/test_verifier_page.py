@@ -362,12 +362,19 @@ def verify(page: Any, record: str, *files: Path | tuple[str, bytes]) -> dict[str
 
 
 LIST = "name,tickets,site\nAnn,1,N\nBo,2,S\nCy,3,N\nDee,1,S\nEd,2,N\nFay,1,S\nGus,4,N\n"
+DRAWS = (
+    "id,name,tickets,site,amount\n1,Ann,1,N,10.50\n2,Bo,2.5,S,200\n3,Cy,3,N,0\n4,Dee,1,S,35.25\n"
+    "5,Ed,2,N,99.99\n6,Fay,0,S,12\n7,Gus,4,N,1000\n8,Hal,1,S,7.5\n9,Ida,2,N,3\n10,Jo,5,S,640\n"
+)
 
 
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
     (tmp_path / "list.csv").write_text(LIST, encoding="utf-8")
     (tmp_path / "list.tsv").write_text(LIST.replace(",", "\t"), encoding="utf-8")
+    (tmp_path / "draws.csv").write_text(DRAWS, encoding="utf-8")
+    (tmp_path / "excluded.txt").write_text("2\n7\n", encoding="utf-8")
+    (tmp_path / "counts.csv").write_text("N,2\nS,1\n", encoding="utf-8")
     openpyxl = pytest.importorskip("openpyxl")
     wb = openpyxl.Workbook()
     ws = wb.active
@@ -417,6 +424,45 @@ def test_records_verify(
     assert result["message"].startswith("Verified: ")
     # the files in either order, found by their SHA-256
     assert verify(page, record, out, work / source)["verified"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3", "--weights", "tickets"],
+        ["-k", "2", "--weights", "tickets", "--reserves", "2"],
+        ["-k", "2", "--reserves", "1"],
+        ["-k", "1", "--strata", "site"],
+        ["-k", "1", "--strata", "site", "--weights", "tickets", "--reserves", "1"],
+        ["--total", "5", "--strata", "site"],
+        ["--strata-counts", "counts.csv", "--strata", "site"],
+        ["-k", "3", "--method", "systematic"],
+        ["-k", "4", "--method", "mus", "--amount", "amount"],
+        ["-k", "2", "--method", "mus", "--amount", "amount", "--strata", "site"],
+        ["-k", "3", "--id", "id", "--exclude", "excluded.txt"],
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_draw_records_verify(page: Any, work: Path, options: list[str]) -> None:
+    cli("sample", "draws.csv", *options, "--seed", "spring fair", "-o", "out.csv",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, work / "draws.csv", work / "out.csv")
+    assert result["verified"], result["message"]
+    changed = json.loads(record)
+    changed["seed"] = "autumn fair"
+    result = verify(page, json.dumps(changed), work / "draws.csv", work / "out.csv")
+    assert not result["verified"]
+    assert result["supported"]
+
+
+def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
+    cli("sample", "draws.csv", "-k", "3", "--weights", "tickets", "--seed", "42", "-o", "out.csv",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    more = DRAWS.replace("3,Cy,3,N", "3,Cy,300,N").encode()
+    result = verify(page, record, ("draws.csv", more), work / "out.csv")
+    assert not result["verified"]
 
 
 def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
@@ -514,7 +560,7 @@ def test_a_swapped_input_is_not_verified(page: Any, work: Path) -> None:
 
 
 def test_unknown_kinds_are_not_passed(page: Any, work: Path) -> None:
-    cli("sample", "list.csv", "-k", "2", "--weights", "tickets", "--seed", "42", "-o", "w.csv",
+    cli("groups", "list.csv", "-k", "2", "--balance", "site", "--seed", "42", "-o", "w.csv",
         "--record", "r.json", cwd=work)  # fmt: skip
     result = verify(page, (work / "r.json").read_text(encoding="utf-8"), work / "list.csv")
     assert not result["verified"]
