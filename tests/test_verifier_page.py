@@ -379,10 +379,10 @@ def work(tmp_path: Path) -> Path:
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = "Entrants"
-    ws.append(["name", "score", "note", "ok"])
+    ws.append(["name", "score", "note", "ok", "site"])
     for i in range(30):
-        ws.append([f"P{i}", i * 1.5, "x" if i % 3 else None, i % 2 == 0])
-    ws["F1"] = "outside"
+        ws.append([f"P{i}", i * 1.5, "x" if i % 3 else None, i % 2 == 0, "NS"[i % 7 % 2]])
+    ws["G1"] = "outside"
     wb.save(tmp_path / "book.xlsx")
     return tmp_path
 
@@ -395,10 +395,18 @@ def work(tmp_path: Path) -> Path:
         ("sample", "list.csv", ["-k", "3"]),
         ("groups", "list.csv", ["-k", "3"]),
         ("shuffle", "book.xlsx", []),
-        ("shuffle", "book.xlsx", ["--range", "A2:D31"]),
+        ("shuffle", "book.xlsx", ["--range", "A2:E31"]),
         ("shuffle", "book.xlsx", ["--columns", "A,C"]),
-        ("shuffle", "book.xlsx", ["--by", "columns", "--range", "A1:D31"]),
+        ("shuffle", "book.xlsx", ["--by", "columns", "--range", "A1:E31"]),
         ("shuffle", "book.xlsx", ["--by", "cells"]),
+        ("shuffle", "book.xlsx", ["--by", "within-rows"]),
+        ("shuffle", "book.xlsx", ["--by", "within-columns", "--range", "A1:C31"]),
+        ("sample", "book.xlsx", ["-k", "5"]),
+        ("sample", "book.xlsx", ["-k", "3", "--no-header", "--range", "A2:E31"]),
+        ("sample", "book.xlsx", ["-k", "3", "--weights", "score", "--reserves", "2"]),
+        ("sample", "book.xlsx", ["-k", "2", "--strata", "site"]),
+        ("sample", "book.xlsx", ["-k", "4", "--method", "mus", "--amount", "score"]),
+        ("sample", "book.xlsx", ["-k", "4", "--method", "systematic"]),
         ("groups", "book.xlsx", ["-k", "4"]),
     ],
 )
