@@ -464,6 +464,29 @@ def test_draw_records_verify(page: Any, work: Path, options: list[str]) -> None:
     assert result["supported"]
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "2", "--balance", "site"],
+        ["-k", "3", "--balance", "site", "--balance", "tickets"],
+        ["--size", "3", "--balance", "site", "--avoid", "before.csv"],
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_balanced_teams_verify(page: Any, work: Path, options: list[str]) -> None:
+    cli("groups", "draws.csv", "-k", "3", "--seed", "before", "-o", "before.csv", cwd=work)
+    cli("groups", "draws.csv", *options, "--seed", "class 4B", "-o", "out.csv",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, work / "draws.csv", work / "out.csv")
+    assert result["verified"], result["message"]
+    edited = (work / "out.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    edited[1] = edited[1][:-2] + ("2" if edited[1][-2] != "2" else "1") + "\n"
+    result = verify(page, record, work / "draws.csv", ("out.csv", "".join(edited).encode()))
+    assert not result["verified"]
+    assert "differs at row 2, column 6" in result["message"]
+
+
 def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "3", "--weights", "tickets", "--seed", "42", "-o", "out.csv",
         "--record", "r.json", cwd=work)  # fmt: skip
@@ -471,6 +494,27 @@ def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
     more = DRAWS.replace("3,Cy,3,N", "3,Cy,300,N").encode()
     result = verify(page, record, ("draws.csv", more), work / "out.csv")
     assert not result["verified"]
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [("shuffle", []), ("sample", ["-k", "4"]), ("groups", ["-k", "3"])],
+)
+def test_kept_blank_rows_verify(page: Any, work: Path, command: str, options: list[str]) -> None:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(work / "book.xlsx")
+    wb.active.delete_rows(5, 2)
+    wb.active.insert_rows(5, 2)
+    wb.active.delete_rows(12)
+    wb.active.insert_rows(12)
+    wb.save(work / "gap.xlsx")
+    cli(command, "gap.xlsx", *options, "--keep-blank-rows", "--seed", "42", "-o", "out.xlsx",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["target"]["kept"] == ["5-6", "12"]
+    result = verify(page, record, work / "gap.xlsx", work / "out.xlsx")
+    assert result["verified"], result["message"]
 
 
 def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
@@ -542,6 +586,7 @@ def test_a_one_cell_edit_of_a_workbook_output_is_not_verified(page: Any, work: P
     assert "differs at Entrants!B17: it holds 1234.5" in result["message"]
     # saved again without a change: the values still verify, the page says the bytes differ
     wb = openpyxl.load_workbook(work / "out.xlsx")
+    wb.properties.creator = "someone else"  # else openpyxl may write the very same bytes
     wb.save(work / "resaved.xlsx")
     result = verify(
         page, record, work / "book.xlsx", ("out.xlsx", (work / "resaved.xlsx").read_bytes())
@@ -568,12 +613,13 @@ def test_a_swapped_input_is_not_verified(page: Any, work: Path) -> None:
 
 
 def test_unknown_kinds_are_not_passed(page: Any, work: Path) -> None:
-    cli("groups", "list.csv", "-k", "2", "--balance", "site", "--seed", "42", "-o", "w.csv",
-        "--record", "r.json", cwd=work)  # fmt: skip
-    result = verify(page, (work / "r.json").read_text(encoding="utf-8"), work / "list.csv")
-    assert not result["verified"]
-    assert not result["supported"]
-    assert result["message"].startswith("Cannot check this record: ")
+    cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    for change in ({"command": "deal"}, {"record_version": 3}, {"protocol": "xlshuffle/draw/v2"}):
+        result = verify(page, json.dumps({**record, **change}), work / "list.csv", work / "out.csv")
+        assert not result["verified"]
+        assert not result["supported"]
+        assert result["message"].startswith("Cannot check this record: ")
     for text in ('{"protocol": "xlshuffle/draw/v2"}', "hello", ""):
         result = verify(page, text)
         assert not result["verified"]
