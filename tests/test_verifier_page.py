@@ -656,3 +656,142 @@ def test_sheet_scanner_reads_what_the_dom_reads(page: Any, tmp_path: Path) -> No
         )
         assert scanned == dom
         assert len(scanned) > 10
+
+
+# ---------------------------------------------------------------- Excel's Draw log
+
+PEOPLE = [
+    ["Ana", 1, True],
+    ["Ivy", 1, "x"],
+    ["Ben", 2.5, None],
+    ["Cy", 3, False],
+    ["Di", 4, "d"],
+    ["Ed", 5, 6],
+    ["Flo", 3, "Zoë"],
+    ["Gus", 0, "g"],
+    ["Hal", 2, 7.25],
+]
+LOCKED: dict[str, dict[str, Any]] = {
+    "shuffle": {},
+    "winners": {"k": 3},
+    "groups": {"k": 3},
+    "deal": {"k": 2, "hands": 3},
+    "raffle": {"k": 2, "reserves": 2, "tickets": 1},
+    "raffle-random": {"k": 3, "reserves": 0},
+}
+
+
+def locked_draw(tmp_path: Path, mode: str, seed: str = "eb3rx") -> tuple[str, Path]:
+    """A locked draw as the Excel scripts make it: the Draw log row's text and the workbook."""
+    import openpyxl
+
+    from xlshuffle.excel._lockcore import Draw, plan
+
+    options = dict(LOCKED[mode])
+    mode = mode.split("-")[0]
+    tickets = options.pop("tickets", None)
+    output = plan(mode, PEOPLE, seed, **options, tickets=tickets)
+    address = f"A2:C{len(PEOPLE) + 1}"
+    top, left = (2, 1) if mode == "shuffle" else (2, 5)
+    out_address = (
+        f"{'AE'[left == 5]}{top}:{chr(64 + left + len(output[0]) - 1)}{top + len(output) - 1}"
+    )
+    draw = Draw(
+        mode=mode,
+        sheet="People",
+        address=address,
+        book="Raffle.xlsx",
+        seed=seed,
+        seed_from="fresh (operating system)",
+        version="0.1.0",
+        time="2026-11-23T17:40:12Z",
+        rows=PEOPLE,
+        output=output,
+        output_address=out_address,
+        k=options.get("k"),
+        hands=options.get("hands"),
+        reserves=options.get("reserves"),
+        tickets=None if tickets is None else f"B2:B{len(PEOPLE) + 1}",
+    )
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "People"
+    ws.append(["name", "tickets", "note"])
+    for r, row in enumerate(PEOPLE, 2):
+        for c, v in enumerate(row, 1):
+            ws.cell(r, c, v)
+    for r, row in enumerate(output, top):
+        for c, v in enumerate(row, left):
+            ws.cell(r, c).value = v  # ws.cell(r, c, None) would keep the old value
+    path = tmp_path / "Raffle.xlsx"
+    wb.save(path)
+    return "\t".join(draw.log_row()), path
+
+
+@pytest.mark.parametrize("mode", list(LOCKED))
+def test_draw_log_rows_verify(page: Any, tmp_path: Path, mode: str) -> None:
+    row, book = locked_draw(tmp_path, mode)
+    header = (
+        "time (UTC)\tsheet\trange\tmode\tk\thands\toutput\tseed\tseed from\tprotocol\tversion\t"
+        "input sha256\toutput sha256\tformula\tcommand line\trestored (UTC)\treserves\ttickets\t"
+        "method"
+    )
+    for text in (row, f"{header}\n{row}\n"):
+        result = verify(page, text, book)
+        assert result["verified"], result["message"]
+        assert result["message"].startswith("Verified: Draw log row of 2026-11-23T17:40:12Z")
+    # another seed in the row
+    result = verify(page, row.replace("eb3rx", "eb3ry"), book)
+    assert not result["verified"]
+    assert result["supported"]
+
+
+@pytest.mark.parametrize("mode", ["shuffle", "winners", "raffle"])
+def test_an_edited_cell_of_a_locked_draw_is_not_verified(
+    page: Any, tmp_path: Path, mode: str
+) -> None:
+    import openpyxl
+
+    row, book = locked_draw(tmp_path, mode)
+    wb = openpyxl.load_workbook(book)
+    wb["People"]["A3" if mode == "shuffle" else "E3"] = "Mallory"
+    wb.save(tmp_path / "edited.xlsx")
+    result = verify(page, row, ("Raffle.xlsx", (tmp_path / "edited.xlsx").read_bytes()))
+    assert not result["verified"]
+    if mode == "shuffle":
+        assert "are not what the draw wrote" in result["message"]
+    else:
+        assert 'People!E3 holds "Mallory"' in result["message"]
+    # the input edited instead: a winners draw is refused, naming the range
+    if mode != "shuffle":
+        wb = openpyxl.load_workbook(book)
+        wb["People"]["B4"] = 99
+        wb.save(tmp_path / "edited.xlsx")
+        result = verify(page, row, ("Raffle.xlsx", (tmp_path / "edited.xlsx").read_bytes()))
+        assert not result["verified"]
+        assert "the values in People!A2:C10 are not the ones the draw read" in result["message"]
+
+
+@pytest.mark.parametrize("mode", ["shuffle", "winners"])
+def test_a_restored_locked_draw_verifies_from_its_input(
+    page: Any, tmp_path: Path, mode: str
+) -> None:
+    import openpyxl
+
+    row, book = locked_draw(tmp_path, mode)
+    cells = row.split("\t")
+    cells[15] = "2026-11-23T18:00:00Z"
+    wb = openpyxl.load_workbook(book)
+    ws = wb["People"]
+    for r in range(2, 12):
+        for c in range(1, 9):
+            ws.cell(r, c).value = None
+    for r, values in enumerate(PEOPLE, 2):
+        for c, v in enumerate(values, 1):
+            ws.cell(r, c).value = v
+    wb.save(tmp_path / "restored.xlsx")
+    result = verify(
+        page, "\t".join(cells), ("Raffle.xlsx", (tmp_path / "restored.xlsx").read_bytes())
+    )
+    assert result["verified"], result["message"]
+    assert "(restored 2026-11-23T18:00:00Z)" in result["message"]
