@@ -487,6 +487,45 @@ def test_balanced_teams_verify(page: Any, work: Path, options: list[str]) -> Non
     assert "differs at row 2, column 6" in result["message"]
 
 
+@pytest.mark.parametrize(
+    "options", [[], ["-k", "2"], ["--balanced"], ["--balanced", "-k", "3"]], ids=" ".join
+)
+def test_orders_records_verify(page: Any, work: Path, options: list[str]) -> None:
+    (work / "items.txt").write_text("Tea\nCoffee\nJuice\nWater\nCocoa\n", encoding="utf-8")
+    cli("orders", "items.txt", "--ids", "draws.csv", "--ids-column", "name", *options,
+        "--seed", "class 4B", "-o", "orders.csv", "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = (work / "items.txt", work / "draws.csv", work / "orders.csv")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    text = (work / "orders.csv").read_text(encoding="utf-8")
+    swapped = text.replace("Tea,Coffee", "Coffee,Tea", 1).replace("Coffee,Tea", "Tea,Coffee", 1)
+    if swapped == text:
+        swapped = text.replace("Ann,", "Ann,X", 1)
+    result = verify(page, record, *files[:2], ("orders.csv", swapped.encode()))
+    assert not result["verified"]
+    assert "orders.csv differs at row " in result["message"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [[], ["--strata", "site=N,S", "--strata", "sex=F,M"], ["--codes-only", "codes.csv"]],
+    ids=" ".join,
+)
+def test_allocation_records_verify(page: Any, work: Path, options: list[str]) -> None:
+    cli("allocate", "--arms", "A,B", "--ratio", "2:1", "--n", "7", "--block-sizes", "3,6",
+        *options, "--seed", "trial", "-o", "alloc.csv", "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = [work / "alloc.csv"] + ([work / "codes.csv"] if "--codes-only" in options else [])
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    changed = json.loads(record)
+    changed["seed"] = "trial 2"
+    result = verify(page, json.dumps(changed), *files)
+    assert not result["verified"]
+    assert "alloc.csv " in result["message"]
+
+
 def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "3", "--weights", "tickets", "--seed", "42", "-o", "out.csv",
         "--record", "r.json", cwd=work)  # fmt: skip
