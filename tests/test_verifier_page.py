@@ -556,6 +556,55 @@ def test_kept_blank_rows_verify(page: Any, work: Path, command: str, options: li
     assert result["verified"], result["message"]
 
 
+def test_winners_printed_to_the_screen_verify(page: Any, work: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    winners = subprocess.run(
+        [sys.executable, "-m", "xlshuffle", "sample", "draws.csv", "-k", "3", "--weights",
+         "tickets", "--seed", "42", "--record", "r.json"],
+        cwd=work, env=env, check=True, capture_output=True,
+    ).stdout  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["output"] is None
+    result = verify(page, record, work / "draws.csv", ("winners.csv", winners))
+    assert result["verified"], result["message"]
+    assert "the output holds exactly the drawn rows" in result["message"]
+    other = winners.replace(b"Gus", b"Guy")
+    assert other != winners
+    result = verify(page, record, work / "draws.csv", ("winners.csv", other))
+    assert not result["verified"]
+
+
+def test_one_record_of_several_inputs(page: Any, work: Path) -> None:
+    cli("shuffle", "list.csv", "list.tsv", "draws.csv", "--seed", "5", "--suffix", ".out",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert len(json.loads(record)) == 3
+    files = [work / n for n in ("list.csv", "list.tsv", "draws.csv")]
+    files += [work / n for n in ("list.out.csv", "list.out.tsv", "draws.out.csv")]
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    assert result["message"].count("Verified: ") == 3
+    result = verify(page, record, *files[:-1], ("draws.out.csv", LIST.encode()))
+    assert not result["verified"]
+    assert "draws.out.csv differs at row 1, column 1" in result["message"]
+
+
+def test_the_page_s_own_buttons(page: Any, work: Path) -> None:
+    cli("sample", "list.csv", "-k", "2", "--seed", "42", "-o", "out.csv", "--record", "r.json",
+        cwd=work)  # fmt: skip
+    page.set_input_files("#record-file", str(work / "r.json"))
+    page.wait_for_function("() => document.getElementById('record').value.includes('sample')")
+    page.set_input_files("#files", [str(work / "list.csv"), str(work / "out.csv")])
+    page.click("#verify")
+    page.wait_for_function("() => document.getElementById('verdict').className === 'ok'")
+    assert page.inner_text("#verdict").startswith("Verified: draw of 2 of list.csv")
+    assert "winner 1" in page.inner_text("#details")
+    page.fill("#record", page.input_value("#record").replace('"seed": "42"', '"seed": "43"'))
+    page.click("#verify")
+    page.wait_for_function("() => document.getElementById('verdict').className === 'bad'")
+    assert page.inner_text("#verdict").startswith("NOT verified: ")
+
+
 def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
     record = json.loads((work / "r.json").read_text(encoding="utf-8"))
