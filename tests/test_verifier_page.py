@@ -526,6 +526,22 @@ def test_allocation_records_verify(page: Any, work: Path, options: list[str]) ->
     assert "alloc.csv " in result["message"]
 
 
+def test_the_exclusion_list_is_checked_when_given(page: Any, work: Path) -> None:
+    cli("sample", "draws.csv", "-k", "2", "--id", "id", "--seed", "spring", "-o", "first.csv",
+        "--record", "first.json", cwd=work)  # fmt: skip
+    for excluded in ("excluded.txt", "first.json"):  # a list of IDs, or the last draw's record
+        cli("sample", "draws.csv", "-k", "3", "--id", "id", "--exclude", excluded, "--seed",
+            "summer", "-o", "out.csv", "--record", "r.json", "--overwrite", cwd=work)  # fmt: skip
+        record = (work / "r.json").read_text(encoding="utf-8")
+        files = (work / "draws.csv", work / "out.csv")
+        result = verify(page, record, *files, work / excluded)
+        assert result["verified"], result["message"]
+        assert "exactly those whose ID the exclusion list holds" in result["message"]
+        result = verify(page, record, *files, ("other.txt", b"2\n7\n9\n"))
+        assert not result["verified"]
+        assert "other.txt is not the exclusion list the draw used" in result["message"]
+
+
 def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "3", "--weights", "tickets", "--seed", "42", "-o", "out.csv",
         "--record", "r.json", cwd=work)  # fmt: skip
