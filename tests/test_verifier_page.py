@@ -621,6 +621,37 @@ def test_the_page_s_own_buttons(page: Any, work: Path) -> None:
     assert page.inner_text("#verdict").startswith("NOT verified: ")
 
 
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [("shuffle", []), ("shuffle", ["--range", "B1:D301"]), ("sample", ["-k", "5"])],
+)
+def test_an_excel_style_workbook_verifies(
+    page: Any, tmp_path: Path, command: str, options: list[str]
+) -> None:
+    """Shared strings, dates and formulas with cached values, as Excel writes them."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_batch import make_workbook
+
+    make_workbook(str(tmp_path / "excel.xlsx"), 300)
+    cli(command, "excel.xlsx", *options, "--seed", "x", "-o", "out.xlsx", "--record", "r.json",
+        cwd=tmp_path)  # fmt: skip
+    record = (tmp_path / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, tmp_path / "excel.xlsx", tmp_path / "out.xlsx")
+    assert result["verified"], result["message"]
+
+
+V1 = ROOT / "tests" / "fixtures" / "records_v1"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in V1.glob("*.json")))
+def test_version_1_records_verify(page: Any, name: str) -> None:
+    """Records xlshuffle 0.1 wrote (tests/fixtures/records_v1) still verify in the page."""
+    record = json.loads((V1 / f"{name}.json").read_text(encoding="utf-8"))
+    output = V1 / (record["output"] or "winners.csv")
+    result = verify(page, json.dumps(record), V1 / record["input"], output)
+    assert result["verified"], result["message"]
+
+
 def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
     record = json.loads((work / "r.json").read_text(encoding="utf-8"))
