@@ -930,3 +930,52 @@ def test_a_restored_locked_draw_verifies_from_its_input(
     )
     assert result["verified"], result["message"]
     assert "(restored 2026-11-23T18:00:00Z)" in result["message"]
+
+
+# ---------------------------------------------------------------- a second implementation
+
+
+def test_the_page_agrees_with_xlshuffle_on_random_cases(page: Any) -> None:
+    """Differential check: random seeds (texts with accents, emoji, white space; numbers) and
+    sizes through the page and through xlshuffle's Python code."""
+    import random
+
+    import xlshuffle
+
+    rng = random.Random(22)
+    alphabet = "abcXYZ 0123456789éèZoe\u0308名前🎲\t-."
+    cases = []
+    for _ in range(150):
+        seed = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        if not seed.strip():
+            seed += "x"
+        n = rng.choice([1, 2, 3, 5, 10, 52, 100, 1000])
+        k = rng.randint(0, n)
+        weights = [rng.choice([0, 1, 2, 3, 10, 2**40]) for _ in range(rng.randint(1, 30))]
+        w = rng.randint(0, sum(1 for x in weights if x))
+        person = rng.choice(["Ann", " Bo", "42", "Zoë", "名前"])
+        cases.append({"seed": seed, "n": n, "k": k, "weights": weights, "w": w, "id": person})
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) {
+          out.push([
+            await P.permutation(c.n, c.seed),
+            await P.deal([...Array(c.n).keys()], c.k, c.seed),
+            await P.weighted(c.weights.map(String), c.w, c.seed),
+            await P.personOrder(c.n, c.k, c.seed, c.id),
+          ]);
+        }
+        return out;""",
+        cases=cases,
+    )
+    want = [
+        [
+            xlshuffle.permutation(c["n"], seed=c["seed"]),
+            xlshuffle.deal(range(c["n"]), c["k"], seed=c["seed"]),
+            xlshuffle.weighted_sample(c["weights"], c["w"], seed=c["seed"]),
+            xlshuffle.person_order(c["n"], c["id"], seed=c["seed"], k=c["k"]),
+        ]
+        for c in cases
+    ]
+    assert got == want
