@@ -572,6 +572,30 @@ def test_kept_blank_rows_verify(page: Any, work: Path, command: str, options: li
     assert result["verified"], result["message"]
 
 
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (
+            "crlf.csv",
+            '\ufeffname,note\r\n"Ann, A.","said ""hi"""\r\nBo,"two\r\nlines"\r\nCy,\r\nDi,x\r\n',
+        ),
+        ("semi.csv", "name;n\nZoë;1,5\n名前;2\n🎲;3\nEd;4"),
+        ("tabs.tsv", "a\tb\n1\t\n2\tx\n3\ty\n"),
+    ],
+)
+def test_lists_with_quotes_line_breaks_and_other_delimiters(
+    page: Any, tmp_path: Path, name: str, text: str
+) -> None:
+    (tmp_path / name).write_bytes(text.encode("utf-8"))
+    for command, options in (("shuffle", []), ("sample", ["-k", "2"]), ("groups", ["-k", "2"])):
+        out = tmp_path / f"out-{command}{Path(name).suffix}"
+        cli(command, name, *options, "--seed", "q", "-o", out, "--record", f"{command}.json",
+            cwd=tmp_path)  # fmt: skip
+        record = (tmp_path / f"{command}.json").read_text(encoding="utf-8")
+        result = verify(page, record, tmp_path / name, out)
+        assert result["verified"], result["message"]
+
+
 def test_winners_printed_to_the_screen_verify(page: Any, work: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     winners = subprocess.run(
@@ -791,6 +815,34 @@ def test_sheet_scanner_reads_what_the_dom_reads(page: Any, tmp_path: Path) -> No
         )
         assert scanned == dom
         assert len(scanned) > 10
+    # a sheet whose elements carry a namespace prefix: the scanner leaves it to the DOM
+    import re
+    import zipfile
+
+    with (
+        zipfile.ZipFile(tmp_path / "odd.xlsx") as src,
+        zipfile.ZipFile(tmp_path / "prefixed.xlsx", "w", zipfile.ZIP_DEFLATED) as dst,
+    ):
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                text = re.sub(r"<(/?)([A-Za-z])", r"<\1x:\2", data.decode())
+                data = text.replace(' xmlns="', ' xmlns:x="', 1).encode()
+            dst.writestr(info, data)
+    cells = []
+    for name in ("odd.xlsx", "prefixed.xlsx"):
+        data = base64.b64encode((tmp_path / name).read_bytes()).decode("ascii")
+        cells.append(
+            page.evaluate(
+                """async (b64) => {
+                  const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+                  const book = await window.xlshuffleVerifier.openWorkbook(bytes);
+                  return [...(await book.cells(book.sheets[0])).cells];
+                }""",
+                data,
+            )
+        )
+    assert cells[0] == cells[1]
 
 
 # ---------------------------------------------------------------- Excel's Draw log
