@@ -596,6 +596,18 @@ def test_lists_with_quotes_line_breaks_and_other_delimiters(
         assert result["verified"], result["message"]
 
 
+@pytest.mark.parametrize("name", ["book.xlsx", "list.csv"])
+def test_an_in_place_draw_verifies_with_its_backup(page: Any, work: Path, name: str) -> None:
+    cli("shuffle", name, "--in-place", "--record", "r.json", cwd=work)  # a fresh seed
+    record = (work / "r.json").read_text(encoding="utf-8")
+    backup = work / name.replace(".", ".bak.")
+    assert backup.exists()
+    result = verify(page, record, work / name, backup)
+    assert result["verified"], result["message"]
+    seed = json.loads(record)["seed"]
+    assert f'with seed "{seed}"' in result["message"]
+
+
 def test_winners_printed_to_the_screen_verify(page: Any, work: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     winners = subprocess.run(
