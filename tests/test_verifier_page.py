@@ -542,6 +542,17 @@ def test_the_exclusion_list_is_checked_when_given(page: Any, work: Path) -> None
         assert "other.txt is not the exclusion list the draw used" in result["message"]
 
 
+def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Path) -> None:
+    rows = ["$1,234.56", "1 234.50 €", "7", "0.10 €", "£12", "3'000", "250.5", "0"]
+    text = "id,amount\n" + "".join(f'{i},"{a}"\n' for i, a in enumerate(rows, 1))
+    (tmp_path / "money.csv").write_text(text, encoding="utf-8")
+    cli("sample", "money.csv", "-k", "3", "--method", "mus", "--amount", "amount", "--seed",
+        "audit", "-o", "out.csv", "--record", "r.json", cwd=tmp_path)  # fmt: skip
+    record = (tmp_path / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, tmp_path / "money.csv", tmp_path / "out.csv")
+    assert result["verified"], result["message"]
+
+
 def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "3", "--weights", "tickets", "--seed", "42", "-o", "out.csv",
         "--record", "r.json", cwd=work)  # fmt: skip
