@@ -731,6 +731,23 @@ def test_version_1_records_verify(page: Any, name: str) -> None:
     assert result["verified"], result["message"]
 
 
+@pytest.mark.parametrize(
+    "options", [[], ["--cards", "7", "--hands", "4"], ["--jokers", "2", "--decks", "2"]]
+)
+def test_deal_records_verify(page: Any, tmp_path: Path, options: list[str]) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    argv = [sys.executable, "-m", "xlshuffle", "deal", *options, "--seed", "poker", "--json"]
+    record = subprocess.run(argv, env=env, check=True, capture_output=True, text=True).stdout
+    result = verify(page, record)
+    assert result["verified"], result["message"]
+    result = verify(page, record.replace('"poker"', '"bridge"'))
+    assert not result["verified"]
+    assert result["supported"]
+    argv = [sys.executable, "-m", "xlshuffle", "deal", "--deck", "20", "--seed", "x", "--json"]
+    numbers = subprocess.run(argv, env=env, check=True, capture_output=True)
+    assert not verify(page, numbers.stdout.decode())["supported"]
+
+
 def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
     record = json.loads((work / "r.json").read_text(encoding="utf-8"))
