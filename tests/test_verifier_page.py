@@ -1103,3 +1103,25 @@ def test_the_page_agrees_with_xlshuffle_on_random_cases(page: Any) -> None:
         for c in cases
     ]
     assert got == want
+
+
+@pytest.mark.slow
+def test_a_100_000_row_workbook_verifies_in_seconds(page: Any, tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_batch import make_workbook
+
+    make_workbook(str(tmp_path / "big.xlsx"), 100_000)
+    cli("shuffle", "big.xlsx", "--seed", "bench", "-o", "out.xlsx", "--record", "r.json",
+        cwd=tmp_path)  # fmt: skip
+    page.set_input_files("#files", [str(tmp_path / "big.xlsx"), str(tmp_path / "out.xlsx")])
+    result = page.evaluate(
+        """async (record) => {
+          const files = Array.from(document.getElementById("files").files);
+          const t = performance.now();
+          const r = await window.xlshuffleVerify({record, files});
+          return {...r, seconds: (performance.now() - t) / 1000};
+        }""",
+        (tmp_path / "r.json").read_text(encoding="utf-8"),
+    )
+    assert result["verified"], result["message"]
+    assert result["seconds"] < 20  # about 2 s when it was written (benchmarks/bench_verifier.py)
