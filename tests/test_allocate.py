@@ -254,3 +254,12 @@ def test_refusals_say_what_and_how(kwargs: dict[str, object], error: type, words
         allocation_list(**{**design, **kwargs})  # type: ignore[arg-type]
     message = str(info.value)
     assert words in message and "\n" not in message
+
+
+def test_a_list_with_a_repeated_code_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 60-bit codes never repeat in practice; a code function that repeats shows the check
+    from xlshuffle.draw import allocate
+
+    monkeypatch.setattr(allocate, "_code", lambda key, seq: f"CODE-{seq % 5}")
+    with pytest.raises(SizeError, match="rows 1 and 6 share the concealment code CODE-1"):
+        allocation_list(["A", "B"], n=8, block_sizes=[2], seed=1)

@@ -275,3 +275,57 @@ def test_the_docs_python_example_runs() -> None:
     parser, runner = doctest.DocTestParser(), doctest.DocTestRunner()
     runner.run(parser.get_doctest(block, {}, "batch.md allocation", "batch.md", 0))
     assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("name", ["codes.csv", "redcap.csv"])
+def test_verify_checks_the_codes_only_and_redcap_files(
+    made: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    path = made / name
+    code, out, err = run(capsys, "verify", made / "rec.json", "--output", path)
+    assert (code, err) == (0, "") and f"{path} checked" in out
+    # the record's digest of that file is checked too
+    rec = json.loads((made / "rec.json").read_text(encoding="utf-8"))
+    key = "codes_only_sha256" if name == "codes.csv" else "redcap_sha256"
+    assert rec[key] == hashlib.sha256(path.read_bytes()).hexdigest()
+    forged = made / "forged.json"
+    forged.write_text(json.dumps({**rec, key: "0" * 64}), encoding="utf-8")
+    code, _, err = run(capsys, "verify", forged, "--output", path)
+    assert code == 1 and f"its {key} is not that of the file" in err
+    # one changed value (a code, or an arm's number) is named by its line
+    rows = table(path)
+    rows[7][-1 if name == "codes.csv" else 0] = "X"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(rows)
+    code, out, err = run(capsys, "verify", made / "rec.json", "--output", path)
+    assert (code, out) == (1, "") and "line 8 (Seq" in err and err.count("\n") == 1
+
+
+def test_workbook_list_and_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    book, codes, rec = tmp_path / "list.xlsx", tmp_path / "codes.xlsx", tmp_path / "r.json"
+    code, _, err = run(capsys, *ARGS, "-o", book, "--codes-only", codes, "--record", rec)
+    assert (code, err) == (0, "")
+    # the same rows as the CSV list, cell for cell (numbers as numbers), read by openpyxl
+    code, _, _ = run(capsys, *ARGS, "-o", tmp_path / "list.csv")
+    want = table(tmp_path / "list.csv")
+    ws = openpyxl.load_workbook(book).active
+    assert ws.title == "Allocation"
+    got = [[str(v) for v in row] for row in ws.iter_rows(values_only=True)]
+    assert got == want
+    assert isinstance(ws["A2"].value, int)
+    assert openpyxl.load_workbook(codes).active.title == "Codes"
+    for path in (book, codes):
+        code, out, err = run(capsys, "verify", rec, "--output", path)
+        assert (code, err) == (0, "") and f"{path} checked" in out
+    wb = openpyxl.load_workbook(book)
+    cell = wb.active.cell(row=9, column=6)
+    cell.value = "Drug" if cell.value == "Placebo" else "Placebo"
+    wb.save(book)
+    code, out, err = run(capsys, "verify", rec, "--output", book)
+    assert (code, out) == (1, "") and "row 9 (Seq" in err and err.count("\n") == 1
+
+
+def test_redcap_stays_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, *ARGS, "-o", tmp_path / "l.csv", "--redcap", tmp_path / "r.xlsx")
+    assert code == 2 and "REDCap imports CSV" in err

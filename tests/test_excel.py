@@ -125,7 +125,7 @@ def test_registers_exactly_the_eight_functions(meta: dict[str, dict[str, Any]]) 
             ["data", "k", "seed", "method", "amounts"],
             [False, False, True, True, True],
         ),
-        ("GROUPS", ["data", "k", "seed"], [False, False, True]),
+        ("GROUPS", ["data", "k", "seed", "balance"], [False, False, True, True]),
         (
             "ORDERS",
             ["items", "ids", "seed", "k", "balanced"],
@@ -133,8 +133,8 @@ def test_registers_exactly_the_eight_functions(meta: dict[str, dict[str, Any]]) 
         ),
         (
             "ALLOCATE",
-            ["arms", "n", "seed", "ratio", "block_sizes"],
-            [False, False, True, True, True],
+            ["arms", "n", "seed", "ratio", "block_sizes", "strata"],
+            [False, False, True, True, True, True],
         ),
     ],
 )

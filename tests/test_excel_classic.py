@@ -57,7 +57,7 @@ SIGNATURES = {
     "AUDITSAMPLE": (
         "Function AUDITSAMPLE(data, k, Optional seed, Optional method, Optional amounts)"
     ),
-    "GROUPS": "Function GROUPS(data, k, Optional seed)",
+    "GROUPS": "Function GROUPS(data, k, Optional seed, Optional balance)",
     "ORDERS": "Function ORDERS(items, ids, Optional seed, Optional k, Optional balanced)",
 }
 

@@ -36,12 +36,15 @@ from xlshuffle import PROTOCOL, __version__, deal, deal_hands, excel_serial, gro
 from xlshuffle.excel import scripts, subs
 
 SCRIPTS = (
+    "assign_balanced_teams",
     "assign_groups",
     "deal_cards",
     "draw_raffle",
     "draw_winners",
     "restore_last_draw",
     "shuffle_rows",
+    "write_allocation_list",
+    "write_orders",
     "write_seed",
 )
 PEOPLE = [["Ana", 1, True], ["Ben", 2.5, None], ["Cy", "x", False], ["Di", 4, "d"], ["Ed", 5, 6]]
@@ -65,6 +68,8 @@ LOG_HEADER = [
     "reserves",
     "tickets",
     "method",
+    "new sheets",
+    "options",
 ]
 WRITES = {"setValues", "rangeClearContents", "addSheet", "setNumberFormat"}
 
@@ -184,6 +189,8 @@ class Excel:
                 self._write(sheets[at], a["start_row"], a["start_column"], blank)
             elif func == "addSheet":
                 sheets.insert(a["args"][0], _sheet(a["args"][1], [[]]))
+            elif func == "sheetDelete":
+                del sheets[at]
             elif func == "activateSheet":
                 self.payload["book"]["active_sheet_index"] = a["args"][0]
             elif func == "setNumberFormat":
@@ -277,7 +284,7 @@ def one_line(message: str) -> str:
 # --------------------------------------------------------------------------- registration
 
 
-def test_seven_scripts_registered_by_xlwings_with_a_button_name() -> None:
+def test_ten_scripts_registered_by_xlwings_with_a_button_name() -> None:
     meta = {m["function_name"]: m for m in custom_scripts_meta(scripts)}
     assert sorted(meta) == sorted(SCRIPTS)
     assert all(m["name"].startswith("xlshuffle: ") and m["lazy"] is False for m in meta.values())
@@ -322,7 +329,7 @@ def test_log_cells_are_text_formatted_before_they_are_written() -> None:
     actions = excel.script("shuffle_rows")
     log = [a for a in actions if a["sheet_position"] == 1]
     assert [a["func"] for a in log] == ["setNumberFormat", "setValues"]
-    assert log[0]["args"] == ["@"] and log[0]["row_count"] == 2 and log[0]["column_count"] == 19
+    assert log[0]["args"] == ["@"] and log[0]["row_count"] == 2 and log[0]["column_count"] == 21
     assert all(isinstance(v, str) for row in log[1]["values"] for v in row)
     assert excel.formats[("Draw log", 1, LOG_HEADER.index("seed"))] == "@"
     # The log sheet was added after the others and the user's sheet is active again.

@@ -156,7 +156,7 @@ def test_a_log_from_before_the_raffle_gets_the_new_columns_and_still_restores() 
     excel.script("restore_last_draw")  # an old row restores as before
     assert excel.cells("Sheet1", 2, 5, 2, 4) == [[None] * 4] * 2
     excel.script("draw_raffle", 3, 2, "Tickets")
-    assert excel.sheet("Draw log")["values"][0][:19] == LOG_HEADER
+    assert excel.sheet("Draw log")["values"][0][:21] == LOG_HEADER
     first, second = excel.log()
     assert first["mode"] == "winners" and first["restored (UTC)"]
     assert (second["mode"], second["tickets"], second["reserves"]) == ("raffle", "C2:C9", "2")

@@ -76,9 +76,40 @@ def test_balanced_groups_chances_and_balance(k: int) -> None:
             assert max(sizes) - min(sizes) <= 1
 
 
+@pytest.mark.parametrize(
+    ("people", "k"), [("aaabbb", 2), ("aabb", 3), ("aaaaab", 2), ("aabbc", 2), ("aabbbcc", 3)]
+)
+def test_balanced_groups_is_uniform_over_the_balanced_assignments(people: str, k: int) -> None:
+    # every labelled assignment (person -> team) whose team sizes, and each value's count
+    # per team, differ by at most one: enumerated here, on its own
+    values = list(people)
+    meets = []
+    for teams in itertools.product(range(1, k + 1), repeat=len(values)):
+        spreads = []
+        for keep in (None, *set(values)):
+            per = Counter(t for t, v in zip(teams, values, strict=True) if keep in (None, v))
+            spreads.append(
+                max(per.get(g, 0) for g in range(1, k + 1))
+                - min(per.get(g, 0) for g in range(1, k + 1))
+            )
+        if max(spreads) <= 1:
+            meets.append(teams)
+    dist = team_distribution(values, k)
+    assert set(dist) == set(meets)
+    assert set(dist.values()) == {Fraction(1, len(meets))}
+
+
+def test_balanced_groups_is_not_uniform_in_general() -> None:
+    # protocol section 16 says so; the lab's smallest case: a b c c into three teams
+    values = list("abcc")
+    dist = team_distribution(values, 3)
+    assert len(dist) == 30  # every assignment with sizes 2,1,1 and the two c's apart
+    assert sorted(set(dist.values())) == [Fraction(1, 36), Fraction(1, 18)]
+
+
 def test_every_claim_holds() -> None:
     checks = design_checks()
-    assert len(checks) == 14
+    assert len(checks) == 18
     assert all(c["holds"] for c in checks), [c["name"] for c in checks if not c["holds"]]
 
 
@@ -89,6 +120,7 @@ def test_a_biased_source_fails_the_chance_claims() -> None:
     assert "person_order n=3: every order has chance 1/6" in failed
     assert any(name.startswith("allocation 1:1 block 4") for name in failed)
     assert any("each person in each team 1/2" in name for name in failed)
+    assert any(name.startswith("balanced_groups aaabbc, k=3: every one") for name in failed)
     # the structural guarantees hold whatever the answers
     assert all(c["holds"] for c in checks if "for every answer" in c["name"])
 
@@ -104,7 +136,7 @@ def test_cli_designs_prints_one_holding_line_per_claim(capsys: pytest.CaptureFix
     assert main(["fairness", "--designs"]) == 0
     lines = capsys.readouterr().out.splitlines()
     claims = [x for x in lines if x.startswith(("  holds: ", "  FAILS: "))]
-    assert len(claims) == 14
+    assert len(claims) == 18
     assert all("holds" in x for x in claims)
     assert "    AAB 1/3  ABA 1/3  BAA 1/3" in lines
 

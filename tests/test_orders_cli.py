@@ -178,12 +178,23 @@ def test_the_worked_example_in_batch_md(
     text = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
     section = text.split("## Per-person orders", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```console\n(.*?)```", section, flags=re.DOTALL)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     monkeypatch.chdir(tmp_path)
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    book.active.title = "Questions"
+    book.active.append(["Question"])
+    for i in range(40):
+        book.active.append([f"Q{i + 1}"])
+    panel = book.create_sheet("Panel")
+    panel.append(["Respondent"])
+    for i in range(300):
+        panel.append([1000 + i])
+    book.save("survey.xlsx")
     Path("participants.txt").write_text("P01\nP02\nP03\nP04\n", encoding="utf-8")
     Path("dup.txt").write_text("P01\nP02\nP01\n", encoding="utf-8")
     steps = re.split(r"^\$ ", "".join(blocks), flags=re.MULTILINE)[1:]
-    assert len(steps) == 7
+    assert len(steps) == 9
     for step in steps:
         command, _, shown = step.replace("\\\n    ", "").partition("\n")
         argv = shlex.split(command)

@@ -79,6 +79,23 @@ CASES: list[tuple[str, list[Any]]] = [
     ("AUDITSAMPLE", [RAFFLE, cell(4), cell("audit 2026"), cell("mus"), column(AMOUNTS)]),
     ("SAMPLE", [RAFFLE, cell(2), cell(1), column([1, -2, 3, 4, 5, 6]), None, None, None]),
     ("AUDITSAMPLE", [RAFFLE, cell(2), cell(1), cell("cell"), None]),
+    # issue 21: balanced teams, allocation lists with strata, orders
+    ("GROUPS", [[["Name", "Team", "Amount"], *RAFFLE], cell(2), cell("teams"), cell("Team")]),
+    ("GROUPS", [RAFFLE, cell(3), cell(5), [[2, 3]]]),
+    ("GROUPS", [RAFFLE, cell(3), cell(5), cell("Team")]),  # a mistake: no header row
+    (
+        "ALLOCATE",
+        [
+            cell("A,B"),
+            cell(4),
+            cell("trial"),
+            cell("2:1"),
+            cell("3,6"),
+            cell("site=North,South;sex=F,M"),
+        ],
+    ),
+    ("ALLOCATE", [cell("A,B"), cell(4), cell(1), None, None, cell("site")]),  # a mistake
+    ("ORDERS", [column(NAMES[:4]), column(["P1", "P2", 42]), cell("study"), None, cell(True)]),
 ]
 LETTER_CASES: list[tuple[str, list[Any]]] = [
     ("SHUFFLESTR", [cell("Zoe\u0308 \U0001f1e9\U0001f1ea!"), cell("jumble"), None]),
@@ -100,6 +117,13 @@ def _raffle() -> Excel:
     return book
 
 
+def _items() -> Excel:
+    """The seeded people with only their names selected: the items of write orders."""
+    book = _seeded()
+    book.select("A2:A6")
+    return book
+
+
 # Draw and lock: (script, the workbook it runs on, its arguments).
 SCRIPT_CASES: list[tuple[str, Any, list[Any]]] = [
     ("shuffle_rows", _seeded, []),
@@ -107,6 +131,10 @@ SCRIPT_CASES: list[tuple[str, Any, list[Any]]] = [
     ("deal_cards", _seeded, [3, 2]),
     ("assign_groups", _seeded, [2]),
     ("draw_raffle", _raffle, [3, 1, "n"]),
+    ("assign_balanced_teams", _seeded, [2, "flag"]),
+    ("write_allocation_list", _seeded, ["A,B", 3, "2:1", "3", "site=N,S"]),
+    ("write_orders", _items, ["B2:B6", "2", True]),
+    ("write_orders", _seeded, ["B2:B6"]),  # a mistake: a block of items
     ("draw_raffle", _raffle, [9, 1, ""]),  # a mistake: the same one line
     ("draw_winners", _seeded, [99]),  # a mistake: the same one line
     ("shuffle_rows", people, []),  # a fresh seed from Pyodide's OS

@@ -108,16 +108,6 @@ def test_refusals_are_usage_errors(
     assert message in err and err.count("\n") == 1
 
 
-def test_workbook_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    book = tmp_path / "class.xlsx"
-    book.write_bytes(b"not opened")
-    assert (
-        run("groups", book, "-k", "2", "--balance", "A", "--seed", "1", "-o", tmp_path / "o.xlsx")
-        == 2
-    )
-    assert "save the sheet as CSV" in capsys.readouterr().err
-
-
 def test_verify_needs_the_input(
     src: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -211,3 +201,13 @@ def test_the_avoid_example_of_batch_md_is_what_runs(
     argv = ["class.csv", "-k", "3", "--balance", "Gender", "--avoid", "teams.csv", "--seed"]
     assert run("groups", *argv, "round 2", "-o", "round2.csv") == 0
     assert capsys.readouterr().out in part
+
+
+def test_avoid_a_balanced_draws_record(src: Path, tmp_path: Path) -> None:
+    first, out = tmp_path / "week1.json", tmp_path / "week2.csv"
+    argv = [src, "-k", "3", "--balance", "Gender"]
+    assert run("groups", *argv, "--seed", 1, "-o", tmp_path / "w1.csv", "--record", first) == 0
+    assert run("groups", *argv, "--seed", 2, "--avoid", first, "-o", out) == 0
+    labels = [[g] for _, g, _ in ROWS]
+    before = REF["balanced_teams"](labels, 3, 1)
+    assert [int(r[3]) for r in read(out)[1:]] == REF["balanced_teams"](labels, 3, 2, before)

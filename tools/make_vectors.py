@@ -249,6 +249,7 @@ def main() -> None:
     add_orders(vectors)
     add_allocation_lists(vectors)
     add_teams(vectors)
+    add_commitments(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
@@ -644,6 +645,97 @@ def add_teams(vectors: dict[str, object]) -> None:
         }
         for s, lab, k, before in round2
     ]
+
+
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\b": "\\b",
+    "\f": "\\f",
+}
+
+
+def canon(value: object) -> str:
+    """Section 17's canonical JSON, written out from the text of the section."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return (
+            '"'
+            + "".join(
+                _ESCAPES.get(ch, f"\\u{ord(ch):04x}" if ord(ch) < 0x20 else ch) for ch in value
+            )
+            + '"'
+        )
+    if isinstance(value, list):
+        return "[" + ",".join(canon(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(canon(k) + ":" + canon(value[k]) for k in sorted(value)) + "}"
+    raise TypeError(value)
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def add_commitments(vectors: dict[str, object]) -> None:
+    """Section 17 (added to v1 later; the vectors above are unchanged)."""
+    values: list[object] = [
+        {"b": [1, "\u00e9", None], "a": True, "c": {"z": '"quote"\tand\\', "y": "\x01\u2028"}},
+        ["Zo\u00eb", "\U0001f600", "", 0, -7],
+    ]
+    vectors["commit_canonical_json"] = [
+        {"value": v, "canonical": canon(v), "sha256": sha(canon(v))} for v in values
+    ]
+    rows = [
+        ["Name", "Email", "Tickets"],
+        ["Ann", "ann@example.com", "3"],
+        ["Bo", "", "1"],
+        ["Zo\u00eb"],
+    ]
+    vectors["commit_list_digest"] = {
+        "rows": rows,
+        "sha256": sha("".join(canon(r) + "\n" for r in rows)),
+    }
+    body = {
+        "commitment_version": 1,
+        "protocol": "xlshuffle/draw/v1",
+        "draw": {"command": "sample", "options": ["-k", "3", "--weights", "Tickets"]},
+        "list": {
+            "file": "raffle.csv",
+            "sheet": "raffle.csv",
+            "selection": "rows 1-5",
+            "header": True,
+            "rows": 4,
+            "sha256": vectors["commit_list_digest"]["sha256"],  # type: ignore[index]
+        },
+        "beacon": "EuroMillions 2026-12-04: the five main numbers, ascending",
+        "entrants": None,
+        "tool_version": "0.1.0",
+        "time_utc": "2026-11-26T12:00:00Z",
+    }
+    digest = sha(canon(body))
+    cases = [[" 4  17 23\t38 45 "], ["4 17 23 38 45", "Zoe\u0308 rolled 6"]]
+    seeds = []
+    for raw in cases:
+        # NFC, white space runs (str.isspace) as one space, trimmed
+        canonical = [" ".join(unicodedata.normalize("NFC", v).split()) for v in raw]
+        seed = "xlshuffle-commit:" + digest + "/" + "".join(v + "/" for v in canonical)
+        seeds.append({"reveal": raw, "seed": seed, "deal_3_of_10": deal(list(range(10)), 3, seed)})
+    vectors["commit_seed"] = {"commitment": body, "sha256": digest, "cases": seeds}
+    salt = "00112233445566778899aabbccddeeff"
+    vectors["commit_entrant_hashes"] = {
+        "salt": salt,
+        "rows": rows[1:],
+        "sha256": [sha(salt + "\n" + canon(r)) for r in rows[1:]],
+    }
 
 
 if __name__ == "__main__":

@@ -31,7 +31,12 @@ __all__ = ["UsageError", "main"]
 
 # Modules that add subcommands with ``register(subparsers)``; skipped if not present.
 # They must import without their optional dependency and import it when they run.
-_EDGE_COMMANDS = ("xlshuffle.cli.batch", "xlshuffle.cli.fairness", "xlshuffle.cli.allocate")
+_EDGE_COMMANDS = (
+    "xlshuffle.cli.batch",
+    "xlshuffle.cli.fairness",
+    "xlshuffle.cli.allocate",
+    "xlshuffle.cli.commit",
+)
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.
 _EXTRAS = {"openpyxl": "xlsx", "matplotlib": "plot", "xlwings": "excel"}
@@ -260,7 +265,9 @@ def _parse(
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         parser.print_help(sys.stderr)
         return None
-    if extra:  # name the subcommand's help, where the options it takes are listed
+    if getattr(args, "extra_ok", False):  # commit: the committed draw's own options
+        args.extra = extra
+    elif extra:  # name the subcommand's help, where the options it takes are listed
         _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     if getattr(args, "seed", None) == "":
         raise UsageError(_EMPTY_SEED)

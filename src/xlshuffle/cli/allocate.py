@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "allocate",
-        help="write a permuted-block allocation list for a trial (CSV)",
+        help="write a permuted-block allocation list for a trial (CSV or .xlsx)",
         description="Write a permuted-block allocation list (draw protocol v1, section 15): "
         "each block's size is drawn from --block-sizes and holds the arms exactly in --ratio, "
         "in a random order; one sequence per combination of --strata values, each of at "
@@ -51,7 +51,9 @@ def register(subparsers: Any) -> None:
         metavar="NAME=V1,V2",
         help="a stratum factor and its values; repeat for more (first factor slowest)",
     )
-    p.add_argument("-o", "--output", required=True, metavar="OUT.csv", help="the full list")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUT.csv", help="the full list (.csv or .xlsx)"
+    )
     p.add_argument("--record", metavar="FILE", help="write the JSON record for verify")
     p.add_argument(
         "--codes-only",
@@ -145,13 +147,19 @@ def _cmd_allocate(args: argparse.Namespace) -> int:
         option = next((o for starts, o in _OPTION_OF if text.startswith(starts)), "allocate")
         raise UsageError(f"{option}: {text}") from None
     names = [name for name, _ in options["strata"]]
+    if args.redcap is not None and _is_book(args.redcap):
+        raise UsageError(f"--redcap {args.redcap}: REDCap imports CSV: give a .csv file")
+    made = files.tables(rows, names, options["arms"])
     written: dict[str, tuple[str, bytes] | None] = {
-        "output": (args.output, files.list_csv(rows, names)),
+        "output": (args.output, _bytes(args.output, made["output"], "Allocation")),
         "codes_only": None,
         "redcap": None,
     }
     if args.codes_only is not None:
-        written["codes_only"] = (args.codes_only, files.codes_csv(rows, names))
+        written["codes_only"] = (
+            args.codes_only,
+            _bytes(args.codes_only, made["codes_only"], "Codes"),
+        )
     if args.redcap is not None:
         written["redcap"] = (args.redcap, files.redcap_csv(rows, names, options["arms"]))
     for item in written.values():
@@ -167,6 +175,19 @@ def _cmd_allocate(args: argparse.Namespace) -> int:
     print(_summary(args.output, options["n"], rows, also))
     seed_note(stream, args.seed, sys.stderr)
     return 0
+
+
+def _is_book(path: str) -> bool:
+    return path.lower().endswith(".xlsx")
+
+
+def _bytes(path: str, table: list[list[object]], sheet: str) -> bytes:
+    """A table's file: a new workbook of one sheet for ``.xlsx``, else CSV."""
+    if not _is_book(path):
+        return files.csv_bytes(table)
+    from ..workbook.tables import table_xlsx
+
+    return table_xlsx(table, sheet=sheet)
 
 
 def _summary(output: str, n: int, rows: list[Any], also: list[str]) -> str:
@@ -188,7 +209,17 @@ def verify(args: argparse.Namespace, record: dict[str, Any]) -> int:
             f"{args.record}: an allocation list has no input: give only --output OUT.csv"
         )
     if args.output is None:
-        raise UsageError(f"{args.record}: give --output OUT.csv, the list to check")
-    count = files.verify_allocation(record, args.output, args.record)
+        raise UsageError(
+            f"{args.record}: give --output OUT.csv: the list, its codes-only list or its "
+            "REDCap table, to check against the record"
+        )
+    if _is_book(args.output):
+        from ..common.digest import file_sha256
+        from ..workbook.tables import read_table
+
+        got, sha = read_table(args.output), file_sha256(args.output)
+        count = files.verify_allocation_table(record, args.output, got, sha, args.record)
+    else:
+        count = files.verify_allocation(record, args.output, args.record)
     print(f"ok: allocate with seed {record['seed']}: {count} rows replayed; {args.output} checked")
     return 0

@@ -89,16 +89,16 @@ def register(subparsers: Any) -> None:
         "--balance",
         action="append",
         metavar="COL",
-        help="balanced teams (CSV/TSV lists): each value of this column (header text or "
+        help="balanced teams: each value of this column (header text or "
         "letter) is spread over the teams within one; repeat for more columns, most "
         "important first (protocol section 16)",
     )
     p.add_argument(
         "--avoid",
         metavar="FILE",
-        help="keep apart people who were together in an earlier groups draw of this list "
-        "(its output list, or a plain groups draw's record): the first of up to 64 "
-        "candidates with the fewest repeated pairs (CSV/TSV lists)",
+        help="keep apart people who were together in an earlier groups draw of the same "
+        "rows (its record, plain or balanced; for a CSV/TSV list also its output list): the "
+        "first of up to 64 candidates with the fewest repeated pairs",
     )
     p.set_defaults(func=_cmd_run, command="groups")
 
@@ -212,14 +212,6 @@ def _run_task(task: Task) -> dict[str, Any]:
         "groups": workbook.groups_workbook,
     }
     draw = draws[task.command]
-    if "balance" in task.options:
-        return failure(
-            OptionError(
-                f"{task.src}: --balance and --avoid work on CSV/TSV lists only: save the "
-                "sheet as CSV "
-                "(File > Save As > CSV UTF-8) and run groups on that"
-            )
-        )
     try:
         with workbook.raised(**task.limits):
             result = draw(**task.workbook_keywords())

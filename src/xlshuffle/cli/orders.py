@@ -36,7 +36,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("items", metavar="ITEMS", help="the items: a CSV/TSV list or a text file")
     p.add_argument("--ids", required=True, metavar="IDS", help="the people's IDs, one each")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.csv", help="the table to write")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUT.csv", help="the table to write (.csv, .xlsx)"
+    )
     p.add_argument("--seed", help=seed_help("orders"))
     p.add_argument("-k", type=int, metavar="M", help="only the first M places of each order")
     p.add_argument(
@@ -48,6 +50,13 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--items-column", metavar="COL", help="ITEMS' column: header text or letter")
     p.add_argument("--ids-column", metavar="COL", help="IDS' column: header text or letter")
+    p.add_argument(
+        "--items-range",
+        metavar="RANGE",
+        help="for a workbook ITEMS: exactly these cells, one column or one row (A2:A41, "
+        "Items!B1:K1); without it, the first sheet is read as a list (header in row 1)",
+    )
+    p.add_argument("--ids-range", metavar="RANGE", help="for a workbook IDS: as --items-range")
     p.add_argument("--record", metavar="FILE", help="write the JSON draw record here")
     p.set_defaults(func=cmd_orders)
 
@@ -65,6 +74,10 @@ def cmd_orders(args: argparse.Namespace) -> int:
     check_writable(args.output)
     if args.record:
         check_writable(args.record)
+    readers = (
+        _reader(args.items, args.items_range, "--items-range"),
+        _reader(args.ids, args.ids_range, "--ids-range"),
+    )
     rec = orders_csv(
         args.items,
         args.ids,
@@ -74,7 +87,10 @@ def cmd_orders(args: argparse.Namespace) -> int:
         balanced=args.balanced,
         items_column=args.items_column,
         ids_column=args.ids_column,
+        readers=readers,
+        render=_renderer(args.output),
     )
+    rec["items_range"], rec["ids_range"] = args.items_range, args.ids_range
     if args.record:
         from .. import __version__
         from ..common.files import write_atomically
@@ -90,6 +106,38 @@ def cmd_orders(args: argparse.Namespace) -> int:
     )
     seed_note(stream, args.seed, sys.stderr)
     return 0
+
+
+def _is_book(path: str) -> bool:
+    return path.lower().endswith((".xlsx", ".xlsm", ".xltx", ".xltm"))
+
+
+def _reader(path: str, cells: str | None, option: str) -> Any:
+    """How ``path``'s values are read: None (a list or text file) or from a workbook."""
+    from . import UsageError
+
+    if not _is_book(path):
+        if cells is not None:
+            raise UsageError(f"{option} is for a workbook; {path} is read as a list or text")
+        return None
+    from ..workbook.tables import range_values
+
+    def read(p: str, column: str | None, col_option: str) -> tuple[list[str], str]:
+        if cells is not None and column is not None:
+            raise UsageError(f"{p}: give {option} or {col_option}, not both")
+        given = option if cells is not None else col_option
+        return range_values(p, cells=cells, column=column, option=given)
+
+    return read
+
+
+def _renderer(output: str) -> Any:
+    """The table's bytes for ``output``: a new workbook for ``.xlsx``, else None (CSV)."""
+    if not output.lower().endswith(".xlsx"):
+        return None
+    from ..workbook.tables import table_xlsx
+
+    return lambda table: table_xlsx(table, sheet="Orders")
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -120,7 +168,18 @@ def verify_orders(args: argparse.Namespace, record: dict[str, Any]) -> int:
             f"{args.record}: an orders record is replayed from its inputs: give --input ITEMS "
             "and --ids IDS (and --output OUT.csv to check the table)"
         )
-    verify_orders_csv(record, args.input, args.ids, args.output)
+    readers = (
+        _reader(args.input, record.get("items_range"), "items_range"),
+        _reader(args.ids, record.get("ids_range"), "ids_range"),
+    )
+    read_saved = None
+    if args.output is not None and _is_book(args.output):
+        from ..workbook.tables import read_table
+
+        read_saved = read_table
+    verify_orders_csv(
+        record, args.input, args.ids, args.output, readers=readers, read_saved=read_saved
+    )
     checked = "inputs and output" if args.output is not None else "inputs"
     print(
         f"ok: orders of {record['items']} for {record['people']} people with seed "

@@ -18,7 +18,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     orders = orders_record(args.record)
     if orders is not None:
         return verify_orders(args, orders)
-    from ..workbook import load_records, verify_record
+    from ..workbook import load_records
 
     try:
         records = load_records(args.record)
@@ -33,7 +33,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return verify(args, allocation)
     if args.ids is not None:
         raise UsageError(f"{args.record}: --ids checks an orders record; this is another draw")
+    return _verify_records(args, records)
+
+
+def _verify_records(args: argparse.Namespace, records: list[Any]) -> int:
+    """A draw record file of ``shuffle``, ``sample`` or ``groups``: its kind's check."""
+    from ..workbook import verify_record
+    from . import UsageError
+
     rec0 = records[0]
+    if rec0.commitment is not None:  # a committed draw: the chain first, then the draw
+        from .commit import check_commitment
+
+        print(check_commitment(rec0, args.input))
     if rec0.target.get("balance") is not None:
         return _verify_teams(args, records)
     if rec0.target.get("draw") is not None:
@@ -112,7 +124,12 @@ def _verify_teams(args: argparse.Namespace, records: list[Any]) -> int:
             f"{args.record}: balanced teams are drawn again from their input: give "
             "--input IN (and --output OUT to check the teams written), one record at a time"
         )
-    verify_balanced_csv(rec.to_dict(), args.input, args.output)
+    if rec.target.get("kind") == "list":
+        verify_balanced_csv(rec.to_dict(), args.input, args.output)
+    else:
+        from ..workbook import verify_record
+
+        verify_record(rec, input=args.input, output=args.output)
     checked = "input and output" if args.output is not None else "input"
     spec = rec.target["balance"]
     columns = ", ".join(c["column"] for c in spec["columns"])

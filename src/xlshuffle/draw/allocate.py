@@ -181,11 +181,7 @@ def allocation_stream(seed: object, label: str) -> DrawStream:
     """
     parent = as_stream(seed)
     label_bytes = unicodedata.normalize("NFC", label).encode("utf-8")
-    child = DrawStream.__new__(DrawStream)
-    child.seed, child.label = parent.seed, label
-    # the same construction as DrawStream.substream, under this section's own domain
-    child._start(hashlib.sha256(_DOMAIN + parent.key + b"\x00" + label_bytes).digest())
-    return child
+    return parent.derive(_DOMAIN, label_bytes, label)
 
 
 def _code(key: bytes, seq: int) -> str:
@@ -284,4 +280,18 @@ def allocation_list(
         source = allocation_stream(stream, allocation_label(factors, values))
         for seq, (block, size, arm) in enumerate(_sequence(names, parts, sizes, n, source), 1):
             rows.append(AllocationRow(seq, values, block, size, arm, _code(source.key, seq)))
+    _check_codes(rows)
     return rows
+
+
+def _check_codes(rows: list[AllocationRow]) -> None:
+    """Refuse a list whose concealment codes are not all different (section 15, step 6:
+    60-bit codes, so about one list in 10**10 of 10,000 rows)."""
+    seen: dict[str, AllocationRow] = {}
+    for row in rows:
+        other = seen.setdefault(row.code, row)
+        if other is not row:
+            raise SizeError(
+                f"rows {other.seq} and {row.seq} share the concealment code {row.code}: "
+                "draw the list with another seed"
+            )

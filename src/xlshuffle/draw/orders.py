@@ -15,7 +15,6 @@ item stands once in each position and every ordered pair of neighbours occurs eq
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -83,10 +82,7 @@ def person_stream(seed: object, person_id: object) -> DrawStream:
             "a per-person order needs a seed (or a DrawStream) to derive each person's "
             f"sub-stream from, not a {type(parent).__name__}"
         )
-    child = _PersonStream.__new__(_PersonStream)
-    child.seed, child.label = parent.seed, person_id
-    child._start(hashlib.sha256(_PERSON_DOMAIN + parent.key + b"\x00" + id_bytes).digest())
-    return child
+    return parent.derive(_PERSON_DOMAIN, id_bytes, person_id, _PersonStream)
 
 
 def _pool(items_or_n: Sequence[Any] | int) -> Sequence[Any]:

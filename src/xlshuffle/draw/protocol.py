@@ -260,10 +260,18 @@ class DrawStream:
         >>> DrawStream(7).substream(42.0).key == DrawStream(7).substream("42").key
         True
         """
-        label_bytes = normalise_seed(label)
-        child = DrawStream.__new__(DrawStream)
+        return self.derive(_STRATUM_DOMAIN, normalise_seed(label), label)
+
+    def derive(
+        self, domain: bytes, label_bytes: bytes, label: object, kind: type[DrawStream] | None = None
+    ) -> DrawStream:
+        """The sub-stream keyed ``SHA-256(domain + key + b"\\x00" + label_bytes)``: the one
+        rule behind :meth:`substream` and the per-person and allocation sub-streams
+        (sections 11, 13, 15), each with its own ``domain``. A new ``kind`` stream
+        (:class:`DrawStream` by default) with this stream's seed and ``label``."""
+        child = (kind or DrawStream).__new__(kind or DrawStream)
         child.seed, child.label = self.seed, label
-        child._start(hashlib.sha256(_STRATUM_DOMAIN + self.key + b"\x00" + label_bytes).digest())
+        child._start(hashlib.sha256(domain + self.key + b"\x00" + label_bytes).digest())
         return child
 
     @property
@@ -342,12 +350,9 @@ class DrawStream:
 
 
 class SystemSource:
-    """A source backed by the OS CSPRNG (:mod:`secrets`); never reproducible.
-
-    The seeded functions never use it (with no seed they draw a fresh *seed* instead,
-    so the draw can be replayed); it is here for callers who want a draw that leaves no
-    way to recompute it.
-    """
+    """A source backed by the OS CSPRNG (:mod:`secrets`); never reproducible. The seeded
+    functions never use it (with no seed they draw a fresh *seed*, so the draw can be
+    replayed); it is for callers who want a draw that leaves no way to recompute it."""
 
     __slots__ = ()
 
@@ -369,10 +374,6 @@ def as_stream(seed: object) -> DrawStream:
     seed : DrawStream, str, int, float, datetime.date or None
         A stream being continued is returned as it is; anything else is passed to
         ``DrawStream(seed)``, which validates it (``None`` or ``""`` draws a fresh seed).
-
-    Returns
-    -------
-    DrawStream
 
     Examples
     --------

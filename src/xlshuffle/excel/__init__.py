@@ -58,7 +58,7 @@ from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode, shuffle_grid
 from ..draw.knuth import deal, groups
 from ..draw.text import shuffle_text
-from . import _cells, _raffle
+from . import _cells, _raffle, _teams
 from ._udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, first_column, is_row, items
 from .allocate import ALLOCATE
 from .orders import ORDERS
@@ -242,14 +242,37 @@ def SAMPLE(
 )
 @xw.arg("k", err_to_str=True, doc="How many groups: a whole number of 1 or more.")
 @xw.arg("seed", err_to_str=True, doc=SEED_DOC)
+@xw.arg(
+    "balance",
+    ndim=2,
+    err_to_str=True,
+    doc="Optional. Columns of data to balance the groups by: numbers (1 is the first column) "
+    "or header texts (then the first row of data is the header and gets the label Group).",
+)
 @excel_function
-def GROUPS(data: Any, k: Any, seed: Any = None) -> list[Any]:
+def GROUPS(data: Any, k: Any, seed: Any = None, balance: Any = None) -> list[Any]:
     """Returns a group number 1 to k for each row, in the rows' order; sizes differ by 1 at most."""
     rows = _cells.rows("data", data, values=True)
     n = _cells.count("k", k)
+    if balance is not None:
+        return _balanced(rows, n, seed, balance)
     if is_row(rows):
         return [groups(len(rows[0]), n, seed=_cells.seed(seed))]
     return [[g] for g in groups(len(rows), n, seed=_cells.seed(seed))]
+
+
+def _balanced(rows: _cells.Rows, k: int, seed: Any, balance: Any) -> list[Any]:
+    """GROUPS with ``balance``: each row is a person (a header row first when a column is
+    named by its header text), as ``xlshuffle groups --balance`` reads a list."""
+    given = _teams.names("balance", balance)
+    header = any(isinstance(g, str) for g in given)
+    heads = [_teams.head(v) for v in rows[0]]
+    cols = _teams.balance_columns("balance", given, heads if header else None, len(rows[0]))
+    people = rows[1:] if header else rows
+    if not people:
+        raise SizeError("data holds only its header row: select the header and the rows below it")
+    numbers = _teams.teams(people, k, _cells.seed(seed), cols, first=2 if header else 1)
+    return [["Group"]] * header + [[g] for g in numbers]
 
 
 #: The worksheet functions, in the order the documentation lists them.

@@ -48,7 +48,11 @@ from ._cells import SHEET_COLUMNS, SHEET_ROWS
 Rows = list[list[Any]]
 
 #: The modes of a locked draw, as the log's ``mode`` column names them.
-MODES = ("shuffle", "winners", "deal", "groups", "raffle")
+MODES = ("shuffle", "winners", "deal", "groups", "raffle", "teams", "orders", "allocation")
+#: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
+NEW_SHEET_MODES = ("orders", "allocation")
+#: Between the names in ``new sheets``: a character no sheet name may hold.
+SHEET_SEPARATOR = " / "
 #: The columns of the ``Draw log`` sheet, in order (its header row).
 LOG_COLUMNS = (
     "time (UTC)",
@@ -71,6 +75,9 @@ LOG_COLUMNS = (
     "reserves",
     "tickets",
     "method",
+    # added for the designs (modes "teams", "orders", "allocation"), as above
+    "new sheets",
+    "options",
 )
 
 _A1_BLOCK = re.compile(r"\$?([A-Z]{1,3})\$?([0-9]{1,7})(?::\$?([A-Z]{1,3})\$?([0-9]{1,7}))?")
@@ -184,6 +191,12 @@ class Draw:
     hands: int | None = None
     reserves: int | None = None
     tickets: str | None = None
+    new_sheets: tuple[str, ...] = ()
+    options: str = ""
+    #: the formula and command line of a design (teams, orders, allocation), made by
+    #: :mod:`xlshuffle.excel._lockdesign`, which knows their arguments
+    formula_text: str = ""
+    command_text: str = ""
 
     @property
     def method(self) -> str:
@@ -195,6 +208,8 @@ class Draw:
 
     def formula(self) -> str:
         """The worksheet formula that draws the same result from the input values."""
+        if self.formula_text:
+            return self.formula_text
         ref = f"{sheet_ref(self.sheet)}!{self.address}"
         seed = excel_text(self.seed)
         if self.mode == "shuffle":
@@ -215,6 +230,8 @@ class Draw:
         by row (the command line deals numbers, not cells): card ``i`` is cell ``i``.
         """
         q = shlex.quote
+        if self.command_text:
+            return self.command_text
         if self.mode == "raffle":
             return self._raffle_command()
         if self.mode == "deal":
@@ -263,6 +280,8 @@ class Draw:
             "" if self.reserves is None else str(self.reserves),
             self.tickets or "",
             self.method,
+            SHEET_SEPARATOR.join(self.new_sheets),
+            self.options,
         ]
 
 
@@ -366,6 +385,11 @@ def log_entry(row: Sequence[Any], where: str, *, most: int) -> dict[str, str]:
                 f"{where} is not a draw xlshuffle can restore: its {field} "
                 f"{entry[field][:40]!r} is not one block of at most {most:,} cells"
             )
+    if (entry["mode"] in NEW_SHEET_MODES) != bool(entry["new sheets"]):
+        raise WorkbookError(
+            f"{where} is not a draw xlshuffle can restore: its new sheets "
+            f"{entry['new sheets'][:40]!r} do not fit its mode {entry['mode']!r}"
+        )
     if entry["mode"] == "shuffle" and blocks["output"] != blocks["range"]:
         raise WorkbookError(
             f"{where} is not a draw xlshuffle can restore: a shuffle's output "

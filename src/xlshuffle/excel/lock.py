@@ -13,6 +13,12 @@ that says how anyone can recompute the draw:
 - :func:`deal_cards`: deal ``cards`` cards to ``hands`` hands from the selected cells,
   read row by row (``=DEAL``).
 - :func:`assign_groups`: a group number 1..k for each selected row (``=GROUPS``).
+- :func:`assign_balanced_teams`: a team number 1..k for each selected row, balanced by
+  columns of the selection (``=GROUPS`` with ``balance``).
+- :func:`write_orders`: each person's order of the selected items, on a new sheet
+  (``=ORDERS``).
+- :func:`write_allocation_list`: a permuted-block allocation list on a new sheet, and its
+  codes on another (``=ALLOCATE``).
 - :func:`restore_last_draw`: undo the newest draw of the log not yet restored.
 - :func:`write_seed`: write a fresh seed, as text, into the selected cell.
 
@@ -55,11 +61,27 @@ from ._lockbook import (
     write,
     write_text,
 )
-from ._lockcore import LOG_COLUMNS, Draw, log_entry, log_text, plan, undo, values_sha256
+from ._lockcore import (
+    LOG_COLUMNS,
+    SHEET_SEPARATOR,
+    Draw,
+    log_entry,
+    log_text,
+    plan,
+    undo,
+    values_sha256,
+)
+from ._lockdesign import (
+    assign_balanced_teams,
+    check_added,
+    write_allocation_list,
+    write_orders,
+)
 
 __all__ = [
     "LOG_SHEET",
     "SEED_NAME",
+    "assign_balanced_teams",
     "assign_groups",
     "deal_cards",
     "draw_raffle",
@@ -67,6 +89,8 @@ __all__ = [
     "message",
     "restore_last_draw",
     "shuffle_rows",
+    "write_allocation_list",
+    "write_orders",
     "write_seed",
 ]
 
@@ -186,7 +210,8 @@ def restore_last_draw(book: Any) -> str:
     """Put back what the newest draw of the log not yet restored replaced; mark it restored.
 
     A shuffle gets its original row order back (recomputed from the seed); winners,
-    deals and groups are cleared (their cells were empty before). Refused when the
+    deals, groups and teams are cleared (their cells were empty before); the sheets that
+    orders and allocation lists added are deleted. Refused when the
     cells no longer hold what the draw wrote (the log's output SHA-256).
     """
     log = log_sheet(book)
@@ -206,20 +231,23 @@ def restore_last_draw(book: Any) -> str:
     if index is None:
         raise WorkbookError(f"the {LOG_SHEET!r} sheet lists no draw to restore")
     entry = log_entry(rows[index], f"row {index + 1} of {LOG_SHEET!r}", most=MAX_CELLS)
+    added = [name for name in entry["new sheets"].split(SHEET_SEPARATOR) if name]
+    where = added[0] if added else entry["sheet"]
     try:
-        target = book.sheets[entry["sheet"]].range(entry["output"])
+        target = book.sheets[where].range(entry["output"])
     except Exception:
         raise WorkbookError(
-            f"the sheet {entry['sheet']!r} or its range {entry['output']!r} of the draw at "
+            f"the sheet {where!r} or its range {entry['output']!r} of the draw at "
             f"{entry['time (UTC)']} is gone: nothing was restored"
         ) from None
     current = cells(target)
     if values_sha256(current) != entry["output sha256"]:
         raise WorkbookError(
-            f"{entry['sheet']}!{entry['output']} changed since the draw at "
+            f"{where}!{entry['output']} changed since the draw at "
             f"{entry['time (UTC)']} (its values no longer match the log's output sha256): "
             "nothing was restored"
         )
+    check_added(book, entry, added)
     if entry["mode"] == "shuffle":
         before = undo("shuffle", current, entry["seed"])
         if values_sha256(before) != entry["input sha256"]:
@@ -228,7 +256,10 @@ def restore_last_draw(book: Any) -> str:
                 "back (input sha256 differs): nothing was restored"
             )
         write(target, before)
-    else:
+    elif not added:
         target.clear_contents()
     write_text(sheet.range((index + 1, column["restored (UTC)"] + 1)), [[now()]])
-    return f"{entry['sheet']}!{entry['output']}"
+    for name in added:  # after the mark: deleting a sheet moves the sheets after it
+        if name in {s.name for s in book.sheets}:
+            book.sheets[name].delete()
+    return f"{where}!{entry['output']}"

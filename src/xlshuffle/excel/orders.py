@@ -24,7 +24,7 @@ from ..draw.orders import balanced_orders, person_orders
 from . import _cells
 from ._udf import CATEGORY, SEED_DOC, excel_function
 
-__all__ = ["ORDERS"]
+__all__ = ["ORDERS", "orders_rows"]
 
 
 @xw.func(category=CATEGORY)
@@ -52,6 +52,12 @@ def ORDERS(
     items: Any, ids: Any, seed: Any = None, k: Any = None, balanced: Any = False
 ) -> list[Any]:
     """Returns each person's own fair random order of the items: a row per ID, ID first."""
+    return orders_rows(items, ids, seed, k, balanced)
+
+
+def orders_rows(items: Any, ids: Any, seed: Any, k: Any, balanced: Any) -> list[Any]:
+    """ORDERS' rows, or an :class:`~xlshuffle.XlshuffleError` naming the argument: what
+    the worksheet function and the locked *write orders* both write."""
     pool = _line("items", items)
     people = _line("ids", ids)
     for i, cell in enumerate(people, 1):

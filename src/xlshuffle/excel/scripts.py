@@ -2,7 +2,8 @@
 
 Import them into Lite's ``main.py`` (``from xlshuffle.excel.scripts import *``) or into
 the module an xlwings Server loads its scripts from; each shows as a button, and its
-arguments (``k``, ``reserves``, ``tickets``, ``cards``, ``hands``) as form fields above
+arguments (``k``, ``reserves``, ``tickets``, ``cards``, ``hands``, ``balance``, ``ids``,
+``arms``...) as form fields above
 it. Every script is a thin wrapper over :mod:`xlshuffle.excel.lock` and gets the
 workbook from xlwings (``book: xw.Book``: the Office.js workbook as JSON, whose writes go
 back to Excel as actions when the script returns).
@@ -30,12 +31,15 @@ from ..draw.errors import XlshuffleError
 from . import lock
 
 __all__ = [
+    "assign_balanced_teams",
     "assign_groups",
     "deal_cards",
     "draw_raffle",
     "draw_winners",
     "restore_last_draw",
     "shuffle_rows",
+    "write_allocation_list",
+    "write_orders",
     "write_seed",
 ]
 
@@ -49,9 +53,10 @@ def _run(command: str, func: Callable[..., Any], book: xw.Book, *args: Any) -> A
 
 
 def _report(draw: Any) -> None:
+    where = f"the sheet(s) {', '.join(draw.new_sheets)}" if draw.new_sheets else draw.output_address
     print(
         f"xlshuffle: {draw.mode} of {draw.sheet}!{draw.address} written to "
-        f"{draw.output_address}, seed {draw.seed}, logged on the {lock.LOG_SHEET!r} sheet"
+        f"{where}, seed {draw.seed}, logged on the {lock.LOG_SHEET!r} sheet"
     )
 
 
@@ -83,6 +88,32 @@ def deal_cards(book: xw.Book, cards: int = 5, hands: int = 1) -> None:
 def assign_groups(book: xw.Book, k: int = 2) -> None:
     """Writes a group number 1 to k for each selected row in the column right of them."""
     _report(_run("assign groups", lock.assign_groups, book, k))
+
+
+@xw.script(name="xlshuffle: assign balanced teams to the selected rows")
+def assign_balanced_teams(book: xw.Book, k: int = 2, balance: str = "") -> None:
+    """Writes a team number 1 to k for each selected row, balanced by the named columns."""
+    _report(_run("assign balanced teams", lock.assign_balanced_teams, book, k, balance))
+
+
+@xw.script(name="xlshuffle: write each person's order of the selected items")
+def write_orders(book: xw.Book, ids: str = "IDS", k: str = "", balanced: bool = False) -> None:
+    """Writes each ID's own order of the selected items on a new sheet, Orders."""
+    _report(_run("write orders", lock.write_orders, book, ids, k, balanced))
+
+
+@xw.script(name="xlshuffle: write an allocation list for a trial")
+def write_allocation_list(
+    book: xw.Book,
+    arms: str = "A,B",
+    n: int = 20,
+    ratio: str = "",
+    block_sizes: str = "",
+    strata: str = "",
+) -> None:
+    """Writes a permuted-block allocation list on a new sheet, and its codes on another."""
+    args = (arms, n, ratio, block_sizes, strata)
+    _report(_run("write allocation list", lock.write_allocation_list, book, *args))
 
 
 @xw.script(name="xlshuffle: restore the last draw")

@@ -26,12 +26,15 @@ import xlwings as xw
 from . import lock
 
 __all__ = [
+    "assign_balanced_teams",
     "assign_groups",
     "deal_cards",
     "draw_raffle",
     "draw_winners",
     "restore_last_draw",
     "shuffle_rows",
+    "write_allocation_list",
+    "write_orders",
     "write_seed",
 ]
 
@@ -85,6 +88,26 @@ def deal_cards(cards: Any = 5, hands: Any = 1) -> Any:
 def assign_groups(k: Any = 2) -> Any:
     """Writes a group number 1 to k for each selected row in the column right of them."""
     _run("assign groups", lock.assign_groups, k)
+
+
+@_sub
+def assign_balanced_teams(k: Any = 2, balance: Any = "") -> Any:
+    """Writes a team number 1 to k for each selected row, balanced by the named columns."""
+    _run("assign balanced teams", lock.assign_balanced_teams, k, balance)
+
+
+@_sub
+def write_orders(ids: Any = "IDS", k: Any = "", balanced: Any = False) -> Any:
+    """Writes each ID's own order of the selected items on a new sheet, Orders."""
+    _run("write orders", lock.write_orders, ids, k, balanced)
+
+
+@_sub
+def write_allocation_list(
+    arms: Any = "A,B", n: Any = 20, ratio: Any = "", block_sizes: Any = "", strata: Any = ""
+) -> Any:
+    """Writes a permuted-block allocation list on a new sheet, and its codes on another."""
+    _run("write allocation list", lock.write_allocation_list, arms, n, ratio, block_sizes, strata)
 
 
 @_sub

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from itertools import pairwise
+from itertools import pairwise, product
 from typing import Any
 
-from ..draw import allocate, orders
 from ..draw.allocate import allocation_list
 from ..draw.errors import SizeError
 from ..draw.orders import balanced_orders, person_order, williams_design
@@ -65,8 +63,10 @@ class _Scripted(DrawStream):
     def randbelow(self, m: int, /) -> int:
         return self.source.randbelow(m)
 
-    def substream(self, label: object) -> DrawStream:
-        return self
+    def derive(
+        self, domain: bytes, label_bytes: bytes, label: object, kind: type[DrawStream] | None = None
+    ) -> DrawStream:
+        return self  # every sub-stream (stratum, person, combination) answers from the script
 
     def _durstenfeld(self, items: list[object], steps: int) -> None:
         """Protocol step 5 one ``randbelow`` at a time (the stream's fast path reads words)."""
@@ -74,17 +74,6 @@ class _Scripted(DrawStream):
         for i in range(steps):
             j = i + self.randbelow(n - i)
             items[i], items[j] = items[j], items[i]
-
-
-@contextmanager
-def _stream_is_script(module: Any, name: str) -> Iterator[None]:
-    """Within the block, ``module.name(seed, label)`` returns ``seed`` (the script) itself."""
-    old = getattr(module, name)
-    setattr(module, name, lambda seed, _label: seed)
-    try:
-        yield
-    finally:
-        setattr(module, name, old)
 
 
 def _exact(draw: Callable[[DrawStream], Hashable], pick_counts: PickCounts = None) -> Dist:
@@ -108,8 +97,7 @@ def person_distribution(n: int, k: int | None = None, pick_counts: PickCounts = 
     """
     if math.perm(n, k) > MAX_SEQUENCES:
         raise SizeError(f"{n} items is too many to enumerate: use a smaller n")
-    with _stream_is_script(orders, "person_stream"):
-        return _exact(lambda s: tuple(person_order(n, "p", seed=s, k=k)), pick_counts)
+    return _exact(lambda s: tuple(person_order(n, "p", seed=s, k=k)), pick_counts)
 
 
 def balanced_distribution(n: int, people: int, pick_counts: PickCounts = None) -> Dist:
@@ -131,8 +119,7 @@ def allocation_blocks(ratio: Sequence[int], size: int, pick_counts: PickCounts =
         rows = allocation_list(arms, ratio=ratio, n=size, block_sizes=[size], seed=s)
         return "".join(r.arm for r in rows)
 
-    with _stream_is_script(allocate, "allocation_stream"):
-        return _exact(draw, pick_counts)
+    return _exact(draw, pick_counts)
 
 
 def team_distribution(values: Sequence[object], k: int, pick_counts: PickCounts = None) -> Dist:
@@ -236,6 +223,34 @@ def _team_claims(pick_counts: PickCounts) -> list[dict[str, Any]]:
                 within,
             )
         )
+    for people, k in (("aaaaab", 2), ("aabbc", 2), ("aaabbc", 3)):
+        values = list(people)
+        dist = team_distribution(values, k, pick_counts)
+        meets = [
+            t for t in product(range(1, k + 1), repeat=len(values)) if _within_one(t, values, k)
+        ]
+        out.append(
+            _claim(
+                f"balanced_groups {people}, k={k}: every one of the {len(meets)} team "
+                f"assignments that meet the balance has chance 1/{len(meets)}",
+                len(meets),
+                set(dist) == set(meets) and _uniform(dist, len(meets)),
+            )
+        )
+    # not uniform in general (section 16): every balanced assignment of a b c c into three
+    # teams occurs, some with chance 1/18 and the rest 1/36
+    values = list("abcc")
+    dist = team_distribution(values, 3, pick_counts)
+    meets = [t for t in product(range(1, 4), repeat=4) if _within_one(t, values, 3)]
+    out.append(
+        _claim(
+            f"balanced_groups abcc, k=3: each of the {len(meets)} assignments that meet the "
+            "balance occurs, with chance 1/18 or 1/36 (not uniform over balanced splits, as "
+            "section 16 says)",
+            len(meets),
+            set(dist) == set(meets) and set(dist.values()) == {Fraction(1, 18), Fraction(1, 36)},
+        )
+    )
     return out
 
 

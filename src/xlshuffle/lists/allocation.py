@@ -34,42 +34,56 @@ __all__ = [
     "REDCAP_GROUP",
     "allocation_record",
     "codes_csv",
+    "csv_bytes",
     "list_csv",
     "read_allocation_record",
     "redcap_csv",
     "replay",
+    "tables",
     "verify_allocation",
+    "verify_allocation_table",
 ]
 
 #: The column of REDCap's allocation table that holds the group (the arm's coded value).
 REDCAP_GROUP = "redcap_randomization_group"
 
 
-def _csv(header: list[str], rows: list[list[object]]) -> bytes:
+def tables(
+    rows: Sequence[AllocationRow], strata: Sequence[str], arms: Sequence[str]
+) -> dict[str, list[list[object]]]:
+    """The three files' tables (a header row, then one row a list row), by the record's
+    key for each: ``"output"`` (the list), ``"codes_only"`` and ``"redcap"``."""
+    number = {arm: i for i, arm in enumerate(arms, 1)}
+    return {
+        "output": [
+            ["Seq", *strata, "Block", "BlockSize", "Arm"],
+            *([r.seq, *r.strata, r.block, r.block_size, r.arm] for r in rows),
+        ],
+        "codes_only": [["Seq", *strata, "Code"], *([r.seq, *r.strata, r.code] for r in rows)],
+        "redcap": [[REDCAP_GROUP, *strata], *([number[r.arm], *r.strata] for r in rows)],
+    }
+
+
+def csv_bytes(table: list[list[object]]) -> bytes:
+    """A table as the CSV files of this module write it."""
     text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    csv.writer(text, lineterminator="\n").writerows(table)
     return text.getvalue().encode("utf-8")
 
 
 def list_csv(rows: Sequence[AllocationRow], strata: Sequence[str]) -> bytes:
     """The full list: ``Seq``, the strata, ``Block``, ``BlockSize``, ``Arm``."""
-    return _csv(
-        ["Seq", *strata, "Block", "BlockSize", "Arm"],
-        [[r.seq, *r.strata, r.block, r.block_size, r.arm] for r in rows],
-    )
+    return csv_bytes(tables(rows, strata, [])["output"])
 
 
 def codes_csv(rows: Sequence[AllocationRow], strata: Sequence[str]) -> bytes:
     """The codes-only list: ``Seq``, the strata, ``Code``; no arm, block or block size."""
-    return _csv(["Seq", *strata, "Code"], [[r.seq, *r.strata, r.code] for r in rows])
+    return csv_bytes(tables(rows, strata, [])["codes_only"])
 
 
 def redcap_csv(rows: Sequence[AllocationRow], strata: Sequence[str], arms: Sequence[str]) -> bytes:
     """REDCap's allocation table: the arm's number (1-based, in the order given), strata."""
-    number = {arm: i for i, arm in enumerate(arms, 1)}
-    return _csv([REDCAP_GROUP, *strata], [[number[r.arm], *r.strata] for r in rows])
+    return csv_bytes(tables(rows, strata, arms)["redcap"])
 
 
 def replay(options: dict[str, Any], seed: object) -> list[AllocationRow]:
@@ -142,8 +156,23 @@ def _options_of(record: dict[str, Any], label: str) -> dict[str, Any]:
     return options
 
 
+def _which(
+    record: dict[str, Any], found: bytes, rows: Sequence[AllocationRow]
+) -> tuple[str, bytes]:
+    """Which of the files an ``allocate`` run writes ``found`` is, by its header line (the
+    full list unless it is the codes-only list's or REDCap's), and what it must hold."""
+    options = record["options"]
+    names = [name for name, _ in options["strata"]]
+    header = found.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "replace")
+    kind = _kind_of(header.split(","))
+    return kind, csv_bytes(tables(rows, names, options["arms"])[kind])
+
+
 def verify_allocation(record: dict[str, Any], output: str, label: str = "record") -> int:
-    """Replay an allocation record and check ``output``, the list it wrote; return its rows.
+    """Replay an allocation record and check ``output``, a file it wrote; return its rows.
+
+    ``output`` may be the full list, the codes-only list or REDCap's table: its header
+    says which, and it is compared with that file as the replayed list writes it.
 
     Raises
     ------
@@ -154,7 +183,9 @@ def verify_allocation(record: dict[str, Any], output: str, label: str = "record"
     options = _options_of(record, label)
     rows = replay(options, record["seed"])
     names = [name for name, _ in options["strata"]]
-    expected = list_csv(rows, names)
+    with open(output, "rb") as fh:
+        head = fh.read(4096)
+    kind, expected = _which(record, head, rows)
     with open(output, "rb") as fh:
         found = fh.read(2 * len(expected) + 1)  # room for \r\n line ends, to name them
     want_lines, got_lines = expected.split(b"\n")[:-1], found.split(b"\n")
@@ -171,10 +202,53 @@ def verify_allocation(record: dict[str, Any], output: str, label: str = "record"
             f"{output}: has {have} the replayed list ({len(want_lines)} lines with the "
             "header): it is not the file this record wrote"
         )
-    if record.get("output_sha256") not in (None, hashlib.sha256(expected).hexdigest()):
+    if record.get(f"{kind}_sha256") not in (None, hashlib.sha256(expected).hexdigest()):
         raise ListError(
-            f"{label}: its output_sha256 is not that of the list its seed and options give: "
+            f"{label}: its {kind}_sha256 is not that of the file its seed and options give: "
             "the record was edited after the run"
+        )
+    return len(rows)
+
+
+def _kind_of(header: list[str]) -> str:
+    if header[:1] == [REDCAP_GROUP]:
+        return "redcap"
+    if header[-1:] == ["Code"] and "BlockSize" not in header:
+        return "codes_only"
+    return "output"
+
+
+def verify_allocation_table(
+    record: dict[str, Any],
+    output: str,
+    got: list[tuple[int, list[str]]],
+    sha256: str,
+    label: str = "record",
+) -> int:
+    """Replay an allocation record and check ``got``, the rows (row number, texts) of a
+    workbook it wrote (the list or the codes-only list; its first row says which), and
+    the workbook's SHA-256 against the record's; return the list's rows."""
+    options = _options_of(record, label)
+    rows = replay(options, record["seed"])
+    names = [name for name, _ in options["strata"]]
+    kind = _kind_of(got[0][1] if got else [])
+    want = [[str(v) for v in row] for row in tables(rows, names, options["arms"])[kind]]
+    for i, fields in enumerate(want):
+        if i >= len(got):
+            raise ListError(f"{output}: it ends after {len(got)} rows, without row {i + 1}")
+        number, found = got[i]
+        if found != fields:
+            what = "the header" if i == 0 else f"Seq {rows[i - 1].seq}"
+            stratum = "" if i == 0 else allocation_label(names, rows[i - 1].strata)
+            raise ListError(
+                f"{output}: row {number} ({what}{' of ' + stratum if stratum else ''}) is "
+                f"{','.join(found)!r}, not {','.join(fields)!r} as the record's seed gives"
+            )
+    if len(got) > len(want):
+        raise ListError(f"{output}: row {got[len(want)][0]} is more than the list's rows")
+    if record.get(f"{kind}_sha256") not in (None, sha256):
+        raise ListError(
+            f"{output}: SHA-256 is not the record's {kind}_sha256: not the file this run wrote"
         )
     return len(rows)
 

@@ -19,6 +19,7 @@ import csv
 import datetime as _dt
 import io
 import os
+from collections.abc import Callable
 from typing import Any
 
 from ..common.a1 import col_letters
@@ -36,6 +37,12 @@ from .table import sniff_delimiter
 __all__ = ["orders_csv", "orders_table", "read_values", "verify_orders_csv"]
 
 PathLike = str | os.PathLike[str]
+
+#: Reads a file's values: ``read(path, column, option)`` -> ``(values, sha256)``; the
+#: command line passes one that reads workbooks (:func:`xlshuffle.workbook.range_values`).
+_BOOKS = (".xlsx", ".xlsm", ".xltx", ".xltm")
+
+Reader = Callable[[PathLike, str | None, str], tuple[list[str], str]]
 
 
 def _column(path: str, header: list[str], given: str | None, option: str) -> int:
@@ -128,19 +135,20 @@ def _read_inputs(
     items_column: str | None,
     ids_column: str | None,
     max_bytes: int,
+    readers: tuple[Reader | None, Reader | None] = (None, None),
 ) -> tuple[list[str], str, list[str], str]:
-    items, items_sha = read_values(
-        items_path, column=items_column, option="--items-column", max_bytes=max_bytes
-    )
-    ids, ids_sha = read_values(
-        ids_path, column=ids_column, option="--ids-column", max_bytes=max_bytes
-    )
+    def plain(path: PathLike, column: str | None, option: str) -> tuple[list[str], str]:
+        return read_values(path, column=column, option=option, max_bytes=max_bytes)
+
+    read_items, read_ids = (r or plain for r in readers)
+    items, items_sha = read_items(items_path, items_column, "--items-column")
+    ids, ids_sha = read_ids(ids_path, ids_column, "--ids-column")
     return items, items_sha, ids, ids_sha
 
 
 def _table(ids_path: PathLike, ids: list[str], **options: Any) -> list[list[str]]:
     """:func:`orders_table`, a repeated ID named by its file and lines."""
-    first = 2 if is_list(ids_path) else 1
+    first = 2 if is_list(ids_path) or os.fspath(ids_path).lower().endswith(_BOOKS) else 1
     seen: dict[bytes, int] = {}
     for i, pid in enumerate(ids):  # blank IDs were refused by read_values
         j = seen.setdefault(normalise_seed(pid), i)
@@ -167,8 +175,14 @@ def orders_csv(
     items_column: str | None = None,
     ids_column: str | None = None,
     max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+    readers: tuple[Reader | None, Reader | None] = (None, None),
+    render: Callable[[list[list[str]]], bytes] | None = None,
 ) -> dict[str, Any]:
     """Write each person's order of the items to ``dst`` and return the draw record.
+
+    ``readers`` read the items and the IDs (None: :func:`read_values`) and ``render``
+    turns the table into the file's bytes (None: the CSV described above); the command
+    line passes workbook ones for ``.xlsx`` files.
 
     Raises
     ------
@@ -179,7 +193,7 @@ def orders_csv(
     """
     stream = as_stream(seed)
     items, items_sha, ids, ids_sha = _read_inputs(
-        items_path, ids_path, items_column, ids_column, max_bytes
+        items_path, ids_path, items_column, ids_column, max_bytes, readers
     )
     if k is not None and k > len(items):
         raise SizeError(
@@ -187,7 +201,7 @@ def orders_csv(
             f"give -k at most {len(items)}"
         )
     table = _table(ids_path, ids, items=items, seed=stream, k=k, balanced=balanced)
-    data = _render(table)
+    data = (render or _render)(table)
     write_atomically(os.fspath(dst), data)
     now = _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     return {
@@ -220,6 +234,8 @@ def verify_orders_csv(
     saved: PathLike | None = None,
     *,
     max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+    readers: tuple[Reader | None, Reader | None] = (None, None),
+    read_saved: Callable[[PathLike], list[tuple[int, list[str]]]] | None = None,
 ) -> None:
     """Draw the orders of ``record`` again from the inputs and check ``saved`` row by row.
 
@@ -227,7 +243,12 @@ def verify_orders_csv(
     (SHA-256), or the first row of ``saved`` that is not the one drawn again.
     """
     items, items_sha, ids, ids_sha = _read_inputs(
-        items_path, ids_path, record.get("items_column"), record.get("ids_column"), max_bytes
+        items_path,
+        ids_path,
+        record.get("items_column"),
+        record.get("ids_column"),
+        max_bytes,
+        readers,
     )
     for path, got, key in (
         (items_path, items_sha, "items_sha256"),
@@ -247,6 +268,6 @@ def verify_orders_csv(
         return
     want = [("the header row", table[0])]
     want += [(f"the row of ID {row[0]!r}", row) for row in table[1:]]
-    diff = first_difference(read_saved_table(saved), want)
+    diff = first_difference((read_saved or read_saved_table)(saved), want)
     if diff is not None:
         raise ListError(f"{os.fspath(saved)}: not the orders of this record: {diff}")

@@ -200,3 +200,20 @@ def _check_saved(op: _Opened, drawn: Drawn, saved: PathLike) -> None:
     diff = first_difference(read_saved_table(saved, op.lst.delimiter), want, op.lst.delimiter)
     if diff is not None:
         raise ListError(f"{os.fspath(saved)}: not the rows this draw wrote: {diff}")
+
+
+def list_rows(src: PathLike, *, header: bool, max_bytes: int) -> list[list[str]]:
+    """The list's rows as texts: the header's fields (with ``header``), then each data
+    record's, empty fields at the end left out (the rows a commitment digests, protocol
+    section 17)."""
+    op = _Opened(src, header, max_bytes)
+    fields = _Fields(op)
+    rows = ([fields.record(0)] if header else []) + fields.rows()
+    return [_trimmed(row) for row in rows]
+
+
+def _trimmed(row: list[str]) -> list[str]:
+    end = len(row)
+    while end and not row[end - 1]:
+        end -= 1
+    return row[:end]

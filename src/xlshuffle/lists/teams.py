@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..common.counts import group_count
 from ..common.digest import bytes_sha256
-from ..common.entrants import Column, Entrants
-from ..draw.errors import EntryError, ListError, OptionError
+from ..common.teams import Teams, balance_table, draw_teams
+from ..draw.errors import ListError
 from ..draw.knuth import group_numbers, permutation
 from ..draw.protocol import DrawStream, as_stream
-from ..draw.teams import balance_keys, balanced_groups, repeats
+from ..draw.teams import repeats
 from .api import _field, _Opened, _record, _refuse_label, _too_many, _write
 from .lines import DEFAULT_MAX_MB
 from .raffle import _Fields
@@ -34,59 +33,15 @@ __all__ = ["balance_table", "balanced_groups_csv", "verify_balanced_csv"]
 PathLike = str | os.PathLike[str]
 
 
-def _columns(ents: Entrants, balance: Sequence[str]) -> list[Column]:
-    cols = [ents.column(given, "--balance") for given in balance]
-    seen = [c.index for c in cols]
-    if len(set(seen)) != len(seen):
-        raise OptionError(f"{ents.where}: --balance names one column twice: name each once")
-    return cols
-
-
 def _teams(
     op: _Opened,
     balance: Sequence[str],
     k: int,
     stream: DrawStream,
     before: Sequence[int | None] | None = None,
-) -> tuple[Any, ...]:
-    """The balancing columns, their header texts (or letters), each person's key, and
-    the team numbers."""
-    ents = _Fields(op).entrants()
-    cols = _columns(ents, balance)
-    values = [ents.values(c.index) for c in cols]
-    rows = [tuple(v[i] for v in values) for i in range(op.n)]
-    try:
-        keys = balance_keys(rows)
-    except EntryError as exc:  # not expected from text fields; named all the same
-        raise ListError(f"{ents.cell(exc.index, cols[0].index)}: {exc.reason}") from None
-    labels = ents.labels
-    names = [
-        labels[c.index].strip() if labels and c.index < len(labels) else ents.letters[c.index]
-        for c in cols
-    ]
-    return cols, names, keys, balanced_groups(rows, k, seed=stream, avoid=before)
-
-
-def balance_table(
-    cols: Sequence[Column], keys: Sequence[tuple[str, ...]], teams: Sequence[int], k: int
-) -> list[dict[str, Any]]:
-    """Per team: its number, size, and each column's count of each value (values in
-    order of first appearance; ``""`` is the blank value).
-
-    Examples
-    --------
-    >>> balance_table([Column("Sex", 1)], [("F",), ("M",), ("F",)], [1, 2, 2], 2)
-    [{'team': 1, 'size': 1, 'counts': [{'F': 1, 'M': 0}]}, \
-{'team': 2, 'size': 2, 'counts': [{'F': 1, 'M': 1}]}]
-    """
-    out = []
-    for team in range(1, k + 1):
-        counts = []
-        for c in range(len(cols)):
-            got = Counter(key[c] for key, t in zip(keys, teams, strict=True) if t == team)
-            counts.append({v: got.get(v, 0) for v in dict.fromkeys(key[c] for key in keys)})
-        out.append({"team": team, "size": teams.count(team), "counts": counts})
-    return out
+) -> Teams:
+    """The list's data records dealt into balanced teams (:func:`draw_teams`)."""
+    return draw_teams(_Fields(op).entrants(), balance, k, stream, before)
 
 
 def _chunks(op: _Opened, numbers: Sequence[int], label: str) -> Iterator[bytes | bytearray]:
@@ -130,8 +85,8 @@ def balanced_groups_csv(
     k, size : int, optional
         The number of teams, or their largest size (``k = ceil(n / size)``).
     avoid : path, optional
-        An earlier groups draw of this list (its output list, or the record of a plain
-        ``groups`` draw): people together there are kept apart as far as the first of
+        An earlier groups draw of this list (its output list, or its record, plain or
+        balanced): people together there are kept apart as far as the first of
         at most 64 candidates with the fewest repeated pairs allows (section 16).
 
     Returns
@@ -160,29 +115,24 @@ def balanced_groups_csv(
     if k > op.n:
         raise _too_many(op, k, "split into teams")
     before = None if avoid is None else read_avoid(avoid, op, header)
-    cols, names, keys, numbers = _teams(op, balance, k, stream, before)
-    chunks = _chunks(op, numbers, label)
+    teams = _teams(op, balance, k, stream, before)
+    chunks = _chunks(op, teams.numbers, label)
     written = _write(op, dst, chunks, in_place=in_place, backup=backup, dry_run=dry_run)
     perm = permutation(op.n, seed=DrawStream(stream.seed_text))  # step 1 of section 16
     record = _record("groups", op, stream, perm, written, k=k, size=size)
-    record["target"]["balance"] = {
-        "columns": [c.to_dict() for c in cols],
-        "names": names,
-        "label": label,
-        "teams": balance_table(cols, keys, numbers, k),
-    }
+    record["target"]["balance"] = teams.spec(k, label)
     if before is not None and avoid is not None:
         record["target"]["balance"]["avoid"] = {
             "file": os.fspath(avoid),
             "before": before,
-            "repeats": repeats(before, numbers),
+            "repeats": repeats(before, teams.numbers),
         }
     return record
 
 
 def read_avoid(path: PathLike, op: _Opened, header: bool) -> list[int | None]:
     """Each data record's team in an earlier groups draw of the same list: from its
-    record (``.json``, a plain groups draw of this very input) or its output list (the
+    record (``.json``, a groups draw of this very input, plain or balanced) or its output list (the
     same records, each with the team number as its last field)."""
     name = os.fspath(path)
     if name.lower().endswith(".json"):
@@ -219,12 +169,18 @@ def _avoid_of_record(name: str, op: _Opened) -> list[int | None]:
             f"--avoid {name}: not the record of a groups draw of {op.path}: give that "
             "draw's record, or its output list"
         )
-    if (data.get("target") or {}).get("balance") is not None:
-        raise ListError(f"--avoid {name}: a record of balanced teams: give that draw's output list")
     perm, k = data.get("permutation"), data.get("k")
     if not isinstance(k, int) or sorted(perm or []) != list(range(op.n)) or k < 1:
         raise ListError(f"--avoid {name}: the record's permutation or k is damaged")
-    return list(group_numbers(perm, k))
+    spec = (data.get("target") or {}).get("balance")
+    if spec is None:
+        return list(group_numbers(perm, k))
+    try:  # balanced teams: dealt again from this very list and the record's seed
+        given = [str(c["column"]) for c in spec["columns"]]
+        before = (spec.get("avoid") or {}).get("before")
+        return list(_teams(op, given, k, DrawStream(str(data["seed"])), before).numbers)
+    except (KeyError, TypeError, AttributeError):
+        raise ListError(f"--avoid {name}: the record's target.balance is damaged") from None
 
 
 def verify_balanced_csv(
@@ -246,10 +202,11 @@ def verify_balanced_csv(
     avoided = spec.get("avoid")
     before = None if avoided is None else avoided["before"]
     given = [c["column"] for c in spec["columns"]]
-    cols, _, keys, numbers = _teams(op, given, k, stream, before)
+    teams = _teams(op, given, k, stream, before)
+    numbers = teams.numbers
     if permutation(op.n, seed=str(record["seed"])) != record["permutation"]:
         raise ListError(f"record: seed {record['seed']!r} does not give this permutation")
-    if balance_table(cols, keys, numbers, k) != spec["teams"]:
+    if balance_table(teams.columns, teams.keys, numbers, k) != spec["teams"]:
         raise ListError("record: target.balance.teams is not what the draw gives again")
     if saved is not None:
         with open(saved, "rb") as fh:

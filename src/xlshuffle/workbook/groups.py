@@ -10,7 +10,7 @@ from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.names import check_cell_text
 from ..draw.errors import SizeError
 from ..draw.knuth import group_numbers, permutation
-from ..draw.protocol import as_stream
+from ..draw.protocol import DrawStream, as_stream
 from .draws import CellReader, group_column_edits
 from .jobs import Job, dest, make_record, open_or_refuse
 from .move.refusals import check_unprotected
@@ -20,6 +20,7 @@ from .scan.edits import splice
 from .scan.refs import cell_ref
 from .selection.keep import free_indexes, spread
 from .selection.options import SelectOptions
+from .teams import deal_teams
 from .values.cells import text_of
 
 __all__ = ["groups_workbook"]
@@ -44,6 +45,8 @@ def groups_workbook(
     in_place: bool = False,
     backup: bool = True,
     dry_run: bool = False,
+    balance: Sequence[str] | None = None,
+    avoid: PathLike | None = None,
 ) -> DrawRecord:
     """Split the data rows into ``k`` near-equal groups and add a group-number column.
 
@@ -52,6 +55,12 @@ def groups_workbook(
     (refused when a header cell holds ``label`` already: a column of an earlier run).
     Give ``size`` instead of ``k`` for groups of at most ``size`` rows: ``k`` is then
     ``ceil(n / size)`` (sizes within one of each other), and the record keeps both.
+
+    With ``balance`` (columns of the selection by header text or letter, most important
+    first) the groups are balanced teams (protocol section 16, as for a CSV/TSV list):
+    each value's count per team differs by at most one; ``avoid`` (the record of an
+    earlier groups draw of the same rows) keeps people who were together apart as far as
+    the draw can. The record's ``target["balance"]`` holds the balance table.
 
     Examples
     --------
@@ -79,7 +88,10 @@ def groups_workbook(
         header=header,
         keep_blank_rows=keep_blank_rows,
     )
-    again = {"k": k, "size": size, "label": label, "seed": stream.seed_text}
+    again: dict[str, object] = {"k": k, "size": size, "label": label, "seed": stream.seed_text}
+    teams_asked = balance is not None or avoid is not None
+    if teams_asked:
+        again |= {"balance": list(balance or []), "avoid": avoid}
     job = open_or_refuse(src, options, partial(groups_workbook, src), again, whole_rows=False)
     sel, sx = job.sel, job.sx
     check_unprotected(job.inp.book, sx, sel)  # the group column is written into the sheet
@@ -90,8 +102,15 @@ def groups_workbook(
         raise SizeError(too_many(job.inp.path, k, n, "split into groups"))
     if sel.header:
         _refuse_label(job, label)
-    perm = permutation(n, seed=stream)
-    numbers: list[int | None] = list(group_numbers(perm, k))
+    spec = None
+    if teams_asked:
+        teams, avoided = deal_teams(job, free or list(range(n)), balance or [], k, stream, avoid)
+        perm = permutation(n, seed=DrawStream(stream.seed_text))  # step 1 of section 16
+        numbers: list[int | None] = list(teams.numbers)
+        spec = teams.spec(k, label) | ({"avoid": avoided} if avoided else {})
+    else:
+        perm = permutation(n, seed=stream)
+        numbers = list(group_numbers(perm, k))
     if free is not None:  # --keep-blank-rows: blank rows get no group
         spread_numbers: list[int | None] = [None] * sel.n_body
         for i, g in zip(free, numbers, strict=True):
@@ -105,6 +124,8 @@ def groups_workbook(
     output = None if dry_run else (job.inp.path if in_place else dest(dst))
     record = make_record("groups", job, stream, "rows", perm, written, changes, output, k=k)
     record.size = size
+    if spec is not None:
+        record.target["balance"] = spec
     return record
 
 

@@ -27,6 +27,7 @@ from .records.rowdigest import UNKNOWN, block_digests, norm_general, row_digests
 from .scan.refs import cell_ref, parse_area
 from .scan.sheet import SheetXml
 from .selection.keep import free_indexes, parse_kept, spread
+from .teams import verify_balanced_workbook
 from .verify_formulas import FormulaCheck
 from .verify_rows import RowsAgain, verify_rows
 from .winners import verify_printed
@@ -151,6 +152,14 @@ def verify_record(
         return
     if record.target.get("draw") is not None:  # issue 20's draws are drawn again from input
         verify_draw_record(record, input, output)
+        return
+    if record.target.get("balance") is not None:  # balanced teams: dealt again from input
+        if record.target.get("kind") == "list":
+            raise OptionError(
+                f"{record.input}: a CSV/TSV list's balanced teams are checked by 'xlshuffle "
+                "verify RECORD --input IN' (xlshuffle.lists.teams.verify_balanced_csv)"
+            )
+        verify_balanced_workbook(record, input, output)
         return
     _verify_replay(record)
     if input is not None:

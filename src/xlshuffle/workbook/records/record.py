@@ -79,6 +79,10 @@ class DrawRecord:
         (4 bytes) per data row (the header too for ``columns``) of the cells'
         canonical values (:mod:`xlshuffle.workbook.records.fingerprint`). None for other
         commands, dry runs and records written before it existed.
+    commitment, reveal : dict and list, or None
+        A committed draw's (``xlshuffle draw COMMITMENT --reveal V``, protocol section
+        17): ``{"body": ..., "sha256": ...}`` as published before the draw, and the
+        revealed values the seed was derived from. Absent from every other record.
     """
 
     command: str
@@ -101,6 +105,8 @@ class DrawRecord:
     parts: dict[str, list[str]] = field(default_factory=dict)
     backup: str | None = None
     fingerprint: dict[str, Any] | None = None
+    commitment: dict[str, Any] | None = None
+    reveal: list[str] | None = None
     protocol: str = PROTOCOL
     tool: str = "xlshuffle"
     record_version: int = RECORD_VERSION
@@ -121,6 +127,9 @@ class DrawRecord:
         # Fields hold only JSON types; a shallow copy per field avoids asdict's deep copy,
         # which costs seconds for a million-entry permutation.
         data = {name: copy.copy(getattr(self, name)) for name in self.__dataclass_fields__}
+        for name in ("commitment", "reveal"):  # only a committed draw's record has them
+            if data[name] is None:
+                del data[name]
         head = {
             "protocol": data.pop("protocol"),
             "tool": data.pop("tool"),
@@ -234,6 +243,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "backup": (str, type(None)),
     "record_version": (int,),
     "fingerprint": (dict, type(None)),
+    "commitment": (dict, type(None)),
+    "reveal": (list, type(None)),
 }
 #: The largest record file read: a million-row draw's record is about 8 MB.
 MAX_RECORD_BYTES = 1 << 30

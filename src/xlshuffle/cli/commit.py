@@ -1,0 +1,342 @@
+"""``xlshuffle commit`` and ``xlshuffle draw``: a draw committed before its seed is known.
+
+``commit IN [--draw sample|shuffle|groups] [the draw's options] --beacon TEXT -o C.json``
+reads the list as the draw would (a dry run of the same command), digests its rows and
+writes the commitment (protocol section 17, :mod:`xlshuffle.draw.commit`): the list, the
+draw's options, the public randomness announced. ``draw C.json IN --reveal VALUE
+--record R.json [-o OUT]`` refuses a list that is not the committed one, derives the seed
+from the commitment hash and the revealed values, runs the committed draw with it and
+writes its record with the commitment and the values; :func:`check_commitment` is what
+``verify`` adds for such a record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as _dt
+import json
+import os
+import sys
+import tempfile
+from typing import Any
+
+from ..common.files import escape_undecodable, write_atomically
+from ..draw.commit import (
+    COMMITMENT_VERSION,
+    commit_seed,
+    commitment_sha256,
+    entrant_sha256,
+    new_salt,
+    reveal_values,
+    rows_sha256,
+)
+from ..draw.errors import ListError, OptionError
+from ..draw.protocol import PROTOCOL, DrawStream
+
+__all__ = ["check_commitment", "register"]
+
+# options of the draw that the commitment fixes, or that a committed draw sets itself
+_NOT_COMMITTED = (
+    "--seed", "-o", "--output", "--record", "--in-place", "--out-dir", "--suffix",
+    "--dry-run", "--json", "--overwrite", "--no-backup", "--jobs",
+)  # fmt: skip
+
+
+def register(subparsers: Any) -> None:
+    """Add ``commit`` and ``draw`` to the ``xlshuffle`` parser."""
+    p = subparsers.add_parser(
+        "commit",
+        allow_abbrev=False,
+        help="commit to a list and a draw before its public random value is known",
+        description="Fix a list, a draw (sample, shuffle or groups, with any of its "
+        "options) and the public randomness that will seed it, before that randomness is "
+        "known: writes the commitment and prints its hash to publish. Later, 'xlshuffle "
+        "draw COMMITMENT IN --reveal VALUE' draws with the seed derived from the hash and "
+        "the revealed value (draw protocol section 17).",
+    )
+    p.add_argument("input", metavar="IN", help="the list: a workbook or a CSV/TSV list")
+    p.add_argument(
+        "--draw",
+        choices=("sample", "shuffle", "groups"),
+        default="sample",
+        help="the draw to commit to (default sample); give its options as for that command",
+    )
+    p.add_argument(
+        "--beacon",
+        required=True,
+        metavar="TEXT",
+        help="the public random value that will seed the draw, announced now: 'the six "
+        "main numbers of EuroMillions on 2026-12-04', 'drand quicknet round 12345678'",
+    )
+    p.add_argument("-o", "--output", required=True, metavar="COMMITMENT.json")
+    p.add_argument(
+        "--entrant-hashes",
+        metavar="SALT.txt",
+        help="also commit one salted hash per entrant, so each can check their own line "
+        "without the list being published; the secret salt is written to SALT.txt, to "
+        "reveal with the draw",
+    )
+    p.set_defaults(func=_cmd_commit, extra_ok=True)
+
+    p = subparsers.add_parser(
+        "draw",
+        help="draw a committed draw with the revealed public random value",
+        description="Check that IN is the committed list, derive the seed from the "
+        "commitment hash and the revealed value(s), run the committed draw and write its "
+        "record with the commitment (verify checks the whole chain).",
+    )
+    p.add_argument("commitment", metavar="COMMITMENT.json")
+    p.add_argument("input", metavar="IN")
+    p.add_argument(
+        "--reveal",
+        action="append",
+        required=True,
+        metavar="VALUE",
+        help="the revealed value, as published; give one per source, in the order the "
+        "beacon text names them",
+    )
+    p.add_argument("-o", "--output", metavar="OUT", help="where the draw writes, as its -o")
+    p.add_argument("--record", required=True, metavar="RECORD.json")
+    p.add_argument("--salt", metavar="SALT.txt", help="the salt file commit --entrant-hashes wrote")
+    p.set_defaults(func=_cmd_draw)
+
+
+def _extra(args: argparse.Namespace) -> list[str]:
+    from . import UsageError
+
+    extra: list[str] = list(getattr(args, "extra", []) or [])
+    for token in extra:
+        name = token.partition("=")[0]
+        if name in _NOT_COMMITTED:
+            raise UsageError(
+                f"{name} is not part of a commitment: the seed comes from the revealed "
+                "value, and the output and record are named when you run 'xlshuffle draw'"
+            )
+    return extra
+
+
+def dry_record(command: str, src: str, options: list[str], seed: str) -> dict[str, Any]:
+    """The record the draw ``command`` with ``options`` gives on ``src`` with ``seed``,
+    drawn without writing anything (the same parser, options and engines as the
+    command itself)."""
+    from ..draw.grid import parse_mode
+    from . import UsageError, build_parser
+    from .batch import _check_options, _run_task, _tasks
+
+    try:
+        ns = build_parser().parse_args([command, src, *options, "--seed", seed])
+    except UsageError as exc:
+        message = str(exc).partition(" (see ")[0]
+        raise UsageError(
+            f"{message}: the draw's options are those 'xlshuffle {command}' takes (see "
+            f"'xlshuffle {command} --help')"
+        ) from None
+    _check_options(ns)
+    mode = parse_mode(ns.by) if command == "shuffle" else "rows"
+    (task,) = _tasks(ns, [src], DrawStream(seed), mode)
+    result = _run_task(dataclasses.replace(task, dry_run=True, in_place=False))
+    if not result["ok"]:
+        error = str(result["error"])
+        raise UsageError(error) if result.get("usage") else ListError(error)
+    record: dict[str, Any] = result["record"]
+    return record
+
+
+def rows_of(src: str, record: dict[str, Any]) -> list[list[str]]:
+    """The rows the draw ``record`` read from ``src``, as texts (header first, if any)."""
+    if (record.get("target") or {}).get("kind") == "list":
+        from ..lists import DEFAULT_MAX_MB
+        from ..lists.raffle import list_rows
+
+        return list_rows(src, header=bool(record["header"]), max_bytes=DEFAULT_MAX_MB * 1024**2)
+    from ..workbook import DrawRecord
+    from ..workbook.tables import record_rows
+
+    return record_rows(src, DrawRecord.from_dict(record))
+
+
+def _entrants(rows: list[list[str]], header: bool, salt: str) -> list[str]:
+    return sorted(entrant_sha256(salt, row) for row in rows[1 if header else 0 :])
+
+
+def _cmd_commit(args: argparse.Namespace) -> int:
+    from .. import __version__
+    from . import UsageError
+
+    options = _extra(args)
+    for path in (args.output, args.entrant_hashes):
+        if path is not None and os.path.exists(path):
+            raise UsageError(f"{path} exists: a commitment never overwrites a file; name another")
+    record = dry_record(args.draw, args.input, options, "commitment dry run")
+    rows = rows_of(args.input, record)
+    header = bool(record["header"])
+    body: dict[str, Any] = {
+        "commitment_version": COMMITMENT_VERSION,
+        "protocol": PROTOCOL,
+        "draw": {"command": args.draw, "options": options},
+        "list": {
+            "file": os.path.basename(args.input),
+            "sheet": record["sheet"],
+            "selection": record["selection"],
+            "header": header,
+            "rows": len(rows) - (1 if header else 0),
+            "sha256": rows_sha256(rows),
+        },
+        "beacon": args.beacon,
+        "entrants": None,
+        "tool_version": __version__,
+        "time_utc": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()[:19] + "Z",
+    }
+    salt = None
+    if args.entrant_hashes is not None:
+        salt = new_salt()
+        body["entrants"] = {"salted_sha256": _entrants(rows, header, salt)}
+    digest = commitment_sha256(body)
+    text = json.dumps({"commitment": body, "sha256": digest}, ensure_ascii=False, indent=2)
+    if salt is not None:
+        write_atomically(args.entrant_hashes, (salt + "\n").encode("ascii"))
+    write_atomically(args.output, escape_undecodable(text + "\n").encode("utf-8"))
+    what = " ".join([args.draw, *options])
+    print(
+        f"{args.output}: commitment to {body['list']['rows']} rows of {args.input} "
+        f"({record['selection']}), draw: {what}; seeded by: {args.beacon}"
+    )
+    print(f"publish this commitment hash now: {digest}")
+    if salt is not None:
+        print(
+            f"{args.entrant_hashes}: the salt of the entrant hashes: keep it secret until the draw"
+        )
+    return 0
+
+
+def load_commitment(path: str) -> tuple[dict[str, Any], str]:
+    """The commitment's body and hash from ``path``, the hash checked against the body."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        body, digest = data["commitment"], data["sha256"]
+        ok = isinstance(body, dict) and body.get("commitment_version") == COMMITMENT_VERSION
+    except (ValueError, KeyError, TypeError, RecursionError):
+        ok, body, digest = False, {}, ""
+    if not ok:
+        raise ListError(f"{path}: not a commitment xlshuffle commit wrote (version 1)")
+    return body, _checked(path, body, digest)
+
+
+def _checked(where: str, body: dict[str, Any], digest: object) -> str:
+    got = commitment_sha256(body)
+    if got != digest:
+        raise ListError(
+            f"{where}: the commitment's hash is {got}, not the {digest!r} it states: it was "
+            "edited after it was made"
+        )
+    return got
+
+
+def _check_list(src: str, body: dict[str, Any], seed: str, salt: str | None) -> dict[str, Any]:
+    """Refuse ``src`` unless its rows are the committed ones; the dry record."""
+    draw = body["draw"]
+    record = dry_record(str(draw["command"]), src, list(draw["options"]), seed)
+    rows = rows_of(src, record)
+    if rows_sha256(rows) != body["list"]["sha256"]:
+        header = bool(record["header"])
+        raise ListError(
+            f"{src}: not the committed list: its {len(rows) - header} rows ({record['selection']})"
+            f" digest to {rows_sha256(rows)[:16]}..., the commitment's to "
+            f"{str(body['list']['sha256'])[:16]}...: draw from the list as it was committed"
+        )
+    entrants = body.get("entrants")
+    hashes = None if entrants is None else entrants.get("salted_sha256")
+    if salt is not None and _entrants(rows, bool(record["header"]), salt) != hashes:
+        raise ListError("the salt given does not give the committed entrant hashes")
+    return record
+
+
+def _read_salt(path: str | None, body: dict[str, Any]) -> str | None:
+    from . import UsageError
+
+    if body.get("entrants") is None:
+        if path is not None:
+            raise UsageError("--salt: this commitment has no entrant hashes")
+        return None
+    if path is None:
+        raise UsageError(
+            "this commitment has entrant hashes: give --salt SALT.txt (commit wrote it) so "
+            "that the record reveals it and entrants can check their lines"
+        )
+    with open(path, encoding="ascii", errors="replace") as fh:
+        return fh.read().strip()
+
+
+def _cmd_draw(args: argparse.Namespace) -> int:
+    from . import main
+
+    body, digest = load_commitment(args.commitment)
+    reveal = reveal_values(args.reveal)
+    seed = commit_seed(digest, reveal)
+    salt = _read_salt(args.salt, body)
+    _check_list(args.input, body, seed, salt)
+    draw = body["draw"]
+    folder = os.path.dirname(os.path.abspath(args.record))
+    fd, tmp = tempfile.mkstemp(prefix=".xlshuffle-draw-", suffix=".json", dir=folder)
+    os.close(fd)
+    os.unlink(tmp)
+    try:
+        argv = [str(draw["command"]), args.input, *draw["options"], "--seed", seed]
+        argv += ["-o", args.output] if args.output else []
+        code = main([*argv, "--record", tmp])
+        if code != 0:
+            return code
+        with open(tmp, encoding="utf-8") as fh:
+            record = json.load(fh)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    record["commitment"] = {"body": body, "sha256": digest, "salt": salt}
+    record["reveal"] = reveal
+    text = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
+    write_atomically(args.record, escape_undecodable(text).encode("utf-8"))
+    print(
+        f"{args.record}: committed draw {digest[:16]}... with the revealed value(s) "
+        f"{' / '.join(reveal)}: seed {seed}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def check_commitment(record: Any, src: str | None) -> str:
+    """``verify``'s check of a committed draw's record: the commitment's hash, the seed
+    derived from it and the revealed values and, with ``src``, that ``src`` is the
+    committed list and that the committed draw on it gives the recorded result. Returns
+    the line to print; raises ListError at the first thing that does not hold."""
+    held = record.commitment
+    if not isinstance(held, dict) or not isinstance(held.get("body"), dict):
+        raise ListError("record: its commitment is damaged: give the record xlshuffle draw wrote")
+    body = held["body"]
+    digest = _checked("record", body, held.get("sha256"))
+    try:
+        seed = commit_seed(digest, record.reveal or [])
+    except OptionError as exc:
+        raise ListError(f"record: its revealed values: {exc}") from None
+    if record.seed != seed:
+        raise ListError(
+            f"record: seed {record.seed!r} is not the one the commitment {digest[:16]}... and "
+            f"the revealed value(s) give ({seed!r})"
+        )
+    if src is None:
+        return (
+            f"ok: commitment {digest[:16]}... and the seed it gives with the revealed value(s) "
+            f"{' / '.join(record.reveal)} checked; give --input IN to check the list too"
+        )
+    again = _check_list(src, body, seed, held.get("salt"))
+    if again["permutation"] != record.permutation:
+        raise ListError(
+            "record: the committed draw on this list does not give the recorded result: the "
+            "record was not made with the committed options"
+        )
+    return (
+        f"ok: {src} is the committed list (commitment {digest[:16]}...), the seed follows "
+        f"from it and the revealed value(s) {' / '.join(record.reveal)}, and the committed "
+        "draw gives the recorded result"
+    )

@@ -1,0 +1,164 @@
+"""Balanced teams in a workbook: ``groups --balance COL`` on a sheet's data rows.
+
+:func:`~xlshuffle.workbook.groups_workbook` with ``balance`` deals its data rows into teams
+by protocol section 16 (:func:`xlshuffle.common.teams.draw_teams`, shared with CSV/TSV
+lists, so the same rows give the same teams in a list and in a workbook) and writes the
+team numbers as a plain groups draw writes group numbers. The record is a groups record:
+its ``permutation`` is step 1 of section 16 (the plain groups draw's shuffle) and
+``target["balance"]`` holds the columns, the balance table and what was avoided, from
+which :func:`verify_balanced_workbook` deals the teams again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from ..common.digest import file_sha256
+from ..common.teams import Teams, balance_table, draw_teams
+from ..draw.errors import OptionError, WorkbookError
+from ..draw.knuth import group_numbers, permutation
+from ..draw.protocol import PROTOCOL, DrawStream
+from ..draw.teams import repeats
+from .jobs import Job, _target_of, job_from_record
+from .raffle import DataRows, free_rows
+from .records.record import DrawRecord
+from .selection.keep import parse_kept, spread
+
+__all__ = ["deal_teams", "verify_balanced_workbook"]
+
+PathLike = str | os.PathLike[str]
+
+
+def deal_teams(
+    job: Job,
+    free: list[int],
+    balance: Sequence[str],
+    k: int,
+    stream: DrawStream,
+    avoid: PathLike | None,
+) -> tuple[Teams, dict[str, Any] | None]:
+    """The teams of the data rows ``free`` (0-based data-row indexes), and the record's
+    ``avoid`` entry when ``avoid`` (an earlier groups draw's record) was given."""
+    before = None if avoid is None else _avoid_of_record(os.fspath(avoid), job, free)
+    teams = draw_teams(DataRows(job, free).entrants(), balance, k, stream, before)
+    if before is None or avoid is None:
+        return teams, None
+    spec = {"file": os.fspath(avoid), "before": before, "repeats": repeats(before, teams.numbers)}
+    return teams, spec
+
+
+def _avoid_of_record(name: str, job: Job, free: list[int]) -> list[int | None]:
+    """Each entrant's team in the earlier groups draw of the same rows that the record
+    ``name`` describes (plain or balanced; dealt again from this very workbook)."""
+    if not name.lower().endswith(".json"):
+        raise OptionError(
+            f"--avoid {name}: for a workbook, give the earlier groups draw's record (the "
+            "JSON file its --record wrote)"
+        )
+    try:
+        with open(name, encoding="utf-8") as fh:
+            data = json.load(fh)
+        rec = DrawRecord.from_dict(data) if isinstance(data, dict) else None
+    except (ValueError, KeyError, TypeError, RecursionError):
+        rec = None
+    sel = job.sel
+    if rec is None or rec.command != "groups" or rec.input_sha256 != job.inp.sha256:
+        raise OptionError(
+            f"--avoid {name}: not the record of a groups draw of {job.inp.path}: give that "
+            "draw's record (--record FILE when it was drawn)"
+        )
+    if rec.sheet != sel.sheet.name or rec.target.get("ref") != _ref_of(job):
+        raise OptionError(
+            f"--avoid {name}: that draw split {rec.selection} of sheet {rec.sheet!r}, not "
+            f"these rows: draw with the same --sheet/--range/--table"
+        )
+    earlier = _numbers_again(rec, job)
+    return [earlier.get(d) for d in free]
+
+
+def _ref_of(job: Job) -> str:
+    return str(_target_of(job.sel).get("ref"))
+
+
+def _numbers_again(rec: DrawRecord, job: Job) -> dict[int, int]:
+    """Each data row's team in the draw ``rec`` records, dealt again (its rows kept in
+    place get none)."""
+    sel = job.sel
+    try:
+        free = free_rows(job, parse_kept(rec.target, sel.body_top, sel.n_body))
+        k = int(rec.k or 0)
+        if k < 1:
+            raise ValueError("no k")
+        spec = rec.target.get("balance")
+        if spec is None:
+            numbers = list(group_numbers(permutation(len(free), seed=rec.seed), k))
+        else:
+            given = [str(c["column"]) for c in spec["columns"]]
+            before = (spec.get("avoid") or {}).get("before")
+            ents = DataRows(job, free).entrants()
+            numbers = draw_teams(ents, given, k, DrawStream(rec.seed), before).numbers
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        if isinstance(exc, WorkbookError | OptionError):
+            raise
+        raise WorkbookError(f"record: {exc}: the record was edited or damaged") from None
+    return dict(zip(free, numbers, strict=True))
+
+
+def verify_balanced_workbook(
+    record: DrawRecord, src: PathLike | None, saved: PathLike | None = None
+) -> None:
+    """Deal the balanced teams of ``record`` again from ``src`` and its seed; check the
+    record's shuffle and balance table, and ``saved`` (the output) by its SHA-256.
+
+    Raises
+    ------
+    WorkbookError
+        At the first difference: not the recorded input, a permutation or balance table
+        the seed does not give again, an output that is not the one written.
+    OptionError
+        Without ``src`` (the balancing columns are read from it).
+    """
+    if src is None:
+        raise OptionError(
+            f"record: the balanced teams of {record.input} are dealt again from its input, "
+            "which holds the balancing columns: pass input= (--input IN) too"
+        )
+    if record.protocol != PROTOCOL:
+        raise WorkbookError(
+            f"record: protocol {record.protocol!r} is not {PROTOCOL!r}: verify it with the "
+            "xlshuffle version that made it"
+        )
+    path = os.fspath(src)
+    got = file_sha256(path)
+    if got != record.input_sha256:
+        raise WorkbookError(
+            f"{path}: SHA-256 {got[:16]}... is not the recorded input's "
+            f"{record.input_sha256[:16]}...: this is not the file that was drawn from"
+        )
+    job = job_from_record(path, record)
+    sel, spec = job.sel, record.target["balance"]
+    try:
+        free = free_rows(job, parse_kept(record.target, sel.body_top, sel.n_body))
+        given = [str(c["column"]) for c in spec["columns"]]
+        before = (spec.get("avoid") or {}).get("before")
+        k = int(record.k or 0)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise WorkbookError("record: target.balance or target.kept was edited") from None
+    teams = draw_teams(DataRows(job, free).entrants(), given, k, DrawStream(record.seed), before)
+    perm = permutation(len(free), seed=record.seed)
+    if free != list(range(sel.n_body)):
+        perm = spread(perm, sel.n_body, free)
+    if perm != record.permutation:
+        raise WorkbookError(f"record: seed {record.seed!r} does not give this permutation")
+    if balance_table(teams.columns, teams.keys, teams.numbers, k) != spec.get("teams"):
+        raise WorkbookError("record: target.balance.teams is not what the draw gives again")
+    if saved is not None:
+        out = file_sha256(saved)
+        if out != record.output_sha256:
+            raise WorkbookError(
+                f"{os.fspath(saved)}: SHA-256 {out[:16]}... is not the recorded output's "
+                f"{str(record.output_sha256)[:16]}...: not the teams this draw wrote"
+            )
