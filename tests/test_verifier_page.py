@@ -436,6 +436,8 @@ def work(tmp_path: Path) -> Path:
         ("sample", "book.xlsx", ["-k", "4", "--method", "mus", "--amount", "score"]),
         ("sample", "book.xlsx", ["-k", "4", "--method", "systematic"]),
         ("groups", "book.xlsx", ["-k", "4"]),
+        ("groups", "book.xlsx", ["-k", "3", "--balance", "site"]),
+        ("groups", "book.xlsx", ["-k", "2", "--balance", "site", "--balance", "ok"]),
     ],
 )
 def test_records_verify(
@@ -912,6 +914,12 @@ def test_unknown_kinds_are_not_passed(page: Any, work: Path) -> None:
         assert not result["verified"]
         assert not result["supported"]
         assert result["message"].startswith("Cannot check this record: ")
+    # an allocation list written as a workbook
+    cli("allocate", "--arms", "A,B", "--n", "4", "--block-sizes", "2", "--seed", "t", "-o",
+        "alloc.xlsx", "--record", "a.json", cwd=work)  # fmt: skip
+    result = verify(page, (work / "a.json").read_text("utf-8"), work / "alloc.xlsx")
+    assert not result["verified"]
+    assert not result["supported"]
     # a committed draw of a workbook: its list digest is not computed here (yet)
     cli("commit", "book.xlsx", "--draw", "shuffle", "--beacon", "b", "-o", "c.json", cwd=work)
     cli("draw", "c.json", "book.xlsx", "--reveal", "7", "--record", "w.json", "-o", "o.xlsx",
