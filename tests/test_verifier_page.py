@@ -1013,6 +1013,7 @@ LOCKED: dict[str, dict[str, Any]] = {
     "deal": {"k": 2, "hands": 3},
     "raffle": {"k": 2, "reserves": 2, "tickets": 1},
     "raffle-random": {"k": 3, "reserves": 0},
+    "teams": {"k": 3, "balance": [1]},
 }
 
 
@@ -1025,7 +1026,14 @@ def locked_draw(tmp_path: Path, mode: str, seed: str = "eb3rx") -> tuple[str, Pa
     options = dict(LOCKED[mode])
     mode = mode.split("-")[0]
     tickets = options.pop("tickets", None)
-    output = plan(mode, PEOPLE, seed, **options, tickets=tickets)
+    balance = options.pop("balance", None)
+    if balance is None:
+        output = plan(mode, PEOPLE, seed, **options, tickets=tickets)
+    else:  # as the teams draw-and-lock writes it: GROUPS with balance, right of the selection
+        import xlshuffle
+
+        values = [[row[c] for c in balance] for row in PEOPLE]
+        output = [[t] for t in xlshuffle.balanced_groups(values, options["k"], seed=seed)]
     address = f"A2:C{len(PEOPLE) + 1}"
     top, left = (2, 1) if mode == "shuffle" else (2, 5)
     out_address = (
@@ -1047,6 +1055,7 @@ def locked_draw(tmp_path: Path, mode: str, seed: str = "eb3rx") -> tuple[str, Pa
         hands=options.get("hands"),
         reserves=options.get("reserves"),
         tickets=None if tickets is None else f"B2:B{len(PEOPLE) + 1}",
+        options="" if balance is None else "balance " + ", ".join("ABC"[c] for c in balance),
     )
     wb = openpyxl.Workbook()
     ws = wb.active
