@@ -616,6 +616,27 @@ def test_committed_draws_verify(page: Any, work: Path, draw: str, options: list[
     assert "the commitment in the record hashes to" in result["message"]
 
 
+def test_an_entrant_checks_their_own_entry(page: Any, work: Path) -> None:
+    cli("commit", "draws.csv", "--draw", "sample", "-k", "2", "--beacon", "Lotto", "-o",
+        "commitment.json", "--entrant-hashes", "salt.txt", cwd=work)  # fmt: skip
+    cli("draw", "commitment.json", "draws.csv", "--reveal", "4 17", "--record", "r.json",
+        "-o", "out.csv", "--salt", "salt.txt", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    check = "(a) => window.xlshuffleCheckEntry(a)"
+    found = page.evaluate(check, {"record": record, "row": "2,Bo,2.5,S,200"})
+    assert found["found"], found["message"]
+    assert page.inner_text("#entry-verdict") == found["message"]
+    assert page.evaluate(check, {"record": record, "row": ["4", "Dee", "1", "S", "35.25"]})["found"]
+    missing = page.evaluate(check, {"record": record, "row": "2,Bo,2.5,S,201"})
+    assert not missing["found"]
+    assert missing["message"].startswith("NOT found")
+    # through the page's own field and button
+    page.fill("#record", record)
+    page.fill("#entry", "7,Gus,4,N,1000")
+    page.click("#check-entry")
+    page.wait_for_function("() => document.getElementById('entry-verdict').className === 'ok'")
+
+
 def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "3", "--weights", "tickets", "--seed", "42", "-o", "out.csv",
         "--record", "r.json", cwd=work)  # fmt: skip
