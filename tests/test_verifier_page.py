@@ -537,6 +537,24 @@ def test_orders_records_verify(page: Any, work: Path, options: list[str]) -> Non
     assert "orders.csv differs at row " in result["message"]
 
 
+def test_orders_of_workbooks_verify(page: Any, work: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    for item in ("item", "Tea", "Coffee", "Juice", "Water"):
+        wb.active.append([item])
+    wb.save(work / "items.xlsx")
+    cli("orders", "items.xlsx", "--ids", "book.xlsx", "--balanced", "--seed", "s", "-o",
+        "orders.xlsx", "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = (work / "items.xlsx", work / "book.xlsx", work / "orders.xlsx")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    result = verify(page, record.replace('"seed": "s"', '"seed": "t"'), *files)
+    assert not result["verified"]
+    assert "orders.xlsx differs at row 2" in result["message"]
+
+
 @pytest.mark.parametrize(
     ("suffix", "options"),
     [
