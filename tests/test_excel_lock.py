@@ -38,7 +38,9 @@ from xlshuffle.excel import scripts, subs
 SCRIPTS = (
     "assign_balanced_teams",
     "assign_groups",
+    "commit_selection",
     "deal_cards",
+    "draw_committed",
     "draw_raffle",
     "draw_winners",
     "restore_last_draw",
@@ -284,7 +286,7 @@ def one_line(message: str) -> str:
 # --------------------------------------------------------------------------- registration
 
 
-def test_ten_scripts_registered_by_xlwings_with_a_button_name() -> None:
+def test_twelve_scripts_registered_by_xlwings_with_a_button_name() -> None:
     meta = {m["function_name"]: m for m in custom_scripts_meta(scripts)}
     assert sorted(meta) == sorted(SCRIPTS)
     assert all(m["name"].startswith("xlshuffle: ") and m["lazy"] is False for m in meta.values())

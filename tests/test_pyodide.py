@@ -124,6 +124,19 @@ def _items() -> Excel:
     return book
 
 
+_COMMITTED: list[Excel] = []
+
+
+def _committed() -> Excel:
+    """The people with a commitment to draw 2 winners (made once, so that CPython and
+    Pyodide draw from the same commit row, whose hash holds its time)."""
+    if not _COMMITTED:
+        book = people()
+        book.script("commit_selection", "sample", 2, "EuroMillions 2026-12-04")
+        _COMMITTED.append(book)
+    return copy.deepcopy(_COMMITTED[0])
+
+
 # Draw and lock: (script, the workbook it runs on, its arguments).
 SCRIPT_CASES: list[tuple[str, Any, list[Any]]] = [
     ("shuffle_rows", _seeded, []),
@@ -137,6 +150,9 @@ SCRIPT_CASES: list[tuple[str, Any, list[Any]]] = [
     ("write_orders", _seeded, ["B2:B6"]),  # a mistake: a block of items
     ("draw_raffle", _raffle, [9, 1, ""]),  # a mistake: the same one line
     ("draw_winners", _seeded, [99]),  # a mistake: the same one line
+    ("commit_selection", _seeded, ["groups", 2, "drand quicknet round 123"]),
+    ("draw_committed", _committed, ["4 17 23 38 45 / 9f1c"]),
+    ("draw_committed", _committed, ["2026/12/04"]),  # a mistake: the same one line
     ("shuffle_rows", people, []),  # a fresh seed from Pyodide's OS
 ]
 
@@ -292,12 +308,15 @@ def _workbook_after(make: Any, actions: list[dict[str, Any]]) -> Excel:
 
 
 def _without_time(book: Excel) -> list[Any]:
-    """Every sheet's values, with the log's UTC time (column A below the header) blanked."""
+    """Every sheet's values, with the log's UTC time (column A below the header) blanked,
+    and a commitment's hash and text, which hold its time."""
     sheets = copy.deepcopy(book.payload["sheets"])
     for sheet in sheets:
         if sheet["name"] == "Draw log":
             for row in sheet["values"][1:]:
                 row[0] = "<time>"
+                if len(row) > 25 and row[3] == "commit":
+                    row[21] = row[25] = "<holds the time>"
     return [(s["name"], s["values"]) for s in sheets] + [sorted(book.formats.items())]
 
 

@@ -13,7 +13,6 @@ writes its record with the commitment and the values; :func:`check_commitment` i
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import datetime as _dt
 import json
 import os
@@ -32,7 +31,7 @@ from ..draw.commit import (
     rows_sha256,
 )
 from ..draw.errors import ListError, OptionError
-from ..draw.protocol import PROTOCOL, DrawStream
+from ..draw.protocol import PROTOCOL
 
 __all__ = ["check_commitment", "register"]
 
@@ -117,29 +116,30 @@ def _extra(args: argparse.Namespace) -> list[str]:
 
 
 def dry_record(command: str, src: str, options: list[str], seed: str) -> dict[str, Any]:
-    """The record the draw ``command`` with ``options`` gives on ``src`` with ``seed``,
-    drawn without writing anything (the same parser, options and engines as the
-    command itself)."""
-    from ..draw.grid import parse_mode
-    from . import UsageError, build_parser
-    from .batch import _check_options, _run_task, _tasks
+    """The record the draw ``command`` with ``options`` gives on ``src`` with ``seed``:
+    the command itself, run with ``--dry-run --json`` (nothing written), its JSON record
+    read from its output and its one-line refusal raised as this command's."""
+    import contextlib
+    import io
 
-    try:
-        ns = build_parser().parse_args([command, src, *options, "--seed", seed])
-    except UsageError as exc:
-        message = str(exc).partition(" (see ")[0]
-        raise UsageError(
-            f"{message}: the draw's options are those 'xlshuffle {command}' takes (see "
-            f"'xlshuffle {command} --help')"
-        ) from None
-    _check_options(ns)
-    mode = parse_mode(ns.by) if command == "shuffle" else "rows"
-    (task,) = _tasks(ns, [src], DrawStream(seed), mode)
-    result = _run_task(dataclasses.replace(task, dry_run=True, in_place=False))
-    if not result["ok"]:
-        error = str(result["error"])
-        raise UsageError(error) if result.get("usage") else ListError(error)
-    record: dict[str, Any] = result["record"]
+    from . import UsageError, main
+
+    raw, err = io.BytesIO(), io.StringIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8")  # with a .buffer, as a list's sample writes
+    argv = [command, src, *options, "--seed", seed, "--dry-run", "--json"]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    out.flush()
+    if code != 0:
+        lines = [x for x in err.getvalue().splitlines() if x.startswith("Error: ")]
+        message = lines[0].removeprefix("Error: ") if lines else f"{src}: the draw failed"
+        if " (see 'xlshuffle " in message:  # the draw's parser: name the draw's help
+            message = (
+                f"{message.partition(' (see ')[0]}: the draw's options are those "
+                f"'xlshuffle {command}' takes (see 'xlshuffle {command} --help')"
+            )
+        raise UsageError(message) if code == 2 else ListError(message)
+    record: dict[str, Any] = json.loads(raw.getvalue().decode("utf-8").splitlines()[0])
     return record
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from ..common.a1 import col_index
@@ -22,11 +23,13 @@ from . import _cells
 from ._lockcore import LOG_COLUMNS, Draw, Rows, log_text
 
 __all__ = [
+    "COMMIT_COLUMNS",
     "LOG_SHEET",
     "MAX_CELLS",
     "SEED_NAME",
     "a1",
     "append",
+    "append_row",
     "beside",
     "cells",
     "log_sheet",
@@ -47,6 +50,10 @@ LOG_SHEET = "Draw log"
 SEED_NAME = "SEED"
 #: The most cells a command reads: a whole column selected by mistake is refused.
 MAX_CELLS = 1_000_000
+#: The log's columns after :data:`~._lockcore.LOG_COLUMNS`, filled only by committed
+#: draws (commit, then draw: protocol section 17) and written with their header cells
+#: only then, so that a log without committed draws keeps its width.
+COMMIT_COLUMNS = ("commitment sha256", "list sha256", "beacon", "reveal", "commitment")
 #: The longest seed a locked draw takes: Excel keeps at most 255 characters of a text
 #: in a formula, and the log's formula quotes the seed.
 MAX_SEED = 255
@@ -93,10 +100,10 @@ def cells(rng: Any) -> Rows:
 # --------------------------------------------------------------------------- reading
 
 
-def selection(book: Any, *, least_rows: int = 2) -> tuple[Any, Any, Rows]:
-    """The selected range, its sheet and its values; a selection that cannot be drawn
-    from is refused by name."""
-    rng = selected(book)
+def selection(book: Any, *, least_rows: int = 2, rng: Any = None) -> tuple[Any, Any, Rows]:
+    """The selected range (or ``rng``), its sheet and its values; a selection that
+    cannot be drawn from is refused by name."""
+    rng = selected(book) if rng is None else rng
     address = a1(rng)
     rows, columns = rng.shape
     if rows >= _cells.SHEET_ROWS or columns >= _cells.SHEET_COLUMNS:
@@ -251,7 +258,7 @@ def _corner(used: Any) -> tuple[int, int]:
             f"the sheet {LOG_SHEET!r} reaches row {last:,}; a log holds at most "
             f"{MAX_LOG_ROWS:,} rows: rename that sheet to start a new log"
         )
-    return last, len(LOG_COLUMNS)
+    return last, len(LOG_COLUMNS) + len(COMMIT_COLUMNS)
 
 
 def _entry(value: Any) -> Any:
@@ -278,9 +285,16 @@ def write_text(rng: Any, values: Rows) -> None:
     write(rng, values)
 
 
-def append(book: Any, log: tuple[Any, Rows] | None, draw: Draw) -> None:
-    """Append the draw's row to the log (created with its header row when missing). A
-    log begun before the raffle's columns were added gets their header cells first."""
+def append(book: Any, log: tuple[Any, Rows] | None, draw: Draw, more: Sequence[str] = ()) -> None:
+    """Append the draw's row to the log, followed by ``more``: the values of
+    :data:`COMMIT_COLUMNS` of a committed draw."""
+    append_row(book, log, [*draw.log_row(), *more])
+
+
+def append_row(book: Any, log: tuple[Any, Rows] | None, row: list[str]) -> None:
+    """Append a row of texts to the log (created with its header row when missing). A
+    log begun before the columns the row fills were added gets their header cells first."""
+    columns = [*LOG_COLUMNS, *COMMIT_COLUMNS][: max(len(row), len(LOG_COLUMNS))]
     if log is None:
         active = book.sheets.active
         sheet = book.sheets.add(name=LOG_SHEET, after=book.sheets[len(book.sheets) - 1])
@@ -288,10 +302,10 @@ def append(book: Any, log: tuple[Any, Rows] | None, draw: Draw) -> None:
         log = sheet, []
     sheet, rows = log
     added = LOG_COLUMNS.index("reserves")
-    if rows and not all(log_text(v) for v in rows[0][added:]):
-        header = sheet.range((1, added + 1), (1, len(LOG_COLUMNS)))
-        write_text(header, [list(LOG_COLUMNS[added:])])
-    lines = [] if rows else [list(LOG_COLUMNS)]
-    lines.append(draw.log_row())
+    if rows and not all(log_text(v) for v in rows[0][added : len(columns)]):
+        header = sheet.range((1, added + 1), (1, len(columns)))
+        write_text(header, [columns[added:]])
+    lines = [] if rows else [columns]
+    lines.append(row + [""] * (len(columns) - len(row)))
     top = len(rows) + 1
-    write_text(sheet.range((top, 1), (top + len(lines) - 1, len(LOG_COLUMNS))), lines)
+    write_text(sheet.range((top, 1), (top + len(lines) - 1, len(columns))), lines)

@@ -19,6 +19,11 @@ that says how anyone can recompute the draw:
   (``=ORDERS``).
 - :func:`write_allocation_list`: a permuted-block allocation list on a new sheet, and its
   codes on another (``=ALLOCATE``).
+- :func:`commit_selection`: commit to the selected list, a draw and the public random
+  value that will seed it, before that value is known (protocol section 17): logs the
+  commitment hash to publish.
+- :func:`draw_committed`: draw a committed draw with the revealed value, refused if the
+  list changed since it was committed.
 - :func:`restore_last_draw`: undo the newest draw of the log not yet restored.
 - :func:`write_seed`: write a fresh seed, as text, into the selected cell.
 
@@ -41,7 +46,7 @@ from typing import Any
 from ..common.a1 import col_letters
 from ..draw.errors import ShapeError, SizeError, WorkbookError
 from ..draw.protocol import new_seed
-from . import _cells
+from . import _cells, _lockcommit
 from ._lockbook import (
     LOG_SHEET,
     MAX_CELLS,
@@ -61,6 +66,7 @@ from ._lockbook import (
     write,
     write_text,
 )
+from ._lockcommit import COMMIT_MODE, Commitment
 from ._lockcore import (
     LOG_COLUMNS,
     SHEET_SEPARATOR,
@@ -83,7 +89,9 @@ __all__ = [
     "SEED_NAME",
     "assign_balanced_teams",
     "assign_groups",
+    "commit_selection",
     "deal_cards",
+    "draw_committed",
     "draw_raffle",
     "draw_winners",
     "message",
@@ -111,8 +119,14 @@ def _lock(
     *,
     reserves: int | None = None,
     tickets: str = "",
+    at: Any = None,
+    seeded: tuple[str, str] | None = None,
+    more: tuple[str, ...] = (),
 ) -> Draw:
-    sheet, rng, rows = selection(book, least_rows=1 if mode == "deal" else 2)
+    """Draw ``mode`` on the selection (or the range ``at``), write and log it; a
+    committed draw gives its own seed and where it came from (``seeded``) and the
+    values of its log's commitment columns (``more``)."""
+    sheet, rng, rows = selection(book, least_rows=1 if mode == "deal" else 2, rng=at)
     if mode == "deal" and len(rows) * len(rows[0]) < 2:
         raise SizeError("the selection is one cell: select the cards, at least 2 cells")
     if mode == "winners" and k is not None and k > len(rows):
@@ -120,7 +134,7 @@ def _lock(
             f"cannot draw {k} winners from {len(rows)} rows: draw fewer or select more rows"
         )
     column = ticket_column(sheet, rng, tickets) if mode == "raffle" else None
-    seed, seed_from = seed_of(book)
+    seed, seed_from = seed_of(book) if seeded is None else seeded
     log = log_sheet(book)
     if column is None:
         output = plan(mode, rows, seed, k, hands, reserves=reserves or 0)
@@ -156,7 +170,7 @@ def _lock(
         tickets=tickets_at,
     )
     write(target, output)
-    append(book, log, draw)
+    append(book, log, draw, more)
     return draw
 
 
@@ -196,6 +210,21 @@ def assign_groups(book: Any, k: Any = 2) -> Draw:
     return _lock(book, "groups", k=_cells.count("k", number(k)))
 
 
+def commit_selection(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
+    """Commit to the selected rows, the draw ``draw`` (``sample``: ``k`` winners,
+    ``shuffle``, ``groups``: ``k`` groups) and the public random value ``beacon``
+    announces; log the commitment, whose hash is to be published now (section 17)."""
+    return _lockcommit.commit(book, draw, k, beacon)
+
+
+def draw_committed(book: Any, reveal: Any = "", commitment: Any = "") -> Draw:
+    """Draw the newest commitment of the log (or the one whose hash begins with
+    ``commitment``) with the seed its hash and the ``reveal`` values give (several
+    separated by `` / ``), exactly as the plain command draws; refused if the committed
+    cells changed."""
+    return _lockcommit.draw(book, reveal, commitment, _lock)
+
+
 def write_seed(book: Any) -> str:
     """Write a fresh seed from the operating system, as text, into the selected cell."""
     rng = selected(book)
@@ -225,6 +254,7 @@ def restore_last_draw(book: Any) -> str:
             for i in range(len(rows) - 1, 0, -1)
             if log_text(rows[i][column["time (UTC)"]])
             and not log_text(rows[i][column["restored (UTC)"]])
+            and log_text(rows[i][column["mode"]]) != COMMIT_MODE  # a commitment draws nothing
         ),
         None,
     )

@@ -33,7 +33,9 @@ from . import lock
 __all__ = [
     "assign_balanced_teams",
     "assign_groups",
+    "commit_selection",
     "deal_cards",
+    "draw_committed",
     "draw_raffle",
     "draw_winners",
     "restore_last_draw",
@@ -114,6 +116,24 @@ def write_allocation_list(
     """Writes a permuted-block allocation list on a new sheet, and its codes on another."""
     args = (arms, n, ratio, block_sizes, strata)
     _report(_run("write allocation list", lock.write_allocation_list, book, *args))
+
+
+@xw.script(name="xlshuffle: commit to the selected list before the draw")
+def commit_selection(book: xw.Book, draw: str = "sample", k: int = 1, beacon: str = "") -> None:
+    """Commits to the selected rows, a draw and the public random value that will seed it."""
+    done = _run("commit selection", lock.commit_selection, book, draw, k, beacon)
+    listed = done.body["list"]
+    print(
+        f"xlshuffle: commitment to {listed['rows']} rows of {listed['selection']}, draw: "
+        f"{done.what}; seeded by: {done.body['beacon']}; logged on the {lock.LOG_SHEET!r} sheet"
+    )
+    print(f"publish this commitment hash now: {done.sha256}")
+
+
+@xw.script(name="xlshuffle: draw the committed draw with the revealed value")
+def draw_committed(book: xw.Book, reveal: str = "", commitment: str = "") -> None:
+    """Draws the newest commitment (or the one named by its hash) with the revealed value."""
+    _report(_run("draw committed", lock.draw_committed, book, reveal, commitment))
 
 
 @xw.script(name="xlshuffle: restore the last draw")

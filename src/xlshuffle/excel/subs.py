@@ -28,7 +28,9 @@ from . import lock
 __all__ = [
     "assign_balanced_teams",
     "assign_groups",
+    "commit_selection",
     "deal_cards",
+    "draw_committed",
     "draw_raffle",
     "draw_winners",
     "restore_last_draw",
@@ -55,9 +57,10 @@ _sub: Callable[[F], F] = getattr(xw, "sub", None) or _plain
 def _run(command: str, func: Callable[..., Any], *args: Any) -> Any:
     book = xw.Book.caller()
     try:
-        func(book, *args)
+        return func(book, *args)
     except Exception as exc:  # one line in a message box, never a traceback
         book.app.alert(lock.message(command, exc), title="xlshuffle", mode="critical")
+        return None
 
 
 @_sub
@@ -108,6 +111,21 @@ def write_allocation_list(
 ) -> Any:
     """Writes a permuted-block allocation list on a new sheet, and its codes on another."""
     _run("write allocation list", lock.write_allocation_list, arms, n, ratio, block_sizes, strata)
+
+
+@_sub
+def commit_selection(draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Any:
+    """Commits to the selected rows, a draw and the public random value that will seed it."""
+    done = _run("commit selection", lock.commit_selection, draw, k, beacon)
+    if done is not None:  # the hash to publish, shown (it is also on the Draw log sheet)
+        text = f"publish this commitment hash now: {done.sha256}"
+        xw.Book.caller().app.alert(text, title="xlshuffle", mode="info")
+
+
+@_sub
+def draw_committed(reveal: Any = "", commitment: Any = "") -> Any:
+    """Draws the newest commitment (or the one named by its hash) with the revealed value."""
+    _run("draw committed", lock.draw_committed, reveal, commitment)
 
 
 @_sub
