@@ -1155,6 +1155,42 @@ def test_an_edited_cell_of_a_locked_draw_is_not_verified(
         assert "the values in People!A2:C10 are not the ones the draw read" in result["message"]
 
 
+@pytest.mark.parametrize("mode", ["shuffle", "winners", "groups"])
+def test_a_committed_locked_draw_verifies(page: Any, tmp_path: Path, mode: str) -> None:
+    """A draw-and-lock of a committed list: the log row's commitment columns (section 17)."""
+    from xlshuffle.draw.commit import commit_seed, commitment_sha256, rows_sha256
+
+    texts = [[str(int(v)) if isinstance(v, float) and v.is_integer() else "" if v is None
+              else str(v) for v in row] for row in PEOPLE]  # fmt: skip
+    texts = [row[: max((i + 1 for i, t in enumerate(row) if t), default=0)] for row in texts]
+    command = {"winners": "sample", "shuffle": "shuffle", "groups": "groups"}[mode]
+    body = {
+        "commitment_version": 1,
+        "protocol": "xlshuffle/draw/v1",
+        "draw": {"command": command, "options": ["--sheet", "People", "--range", "A2:C10"]},
+        "list": {"file": "Raffle.xlsx", "sheet": "People", "selection": "People!A2:C10",
+                 "header": False, "rows": len(PEOPLE), "sha256": rows_sha256(texts)},
+        "beacon": "Lotto",
+        "entrants": None,
+        "tool_version": "0.1.0",
+        "time_utc": "2026-11-23T17:00:00Z",
+    }  # fmt: skip
+    digest = commitment_sha256(body)
+    seed = commit_seed(digest, ["4 17", "23"])
+    row, book = locked_draw(tmp_path, mode, seed=seed)
+    commitment = json.dumps({"commitment": body, "sha256": digest}, ensure_ascii=False)
+    cells = [*row.split("\t"), digest, body["list"]["sha256"], "Lotto", "4 17 / 23", commitment]
+    # as Excel copies it: the commitment's cell quoted, its quotes doubled
+    cells[-1] = '"' + commitment.replace('"', '""') + '"'
+    result = verify(page, "\t".join(cells), book)
+    assert result["verified"], result["message"]
+    assert f"the commitment hashes to {digest}" in result["message"]
+    cells[-2] = "4 17 / 24"
+    result = verify(page, "\t".join(cells), book)
+    assert not result["verified"]
+    assert "give the seed" in result["message"]
+
+
 @pytest.mark.parametrize("mode", ["shuffle", "winners"])
 def test_a_restored_locked_draw_verifies_from_its_input(
     page: Any, tmp_path: Path, mode: str
