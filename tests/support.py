@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
-# CI installs LibreOffice and Pyodide and lists them here, so that a test which would skip
+# CI installs LibreOffice, Pyodide and Chromium and lists them here, so that a test which would skip
 # for want of them fails instead: a green CI run then proves they really ran.
 REQUIRED = {t.strip() for t in os.environ.get("XLSHUFFLE_REQUIRE", "").split(",") if t.strip()}
 

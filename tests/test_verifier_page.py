@@ -1,0 +1,1287 @@
+"""verifier/index.html in a real browser: its own JavaScript implementation of draw protocol v1.
+
+Headless Chromium (the system's /usr/bin/chromium, Debian package ``chromium``) driven by Python
+Playwright loads the page from disk (file://). Every vector of tests/vectors/draw-v1.json goes
+through the page's ``window.xlshuffleProtocol``; records written by the real command line go
+through ``window.xlshuffleVerify`` with their files, and tampered copies must be shown as not
+verified. Without Chromium or Playwright the tests skip, unless XLSHUFFLE_REQUIRE lists
+``chromium`` (CI), when they fail.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support import ROOT, require
+
+PAGE = ROOT / "verifier" / "index.html"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VECTORS: dict[str, Any] = json.loads(
+    (ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    require(
+        "chromium",
+        CHROMIUM.exists(),
+        f"{CHROMIUM} is missing: install the Debian package `chromium`",
+    )
+    require(
+        "chromium",
+        importlib.util.find_spec("playwright") is not None,
+        "the Python package playwright is missing: pip install -e '.[test]'",
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        tab = browser.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        # the page loads nothing but itself: any other request is an error
+        tab.on("request", lambda r: r.url == PAGE.as_uri() or errors.append(f"request {r.url}"))
+        tab.goto(PAGE.as_uri())
+        tab.wait_for_function("() => window.xlshuffleProtocol")
+        yield tab
+        browser.close()
+        assert not errors, errors
+
+
+def js_safe(x: Any) -> Any:
+    """Integers as strings (JSON numbers in JavaScript lose digits past 2**53)."""
+    if isinstance(x, bool) or x is None:
+        return x
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, list):
+        return [js_safe(v) for v in x]
+    if isinstance(x, dict):
+        return {k: js_safe(v) for k, v in x.items()}
+    return x
+
+
+def seed_arg(spec: dict[str, Any]) -> dict[str, Any]:
+    value = spec["value"]
+    return {"type": spec["type"], "value": str(value) if spec["type"] == "int" else value}
+
+
+def run(page: Any, body: str, **args: Any) -> Any:
+    """Run ``body`` (an async function body of ``P``, the protocol, and ``a``, the arguments)."""
+    script = f"async (a) => {{ const P = window.xlshuffleProtocol; {body} }}"
+    return page.evaluate(script, args)
+
+
+# ---------------------------------------------------------------- the protocol's vectors
+
+
+def test_page_is_self_contained() -> None:
+    text = PAGE.read_text(encoding="utf-8")
+    for external in (" src=", "<link ", "@import", "url(", "fetch(", "XMLHttpRequest", "import("):
+        assert external not in text, external
+    assert text.count("<script>") == 1
+
+
+def test_seed_bytes(page: Any) -> None:
+    cases = VECTORS["seed_bytes"]
+    got = run(
+        page,
+        "return a.cases.map((c) => P.toHex(P.seedBytes(c)));",
+        cases=[seed_arg(c["seed"]) for c in cases],
+    )
+    assert got == [c["hex"] for c in cases]
+
+
+def test_words(page: Any) -> None:
+    cases = VECTORS["words"]
+    got = run(
+        page,
+        """const out = [];
+        for (const seed of a.seeds) {
+          const s = await P.Stream.ofSeed(seed), w = [];
+          for (let i = 0; i < 8; i++) w.push((await s.next()).toString(16).padStart(16, "0"));
+          out.push(w);
+        }
+        return out;""",
+        seeds=[seed_arg(c["seed"]) for c in cases],
+    )
+    assert got == [c["first8"] for c in cases]
+
+
+def test_shuffles_and_deals(page: Any) -> None:
+    shuffles, deals = VECTORS["shuffles"], VECTORS["deals"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.shuffles) out.push(await P.permutation(c.n, c.seed));
+        for (const c of a.deals) {
+          out.push(await P.deal([...Array(c.n).keys()], c.k, c.seed));
+        }
+        return out;""",
+        shuffles=[{"seed": seed_arg(c["seed"]), "n": c["n"]} for c in shuffles],
+        deals=[{"seed": seed_arg(c["seed"]), "n": c["n"], "k": c["k"]} for c in deals],
+    )
+    assert got == [c["permutation"] for c in shuffles] + [c["dealt"] for c in deals]
+
+
+def test_issue_vectors(page: Any) -> None:
+    got = run(
+        page,
+        """return [
+          (await P.shuffle([...Array(10).keys()].map((i) => i + 1), 42)).join(" "),
+          (await P.shuffle("ABCDEFGHIJ", "2026 raffle")).join(""),
+          (await P.deal([...Array(52).keys()], 5, "xlshuffle")).join(" "),
+          (await P.permutation(100, "Zo\\u00eb")).join() ===
+            (await P.permutation(100, "Zoe\\u0308")).join(),
+          (await P.weighted([1, 5, 0, 2, 2], 4, "2026 raffle")).join(" "),
+        ];""",
+    )
+    assert got == ["9 10 4 5 7 6 1 2 8 3", "DJFECGAIHB", "1 41 36 20 5", True, "1 3 4 0"]
+
+
+def test_randbelow_rejection_and_long_stream(page: Any) -> None:
+    rej, long = VECTORS["randbelow_rejection"], VECTORS["long_stream"]
+    got = run(
+        page,
+        """const s = await P.Stream.ofSeed(a.rej.seed), values = [];
+        for (let i = 0; i < a.count; i++) {
+          values.push((await s.randbelow(BigInt(a.rej.m))).toString());
+        }
+        const t = await P.Stream.ofSeed(a.long.seed);
+        const blob = new Uint8Array(8 * a.long.words);
+        const view = new DataView(blob.buffer);
+        for (let i = 0; i < a.long.words; i++) view.setBigUint64(8 * i, await t.next(), false);
+        return [values, P.toHex(await P.sha256(blob))];""",
+        rej={"seed": seed_arg(rej["seed"]), "m": str(rej["m"])},
+        count=len(rej["values"]),
+        long={"seed": seed_arg(long["seed"]), "words": long["words"]},
+    )
+    assert got == [[str(v) for v in rej["values"]], long["sha256"]]
+
+
+def test_grids_and_groups(page: Any) -> None:
+    rows, cols, grp = VECTORS["within_rows"], VECTORS["within_columns"], VECTORS["groups"]
+    got = run(
+        page,
+        """return [
+          await P.shuffleGrid(a.rows.grid, "within-rows", a.rows.seed),
+          await P.shuffleGrid(a.cols.grid, "within-columns", a.cols.seed),
+          await P.groups(a.grp.n, a.grp.k, a.grp.seed),
+        ];""",
+        rows={**rows, "seed": seed_arg(rows["seed"])},
+        cols={**cols, "seed": seed_arg(cols["seed"])},
+        grp={**grp, "seed": seed_arg(grp["seed"])},
+    )
+    assert got == [rows["result"], cols["result"], grp["groups"]]
+
+
+def test_weighted_and_reserves(page: Any) -> None:
+    cases, res = VECTORS["weighted"], VECTORS["reserves"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) out.push(await P.weighted(c.weights, c.k, c.seed));
+        out.push(await P.weighted(a.res.weights, a.res.winners + a.res.reserves, a.res.seed));
+        const all = [...Array(a.res.weights.length).keys()];
+        out.push(await P.deal(all, a.res.winners + a.res.reserves, a.res.seed));
+        return out;""",
+        cases=[
+            {"seed": seed_arg(c["seed"]), "weights": js_safe(c["weights"]), "k": c["k"]}
+            for c in cases
+        ],
+        res={**res, "seed": seed_arg(res["seed"])},
+    )
+    placings = [[p + 1, i, "winner" if p < 2 else "reserve", p + 1 if p < 2 else p - 1]
+                for p, i in enumerate(got[-2])]  # fmt: skip
+    assert got[:-2] == [c["drawn"] for c in cases]
+    assert placings == res["placings"]
+    assert got[-1] == res["plain"]
+
+
+def test_exclusions(page: Any) -> None:
+    c = VECTORS["exclusions"]
+    got = run(
+        page,
+        """const kept = P.keptIndexes(a.c.ids, a.c.excluded);
+        const drawn = await P.deal(kept, a.c.k, a.seed);
+        return [kept, await P.exclusionDigest(a.c.excluded), drawn];""",
+        c=c,
+        seed=seed_arg(c["seed"]),
+    )
+    assert got == [c["kept"], c["digest"], c["drawn"]]
+
+
+def test_substreams_and_strata(page: Any) -> None:
+    subs, strata, shares = VECTORS["substreams"], VECTORS["strata"], VECTORS["allocation"]
+    got = run(
+        page,
+        """const words = [];
+        for (const c of a.subs) {
+          const s = await P.stratumStream(c.seed, c.label), w = [];
+          for (let i = 0; i < 4; i++) w.push((await s.next()).toString(16).padStart(16, "0"));
+          words.push(w);
+        }
+        const out = [];
+        for (const c of a.strata) {
+          out.push(await P.strata(c.seed, c.labels, c.mode, c.value, c.weights, c.take_all));
+        }
+        return [words, out, a.shares.map((c) => P.largestRemainder(c.sizes, c.total))];""",
+        subs=[{**c, "seed": seed_arg(c["seed"])} for c in subs],
+        strata=[{**c, "seed": seed_arg(c["seed"])} for c in strata],
+        shares=shares,
+    )
+    assert got[0] == [c["first4"] for c in subs]
+    # JSON numbers: 42.0 comes back from JavaScript as 42
+    assert json.dumps(got[1]) == json.dumps([c["result"] for c in strata]).replace("42.0", "42")
+    assert got[2] == [c["shares"] for c in shares]
+
+
+def test_audit_selections(page: Any) -> None:
+    sysm, mus = VECTORS["systematic"], VECTORS["monetary_unit"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.sys) {
+          const r = await P.systematic(c.n, c.k, c.seed);
+          out.push([r.start === null ? null : r.start.toString(), r.items.map(String)]);
+        }
+        for (const c of a.mus) {
+          const r = await P.monetaryUnit(c.amounts, c.k, c.seed);
+          const start = r.start === null ? null : r.start.toString();
+          out.push([start, r.units.map(String), r.selected, r.top]);
+        }
+        return out;""",
+        sys=[{**c, "seed": seed_arg(c["seed"]), "n": str(c["n"])} for c in sysm],
+        mus=[{**c, "seed": seed_arg(c["seed"]), "amounts": js_safe(c["amounts"])} for c in mus],
+    )
+    want: list[Any] = [js_safe([c["start"], c["items"]]) for c in sysm]
+    want += [[*js_safe([c["start"], c["units"]]), c["selected"], c["top"]] for c in mus]
+    assert got == want
+
+
+def test_orders(page: Any) -> None:
+    person, balanced = VECTORS["person_orders"], VECTORS["balanced_orders"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.person) {
+          const s = await P.personStream(c.seed, c.id), w = [];
+          for (let i = 0; i < 4; i++) w.push((await s.next()).toString(16).padStart(16, "0"));
+          out.push([w, await P.personOrder(c.n, c.k, c.seed, c.id)]);
+        }
+        for (const c of a.balanced) {
+          out.push([P.williams(c.n), await P.balancedOrders(c.n, c.people, c.k, c.seed)]);
+        }
+        return out;""",
+        person=[{**c, "seed": seed_arg(c["seed"])} for c in person],
+        balanced=[{**c, "seed": seed_arg(c["seed"])} for c in balanced],
+    )
+    want = [[c["first4"], c["order"]] for c in person]
+    want += [[c["design"], c["orders"]] for c in balanced]
+    assert got == want
+
+
+def test_allocation_lists(page: Any) -> None:
+    cases = VECTORS["allocation_lists"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) {
+          out.push(await P.allocationList(c.seed, c.arms, c.ratio, c.n, c.block_sizes, c.strata));
+        }
+        return out;""",
+        cases=[{**c, "seed": seed_arg(c["seed"])} for c in cases],
+    )
+    assert got == [c["rows"] for c in cases]
+
+
+def test_balanced_teams(page: Any) -> None:
+    plain, avoid = VECTORS["balanced_teams"], VECTORS["balanced_teams_avoid"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.plain) out.push(await P.balancedTeams(c.labels, c.k, c.seed));
+        for (const c of a.avoid) out.push(await P.balancedTeams(c.labels, c.k, c.seed, c.before));
+        return out;""",
+        plain=[{**c, "seed": seed_arg(c["seed"])} for c in plain],
+        avoid=[{**c, "seed": seed_arg(c["seed"])} for c in avoid],
+    )
+    assert got == [c["teams"] for c in plain] + [c["teams"] for c in avoid]
+
+
+def test_commit_then_draw(page: Any) -> None:
+    canon, digest = VECTORS["commit_canonical_json"], VECTORS["commit_list_digest"]
+    seeds, salted = VECTORS["commit_seed"], VECTORS["commit_entrant_hashes"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.canon) out.push([P.canonicalJson(c.value), P.toHex(
+          await P.sha256(new TextEncoder().encode(P.canonicalJson(c.value))))]);
+        out.push(await P.listDigest(a.digest.rows));
+        out.push(await P.commitmentHash(a.seeds.commitment));
+        for (const c of a.seeds.cases) {
+          const seed = P.commitSeed(a.seeds.sha256, c.reveal);
+          out.push([seed, await P.deal([...Array(10).keys()], 3, seed)]);
+        }
+        out.push(await P.entrantHashes(a.salted.salt, a.salted.rows));
+        return out;""",
+        canon=canon,
+        digest=digest,
+        seeds=seeds,
+        salted=salted,
+    )
+    want: list[Any] = [[c["canonical"], c["sha256"]] for c in canon]
+    want += [digest["sha256"], seeds["sha256"]]
+    want += [[c["seed"], c["deal_3_of_10"]] for c in seeds["cases"]]
+    want += [sorted(salted["sha256"])]
+    assert got == want
+
+
+# ---------------------------------------------------------------- records of the command line
+
+
+def cli(*args: str | Path, cwd: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    subprocess.run(
+        [sys.executable, "-m", "xlshuffle", *map(str, args)],
+        cwd=cwd,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+
+
+def verify(page: Any, record: str, *files: Path | tuple[str, bytes]) -> dict[str, Any]:
+    """window.xlshuffleVerify with the record's text and File objects of the files."""
+    payload = []
+    for f in files:
+        name, data = (f.name, f.read_bytes()) if isinstance(f, Path) else f
+        payload.append({"name": name, "b64": base64.b64encode(data).decode("ascii")})
+    result: dict[str, Any] = page.evaluate(
+        """async (a) => {
+          const files = a.files.map((f) => new File(
+            [Uint8Array.from(atob(f.b64), (ch) => ch.charCodeAt(0))], f.name));
+          return window.xlshuffleVerify({record: a.record, files});
+        }""",
+        {"record": record, "files": payload},
+    )
+    assert page.inner_text("#verdict") == result["message"]
+    return result
+
+
+LIST = "name,tickets,site\nAnn,1,N\nBo,2,S\nCy,3,N\nDee,1,S\nEd,2,N\nFay,1,S\nGus,4,N\n"
+DRAWS = (
+    "id,name,tickets,site,amount\n1,Ann,1,N,10.50\n2,Bo,2.5,S,200\n3,Cy,3,N,0\n4,Dee,1,S,35.25\n"
+    "5,Ed,2,N,99.99\n6,Fay,0,S,12\n7,Gus,4,N,1000\n8,Hal,1,S,7.5\n9,Ida,2,N,3\n10,Jo,5,S,640\n"
+)
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    (tmp_path / "list.csv").write_text(LIST, encoding="utf-8")
+    (tmp_path / "list.tsv").write_text(LIST.replace(",", "\t"), encoding="utf-8")
+    (tmp_path / "draws.csv").write_text(DRAWS, encoding="utf-8")
+    (tmp_path / "excluded.txt").write_text("2\n7\n", encoding="utf-8")
+    (tmp_path / "counts.csv").write_text("N,2\nS,1\n", encoding="utf-8")
+    openpyxl = pytest.importorskip("openpyxl")
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Entrants"
+    ws.append(["name", "score", "note", "ok", "site"])
+    for i in range(30):
+        ws.append([f"P{i}", i * 1.5, "x" if i % 3 else None, i % 2 == 0, "NS"[i % 7 % 2]])
+    ws["G1"] = "outside"
+    wb.save(tmp_path / "book.xlsx")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("command", "source", "options"),
+    [
+        ("shuffle", "list.csv", []),
+        ("shuffle", "list.tsv", []),
+        ("sample", "list.csv", ["-k", "3"]),
+        ("groups", "list.csv", ["-k", "3"]),
+        ("shuffle", "book.xlsx", []),
+        ("shuffle", "book.xlsx", ["--range", "A2:E31"]),
+        ("shuffle", "book.xlsx", ["--columns", "A,C"]),
+        ("shuffle", "book.xlsx", ["--by", "columns", "--range", "A1:E31"]),
+        ("shuffle", "book.xlsx", ["--by", "cells"]),
+        ("shuffle", "book.xlsx", ["--by", "within-rows"]),
+        ("shuffle", "book.xlsx", ["--by", "within-columns", "--range", "A1:C31"]),
+        ("sample", "book.xlsx", ["-k", "5"]),
+        ("sample", "book.xlsx", ["-k", "3", "--no-header", "--range", "A2:E31"]),
+        ("sample", "book.xlsx", ["-k", "3", "--weights", "score", "--reserves", "2"]),
+        ("sample", "book.xlsx", ["-k", "2", "--strata", "site"]),
+        ("sample", "book.xlsx", ["-k", "4", "--method", "mus", "--amount", "score"]),
+        ("sample", "book.xlsx", ["-k", "4", "--method", "systematic"]),
+        ("groups", "book.xlsx", ["-k", "4"]),
+        ("groups", "book.xlsx", ["-k", "3", "--balance", "site"]),
+        ("groups", "book.xlsx", ["-k", "2", "--balance", "site", "--balance", "ok"]),
+    ],
+)
+def test_records_verify(
+    page: Any, work: Path, command: str, source: str, options: list[str]
+) -> None:
+    out = work / f"out{Path(source).suffix}"
+    cli(
+        command,
+        source,
+        *options,
+        "--seed",
+        "2026 raffle",
+        "-o",
+        out,
+        "--record",
+        "r.json",
+        cwd=work,
+    )
+    record = (work / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, work / source, out)
+    assert result["verified"], result["message"]
+    assert result["message"].startswith("Verified: ")
+    # the files in either order, found by their SHA-256
+    assert verify(page, record, out, work / source)["verified"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3", "--weights", "tickets"],
+        ["-k", "2", "--weights", "tickets", "--reserves", "2"],
+        ["-k", "2", "--reserves", "1"],
+        ["-k", "1", "--strata", "site"],
+        ["-k", "1", "--strata", "site", "--weights", "tickets", "--reserves", "1"],
+        ["--total", "5", "--strata", "site"],
+        ["--strata-counts", "counts.csv", "--strata", "site"],
+        ["-k", "3", "--method", "systematic"],
+        ["-k", "4", "--method", "mus", "--amount", "amount"],
+        ["-k", "2", "--method", "mus", "--amount", "amount", "--strata", "site"],
+        ["-k", "3", "--id", "id", "--exclude", "excluded.txt"],
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_draw_records_verify(page: Any, work: Path, options: list[str]) -> None:
+    cli("sample", "draws.csv", *options, "--seed", "spring fair", "-o", "out.csv",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, work / "draws.csv", work / "out.csv")
+    assert result["verified"], result["message"]
+    changed = json.loads(record)
+    changed["seed"] = "autumn fair"
+    result = verify(page, json.dumps(changed), work / "draws.csv", work / "out.csv")
+    assert not result["verified"]
+    assert result["supported"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "2", "--balance", "site"],
+        ["-k", "3", "--balance", "site", "--balance", "tickets"],
+        ["--size", "3", "--balance", "site", "--avoid", "before.csv"],
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_balanced_teams_verify(page: Any, work: Path, options: list[str]) -> None:
+    cli("groups", "draws.csv", "-k", "3", "--seed", "before", "-o", "before.csv", cwd=work)
+    cli("groups", "draws.csv", *options, "--seed", "class 4B", "-o", "out.csv",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, work / "draws.csv", work / "out.csv")
+    assert result["verified"], result["message"]
+    edited = (work / "out.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    edited[1] = edited[1][:-2] + ("2" if edited[1][-2] != "2" else "1") + "\n"
+    result = verify(page, record, work / "draws.csv", ("out.csv", "".join(edited).encode()))
+    assert not result["verified"]
+    assert "differs at row 2, column 6" in result["message"]
+
+
+@pytest.mark.parametrize(
+    "options", [[], ["-k", "2"], ["--balanced"], ["--balanced", "-k", "3"]], ids=" ".join
+)
+def test_orders_records_verify(page: Any, work: Path, options: list[str]) -> None:
+    (work / "items.txt").write_text("Tea\nCoffee\nJuice\nWater\nCocoa\n", encoding="utf-8")
+    cli("orders", "items.txt", "--ids", "draws.csv", "--ids-column", "name", *options,
+        "--seed", "class 4B", "-o", "orders.csv", "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = (work / "items.txt", work / "draws.csv", work / "orders.csv")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    text = (work / "orders.csv").read_text(encoding="utf-8")
+    swapped = text.replace("Tea,Coffee", "Coffee,Tea", 1).replace("Coffee,Tea", "Tea,Coffee", 1)
+    if swapped == text:
+        swapped = text.replace("Ann,", "Ann,X", 1)
+    result = verify(page, record, *files[:2], ("orders.csv", swapped.encode()))
+    assert not result["verified"]
+    assert "orders.csv differs at row " in result["message"]
+
+
+def test_orders_of_workbooks_verify(page: Any, work: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    for item in ("item", "Tea", "Coffee", "Juice", "Water"):
+        wb.active.append([item])
+    wb.save(work / "items.xlsx")
+    cli("orders", "items.xlsx", "--ids", "book.xlsx", "--balanced", "--seed", "s", "-o",
+        "orders.xlsx", "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = (work / "items.xlsx", work / "book.xlsx", work / "orders.xlsx")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    result = verify(page, record.replace('"seed": "s"', '"seed": "t"'), *files)
+    assert not result["verified"]
+    assert "orders.xlsx differs at row 2" in result["message"]
+
+
+@pytest.mark.parametrize(
+    ("suffix", "options"),
+    [
+        (".csv", []),
+        (".csv", ["--strata", "site=N,S", "--strata", "sex=F,M"]),
+        (".csv", ["--codes-only", "codes.csv"]),
+        (".xlsx", ["--strata", "site=N,S", "--codes-only", "codes.xlsx"]),
+    ],
+)
+def test_allocation_records_verify(page: Any, work: Path, suffix: str, options: list[str]) -> None:
+    cli("allocate", "--arms", "A,B", "--ratio", "2:1", "--n", "7", "--block-sizes", "3,6",
+        *options, "--seed", "trial", "-o", f"alloc{suffix}", "--record", "r.json",
+        cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = [work / f"alloc{suffix}"]
+    files += [work / f"codes{suffix}"] if "--codes-only" in options else []
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    changed = json.loads(record)
+    changed["seed"] = "trial 2"
+    result = verify(page, json.dumps(changed), *files)
+    assert not result["verified"]
+    assert f"alloc{suffix} " in result["message"]
+
+
+def test_the_exclusion_list_is_checked_when_given(page: Any, work: Path) -> None:
+    cli("sample", "draws.csv", "-k", "2", "--id", "id", "--seed", "spring", "-o", "first.csv",
+        "--record", "first.json", cwd=work)  # fmt: skip
+    for excluded in ("excluded.txt", "first.json"):  # a list of IDs, or the last draw's record
+        cli("sample", "draws.csv", "-k", "3", "--id", "id", "--exclude", excluded, "--seed",
+            "summer", "-o", "out.csv", "--record", "r.json", "--overwrite", cwd=work)  # fmt: skip
+        record = (work / "r.json").read_text(encoding="utf-8")
+        files = (work / "draws.csv", work / "out.csv")
+        result = verify(page, record, *files, work / excluded)
+        assert result["verified"], result["message"]
+        assert "exactly those whose ID the exclusion list holds" in result["message"]
+        result = verify(page, record, *files, ("other.txt", b"2\n7\n9\n"))
+        assert not result["verified"]
+        assert "other.txt is not the exclusion list the draw used" in result["message"]
+
+
+def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Path) -> None:
+    rows = ["$1,234.56", "1 234.50 €", "7", "0.10 €", "£12", "3'000", "250.5", "0"]
+    text = "id,amount\n" + "".join(f'{i},"{a}"\n' for i, a in enumerate(rows, 1))
+    (tmp_path / "money.csv").write_text(text, encoding="utf-8")
+    cli("sample", "money.csv", "-k", "3", "--method", "mus", "--amount", "amount", "--seed",
+        "audit", "-o", "out.csv", "--record", "r.json", cwd=tmp_path)  # fmt: skip
+    record = (tmp_path / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, tmp_path / "money.csv", tmp_path / "out.csv")
+    assert result["verified"], result["message"]
+
+
+@pytest.mark.parametrize(
+    ("draw", "options"),
+    [
+        ("sample", ["-k", "2", "--weights", "tickets", "--reserves", "1"]),
+        ("shuffle", []),
+        ("groups", ["-k", "3"]),
+    ],
+)
+def test_committed_draws_verify(page: Any, work: Path, draw: str, options: list[str]) -> None:
+    cli("commit", "draws.csv", "--draw", draw, *options, "--beacon", "Lotto 2026-12-04",
+        "-o", "commitment.json", "--entrant-hashes", "salt.txt", cwd=work)  # fmt: skip
+    cli("draw", "commitment.json", "draws.csv", "--reveal", " 4 17  23 ", "--record", "r.json",
+        "-o", "out.csv", "--salt", "salt.txt", cwd=work)  # fmt: skip
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    published = json.loads((work / "commitment.json").read_text(encoding="utf-8"))["sha256"]
+    files = (work / "draws.csv", work / "out.csv")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert f"the commitment hashes to {published}" in result["message"]
+    assert "the committed entrant hashes are the input's rows" in result["message"]
+    # another revealed value, with the seed it gives: the seed no longer follows from the chain
+    other = {**record, "reveal": ["4 17 24"]}
+    result = verify(page, json.dumps(other), *files)
+    assert not result["verified"]
+    assert "the commitment hash and the revealed values give the seed" in result["message"]
+    # the commitment edited after the fact (another beacon): its hash changes
+    body = {**record["commitment"]["body"], "beacon": "any other"}
+    edited = {**record, "commitment": {**record["commitment"], "body": body}}
+    result = verify(page, json.dumps(edited), *files)
+    assert not result["verified"]
+    assert "the commitment in the record hashes to" in result["message"]
+
+
+def test_an_entrant_checks_their_own_entry(page: Any, work: Path) -> None:
+    cli("commit", "draws.csv", "--draw", "sample", "-k", "2", "--beacon", "Lotto", "-o",
+        "commitment.json", "--entrant-hashes", "salt.txt", cwd=work)  # fmt: skip
+    cli("draw", "commitment.json", "draws.csv", "--reveal", "4 17", "--record", "r.json",
+        "-o", "out.csv", "--salt", "salt.txt", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    check = "(a) => window.xlshuffleCheckEntry(a)"
+    found = page.evaluate(check, {"record": record, "row": "2,Bo,2.5,S,200"})
+    assert found["found"], found["message"]
+    assert page.inner_text("#entry-verdict") == found["message"]
+    assert page.evaluate(check, {"record": record, "row": ["4", "Dee", "1", "S", "35.25"]})["found"]
+    missing = page.evaluate(check, {"record": record, "row": "2,Bo,2.5,S,201"})
+    assert not missing["found"]
+    assert missing["message"].startswith("NOT found")
+    # through the page's own field and button
+    page.fill("#record", record)
+    page.fill("#entry", "7,Gus,4,N,1000")
+    page.click("#check-entry")
+    page.wait_for_function("() => document.getElementById('entry-verdict').className === 'ok'")
+
+
+def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
+    cli("sample", "draws.csv", "-k", "3", "--weights", "tickets", "--seed", "42", "-o", "out.csv",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    more = DRAWS.replace("3,Cy,3,N", "3,Cy,300,N").encode()
+    result = verify(page, record, ("draws.csv", more), work / "out.csv")
+    assert not result["verified"]
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [("shuffle", []), ("sample", ["-k", "4"]), ("groups", ["-k", "3"])],
+)
+def test_kept_blank_rows_verify(page: Any, work: Path, command: str, options: list[str]) -> None:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(work / "book.xlsx")
+    wb.active.delete_rows(5, 2)
+    wb.active.insert_rows(5, 2)
+    wb.active.delete_rows(12)
+    wb.active.insert_rows(12)
+    wb.save(work / "gap.xlsx")
+    cli(command, "gap.xlsx", *options, "--keep-blank-rows", "--seed", "42", "-o", "out.xlsx",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["target"]["kept"] == ["5-6", "12"]
+    result = verify(page, record, work / "gap.xlsx", work / "out.xlsx")
+    assert result["verified"], result["message"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (
+            "crlf.csv",
+            '\ufeffname,note\r\n"Ann, A.","said ""hi"""\r\nBo,"two\r\nlines"\r\nCy,\r\nDi,x\r\n',
+        ),
+        ("semi.csv", "name;n\nZoë;1,5\n名前;2\n🎲;3\nEd;4"),
+        ("tabs.tsv", "a\tb\n1\t\n2\tx\n3\ty\n"),
+    ],
+)
+def test_lists_with_quotes_line_breaks_and_other_delimiters(
+    page: Any, tmp_path: Path, name: str, text: str
+) -> None:
+    (tmp_path / name).write_bytes(text.encode("utf-8"))
+    for command, options in (("shuffle", []), ("sample", ["-k", "2"]), ("groups", ["-k", "2"])):
+        out = tmp_path / f"out-{command}{Path(name).suffix}"
+        cli(command, name, *options, "--seed", "q", "-o", out, "--record", f"{command}.json",
+            cwd=tmp_path)  # fmt: skip
+        record = (tmp_path / f"{command}.json").read_text(encoding="utf-8")
+        result = verify(page, record, tmp_path / name, out)
+        assert result["verified"], result["message"]
+
+
+@pytest.mark.parametrize("name", ["book.xlsx", "list.csv"])
+def test_an_in_place_draw_verifies_with_its_backup(page: Any, work: Path, name: str) -> None:
+    cli("shuffle", name, "--in-place", "--record", "r.json", cwd=work)  # a fresh seed
+    record = (work / "r.json").read_text(encoding="utf-8")
+    backup = work / name.replace(".", ".bak.")
+    assert backup.exists()
+    result = verify(page, record, work / name, backup)
+    assert result["verified"], result["message"]
+    seed = json.loads(record)["seed"]
+    assert f'with seed "{seed}"' in result["message"]
+
+
+def test_winners_printed_to_the_screen_verify(page: Any, work: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    winners = subprocess.run(
+        [sys.executable, "-m", "xlshuffle", "sample", "draws.csv", "-k", "3", "--weights",
+         "tickets", "--seed", "42", "--record", "r.json"],
+        cwd=work, env=env, check=True, capture_output=True,
+    ).stdout  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["output"] is None
+    result = verify(page, record, work / "draws.csv", ("winners.csv", winners))
+    assert result["verified"], result["message"]
+    assert "the output holds exactly the drawn rows" in result["message"]
+    other = winners.replace(b"Gus", b"Guy")
+    assert other != winners
+    result = verify(page, record, work / "draws.csv", ("winners.csv", other))
+    assert not result["verified"]
+
+
+def test_one_record_of_several_inputs(page: Any, work: Path) -> None:
+    cli("shuffle", "list.csv", "list.tsv", "draws.csv", "--seed", "5", "--suffix", ".out",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert len(json.loads(record)) == 3
+    files = [work / n for n in ("list.csv", "list.tsv", "draws.csv")]
+    files += [work / n for n in ("list.out.csv", "list.out.tsv", "draws.out.csv")]
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    assert result["message"].count("Verified: ") == 3
+    result = verify(page, record, *files[:-1], ("draws.out.csv", LIST.encode()))
+    assert not result["verified"]
+    assert "draws.out.csv differs at row 1, column 1" in result["message"]
+
+
+def test_the_page_s_own_buttons(page: Any, work: Path) -> None:
+    cli("sample", "list.csv", "-k", "2", "--seed", "42", "-o", "out.csv", "--record", "r.json",
+        cwd=work)  # fmt: skip
+    page.set_input_files("#record-file", str(work / "r.json"))
+    page.wait_for_function("() => document.getElementById('record').value.includes('sample')")
+    page.set_input_files("#files", [str(work / "list.csv"), str(work / "out.csv")])
+    page.click("#verify")
+    page.wait_for_function("() => document.getElementById('verdict').className === 'ok'")
+    assert page.inner_text("#verdict").startswith("Verified: draw of 2 of list.csv")
+    assert "winner 1" in page.inner_text("#details")
+    page.fill("#record", page.input_value("#record").replace('"seed": "42"', '"seed": "43"'))
+    page.click("#verify")
+    page.wait_for_function("() => document.getElementById('verdict').className === 'bad'")
+    assert page.inner_text("#verdict").startswith("NOT verified: ")
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [("shuffle", []), ("shuffle", ["--range", "B1:D301"]), ("sample", ["-k", "5"])],
+)
+def test_an_excel_style_workbook_verifies(
+    page: Any, tmp_path: Path, command: str, options: list[str]
+) -> None:
+    """Shared strings, dates and formulas with cached values, as Excel writes them."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_batch import make_workbook
+
+    make_workbook(str(tmp_path / "excel.xlsx"), 300)
+    cli(command, "excel.xlsx", *options, "--seed", "x", "-o", "out.xlsx", "--record", "r.json",
+        cwd=tmp_path)  # fmt: skip
+    record = (tmp_path / "r.json").read_text(encoding="utf-8")
+    result = verify(page, record, tmp_path / "excel.xlsx", tmp_path / "out.xlsx")
+    assert result["verified"], result["message"]
+
+
+FIXTURES = sorted(
+    [
+        *(ROOT / "tests" / "fixtures" / "engine").glob("*.xls[xm]"),
+        *(ROOT / "tests" / "fixtures").glob("*.xls[xm]"),
+    ]
+)
+
+
+def test_every_workbook_fixture_the_command_line_draws_verifies(page: Any, tmp_path: Path) -> None:
+    """The engine's fixtures (shared and inline strings, shared and array formulas, CDATA,
+    a document type, prefixed elements, Strict Open XML, tables, merges...): every draw the
+    command line makes of them verifies in the page."""
+    from xlshuffle.cli import main
+
+    checked = 0
+    for fixture in FIXTURES:
+        for command, options in (("shuffle", []), ("sample", ["-k", "2"]), ("groups", ["-k", "2"])):
+            out = tmp_path / f"{fixture.stem}.{command}{fixture.suffix}"
+            rec = tmp_path / f"{fixture.stem}.{command}.json"
+            argv = [command, str(fixture), *options, "--seed", "s", "-o", str(out)]
+            try:
+                if main([*argv, "--record", str(rec)]) != 0:
+                    continue
+            except SystemExit:
+                continue  # refused (not a workbook, encrypted...): nothing to verify
+            record = rec.read_text(encoding="utf-8")
+            result = verify(page, record, fixture, out)
+            assert result["verified"], (fixture.name, command, result["message"])
+            checked += 1
+    assert checked > 100
+
+
+V1 = ROOT / "tests" / "fixtures" / "records_v1"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in V1.glob("*.json")))
+def test_version_1_records_verify(page: Any, name: str) -> None:
+    """Records xlshuffle 0.1 wrote (tests/fixtures/records_v1) still verify in the page."""
+    record = json.loads((V1 / f"{name}.json").read_text(encoding="utf-8"))
+    output = V1 / (record["output"] or "winners.csv")
+    result = verify(page, json.dumps(record), V1 / record["input"], output)
+    assert result["verified"], result["message"]
+
+
+@pytest.mark.parametrize(
+    "options", [[], ["--cards", "7", "--hands", "4"], ["--jokers", "2", "--decks", "2"]]
+)
+def test_deal_records_verify(page: Any, tmp_path: Path, options: list[str]) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    argv = [sys.executable, "-m", "xlshuffle", "deal", *options, "--seed", "poker", "--json"]
+    record = subprocess.run(argv, env=env, check=True, capture_output=True, text=True).stdout
+    result = verify(page, record)
+    assert result["verified"], result["message"]
+    result = verify(page, record.replace('"poker"', '"bridge"'))
+    assert not result["verified"]
+    assert result["supported"]
+    argv = [sys.executable, "-m", "xlshuffle", "deal", "--deck", "20", "--seed", "x", "--json"]
+    numbers = subprocess.run(argv, env=env, check=True, capture_output=True)
+    assert not verify(page, numbers.stdout.decode())["supported"]
+
+
+def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
+    cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    record["seed"] = "43"
+    result = verify(page, json.dumps(record), work / "list.csv", work / "out.csv")
+    assert not result["verified"]
+    assert result["supported"]
+    assert 'the seed "43" does not give the record' in result["message"]
+
+
+def test_a_changed_permutation_and_seed_together_are_caught_by_the_output(
+    page: Any, work: Path
+) -> None:
+    cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    cli("shuffle", "list.csv", "--seed", "43", "-o", "other.csv", "--record", "r2.json", cwd=work)
+    record["seed"] = "43"
+    record["permutation"] = json.loads((work / "r2.json").read_text(encoding="utf-8"))[
+        "permutation"
+    ]
+    result = verify(page, json.dumps(record), work / "list.csv", work / "out.csv")
+    assert not result["verified"]
+    assert "the output out.csv differs at row 2" in result["message"]
+
+
+def test_a_one_cell_edit_of_a_list_output_is_not_verified(page: Any, work: Path) -> None:
+    cli(
+        "sample",
+        "list.csv",
+        "-k",
+        "3",
+        "--seed",
+        "42",
+        "-o",
+        "out.csv",
+        "--record",
+        "r.json",
+        cwd=work,
+    )
+    lines = (work / "out.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    edited = lines[2].split(",")
+    edited[1] = "9"
+    lines[2] = ",".join(edited)
+    result = verify(
+        page,
+        (work / "r.json").read_text(encoding="utf-8"),
+        work / "list.csv",
+        ("out.csv", "".join(lines).encode()),
+    )
+    assert not result["verified"]
+    assert "the output out.csv differs at row 3, column 2" in result["message"]
+    assert '"9"' in result["message"]
+
+
+def test_a_one_cell_edit_of_a_workbook_output_is_not_verified(page: Any, work: Path) -> None:
+    import openpyxl
+
+    cli("shuffle", "book.xlsx", "--seed", "42", "-o", "out.xlsx", "--record", "r.json", cwd=work)
+    record = (work / "r.json").read_text(encoding="utf-8")
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    wb["Entrants"]["B17"] = 1234.5
+    wb.save(work / "edited.xlsx")
+    result = verify(
+        page, record, work / "book.xlsx", ("out.xlsx", (work / "edited.xlsx").read_bytes())
+    )
+    assert not result["verified"]
+    assert "differs at Entrants!B17: it holds 1234.5" in result["message"]
+    # saved again without a change: the values still verify, the page says the bytes differ
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    wb.properties.creator = "someone else"  # else openpyxl may write the very same bytes
+    wb.save(work / "resaved.xlsx")
+    result = verify(
+        page, record, work / "book.xlsx", ("out.xlsx", (work / "resaved.xlsx").read_bytes())
+    )
+    assert result["verified"], result["message"]
+    assert "saved again" in result["message"]
+
+
+def test_a_swapped_input_is_not_verified(page: Any, work: Path) -> None:
+    cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
+    record = (work / "r.json").read_text(encoding="utf-8")
+    other = LIST.replace("Cy,3,N", "Cyd,3,N").encode()
+    result = verify(page, record, ("list.csv", other), work / "out.csv")
+    assert not result["verified"]
+    assert "the input list.csv is not the file the draw read" in result["message"]
+    # a workbook: the input of another draw given in its place
+    cli("shuffle", "book.xlsx", "--seed", "42", "-o", "out.xlsx", "--record", "w.json", cwd=work)
+    record = (work / "w.json").read_text(encoding="utf-8")
+    result = verify(
+        page, record, ("book.xlsx", (work / "out.xlsx").read_bytes()), work / "out.xlsx"
+    )
+    assert not result["verified"]
+    assert "the input book.xlsx is not the workbook the draw read" in result["message"]
+
+
+def test_unknown_kinds_are_not_passed(page: Any, work: Path) -> None:
+    cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    for change in ({"command": "deal"}, {"record_version": 3}, {"protocol": "xlshuffle/draw/v2"}):
+        result = verify(page, json.dumps({**record, **change}), work / "list.csv", work / "out.csv")
+        assert not result["verified"]
+        assert not result["supported"]
+        assert result["message"].startswith("Cannot check this record: ")
+    # a committed draw of a workbook: its list digest is not computed here (yet)
+    cli("commit", "book.xlsx", "--draw", "shuffle", "--beacon", "b", "-o", "c.json", cwd=work)
+    cli("draw", "c.json", "book.xlsx", "--reveal", "7", "--record", "w.json", "-o", "o.xlsx",
+        cwd=work)  # fmt: skip
+    result = verify(page, (work / "w.json").read_text("utf-8"), work / "book.xlsx", work / "o.xlsx")
+    assert not result["verified"]
+    assert not result["supported"]
+    for text in ('{"protocol": "xlshuffle/draw/v2"}', "hello", ""):
+        result = verify(page, text)
+        assert not result["verified"]
+        assert result["message"].startswith("Cannot check this record: ")
+
+
+def test_sheet_scanner_reads_what_the_dom_reads(page: Any, tmp_path: Path) -> None:
+    """The page scans large sheets' XML itself; DOMParser must read the same values."""
+    import openpyxl
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_batch import make_workbook
+
+    make_workbook(str(tmp_path / "excel.xlsx"), 300)  # shared strings, dates, formulas
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["A & B <c>", "'quoted'", '"double"', "tab\there", "Zoë 名前 🎲", None, True, False])
+    ws.append([1e-05, 2.5e20, -7, 0.1, 3.0, "=A1", "", "  spaces  "])
+    wb.save(tmp_path / "odd.xlsx")
+    for name in ("excel.xlsx", "odd.xlsx"):
+        data = base64.b64encode((tmp_path / name).read_bytes()).decode("ascii")
+        scanned, dom = page.evaluate(
+            """async (b64) => {
+              const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+              const V = window.xlshuffleVerifier, entries = V.zipEntries(bytes);
+              const text = new TextDecoder().decode(
+                await V.zipRead(bytes, entries, "xl/worksheets/sheet1.xml"));
+              const book = await V.openWorkbook(bytes);
+              const shared = book.shared;
+              const a = V.scanSheet(text, shared), b = V.domSheet(text, shared, "x");
+              return [[...a.cells], [...b.cells]];
+            }""",
+            data,
+        )
+        assert scanned == dom
+        assert len(scanned) > 10
+    # a sheet whose elements carry a namespace prefix: the scanner leaves it to the DOM
+    import re
+    import zipfile
+
+    with (
+        zipfile.ZipFile(tmp_path / "odd.xlsx") as src,
+        zipfile.ZipFile(tmp_path / "prefixed.xlsx", "w", zipfile.ZIP_DEFLATED) as dst,
+    ):
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                text = re.sub(r"<(/?)([A-Za-z])", r"<\1x:\2", data.decode())
+                data = text.replace(' xmlns="', ' xmlns:x="', 1).encode()
+            dst.writestr(info, data)
+    cells = []
+    for name in ("odd.xlsx", "prefixed.xlsx"):
+        data = base64.b64encode((tmp_path / name).read_bytes()).decode("ascii")
+        cells.append(
+            page.evaluate(
+                """async (b64) => {
+                  const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+                  const book = await window.xlshuffleVerifier.openWorkbook(bytes);
+                  return [...(await book.cells(book.sheets[0])).cells];
+                }""",
+                data,
+            )
+        )
+    assert cells[0] == cells[1]
+
+
+# ---------------------------------------------------------------- Excel's Draw log
+
+PEOPLE = [
+    ["Ana", 1, True],
+    ["Ivy", 1, "x"],
+    ["Ben", 2.5, None],
+    ["Cy", 3, False],
+    ["Di", 4, "d"],
+    ["Ed", 5, 6],
+    ["Flo", 3, "Zoë"],
+    ["Gus", 0, "g"],
+    ["Hal", 2, 7.25],
+]
+LOCKED: dict[str, dict[str, Any]] = {
+    "shuffle": {},
+    "winners": {"k": 3},
+    "groups": {"k": 3},
+    "deal": {"k": 2, "hands": 3},
+    "raffle": {"k": 2, "reserves": 2, "tickets": 1},
+    "raffle-random": {"k": 3, "reserves": 0},
+    "teams": {"k": 3, "balance": [1]},
+}
+
+
+def locked_draw(tmp_path: Path, mode: str, seed: str = "eb3rx") -> tuple[str, Path]:
+    """A locked draw as the Excel scripts make it: the Draw log row's text and the workbook."""
+    import openpyxl
+
+    from xlshuffle.excel._lockcore import Draw, plan
+
+    options = dict(LOCKED[mode])
+    mode = mode.split("-")[0]
+    tickets = options.pop("tickets", None)
+    balance = options.pop("balance", None)
+    if balance is None:
+        output = plan(mode, PEOPLE, seed, **options, tickets=tickets)
+    else:  # as the teams draw-and-lock writes it: GROUPS with balance, right of the selection
+        import xlshuffle
+
+        values = [[row[c] for c in balance] for row in PEOPLE]
+        output = [[t] for t in xlshuffle.balanced_groups(values, options["k"], seed=seed)]
+    address = f"A2:C{len(PEOPLE) + 1}"
+    top, left = (2, 1) if mode == "shuffle" else (2, 5)
+    out_address = (
+        f"{'AE'[left == 5]}{top}:{chr(64 + left + len(output[0]) - 1)}{top + len(output) - 1}"
+    )
+    draw = Draw(
+        mode=mode,
+        sheet="People",
+        address=address,
+        book="Raffle.xlsx",
+        seed=seed,
+        seed_from="fresh (operating system)",
+        version="0.1.0",
+        time="2026-11-23T17:40:12Z",
+        rows=PEOPLE,
+        output=output,
+        output_address=out_address,
+        k=options.get("k"),
+        hands=options.get("hands"),
+        reserves=options.get("reserves"),
+        tickets=None if tickets is None else f"B2:B{len(PEOPLE) + 1}",
+        options="" if balance is None else "balance " + ", ".join("ABC"[c] for c in balance),
+    )
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "People"
+    ws.append(["name", "tickets", "note"])
+    for r, row in enumerate(PEOPLE, 2):
+        for c, v in enumerate(row, 1):
+            ws.cell(r, c, v)
+    for r, row in enumerate(output, top):
+        for c, v in enumerate(row, left):
+            ws.cell(r, c).value = v  # ws.cell(r, c, None) would keep the old value
+    path = tmp_path / "Raffle.xlsx"
+    wb.save(path)
+    return "\t".join(draw.log_row()), path
+
+
+@pytest.mark.parametrize("mode", list(LOCKED))
+def test_draw_log_rows_verify(page: Any, tmp_path: Path, mode: str) -> None:
+    row, book = locked_draw(tmp_path, mode)
+    header = (
+        "time (UTC)\tsheet\trange\tmode\tk\thands\toutput\tseed\tseed from\tprotocol\tversion\t"
+        "input sha256\toutput sha256\tformula\tcommand line\trestored (UTC)\treserves\ttickets\t"
+        "method"
+    )
+    for text in (row, f"{header}\n{row}\n"):
+        result = verify(page, text, book)
+        assert result["verified"], result["message"]
+        assert result["message"].startswith("Verified: Draw log row of 2026-11-23T17:40:12Z")
+    # another seed in the row
+    result = verify(page, row.replace("eb3rx", "eb3ry"), book)
+    assert not result["verified"]
+    assert result["supported"]
+
+
+@pytest.mark.parametrize("mode", ["shuffle", "winners", "raffle"])
+def test_an_edited_cell_of_a_locked_draw_is_not_verified(
+    page: Any, tmp_path: Path, mode: str
+) -> None:
+    import openpyxl
+
+    row, book = locked_draw(tmp_path, mode)
+    wb = openpyxl.load_workbook(book)
+    wb["People"]["A3" if mode == "shuffle" else "E3"] = "Mallory"
+    wb.save(tmp_path / "edited.xlsx")
+    result = verify(page, row, ("Raffle.xlsx", (tmp_path / "edited.xlsx").read_bytes()))
+    assert not result["verified"]
+    if mode == "shuffle":
+        assert "are not what the draw wrote" in result["message"]
+    else:
+        assert 'People!E3 holds "Mallory"' in result["message"]
+    # the input edited instead: a winners draw is refused, naming the range
+    if mode != "shuffle":
+        wb = openpyxl.load_workbook(book)
+        wb["People"]["B4"] = 99
+        wb.save(tmp_path / "edited.xlsx")
+        result = verify(page, row, ("Raffle.xlsx", (tmp_path / "edited.xlsx").read_bytes()))
+        assert not result["verified"]
+        assert "the values in People!A2:C10 are not the ones the draw read" in result["message"]
+
+
+@pytest.mark.parametrize("mode", ["shuffle", "winners", "groups"])
+def test_a_committed_locked_draw_verifies(page: Any, tmp_path: Path, mode: str) -> None:
+    """A draw-and-lock of a committed list: the log row's commitment columns (section 17)."""
+    from xlshuffle.draw.commit import commit_seed, commitment_sha256, rows_sha256
+
+    texts = [[str(int(v)) if isinstance(v, float) and v.is_integer() else "" if v is None
+              else str(v) for v in row] for row in PEOPLE]  # fmt: skip
+    texts = [row[: max((i + 1 for i, t in enumerate(row) if t), default=0)] for row in texts]
+    command = {"winners": "sample", "shuffle": "shuffle", "groups": "groups"}[mode]
+    body = {
+        "commitment_version": 1,
+        "protocol": "xlshuffle/draw/v1",
+        "draw": {"command": command, "options": ["--sheet", "People", "--range", "A2:C10"]},
+        "list": {"file": "Raffle.xlsx", "sheet": "People", "selection": "People!A2:C10",
+                 "header": False, "rows": len(PEOPLE), "sha256": rows_sha256(texts)},
+        "beacon": "Lotto",
+        "entrants": None,
+        "tool_version": "0.1.0",
+        "time_utc": "2026-11-23T17:00:00Z",
+    }  # fmt: skip
+    digest = commitment_sha256(body)
+    seed = commit_seed(digest, ["4 17", "23"])
+    row, book = locked_draw(tmp_path, mode, seed=seed)
+    commitment = json.dumps({"commitment": body, "sha256": digest}, ensure_ascii=False)
+    cells = [*row.split("\t"), digest, body["list"]["sha256"], "Lotto", "4 17 / 23", commitment]
+    # as Excel copies it: the commitment's cell quoted, its quotes doubled
+    cells[-1] = '"' + commitment.replace('"', '""') + '"'
+    result = verify(page, "\t".join(cells), book)
+    assert result["verified"], result["message"]
+    assert f"the commitment hashes to {digest}" in result["message"]
+    cells[-2] = "4 17 / 24"
+    result = verify(page, "\t".join(cells), book)
+    assert not result["verified"]
+    assert "give the seed" in result["message"]
+
+
+@pytest.mark.parametrize("mode", ["shuffle", "winners"])
+def test_a_restored_locked_draw_verifies_from_its_input(
+    page: Any, tmp_path: Path, mode: str
+) -> None:
+    import openpyxl
+
+    row, book = locked_draw(tmp_path, mode)
+    cells = row.split("\t")
+    cells[15] = "2026-11-23T18:00:00Z"
+    wb = openpyxl.load_workbook(book)
+    ws = wb["People"]
+    for r in range(2, 12):
+        for c in range(1, 9):
+            ws.cell(r, c).value = None
+    for r, values in enumerate(PEOPLE, 2):
+        for c, v in enumerate(values, 1):
+            ws.cell(r, c).value = v
+    wb.save(tmp_path / "restored.xlsx")
+    result = verify(
+        page, "\t".join(cells), ("Raffle.xlsx", (tmp_path / "restored.xlsx").read_bytes())
+    )
+    assert result["verified"], result["message"]
+    assert "(restored 2026-11-23T18:00:00Z)" in result["message"]
+
+
+# ---------------------------------------------------------------- a second implementation
+
+
+def test_the_page_agrees_with_xlshuffle_on_random_cases(page: Any) -> None:
+    """Differential check: random seeds (texts with accents, emoji, white space; numbers) and
+    sizes through the page and through xlshuffle's Python code."""
+    import random
+
+    import xlshuffle
+
+    rng = random.Random(22)
+    alphabet = "abcXYZ 0123456789éèZoe\u0308名前🎲\t-."
+    cases = []
+    for _ in range(150):
+        seed = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        if not seed.strip():
+            seed += "x"
+        n = rng.choice([1, 2, 3, 5, 10, 52, 100, 1000])
+        k = rng.randint(0, n)
+        weights = [rng.choice([0, 1, 2, 3, 10, 2**40]) for _ in range(rng.randint(1, 30))]
+        w = rng.randint(0, sum(1 for x in weights if x))
+        person = rng.choice(["Ann", " Bo", "42", "Zoë", "名前"])
+        cases.append({"seed": seed, "n": n, "k": k, "weights": weights, "w": w, "id": person})
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) {
+          out.push([
+            await P.permutation(c.n, c.seed),
+            await P.deal([...Array(c.n).keys()], c.k, c.seed),
+            await P.weighted(c.weights.map(String), c.w, c.seed),
+            await P.personOrder(c.n, c.k, c.seed, c.id),
+          ]);
+        }
+        return out;""",
+        cases=cases,
+    )
+    want = [
+        [
+            xlshuffle.permutation(c["n"], seed=c["seed"]),
+            xlshuffle.deal(range(c["n"]), c["k"], seed=c["seed"]),
+            xlshuffle.weighted_sample(c["weights"], c["w"], seed=c["seed"]),
+            xlshuffle.person_order(c["n"], c["id"], seed=c["seed"], k=c["k"]),
+        ]
+        for c in cases
+    ]
+    assert got == want
+
+
+@pytest.mark.slow
+def test_a_100_000_row_workbook_verifies_in_seconds(page: Any, tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_batch import make_workbook
+
+    make_workbook(str(tmp_path / "big.xlsx"), 100_000)
+    cli("shuffle", "big.xlsx", "--seed", "bench", "-o", "out.xlsx", "--record", "r.json",
+        cwd=tmp_path)  # fmt: skip
+    page.set_input_files("#files", [str(tmp_path / "big.xlsx"), str(tmp_path / "out.xlsx")])
+    result = page.evaluate(
+        """async (record) => {
+          const files = Array.from(document.getElementById("files").files);
+          const t = performance.now();
+          const r = await window.xlshuffleVerify({record, files});
+          return {...r, seconds: (performance.now() - t) / 1000};
+        }""",
+        (tmp_path / "r.json").read_text(encoding="utf-8"),
+    )
+    assert result["verified"], result["message"]
+    assert result["seconds"] < 20  # about 2 s when it was written (benchmarks/bench_verifier.py)
