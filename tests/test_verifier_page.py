@@ -1075,7 +1075,7 @@ def odd_book(path: Path, *, date1904: bool = False, inline: bool = True) -> None
     def shared(m: re.Match[str]) -> str:
         if m.group(3) == "INLINE":
             return (
-                f'<c r="{m.group(1)}"{m.group(2)} t="inlineStr"><is><t>in_x000D_line</t></is></c>'
+                f'<c r="{m.group(1)}"{m.group(2)} t="inlineStr"><is><t>in_x00E9_line</t></is></c>'
             )
         strings.append(m.group(3))
         return f'<c r="{m.group(1)}"{m.group(2)} t="s"><v>{len(strings) - 1}</v></c>'
@@ -1523,6 +1523,115 @@ def test_a_restored_locked_draw_verifies_from_its_input(
     )
     assert result["verified"], result["message"]
     assert "(restored 2026-11-23T18:00:00Z)" in result["message"]
+
+
+# ---------------------------------------------------------------- Draw log rows of the designs
+
+
+def excel_saved(excel: Any, path: Path) -> list[str]:
+    """The Excel stand-in's workbook saved as .xlsx (openpyxl); its Draw log rows as copied."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for s in excel.payload["sheets"]:
+        ws = wb.create_sheet(s["name"])
+        for r, row in enumerate(s["values"], 1):
+            for c, v in enumerate(row, 1):
+                if v not in ("", None):
+                    ws.cell(r, c, v)
+    wb.save(path)
+    rows = [r for r in excel.sheet("Draw log")["values"] if any(v not in ("", None) for v in r)]
+    return ["\t".join("" if v is None else str(v) for v in r) for r in rows[1:]]
+
+
+def script(excel: Any, name: str, *args: Any) -> None:
+    """Run an Excel script on the stand-in, in a thread: Playwright's loop runs in this one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(excel.script, name, *args).result()
+
+
+def edited(path: Path, sheet: str, cell: str, value: Any) -> tuple[str, bytes]:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(path)
+    wb[sheet][cell] = value
+    wb.save(path.with_name("edited.xlsx"))
+    return path.name, path.with_name("edited.xlsx").read_bytes()
+
+
+@pytest.mark.parametrize("balanced", [False, True])
+def test_draw_log_orders_rows_verify(page: Any, tmp_path: Path, balanced: bool) -> None:
+    pytest.importorskip("xlwings")
+    from test_excel_lock_designs import study
+
+    excel = study()
+    if balanced:
+        script(excel, "write_orders", "Sheet1!E2:E6", "3", True)
+    else:
+        script(excel, "write_orders")
+    (row,) = excel_saved(excel, tmp_path / "Study.xlsx")
+    result = verify(page, row, tmp_path / "Study.xlsx")
+    assert result["verified"], result["message"]
+    assert ("counterbalanced" if balanced else "per-person") + " orders" in result["message"]
+    assert 'the sheet "Orders" holds exactly what the seed draws' in result["message"]
+    result = verify(page, row, edited(tmp_path / "Study.xlsx", "Orders", "C3", "Maze?"))
+    assert not result["verified"]
+    assert 'Orders!C3 holds "Maze?", the draw with seed' in result["message"]
+    # an ID changed after the draw: its order is not the one written
+    result = verify(page, row, edited(tmp_path / "Study.xlsx", "Sheet1", "E3", "P99"))
+    assert not result["verified"]
+    assert "Orders!A3 holds" in result["message"]
+
+
+def test_draw_log_allocation_rows_verify(page: Any, tmp_path: Path) -> None:
+    pytest.importorskip("xlwings")
+    from test_excel_lock import Excel
+    from test_excel_lock_designs import ARGS, seeded
+
+    excel = seeded(Excel([["Trial"]], None), "trial 7")
+    script(excel, "write_allocation_list", *ARGS)
+    (row,) = excel_saved(excel, tmp_path / "Trial.xlsx")
+    result = verify(page, row, tmp_path / "Trial.xlsx")
+    assert result["verified"], result["message"]
+    assert 'the sheet "Allocation codes" holds exactly what the seed draws' in result["message"]
+    cells = excel.cells("Allocation codes", 2, 1, 1, 4)[0]
+    assert cells[0] == 1 and len(cells[3]) == 14  # Seq, site, sex, Code
+    result = verify(
+        page, row, edited(tmp_path / "Trial.xlsx", "Allocation codes", "D2", "0000-0000-0000")
+    )
+    assert not result["verified"]
+    assert 'Allocation codes!D2 holds "0000-0000-0000"' in result["message"]
+    # the log's options edited (another ratio): its output hash no longer follows
+    result = verify(page, row.replace("--ratio 2:1", "--ratio 1:2"), tmp_path / "Trial.xlsx")
+    assert not result["verified"]
+
+
+def test_draw_log_commit_rows_verify(page: Any, tmp_path: Path) -> None:
+    pytest.importorskip("xlwings")
+    from test_excel_lock import people
+
+    excel = people()
+    script(excel, "commit_selection", "sample", 2, "Lotto 2026-12-04")
+    script(excel, "draw_committed", "4 17 23", "")
+    commit, draw = excel_saved(excel, tmp_path / "Raffle.xlsx")
+    for row in (commit, draw):
+        result = verify(page, row, tmp_path / "Raffle.xlsx")
+        assert result["verified"], result["message"]
+    digest = json.loads(commit.split("\t")[-1])["sha256"]
+    result = verify(page, commit, tmp_path / "Raffle.xlsx")
+    assert f"the commitment hashes to {digest}" in result["message"]
+    result = verify(page, commit, edited(tmp_path / "Raffle.xlsx", "Sheet1", "B3", 3))
+    assert not result["verified"]
+    assert "the values in Sheet1!A2:C6 are not the ones committed" in result["message"]
+    # the commitment in the row edited: its hash is not the logged one
+    result = verify(
+        page, commit.replace("Lotto 2026-12-04", "Lotto 2026-12-05"), tmp_path / "Raffle.xlsx"
+    )
+    assert not result["verified"]
+    assert "hashes to" in result["message"]
 
 
 # ---------------------------------------------------------------- a second implementation
