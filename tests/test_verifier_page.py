@@ -580,6 +580,70 @@ def test_allocation_records_verify(page: Any, work: Path, suffix: str, options: 
     assert f"alloc{suffix} " in result["message"]
 
 
+def test_orders_from_chosen_cells_verify(page: Any, work: Path) -> None:
+    """--items-range and --ids-range: exactly those cells, as texts (a date in ISO 8601)."""
+    import datetime as dt
+
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.active.title = "Notes"
+    menu = wb.create_sheet("Menu")
+    menu.append(["items:", "Tea", dt.date(2026, 12, 4), 2.5, "  Juice  ", None])
+    wb.save(work / "items.xlsx")
+    wb = openpyxl.Workbook()
+    for pid in ("id", "P01", 42, "Zoë", 7.5, True):
+        wb.active.append([pid])
+    wb.save(work / "ids.xlsx")
+    cli("orders", "items.xlsx", "--items-range", "Menu!B1:F1", "--ids", "ids.xlsx",
+        "--ids-range", "A2:A8", "-k", "3", "--seed", "s", "-o", "orders.csv",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["items_range"] == "Menu!B1:F1"
+    files = (work / "items.xlsx", work / "ids.xlsx", work / "orders.csv")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    assert "2026-12-04T00:00:00" in (work / "orders.csv").read_text(encoding="utf-8")
+    text = (work / "orders.csv").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    lines[2] = lines[2].rsplit(",", 1)[0] + ",Cocoa"
+    result = verify(page, record, *files[:2], ("orders.csv", "\n".join(lines).encode()))
+    assert not result["verified"]
+    assert 'orders.csv differs at row 3, column 4: it holds "Cocoa"' in result["message"]
+    # the cells' range in the record edited: other items
+    changed = json.loads(record)
+    changed["items_range"] = "Menu!C1:F1"
+    result = verify(page, json.dumps(changed), *files)
+    assert not result["verified"]
+    assert "the items file holds 3 items, the record says 4" in result["message"]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_allocation_redcap_tables_verify(page: Any, work: Path, suffix: str) -> None:
+    """REDCap's allocation table (always CSV) beside a CSV or workbook list."""
+    cli("allocate", "--arms", "Drug,Placebo", "--ratio", "2:1", "--n", "6", "--block-sizes",
+        "3,6", "--strata", "site=N,S", "--seed", "trial", "-o", f"alloc{suffix}",
+        "--redcap", "redcap.csv", "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = (work / f"alloc{suffix}", work / "redcap.csv")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    assert "every row of the REDCap table redcap.csv" in result["message"]
+    # without it: the list is checked, and the page says the table was not
+    result = verify(page, record, files[0])
+    assert result["verified"], result["message"]
+    assert "was not given, so not checked" in result["message"]
+    # one arm's number changed
+    lines = (work / "redcap.csv").read_text(encoding="utf-8").split("\n")
+    assert lines[0] == "redcap_randomization_group,site"
+    first = lines[1].split(",")
+    first[0] = "2" if first[0] == "1" else "1"
+    lines[1] = ",".join(first)
+    result = verify(page, record, files[0], ("redcap.csv", "\n".join(lines).encode()))
+    assert not result["verified"]
+    assert "redcap.csv differs at row 2, column 1" in result["message"]
+
+
 def test_the_exclusion_list_is_checked_when_given(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "2", "--id", "id", "--seed", "spring", "-o", "first.csv",
         "--record", "first.json", cwd=work)  # fmt: skip
