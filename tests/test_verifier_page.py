@@ -580,6 +580,70 @@ def test_allocation_records_verify(page: Any, work: Path, suffix: str, options: 
     assert f"alloc{suffix} " in result["message"]
 
 
+def test_orders_from_chosen_cells_verify(page: Any, work: Path) -> None:
+    """--items-range and --ids-range: exactly those cells, as texts (a date in ISO 8601)."""
+    import datetime as dt
+
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.active.title = "Notes"
+    menu = wb.create_sheet("Menu")
+    menu.append(["items:", "Tea", dt.date(2026, 12, 4), 2.5, "  Juice  ", None])
+    wb.save(work / "items.xlsx")
+    wb = openpyxl.Workbook()
+    for pid in ("id", "P01", 42, "Zoë", 7.5, True):
+        wb.active.append([pid])
+    wb.save(work / "ids.xlsx")
+    cli("orders", "items.xlsx", "--items-range", "Menu!B1:F1", "--ids", "ids.xlsx",
+        "--ids-range", "A2:A8", "-k", "3", "--seed", "s", "-o", "orders.csv",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["items_range"] == "Menu!B1:F1"
+    files = (work / "items.xlsx", work / "ids.xlsx", work / "orders.csv")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    assert "2026-12-04T00:00:00" in (work / "orders.csv").read_text(encoding="utf-8")
+    text = (work / "orders.csv").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    lines[2] = lines[2].rsplit(",", 1)[0] + ",Cocoa"
+    result = verify(page, record, *files[:2], ("orders.csv", "\n".join(lines).encode()))
+    assert not result["verified"]
+    assert 'orders.csv differs at row 3, column 4: it holds "Cocoa"' in result["message"]
+    # the cells' range in the record edited: other items
+    changed = json.loads(record)
+    changed["items_range"] = "Menu!C1:F1"
+    result = verify(page, json.dumps(changed), *files)
+    assert not result["verified"]
+    assert "the items file holds 3 items, the record says 4" in result["message"]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_allocation_redcap_tables_verify(page: Any, work: Path, suffix: str) -> None:
+    """REDCap's allocation table (always CSV) beside a CSV or workbook list."""
+    cli("allocate", "--arms", "Drug,Placebo", "--ratio", "2:1", "--n", "6", "--block-sizes",
+        "3,6", "--strata", "site=N,S", "--seed", "trial", "-o", f"alloc{suffix}",
+        "--redcap", "redcap.csv", "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = (work / f"alloc{suffix}", work / "redcap.csv")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    assert "every row of the REDCap table redcap.csv" in result["message"]
+    # without it: the list is checked, and the page says the table was not
+    result = verify(page, record, files[0])
+    assert result["verified"], result["message"]
+    assert "was not given, so not checked" in result["message"]
+    # one arm's number changed
+    lines = (work / "redcap.csv").read_text(encoding="utf-8").split("\n")
+    assert lines[0] == "redcap_randomization_group,site"
+    first = lines[1].split(",")
+    first[0] = "2" if first[0] == "1" else "1"
+    lines[1] = ",".join(first)
+    result = verify(page, record, files[0], ("redcap.csv", "\n".join(lines).encode()))
+    assert not result["verified"]
+    assert "redcap.csv differs at row 2, column 1" in result["message"]
+
+
 def test_the_exclusion_list_is_checked_when_given(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "2", "--id", "id", "--seed", "spring", "-o", "first.csv",
         "--record", "first.json", cwd=work)  # fmt: skip
@@ -959,13 +1023,6 @@ def test_unknown_kinds_are_not_passed(page: Any, work: Path) -> None:
         assert not result["verified"]
         assert not result["supported"]
         assert result["message"].startswith("Cannot check this record: ")
-    # a committed draw of a workbook: its list digest is not computed here (yet)
-    cli("commit", "book.xlsx", "--draw", "shuffle", "--beacon", "b", "-o", "c.json", cwd=work)
-    cli("draw", "c.json", "book.xlsx", "--reveal", "7", "--record", "w.json", "-o", "o.xlsx",
-        cwd=work)  # fmt: skip
-    result = verify(page, (work / "w.json").read_text("utf-8"), work / "book.xlsx", work / "o.xlsx")
-    assert not result["verified"]
-    assert not result["supported"]
     for text in ('{"protocol": "xlshuffle/draw/v2"}', "hello", ""):
         result = verify(page, text)
         assert not result["verified"]
@@ -1032,6 +1089,277 @@ def test_sheet_scanner_reads_what_the_dom_reads(page: Any, tmp_path: Path) -> No
     assert cells[0] == cells[1]
 
 
+# ---------------------------------------------------------------- committed draws of workbooks
+
+
+def odd_book(path: Path, *, date1904: bool = False, inline: bool = True) -> None:
+    """A workbook of dates, times, datetimes, odd floats, percentages, booleans, errors,
+    formulas, shared strings and (patched in) inline strings."""
+    import datetime as dt
+    import re
+    import zipfile
+
+    import openpyxl
+    from openpyxl.utils.datetime import CALENDAR_MAC_1904
+
+    wb = openpyxl.Workbook()
+    if date1904:
+        wb.epoch = CALENDAR_MAC_1904
+    ws = wb.active
+    ws.title = "Entrants"
+    ws.append(["name", "when", "amount", "flag", "note"])
+    rows: list[list[Any]] = [
+        ["Ann", dt.date(2024, 1, 2), 0.1, True, "shared"],
+        ["Bo", dt.datetime(2024, 3, 4, 5, 6, 7), 1e-05, False, None],
+        ["Cy", dt.time(13, 30, 15), 123456789012345678, None, "#N/A"],
+        ["Dee", dt.datetime(2024, 3, 4, 5, 6, 7, 250000), 0.25, 1, "a_x0041_b"],
+        ["Ed", 45292.5, 1e16, 2.5e20, "=1+1"],
+        ["Fay", 30, -3.0, 1 / 3, "INLINE"],
+        ["Gus", 0.999999999, 1234.5678, -0.0, "  spaces  "],
+        ["Hal", 59.75, 60, 61, "last"],
+    ]
+    for row in rows:
+        ws.append(row)
+    ws["C5"].number_format = "0%"
+    ws["B6"].number_format = "dd/mm/yyyy hh:mm"
+    ws["B7"].number_format = "yyyy-mm-dd"
+    ws["B8"].number_format = 'h:mm:ss "o\'clock"'
+    ws["B9"].number_format = "mmm d"
+    ws["C9"].number_format = "d-mmm-yy"
+    ws["D9"].number_format = '"day" 0'  # quoted d: a number
+    ws["D7"].number_format = "[Red]0.00"
+    wb.save(path)
+    if not inline:
+        return
+    # openpyxl writes inline strings: make all but one of them shared strings, as Excel does
+    with zipfile.ZipFile(path) as src:
+        parts = {info.filename: src.read(info) for info in src.infolist()}
+    strings: list[str] = []
+
+    def shared(m: re.Match[str]) -> str:
+        if m.group(3) == "INLINE":
+            return (
+                f'<c r="{m.group(1)}"{m.group(2)} t="inlineStr"><is><t>in_x00E9_line</t></is></c>'
+            )
+        strings.append(m.group(3))
+        return f'<c r="{m.group(1)}"{m.group(2)} t="s"><v>{len(strings) - 1}</v></c>'
+
+    cell = r'<c r="([A-Z]+\d+)"([^>]*?) t="inlineStr"><is><t[^>]*>([^<]*)</t></is></c>'
+    sheet = re.sub(cell, shared, parts["xl/worksheets/sheet1.xml"].decode())
+    assert "inlineStr" in sheet and strings
+    # openpyxl writes 123456789012345678 as a float: the literal as Excel keeps it
+    sheet = re.sub(r'(<c r="C4"[^>]*><v>)[^<]*', r"\g<1>123456789012345678", sheet)
+    parts["xl/worksheets/sheet1.xml"] = sheet.encode()
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    items = "".join(f'<si><t xml:space="preserve">{t}</t></si>' for t in strings)
+    parts["xl/sharedStrings.xml"] = f'<sst xmlns="{main}">{items}</sst>'.encode()
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
+    rels = parts["xl/_rels/workbook.xml.rels"].decode()
+    parts["xl/_rels/workbook.xml.rels"] = rels.replace(
+        "</Relationships>",
+        f'<Relationship Id="rIdS" Type="{rel}" Target="sharedStrings.xml"/></Relationships>',
+    ).encode()
+    kind = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+    types = parts["[Content_Types].xml"].decode()
+    parts["[Content_Types].xml"] = types.replace(
+        "</Types>", f'<Override PartName="/xl/sharedStrings.xml" ContentType="{kind}"/></Types>'
+    ).encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name, data in parts.items():
+            dst.writestr(name, data)
+
+
+def python_texts(path: Path) -> dict[str, str]:
+    """Each non-empty cell's text by xlshuffle's own rules (cell_value, then text_of)."""
+    import re
+    import zipfile
+
+    from xlshuffle.workbook.values.cells import (
+        CellStyles,
+        SharedStrings,
+        cell_value,
+        text_of,
+        workbook_date1904,
+    )
+
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        sst = "xl/sharedStrings.xml"
+        strings = SharedStrings.parse(z.read(sst)) if sst in names else None
+        styles = CellStyles.parse(z.read("xl/styles.xml") if "xl/styles.xml" in names else None)
+        date1904 = workbook_date1904(z.read("xl/workbook.xml"))
+        sheet = z.read("xl/worksheets/sheet1.xml").decode()
+    out = {}
+    for m in re.finditer(r"<c\b[^>]*/>|<c\b[^>]*>.*?</c>", sheet):
+        value = cell_value(m.group().encode(), strings=strings, styles=styles, date1904=date1904)
+        text = text_of(value)
+        if text:
+            out[re.search(r'r="([A-Z]+\d+)"', m.group()).group(1)] = text
+    return out
+
+
+def page_texts(page: Any, path: Path) -> dict[str, str]:
+    got: list[list[Any]] = page.evaluate(
+        """async (b64) => {
+          const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+          const book = await window.xlshuffleVerifier.openWorkbook(bytes);
+          return [...(await book.texts(book.sheets[0]))];
+        }""",
+        base64.b64encode(path.read_bytes()).decode("ascii"),
+    )
+    letters = lambda c: "" if c == 0 else letters((c - 1) // 26) + chr(65 + (c - 1) % 26)  # noqa: E731
+    return {f"{letters(key % 20000)}{key // 20000}": text for key, text in got}
+
+
+def test_cell_texts_are_xlshuffles(page: Any, tmp_path: Path) -> None:
+    """The page's text of each cell (section 17, step 1) is text_of(cell_value(...))."""
+    import openpyxl
+
+    for date1904 in (False, True):
+        path = tmp_path / f"odd{date1904}.xlsx"
+        odd_book(path, date1904=date1904)
+        want = python_texts(path)
+        assert want["B2"] == ("2024-01-02T00:00:00" if not date1904 else want["B2"])
+        assert {want["C2"], want["C3"], want["C4"]} == {"0.1", "1e-05", "123456789012345678"}
+        assert page_texts(page, path) == want
+    # serials of every kind, in the formats that show them as dates and times
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    serials = [0, 0.5, 0.25000001, 0.99999999999, 1, 1.5, 59, 59.99, 60, 60.5, 61,
+               45292.123456789, 2958465.9999999, 2958466, -1, -0.5, 1e-9, 12345.0000000058,
+               0.0000057870370370370]  # fmt: skip
+    formats = ["yyyy-mm-dd", "h:mm", "m/d/yy h:mm", "General", "0.00E+00", "ss", "[$-409]mmmm",
+               "[h]:mm:ss", "[mm]:ss.000"]  # fmt: skip
+    for r, x in enumerate(serials, 1):
+        for c, fmt in enumerate(formats, 1):
+            ws.cell(r, c, x).number_format = fmt
+    # durations: whole and odd milliseconds, halves of a microsecond, negative, long
+    for r, x in enumerate([1.25, 0.000011574074074074, 1 / 86400000 * 1.5, -0.5, -1.75,
+                           123456.789012345, 2.5e-11, 7, 1e-7], 30):  # fmt: skip
+        ws.cell(r, 1, x).number_format = "[h]:mm:ss"
+    ws.cell(40, 1).value = 1e9  # out of range: #VALUE!
+    ws.cell(40, 1).number_format = "[h]:mm:ss"
+    import random
+
+    rnd = random.Random(17)
+    for r in range(41, 441):
+        scale = rnd.choice([1, 100, 1e4, 3e6])
+        x = rnd.uniform(-scale, scale)
+        if r % 3 == 0:  # just below a whole second, where float rounding decides
+            x = (round(x * 86400) - rnd.choice([1e-7, 1e-6, 5e-7, 1e-9])) / 86400
+        for c, fmt in enumerate(("[h]:mm:ss", "yyyy-mm-dd hh:mm:ss", "h:mm:ss"), 1):
+            ws.cell(r, c, x).number_format = fmt
+    ids = (14, 22, 27, 36, 45, 47, 50, 58, 13, 44, 59)
+    for c, fmt_id in enumerate(ids, 10):
+        ws.cell(1, c, 45292.75).number_format = f'"id{fmt_id}"0'
+        ws.cell(2, c, 0.75).number_format = f'"id{fmt_id}"0'
+    path = tmp_path / "serials.xlsx"
+    wb.save(path)
+    # built-in format ids (no custom format of that id): the cell formats made to use them
+    import re
+    import zipfile
+
+    with zipfile.ZipFile(path) as src:
+        parts = {info.filename: src.read(info) for info in src.infolist()}
+    styles = parts["xl/styles.xml"].decode()
+    for fmt_id in ids:
+        custom = re.search(rf'numFmtId="(\d+)" formatCode="&quot;id{fmt_id}&quot;0"', styles)
+        assert custom
+        styles = re.sub(rf'(<xf [^>]*numFmtId=")({custom.group(1)})"', rf'\g<1>{fmt_id}"', styles)
+    parts["xl/styles.xml"] = styles.encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name, data in parts.items():
+            dst.writestr(name, data)
+    want = python_texts(path)
+    assert want["J1"] == "2024-01-01T18:00:00" and want["Q2"] == "18:00:00"  # 14, 58
+    assert want["R1"] == "45292.75" and want["T2"] == "0.75"  # 13, 59: numbers
+    assert page_texts(page, path) == python_texts(path)
+
+
+def test_committed_workbook_draws_verify(page: Any, tmp_path: Path) -> None:
+    work = tmp_path
+    odd_book(work / "odd.xlsx")
+    for draw, options in (("sample", ["-k", "3"]), ("shuffle", []), ("groups", ["-k", "2"])):
+        cli("commit", "odd.xlsx", "--draw", draw, *options, "--beacon", "Lotto 2026-12-04", "-o",
+            f"{draw}.json", "--entrant-hashes", f"{draw}-salt.txt", cwd=work)  # fmt: skip
+        out = "w.csv" if draw == "sample" else f"{draw}-out.xlsx"
+        cli("draw", f"{draw}.json", "odd.xlsx", "--reveal", "4 17 23", "--record",
+            f"{draw}-r.json", "-o", out, "--salt", f"{draw}-salt.txt", cwd=work)  # fmt: skip
+        record = (work / f"{draw}-r.json").read_text(encoding="utf-8")
+        published = json.loads((work / f"{draw}.json").read_text(encoding="utf-8"))["sha256"]
+        result = verify(page, record, work / "odd.xlsx", work / out)
+        assert result["verified"], (draw, result["message"])
+        assert f"the commitment hashes to {published}" in result["message"]
+        assert "the input is the committed list" in result["message"]
+        assert "the committed entrant hashes are the input's rows" in result["message"]
+    # one cell changed after the commitment: not the committed list
+    import hashlib
+
+    import openpyxl
+
+    wb = openpyxl.load_workbook(work / "odd.xlsx")
+    wb["Entrants"]["C3"] = 0.2
+    wb.save(work / "edited.xlsx")
+    data = (work / "edited.xlsx").read_bytes()
+    record = json.loads((work / "shuffle-r.json").read_text(encoding="utf-8"))
+    result = verify(page, json.dumps(record), ("odd.xlsx", data), work / "shuffle-out.xlsx")
+    assert not result["verified"]
+    assert "the input odd.xlsx is not the workbook the draw read" in result["message"]
+    # ... and with a record that names the edited file: its list digest is not the committed one
+    record["input_sha256"] = hashlib.sha256(data).hexdigest()
+    result = verify(page, json.dumps(record), ("odd.xlsx", data), work / "shuffle-out.xlsx")
+    assert not result["verified"]
+    assert result["supported"]
+    assert "not the committed list" in result["message"]
+
+
+def test_committed_workbook_with_a_header_and_kept_rows(page: Any, work: Path) -> None:
+    import datetime as dt
+
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Entrants"
+    ws.append(["name", "born", "score"])
+    for i in range(12):
+        if i in (4, 9):
+            ws.append([None, None, None])
+        else:
+            ws.append([f"P{i}", dt.date(1990, 1, 1) + dt.timedelta(days=97 * i), i / 7])
+    wb.save(work / "kept.xlsx")
+    cli("commit", "kept.xlsx", "--draw", "sample", "-k", "2", "--keep-blank-rows",
+        "--beacon", "b", "-o", "c.json", cwd=work)  # fmt: skip
+    cli("draw", "c.json", "kept.xlsx", "--reveal", "9", "--record", "r.json", "-o", "o.xlsx",
+        cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["target"].get("kept")
+    result = verify(page, record, work / "kept.xlsx", work / "o.xlsx")
+    assert result["verified"], result["message"]
+    assert "the input is the committed list" in result["message"]
+
+
+def test_committed_workbook_of_durations_verifies(page: Any, work: Path) -> None:
+    """Cells shown as elapsed time are digested as Python prints the duration."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["name", "time"])
+    for i in range(5):
+        ws.append([f"P{i}", 1.25 + i / 7])
+        ws.cell(i + 2, 2).number_format = "[h]:mm:ss"
+    wb.save(work / "elapsed.xlsx")
+    assert python_texts(work / "elapsed.xlsx")["B2"] == "1 day, 6:00:00"
+    cli("commit", "elapsed.xlsx", "--draw", "shuffle", "--beacon", "b", "-o", "c.json", cwd=work)
+    cli("draw", "c.json", "elapsed.xlsx", "--reveal", "7", "--record", "r.json", "-o", "o.xlsx",
+        cwd=work)  # fmt: skip
+    result = verify(page, (work / "r.json").read_text("utf-8"), work / "elapsed.xlsx",
+                    work / "o.xlsx")  # fmt: skip
+    assert result["verified"], result["message"]
+    assert "the input is the committed list" in result["message"]
+
+
 # ---------------------------------------------------------------- Excel's Draw log
 
 PEOPLE = [
@@ -1056,8 +1384,15 @@ LOCKED: dict[str, dict[str, Any]] = {
 }
 
 
-def locked_draw(tmp_path: Path, mode: str, seed: str = "eb3rx") -> tuple[str, Path]:
-    """A locked draw as the Excel scripts make it: the Draw log row's text and the workbook."""
+def locked_draw(
+    tmp_path: Path,
+    mode: str,
+    seed: str = "eb3rx",
+    people: list[list[Any]] = PEOPLE,
+    formats: dict[int, str] | None = None,
+) -> tuple[str, Path]:
+    """A locked draw as the Excel scripts make it: the Draw log row's text and the workbook
+    (``formats``: column number -> the number format of the rows of ``people``)."""
     import openpyxl
 
     from xlshuffle.excel._lockcore import Draw, plan
@@ -1067,13 +1402,13 @@ def locked_draw(tmp_path: Path, mode: str, seed: str = "eb3rx") -> tuple[str, Pa
     tickets = options.pop("tickets", None)
     balance = options.pop("balance", None)
     if balance is None:
-        output = plan(mode, PEOPLE, seed, **options, tickets=tickets)
+        output = plan(mode, people, seed, **options, tickets=tickets)
     else:  # as the teams draw-and-lock writes it: GROUPS with balance, right of the selection
         import xlshuffle
 
-        values = [[row[c] for c in balance] for row in PEOPLE]
+        values = [[row[c] for c in balance] for row in people]
         output = [[t] for t in xlshuffle.balanced_groups(values, options["k"], seed=seed)]
-    address = f"A2:C{len(PEOPLE) + 1}"
+    address = f"A2:C{len(people) + 1}"
     top, left = (2, 1) if mode == "shuffle" else (2, 5)
     out_address = (
         f"{'AE'[left == 5]}{top}:{chr(64 + left + len(output[0]) - 1)}{top + len(output) - 1}"
@@ -1087,22 +1422,24 @@ def locked_draw(tmp_path: Path, mode: str, seed: str = "eb3rx") -> tuple[str, Pa
         seed_from="fresh (operating system)",
         version="0.1.0",
         time="2026-11-23T17:40:12Z",
-        rows=PEOPLE,
+        rows=people,
         output=output,
         output_address=out_address,
         k=options.get("k"),
         hands=options.get("hands"),
         reserves=options.get("reserves"),
-        tickets=None if tickets is None else f"B2:B{len(PEOPLE) + 1}",
+        tickets=None if tickets is None else f"B2:B{len(people) + 1}",
         options="" if balance is None else "balance " + ", ".join("ABC"[c] for c in balance),
     )
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = "People"
     ws.append(["name", "tickets", "note"])
-    for r, row in enumerate(PEOPLE, 2):
+    for r, row in enumerate(people, 2):
         for c, v in enumerate(row, 1):
             ws.cell(r, c, v)
+            if formats and c in formats:
+                ws.cell(r, c).number_format = formats[c]
     for r, row in enumerate(output, top):
         for c, v in enumerate(row, left):
             ws.cell(r, c).value = v  # ws.cell(r, c, None) would keep the old value
@@ -1192,6 +1529,58 @@ def test_a_committed_locked_draw_verifies(page: Any, tmp_path: Path, mode: str) 
 
 
 @pytest.mark.parametrize("mode", ["shuffle", "winners"])
+def test_a_committed_locked_draw_of_dates_verifies(page: Any, tmp_path: Path, mode: str) -> None:
+    """The list digest of a locked committed draw takes dates in ISO 8601 and floats by
+    Python's repr, as xlshuffle reads the saved workbook; a cell changed is not the list."""
+    import openpyxl
+
+    from xlshuffle.draw.commit import commit_seed, commitment_sha256, rows_sha256
+
+    people = [[f"P{i}", [0.1, 1e-05, 2.5, 1 / 3][i % 4], 45292 + 37.25 * i] for i in range(9)]
+    formats = {3: "yyyy-mm-dd hh:mm"}
+    before = tmp_path / "before.xlsx"
+    wb = openpyxl.Workbook()
+    for r, row in enumerate(people, 2):
+        for c, v in enumerate(row, 1):
+            wb.active.cell(r, c, v).number_format = formats.get(c, "General")
+    wb.save(before)
+    cells = python_texts(before)
+    texts = [[cells.get(f"{col}{r}", "") for col in "ABC"] for r in range(2, 11)]
+    assert texts[1] == ["P1", "1e-05", "2024-02-07T06:00:00"]
+    body = {
+        "commitment_version": 1,
+        "protocol": "xlshuffle/draw/v1",
+        "draw": {"command": "sample" if mode == "winners" else mode,
+                 "options": ["--sheet", "People", "--range", "A2:C10"]},
+        "list": {"file": "Raffle.xlsx", "sheet": "People", "selection": "People!A2:C10",
+                 "header": False, "rows": 9, "sha256": rows_sha256(texts)},
+        "beacon": "Lotto",
+        "entrants": None,
+        "tool_version": "0.1.0",
+        "time_utc": "2026-11-23T17:00:00Z",
+    }  # fmt: skip
+    digest = commitment_sha256(body)
+    seed = commit_seed(digest, ["4 17"])
+    row, book = locked_draw(tmp_path, mode, seed=seed, people=people, formats=formats)
+    commitment = json.dumps({"commitment": body, "sha256": digest}, ensure_ascii=False)
+    cells_ = [*row.split("\t"), digest, body["list"]["sha256"], "Lotto", "4 17", commitment]
+    cells_[-1] = '"' + commitment.replace('"', '""') + '"'
+    result = verify(page, "\t".join(cells_), book)
+    assert result["verified"], result["message"]
+    assert "the selection is the committed list" in result["message"]
+    # one date shown as a number: its value (and the input hash) is the same, its text not
+    wb = openpyxl.load_workbook(book)
+    wb["People"]["C5"].number_format = "0.00"
+    wb.save(tmp_path / "edited.xlsx")
+    result = verify(
+        page, "\t".join(cells_), ("Raffle.xlsx", (tmp_path / "edited.xlsx").read_bytes())
+    )
+    assert not result["verified"]
+    assert result["supported"]
+    assert "not the committed list" in result["message"]
+
+
+@pytest.mark.parametrize("mode", ["shuffle", "winners"])
 def test_a_restored_locked_draw_verifies_from_its_input(
     page: Any, tmp_path: Path, mode: str
 ) -> None:
@@ -1214,6 +1603,115 @@ def test_a_restored_locked_draw_verifies_from_its_input(
     )
     assert result["verified"], result["message"]
     assert "(restored 2026-11-23T18:00:00Z)" in result["message"]
+
+
+# ---------------------------------------------------------------- Draw log rows of the designs
+
+
+def excel_saved(excel: Any, path: Path) -> list[str]:
+    """The Excel stand-in's workbook saved as .xlsx (openpyxl); its Draw log rows as copied."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for s in excel.payload["sheets"]:
+        ws = wb.create_sheet(s["name"])
+        for r, row in enumerate(s["values"], 1):
+            for c, v in enumerate(row, 1):
+                if v not in ("", None):
+                    ws.cell(r, c, v)
+    wb.save(path)
+    rows = [r for r in excel.sheet("Draw log")["values"] if any(v not in ("", None) for v in r)]
+    return ["\t".join("" if v is None else str(v) for v in r) for r in rows[1:]]
+
+
+def script(excel: Any, name: str, *args: Any) -> None:
+    """Run an Excel script on the stand-in, in a thread: Playwright's loop runs in this one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(excel.script, name, *args).result()
+
+
+def edited(path: Path, sheet: str, cell: str, value: Any) -> tuple[str, bytes]:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(path)
+    wb[sheet][cell] = value
+    wb.save(path.with_name("edited.xlsx"))
+    return path.name, path.with_name("edited.xlsx").read_bytes()
+
+
+@pytest.mark.parametrize("balanced", [False, True])
+def test_draw_log_orders_rows_verify(page: Any, tmp_path: Path, balanced: bool) -> None:
+    pytest.importorskip("xlwings")
+    from test_excel_lock_designs import study
+
+    excel = study()
+    if balanced:
+        script(excel, "write_orders", "Sheet1!E2:E6", "3", True)
+    else:
+        script(excel, "write_orders")
+    (row,) = excel_saved(excel, tmp_path / "Study.xlsx")
+    result = verify(page, row, tmp_path / "Study.xlsx")
+    assert result["verified"], result["message"]
+    assert ("counterbalanced" if balanced else "per-person") + " orders" in result["message"]
+    assert 'the sheet "Orders" holds exactly what the seed draws' in result["message"]
+    result = verify(page, row, edited(tmp_path / "Study.xlsx", "Orders", "C3", "Maze?"))
+    assert not result["verified"]
+    assert 'Orders!C3 holds "Maze?", the draw with seed' in result["message"]
+    # an ID changed after the draw: its order is not the one written
+    result = verify(page, row, edited(tmp_path / "Study.xlsx", "Sheet1", "E3", "P99"))
+    assert not result["verified"]
+    assert "Orders!A3 holds" in result["message"]
+
+
+def test_draw_log_allocation_rows_verify(page: Any, tmp_path: Path) -> None:
+    pytest.importorskip("xlwings")
+    from test_excel_lock import Excel
+    from test_excel_lock_designs import ARGS, seeded
+
+    excel = seeded(Excel([["Trial"]], None), "trial 7")
+    script(excel, "write_allocation_list", *ARGS)
+    (row,) = excel_saved(excel, tmp_path / "Trial.xlsx")
+    result = verify(page, row, tmp_path / "Trial.xlsx")
+    assert result["verified"], result["message"]
+    assert 'the sheet "Allocation codes" holds exactly what the seed draws' in result["message"]
+    cells = excel.cells("Allocation codes", 2, 1, 1, 4)[0]
+    assert cells[0] == 1 and len(cells[3]) == 14  # Seq, site, sex, Code
+    result = verify(
+        page, row, edited(tmp_path / "Trial.xlsx", "Allocation codes", "D2", "0000-0000-0000")
+    )
+    assert not result["verified"]
+    assert 'Allocation codes!D2 holds "0000-0000-0000"' in result["message"]
+    # the log's options edited (another ratio): its output hash no longer follows
+    result = verify(page, row.replace("--ratio 2:1", "--ratio 1:2"), tmp_path / "Trial.xlsx")
+    assert not result["verified"]
+
+
+def test_draw_log_commit_rows_verify(page: Any, tmp_path: Path) -> None:
+    pytest.importorskip("xlwings")
+    from test_excel_lock import people
+
+    excel = people()
+    script(excel, "commit_selection", "sample", 2, "Lotto 2026-12-04")
+    script(excel, "draw_committed", "4 17 23", "")
+    commit, draw = excel_saved(excel, tmp_path / "Raffle.xlsx")
+    for row in (commit, draw):
+        result = verify(page, row, tmp_path / "Raffle.xlsx")
+        assert result["verified"], result["message"]
+    digest = json.loads(commit.split("\t")[-1])["sha256"]
+    result = verify(page, commit, tmp_path / "Raffle.xlsx")
+    assert f"the commitment hashes to {digest}" in result["message"]
+    result = verify(page, commit, edited(tmp_path / "Raffle.xlsx", "Sheet1", "B3", 3))
+    assert not result["verified"]
+    assert "the values in Sheet1!A2:C6 are not the ones committed" in result["message"]
+    # the commitment in the row edited: its hash is not the logged one
+    result = verify(
+        page, commit.replace("Lotto 2026-12-04", "Lotto 2026-12-05"), tmp_path / "Raffle.xlsx"
+    )
+    assert not result["verified"]
+    assert "hashes to" in result["message"]
 
 
 # ---------------------------------------------------------------- a second implementation
