@@ -130,12 +130,10 @@ def rows_used(rec: dict[str, Any]) -> str:
 
 
 def print_csv(table: list[list[object]]) -> None:
-    import csv
-
+    from ..common.winners import csv_text
     from ..workbook.values.cells import text_of
 
-    writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerows([[text_of(v) for v in row] for row in table])
+    sys.stdout.write(csv_text([[text_of(v) for v in row] for row in table]))
     sys.stdout.flush()
 
 

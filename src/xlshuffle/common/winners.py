@@ -15,9 +15,36 @@ import io
 import os
 from collections.abc import Sequence
 
-__all__ = ["first_difference", "read_saved_table"]
+__all__ = ["csv_text", "first_difference", "read_saved_table"]
 
 Table = list[tuple[int, list[str]]]
+
+
+def csv_text(rows: Sequence[Sequence[object]]) -> str:
+    """Rows as the CSV xlshuffle writes (``,``, ``\\n`` line ends, minimal quoting), with a
+    field holding a lone carriage return quoted too: the :mod:`csv` module quotes only the
+    characters of its line terminator, and a reader splits a record at a bare ``\\r``.
+
+    Examples
+    --------
+    >>> csv_text([["a\\rb", 1], ["x", "y,z"]])
+    '"a\\rb",1\nx,"y,z"\n'
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in rows:
+        fields = ["" if f is None else str(f) for f in row]
+        if any("\r" in f for f in fields):
+            out.write(",".join(_quoted(f) for f in fields) + "\n")
+        else:
+            writer.writerow(row)
+    return out.getvalue()
+
+
+def _quoted(field: str) -> str:
+    if any(c in field for c in ',"\r\n'):
+        return '"' + field.replace('"', '""') + '"'
+    return field
 
 
 def read_saved_table(path: str | os.PathLike[str], delimiter: str = ",") -> Table:

@@ -18,14 +18,13 @@ file written; :func:`verify_allocation` replays it and checks a list file row by
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
 import hashlib
-import io
 import json
 from collections.abc import Sequence
 from typing import Any
 
+from ..common.winners import csv_text
 from ..draw.allocate import AllocationRow, allocation_label, allocation_list
 from ..draw.errors import ListError
 from ..draw.protocol import PROTOCOL, as_stream
@@ -66,9 +65,7 @@ def tables(
 
 def csv_bytes(table: list[list[object]]) -> bytes:
     """A table as the CSV files of this module write it."""
-    text = io.StringIO()
-    csv.writer(text, lineterminator="\n").writerows(table)
-    return text.getvalue().encode("utf-8")
+    return csv_text(table).encode("utf-8")
 
 
 def list_csv(rows: Sequence[AllocationRow], strata: Sequence[str]) -> bytes:

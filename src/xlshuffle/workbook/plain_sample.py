@@ -4,12 +4,10 @@ as CSV."""
 
 from __future__ import annotations
 
-import csv
-import io
-
 from ..common.counts import too_many
 from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
+from ..common.winners import csv_text
 from ..draw.errors import SizeError
 from ..draw.knuth import permutation
 from ..draw.protocol import DrawStream
@@ -67,9 +65,7 @@ def winners_table(job: Job, order: list[int]) -> list[list[object]]:
 
 def write_csv(target: str, table: list[list[object]], *, dry_run: bool) -> Written:
     """The winners as CSV (UTF-8, ``\\n``), written atomically unless ``dry_run``."""
-    text = io.StringIO()
-    csv.writer(text, lineterminator="\n").writerows([[text_of(v) for v in row] for row in table])
-    data = text.getvalue().encode("utf-8")
+    data = csv_text([[text_of(v) for v in row] for row in table]).encode("utf-8")
     if dry_run:
         return Written(None, None)
     write_atomically(target, data)
