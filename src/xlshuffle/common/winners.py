@@ -28,7 +28,7 @@ def csv_text(rows: Sequence[Sequence[object]]) -> str:
     Examples
     --------
     >>> csv_text([["a\\rb", 1], ["x", "y,z"]])
-    '"a\\rb",1\nx,"y,z"\n'
+    '"a\\rb",1\\nx,"y,z"\\n'
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
