@@ -94,7 +94,10 @@ def test_ranges_a_row_of_items_and_a_column_of_ids(book: Path, tmp_path: Path) -
     ("extra", "words"),
     [
         (["--items-range", "A1:B3"], "--items-range 'A1:B3' is not one column or one row"),
-        (["--items-range", "Nope!A1:A3"], "no sheet 'Nope' (it has 'Survey', 'Across')"),
+        (
+            ["--items-range", "Nope!A1:A3"],
+            "no sheet named 'Nope': the sheets are 'Survey', 'Across'",
+        ),
         (["--items-range", "A2:A9", "--items-column", "A"], "give --items-range or --items-column"),
         (["--items-range", "Across!A1:F1"], "cell A1 is blank"),
         (["--items-column", "Nope"], "--items-column Nope: no such column"),
@@ -133,4 +136,27 @@ def test_not_a_workbook_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     fake.write_bytes(b"PK\x03\x04 not really")
     assert run("orders", fake, "--ids", fake, "--seed", 1, "-o", tmp_path / "o.csv") == 1
     err = capsys.readouterr().err
-    assert "fake.xlsx: cannot be read as a workbook" in err and err.count("\n") == 1
+    assert "fake.xlsx: the file is damaged or not a zip package" in err and err.count("\n") == 1
+
+
+def test_cells_read_as_every_workbook_draw_reads_them(tmp_path: Path) -> None:
+    """Items that are dates, decimals and escaped text read as the texts `sample` writes for
+    the same cells (one cell reader for every draw, the commitment's digest included)."""
+    import datetime as dt
+
+    book = tmp_path / "odd.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.append(["Item", "ID"])
+    items = [dt.date(2026, 3, 1), 0.1, 1e-05, "tab\there", 12345678901, True]
+    for i, item in enumerate(items):
+        wb.active.append([item, f"R{i}"])
+    wb.save(book)
+    out = tmp_path / "o.csv"
+    argv = ["orders", book, "--ids", book, "--ids-column", "ID", "--seed", 1, "-o", out, "-k", 6]
+    assert run(*argv) == 0
+    got = sorted(out.read_text(encoding="utf-8-sig").splitlines()[1].split(",")[1:])
+    winners = tmp_path / "all.csv"
+    assert run("sample", book, "-k", 6, "--seed", 1, "-o", winners) == 0
+    texts = [line.split(",")[1] for line in winners.read_text(encoding="utf-8").splitlines()[1:]]
+    assert got == sorted(texts)
+    assert any(t.startswith("2026-03-01") for t in got) and "1e-05" in got

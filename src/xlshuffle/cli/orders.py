@@ -54,7 +54,7 @@ def register(subparsers: Any) -> None:
         "--items-range",
         metavar="RANGE",
         help="for a workbook ITEMS: exactly these cells, one column or one row (A2:A41, "
-        "Items!B1:K1); without it, the first sheet is read as a list (header in row 1)",
+        "Items!B1:K1); without it, the active sheet is read as a list (header in row 1)",
     )
     p.add_argument("--ids-range", metavar="RANGE", help="for a workbook IDS: as --items-range")
     p.add_argument("--record", metavar="FILE", help="write the JSON draw record here")

@@ -1,10 +1,11 @@
 """Small tables in and out of workbooks, for draws that make a new table (``orders``).
 
 :func:`range_values` reads one column of values from a workbook (the items or the IDs of
-``xlshuffle orders``); :func:`table_xlsx` makes a new workbook of one sheet from a table
-of texts, and :func:`read_table` reads such a sheet back (for ``verify``). These go
-through openpyxl, which is what it is good at: cell coordinates and a fresh workbook.
-Input files are read in read-only mode, so memory follows the cells asked for.
+``xlshuffle orders``), :func:`read_table` a table written by xlshuffle back (for
+``verify``) and :func:`record_rows` the rows a draw read (for a commitment): all three
+with the engine's own cell reader, so a cell reads the same text here as in every other
+draw and in the browser verifier. :func:`table_xlsx` makes a new workbook of one sheet
+through openpyxl, which is what it is good at.
 """
 
 from __future__ import annotations
@@ -12,15 +13,19 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Sequence
-from typing import Any
 
 from ..common.a1 import MAX_ROW
 from ..common.digest import file_sha256
 from ..common.names import check_cell_text
 from ..draw.errors import OptionError, WorkbookError
+from .draws import CellReader
 from .limits import LIMITS
+from .move.plan import sheet_label
+from .package.commit import read_input
 from .records.record import DrawRecord
 from .scan.refs import col_letters, parse_area, split_sheet
+from .scan.sheet import SheetXml
+from .selection.select import choose_sheet
 from .values.cells import text_of
 
 __all__ = ["range_values", "read_table", "record_rows", "table_xlsx"]
@@ -28,29 +33,34 @@ __all__ = ["range_values", "read_table", "record_rows", "table_xlsx"]
 PathLike = str | os.PathLike[str]
 
 
-def _open(path: str) -> Any:
-    import openpyxl
+class _Sheet:
+    """One sheet of a workbook, read by the engine's own reader (the cell values every
+    draw reads: shared strings, styles' dates, 1904 dates): ``name`` or the active one."""
 
-    if os.path.getsize(path) > LIMITS.max_file_bytes:
-        raise WorkbookError(f"{path}: larger than {LIMITS.max_file_bytes:,} bytes: too large")
-    try:
-        return openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except OSError:
-        raise
-    except Exception as exc:  # a zip that is not a workbook, an encrypted or legacy file
-        raise WorkbookError(
-            f"{path}: cannot be read as a workbook ({type(exc).__name__}): save it from "
-            "Excel as .xlsx, or give a CSV/TSV list"
-        ) from None
+    def __init__(self, path: str, name: str | None) -> None:
+        inp = read_input(path)
+        info, _ = choose_sheet(inp.book, name, None)
+        self.name = info.name
+        self.sx = SheetXml(
+            inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), sheet_label(inp.path, info.name)
+        )
+        self.reader = CellReader.of(inp.book)
 
+    def row(self, number: int) -> dict[int, str]:
+        """Row ``number``'s stored cells as texts, by column (1-based)."""
+        sx = self.sx
+        i = sx.index_of(number)
+        if i >= len(sx) or sx.numbers[i] != number:
+            return {}
+        row = sx.row(i)
+        return {
+            c.col: text_of(self.reader.value(row, c, f"sheet {self.name!r}, cell {c.col}"))
+            for c in sx.cells(i)
+        }
 
-def _sheet(book: Any, path: str, name: str | None) -> Any:
-    if name is None:
-        return book.worksheets[0]
-    if name not in book.sheetnames:
-        have = ", ".join(repr(s) for s in book.sheetnames)
-        raise OptionError(f"{path}: no sheet {name!r} (it has {have}): name one of them")
-    return book[name]
+    def numbers(self) -> list[int]:
+        """The numbers of the stored rows, in order."""
+        return list(self.sx.numbers)
 
 
 def range_values(
@@ -63,10 +73,11 @@ def range_values(
     """The values of a workbook's column, as texts, and the file's SHA-256.
 
     With ``cells`` (``"A2:A41"``, ``"Items!B2:B41"``, or one row ``"B1:K1"``), exactly
-    those cells, in order. Without, like a CSV list: the first sheet's row 1 is the
+    those cells, in order. Without, like a CSV list: the active sheet's row 1 is the
     header and the values are below it in the column ``column`` names (header text or
-    the sheet's letter; the first column by default). Blank cells at the end are left
-    out; a blank cell before them is refused, naming it.
+    the sheet's letter; the first column by default). Cells are read as every workbook
+    draw reads them (the text ``sample`` writes). Blank cells at the end are left out; a
+    blank cell before them is refused, naming it.
 
     Raises
     ------
@@ -77,46 +88,34 @@ def range_values(
     """
     name = os.fspath(path)
     sha = file_sha256(name)
-    book = _open(name)
-    try:
-        if cells is not None:
-            sheet_name, ref = split_sheet(cells)
-            area = parse_area(ref)
-            if area is None or (area.top != area.bottom and area.left != area.right):
-                raise OptionError(
-                    f"{name}: {option} {cells!r} is not one column or one row of cells: "
-                    "give a range such as A2:A41 or Items!B1:K1"
-                )
-            ws = _sheet(book, name, sheet_name)
-            if (area.bottom - area.top + 1) * (area.right - area.left + 1) > MAX_ROW:
-                raise OptionError(f"{name}: {option} {cells!r} is too large a range")
-            places = [
-                (r, c)
-                for r in range(area.top, area.bottom + 1)
-                for c in range(area.left, area.right + 1)
-            ]
-            grid = ws.iter_rows(
-                min_row=area.top,
-                max_row=area.bottom,
-                min_col=area.left,
-                max_col=area.right,
-                values_only=True,
+    if cells is not None:
+        sheet_name, ref = split_sheet(cells)
+        area = parse_area(ref)
+        if area is None or (area.top != area.bottom and area.left != area.right):
+            raise OptionError(
+                f"{name}: {option} {cells!r} is not one column or one row of cells: "
+                "give a range such as A2:A41 or Items!B1:K1"
             )
-            values = [text_of(v).strip() for row in grid for v in row]
-            values += [""] * (len(places) - len(values))
-            where = sheet_name or ws.title
-        else:
-            ws = book.worksheets[0]
-            rows = ws.iter_rows(values_only=True, max_row=MAX_ROW)
-            header = [text_of(v).strip() for v in next(rows, ())]
-            j = 0
-            if column is not None:
-                j = _find(name, header, column, option)
-            values = [text_of(row[j] if j < len(row) else None).strip() for row in rows]
-            places = [(r + 2, j + 1) for r in range(len(values))]
-            where = ws.title
-    finally:
-        book.close()
+        if (area.bottom - area.top + 1) * (area.right - area.left + 1) > MAX_ROW:
+            raise OptionError(f"{name}: {option} {cells!r} is too large a range")
+        sheet = _Sheet(name, sheet_name)
+        places = [
+            (r, c)
+            for r in range(area.top, area.bottom + 1)
+            for c in range(area.left, area.right + 1)
+        ]
+        rows = {r: sheet.row(r) for r in range(area.top, area.bottom + 1)}
+        values = [rows[r].get(c, "").strip() for r, c in places]
+    else:
+        sheet = _Sheet(name, None)
+        header_row = sheet.row(1)
+        width = max(header_row, default=1)
+        header = [header_row.get(c, "").strip() for c in range(1, width + 1)]
+        j = 0 if column is None else _find(name, header, column, option)
+        last = max((n for n in sheet.numbers() if n > 1), default=1)
+        places = [(r, j + 1) for r in range(2, last + 1)]
+        values = [sheet.row(r).get(j + 1, "").strip() for r, _ in places]
+    where = sheet.name
     while values and not values[-1]:
         values.pop()
     if not values:
@@ -160,22 +159,19 @@ def table_xlsx(table: Sequence[Sequence[object]], *, sheet: str = "Orders") -> b
 
 
 def read_table(path: PathLike) -> list[tuple[int, list[str]]]:
-    """The first sheet's rows as texts, each with its row number; blank rows at the end
-    are left out."""
-    name = os.fspath(path)
-    book = _open(name)
-    try:
-        rows = [
-            (i, [text_of(v) for v in row])
-            for i, row in enumerate(
-                book.worksheets[0].iter_rows(values_only=True, max_row=MAX_ROW), 1
-            )
-        ]
-    finally:
-        book.close()
-    while rows and not any(rows[-1][1]):
-        rows.pop()
-    return rows
+    """The active sheet's rows as texts (as every workbook draw reads cells), each with its
+    row number, from column A to the last column used; blank rows at the end left out."""
+    sheet = _Sheet(os.fspath(path), None)
+    numbers = [n for n in sheet.numbers() if n <= MAX_ROW]
+    rows = {n: sheet.row(n) for n in numbers}
+    width = max((max(r, default=0) for r in rows.values()), default=0)
+    out = [
+        (n, [rows.get(n, {}).get(c, "") for c in range(1, width + 1)])
+        for n in range(1, max(numbers, default=0) + 1)
+    ]
+    while out and not any(out[-1][1]):
+        out.pop()
+    return out
 
 
 def record_rows(src: PathLike, record: DrawRecord) -> list[list[str]]:
