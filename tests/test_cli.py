@@ -36,6 +36,9 @@ def test_deal_json_and_numbers(capsys: pytest.CaptureFixture[str]) -> None:
     assert record == {
         "protocol": "xlshuffle/draw/v1",
         "seed": "xlshuffle",
+        "deck": 52,
+        "decks": 1,
+        "jokers": 0,
         "hands": [[2, 42, 37, 21, 6]],
     }
 

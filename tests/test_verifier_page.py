@@ -915,9 +915,17 @@ def test_deal_records_verify(page: Any, tmp_path: Path, options: list[str]) -> N
     result = verify(page, record.replace('"poker"', '"bridge"'))
     assert not result["verified"]
     assert result["supported"]
+    # a deal of the numbers 1..N records N: checked too, and a changed hand is caught
     argv = [sys.executable, "-m", "xlshuffle", "deal", "--deck", "20", "--seed", "x", "--json"]
-    numbers = subprocess.run(argv, env=env, check=True, capture_output=True)
-    assert not verify(page, numbers.stdout.decode())["supported"]
+    numbers = subprocess.run(argv, env=env, check=True, capture_output=True).stdout.decode()
+    assert verify(page, numbers)["verified"]
+    data = json.loads(numbers)
+    data["hands"][0][0] = 21 - data["hands"][0][0]
+    result = verify(page, json.dumps(data))
+    assert not result["verified"] and result["supported"]
+    # a record written before it held N cannot be checked, and says so
+    del data["deck"]
+    assert not verify(page, json.dumps(data))["supported"]
 
 
 def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:

@@ -111,7 +111,14 @@ def _cmd_deal(args: argparse.Namespace) -> int:
         args.cards, args.hands, seed=stream, deck=deck, jokers=args.jokers, decks=args.decks
     )
     if args.json:
-        record = {"protocol": "xlshuffle/draw/v1", "seed": str(stream.seed), "hands": hands}
+        record = {
+            "protocol": "xlshuffle/draw/v1",
+            "seed": str(stream.seed),
+            "deck": deck,  # N for the numbers 1..N, else null (cards)
+            "decks": args.decks,
+            "jokers": args.jokers,
+            "hands": hands,
+        }
         print(json.dumps(record, ensure_ascii=False))
     else:
         for h, hand in enumerate(hands, 1):
