@@ -293,3 +293,34 @@ def test_the_entrants_check_in_the_docs_runs(
     code = re.sub(r'salt = "[0-9a-f]{32}"', f'salt = "{salt}"', snippet.group(1))
     exec(compile(code, "fair-draws.md", "exec"), {})
     assert capsys.readouterr().out == "in the list\n"
+
+
+def test_two_sources_and_a_committed_balanced_split(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Several revealed values, in the order given, and a draw with options of its own
+    (groups --balance) committed and replayed."""
+    src = tmp_path / "class.csv"
+    src.write_text(
+        "Name,Year\n" + "".join(f"P{i},{7 + i % 3}\n" for i in range(12)), encoding="utf-8"
+    )
+    commitment, digest = committed(capsys, src, "--draw", "groups", "-k", 3, "--balance", "Year")
+    body = json.loads(commitment.read_text(encoding="utf-8"))["commitment"]
+    assert body["draw"] == {"command": "groups", "options": ["-k", "3", "--balance", "Year"]}
+    out, rec = tmp_path / "teams.csv", tmp_path / "r.json"
+    argv = ["draw", commitment, src, "--reveal", "7 12 31", "--reveal", " dice: 4 4 1 "]
+    code, _, err = run(capsys, *argv, "-o", out, "--record", rec)
+    assert code == 0, err
+    seed = f"xlshuffle-commit:{digest}/7 12 31/dice: 4 4 1/"
+    assert json.loads(rec.read_text(encoding="utf-8"))["seed"] == seed
+    years = [[str(7 + i % 3)] for i in range(12)]
+    with out.open(newline="", encoding="utf-8") as fh:
+        teams = [int(row[-1]) for row in list(csv.reader(fh))[1:]]
+    assert teams == REF["balanced_teams"](years, 3, seed)
+    assert run(capsys, "verify", rec, "--input", src, "--output", out)[0] == 0
+    # the same values in the other order are another seed: the record's order is checked
+    record = json.loads(rec.read_text(encoding="utf-8"))
+    record["reveal"] = list(reversed(record["reveal"]))
+    rec.write_text(json.dumps(record), encoding="utf-8")
+    code, _, err = run(capsys, "verify", rec, "--input", src)
+    assert code == 1 and "is not the one the commitment" in err
