@@ -755,6 +755,113 @@ def test_kept_blank_rows_verify(page: Any, work: Path, command: str, options: li
     assert result["verified"], result["message"]
 
 
+def gap_book(work: Path) -> None:
+    """book.xlsx with blank data rows 5-6 and 12 (kept in place by --keep-blank-rows)."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(work / "book.xlsx")
+    wb.active.delete_rows(5, 2)
+    wb.active.insert_rows(5, 2)
+    wb.active.delete_rows(12)
+    wb.active.insert_rows(12)
+    wb.save(work / "gap.xlsx")
+
+
+def other_seed(record: str) -> str:
+    data = json.loads(record)
+    return json.dumps({**data, "seed": data["seed"] + "x"})
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3", "--balance", "site"],
+        ["-k", "2", "--balance", "site", "--balance", "ok"],
+        ["--size", "4", "--balance", "site", "--avoid", "before.json"],
+    ],
+    ids=" ".join,
+)
+def test_kept_blank_rows_with_balanced_teams_verify(
+    page: Any, work: Path, options: list[str]
+) -> None:
+    import openpyxl
+
+    gap_book(work)
+    cli("groups", "gap.xlsx", "-k", "3", "--keep-blank-rows", "--seed", "before", "-o",
+        "before.xlsx", "--record", "before.json", cwd=work)  # fmt: skip
+    cli("groups", "gap.xlsx", *options, "--keep-blank-rows", "--seed", "42", "-o", "out.xlsx",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["target"]["kept"] == ["5-6", "12"]
+    result = verify(page, record, work / "gap.xlsx", work / "out.xlsx")
+    assert result["verified"], result["message"]
+    assert "balanced by site" in result["message"]
+    result = verify(page, other_seed(record), work / "gap.xlsx", work / "out.xlsx")
+    assert not result["verified"]
+    assert "does not give the record's order" in result["message"]
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    ws = wb["Entrants"]
+    ws["F7"] = 3 if ws["F7"].value != 3 else 1  # a team number
+    wb.save(work / "edited.xlsx")
+    result = verify(
+        page, record, work / "gap.xlsx", ("out.xlsx", (work / "edited.xlsx").read_bytes())
+    )
+    assert not result["verified"]
+    assert "differs at Entrants!F7" in result["message"]
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    wb["Entrants"]["F5"] = 1  # a row kept in place gets no team
+    wb.save(work / "edited.xlsx")
+    result = verify(
+        page, record, work / "gap.xlsx", ("out.xlsx", (work / "edited.xlsx").read_bytes())
+    )
+    assert not result["verified"]
+    assert "differs at Entrants!F5: it holds 1, the draw gives (empty)" in result["message"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3", "--weights", "score", "--reserves", "2"],
+        ["-k", "2", "--strata", "site"],
+        ["--total", "5", "--strata", "site"],
+        ["-k", "4", "--method", "mus", "--amount", "score"],
+        ["-k", "4", "--method", "systematic"],
+        ["-k", "3", "--id", "name", "--exclude", "excluded.txt"],
+    ],
+    ids=" ".join,
+)
+def test_kept_blank_rows_with_draws_verify(page: Any, work: Path, options: list[str]) -> None:
+    import openpyxl
+
+    gap_book(work)
+    (work / "excluded.txt").write_text("P2\nP9\nP20\n", encoding="utf-8")
+    cli("sample", "gap.xlsx", *options, "--keep-blank-rows", "--seed", "42", "-o", "out.xlsx",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    data = json.loads(record)
+    assert data["target"]["kept"] == ["5-6", "12"] and data["target"]["draw"]
+    files = [work / "gap.xlsx", work / "out.xlsx"]
+    if "--exclude" in options:
+        files.append(work / "excluded.txt")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    result = verify(page, other_seed(record), *files)
+    assert not result["verified"]
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    ws = wb[wb.sheetnames[-1]]
+    ws["A2"] = "someone else"
+    wb.save(work / "edited.xlsx")
+    result = verify(
+        page,
+        record,
+        work / "gap.xlsx",
+        ("out.xlsx", (work / "edited.xlsx").read_bytes()),
+        *files[2:],
+    )
+    assert not result["verified"]
+    assert 'A2: it holds "someone else"' in result["message"]
+
+
 @pytest.mark.parametrize(
     ("name", "text"),
     [
