@@ -916,6 +916,78 @@ def test_winners_printed_to_the_screen_verify(page: Any, work: Path) -> None:
     assert not result["verified"]
 
 
+def restore_record(work: Path, record: str, shuffled: str, restored: str) -> str:
+    """The record of a restore (the command line writes none: the Python API returns it)."""
+    from xlshuffle import workbook
+    from xlshuffle.lists import restore_csv
+
+    data = json.loads((work / record).read_text(encoding="utf-8"))
+    if shuffled.endswith(".xlsx"):
+        got = workbook.restore_workbook(work / record, work / shuffled, work / restored)
+        return json.dumps(got.to_dict())
+    return json.dumps(restore_csv(data, work / shuffled, work / restored))
+
+
+@pytest.mark.parametrize(
+    ("source", "options"),
+    [
+        ("list.csv", []),
+        ("book.xlsx", []),
+        ("book.xlsx", ["--columns", "A,C"]),
+        ("book.xlsx", ["--by", "columns", "--range", "A1:E31"]),
+        ("book.xlsx", ["--by", "cells"]),
+        ("book.xlsx", ["--by", "within-rows"]),
+        ("book.xlsx", ["--by", "within-columns", "--range", "A1:C31"]),
+        ("gap.xlsx", ["--keep-blank-rows"]),
+    ],
+    ids=lambda o: " ".join(o) if isinstance(o, list) else o,
+)
+def test_restore_records_verify(page: Any, work: Path, source: str, options: list[str]) -> None:
+    import openpyxl
+
+    gap_book(work)
+    suffix = Path(source).suffix
+    cli("shuffle", source, *options, "--seed", "42", "-o", f"out{suffix}", "--record", "r.json",
+        cwd=work)  # fmt: skip
+    record = restore_record(work, "r.json", f"out{suffix}", f"back{suffix}")
+    assert json.loads(record)["command"] == "restore"
+    shuffled, restored = work / f"out{suffix}", work / f"back{suffix}"
+    result = verify(page, record, shuffled, restored)
+    assert result["verified"], result["message"]
+    assert "restore of the shuffled" in result["message"]
+    # with the original too: the restored file holds exactly its cells
+    result = verify(page, record, shuffled, restored, work / source)
+    assert result["verified"], result["message"]
+    assert f"the original {source}" in result["message"]
+    result = verify(page, other_seed(record), shuffled, restored)
+    assert not result["verified"]
+    assert "does not give the record's order" in result["message"]
+    if suffix == ".csv":
+        lines = LIST.splitlines(keepends=True)
+        lines[3] = lines[3].replace("Cy", "Cyd")
+        edited = "".join(lines).encode()
+        result = verify(page, record, shuffled, (restored.name, edited))
+        assert not result["verified"]
+        assert "differs at row 4, column 1" in result["message"]
+        result = verify(page, record, shuffled, restored, (source, edited))
+        assert not result["verified"]
+        assert f"differs from the original {source} at row 4, column 1" in result["message"]
+        return
+    wb = openpyxl.load_workbook(restored)
+    wb["Entrants"]["A9"] = "someone else"
+    wb.save(work / "edited.xlsx")
+    result = verify(page, record, shuffled, (restored.name, (work / "edited.xlsx").read_bytes()))
+    assert not result["verified"]
+    assert 'differs at Entrants!A9: it holds "someone else"' in result["message"]
+    wb = openpyxl.load_workbook(work / source)
+    wb["Entrants"]["B9"] = 99.5
+    wb.save(work / "edited.xlsx")
+    original = (source, (work / "edited.xlsx").read_bytes())
+    result = verify(page, record, shuffled, restored, original)
+    assert not result["verified"]
+    assert f"the original {source} holds 99.5" in result["message"]
+
+
 def test_one_record_of_several_inputs(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "list.tsv", "draws.csv", "--seed", "5", "--suffix", ".out",
         "--record", "r.json", cwd=work)  # fmt: skip
