@@ -988,6 +988,48 @@ def test_restore_records_verify(page: Any, work: Path, source: str, options: lis
     assert f"the original {source} holds 99.5" in result["message"]
 
 
+@pytest.mark.parametrize(
+    ("source", "options"),
+    [
+        ("list.csv", []),
+        ("list.tsv", []),
+        ("book.xlsx", []),
+        ("book.xlsx", ["--by", "cells"]),
+        ("gap.xlsx", ["--keep-blank-rows"]),
+    ],
+    ids=lambda o: " ".join(o) if isinstance(o, list) else o,
+)
+def test_a_restored_file_is_checked_with_the_shuffle_s_record(
+    page: Any, work: Path, source: str, options: list[str]
+) -> None:
+    import openpyxl
+
+    gap_book(work)
+    suffix = Path(source).suffix
+    cli("shuffle", source, *options, "--seed", "42", "-o", f"out{suffix}", "--record", "r.json",
+        cwd=work)  # fmt: skip
+    cli("restore", "r.json", f"out{suffix}", "-o", f"back{suffix}", cwd=work)
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = (work / source, work / f"out{suffix}")
+    result = verify(page, record, *files, work / f"back{suffix}")
+    assert result["verified"], result["message"]
+    assert f"back{suffix}" in result["message"] and "restored" in result["message"]
+    if suffix != ".xlsx":
+        edited = (work / source).read_text(encoding="utf-8").replace("Gus", "Guy").encode()
+        result = verify(page, record, *files, (f"back{suffix}", edited))
+        assert not result["verified"]
+        want = f"the restored back{suffix} differs from the original {source} at row 8, column 1"
+        assert want in result["message"]
+        assert '"Guy"' in result["message"]
+        return
+    wb = openpyxl.load_workbook(work / f"back{suffix}")
+    wb["Entrants"]["C9"] = "edited"
+    wb.save(work / "edited.xlsx")
+    result = verify(page, record, *files, ("back.xlsx", (work / "edited.xlsx").read_bytes()))
+    assert not result["verified"]
+    assert 'the restored back.xlsx differs at Entrants!C9: it holds "edited"' in result["message"]
+
+
 def test_one_record_of_several_inputs(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "list.tsv", "draws.csv", "--seed", "5", "--suffix", ".out",
         "--record", "r.json", cwd=work)  # fmt: skip
