@@ -1014,6 +1014,9 @@ def test_a_restored_file_is_checked_with_the_shuffle_s_record(
     result = verify(page, record, *files, work / f"back{suffix}")
     assert result["verified"], result["message"]
     assert f"back{suffix}" in result["message"] and "restored" in result["message"]
+    result = verify(page, record, *files, work / "r.json")  # a file of another kind: not one
+    assert result["verified"], result["message"]
+    assert "restored" not in result["message"]
     if suffix != ".xlsx":
         edited = (work / source).read_text(encoding="utf-8").replace("Gus", "Guy").encode()
         result = verify(page, record, *files, (f"back{suffix}", edited))
