@@ -755,6 +755,113 @@ def test_kept_blank_rows_verify(page: Any, work: Path, command: str, options: li
     assert result["verified"], result["message"]
 
 
+def gap_book(work: Path) -> None:
+    """book.xlsx with blank data rows 5-6 and 12 (kept in place by --keep-blank-rows)."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(work / "book.xlsx")
+    wb.active.delete_rows(5, 2)
+    wb.active.insert_rows(5, 2)
+    wb.active.delete_rows(12)
+    wb.active.insert_rows(12)
+    wb.save(work / "gap.xlsx")
+
+
+def other_seed(record: str) -> str:
+    data = json.loads(record)
+    return json.dumps({**data, "seed": data["seed"] + "x"})
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3", "--balance", "site"],
+        ["-k", "2", "--balance", "site", "--balance", "ok"],
+        ["--size", "4", "--balance", "site", "--avoid", "before.json"],
+    ],
+    ids=" ".join,
+)
+def test_kept_blank_rows_with_balanced_teams_verify(
+    page: Any, work: Path, options: list[str]
+) -> None:
+    import openpyxl
+
+    gap_book(work)
+    cli("groups", "gap.xlsx", "-k", "3", "--keep-blank-rows", "--seed", "before", "-o",
+        "before.xlsx", "--record", "before.json", cwd=work)  # fmt: skip
+    cli("groups", "gap.xlsx", *options, "--keep-blank-rows", "--seed", "42", "-o", "out.xlsx",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["target"]["kept"] == ["5-6", "12"]
+    result = verify(page, record, work / "gap.xlsx", work / "out.xlsx")
+    assert result["verified"], result["message"]
+    assert "balanced by site" in result["message"]
+    result = verify(page, other_seed(record), work / "gap.xlsx", work / "out.xlsx")
+    assert not result["verified"]
+    assert "does not give the record's order" in result["message"]
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    ws = wb["Entrants"]
+    ws["F7"] = 3 if ws["F7"].value != 3 else 1  # a team number
+    wb.save(work / "edited.xlsx")
+    result = verify(
+        page, record, work / "gap.xlsx", ("out.xlsx", (work / "edited.xlsx").read_bytes())
+    )
+    assert not result["verified"]
+    assert "differs at Entrants!F7" in result["message"]
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    wb["Entrants"]["F5"] = 1  # a row kept in place gets no team
+    wb.save(work / "edited.xlsx")
+    result = verify(
+        page, record, work / "gap.xlsx", ("out.xlsx", (work / "edited.xlsx").read_bytes())
+    )
+    assert not result["verified"]
+    assert "differs at Entrants!F5: it holds 1, the draw gives (empty)" in result["message"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3", "--weights", "score", "--reserves", "2"],
+        ["-k", "2", "--strata", "site"],
+        ["--total", "5", "--strata", "site"],
+        ["-k", "4", "--method", "mus", "--amount", "score"],
+        ["-k", "4", "--method", "systematic"],
+        ["-k", "3", "--id", "name", "--exclude", "excluded.txt"],
+    ],
+    ids=" ".join,
+)
+def test_kept_blank_rows_with_draws_verify(page: Any, work: Path, options: list[str]) -> None:
+    import openpyxl
+
+    gap_book(work)
+    (work / "excluded.txt").write_text("P2\nP9\nP20\n", encoding="utf-8")
+    cli("sample", "gap.xlsx", *options, "--keep-blank-rows", "--seed", "42", "-o", "out.xlsx",
+        "--record", "r.json", cwd=work)  # fmt: skip
+    record = (work / "r.json").read_text(encoding="utf-8")
+    data = json.loads(record)
+    assert data["target"]["kept"] == ["5-6", "12"] and data["target"]["draw"]
+    files = [work / "gap.xlsx", work / "out.xlsx"]
+    if "--exclude" in options:
+        files.append(work / "excluded.txt")
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    result = verify(page, other_seed(record), *files)
+    assert not result["verified"]
+    wb = openpyxl.load_workbook(work / "out.xlsx")
+    ws = wb[wb.sheetnames[-1]]
+    ws["A2"] = "someone else"
+    wb.save(work / "edited.xlsx")
+    result = verify(
+        page,
+        record,
+        work / "gap.xlsx",
+        ("out.xlsx", (work / "edited.xlsx").read_bytes()),
+        *files[2:],
+    )
+    assert not result["verified"]
+    assert 'A2: it holds "someone else"' in result["message"]
+
+
 @pytest.mark.parametrize(
     ("name", "text"),
     [
@@ -807,6 +914,123 @@ def test_winners_printed_to_the_screen_verify(page: Any, work: Path) -> None:
     assert other != winners
     result = verify(page, record, work / "draws.csv", ("winners.csv", other))
     assert not result["verified"]
+
+
+def restore_record(work: Path, record: str, shuffled: str, restored: str) -> str:
+    """The record of a restore (the command line writes none: the Python API returns it)."""
+    from xlshuffle import workbook
+    from xlshuffle.lists import restore_csv
+
+    data = json.loads((work / record).read_text(encoding="utf-8"))
+    if shuffled.endswith(".xlsx"):
+        got = workbook.restore_workbook(work / record, work / shuffled, work / restored)
+        return json.dumps(got.to_dict())
+    return json.dumps(restore_csv(data, work / shuffled, work / restored))
+
+
+@pytest.mark.parametrize(
+    ("source", "options"),
+    [
+        ("list.csv", []),
+        ("book.xlsx", []),
+        ("book.xlsx", ["--columns", "A,C"]),
+        ("book.xlsx", ["--by", "columns", "--range", "A1:E31"]),
+        ("book.xlsx", ["--by", "cells"]),
+        ("book.xlsx", ["--by", "within-rows"]),
+        ("book.xlsx", ["--by", "within-columns", "--range", "A1:C31"]),
+        ("gap.xlsx", ["--keep-blank-rows"]),
+    ],
+    ids=lambda o: " ".join(o) if isinstance(o, list) else o,
+)
+def test_restore_records_verify(page: Any, work: Path, source: str, options: list[str]) -> None:
+    import openpyxl
+
+    gap_book(work)
+    suffix = Path(source).suffix
+    cli("shuffle", source, *options, "--seed", "42", "-o", f"out{suffix}", "--record", "r.json",
+        cwd=work)  # fmt: skip
+    record = restore_record(work, "r.json", f"out{suffix}", f"back{suffix}")
+    assert json.loads(record)["command"] == "restore"
+    shuffled, restored = work / f"out{suffix}", work / f"back{suffix}"
+    result = verify(page, record, shuffled, restored)
+    assert result["verified"], result["message"]
+    assert "restore of the shuffled" in result["message"]
+    # with the original too: the restored file holds exactly its cells
+    result = verify(page, record, shuffled, restored, work / source)
+    assert result["verified"], result["message"]
+    assert f"the original {source}" in result["message"]
+    result = verify(page, other_seed(record), shuffled, restored)
+    assert not result["verified"]
+    assert "does not give the record's order" in result["message"]
+    if suffix == ".csv":
+        lines = LIST.splitlines(keepends=True)
+        lines[3] = lines[3].replace("Cy", "Cyd")
+        edited = "".join(lines).encode()
+        result = verify(page, record, shuffled, (restored.name, edited))
+        assert not result["verified"]
+        assert "differs at row 4, column 1" in result["message"]
+        result = verify(page, record, shuffled, restored, (source, edited))
+        assert not result["verified"]
+        assert f"differs from the original {source} at row 4, column 1" in result["message"]
+        return
+    wb = openpyxl.load_workbook(restored)
+    wb["Entrants"]["A9"] = "someone else"
+    wb.save(work / "edited.xlsx")
+    result = verify(page, record, shuffled, (restored.name, (work / "edited.xlsx").read_bytes()))
+    assert not result["verified"]
+    assert 'differs at Entrants!A9: it holds "someone else"' in result["message"]
+    wb = openpyxl.load_workbook(work / source)
+    wb["Entrants"]["B9"] = 99.5
+    wb.save(work / "edited.xlsx")
+    original = (source, (work / "edited.xlsx").read_bytes())
+    result = verify(page, record, shuffled, restored, original)
+    assert not result["verified"]
+    assert f"the original {source} holds 99.5" in result["message"]
+
+
+@pytest.mark.parametrize(
+    ("source", "options"),
+    [
+        ("list.csv", []),
+        ("list.tsv", []),
+        ("book.xlsx", []),
+        ("book.xlsx", ["--by", "cells"]),
+        ("gap.xlsx", ["--keep-blank-rows"]),
+    ],
+    ids=lambda o: " ".join(o) if isinstance(o, list) else o,
+)
+def test_a_restored_file_is_checked_with_the_shuffle_s_record(
+    page: Any, work: Path, source: str, options: list[str]
+) -> None:
+    import openpyxl
+
+    gap_book(work)
+    suffix = Path(source).suffix
+    cli("shuffle", source, *options, "--seed", "42", "-o", f"out{suffix}", "--record", "r.json",
+        cwd=work)  # fmt: skip
+    cli("restore", "r.json", f"out{suffix}", "-o", f"back{suffix}", cwd=work)
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = (work / source, work / f"out{suffix}")
+    result = verify(page, record, *files, work / f"back{suffix}")
+    assert result["verified"], result["message"]
+    assert f"back{suffix}" in result["message"] and "restored" in result["message"]
+    result = verify(page, record, *files, work / "r.json")  # a file of another kind: not one
+    assert result["verified"], result["message"]
+    assert "restored" not in result["message"]
+    if suffix != ".xlsx":
+        edited = (work / source).read_text(encoding="utf-8").replace("Gus", "Guy").encode()
+        result = verify(page, record, *files, (f"back{suffix}", edited))
+        assert not result["verified"]
+        want = f"the restored back{suffix} differs from the original {source} at row 8, column 1"
+        assert want in result["message"]
+        assert '"Guy"' in result["message"]
+        return
+    wb = openpyxl.load_workbook(work / f"back{suffix}")
+    wb["Entrants"]["C9"] = "edited"
+    wb.save(work / "edited.xlsx")
+    result = verify(page, record, *files, ("back.xlsx", (work / "edited.xlsx").read_bytes()))
+    assert not result["verified"]
+    assert 'the restored back.xlsx differs at Entrants!C9: it holds "edited"' in result["message"]
 
 
 def test_one_record_of_several_inputs(page: Any, work: Path) -> None:
