@@ -209,3 +209,35 @@ def test_an_output_resaved_by_libreoffice_is_restored(tmp_path: Path):
     back = tmp_path / "back.xlsx"
     restore_workbook(rec, resaved, back)
     assert _values(back) == _values(src)
+
+
+def test_restore_writes_its_own_record(tmp_path: Path) -> None:
+    """``restore --record FILE``: the restore's record, with the rows a
+    ``--keep-blank-rows`` shuffle left in place (``target.kept``), never over an input."""
+    from xlshuffle.cli import main
+
+    src = tmp_path / "in.xlsx"
+    wb = openpyxl.Workbook()
+    for row in (["Name"], ["A"], ["B"], [None], ["C"], ["D"]):
+        wb.active.append(row)
+    wb.save(src)
+    out, rec = tmp_path / "out.xlsx", tmp_path / "r.json"
+    argv = ["shuffle", str(src), "--seed", "5", "--keep-blank-rows", "-o", str(out)]
+    assert main([*argv, "--record", str(rec)]) == 0
+    back, rec2 = tmp_path / "back.xlsx", tmp_path / "restore.json"
+    assert main(["restore", str(rec), str(out), "-o", str(back), "--record", str(rec2)]) == 0
+    data = json.loads(rec2.read_text(encoding="utf-8"))
+    assert data["command"] == "restore"
+    assert data["target"]["kept"] == json.loads(rec.read_text(encoding="utf-8"))["target"]["kept"]
+    assert [r[0] for r in openpyxl.load_workbook(back).active.values] == [
+        "Name",
+        "A",
+        "B",
+        None,
+        "C",
+        "D",
+    ]
+    assert (
+        main(["restore", str(rec), str(out), "-o", str(tmp_path / "x.xlsx"), "--record", str(rec)])
+        == 2
+    )

@@ -148,6 +148,12 @@ def register(subparsers: Any) -> None:
     out.add_argument("--in-place", action="store_true", help="replace SHUFFLED (keeps a .bak)")
     p.add_argument("--no-backup", action="store_true", help="with --in-place, keep no .bak")
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
+    p.add_argument(
+        "--record",
+        dest="record_out",
+        metavar="FILE",
+        help="write the restore's own JSON record here (the browser verifier checks it)",
+    )
     add_limits(p)
     p.set_defaults(func=records.cmd_restore)
 

@@ -149,6 +149,18 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
+    if args.record_out is not None:
+        import os
+
+        from ..common.targets import check_writable
+
+        taken = [p for p in (args.record, args.shuffled, args.output) if p is not None]
+        if any(os.path.abspath(p) == os.path.abspath(args.record_out) for p in taken):
+            raise UsageError(
+                f"--record {args.record_out} names a file this restore reads or writes: "
+                "give the restore's record a name of its own"
+            )
+        check_writable(args.record_out)
     from ..lists import is_list
 
     if is_list(args.shuffled):
@@ -162,6 +174,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
             backup=not args.no_backup,
             dry_run=args.dry_run,
         )
+    _write_restore_record(args, rec.to_dict())
     n = rec.rows - (1 if rec.header else 0)
     what = f"{n} data rows ({rec.mode}) put back in {rec.selection}"
     if args.dry_run:
@@ -189,6 +202,7 @@ def _restore_list(args: argparse.Namespace) -> int:
         max_bytes=limit,
     )
     rec["tool_version"] = __version__
+    _write_restore_record(args, rec)
     what = f"{len(rec['permutation'])} data records put back"
     if args.dry_run:
         print(f"{rec['input']}: dry run, nothing written: {what}")
@@ -196,3 +210,12 @@ def _restore_list(args: argparse.Namespace) -> int:
         backup = f" (backup {rec['backup']})" if rec["backup"] else ""
         print(f"{rec['input']} -> {rec['output']}{backup}: {what}")
     return 0
+
+
+def _write_restore_record(args: argparse.Namespace, record: dict[str, Any]) -> None:
+    """``restore --record FILE``: the restore's own record (none for a dry run, which
+    writes nothing at all)."""
+    if args.record_out is not None and not args.dry_run:
+        from .report import write_record
+
+        write_record(args.record_out, record)

@@ -170,4 +170,7 @@ def restore_workbook(
     target = dest(dst)
     written = commit(job.inp, changes, target, in_place=in_place, backup=backup, dry_run=dry_run)
     output = None if dry_run else (job.inp.path if in_place else target)
-    return make_record("restore", job, record.seed, mode, perm, written, changes, output)
+    restored = make_record("restore", job, record.seed, mode, perm, written, changes, output)
+    if record.target.get("kept"):  # the rows the shuffle left in place, which it undoes too
+        restored.target["kept"] = list(record.target["kept"])
+    return restored
