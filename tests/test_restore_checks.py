@@ -229,6 +229,11 @@ def test_restore_writes_its_own_record(tmp_path: Path) -> None:
     data = json.loads(rec2.read_text(encoding="utf-8"))
     assert data["command"] == "restore"
     assert data["target"]["kept"] == json.loads(rec.read_text(encoding="utf-8"))["target"]["kept"]
+    jsonschema = pytest.importorskip("jsonschema")
+    from support import ROOT
+
+    schema = json.loads((ROOT / "docs" / "record.schema.json").read_text(encoding="utf-8"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(data)) == []
     assert [r[0] for r in openpyxl.load_workbook(back).active.values] == [
         "Name",
         "A",
