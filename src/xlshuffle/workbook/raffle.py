@@ -27,7 +27,7 @@ from ..draw.raffle import canonical_id
 from .draws import CellReader
 from .jobs import Job
 from .scan.refs import cell_ref, col_letters, quote_sheet
-from .selection.keep import free_indexes
+from .selection.keep import free_indexes, parse_kept
 from .values.cells import text_of
 
 __all__ = ["DataRows", "draw_options", "draw_sample", "free_rows", "to_data_rows"]
@@ -115,6 +115,17 @@ def free_rows(job: Job, kept: list[tuple[int, int]]) -> list[int]:
     place."""
     sel = job.sel
     return free_indexes(sel.n_body, kept, sel.body_top) if kept else list(range(sel.n_body))
+
+
+def recorded_free_rows(job: Job, record: Any) -> list[int]:
+    """:func:`free_rows` of the rows a draw ``record`` (a ``DrawRecord``) kept in place
+    (``target.kept``), found again in ``job``'s selection; WorkbookError for a record whose
+    kept rows do not fit it."""
+    sel = job.sel
+    try:
+        return free_rows(job, parse_kept(record.target, sel.body_top, sel.n_body))
+    except ValueError as exc:
+        raise WorkbookError(f"record: target.kept: {exc}: the record was edited") from None
 
 
 class DataRows:

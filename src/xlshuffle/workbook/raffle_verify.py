@@ -14,18 +14,15 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from ..common.digest import file_sha256
 from ..common.raffles import Drawn, check_exclusion, replay
 from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError, WorkbookError
-from ..draw.protocol import PROTOCOL
 from .draws import CellReader
 from .jobs import job_from_record
 from .package.commit import read_input
-from .raffle import DataRows, free_rows, to_data_rows
+from .raffle import DataRows, recorded_free_rows, to_data_rows
 from .records.record import DrawRecord
 from .scan.sheet import SheetXml
-from .selection.keep import parse_kept
 from .values.cells import text_of
 
 __all__ = ["verify_draw_record", "verify_draw_workbook"]
@@ -55,18 +52,9 @@ def verify_draw_workbook(
     spec = rec.target.get("draw")
     if not isinstance(spec, dict):
         raise WorkbookError("record: no target.draw: verify it without --input's replay")
-    if rec.protocol != PROTOCOL:
-        raise WorkbookError(
-            f"record: protocol {rec.protocol!r} is not {PROTOCOL!r}: verify it with the "
-            "xlshuffle version that made it"
-        )
+    rec.check_protocol()
     path = os.fspath(src)
-    got = file_sha256(path)
-    if got != rec.input_sha256:
-        raise WorkbookError(
-            f"{path}: SHA-256 {got[:16]}... is not the recorded input's "
-            f"{rec.input_sha256[:16]}...: this is not the file that was drawn from"
-        )
+    rec.check_input(path)
     rows, drawn = _draw_again(rec, spec, path, excluded)
     if saved is not None:
         _check_saved(rec, rows.table(drawn), saved)
@@ -92,11 +80,7 @@ def _draw_again(
     rec: DrawRecord, spec: dict[str, Any], src: str, excluded: Sequence[str] | None
 ) -> tuple[DataRows, Drawn]:
     job = job_from_record(src, rec)
-    sel = job.sel
-    try:
-        free = free_rows(job, parse_kept(rec.target, sel.body_top, sel.n_body))
-    except ValueError as exc:
-        raise WorkbookError(f"record: target.kept: {exc}: the record was edited") from None
+    free = recorded_free_rows(job, rec)
     rows = DataRows(job, free)
     ents, among = rows.entrants(), _among_entrants(spec, free)
     if excluded is not None:

@@ -19,11 +19,13 @@ from ..common.digest import file_sha256
 from ..common.names import check_cell_text
 from ..draw.errors import OptionError, WorkbookError
 from .draws import CellReader
+from .jobs import job_from_record
 from .limits import LIMITS
 from .move.plan import sheet_label
 from .package.commit import read_input
+from .raffle import DataRows, recorded_free_rows
 from .records.record import DrawRecord
-from .scan.refs import col_letters, parse_area, split_sheet
+from .scan.refs import cell_ref, col_letters, parse_area, split_sheet
 from .scan.sheet import SheetXml
 from .selection.select import choose_sheet
 from .values.cells import text_of
@@ -54,7 +56,9 @@ class _Sheet:
             return {}
         row = sx.row(i)
         return {
-            c.col: text_of(self.reader.value(row, c, f"sheet {self.name!r}, cell {c.col}"))
+            c.col: text_of(
+                self.reader.value(row, c, f"sheet {self.name!r}, cell {cell_ref(number, c.col)}")
+            )
             for c in sx.cells(i)
         }
 
@@ -179,16 +183,9 @@ def record_rows(src: PathLike, record: DrawRecord) -> list[list[str]]:
     (when the selection has one), then each data row (blank rows kept in place left out),
     each cell as :func:`~xlshuffle.workbook.values.cells.text_of` gives it, empty cells at
     the end left out. What a commitment digests (protocol section 17)."""
-    from .jobs import job_from_record
-    from .raffle import DataRows, free_rows
-    from .selection.keep import parse_kept
-
     job = job_from_record(src, record)
     sel = job.sel
-    try:
-        free = free_rows(job, parse_kept(record.target, sel.body_top, sel.n_body))
-    except ValueError as exc:
-        raise WorkbookError(f"record: target.kept: {exc}: the record was edited") from None
+    free = recorded_free_rows(job, record)
     rows = DataRows(job, free)
     numbers = ([sel.top] if sel.header else []) + [sel.body_top + d for d in free]
     out = []

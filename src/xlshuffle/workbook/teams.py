@@ -19,13 +19,14 @@ from typing import Any
 from ..common.digest import file_sha256
 from ..common.teams import Teams, balance_table, draw_teams
 from ..draw.errors import OptionError, WorkbookError
-from ..draw.knuth import group_numbers, permutation
-from ..draw.protocol import PROTOCOL, DrawStream
+from ..draw.knuth import permutation
+from ..draw.protocol import DrawStream
 from ..draw.teams import repeats
 from .jobs import Job, _target_of, job_from_record
-from .raffle import DataRows, free_rows
+from .raffle import DataRows
 from .records.record import DrawRecord
-from .selection.keep import parse_kept, spread
+from .selection.keep import spread
+from .verify_groups import groups_again, verify_group_column
 
 __all__ = ["deal_teams", "verify_balanced_workbook"]
 
@@ -75,36 +76,13 @@ def _avoid_of_record(name: str, job: Job, free: list[int]) -> list[int | None]:
             f"--avoid {name}: that draw split {rec.selection} of sheet {rec.sheet!r}, not "
             f"these rows: draw with the same --sheet/--range/--table"
         )
-    earlier = _numbers_again(rec, job)
-    return [earlier.get(d) for d in free]
+    earlier_free, earlier, _ = groups_again(rec, job)
+    by_row = dict(zip(earlier_free, earlier, strict=True))
+    return [by_row.get(d) for d in free]
 
 
 def _ref_of(job: Job) -> str:
     return str(_target_of(job.sel).get("ref"))
-
-
-def _numbers_again(rec: DrawRecord, job: Job) -> dict[int, int]:
-    """Each data row's team in the draw ``rec`` records, dealt again (its rows kept in
-    place get none)."""
-    sel = job.sel
-    try:
-        free = free_rows(job, parse_kept(rec.target, sel.body_top, sel.n_body))
-        k = int(rec.k or 0)
-        if k < 1:
-            raise ValueError("no k")
-        spec = rec.target.get("balance")
-        if spec is None:
-            numbers = list(group_numbers(permutation(len(free), seed=rec.seed), k))
-        else:
-            given = [str(c["column"]) for c in spec["columns"]]
-            before = (spec.get("avoid") or {}).get("before")
-            ents = DataRows(job, free).entrants()
-            numbers = draw_teams(ents, given, k, DrawStream(rec.seed), before).numbers
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        if isinstance(exc, WorkbookError | OptionError):
-            raise
-        raise WorkbookError(f"record: {exc}: the record was edited or damaged") from None
-    return dict(zip(free, numbers, strict=True))
 
 
 def verify_balanced_workbook(
@@ -127,37 +105,21 @@ def verify_balanced_workbook(
             f"record: the balanced teams of {record.input} are dealt again from its input, "
             "which holds the balancing columns: pass input= (--input IN) too"
         )
-    if record.protocol != PROTOCOL:
-        raise WorkbookError(
-            f"record: protocol {record.protocol!r} is not {PROTOCOL!r}: verify it with the "
-            "xlshuffle version that made it"
-        )
+    record.check_protocol()
     path = os.fspath(src)
-    got = file_sha256(path)
-    if got != record.input_sha256:
-        raise WorkbookError(
-            f"{path}: SHA-256 {got[:16]}... is not the recorded input's "
-            f"{record.input_sha256[:16]}...: this is not the file that was drawn from"
-        )
+    record.check_input(path)
     job = job_from_record(path, record)
-    sel, spec = job.sel, record.target["balance"]
-    try:
-        free = free_rows(job, parse_kept(record.target, sel.body_top, sel.n_body))
-        given = [str(c["column"]) for c in spec["columns"]]
-        before = (spec.get("avoid") or {}).get("before")
-        k = int(record.k or 0)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        raise WorkbookError("record: target.balance or target.kept was edited") from None
-    teams = draw_teams(DataRows(job, free).entrants(), given, k, DrawStream(record.seed), before)
+    sel = job.sel
+    free, numbers, teams = groups_again(record, job)
     perm = permutation(len(free), seed=record.seed)
     if free != list(range(sel.n_body)):
         perm = spread(perm, sel.n_body, free)
     if perm != record.permutation:
         raise WorkbookError(f"record: seed {record.seed!r} does not give this permutation")
-    if balance_table(teams.columns, teams.keys, teams.numbers, k) != spec.get("teams"):
+    k = int(record.k or 0)  # checked by groups_again
+    want = record.target["balance"].get("teams")
+    if teams is None or balance_table(teams.columns, teams.keys, numbers, k) != want:
         raise WorkbookError("record: target.balance.teams is not what the draw gives again")
     if saved is not None and file_sha256(saved) != record.output_sha256:
         # other bytes (re-saved by Excel?): the team column, cell by cell
-        from .verify_groups import verify_group_column
-
-        verify_group_column(record, path, saved, dict(zip(free, teams.numbers, strict=True)))
+        verify_group_column(record, job, saved, dict(zip(free, numbers, strict=True)))

@@ -18,7 +18,7 @@ from ..common.digest import file_sha256
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.knuth import permutation
-from ..draw.protocol import PROTOCOL, DrawStream
+from ..draw.protocol import DrawStream
 from .jobs import job_from_record
 from .move.plan import destination, draw_permutation
 from .raffle_verify import verify_draw_record
@@ -29,7 +29,7 @@ from .scan.sheet import SheetXml
 from .selection.keep import free_indexes, parse_kept, spread
 from .teams import verify_balanced_workbook
 from .verify_formulas import FormulaCheck
-from .verify_groups import plain_group_numbers, verify_group_column
+from .verify_groups import groups_again, verify_group_column
 from .verify_rows import RowsAgain, verify_rows
 from .winners import verify_printed
 
@@ -164,12 +164,7 @@ def verify_record(
         return
     _verify_replay(record)
     if input is not None:
-        got = file_sha256(input)
-        if got != record.input_sha256:
-            raise WorkbookError(
-                f"{os.fspath(input)}: SHA-256 {got[:16]}... is not the recorded input's "
-                f"{record.input_sha256[:16]}...: this is not the file that was drawn from"
-            )
+        record.check_input(input)
     if output is not None:
         _verify_output(record, input, output)
 
@@ -188,11 +183,7 @@ def _verify_record_file(path: PathLike, input: PathLike | None, output: PathLike
 
 def _verify_replay(record: DrawRecord) -> None:
     """The seed gives the recorded permutation under the recorded protocol."""
-    if record.protocol != PROTOCOL:
-        raise WorkbookError(
-            f"record: protocol {record.protocol!r} is not {PROTOCOL!r}: "
-            "verify it with the xlshuffle version that made it"
-        )
+    record.check_protocol()
     diff = _first_difference(record.permutation, _replay(record))
     if diff is not None:
         raise WorkbookError(f"record: seed {record.seed!r} does not give this permutation: {diff}")
@@ -210,7 +201,9 @@ def _verify_output(record: DrawRecord, input: PathLike | None, output: PathLike)
         workbook_groups = record.command == "groups" and record.target.get("kind") != "list"
         if got != record.output_sha256 and input is not None and workbook_groups:
             # other bytes (re-saved by Excel?): the group column, cell by cell
-            verify_group_column(record, input, output, plain_group_numbers(record, input))
+            before = job_from_record(input, record)
+            free, numbers, _ = groups_again(record, before)
+            verify_group_column(record, before, output, dict(zip(free, numbers, strict=True)))
             return
         if got != record.output_sha256:
             raise WorkbookError(

@@ -6,10 +6,12 @@ import copy
 import datetime as _dt
 import io
 import json
+import os
 import re
 from dataclasses import MISSING, dataclass, field
 from typing import Any
 
+from ...common.digest import file_sha256
 from ...draw.errors import OptionError, WorkbookError
 from ...draw.protocol import PROTOCOL
 from ..scan.refs import col_index, col_letters
@@ -121,6 +123,23 @@ class DrawRecord:
         if not self.time_utc:
             now = _dt.datetime.now(_dt.UTC).replace(microsecond=0)
             self.time_utc = now.isoformat().replace("+00:00", "Z")
+
+    def check_protocol(self) -> None:
+        """Refuse a record of another protocol version (its seeds mean other draws)."""
+        if self.protocol != PROTOCOL:
+            raise WorkbookError(
+                f"record: protocol {self.protocol!r} is not {PROTOCOL!r}: verify it with the "
+                "xlshuffle version that made it"
+            )
+
+    def check_input(self, path: str | os.PathLike[str]) -> None:
+        """Refuse a file that is not the recorded input (by its SHA-256)."""
+        got = file_sha256(path)
+        if got != self.input_sha256:
+            raise WorkbookError(
+                f"{os.fspath(path)}: SHA-256 {got[:16]}... is not the recorded input's "
+                f"{self.input_sha256[:16]}...: this is not the file that was drawn from"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """Return the record as plain JSON-ready data, protocol first."""
