@@ -15,7 +15,7 @@ from .records.record import DrawRecord
 from .records.rowdigest import norm_general
 from .scan.sheet import SheetXml
 
-__all__ = ["RowsAgain", "verify_rows"]
+__all__ = ["RowsAgain", "row_values", "verify_rows"]
 
 PathLike = str | os.PathLike[str]
 
@@ -41,31 +41,33 @@ class RowsAgain:
             self.sheets = tuple((j.sx, CellReader.of(j.inp.book)) for j in jobs)
         return self.sheets
 
-    @staticmethod
-    def _values(sx: SheetXml, reader: CellReader, number: int) -> dict[int, object]:
-        i = sx.index_of(number)
-        if i >= len(sx) or sx.numbers[i] != number:
-            return {}
-        row = sx.row(i)
-        values = {c.col: reader.value(row, c) for c in sx.cells(i) if c.f_span is None}
-        return {col: v for col, v in values.items() if v not in (None, "")}
-
     def cell_value(self, side: int, key: tuple[int, int]) -> object:
         """The value of cell ``key`` (row, column) of the input (side 0) or output (1);
         None for an empty cell or a formula (its value is recomputed by design)."""
         cache = self.cached[side]
         if key[0] not in cache:
             sx, reader = self._open()[side]
-            cache[key[0]] = self._values(sx, reader, key[0])
+            cache[key[0]] = row_values(sx, reader, key[0])
         return cache[key[0]].get(key[1])
 
     def same(self, src: int, dst: int) -> bool:
         (a, ra), (b, rb) = self._open()
-        return self._values(a, ra, src) == self._values(b, rb, dst)
+        return row_values(a, ra, src) == row_values(b, rb, dst)
 
     def difference(self, src: int, dst: int) -> str:
         (a, _), (b, _) = self._open()
         return _first_cell_difference(a, b, src, dst)
+
+
+def row_values(sx: SheetXml, reader: CellReader, number: int) -> dict[int, object]:
+    """Row ``number``'s values by column, as ``verify`` compares a row whose XML differs:
+    empty cells and formula cells left out (a formula's value is recomputed by design)."""
+    i = sx.index_of(number)
+    if i >= len(sx) or sx.numbers[i] != number:
+        return {}
+    row = sx.row(i)
+    values = {c.col: reader.value(row, c) for c in sx.cells(i) if c.f_span is None}
+    return {col: v for col, v in values.items() if v not in (None, "")}
 
 
 def verify_rows(
