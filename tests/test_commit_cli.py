@@ -324,3 +324,59 @@ def test_two_sources_and_a_committed_balanced_split(
     rec.write_text(json.dumps(record), encoding="utf-8")
     code, _, err = run(capsys, "verify", rec, "--input", src)
     assert code == 1 and "is not the one the commitment" in err
+
+
+def test_the_draw_commands_take_a_commitment(
+    raffle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sample --commitment C.json IN --reveal V`` is ``draw C.json IN --reveal V``: the
+    same files, byte for byte; a commitment to another draw, or the draw's own options
+    given again, are refused in one line naming what to run."""
+    commitment, _ = committed(capsys, raffle, "-k", 3)
+    outputs = {}
+    for how in ("draw", "sample"):
+        out, rec = tmp_path / f"{how}.csv", tmp_path / f"{how}.json"
+        argv = (
+            ["draw", commitment, raffle]
+            if how == "draw"
+            else ["sample", raffle, f"--commitment={commitment}"]
+        )
+        code, _, err = run(capsys, *argv, "--reveal", REVEAL, "-o", out, "--record", rec)
+        assert code == 0, err
+        record = json.loads(rec.read_text(encoding="utf-8"))
+        del record["time_utc"], record["output"]
+        outputs[how] = (out.read_bytes(), record)
+    assert outputs["draw"] == outputs["sample"]
+    code, text, err = run(capsys, "verify", tmp_path / "sample.json", "--input", raffle)
+    assert (code, err) == (0, "") and "is the committed list" in text
+
+    code, _, err = run(
+        capsys, "shuffle", raffle, "--commitment", commitment, "--reveal", REVEAL,
+        "--record", tmp_path / "s.json",
+    )  # fmt: skip
+    assert code == 1 and err.count("\n") == 1
+    assert "commits to a sample draw, not a shuffle" in err and "xlshuffle sample" in err
+    assert not (tmp_path / "s.json").exists()
+    code, _, err = run(
+        capsys, "sample", raffle, "--commitment", commitment, "-k", "1", "--reveal", REVEAL,
+        "--record", tmp_path / "s.json",
+    )  # fmt: skip
+    assert code == 2 and err.count("\n") == 1
+    assert "-k: a committed draw takes its options from the commitment" in err
+    code, text, _ = run(capsys, "groups", "--help")
+    assert code == 0 and "--commitment COMMITMENT.json" in text
+
+
+def test_draw_finds_the_committed_list_beside_the_commitment(
+    raffle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commitment, _ = committed(capsys, raffle, "-k", 2)
+    rec = tmp_path / "r.json"
+    code, _, err = run(capsys, "draw", commitment, "--reveal", REVEAL, "--record", rec)
+    assert code == 0, err
+    assert json.loads(rec.read_text(encoding="utf-8"))["input"] == str(raffle)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    moved = commitment.rename(elsewhere / commitment.name)
+    code, _, err = run(capsys, "draw", moved, "--reveal", REVEAL, "--record", tmp_path / "x.json")
+    assert code == 2 and err.count("\n") == 1 and "give IN" in err and "raffle.csv" in err

@@ -245,6 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code (0 ok, 1 failure, 2 usage error)."""
     _tolerate_undecodable_names()
     try:
+        from .commit import as_committed_draw
+
+        argv = as_committed_draw(list(sys.argv[1:] if argv is None else argv))
         args = _parse(build_parser(), argv)
         if args is None:
             return 2

@@ -19,6 +19,7 @@ from ..draw.errors import OptionError, XlshuffleError
 from ..draw.grid import GRID_MODES, Mode, parse_mode
 from ..draw.protocol import DrawStream, new_seed
 from . import guards, records, seed_help
+from .commit import add_committed_options
 from .draws import add_draw_options, draw_options
 from .options import add_limits, limits_of
 from .paths import DEFAULT_SUFFIX, _Usage, destination, expand
@@ -45,6 +46,7 @@ def register(subparsers: Any) -> None:
         default="rows",
         help=f"what moves: {', '.join(GRID_MODES)} (default rows)",
     )
+    add_committed_options(p)
     p.set_defaults(func=_cmd_run, command="shuffle")
 
     p = subparsers.add_parser(
@@ -64,6 +66,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--sheet-name", default="Sample", help="name of the new sheet (default Sample)")
     add_draw_options(p)
+    add_committed_options(p)
     p.set_defaults(func=_cmd_run, command="sample")
 
     p = subparsers.add_parser(
@@ -100,6 +103,7 @@ def register(subparsers: Any) -> None:
         "rows (its record, plain or balanced; for a CSV/TSV list also its output list): the "
         "first of up to 64 candidates with the fewest repeated pairs",
     )
+    add_committed_options(p)
     p.set_defaults(func=_cmd_run, command="groups")
 
     p = subparsers.add_parser(

@@ -33,7 +33,7 @@ from ..draw.commit import (
 from ..draw.errors import ListError, OptionError
 from ..draw.protocol import PROTOCOL
 
-__all__ = ["check_commitment", "register"]
+__all__ = ["add_committed_options", "as_committed_draw", "check_commitment", "register"]
 
 # options of the draw that the commitment fixes, or that a committed draw sets itself
 _NOT_COMMITTED = (
@@ -86,7 +86,12 @@ def register(subparsers: Any) -> None:
         "record with the commitment (verify checks the whole chain).",
     )
     p.add_argument("commitment", metavar="COMMITMENT.json")
-    p.add_argument("input", metavar="IN")
+    p.add_argument(
+        "input",
+        metavar="IN",
+        nargs="?",
+        help="the list (default: the file the commitment names, beside the commitment)",
+    )
     p.add_argument(
         "--reveal",
         action="append",
@@ -98,7 +103,63 @@ def register(subparsers: Any) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="where the draw writes, as its -o")
     p.add_argument("--record", required=True, metavar="RECORD.json")
     p.add_argument("--salt", metavar="SALT.txt", help="the salt file commit --entrant-hashes wrote")
+    p.add_argument("--as", dest="as_draw", help=argparse.SUPPRESS)  # sample --commitment
     p.set_defaults(func=_cmd_draw)
+
+
+# what `sample|shuffle|groups --commitment C.json` takes besides, each with a value: the
+# draw's other options are the committed ones
+_DRAW_OPTIONS = ("--reveal", "-o", "--output", "--record", "--salt")
+
+
+def add_committed_options(p: argparse.ArgumentParser) -> None:
+    """Document ``--commitment``/``--reveal`` on a draw command's parser; the command line
+    hands such a call to ``xlshuffle draw`` (:func:`as_committed_draw`) before parsing."""
+    group = p.add_argument_group(
+        "a committed draw (as 'xlshuffle draw COMMITMENT.json IN --reveal VALUE')"
+    )
+    group.add_argument(
+        "--commitment",
+        metavar="COMMITMENT.json",
+        help="draw the draw committed to by 'xlshuffle commit': its options are the "
+        "committed ones, the seed comes from --reveal; give IN, --reveal, --record, -o",
+    )
+    group.add_argument("--reveal", action="append", metavar="VALUE", help="the revealed value")
+    group.add_argument("--salt", metavar="SALT.txt", help="the salt of the entrant hashes")
+
+
+def as_committed_draw(argv: list[str]) -> list[str]:
+    """``argv`` of ``sample|shuffle|groups ... --commitment C.json ...`` as the
+    ``draw C.json ...`` it stands for (refused unless C.json commits to that draw, by
+    ``draw``); any other ``argv`` unchanged."""
+    from . import UsageError
+
+    if not argv or argv[0] not in ("sample", "shuffle", "groups"):
+        return argv
+    rest, commitment = list(argv[1:]), None
+    for i, token in enumerate(rest):
+        if token == "--commitment" and i + 1 < len(rest):
+            commitment, rest = rest[i + 1], rest[:i] + rest[i + 2 :]
+            break
+        if token.startswith("--commitment="):
+            commitment, rest = token.partition("=")[2], rest[:i] + rest[i + 1 :]
+            break
+    if commitment is None:
+        return argv
+    skip = False
+    for token in rest:
+        name = token.partition("=")[0]
+        if skip or not token.startswith("-") or token == "-":
+            skip = False
+        elif name in _DRAW_OPTIONS:
+            skip = "=" not in token  # each takes a value
+        else:
+            raise UsageError(
+                f"{name}: a committed draw takes its options from the commitment; give only "
+                f"IN, --reveal VALUE, --record RECORD.json, -o OUT and --salt SALT.txt "
+                f"(as 'xlshuffle draw {commitment} IN --reveal VALUE')"
+            )
+    return ["draw", commitment, *rest, "--as", argv[0]]
 
 
 def _extra(args: argparse.Namespace) -> list[str]:
@@ -269,10 +330,32 @@ def _read_salt(path: str | None, body: dict[str, Any]) -> str | None:
         return fh.read().strip()
 
 
+def _committed_file(path: str, body: dict[str, Any]) -> str:
+    """The list the commitment at ``path`` names, beside it (or in the current folder)."""
+    from . import UsageError
+
+    name = os.path.basename(str(body["list"]["file"]))
+    for folder in (os.path.dirname(path), os.curdir):
+        if os.path.isfile(os.path.join(folder, name)):
+            return os.path.join(folder, name)
+    raise UsageError(
+        f"{path} commits to a list in {name}, which is neither beside it nor here: give IN, "
+        f"as 'xlshuffle draw {path} PATH/TO/{name} --reveal VALUE ...'"
+    )
+
+
 def _cmd_draw(args: argparse.Namespace) -> int:
     from . import main
 
     body, digest = load_commitment(args.commitment)
+    committed = str(body["draw"]["command"])
+    if args.as_draw not in (None, committed):
+        raise ListError(
+            f"{args.commitment}: commits to a {committed} draw, not a {args.as_draw}: run "
+            f"'xlshuffle {committed} --commitment {args.commitment} ...' or 'xlshuffle draw'"
+        )
+    if args.input is None:
+        args.input = _committed_file(args.commitment, body)
     reveal = reveal_values(args.reveal)
     seed = commit_seed(digest, reveal)
     salt = _read_salt(args.salt, body)
