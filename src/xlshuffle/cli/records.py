@@ -43,7 +43,7 @@ def _verify_records(args: argparse.Namespace, records: list[Any]) -> int:
 
     rec0 = records[0]
     if rec0.commitment is not None:  # a committed draw: the chain first, then the draw
-        from .commit import check_commitment
+        from .chain import check_commitment
 
         print(check_commitment(rec0, args.input))
     if rec0.target.get("balance") is not None:
