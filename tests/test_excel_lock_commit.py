@@ -308,3 +308,50 @@ def test_the_windows_macros_show_the_hash_and_draw(monkeypatch: pytest.MonkeyPat
     excel.sub(monkeypatch, "draw_committed", REVEAL)
     seed = seed_of(digest, REVEAL)
     assert excel.cells("Sheet1", 2, 4, 2, 3) == [PEOPLE[i] for i in REF["deal"](range(5), 2, seed)]
+
+
+def _as_office_js_sends(serial: float) -> str:
+    """A Date or Time cell's value as xlwings' Office.js client sends it (xlwings.ts:
+    ``new Date(Math.round((value - 25569) * 86400 * 1000)).toISOString()``)."""
+    import datetime as dt
+
+    ms = round((serial - 25569) * 86400 * 1000)
+    moment = dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=ms)
+    return moment.isoformat(timespec="milliseconds") + "Z"
+
+
+def test_dates_and_times_commit_as_the_saved_workbook_reads_them(tmp_path: Path) -> None:
+    """Date, time and date-time cells reach the command as Office.js sends them (ISO
+    text, which xlwings makes a ``datetime``; a time alone is a time of 1899-12-30); the
+    list digest is the one ``xlshuffle commit`` makes from the saved workbook."""
+    import datetime as dt
+
+    openpyxl = pytest.importorskip("openpyxl")
+    # serials: 2026-12-04, 13:30, 2026-12-04 18:45, as Excel holds them (1900 system)
+    rows = [["Ana", 46360, 0.5625, 46360.78125], ["Ben", 46361, 0.25, 46361.5]]
+    saved = openpyxl.Workbook()
+    sheet = saved.active
+    sheet.title = "Sheet1"
+    sheet.append(["name", "joined", "at", "stamp"])
+    for name, day, time, stamp in rows:
+        sheet.append([name, day, time, stamp])
+    for row in sheet.iter_rows(min_row=2):
+        row[1].number_format, row[2].number_format = "yyyy-mm-dd", "h:mm"
+        row[3].number_format = "yyyy-mm-dd h:mm"
+    book = tmp_path / "Raffle 2026.xlsx"
+    saved.save(book)
+    sent = [[n, *(_as_office_js_sends(v) for v in values)] for n, *values in rows]
+    excel = Excel([["name", "joined", "at", "stamp"], *sent], "A1:D3")
+    entry = committed(excel, "sample", 1)
+    cli = tmp_path / "cli.json"
+    options = json.loads(entry["commitment"])["commitment"]["draw"]["options"]
+    assert main(["commit", str(book), *options, "--beacon", BEACON, "-o", str(cli)]) == 0
+    cli_list = json.loads(cli.read_text(encoding="utf-8"))["commitment"]["list"]
+    assert json.loads(entry["commitment"])["commitment"]["list"] == cli_list
+    texts = [
+        ["name", "joined", "at", "stamp"],
+        ["Ana", "2026-12-04T00:00:00", "13:30:00", "2026-12-04T18:45:00"],
+        ["Ben", "2026-12-05T00:00:00", "06:00:00", "2026-12-05T12:00:00"],
+    ]
+    assert cli_list["sha256"] == REF["list_digest"](texts)
+    assert dt.date(1899, 12, 30) + dt.timedelta(days=46360) == dt.date(2026, 12, 4)

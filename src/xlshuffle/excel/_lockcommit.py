@@ -88,10 +88,17 @@ def _text(value: Any) -> str:
     return "" if value is None else log_text(value).strip()
 
 
+_EXCEL_DAY_ZERO = dt.date(1899, 12, 30)  # serial 0 of the 1900 date system
+
+
 def _cell(value: Any) -> str:
     """A cell's text as ``xlshuffle sample`` reads it from the saved workbook (section 17)."""
     if value is None:
         return ""
+    if isinstance(value, dt.datetime) and value.date() == _EXCEL_DAY_ZERO:
+        # a time alone (serial 0 <= v < 1): Office.js sends it as a time of 1899-12-30, and
+        # COM as such a datetime; the saved workbook reads it as a time
+        return value.time().isoformat()
     if isinstance(value, dt.datetime | dt.date | dt.time):
         return value.isoformat()
     if isinstance(value, float) and value.is_integer():
