@@ -414,3 +414,23 @@ def test_sample_of_prefixed_cells_without_references(tmp_path: Path) -> None:
     assert [[texts[(r, c)] for c in (2, 3, 4)] for r in (2, 3, 4)] == xlshuffle.deal(
         rows, 3, seed="s"
     )
+
+
+@pytest.mark.parametrize(
+    ("inside", "plain"),
+    [
+        (b"", True),
+        # "!" and "?" in formulas and text, no markup: the quick byte search finds them,
+        # and the careful search says plain all the same
+        (b'<c r="B1" t="str"><f>Sheet2!A1&amp;"?"</f><v>x?</v></c>', True),
+        (b'<c r="B1"><v>1</v></c><!-- a note -->', False),
+        (b'<c r="B1"><v>1</v></c><?producer keep?>', False),
+        (b'<c r="B1" t="inlineStr"><is><t><![CDATA[a<b]]></t></is></c>', False),
+    ],
+)
+def test_a_sheet_is_plain_unless_markup_sits_in_its_rows(inside: bytes, plain: bool) -> None:
+    from xlshuffle.workbook.scan.sheet import SheetXml
+
+    sheet = b'<?xml version="1.0"?><worksheet><sheetData><row r="1"><c r="A1"><v>2</v></c>'
+    sheet += inside + b"</row></sheetData><!-- after --></worksheet>"
+    assert SheetXml(sheet, "s").plain is plain

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 from itertools import repeat
+from operator import add
 
 from .refs import MAX_COL, col_index
 from .sheet import SheetXml
@@ -67,11 +68,13 @@ def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
     starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
     n = len(mark)
     heads: set[bytes] = set()
-    for found in (
-        map(data.find, repeat(mark), starts, ends),
-        map(data.rfind, repeat(mark), starts, ends),
-    ):
-        heads.update(data[k + n : k + n + 3] for k in found if k >= 0)
+    for find in (data.find, data.rfind):
+        found = list(map(find, repeat(mark), starts, ends))
+        if -1 in found:  # rows without a cell
+            found = [k for k in found if k >= 0]
+        # the three bytes after each mark, by C-level maps (no Python code a row)
+        after = map(slice, map(add, found, repeat(n)), map(add, found, repeat(n + 3)))
+        heads.update(map(data.__getitem__, after))
     letters = {h.rstrip(b'0123456789"') for h in heads}
     if not all(map(_LETTERS.fullmatch, letters)):
         return _used_cols_careful(sx, i0, i1)

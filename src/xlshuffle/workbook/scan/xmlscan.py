@@ -40,7 +40,8 @@ _NAME = re.compile(rb"[^\s/>]+")
 def check_no_doctype(data: bytes, label: str, part: str) -> None:
     """Refuse a part that declares a document type or entities (XML bombs, external
     entities): Excel never writes one."""
-    if b"<!" in data and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
+    # "!" first: a one-byte search runs at memory speed, and most parts hold none
+    if b"!" in data and b"<!" in data and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
         raise WorkbookError(
             f"{label}: part {part} declares XML entities (<!DOCTYPE>), which Excel never "
             "writes and which can hide an XML bomb: open the workbook in Excel and save it "
