@@ -178,8 +178,15 @@ VARIANTS = {
 
 
 def measure(code: str, src: str, dst: str, *extra: str) -> dict[str, float]:
+    # as a user's Python runs: modules compiled once and cached (PYTHONDONTWRITEBYTECODE,
+    # set on some CI machines, would time the compiling of every module in every run)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     out = subprocess.run(
-        [sys.executable, "-c", code, src, dst, *extra], check=True, capture_output=True, text=True
+        [sys.executable, "-c", code, src, dst, *extra],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
     )
     result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
     return result

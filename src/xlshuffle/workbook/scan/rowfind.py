@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from itertools import repeat
+from itertools import repeat, tee
 from operator import add
 
 from .refs import MAX_COL, col_index
@@ -69,11 +69,10 @@ def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
     n = len(mark)
     heads: set[bytes] = set()
     for find in (data.find, data.rfind):
-        found = list(map(find, repeat(mark), starts, ends))
-        if -1 in found:  # rows without a cell
-            found = [k for k in found if k >= 0]
-        # the three bytes after each mark, by C-level maps (no Python code a row)
-        after = map(slice, map(add, found, repeat(n)), map(add, found, repeat(n + 3)))
+        # the three bytes after each mark (none in a row without a cell), by lazy C-level
+        # maps: no Python code a row, and no list of a million positions
+        at, at_too = tee(filter((-1).__ne__, map(find, repeat(mark), starts, ends)))
+        after = map(slice, map(add, at, repeat(n)), map(add, at_too, repeat(n + 3)))
         heads.update(map(data.__getitem__, after))
     letters = {h.rstrip(b'0123456789"') for h in heads}
     if not all(map(_LETTERS.fullmatch, letters)):
