@@ -1272,7 +1272,7 @@ def test_sheet_scanner_reads_what_the_dom_reads(page: Any, tmp_path: Path) -> No
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.append(["A & B <c>", "'quoted'", '"double"', "tab\there", "Zoë 名前 🎲", None, True, False])
-    ws.append([1e-05, 2.5e20, -7, 0.1, 3.0, "=A1", "", "  spaces  "])
+    ws.append([1e-05, 2.5e20, -7, 0.1, 3.0, "=A1&\"<&>\"", "", "  spaces  "])
     wb.save(tmp_path / "odd.xlsx")
     for name in ("excel.xlsx", "odd.xlsx"):
         data = base64.b64encode((tmp_path / name).read_bytes()).decode("ascii")
@@ -1285,12 +1285,12 @@ def test_sheet_scanner_reads_what_the_dom_reads(page: Any, tmp_path: Path) -> No
               const book = await V.openWorkbook(bytes);
               const shared = book.shared;
               const a = V.scanSheet(text, shared), b = V.domSheet(text, shared, "x");
-              return [[...a.cells], [...b.cells]];
+              return [[[...a.cells], [...a.formulas]], [[...b.cells], [...b.formulas]]];
             }""",
             data,
         )
         assert scanned == dom
-        assert len(scanned) > 10
+        assert len(scanned[0]) > 10 and len(scanned[1]) >= 1
     # a sheet whose elements carry a namespace prefix: the scanner leaves it to the DOM
     import re
     import zipfile
@@ -2015,3 +2015,143 @@ def test_a_100_000_row_workbook_verifies_in_seconds(page: Any, tmp_path: Path) -
     )
     assert result["verified"], result["message"]
     assert result["seconds"] < 20  # about 2 s when it was written (benchmarks/bench_verifier.py)
+
+
+# ---------------------------------------------------------------- formula texts
+
+FORMULAS = [
+    "A1*2",
+    "$A$1+B2",
+    "A$1+$B2",
+    "SUM(A1:B10)",
+    "SUM(A:A)+SUM($B:C)",
+    "SUM(2:2)+SUM($3:4)",
+    "Sheet2!A1+'My Sheet'!B3",
+    "'it''s'!C4*2",
+    '"A1"&B2&"say ""B2"""',
+    "LOG10(A1)+DEC2BIN(B2)+ATAN2(C3,D4)",
+    'IF(A1>0,"x",B2)',
+    "_xlfn.XLOOKUP(A1,B:B,C:C)",
+    "SUM(A1:B2 B2:C3)",
+    "SUM(A1,B$2,$C3)",
+    "1.5E+10*A1+1E3",
+    "ROW()+a1",
+    "Table1[Amount]+A1",
+    "Table1[[#This Row],[Amount]]*C2",
+    "SUM( A1 , B2 )",
+    "XFD1+A1048576",
+]
+
+
+def test_formulas_move_as_openpyxl_translates_them(page: Any) -> None:
+    """The page's translation of a moved formula is openpyxl's Translator's (which
+    xlshuffle follows), for each formula moved by rows and columns; where a reference
+    would leave the sheet openpyxl writes #REF! and the page reads nothing (None)."""
+    from openpyxl.formula.translate import Translator, TranslatorError
+
+    moves = [(3, 0), (-1, 0), (0, 2), (5, -1), (0, 0), (1048570, 0)]
+    got = page.evaluate(
+        """(a) => a.formulas.map((f) => a.moves.map(([dr, dc]) =>
+             window.xlshuffleVerifier.shiftFormula(f, dr, dc)))""",
+        {"formulas": FORMULAS, "moves": moves},
+    )
+    origin_row, origin_col = 5, 4  # D5
+    compared = 0
+    for formula, row in zip(FORMULAS, got, strict=True):
+        for (dr, dc), mine in zip(moves, row, strict=True):
+            dest = f"{chr(64 + origin_col + dc)}{origin_row + dr}"
+            try:
+                theirs = Translator("=" + formula, origin="D5").translate_formula(dest)[1:]
+            except TranslatorError:  # a row before row 1 or a column before A
+                theirs = "#REF!"
+            if "#REF!" in theirs:
+                assert mine is None, (formula, dr, dc, mine)
+                continue
+            if mine is None:  # a reference past the sheet's last row or column
+                assert dr > 1000 or "XFD" in formula, (formula, dr, dc, theirs)
+                continue
+            compared += 1
+            keys = page.evaluate(
+                "(a) => a.map(window.xlshuffleVerifier.formulaKey)", [mine, theirs]
+            )
+            assert keys[0] == keys[1], (formula, dr, dc, mine, theirs)
+    assert compared >= 85
+
+
+def _formula_book(path: Path, shared: bool) -> None:
+    """30 data rows with a same-row formula (F), one to the row above (G) and one to a
+    fixed cell (H); with ``shared`` F is one shared formula, as Excel writes a filled
+    column. Moved within F:H, no reference leaves the sheet."""
+    import zipfile
+
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Data"
+    ws.append(["name", "n", "x", "y", "z", "double", "prev", "rate"])
+    for i in range(2, 32):
+        ws.append([f"P{i}", i, None, i * 1.5, i % 4, f"=D{i}*2", f"=D{i - 1}+E{i}", f"=E{i}*$B$2"])
+    wb.save(path)
+    if not shared:
+        return
+    with zipfile.ZipFile(path) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    xml = parts["xl/worksheets/sheet1.xml"].decode()
+    for i in range(2, 32):
+        f = '<f t="shared" ref="F2:F31" si="0">D2*2</f>' if i == 2 else '<f t="shared" si="0"/>'
+        xml = xml.replace(f"<f>D{i}*2</f>", f)
+    parts["xl/worksheets/sheet1.xml"] = xml.encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+
+
+def _resaved(src: Path, dst: Path, edit: Any = None) -> bytes:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(src)
+    wb.properties.creator = "someone else"
+    if edit is not None:
+        edit(wb["Data"])
+    wb.save(dst)
+    return dst.read_bytes()
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["plain", "shared"])
+@pytest.mark.parametrize(
+    "options", [[], ["--by", "cells", "--range", "F2:H31"]], ids=["rows", "cells"]
+)
+def test_moved_formulas_of_a_saved_again_output_are_read(
+    page: Any, tmp_path: Path, shared: bool, options: list[str]
+) -> None:
+    """An output saved again by openpyxl (its formulas' values dropped, its bytes not the
+    recorded ones) verifies by its formulas' texts; a formula edited there does not,
+    though every value left reads alike."""
+    _formula_book(tmp_path / "book.xlsx", shared)
+    cli("shuffle", "book.xlsx", *options, "--seed", "7", "-o", "out.xlsx", "--record", "r.json",
+        cwd=tmp_path)  # fmt: skip
+    record = (tmp_path / "r.json").read_text(encoding="utf-8")
+    again = _resaved(tmp_path / "out.xlsx", tmp_path / "again.xlsx")
+    result = verify(page, record, tmp_path / "book.xlsx", ("out.xlsx", again))
+    assert result["verified"], result["message"]
+    assert "moved formulas reads as its input formula moved to its new cell" in result["message"]
+    # the untouched output: its SHA-256 is the record's, and no formula needs reading
+    result = verify(page, record, tmp_path / "book.xlsx", tmp_path / "out.xlsx")
+    assert result["verified"] and "moved formulas" not in result["message"]
+
+    import openpyxl
+
+    sheet = openpyxl.load_workbook(tmp_path / "again.xlsx")["Data"]
+    cell = next(c for row in sheet.iter_rows(min_row=10) for c in row if str(c.value)[:1] == "=")
+    text = str(cell.value)
+
+    def edit(ws: Any) -> None:
+        ws[cell.coordinate] = text.replace("*", "/").replace("+", "-")
+
+    edited = _resaved(tmp_path / "out.xlsx", tmp_path / "edited.xlsx", edit)
+    result = verify(page, record, tmp_path / "book.xlsx", ("out.xlsx", edited))
+    assert not result["verified"] and result["supported"]
+    assert f"differs at Data!{cell.coordinate}: its formula is {text}" not in result["message"]
+    assert f"differs at Data!{cell.coordinate}: its formula is =" in result["message"]
+    assert f"the draw gives {text}" in result["message"], result["message"]
