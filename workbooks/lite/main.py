@@ -9,13 +9,13 @@
 # xlshuffle 0.1.0, draw protocol xlshuffle/draw/v1: the same seed gives the same result here
 # as in the Python package, its command line and the other Excel runtimes.
 # Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.a1,
-# xlshuffle.common.digest, xlshuffle.common.entrants, xlshuffle.common.raffle_options,
-# xlshuffle.common.raffle_parts, xlshuffle.common.raffles, xlshuffle.draw,
-# xlshuffle.draw.allocate, xlshuffle.draw.audit, xlshuffle.draw.cards,
-# xlshuffle.draw.commit, xlshuffle.draw.errors, xlshuffle.draw.grid, xlshuffle.draw.knuth,
-# xlshuffle.draw.orders, xlshuffle.draw.protocol, xlshuffle.draw.raffle,
-# xlshuffle.draw.strata, xlshuffle.draw.teams, xlshuffle.draw.text, xlshuffle.draw.values,
-# xlshuffle.draw.weighted, xlshuffle.excel, xlshuffle.excel._cells,
+# xlshuffle.common.celltext, xlshuffle.common.digest, xlshuffle.common.entrants,
+# xlshuffle.common.raffle_options, xlshuffle.common.raffle_parts,
+# xlshuffle.common.raffles, xlshuffle.draw, xlshuffle.draw.allocate, xlshuffle.draw.audit,
+# xlshuffle.draw.cards, xlshuffle.draw.commit, xlshuffle.draw.errors, xlshuffle.draw.grid,
+# xlshuffle.draw.knuth, xlshuffle.draw.orders, xlshuffle.draw.protocol,
+# xlshuffle.draw.raffle, xlshuffle.draw.strata, xlshuffle.draw.teams, xlshuffle.draw.text,
+# xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel, xlshuffle.excel._cells,
 # xlshuffle.excel._lockbook, xlshuffle.excel._lockcommit, xlshuffle.excel._lockcore,
 # xlshuffle.excel._lockdesign, xlshuffle.excel._raffle, xlshuffle.excel._teams,
 # xlshuffle.excel._udf, xlshuffle.excel.allocate, xlshuffle.excel.lock,
@@ -177,14 +177,28 @@ Modules
 -------
 a1
     The sheet's size (``MAX_ROW``, ``MAX_COL``) and its column letters.
+celltext
+    The text of a cell value, as ``xlshuffle sample`` writes it and section 17 digests it.
+counts
+    The number of groups and ``-k`` checked alike for workbooks and lists.
 digest
     SHA-256 of bytes and of whole files, as records and the lock log write them.
+entrants
+    The rows of a draw as a table of values, whatever file they came from.
 files
     Safe file writing: a temporary file beside the target, fsync, then an atomic rename.
-targets
-    Where an output may go, checked before any work (links, devices, folders, the input).
+names
+    New sheet names and header labels, checked before they are written.
 progress
     A progress bar for long work, drawn only on a terminal.
+raffles, raffle_options, raffle_parts
+    Issue 20's draws (tickets, reserves, strata, audits, exclusions) over a table.
+targets
+    Where an output may go, checked before any work (links, devices, folders, the input).
+teams
+    Balanced teams over any table of entrants.
+winners
+    Winners saved from stdout, compared with the draw's.
 
 This package may import only :mod:`xlshuffle.draw` and itself.
 """
@@ -234,6 +248,42 @@ def col_letters(index: int) -> str:
         index, rem = divmod(index - 1, 26)
         out = chr(65 + rem) + out
     return out
+''',
+    "xlshuffle.common.celltext": r'''"""The text of a cell value: what ``xlshuffle sample`` writes to CSV and what a
+commitment's list digest takes (draw protocol section 17).
+
+One rule for every side that turns a cell into text: the workbook engine (values read
+from the saved file) and the Excel commands (values handed over by xlwings), so that a
+list committed in Excel digests as ``xlshuffle commit`` digests the saved workbook.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+__all__ = ["text_of"]
+
+
+def text_of(value: object) -> str:
+    """The CSV text of a cell value, by today's rules of ``xlshuffle sample``.
+
+    None is ``""``; dates, times and datetimes are ``.isoformat()``; a float with an
+    integral value loses its ``.0`` (``3.0`` -> ``"3"``); anything else is ``str(value)``,
+    so booleans are ``"True"``/``"False"`` (not Excel's ``TRUE``/``FALSE``) and a
+    duration is ``str(timedelta)``.
+
+    Examples
+    --------
+    >>> [text_of(v) for v in (None, 3.0, 2.5, True, "x", _dt.date(2024, 1, 2))]
+    ['', '3', '2.5', 'True', 'x', '2024-01-02']
+    """
+    if value is None:
+        return ""
+    if isinstance(value, _dt.datetime | _dt.date | _dt.time):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 ''',
     "xlshuffle.common.digest": r'''"""SHA-256 digests as records write them: lower-case hex, of bytes or of a whole file.
 
@@ -5217,6 +5267,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.celltext import text_of
 from ..draw.commit import (
     COMMITMENT_VERSION,
     commit_seed,
@@ -5284,18 +5335,13 @@ _EXCEL_DAY_ZERO = dt.date(1899, 12, 30)  # serial 0 of the 1900 date system
 
 
 def _cell(value: Any) -> str:
-    """A cell's text as ``xlshuffle sample`` reads it from the saved workbook (section 17)."""
-    if value is None:
-        return ""
+    """A cell's text as ``xlshuffle sample`` reads it from the saved workbook (section 17).
+
+    A time alone (serial ``0 <= v < 1``) comes from Office.js as a time of 1899-12-30, and
+    from COM as such a datetime; the saved workbook reads it as a time."""
     if isinstance(value, dt.datetime) and value.date() == _EXCEL_DAY_ZERO:
-        # a time alone (serial 0 <= v < 1): Office.js sends it as a time of 1899-12-30, and
-        # COM as such a datetime; the saved workbook reads it as a time
-        return value.time().isoformat()
-    if isinstance(value, dt.datetime | dt.date | dt.time):
-        return value.isoformat()
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+        value = value.time()
+    return text_of(value)
 
 
 def list_texts(rows: Rows) -> list[list[str]]:

@@ -130,8 +130,8 @@ def rows_used(rec: dict[str, Any]) -> str:
 
 
 def print_csv(table: list[list[object]]) -> None:
+    from ..common.celltext import text_of
     from ..common.winners import csv_text
-    from ..workbook.values.cells import text_of
 
     sys.stdout.write(csv_text([[text_of(v) for v in row] for row in table]))
     sys.stdout.flush()

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.celltext import text_of
 from ..draw.commit import (
     COMMITMENT_VERSION,
     commit_seed,
@@ -92,18 +93,13 @@ _EXCEL_DAY_ZERO = dt.date(1899, 12, 30)  # serial 0 of the 1900 date system
 
 
 def _cell(value: Any) -> str:
-    """A cell's text as ``xlshuffle sample`` reads it from the saved workbook (section 17)."""
-    if value is None:
-        return ""
+    """A cell's text as ``xlshuffle sample`` reads it from the saved workbook (section 17).
+
+    A time alone (serial ``0 <= v < 1``) comes from Office.js as a time of 1899-12-30, and
+    from COM as such a datetime; the saved workbook reads it as a time."""
     if isinstance(value, dt.datetime) and value.date() == _EXCEL_DAY_ZERO:
-        # a time alone (serial 0 <= v < 1): Office.js sends it as a time of 1899-12-30, and
-        # COM as such a datetime; the saved workbook reads it as a time
-        return value.time().isoformat()
-    if isinstance(value, dt.datetime | dt.date | dt.time):
-        return value.isoformat()
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+        value = value.time()
+    return text_of(value)
 
 
 def list_texts(rows: Rows) -> list[list[str]]:

@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from functools import partial
 
+from ..common.celltext import text_of
 from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.names import check_cell_text
 from ..draw.errors import SizeError
@@ -21,7 +22,6 @@ from .scan.refs import cell_ref
 from .selection.keep import free_indexes, spread
 from .selection.options import SelectOptions
 from .teams import deal_teams
-from .values.cells import text_of
 
 __all__ = ["groups_workbook"]
 

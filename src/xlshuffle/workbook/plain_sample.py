@@ -4,6 +4,7 @@ as CSV."""
 
 from __future__ import annotations
 
+from ..common.celltext import text_of
 from ..common.counts import too_many
 from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
@@ -16,7 +17,6 @@ from .jobs import Job
 from .package.commit import Written
 from .scan.refs import cell_ref, col_letters
 from .selection.keep import free_indexes
-from .values.cells import text_of
 
 __all__ = ["row_values", "winners", "winners_table", "write_csv"]
 

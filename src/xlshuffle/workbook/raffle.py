@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..common.celltext import text_of
 from ..common.entrants import Entrants
 from ..common.raffle_parts import label_text
 from ..common.raffles import Drawn, DrawOptions, choose, exclusion_of
@@ -28,7 +29,6 @@ from .draws import CellReader
 from .jobs import Job
 from .scan.refs import cell_ref, col_letters, quote_sheet
 from .selection.keep import free_indexes, parse_kept
-from .values.cells import text_of
 
 __all__ = ["DataRows", "draw_options", "draw_sample", "free_rows", "to_data_rows"]
 

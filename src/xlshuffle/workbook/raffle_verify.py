@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..common.celltext import text_of
 from ..common.raffles import Drawn, check_exclusion, replay
 from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError, WorkbookError
@@ -23,7 +24,6 @@ from .package.commit import read_input
 from .raffle import DataRows, recorded_free_rows, to_data_rows
 from .records.record import DrawRecord
 from .scan.sheet import SheetXml
-from .values.cells import text_of
 
 __all__ = ["verify_draw_record", "verify_draw_workbook"]
 

@@ -15,6 +15,7 @@ import os
 from collections.abc import Sequence
 
 from ..common.a1 import MAX_ROW
+from ..common.celltext import text_of
 from ..common.digest import file_sha256
 from ..common.names import check_cell_text
 from ..draw.errors import OptionError, WorkbookError
@@ -28,7 +29,6 @@ from .records.record import DrawRecord
 from .scan.refs import cell_ref, col_letters, parse_area, split_sheet
 from .scan.sheet import SheetXml
 from .selection.select import choose_sheet
-from .values.cells import text_of
 
 __all__ = ["range_values", "read_table", "record_rows", "table_xlsx"]
 

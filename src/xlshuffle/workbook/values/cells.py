@@ -10,8 +10,8 @@ no faster than expat (about 5 microseconds a cell either way), so there is one p
 * :class:`SharedStrings` -- the ``sharedStrings.xml`` table, bounded in count and size;
 * :class:`CellStyles` -- which ``cellXfs`` entries of ``styles.xml`` are dates or times;
 * :func:`workbook_date1904` -- the 1900 or 1904 date system of ``workbook.xml``;
-* :func:`cell_value` -- the Python value of one ``<c>`` element;
-* :func:`text_of` -- the CSV text of such a value.
+* :func:`cell_value` -- the Python value of one ``<c>`` element (its CSV text is
+  :func:`xlshuffle.common.celltext.text_of`).
 
 Values follow ``openpyxl.load_workbook(..., data_only=True)`` except where Excel disagrees
 with openpyxl; the differences are listed in :func:`cell_value`.
@@ -51,7 +51,6 @@ __all__ = [
     "ValuesError",
     "cell_value",
     "split_cell",
-    "text_of",
     "workbook_date1904",
 ]
 
@@ -314,25 +313,3 @@ def _error(text: str) -> str:
 
 #: how the text of ``<v>`` reads for the other cell types
 _READERS: dict[str, Callable[[str], CellValue]] = {"b": _boolean, "e": _error, "d": _iso8601}
-
-
-def text_of(value: object) -> str:
-    """The CSV text of a cell value, by today's rules of ``xlshuffle sample``.
-
-    None is ``""``; dates, times and datetimes are ``.isoformat()``; a float with an
-    integral value loses its ``.0`` (``3.0`` -> ``"3"``); anything else is ``str(value)``,
-    so booleans are ``"True"``/``"False"`` (not Excel's ``TRUE``/``FALSE``) and a
-    duration is ``str(timedelta)``.
-
-    Examples
-    --------
-    >>> [text_of(v) for v in (None, 3.0, 2.5, True, "x", _dt.date(2024, 1, 2))]
-    ['', '3', '2.5', 'True', 'x', '2024-01-02']
-    """
-    if value is None:
-        return ""
-    if isinstance(value, _dt.datetime | _dt.date | _dt.time):
-        return value.isoformat()
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
