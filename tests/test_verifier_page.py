@@ -1284,7 +1284,7 @@ def test_sheet_scanner_reads_what_the_dom_reads(page: Any, tmp_path: Path) -> No
                 await V.zipRead(bytes, entries, "xl/worksheets/sheet1.xml"));
               const book = await V.openWorkbook(bytes);
               const shared = book.shared;
-              const a = V.scanSheet(text, shared), b = V.domSheet(text, shared, "x");
+              const a = V.scanSheet(text, shared, true), b = V.domSheet(text, shared, "x", true);
               return [[[...a.cells], [...a.formulas]], [[...b.cells], [...b.formulas]]];
             }""",
             data,
