@@ -1406,11 +1406,11 @@ def python_texts(path: Path) -> dict[str, str]:
     import re
     import zipfile
 
+    from xlshuffle.common.celltext import text_of
     from xlshuffle.workbook.values.cells import (
         CellStyles,
         SharedStrings,
         cell_value,
-        text_of,
         workbook_date1904,
     )
 

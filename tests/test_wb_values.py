@@ -23,12 +23,12 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from xlshuffle.common.celltext import text_of
 from xlshuffle.workbook.values.cells import (
     CellStyles,
     SharedStrings,
     ValuesError,
     cell_value,
-    text_of,
     workbook_date1904,
 )
 
