@@ -43,9 +43,9 @@ def _verify_records(args: argparse.Namespace, records: list[Any]) -> int:
 
     rec0 = records[0]
     if rec0.commitment is not None:  # a committed draw: the chain first, then the draw
-        from .chain import check_commitment
+        from .commit import verify_commitment
 
-        print(check_commitment(rec0, args.input))
+        print(verify_commitment(rec0, args.record, args.input, args.exclude))
     if rec0.target.get("balance") is not None:
         return _verify_teams(args, records)
     if rec0.target.get("draw") is not None:

@@ -210,7 +210,7 @@ class DrawRequest:
         Neither the file drawn, nor the output, nor the seed is part of it."""
         return {
             "kind": self.kind,
-            "region": dataclasses.asdict(self.region),
+            "region": _region_plain(self.region),
             self.kind: _plain(self.options, self),
         }
 
@@ -259,10 +259,23 @@ class DrawRequest:
             src=src,
             seed=seed,
             options=options,
-            region=Region(**data["region"]),
+            region=_region(data["region"]),
             output=output or Output(),
             side_files=side_files,
         )
+
+
+def _region_plain(region: Region) -> dict[str, Any]:
+    """The region as JSON, ``cells`` by its option's name, ``range``."""
+    plain = dataclasses.asdict(region)
+    plain["range"] = plain.pop("cells")
+    return plain
+
+
+def _region(data: dict[str, Any]) -> Region:
+    values = dict(data)
+    values["cells"] = values.pop("range")
+    return Region(**values)
 
 
 def _plain(options: Options, request: DrawRequest) -> dict[str, Any]:
