@@ -58,7 +58,8 @@ def rule(*layers: str, third_party: tuple[str, ...] = (), lazy: tuple[str, ...] 
 #: Layer (or module, as a dotted path under xlshuffle) -> what it may import.
 RULES: dict[str, Rule] = {
     "draw": rule("draw", lazy=("regex",)),
-    "common": rule("draw", "common"),
+    # the root only for __version__ (common.record: a record names the tool's version)
+    "common": rule("draw", "common", "__init__"),
     "excel": rule("draw", "common", "excel", third_party=("xlwings",)),
     "lab": rule("draw", "common", "lab"),
     "lists": rule("draw", "common", "lists"),  # line and CSV/TSV lists (stdlib)

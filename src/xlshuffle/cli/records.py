@@ -187,8 +187,8 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 def _restore_list(args: argparse.Namespace) -> int:
     from .. import __version__
+    from ..common.record import load_one_record
     from ..lists import DEFAULT_MAX_MB, restore_csv
-    from ..workbook.records.record import load_one_record
 
     record = load_one_record(args.record)
     limit = limits_of(args).get("max_file_bytes", DEFAULT_MAX_MB * 1024**2)
