@@ -20,10 +20,9 @@ from typing import Any
 
 from ..common.files import escape_undecodable, write_atomically
 from ..common.request import DrawRequest, Output
-from ..draw.errors import ListError, XlshuffleError
+from ..draw.errors import ListError
 from ..draw.seed import Seed
 from ..filedraw import commitment
-from .draws import read_excluded
 from .report import report
 from .request import draw_of, requests_of
 
@@ -100,9 +99,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("--as", dest="as_draw", help=argparse.SUPPRESS)  # sample --commitment
     p.set_defaults(func=_cmd_draw)
 
-
-# the draw's options that name a file beyond the list
-_SIDE_OPTIONS = ("--exclude", "--strata-counts", "--avoid")
 
 # what `sample|shuffle|groups --commitment C.json` takes besides, each with a value: the
 # draw's other options are the committed ones
@@ -259,40 +255,6 @@ def _committed_file(path: str, body: dict[str, Any]) -> str:
     )
 
 
-def committed_request(
-    made: commitment.Commitment, where: str, src: str, given: dict[str, str] | None = None
-) -> DrawRequest:
-    """The committed draw on ``src``: from the canonical request and the pinned side
-    files (found beside the commitment file ``where``, or at the paths ``given`` for
-    their options), or, for a version 1 commitment, from its options' texts (with a
-    notice on stderr when they name files, which version 1 did not pin)."""
-    body = made.body
-    if not made.pins_files:
-        options = [str(x) for x in body["draw"]["options"]]
-        named = [x for x in options if x.partition("=")[0] in _SIDE_OPTIONS]
-        if named:
-            print(
-                f"xlshuffle: {where} is a commitment of version 1, which did not pin the files "
-                f"its options name ({', '.join(named)}): they are read as they are now",
-                file=sys.stderr,
-            )
-        return request_of(str(body["draw"]["command"]), src, options)
-    sides = commitment.side_files(made, where, given)
-    exclude = next((f for f in sides if f.option == "--exclude"), None)
-    try:
-        return DrawRequest.from_canonical(
-            body["draw"]["request"],
-            src=src,
-            seed=Seed.given("unused"),
-            excluded=None if exclude is None else read_excluded(exclude.path),
-            side_files=sides,
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, XlshuffleError):
-            raise
-        raise ListError(f"{where}: its committed request cannot be read ({exc})") from None
-
-
 def _cmd_draw(args: argparse.Namespace) -> int:
     made = commitment.load_commitment(args.commitment)
     if args.as_draw not in (None, made.command):
@@ -302,7 +264,14 @@ def _cmd_draw(args: argparse.Namespace) -> int:
         )
     src = args.input if args.input is not None else _committed_file(args.commitment, made.body)
     salt = _read_salt(args.salt, made.body)
-    request = committed_request(made, args.commitment, src)
+    unpinned = made.unpinned()
+    if unpinned:
+        print(
+            f"xlshuffle: {args.commitment} is a commitment of version 1, which did not pin the "
+            f"files its options name ({', '.join(unpinned)}): they are read as they are now",
+            file=sys.stderr,
+        )
+    request = commitment.committed_request(made, args.commitment, src)
     request = request.replace(output=Output(path=args.output))
     result = commitment.draw(request, made, args.reveal, salt=salt, out=sys.stdout.buffer)
     record = result.record
@@ -330,4 +299,4 @@ def verify_commitment(record: Any, where: str, src: str | None, exclude: str | N
         return line
     made = commitment.Commitment(record.commitment["body"], record.commitment["sha256"])
     given = {} if exclude is None else {"--exclude": exclude}
-    return commitment.check_record(record, committed_request(made, where, src, given))
+    return commitment.check_record(record, commitment.committed_request(made, where, src, given))

@@ -35,16 +35,19 @@ from ..draw.commit import (
     reveal_values,
     rows_sha256,
 )
-from ..draw.errors import ListError, OptionError
+from ..draw.errors import ListError, OptionError, XlshuffleError
 from ..draw.protocol import PROTOCOL
 from ..draw.seed import Seed
+from .legacy import SIDE_OPTIONS, legacy_request
 from .run import DrawResult, run
+from .sidefiles import read_excluded
 
 __all__ = [
     "Commitment",
     "check_list",
     "check_record",
     "commit",
+    "committed_request",
     "draw",
     "load_commitment",
     "pins",
@@ -73,6 +76,17 @@ class Commitment:
     @property
     def command(self) -> str:
         return str(self.body["draw"]["command"])
+
+    def unpinned(self) -> list[str]:
+        """The files a version 1 commitment's options name, which it did not pin."""
+        if self.pins_files:
+            return []
+        options = [str(x) for x in self.body["draw"].get("options") or []]
+        return [
+            f"{x} {options[i + 1]}" if "=" not in x and i + 1 < len(options) else x
+            for i, x in enumerate(options)
+            if x.partition("=")[0] in SIDE_OPTIONS
+        ]
 
     def to_json(self) -> str:
         return json.dumps(
@@ -236,6 +250,32 @@ def _find(name: str, where: str, given: str | None) -> str | None:
         if os.path.isfile(os.path.join(folder, name)):
             return os.path.join(folder, name)
     return None
+
+
+def committed_request(
+    made: Commitment, where: str, src: str, given: dict[str, str] | None = None
+) -> DrawRequest:
+    """The committed draw on ``src``: from the canonical request and the pinned side files
+    (found beside the commitment file ``where``, or at the paths ``given`` for their
+    options, each checked against its pin) or, for a version 1 commitment, from its
+    options' texts (:meth:`Commitment.unpinned` names the files they read unchecked)."""
+    body = made.body
+    try:
+        if not made.pins_files:
+            return legacy_request(made.command, src, [str(x) for x in body["draw"]["options"]])
+        sides = side_files(made, where, given)
+        exclude = next((f for f in sides if f.option == "--exclude"), None)
+        return DrawRequest.from_canonical(
+            body["draw"]["request"],
+            src=src,
+            seed=_DRY_SEED,
+            excluded=None if exclude is None else read_excluded(exclude.path),
+            side_files=sides,
+        )
+    except XlshuffleError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ListError(f"{where}: its committed draw cannot be read ({exc!r})") from None
 
 
 # --------------------------------------------------------------------------- commit, draw
