@@ -23,6 +23,7 @@ from typing import Any
 from ..draw.errors import EntryError, OptionError, SeedError, SizeError
 from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from ..draw.seed import Seed
 from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
 from .raffle_options import DrawOptions
@@ -256,7 +257,7 @@ def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
         raise ents.fail(
             f"record: target.draw cannot be read ({exc}): the record was edited"
         ) from None
-    return choose(ents, opts, DrawStream(seed), excluded)
+    return choose(ents, opts, Seed.given(seed).stream(), excluded)
 
 
 def _recorded_exclusion(data: object, n: int) -> Exclusion | None:
