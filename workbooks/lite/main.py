@@ -510,19 +510,39 @@ of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it ba
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from ..draw.errors import OptionError
 
 if TYPE_CHECKING:
     from .entrants import Column, Entrants
 
-__all__ = ["METHODS", "DrawOptions"]
+__all__ = ["METHODS", "DrawOptions", "Method", "RecordMethod", "parse_method"]
+
+#: How the rows are chosen: a raffle, or an audit selection.
+Method = Literal["random", "systematic", "mus"]
+#: The record's name of the method (``random`` is ``weighted`` with tickets).
+RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit"]
 
 #: ``--method`` -> the record's method name (``random`` becomes ``weighted`` with tickets)
-METHODS = {"random": "random", "systematic": "systematic", "mus": "monetary-unit"}
-_FROM_RECORD = {"random": "random", "weighted": "random", "systematic": "systematic"}
-_FROM_RECORD["monetary-unit"] = "mus"
+METHODS: dict[Method, RecordMethod] = {
+    "random": "random",
+    "systematic": "systematic",
+    "mus": "monetary-unit",
+}
+_FROM_RECORD: dict[str, Method] = {
+    "random": "random",
+    "weighted": "random",
+    "systematic": "systematic",
+    "monetary-unit": "mus",
+}
+
+
+def parse_method(text: str) -> Method:
+    """``text`` as a :data:`Method` (OptionError naming the choices)."""
+    if text not in get_args(Method):
+        raise OptionError(f"--method {text}: choose one of {', '.join(get_args(Method))}")
+    return cast(Method, text)
 
 
 @dataclass(frozen=True)
@@ -538,7 +558,7 @@ class DrawOptions:
     """
 
     k: int
-    method: str = "random"
+    method: Method = "random"
     weights: str | None = None
     amount: str | None = None
     reserves: int = 0
@@ -616,7 +636,7 @@ class DrawOptions:
         return None
 
     @property
-    def method_name(self) -> str:
+    def method_name(self) -> RecordMethod:
         """The record's name of the method."""
         return "weighted" if self.weights is not None else METHODS[self.method]
 
@@ -1518,16 +1538,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from .errors import SizeError
 from .knuth import check_count
 from .protocol import resolve_source
 from .weighted import _check_weights
 
-__all__ = ["AuditSample", "Selection", "monetary_unit_sample", "systematic_sample"]
+__all__ = ["AuditMethod", "AuditSample", "Selection", "monetary_unit_sample", "systematic_sample"]
 
 _TWO64 = 1 << 64
+
+#: The audit selections: every n/k-th item, or k monetary units.
+AuditMethod = Literal["systematic", "monetary-unit"]
 
 
 class Selection(NamedTuple):
@@ -1559,7 +1582,7 @@ class AuditSample:
         The selected items, in input order.
     """
 
-    method: str
+    method: AuditMethod
     population: int
     k: int
     start: int | None
@@ -5784,7 +5807,7 @@ import re
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..common.a1 import col_index, col_letters
 from ..common.digest import bytes_sha256
@@ -5797,7 +5820,9 @@ from ._cells import SHEET_COLUMNS, SHEET_ROWS
 Rows = list[list[Any]]
 
 #: The modes of a locked draw, as the log's ``mode`` column names them.
-MODES = ("shuffle", "winners", "deal", "groups", "raffle", "teams", "orders", "allocation")
+LockMode = Literal[
+    "shuffle", "winners", "deal", "groups", "raffle", "teams", "orders", "allocation"
+]
 #: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
 NEW_SHEET_MODES = ("orders", "allocation")
 #: Between the names in ``new sheets``: a character no sheet name may hold.
@@ -5925,7 +5950,7 @@ class Draw:
     range itself); ``time`` is an ISO 8601 UTC time; ``seed`` the canonical seed text.
     """
 
-    mode: str
+    mode: LockMode
     sheet: str
     address: str
     book: str
@@ -6035,7 +6060,7 @@ class Draw:
 
 
 def plan(
-    mode: str,
+    mode: LockMode,
     rows: Rows,
     seed: str,
     k: int | None = None,
@@ -6122,7 +6147,7 @@ def log_entry(row: Sequence[Any], where: str, *, most: int) -> dict[str, str]:
     same block), so that a damaged or crafted row is refused before any cell is read.
     """
     entry = {name: log_text(row[i]) if i < len(row) else "" for i, name in enumerate(LOG_COLUMNS)}
-    if entry["protocol"] != PROTOCOL or entry["mode"] not in MODES:
+    if entry["protocol"] != PROTOCOL or entry["mode"] not in get_args(LockMode):
         raise WorkbookError(
             f"{where} is not a draw xlshuffle can restore "
             f"(mode {entry['mode']!r}, protocol {entry['protocol']!r})"
@@ -6496,6 +6521,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..common.a1 import col_letters
 from ..common.entrants import Entrants
+from ..common.raffle_options import parse_method
 from ..common.raffles import DrawOptions, Exclusion, choose
 from ..draw.errors import EntryError, OptionError
 from ..draw.protocol import as_stream
@@ -6560,7 +6586,7 @@ def draw(
     given = {key: key if key in columns else None for key in ARGUMENTS}
     opts = DrawOptions(
         k=k,
-        method=method,
+        method=parse_method(method),
         weights=given["weights"],
         amount=given["amount"],
         reserves=reserves,
@@ -7129,6 +7155,7 @@ from ._lockcore import (
     LOG_COLUMNS,
     SHEET_SEPARATOR,
     Draw,
+    LockMode,
     log_entry,
     log_text,
     plan,
@@ -7171,7 +7198,7 @@ def message(command: str, exc: BaseException) -> str:
 
 def _lock(
     book: Any,
-    mode: str,
+    mode: LockMode,
     k: int | None = None,
     hands: int | None = None,
     *,

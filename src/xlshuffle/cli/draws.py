@@ -12,7 +12,7 @@ import argparse
 import dataclasses
 from typing import Any
 
-from ..common.raffle_options import METHODS, DrawOptions
+from ..common.raffle_options import METHODS, DrawOptions, parse_method
 from ..draw.errors import OptionError
 from ..filedraw.sidefiles import read_counts, read_excluded
 
@@ -113,7 +113,7 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         k=args.k or 0,
         total=args.total,
         counts=None if args.strata_counts is None else (),
-        method=args.method,
+        method=parse_method(args.method),
         weights=args.weights,
         amount=args.amount,
         reserves=args.reserves,

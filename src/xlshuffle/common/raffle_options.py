@@ -4,19 +4,39 @@ of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it ba
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from ..draw.errors import OptionError
 
 if TYPE_CHECKING:
     from .entrants import Column, Entrants
 
-__all__ = ["METHODS", "DrawOptions"]
+__all__ = ["METHODS", "DrawOptions", "Method", "RecordMethod", "parse_method"]
+
+#: How the rows are chosen: a raffle, or an audit selection.
+Method = Literal["random", "systematic", "mus"]
+#: The record's name of the method (``random`` is ``weighted`` with tickets).
+RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit"]
 
 #: ``--method`` -> the record's method name (``random`` becomes ``weighted`` with tickets)
-METHODS = {"random": "random", "systematic": "systematic", "mus": "monetary-unit"}
-_FROM_RECORD = {"random": "random", "weighted": "random", "systematic": "systematic"}
-_FROM_RECORD["monetary-unit"] = "mus"
+METHODS: dict[Method, RecordMethod] = {
+    "random": "random",
+    "systematic": "systematic",
+    "mus": "monetary-unit",
+}
+_FROM_RECORD: dict[str, Method] = {
+    "random": "random",
+    "weighted": "random",
+    "systematic": "systematic",
+    "monetary-unit": "mus",
+}
+
+
+def parse_method(text: str) -> Method:
+    """``text`` as a :data:`Method` (OptionError naming the choices)."""
+    if text not in get_args(Method):
+        raise OptionError(f"--method {text}: choose one of {', '.join(get_args(Method))}")
+    return cast(Method, text)
 
 
 @dataclass(frozen=True)
@@ -32,7 +52,7 @@ class DrawOptions:
     """
 
     k: int
-    method: str = "random"
+    method: Method = "random"
     weights: str | None = None
     amount: str | None = None
     reserves: int = 0
@@ -110,7 +130,7 @@ class DrawOptions:
         return None
 
     @property
-    def method_name(self) -> str:
+    def method_name(self) -> RecordMethod:
         """The record's name of the method."""
         return "weighted" if self.weights is not None else METHODS[self.method]
 

@@ -11,14 +11,28 @@ import json
 import os
 import re
 from dataclasses import MISSING, dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..draw.errors import OptionError, WorkbookError
+from ..draw.grid import Mode
 from ..draw.protocol import PROTOCOL
 from .a1 import col_index, col_letters
 from .digest import file_sha256
 
-__all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records", "record_items"]
+__all__ = [
+    "RECORD_VERSION",
+    "DrawRecord",
+    "RecordCommand",
+    "Unit",
+    "load_one_record",
+    "load_records",
+    "record_items",
+]
+
+#: The commands whose record this is.
+RecordCommand = Literal["shuffle", "sample", "groups", "restore"]
+#: What moved: whole rows (every cell, height and row format) or only the selected cells.
+Unit = Literal["rows", "cells"]
 
 #: The version of the record format written today (docs/record.schema.json). Version 1,
 #: written by xlshuffle 0.1, has no ``record_version``, ``unit``, ``target`` or ``parts``.
@@ -89,14 +103,14 @@ class DrawRecord:
         revealed values the seed was derived from. Absent from every other record.
     """
 
-    command: str
+    command: RecordCommand
     seed: str
     input: str
     input_sha256: str
     sheet: str
     selection: str
     header: bool
-    mode: str
+    mode: Mode
     rows: int
     columns: int
     permutation: list[Any]
@@ -104,7 +118,7 @@ class DrawRecord:
     output_sha256: str | None = None
     k: int | None = None
     size: int | None = None
-    unit: str = "rows"
+    unit: Unit = "rows"
     target: dict[str, Any] = field(default_factory=dict)
     parts: dict[str, list[str]] = field(default_factory=dict)
     backup: str | None = None
@@ -197,20 +211,31 @@ class DrawRecord:
                 f"{label}: not a complete draw record (no {', '.join(missing)}): give the "
                 "record file xlshuffle wrote"
             )
-        for name, value in data.items():
-            kinds = _TYPES.get(name, (str,))
-            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-                want = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
-                raise WorkbookError(
-                    f"{label}: field {name!r} of the draw record is {type(value).__name__}, "
-                    f"not {want}: give the record file xlshuffle wrote"
-                )
-        for name in ("rows", "columns", "k", "size"):
-            if isinstance(data.get(name), int) and data[name] < 0:
-                raise WorkbookError(f"{label}: field {name!r} of the draw record is negative")
+        _check_values(data, label)
         if data["record_version"] == 1 and not data.get("target"):
             data["target"] = _target_of_selection(data.get("selection"), data)
         return cls(**data)
+
+
+def _check_values(data: dict[str, Any], label: str) -> None:
+    """Refuse a field of the wrong JSON type, a name outside its choices, a negative count."""
+    for name, value in data.items():
+        kinds = _TYPES.get(name, (str,))
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            want = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+            raise WorkbookError(
+                f"{label}: field {name!r} of the draw record is {type(value).__name__}, "
+                f"not {want}: give the record file xlshuffle wrote"
+            )
+    for name, kind in (("command", RecordCommand), ("mode", Mode), ("unit", Unit)):
+        if name in data and data[name] not in get_args(kind):
+            raise WorkbookError(
+                f"{label}: field {name!r} of the draw record is {data[name]!r}, not one of "
+                f"{', '.join(get_args(kind))}: give the record file xlshuffle wrote"
+            )
+    for name in ("rows", "columns", "k", "size"):
+        if isinstance(data.get(name), int) and data[name] < 0:
+            raise WorkbookError(f"{label}: field {name!r} of the draw record is negative")
 
 
 def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:

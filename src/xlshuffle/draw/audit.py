@@ -13,16 +13,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from .errors import SizeError
 from .knuth import check_count
 from .protocol import resolve_source
 from .weighted import _check_weights
 
-__all__ = ["AuditSample", "Selection", "monetary_unit_sample", "systematic_sample"]
+__all__ = ["AuditMethod", "AuditSample", "Selection", "monetary_unit_sample", "systematic_sample"]
 
 _TWO64 = 1 << 64
+
+#: The audit selections: every n/k-th item, or k monetary units.
+AuditMethod = Literal["systematic", "monetary-unit"]
 
 
 class Selection(NamedTuple):
@@ -54,7 +57,7 @@ class AuditSample:
         The selected items, in input order.
     """
 
-    method: str
+    method: AuditMethod
     population: int
     k: int
     start: int | None

@@ -35,7 +35,7 @@ import re
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..common.a1 import col_index, col_letters
 from ..common.digest import bytes_sha256
@@ -48,7 +48,9 @@ from ._cells import SHEET_COLUMNS, SHEET_ROWS
 Rows = list[list[Any]]
 
 #: The modes of a locked draw, as the log's ``mode`` column names them.
-MODES = ("shuffle", "winners", "deal", "groups", "raffle", "teams", "orders", "allocation")
+LockMode = Literal[
+    "shuffle", "winners", "deal", "groups", "raffle", "teams", "orders", "allocation"
+]
 #: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
 NEW_SHEET_MODES = ("orders", "allocation")
 #: Between the names in ``new sheets``: a character no sheet name may hold.
@@ -176,7 +178,7 @@ class Draw:
     range itself); ``time`` is an ISO 8601 UTC time; ``seed`` the canonical seed text.
     """
 
-    mode: str
+    mode: LockMode
     sheet: str
     address: str
     book: str
@@ -286,7 +288,7 @@ class Draw:
 
 
 def plan(
-    mode: str,
+    mode: LockMode,
     rows: Rows,
     seed: str,
     k: int | None = None,
@@ -373,7 +375,7 @@ def log_entry(row: Sequence[Any], where: str, *, most: int) -> dict[str, str]:
     same block), so that a damaged or crafted row is refused before any cell is read.
     """
     entry = {name: log_text(row[i]) if i < len(row) else "" for i, name in enumerate(LOG_COLUMNS)}
-    if entry["protocol"] != PROTOCOL or entry["mode"] not in MODES:
+    if entry["protocol"] != PROTOCOL or entry["mode"] not in get_args(LockMode):
         raise WorkbookError(
             f"{where} is not a draw xlshuffle can restore "
             f"(mode {entry['mode']!r}, protocol {entry['protocol']!r})"

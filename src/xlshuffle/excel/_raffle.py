@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..common.a1 import col_letters
 from ..common.entrants import Entrants
+from ..common.raffle_options import parse_method
 from ..common.raffles import DrawOptions, Exclusion, choose
 from ..draw.errors import EntryError, OptionError
 from ..draw.protocol import as_stream
@@ -85,7 +86,7 @@ def draw(
     given = {key: key if key in columns else None for key in ARGUMENTS}
     opts = DrawOptions(
         k=k,
-        method=method,
+        method=parse_method(method),
         weights=given["weights"],
         amount=given["amount"],
         reserves=reserves,

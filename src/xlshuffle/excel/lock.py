@@ -71,6 +71,7 @@ from ._lockcore import (
     LOG_COLUMNS,
     SHEET_SEPARATOR,
     Draw,
+    LockMode,
     log_entry,
     log_text,
     plan,
@@ -113,7 +114,7 @@ def message(command: str, exc: BaseException) -> str:
 
 def _lock(
     book: Any,
-    mode: str,
+    mode: LockMode,
     k: int | None = None,
     hands: int | None = None,
     *,

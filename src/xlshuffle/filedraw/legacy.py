@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
-from ..common.raffle_options import DrawOptions
+from ..common.raffle_options import DrawOptions, parse_method
 from ..common.request import (
     DrawRequest,
     GroupsOptions,
@@ -109,7 +109,7 @@ def _options(command: str, args: argparse.Namespace) -> Options:
         k=args.k or 0,
         total=args.total,
         counts=None if args.strata_counts is None else read_counts(args.strata_counts),
-        method=args.method or "random",
+        method=parse_method(args.method or "random"),
         weights=args.weights,
         amount=args.amount,
         reserves=args.reserves or 0,

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from ..common.names import check_sheet_name, free_sheet_name
-from ..common.record import DrawRecord
+from ..common.record import DrawRecord, RecordCommand
 from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
 from ..draw.knuth import check_count
@@ -168,7 +168,7 @@ def _shuffle(
     in_place: bool,
     backup: bool,
     dry_run: bool,
-    command: str = "shuffle",
+    command: RecordCommand = "shuffle",
     seed_text: str = "",
 ) -> DrawRecord:
     sel = job.sel

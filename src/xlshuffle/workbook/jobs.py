@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ..common.record import DrawRecord
+from ..common.record import DrawRecord, RecordCommand
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import Mode
 from ..draw.protocol import DrawStream
@@ -195,7 +195,7 @@ def _target_of(sel: Selection) -> dict[str, Any]:
 
 
 def make_record(
-    command: str,
+    command: RecordCommand,
     job: Job,
     stream: DrawStream | str,
     mode: Mode,

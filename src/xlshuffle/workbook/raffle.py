@@ -19,6 +19,7 @@ from typing import Any
 
 from ..common.celltext import text_of
 from ..common.entrants import Entrants
+from ..common.raffle_options import parse_method
 from ..common.raffle_parts import label_text
 from ..common.raffles import Drawn, DrawOptions, choose, exclusion_of
 from ..draw.errors import OptionError, SeedError, WorkbookError
@@ -68,7 +69,7 @@ def draw_options(k: int | None, keywords: dict[str, Any]) -> DrawOptions | None:
         k=k or 0,
         total=keywords["total"],
         counts=_counts(keywords["strata_counts"]),
-        method=keywords["method"],
+        method=parse_method(keywords["method"]),
         weights=keywords["weights"],
         amount=keywords["amount"],
         reserves=keywords["reserves"],
