@@ -11,15 +11,14 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import json
 from typing import Any
 
 from ..common.raffle_options import METHODS, DrawOptions
 from ..draw.errors import OptionError
+from .exclusions import read_excluded
 
-__all__ = ["add_draw_options", "draw_lines", "draw_options", "read_counts", "read_excluded"]
+__all__ = ["add_draw_options", "draw_lines", "draw_options", "read_counts"]
 
-_MAX_EXCLUDE_BYTES = 256 * 1024**2
 _MAX_COUNTS_BYTES = 16 * 1024**2
 
 
@@ -52,9 +51,10 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--exclude",
         metavar="FILE",
-        help="IDs that cannot win: an earlier draw's record (its winners, drawn with --id) "
-        "or a text file of IDs, one per line; needs --id. The record keeps only their "
-        "SHA-256 digest and count, and the rows left out",
+        help="IDs that cannot win: an earlier draw's record (its winners, drawn with --id), "
+        "a CSV/TSV list or .xlsx workbook with the --id column (such as last month's "
+        "sample -o winners.csv), or a text file of IDs, one per line; needs --id. The "
+        "record keeps only their SHA-256 digest and count, and the rows left out",
     )
     g.add_argument(
         "--id",
@@ -133,7 +133,7 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         options = dataclasses.replace(options, counts=read_counts(args.strata_counts))
     if args.exclude is None:
         return options
-    return dataclasses.replace(options, excluded=read_excluded(args.exclude))
+    return dataclasses.replace(options, excluded=read_excluded(args.exclude, args.id))
 
 
 def read_counts(path: str) -> tuple[tuple[str, int], ...]:
@@ -164,41 +164,8 @@ def read_counts(path: str) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def read_excluded(path: str) -> tuple[str, ...]:
-    """The IDs a ``--exclude`` file lists: an xlshuffle record's winners, or one ID a
-    line of a text file (blank lines skipped)."""
-    with open(path, "rb") as fh:
-        data = fh.read(_MAX_EXCLUDE_BYTES + 1)
-    if len(data) > _MAX_EXCLUDE_BYTES:
-        raise OptionError(f"--exclude {path}: more than 256 MB: not a list of IDs")
-    text = data.decode("utf-8-sig", "replace")
-    if text.lstrip()[:1] in ("{", "["):
-        return _record_winners(path, text)
-    return tuple(line for line in text.splitlines() if line.strip())
-
-
 def _numberish(text: str) -> bool:
     return bool(text) and text.lstrip("+-").replace(".", "").replace(",", "").isdigit()
-
-
-def _record_winners(path: str, text: str) -> tuple[str, ...]:
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise OptionError(
-            f"--exclude {path}: not a readable record (JSON error at line {exc.lineno})"
-        ) from None
-    out: list[str] = []
-    for rec in data if isinstance(data, list) else [data]:
-        spec = (rec.get("target") or {}).get("draw") if isinstance(rec, dict) else None
-        winners = spec.get("winners") if isinstance(spec, dict) else None
-        if not isinstance(winners, list):
-            raise OptionError(
-                f"--exclude {path}: the record names no winners by ID: draw with --id COL "
-                "to record them, or give a text file of IDs, one per line"
-            )
-        out += [str(w) for w in winners]
-    return tuple(out)
 
 
 def draw_lines(rec: dict[str, Any]) -> list[str]:

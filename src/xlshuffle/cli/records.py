@@ -90,7 +90,7 @@ def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
     from ..lists.raffle import verify_draw_csv
     from ..workbook import verify_draw_workbook
     from . import UsageError
-    from .draws import read_excluded
+    from .exclusions import read_excluded
 
     rec = records[0]
     if len(records) != 1 or args.input is None:
@@ -99,7 +99,8 @@ def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
             "from its input: give --input IN (and --output OUT to check the rows written), "
             "one record at a time"
         )
-    excluded = None if args.exclude is None else read_excluded(args.exclude)
+    id_column = (rec.target["draw"].get("id") or {}).get("column")
+    excluded = None if args.exclude is None else read_excluded(args.exclude, id_column)
     if rec.target.get("kind") == "list":
         verify_draw_csv(rec.to_dict(), args.input, args.output, excluded=excluded)
     else:
