@@ -189,3 +189,55 @@ def test_verify_reads_the_same_files(capsys, src, tmp_path) -> None:
     code, _, err = run(capsys, "verify", rec, "--input", src, "--exclude", other)
     assert code == 1 and "not a draw that excluded the IDs given" in err
     assert json.loads(rec.read_text())["target"]["draw"]["exclusion"]["ids"] == 2
+
+
+# --------------------------------------------------------------------- IDs that match no one
+
+
+def test_the_summary_names_ids_that_matched_no_entrant(capsys, src, tmp_path) -> None:
+    staff = tmp_path / "staff.txt"
+    staff.write_text("T2\nt3\nnobody\nT2\nzed\nT99\n", encoding="utf-8")
+    out, rec = tmp_path / "out.csv", tmp_path / "rec.json"
+    argv = ["sample", src, "-k", "2", "--exclude", staff, "--id", "ID", "--seed", "u"]
+    code, printed, err = run(capsys, *argv, "-o", out, "--record", rec)
+    assert code == 0, err
+    assert "excluded: 1 row whose ID is among 5 IDs" in printed
+    assert "4 of the 5 IDs listed matched no entrant: 't3', 'nobody', 'zed' and 1 more" in printed
+    assert "'t3' matched no entrant; 'T3' did: IDs are matched with case kept" in printed
+    assert "Warning" not in err
+    exclusion = json.loads(rec.read_text())["target"]["draw"]["exclusion"]
+    assert exclusion["unmatched"] == 4 and "warning" not in exclusion
+    assert "t3" not in rec.read_text() and "nobody" not in rec.read_text()  # only the digest
+    assert run(capsys, "verify", rec, "--input", src, "--output", out, "--exclude", staff)[0] == 0
+
+
+def test_an_exclusion_that_excludes_nobody_warns_and_says_so_in_the_record(
+    capsys, src, tmp_path
+) -> None:
+    staff = tmp_path / "staff.txt"
+    staff.write_text("t1\nt2\nM07\n", encoding="utf-8")
+    out, rec = tmp_path / "out.csv", tmp_path / "rec.json"
+    argv = ["sample", src, "-k", "2", "--exclude", staff, "--id", "ID", "--seed", "u"]
+    code, printed, err = run(capsys, *argv, "-o", out, "--record", rec)
+    assert code == 0, err
+    warning = [line for line in err.splitlines() if line.startswith("Warning: ")]
+    assert len(warning) == 1 and "none of the 3 IDs listed matched" in warning[0], err
+    assert "nobody was excluded" in warning[0]
+    exclusion = json.loads(rec.read_text())["target"]["draw"]["exclusion"]
+    assert exclusion["unmatched"] == 3 and exclusion["rows"] == []
+    assert "none of the 3 IDs listed matched" in exclusion["warning"]
+    assert "'t1' matched no entrant; 'T1' did" in printed
+    assert run(capsys, "verify", rec, "--input", src, "--output", out)[0] == 0
+
+
+def test_an_unmatched_count_cannot_be_edited_in_the_record(capsys, src, tmp_path) -> None:
+    staff = tmp_path / "staff.txt"
+    staff.write_text("T2\nzed\n", encoding="utf-8")
+    rec = tmp_path / "rec.json"
+    argv = ["sample", src, "-k", "2", "--exclude", staff, "--id", "ID", "--seed", "u"]
+    assert run(capsys, *argv, "--record", rec)[0] == 0
+    data = json.loads(rec.read_text())
+    data["target"]["draw"]["exclusion"]["unmatched"] = 0
+    rec.write_text(json.dumps(data))
+    code, _, err = run(capsys, "verify", rec, "--input", src, "--exclude", staff)
+    assert code == 1 and "matched no entrant" in err

@@ -238,7 +238,8 @@ def _run_task(task: Task) -> dict[str, Any]:
             "(nothing was written; please report this with the file if you can)",
         }
     if isinstance(result, workbook.SampleResult):
-        return {"ok": True, "record": result.record.to_dict(), "table": result.table}
+        record = result.record.to_dict()
+        return {"ok": True, "record": record, "table": result.table, "notes": result.notes}
     return {"ok": True, "record": result.to_dict()}
 
 

@@ -25,6 +25,7 @@ def run_list_task(task: Task) -> dict[str, Any]:
     from . import failure
 
     src, options = task.src, task.options
+    notes: list[str] = []
     try:
         if workbook_only := task.workbook_only():
             raise OptionError(
@@ -72,10 +73,12 @@ def run_list_task(task: Task) -> dict[str, Any]:
                 )
             sys.stdout.flush()
             if "draw" in options:
-                rec = draw_csv(src, dst, options=options["draw"], out=sys.stdout.buffer, **common)
+                rec = draw_csv(
+                    src, dst, options=options["draw"], out=sys.stdout.buffer, notes=notes, **common
+                )
             else:
                 rec = sample_csv(src, dst, k=options["k"], out=sys.stdout.buffer, **common)
     except (XlshuffleError, OSError) as exc:
         return failure(exc)
     rec["tool_version"] = __version__
-    return {"ok": True, "record": rec}
+    return {"ok": True, "record": rec, "notes": notes}

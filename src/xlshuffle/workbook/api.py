@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -38,10 +38,12 @@ PathLike = str | os.PathLike[str]
 
 @dataclass
 class SampleResult:
-    """A sample: its record, and the drawn rows (labels first)."""
+    """A sample: its record, the drawn rows (labels first), and lines for the terminal
+    that the record does not keep (IDs excluded that matched no entrant)."""
 
     record: DrawRecord
     table: list[list[object]]
+    notes: list[str] = field(default_factory=list)
 
 
 def shuffle_workbook(
@@ -340,4 +342,4 @@ def sample_workbook(
     record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
     if drawn is not None:
         record.target["draw"] = drawn.spec
-    return SampleResult(record, table_out)
+    return SampleResult(record, table_out, [] if drawn is None else drawn.notes)
