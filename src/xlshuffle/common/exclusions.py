@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..draw.errors import EntryError, OptionError, SeedError
+from ..draw.errors import EntryError, OptionError
 from ..draw.raffle import canonical_id, exclude, exclusion_digest
 from .entrants import Column, Entrants
+from .entries import canonical_ids
 from .raffle_options import DrawOptions
 
 __all__ = ["Exclusion", "check_exclusion", "exclusion_of", "recorded_exclusion"]
@@ -88,7 +89,7 @@ def exclusion_of(ents: Entrants, opts: DrawOptions, id_column: Column | None) ->
     kept = ents.read(id_column, range(ents.n), lambda values: list(exclude(values, listed)))
     left = sorted(set(range(ents.n)) - set(kept))
     wanted = list(dict.fromkeys(t for t in map(canonical_id, listed) if t))
-    have = ents.read(id_column, range(ents.n), _canonical)
+    have = ents.read(id_column, range(ents.n), canonical_ids)
     known = set(have)
     missing = [t for t in wanted if t not in known]
     folded: dict[str, str] = {}
@@ -103,18 +104,6 @@ def exclusion_of(ents: Entrants, opts: DrawOptions, id_column: Column | None) ->
         tuple(missing[:_SHOWN]),
         tuple(hints[:_SHOWN]),
     )
-
-
-def _canonical(values: list[object]) -> list[str]:
-    out = []
-    for i, value in enumerate(values):
-        try:
-            out.append(canonical_id(value))
-        except SeedError:
-            raise EntryError(
-                i, f"the ID {value!r} cannot be used: write a text or a number"
-            ) from None
-    return out
 
 
 def recorded_exclusion(data: object, n: int) -> Exclusion | None:

@@ -41,6 +41,8 @@ class DrawOptions:
     excluded: tuple[str, ...] | None = None
     total: int | None = None
     counts: tuple[tuple[str, int], ...] | None = None
+    one_entry_per_id: bool = False
+    all_of_small_strata: bool = False
 
     def check(self) -> None:
         """Refuse options that cannot combine (each an OptionError, a usage error)."""

@@ -24,6 +24,7 @@ from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import canonical_id
 from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
+from .entries import check_unique_ids
 from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
 from .raffle_options import DrawOptions
 from .raffle_parts import Part, draw_part, label_text
@@ -65,6 +66,8 @@ def choose(
     """Draw the rows ``opts`` asks for from ``ents`` (``excluded`` rows left out)."""
     opts.check()
     cols = opts.columns(ents)
+    if "id" in cols and not opts.one_entry_per_id:
+        check_unique_ids(ents, cols["id"])
     out = set(excluded.rows) if excluded else set()
     keep = [i for i in range(ents.n) if i not in out]
     strata = _strata(ents, cols.get("strata"), keep)
