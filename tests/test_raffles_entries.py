@@ -17,8 +17,10 @@ from math import gcd, lcm
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from raffle_books import save_book
+from raffle_books import save_book, sheet_rows
 from xlshuffle.cli import main
 from xlshuffle.draw.protocol import DrawStream
 
@@ -127,3 +129,152 @@ def test_blank_ids_and_draws_without_id_are_not_refused(capsys, tmp_path) -> Non
     assert run(capsys, "sample", src, "-k", "2", "--id", "ID", "--seed", "b")[0] == 0
     src = write(tmp_path / "buys.csv", ROWS)
     assert run(capsys, "sample", src, "-k", "2", "--weights", "C", "--seed", "b")[0] == 0
+
+
+# --------------------------------------------------------------------- one entry per ID
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_one_entry_per_id_draws_by_the_rows_or_tickets_added_up(capsys, tmp_path, weights) -> None:
+    src = write(tmp_path / "buys.csv", ROWS)
+    out = tmp_path / "out.csv"
+    argv = ["sample", src, "-k", "3", "--id", "ID", "--one-entry-per-id", "--seed", "per id"]
+    argv += ["--weights", "Tickets"] if weights else []
+    code, printed, err = run(capsys, *argv, "-o", out)
+    assert code == 0, err
+    assert drawn(out) == [HEAD, *expected(ROWS, 3, "per id", weights)]
+    assert "all rows: 3 of 5 drawn (weighted)" in printed  # 5 entrants, from 8 rows
+
+
+def test_one_entry_per_id_known_answer(capsys, tmp_path) -> None:
+    """Pinned: Ann (3 rows; 3.5 tickets), Bo (2), Cy (2 rows; 2.5), Di (3), Ed (1); seed
+    "per id", all five drawn. Worked out with the oracle above, kept as literals so that
+    a change of the oracle cannot move them."""
+    by_rows = [row[1] for row in expected(ROWS, 5, "per id", weights=False)]
+    by_tickets = [row[1] for row in expected(ROWS, 5, "per id", weights=True)]
+    assert entrants(ROWS, True) == (
+        [0, 1, 3, 4, 7],
+        [Fraction(7, 2), Fraction(2), Fraction(5, 2), Fraction(3), Fraction(1)],
+    )
+    assert by_rows == KNOWN_BY_ROWS
+    assert by_tickets == KNOWN_BY_TICKETS
+    src = write(tmp_path / "buys.csv", ROWS)
+    for extra, known in (([], KNOWN_BY_ROWS), (["--weights", "Tickets"], KNOWN_BY_TICKETS)):
+        out = tmp_path / "out.csv"
+        argv = ["sample", src, "-k", "5", "--id", "ID", "--one-entry-per-id", *extra]
+        assert run(capsys, *argv, "--seed", "per id", "-o", out)[0] == 0
+        assert [row[1] for row in drawn(out)[1:]] == known
+
+
+KNOWN_BY_ROWS = ["Ann", "Cy", "Ed", "Bo", "Di"]
+KNOWN_BY_TICKETS = ["Bo", "Di", "Ann", "Cy", "Ed"]
+
+
+def test_one_entry_per_id_records_and_verifies(capsys, tmp_path) -> None:
+    src = write(tmp_path / "buys.csv", ROWS)
+    out, rec = tmp_path / "out.csv", tmp_path / "rec.json"
+    argv = ["sample", src, "-k", "2", "--reserves", "1", "--id", "ID", "--one-entry-per-id"]
+    argv += ["--weights", "C", "--seed", "v", "-o", out, "--record", rec]
+    assert run(capsys, *argv)[0] == 0
+    data = json.loads(rec.read_text())
+    spec = data["target"]["draw"]
+    assert spec["one_entry_per_id"] is True and spec["method"] == "weighted"
+    assert spec["parts"][0]["size"] == 5
+    assert list(VALIDATOR.iter_errors(data)) == []
+    want = expected(ROWS, 3, "v", weights=True)
+    assert data["permutation"] == [ROWS.index(row) for row in want]
+    assert spec["winners"] == [row[0].strip() for row in want[:2]]
+    assert run(capsys, "verify", rec, "--input", src, "--output", out)[0] == 0
+    del spec["one_entry_per_id"]
+    rec.write_text(json.dumps(data))
+    assert run(capsys, "verify", rec, "--input", src)[0] == 1
+
+
+def test_one_entry_per_id_in_a_workbook_draws_the_same_rows(capsys, tmp_path) -> None:
+    rows: list[list[object]] = [[r[0], r[1], float(r[2]), r[3]] for r in ROWS]
+    book = save_book(tmp_path / "buys.xlsx", rows, head=HEAD)
+    out = tmp_path / "out.xlsx"
+    argv = ["sample", book, "-k", "4", "--id", "ID", "--one-entry-per-id", "--weights", "C"]
+    assert run(capsys, *argv, "--seed", "w", "-o", out)[0] == 0
+    got = sheet_rows(out)
+    assert [row[:2] for row in got[1:]] == [row[:2] for row in expected(ROWS, 4, "w", True)]
+
+
+def test_one_entry_per_id_with_exclusions_and_strata(capsys, tmp_path) -> None:
+    """Excluded IDs leave all their rows out; each stratum groups its own rows."""
+    src = write(tmp_path / "buys.csv", ROWS)
+    staff = tmp_path / "staff.txt"
+    staff.write_text("D4\n", encoding="utf-8")
+    out = tmp_path / "out.csv"
+    argv = ["sample", src, "-k", "1", "--id", "ID", "--one-entry-per-id", "--strata", "Region"]
+    argv += ["--exclude", staff, "--seed", "s", "-o", out]
+    code, printed, err = run(capsys, *argv)
+    assert code == 0, err
+    want = []
+    for region in ("North", "South"):
+        own = [r for r in ROWS if r[3] == region and r[0] != "D4"]
+        firsts, tickets = entrants(own, False)
+        picked = linear_weighted(tickets, 1, DrawStream("s").substream(region))
+        want += [own[firsts[p]] for p in picked]
+    assert drawn(out)[1:] == want
+    assert "stratum 'North': 1 of 2 drawn" in printed and "stratum 'South': 1 of 2 drawn" in printed
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--one-entry-per-id"], "--one-entry-per-id needs --id COL"),
+        (
+            ["--one-entry-per-id", "--id", "ID", "--method", "systematic"],
+            "--one-entry-per-id is for a raffle",
+        ),
+    ],
+)
+def test_one_entry_per_id_usage_errors(capsys, tmp_path, argv, words) -> None:
+    src = write(tmp_path / "buys.csv", ROWS)
+    code, out, err = run(capsys, "sample", src, "-k", "2", *argv)
+    assert code == 2 and out == "" and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_one_entry_per_id_refuses_a_blank_id_and_an_id_in_two_strata(capsys, tmp_path) -> None:
+    rows = [list(r) for r in ROWS]
+    rows[4][0] = " "
+    src = write(tmp_path / "blank.csv", rows)
+    code, _, err = run(capsys, "sample", src, "-k", "2", "--id", "ID", "--one-entry-per-id")
+    assert code == 1 and f"{src}: cell A6: the ID is blank" in err
+    rows = [list(r) for r in ROWS]
+    rows[5][3] = "South"  # Ann's third row
+    src = write(tmp_path / "two.csv", rows)
+    argv = ["sample", src, "-k", "1", "--id", "ID", "--one-entry-per-id", "--strata", "D"]
+    code, _, err = run(capsys, *argv)
+    assert code == 1 and "'A1'" in err and "cell D2" in err and "cell D7" in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
+purchases = st.lists(
+    st.tuples(st.sampled_from(["a", "b", "c", "d", "e"]), st.sampled_from(["0", "1", "2", "0.5"])),
+    min_size=1,
+    max_size=10,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(purchases, st.integers(0, 4), st.booleans(), st.text("xy", min_size=1, max_size=2))
+def test_one_entry_per_id_follows_the_rule(rows, k, weights, seed) -> None:
+    import tempfile
+
+    table = [[who, f"n{i}", tickets, "R"] for i, (who, tickets) in enumerate(rows)]
+    firsts, tickets = entrants(table, weights)
+    with tempfile.TemporaryDirectory() as folder:
+        src = write(Path(folder) / "p.csv", table)
+        out = Path(folder) / "o.csv"
+        argv = ["sample", src, "-k", k, "--id", "ID", "--one-entry-per-id", "--seed", seed]
+        argv += ["--weights", "C"] if weights else []
+        code = main([str(a) for a in [*argv, "-o", out]])
+        if k > sum(t > 0 for t in tickets):
+            assert code == 2
+            return
+        assert code == 0
+        assert drawn(out)[1:] == [
+            table[firsts[p]] for p in linear_weighted(tickets, k, DrawStream(seed))
+        ]

@@ -23,8 +23,9 @@ _MAX_COUNTS_BYTES = 16 * 1024**2
 
 
 def add_draw_options(p: argparse.ArgumentParser) -> None:
-    """Add ``--weights``, ``--reserves``, ``--exclude``, ``--id``, ``--strata``,
-    ``--method`` and ``--amount`` to ``sample``."""
+    """Add ``--weights``, ``--reserves``, ``--exclude``, ``--id``,
+    ``--one-entry-per-id``, ``--strata``, ``--all-of-small-strata``, ``--total``,
+    ``--strata-counts``, ``--method`` and ``--amount`` to ``sample``."""
     g = p.add_argument_group(
         "raffles and audits",
         "COL is a header text or a column letter (a workbook's own: D is the sheet's "
@@ -63,10 +64,23 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         "Unicode forms ignored, case kept), and the record lists the winners by it",
     )
     g.add_argument(
+        "--one-entry-per-id",
+        action="store_true",
+        help="with --id, for a list kept one row per purchase: the rows sharing an ID are "
+        "one entrant, at its first row, holding one ticket per row (with --weights, the "
+        "rows' tickets added up); it wins at most once, and the output shows its first row",
+    )
+    g.add_argument(
         "--strata",
         metavar="COL",
         help="draw -k from each stratum (the rows sharing a value of COL), each from its "
         "own sub-stream of the seed: one stratum's rows never change another's draw",
+    )
+    g.add_argument(
+        "--all-of-small-strata",
+        action="store_true",
+        help="with --strata: a stratum with fewer rows than its count (-k, plus reserves) "
+        "is taken whole, in the draw order of its own sub-stream, instead of refused",
     )
     g.add_argument(
         "--total",
@@ -109,7 +123,13 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         raise UsageError("-k K is required: how many rows to draw (or, with --strata, --total N)")
     if args.k is not None and any(x is not None for x in shared):
         raise UsageError("-k and --total/--strata-counts both say how many: give one")
-    if all(x is None for x in given) and args.reserves == 0 and args.method == "random":
+    flags = args.one_entry_per_id or args.all_of_small_strata
+    if (
+        all(x is None for x in given)
+        and not flags
+        and not args.reserves
+        and args.method == "random"
+    ):
         return None
     if args.reserves < 0:
         raise UsageError(f"--reserves must be 0 or more, not {args.reserves}")
@@ -124,6 +144,8 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         strata=args.strata,
         id=args.id,
         excluded=None if args.exclude is None else (),
+        one_entry_per_id=args.one_entry_per_id,
+        all_of_small_strata=args.all_of_small_strata,
     )
     try:
         options.check()

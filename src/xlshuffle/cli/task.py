@@ -74,6 +74,8 @@ class Task:
                 "amount": draw.amount,
                 "total": draw.total,
                 "strata_counts": draw.counts,
+                "one_entry_per_id": draw.one_entry_per_id,
+                "all_of_small_strata": draw.all_of_small_strata,
             }
         return keywords
 

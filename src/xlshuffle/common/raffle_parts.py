@@ -76,9 +76,11 @@ def draw_part(
     rows: list[int],
     stream: DrawStream,
     k: int,
+    members: dict[int, list[int]] | None = None,
 ) -> Part:
     """Draw ``k`` (winners, or an audit's count) from ``rows`` (one stratum's) with the
-    stream of its label."""
+    stream of its label. With ``members`` (one entry per ID) each of ``rows`` is an
+    entrant's first row, and ``members[row]`` all its rows, whose tickets it holds."""
     source = stream if label is None else stream.substream(label)
     try:
         if opts.method == "systematic":
@@ -86,7 +88,7 @@ def draw_part(
         if opts.method == "mus":
             cents = ents.read(cols["amount"], rows, parse_amounts)
             return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
-        return _raffle(ents, opts, cols, (label, rows, k), source)
+        return _raffle(ents, opts, cols, (label, rows, k), source, members)
     except SizeError as exc:
         where = ents.where if label is None else f"{ents.where}: stratum {label_text(label)!r}"
         raise SizeError(f"{where}: {exc}") from None
@@ -98,10 +100,13 @@ def _raffle(
     cols: dict[str, Column],
     part: tuple[object, list[int], int],
     source: DrawStream,
+    members: dict[int, list[int]] | None = None,
 ) -> Part:
     label, rows, k = part
     count = k + opts.reserves
-    if "weights" in cols:
+    if members is not None:
+        picked = weighted_sample(_entry_tickets(ents, cols, rows, members), count, seed=source)
+    elif "weights" in cols:
         weights = ents.read(cols["weights"], rows, parse_weights)
         picked = weighted_sample(weights, count, seed=source)
     else:
@@ -114,6 +119,18 @@ def _raffle(
         picked = deal(range(len(rows)), count, seed=source)
     roles = [(p.role, p.rank) for p in placings(picked, k)] if opts.reserves else []
     return Part(label, len(rows), [rows[p] for p in picked], k, roles)
+
+
+def _entry_tickets(
+    ents: Entrants, cols: dict[str, Column], rows: list[int], members: dict[int, list[int]]
+) -> list[int]:
+    """Each entrant's tickets with one entry per ID: its rows' count, or the sum of its
+    rows' tickets, all scaled to whole numbers together (exact: no floats)."""
+    if "weights" not in cols:
+        return [len(members[r]) for r in rows]
+    every = [m for r in rows for m in members[r]]
+    weights = iter(ents.read(cols["weights"], every, parse_weights))
+    return [sum(next(weights) for _ in members[r]) for r in rows]
 
 
 def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:

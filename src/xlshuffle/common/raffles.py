@@ -24,7 +24,7 @@ from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import canonical_id
 from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
-from .entries import check_unique_ids
+from .entries import check_unique_ids, entries_by_id
 from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
 from .raffle_options import DrawOptions
 from .raffle_parts import Part, draw_part, label_text
@@ -70,10 +70,15 @@ def choose(
         check_unique_ids(ents, cols["id"])
     out = set(excluded.rows) if excluded else set()
     keep = [i for i in range(ents.n) if i not in out]
+    members = None
+    if opts.one_entry_per_id:  # the rows sharing an ID are one entrant at its first row
+        keep, members = entries_by_id(ents, cols["id"], keep)
+        if "strata" in cols:
+            _one_stratum_each(ents, cols, members)
     strata = _strata(ents, cols.get("strata"), keep)
     counts = shares(ents, opts, strata, cols.get("strata"))
     parts = [
-        draw_part(ents, opts, cols, label, rows, stream, k)
+        draw_part(ents, opts, cols, label, rows, stream, k, members)
         for (label, rows), k in zip(strata, counts, strict=True)
     ]
     rows = [r for p in parts for r in p.rows]
@@ -85,6 +90,26 @@ def choose(
     return Drawn(rows, extra_labels, extra, spec, parts, notes)
 
 
+def _one_stratum_each(
+    ents: Entrants, cols: dict[str, Column], members: dict[int, list[int]]
+) -> None:
+    """Refuse an ID whose rows lie in two strata: which stratum would it enter?"""
+    strata, ids = cols["strata"], cols["id"]
+    values = ents.values(strata.index)
+    for head, rows in members.items():
+        key = _label_key(ents, values[head], head, strata)
+        other = next((r for r in rows if _label_key(ents, values[r], r, strata) != key), None)
+        if other is not None:
+            id_text = _ids(ents, ids, [head])[0]
+            raise ents.fail(
+                f"{ents.cell(head, strata.index)} and "
+                f"{ents.cell(other, strata.index).removeprefix(f'{ents.where}: ')}: the "
+                f"ID {id_text!r} is in two strata ({label_text(values[head])!r} and "
+                f"{label_text(values[other])!r}): with --one-entry-per-id all the rows of an "
+                "ID need one stratum"
+            )
+
+
 def _spec(
     opts: DrawOptions, cols: dict[str, Column], excluded: Exclusion | None, parts: list[Part]
 ) -> dict[str, Any]:
@@ -94,7 +119,9 @@ def _spec(
     def column(key: str) -> dict[str, object] | None:
         return cols[key].to_dict() if key in cols else None
 
+    flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
     return {
+        **flags,
         "method": opts.method_name,
         "k": opts.k,
         "allocation": opts.allocation(),
@@ -107,6 +134,11 @@ def _spec(
         "parts": [p.to_dict() for p in parts],
         "winners": None,  # the winners' IDs, with an ID column
     }
+
+
+#: The draw's rules that are recorded only when asked for: the records of draws without
+#: them stay as they were.
+_FLAGS = ("one_entry_per_id", "all_of_small_strata")
 
 
 def shares(

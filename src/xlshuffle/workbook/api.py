@@ -229,6 +229,8 @@ def sample_workbook(
     amount: str | None = None,
     total: int | None = None,
     strata_counts: Mapping[str, int] | Sequence[tuple[str, int]] | None = None,
+    one_entry_per_id: bool = False,
+    all_of_small_strata: bool = False,
 ) -> SampleResult:
     """Draw ``k`` data rows (raffle winners), in draw order, from a saved workbook.
 
@@ -269,6 +271,11 @@ def sample_workbook(
         or ``k`` monetary units of ``amount``.
     amount : str, optional
         The money column of ``method="mus"``.
+    one_entry_per_id : bool, optional
+        With ``id``: the rows sharing an ID are one entrant at its first row, holding one
+        ticket per row (with ``weights``, their tickets added up).
+    all_of_small_strata : bool, optional
+        With ``strata``: a stratum smaller than its count is taken whole, not refused.
 
     Returns
     -------
@@ -311,6 +318,8 @@ def sample_workbook(
         "strata": strata,
         "method": method,
         "amount": amount,
+        "one_entry_per_id": one_entry_per_id,
+        "all_of_small_strata": all_of_small_strata,
     }
     opts = draw_options(k, asked)
     again = {"k": k, "seed": stream.seed_text, **(asked if opts else {})}
