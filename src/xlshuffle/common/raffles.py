@@ -27,7 +27,7 @@ from .entrants import Column, Entrants
 from .entries import check_unique_ids, entries_by_id
 from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
 from .raffle_options import DrawOptions
-from .raffle_parts import Part, draw_part, label_text
+from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
 
 __all__ = [
     "DrawOptions",
@@ -266,4 +266,10 @@ def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
         raise ents.fail(
             f"record: target.draw cannot be read ({exc}): the record was edited"
         ) from None
-    return choose(ents, opts, DrawStream(seed), excluded)
+    try:
+        return choose(ents, opts, DrawStream(seed), excluded)
+    except SizeError as exc:  # the counts it states cannot be drawn from these rows
+        raise ents.fail(
+            "record: target.draw cannot be drawn again from these rows "
+            f"({str(exc).removesuffix(TAKE_ALL_HINT)}): the record was edited"
+        ) from None
