@@ -241,3 +241,14 @@ def test_an_unmatched_count_cannot_be_edited_in_the_record(capsys, src, tmp_path
     rec.write_text(json.dumps(data))
     code, _, err = run(capsys, "verify", rec, "--input", src, "--exclude", staff)
     assert code == 1 and "matched no entrant" in err
+
+
+def test_a_text_file_headed_by_the_id_column_alone_skips_the_header(capsys, src, tmp_path) -> None:
+    staff = tmp_path / "staff.txt"
+    staff.write_text("ID\nT2\nT5\n", encoding="utf-8")
+    out = tmp_path / "out.csv"
+    argv = ["sample", src, "-k", "2", "--exclude", staff, "--id", "ID", "--seed", "h", "-o", out]
+    code, printed, err = run(capsys, *argv)
+    assert code == 0, err
+    assert "among 2 IDs" in printed and "matched no entrant" not in printed
+    assert drawn(out)[1:] == kept_draw({"T2", "T5"}, 2, "h")

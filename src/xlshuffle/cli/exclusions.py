@@ -5,7 +5,8 @@ with ``--id``); a CSV/TSV list (``.csv``, ``.tsv``, ``.tab``) or an ``.xlsx``/``
 workbook holding the ``--id`` column, found by its header text as ``--id`` finds it in
 the input (so last month's ``sample -o winners.csv`` can be given as it is); or a text
 file of IDs, one a line. A text file whose first line is a header row naming the
-``--id`` column is read by that column; one whose lines are delimited rows without it
+``--id`` column (alone, or among fields split by ``,``, ``;`` or a tab) is read by that
+column; one whose lines are delimited rows without it
 is refused, and so is anything binary: read one ID a line, a table or a zip would
 exclude nobody, silently.
 """
@@ -73,11 +74,14 @@ def _text(path: str, data: bytes) -> str:
 
 def _text_ids(path: str, lines: list[str], ext: str, id_column: str | None) -> tuple[str, ...]:
     """A CSV/TSV list by its --id column; a text file by the column its header line
-    names, else one ID a line (delimited rows without the column refused)."""
+    names (the line may name it alone), else one ID a line (delimited rows without the
+    column refused)."""
     if ext in _TABLES:
         return _table_ids(path, lines, _TABLES[ext] or _delimiter(lines), id_column)
     first = next((line for line in lines if line.strip()), "")
     delimiter = _delimiter(lines)
+    if id_column is not None and first.strip() == id_column.strip():
+        return _table_ids(path, lines, delimiter, id_column)  # a header line, one column
     if delimiter in first:
         fields = [f.strip() for f in next(csv.reader([first], delimiter=delimiter))]
         if id_column is not None and id_column.strip() in fields:
