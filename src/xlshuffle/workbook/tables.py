@@ -160,7 +160,8 @@ def headed_column(path: PathLike, header: str, option: str) -> tuple[str, list[t
             f"{option} {name}: no sheet has a column headed {text!r} in its row 1: head the "
             "column of IDs so, or save the IDs as a text file, one a line"
             if not found
-            else f"{option} {name}: the sheets {where} all have a column headed {text!r}: "
+            else f"{option} {name}: the sheets {where} {'both' if len(found) == 2 else 'all'} "
+            f"have a column headed {text!r}: "
             "keep only the sheet of the IDs to leave out (or save it as CSV), or give the "
             "draw's record"
         )
