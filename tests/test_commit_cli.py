@@ -54,7 +54,16 @@ def test_commit_draw_verify_a_raffle(
     # the hash is the SHA-256 of the canonical JSON, and it is what was printed
     assert hashlib.sha256(REF["canonical_json"](body)).hexdigest() == digest == data["sha256"]
     assert body["list"]["sha256"] == REF["list_digest"]([["Name", "Email"], *ROWS])
-    assert body["draw"] == {"command": "sample", "options": ["-k", "2"]}
+    assert body["commitment_version"] == 2 and body["inputs"] == []
+    region = {"sheet": None, "range": None, "table": None, "columns": None, "header": None}
+    assert body["draw"] == {
+        "command": "sample",
+        "request": {
+            "kind": "sample",
+            "region": {**region, "keep_blank_rows": False},
+            "sample": {"k": 2, "sheet_name": "Sample", "draw": None},
+        },
+    }
     assert body["beacon"] == BEACON and body["list"]["rows"] == 6
     out, rec = tmp_path / "winners.csv", tmp_path / "draw.json"
     code, _, err = run(
@@ -306,7 +315,8 @@ def test_two_sources_and_a_committed_balanced_split(
     )
     commitment, digest = committed(capsys, src, "--draw", "groups", "-k", 3, "--balance", "Year")
     body = json.loads(commitment.read_text(encoding="utf-8"))["commitment"]
-    assert body["draw"] == {"command": "groups", "options": ["-k", "3", "--balance", "Year"]}
+    groups = {"k": 3, "size": None, "label": "Group", "balance": ["Year"], "avoid": None}
+    assert body["draw"]["request"]["groups"] == groups
     out, rec = tmp_path / "teams.csv", tmp_path / "r.json"
     argv = ["draw", commitment, src, "--reveal", "7 12 31", "--reveal", " dice: 4 4 1 "]
     code, _, err = run(capsys, *argv, "-o", out, "--record", rec)

@@ -282,7 +282,12 @@ def test_the_command_line_commits_the_same_list_and_draws_the_logged_commitment(
     assert main(["commit", str(book), *options, "--beacon", BEACON, "-o", str(cli)]) == 0
     cli_body = json.loads(cli.read_text(encoding="utf-8"))["commitment"]
     excel_body = json.loads(entry["commitment"])["commitment"]
-    assert cli_body["list"] == excel_body["list"] and cli_body["draw"] == excel_body["draw"]
+    assert cli_body["list"] == excel_body["list"]
+    # Excel writes version 1 (a draw in the sheet reads no side file), the command line 2
+    assert (excel_body["commitment_version"], cli_body["commitment_version"]) == (1, 2)
+    request = cli_body["draw"]["request"]
+    assert request["region"]["sheet"] == "Sheet1" and request["region"]["range"] == "A2:C6"
+    assert request["sample"]["k"] == 3
     logged = tmp_path / "commitment.json"
     logged.write_text(entry["commitment"], encoding="utf-8")
     out, rec = tmp_path / "winners.xlsx", tmp_path / "draw.json"

@@ -14,6 +14,8 @@ Layers, from the bottom::
     lab       the fairness lab (stdlib; matplotlib only in lab.plots and lab.raffle_plots)
     lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
+    filedraw  one typed draw request run on a file by the list or workbook engine, and
+              commit-then-draw of such a request (engines imported when they run)
     cli       the command line: the top, may import everything
 """
 
@@ -56,7 +58,8 @@ def rule(*layers: str, third_party: tuple[str, ...] = (), lazy: tuple[str, ...] 
 #: Layer (or module, as a dotted path under xlshuffle) -> what it may import.
 RULES: dict[str, Rule] = {
     "draw": rule("draw", lazy=("regex",)),
-    "common": rule("draw", "common"),
+    # the root only for __version__ (common.record: a record names the tool's version)
+    "common": rule("draw", "common", "__init__"),
     "excel": rule("draw", "common", "excel", third_party=("xlwings",)),
     "lab": rule("draw", "common", "lab"),
     "lists": rule("draw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
@@ -66,6 +69,8 @@ RULES: dict[str, Rule] = {
     "workbook": rule(
         "draw", "common", "workbook", "__init__", third_party=("openpyxl",), lazy=("isal",)
     ),
+    # the root only for __version__ (a list's record names the tool's version)
+    "filedraw": rule("draw", "common", "lists", "workbook", "filedraw", "__init__"),
     "cli": Rule(layers=ANY, third_party=ANY),
     "__init__": rule("draw"),  # the root re-exports the core's public API, nothing else
     "__main__": rule("cli"),  # `python -m xlshuffle`

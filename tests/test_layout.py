@@ -18,6 +18,7 @@ import oracle
 import xlshuffle
 from xlshuffle import WorkbookError
 from xlshuffle.cli import main
+from xlshuffle.common.record import DrawRecord
 from xlshuffle.workbook import (
     restore_workbook,
     sample_workbook,
@@ -25,7 +26,6 @@ from xlshuffle.workbook import (
     shuffle_worksheet,
     verify_record,
 )
-from xlshuffle.workbook.records.record import DrawRecord
 
 ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
 ROOT = Path(__file__).resolve().parent.parent

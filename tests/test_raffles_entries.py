@@ -278,3 +278,31 @@ def test_one_entry_per_id_follows_the_rule(rows, k, weights, seed) -> None:
         assert drawn(out)[1:] == [
             table[firsts[p]] for p in linear_weighted(tickets, k, DrawStream(seed))
         ]
+
+
+def test_a_committed_draw_keeps_the_rule_and_reads_the_exclusion_by_its_column(
+    capsys, tmp_path
+) -> None:
+    """A commitment pins what the draw read from a CSV given to --exclude (the IDs of its
+    --id column), and its canonical request says one_entry_per_id; a rule not asked for
+    is absent, so the request of a draw without it is what it always was."""
+    import hashlib
+
+    src = write(tmp_path / "buys.csv", ROWS)
+    may = tmp_path / "may.csv"
+    may.write_text("Name,ID\nBo,B2\n", encoding="utf-8")
+    commitment = tmp_path / "commitment.json"
+    argv = ["commit", src, "-k", "2", "--id", "ID", "--one-entry-per-id", "--exclude", may]
+    code, _, err = run(capsys, *argv, "--beacon", "drand round 1", "-o", commitment)
+    assert code == 0, err
+    body = json.loads(commitment.read_text(encoding="utf-8"))["commitment"]
+    digest = hashlib.sha256(b"B2").hexdigest()
+    assert body["inputs"][0]["holds"] == {"ids": 1, "digest": digest}
+    draw = body["draw"]["request"]["sample"]["draw"]
+    assert draw["one_entry_per_id"] is True and "all_of_small_strata" not in draw
+    record, out = tmp_path / "draw.json", tmp_path / "w.csv"
+    argv = ["draw", commitment, src, "--reveal", "ab12", "--record", record, "-o", out]
+    code, _, err = run(capsys, *argv)
+    assert code == 0, err
+    assert "B2" not in {row[0] for row in drawn(out)[1:]}
+    assert run(capsys, "verify", record, "--input", src)[0] == 0

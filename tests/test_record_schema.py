@@ -19,9 +19,9 @@ import pytest
 from openpyxl.worksheet.table import Table
 
 from xlshuffle.cli import main
+from xlshuffle.common.record import RECORD_VERSION
 from xlshuffle.lists import api as lists_api
 from xlshuffle.workbook import DrawRecord, restore_workbook, shuffle_workbook
-from xlshuffle.workbook.records.record import RECORD_VERSION
 
 from support import ROOT
 

@@ -25,7 +25,8 @@ from typing import IO, Any, NoReturn
 from .. import __version__
 from ..draw.cards import deal_hands
 from ..draw.errors import OptionError, SeedError, SizeError, XlshuffleError
-from ..draw.protocol import DrawStream, new_seed
+from ..draw.protocol import new_seed
+from ..draw.seed import Seed
 
 __all__ = ["UsageError", "main"]
 
@@ -53,10 +54,16 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def seed_note(stream: DrawStream, given: object, err: IO[str]) -> None:
+def seed_note(seed: Seed, err: IO[str]) -> None:
     """Tell the user on stderr which seed an unseeded run drew, so it can be replayed."""
-    if given in (None, ""):
-        print(f"xlshuffle: seed {stream.seed} (replay with --seed {stream.seed})", file=err)
+    if seed.fresh:
+        print(f"xlshuffle: seed {seed} (replay with --seed {seed})", file=err)
+
+
+def seed_of(args: argparse.Namespace) -> Seed:
+    """The seed ``--seed`` (and ``--exact-seed``) give: the command line's one reader of
+    a seed (a fresh one without ``--seed``)."""
+    return Seed.typed(args.seed, exact=args.exact_seed)
 
 
 # --------------------------------------------------------------------------- lines
@@ -84,8 +91,8 @@ def _cmd_lines(args: argparse.Namespace) -> int:
     lines = LineList(data)
     if head.endswith(b"\n"):  # a last line without one takes the file's first line's
         lines.ending = b"\r\n" if head.endswith(b"\r\n") else b"\n"
-    stream = DrawStream(args.seed)
-    order = lines.draw(args.n, stream)
+    seed = seed_of(args)
+    order = lines.draw(args.n, seed.stream())
     if args.output:
         with atomic_writer(args.output) as out:
             out.write(head)
@@ -97,7 +104,7 @@ def _cmd_lines(args: argparse.Namespace) -> int:
         for chunk in lines.chunks(order):
             sys.stdout.buffer.write(chunk)
         sys.stdout.buffer.flush()
-    seed_note(stream, args.seed, sys.stderr)
+    seed_note(seed, sys.stderr)
     return 0
 
 
@@ -105,15 +112,15 @@ def _cmd_lines(args: argparse.Namespace) -> int:
 
 
 def _cmd_deal(args: argparse.Namespace) -> int:
-    stream = DrawStream(args.seed)
+    seed = seed_of(args)
     deck: Any = args.deck
     hands = deal_hands(
-        args.cards, args.hands, seed=stream, deck=deck, jokers=args.jokers, decks=args.decks
+        args.cards, args.hands, seed=seed.stream(), deck=deck, jokers=args.jokers, decks=args.decks
     )
     if args.json:
         record = {
             "protocol": "xlshuffle/draw/v1",
-            "seed": str(stream.seed),
+            "seed": seed.text,
             "deck": deck,  # N for the numbers 1..N, else null (cards)
             "decks": args.decks,
             "jokers": args.jokers,
@@ -123,7 +130,7 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     else:
         for h, hand in enumerate(hands, 1):
             print(f"Hand {h}: " + " ".join(str(c) for c in hand))
-    seed_note(stream, args.seed, sys.stderr)
+    seed_note(seed, sys.stderr)
     return 0
 
 
@@ -136,12 +143,20 @@ def _cmd_seed(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- parser
 
 
-def seed_help(what: str) -> str:
-    """The ``--seed`` help of every subcommand: a command-line seed is text."""
-    return (
-        f"seed text; same seed, same {what} (default: a fresh seed, printed on stderr). "
+def add_seed(p: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--seed`` and ``--exact-seed`` to a subcommand: a command-line seed is text."""
+    p.add_argument(
+        "--seed",
+        help=f"seed text; same seed, same {what} (default: a fresh seed, printed on stderr). "
         "It is taken as text: --seed 42 gives the draw of =SHUFFLE(r, 42) and of "
-        '=SHUFFLE(r, 42.0) in Excel, --seed 42.0 that of =SHUFFLE(r, "42.0")'
+        '=SHUFFLE(r, 42.0) in Excel, --seed 42.0 that of =SHUFFLE(r, "42.0"). A seed that '
+        "starts or ends with white space or holds a control character is refused (a copied "
+        "seed carries them by accident, and they make another seed)",
+    )
+    p.add_argument(
+        "--exact-seed",
+        action="store_true",
+        help="take --seed exactly as given, spaces and control characters included",
     )
 
 
@@ -176,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")
     p.add_argument("-n", type=_positive, help="output at most N lines, in draw order")
-    p.add_argument("--seed", help=seed_help("order"))
+    add_seed(p, "order")
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
     p.add_argument(
         "--header",
@@ -214,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", type=_positive, help="deal from the numbers 1..N instead of cards")
     p.add_argument("--jokers", type=_positive, default=0, help="jokers per deck")
     p.add_argument("--decks", type=_positive, default=1, help="decks shuffled together")
-    p.add_argument("--seed", help=seed_help("deal"))
+    add_seed(p, "deal")
     p.add_argument("--json", action="store_true", help="print a JSON record")
     p.set_defaults(func=_cmd_deal)
 
@@ -279,8 +294,6 @@ def _parse(
         args.extra = extra
     elif extra:  # name the subcommand's help, where the options it takes are listed
         _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
-    if getattr(args, "seed", None) == "":
-        raise UsageError(_EMPTY_SEED)
     return args
 
 
@@ -329,9 +342,6 @@ def _silence_stdout() -> None:
 
     with contextlib.suppress(OSError, ValueError):  # stdout may be gone already
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
-_EMPTY_SEED = "--seed is empty: give a seed text, or leave --seed out to draw a fresh one"
 
 
 def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:

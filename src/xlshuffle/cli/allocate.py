@@ -16,7 +16,6 @@ from typing import Any
 
 from ..common.files import escape_undecodable, write_atomically
 from ..draw.errors import OptionError, SizeError
-from ..draw.protocol import DrawStream
 from ..lists import allocation as files
 
 __all__ = ["register", "verify"]
@@ -24,7 +23,7 @@ __all__ = ["register", "verify"]
 
 def register(subparsers: Any) -> None:
     """Add ``allocate`` to the ``xlshuffle`` parser."""
-    from . import seed_help
+    from . import add_seed
 
     p = subparsers.add_parser(
         "allocate",
@@ -43,7 +42,7 @@ def register(subparsers: Any) -> None:
         required=True,
         help="allowed block sizes, comma-separated, each a multiple of the ratio's sum: 3,6",
     )
-    p.add_argument("--seed", help=seed_help("list"))
+    add_seed(p, "list")
     p.add_argument(
         "--strata",
         action="append",
@@ -131,7 +130,7 @@ _OPTION_OF = (
 
 def _cmd_allocate(args: argparse.Namespace) -> int:
     from .. import __version__
-    from . import UsageError, seed_note
+    from . import UsageError, seed_note, seed_of
 
     options = options_of(args)
     paths = [p for p in (args.output, args.record, args.codes_only, args.redcap) if p]
@@ -139,7 +138,8 @@ def _cmd_allocate(args: argparse.Namespace) -> int:
         raise UsageError(
             "-o, --record, --codes-only and --redcap name the same file: give each its own"
         )
-    stream = DrawStream(args.seed)
+    seed = seed_of(args)
+    stream = seed.stream()
     try:
         rows = files.replay(options, stream)
     except (OptionError, SizeError) as exc:
@@ -173,7 +173,7 @@ def _cmd_allocate(args: argparse.Namespace) -> int:
         write_atomically(args.record, escape_undecodable(text).encode("utf-8"))
     also = [item[0] for key, item in written.items() if key != "output" and item is not None]
     print(_summary(args.output, options["n"], rows, also))
-    seed_note(stream, args.seed, sys.stderr)
+    seed_note(seed, sys.stderr)
     return 0
 
 

@@ -10,21 +10,21 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from ..common.names import check_cell_text, check_sheet_name
+from ..common.request import DrawKind, DrawRequest
 from ..common.targets import check_writable
 from ..draw.errors import OptionError, XlshuffleError
-from ..draw.grid import GRID_MODES, Mode, parse_mode
-from ..draw.protocol import DrawStream, new_seed
-from . import guards, records, seed_help
+from ..draw.grid import GRID_MODES
+from ..draw.seed import Seed
+from . import add_seed, guards, records
 from .commit import add_committed_options
-from .draws import add_draw_options, draw_options
-from .options import add_limits, limits_of
+from .draws import add_draw_options
+from .options import add_limits
 from .paths import DEFAULT_SUFFIX, _Usage, destination, expand
 from .report import human_channel, report, write_record
-from .task import Command, Task
+from .request import draw_of, requests_of
 
 __all__ = ["register"]
 
@@ -190,7 +190,7 @@ def _add_common(p: argparse.ArgumentParser, *, moves: bool = False) -> None:
         action="store_true",
         help="blank rows inside the data stay where they are; the other rows are drawn",
     )
-    p.add_argument("--seed", help=seed_help("order"))
+    add_seed(p, "order")
     p.add_argument("--record", metavar="FILE", help="write the JSON draw record(s) here")
     p.add_argument(
         "--overwrite",
@@ -208,23 +208,13 @@ def _add_common(p: argparse.ArgumentParser, *, moves: bool = False) -> None:
 # --------------------------------------------------------------------------- running
 
 
-def _run_task(task: Task) -> dict[str, Any]:
+def _run_request(request: DrawRequest) -> dict[str, Any]:
     """Do one file; never raise (a bad file must not stop the others)."""
-    from .. import workbook
+    from ..filedraw import run
     from . import failure
-    from .lists import is_list, run_list_task
 
-    if is_list(task.src):  # a CSV/TSV list: no workbook, same result dict
-        return run_list_task(task)
-    draws: dict[str, Callable[..., workbook.DrawRecord | workbook.SampleResult]] = {
-        "shuffle": workbook.shuffle_workbook,
-        "sample": workbook.sample_workbook,
-        "groups": workbook.groups_workbook,
-    }
-    draw = draws[task.command]
     try:
-        with workbook.raised(**task.limits):
-            result = draw(**task.workbook_keywords())
+        result = run(request, out=sys.stdout.buffer)
     except (XlshuffleError, OSError) as exc:
         # an option that cannot work for this file (-o naming the input, -k past its rows,
         # --range off its data) exits 2, not 1
@@ -234,48 +224,49 @@ def _run_task(task: Task) -> dict[str, Any]:
     except Exception as exc:  # a bug or an openpyxl failure on save: report, don't crash
         return {
             "ok": False,
-            "error": f"{task.src}: unexpected {type(exc).__name__}: {exc} "
+            "error": f"{request.src}: unexpected {type(exc).__name__}: {exc} "
             "(nothing was written; please report this with the file if you can)",
         }
-    if isinstance(result, workbook.SampleResult):
-        record = result.record.to_dict()
-        return {"ok": True, "record": record, "table": result.table, "notes": result.notes}
-    return {"ok": True, "record": result.to_dict()}
+    notes = list(result.notes)
+    if result.table is not None:
+        return {"ok": True, "record": result.record, "table": result.table, "notes": notes}
+    return {"ok": True, "record": result.record, "notes": notes}
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     """``shuffle``, ``sample`` or ``groups`` on every input: check the options, build one
-    task per file, run them, report."""
+    request per file, run them, report."""
     from . import seed_note
 
-    command: Command = args.command
-    mode = parse_mode(args.by) if command == "shuffle" else "rows"
-    stream = DrawStream(args.seed)  # a bad seed is a usage error before any file is touched
+    command: DrawKind = args.command
+    seed = Seed.typed(args.seed, exact=args.exact_seed)  # before any file is touched
     _check_options(args)
+    options, side_files = draw_of(args)
     paths = _inputs(args)
     many = len(paths) > 1
-    fresh = args.seed in (None, "")
     if args.out_dir is not None:
         os.makedirs(args.out_dir, exist_ok=True)
-    tasks = _tasks(args, paths, stream, mode)
+    requests = requests_of(args, _sources(args, paths), seed, options, side_files)
     if not args.overwrite:
-        guards.refuse_overwrite(args, tasks)
-    results = _run_all(tasks, args.jobs, command)
-    records = report(args, tasks, results)
-    failed = len(tasks) - len(records)
-    human = human_channel(args, tasks)
+        guards.refuse_overwrite(args, requests)
+    results = _run_all(requests, args.jobs, command)
+    records = report(args, requests, results)
+    failed = len(requests) - len(records)
+    human = human_channel(args, requests)
     if many:
-        print(f"{len(tasks)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human)
+        print(
+            f"{len(requests)} files: {len(records)} {_VERB[command]}, {failed} failed", file=human
+        )
     if args.record and records and not args.dry_run:  # a dry run writes nothing at all
         write_record(args.record, records if many else records[0])
-    if records and many and fresh:
+    if records and many and seed.fresh:
         print(
             "xlshuffle: each file drew its own fresh seed, shown above; replay one with "
             "--seed SEED",
             file=sys.stderr,
         )
     elif records:  # nothing was drawn when every file failed: no seed to replay
-        seed_note(stream, args.seed, sys.stderr)
+        seed_note(seed, sys.stderr)
     if any(res.get("usage") for res in results):
         return 2
     return 1 if failed else 0
@@ -317,73 +308,35 @@ def _inputs(args: argparse.Namespace) -> list[str]:
         raise UsageError(str(exc)) from None
 
 
-def _tasks(
-    args: argparse.Namespace, paths: list[str], stream: DrawStream, mode: Mode
-) -> list[Task]:
-    """One task per file."""
+def _sources(args: argparse.Namespace, paths: list[str]) -> list[tuple[str, str | None]]:
+    """Each input with its output path."""
     from . import UsageError
 
-    command: Command = args.command
     many = len(paths) > 1
-    fresh = args.seed in (None, "")
-    options: dict[str, Any]
-    if command == "shuffle":
-        options = {"by": mode}
-    elif command == "sample":
-        options = {"k": args.k, "sheet_name": args.sheet_name}
-        draw = draw_options(args)
-        if draw is not None:  # issue 20's draws; a plain sample passes exactly what it did
-            options["draw"] = draw
-    else:
-        options = {"k": args.k, "size": args.size, "label": args.label}
-        if args.balance or args.avoid:  # a plain groups draw passes exactly what it did
-            options["balance"] = list(args.balance or [])
-        if args.avoid:
-            options["avoid"] = args.avoid
     try:
-        return [
-            Task(
-                command=command,
-                src=path,
-                dst=destination(args, path, many),
-                # without --seed each file draws its own fresh seed (one run, many draws)
-                seed=(new_seed() if many else str(stream.seed)) if fresh else args.seed,
-                sheet=args.sheet,
-                cells=args.range,
-                table=args.table,
-                columns=args.columns,
-                header=args.header,
-                keep_blank_rows=args.keep_blank_rows,
-                in_place=args.in_place,
-                backup=not args.no_backup,
-                dry_run=args.dry_run,
-                limits=limits_of(args),
-                options=options,
-            )
-            for path in paths
-        ]
+        return [(path, destination(args, path, many)) for path in paths]
     except _Usage as exc:
         raise UsageError(str(exc)) from None
 
 
-def _run_all(tasks: list[Task], jobs: int, command: Command) -> list[dict[str, Any]]:
-    """Each task's result, in the tasks' order (``--jobs N``: N processes)."""
+def _run_all(requests: list[DrawRequest], jobs: int, command: DrawKind) -> list[dict[str, Any]]:
+    """Each request's result, in order (``--jobs N``: N processes)."""
     from ..common.progress import Progress
 
-    many = len(tasks) > 1
-    results: list[dict[str, Any]] = [{}] * len(tasks)
+    many = len(requests) > 1
+    results: list[dict[str, Any]] = [{}] * len(requests)
     label = {"shuffle": "shuffling", "sample": "sampling", "groups": "grouping"}[command]
-    with Progress(len(tasks) if many else 0, label, enabled=None if many else False) as bar:
+    with Progress(len(requests) if many else 0, label, enabled=None if many else False) as bar:
         if jobs > 1 and many:
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
-            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-                futures = {pool.submit(_run_task, t): i for i, t in enumerate(tasks)}
+            with ProcessPoolExecutor(max_workers=min(jobs, len(requests))) as pool:
+                futures = {pool.submit(_run_request, r): i for i, r in enumerate(requests)}
                 for fut in as_completed(futures):
                     results[futures[fut]] = fut.result()
                     bar.advance()
         else:
-            for i, t in enumerate(tasks):
-                results[i] = _run_task(t)
+            for i, r in enumerate(requests):
+                results[i] = _run_request(r)
                 bar.advance()
     return results

@@ -13,25 +13,18 @@ and what ``verify`` adds for such a record).
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
 import sys
-import tempfile
 from typing import Any
 
 from ..common.files import escape_undecodable, write_atomically
-from ..draw.commit import (
-    COMMITMENT_VERSION,
-    commit_seed,
-    commitment_sha256,
-    new_salt,
-    reveal_values,
-    rows_sha256,
-)
+from ..common.request import DrawRequest, Output
 from ..draw.errors import ListError
-from ..draw.protocol import PROTOCOL
-from .chain import check_list, dry_record, entrants, load_commitment, rows_of
+from ..draw.seed import Seed
+from ..filedraw import commitment
+from .report import report
+from .request import draw_of, requests_of
 
 __all__ = ["add_committed_options", "as_committed_draw", "register"]
 
@@ -176,6 +169,29 @@ def _extra(args: argparse.Namespace) -> list[str]:
     return extra
 
 
+def request_of(command: str, src: str, options: list[str]) -> DrawRequest:
+    """The request of ``xlshuffle COMMAND SRC OPTIONS...``: the draw's own parser and
+    checks, no file drawn."""
+    from . import UsageError, _parse, build_parser
+    from .batch import _check_options
+
+    try:
+        args = _parse(build_parser(), [command, src, *options])
+    except UsageError as exc:  # the draw's parser: name the draw's help
+        text = str(exc)
+        if " (see 'xlshuffle " in text:
+            text = (
+                f"{text.partition(' (see ')[0]}: the draw's options are those "
+                f"'xlshuffle {command}' takes (see 'xlshuffle {command} --help')"
+            )
+        raise UsageError(text) from None
+    if args is None or getattr(args, "commitment", None) is not None:
+        raise UsageError(f"{command}: give the draw's options, not another commitment")
+    _check_options(args)
+    options_, side_files = draw_of(args)
+    return requests_of(args, [(src, None)], Seed.given("unused"), options_, side_files)[0]
+
+
 def _cmd_commit(args: argparse.Namespace) -> int:
     from .. import __version__
     from . import UsageError
@@ -184,41 +200,24 @@ def _cmd_commit(args: argparse.Namespace) -> int:
     for path in (args.output, args.entrant_hashes):
         if path is not None and os.path.exists(path):
             raise UsageError(f"{path} exists: a commitment never overwrites a file; name another")
-    record = dry_record(args.draw, args.input, options, "commitment dry run")
-    rows = rows_of(args.input, record)
-    header = bool(record["header"])
-    body: dict[str, Any] = {
-        "commitment_version": COMMITMENT_VERSION,
-        "protocol": PROTOCOL,
-        "draw": {"command": args.draw, "options": options},
-        "list": {
-            "file": os.path.basename(args.input),
-            "sheet": record["sheet"],
-            "selection": record["selection"],
-            "header": header,
-            "rows": len(rows) - (1 if header else 0),
-            "sha256": rows_sha256(rows),
-        },
-        "beacon": args.beacon,
-        "entrants": None,
-        "tool_version": __version__,
-        "time_utc": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()[:19] + "Z",
-    }
-    salt = None
-    if args.entrant_hashes is not None:
-        salt = new_salt()
-        body["entrants"] = {"salted_sha256": entrants(rows, header, salt)}
-    digest = commitment_sha256(body)
-    text = json.dumps({"commitment": body, "sha256": digest}, ensure_ascii=False, indent=2)
+    request = request_of(args.draw, args.input, options)
+    made, record, salt = commitment.commit(
+        request,
+        beacon=args.beacon,
+        entrant_hashes=args.entrant_hashes is not None,
+        tool_version=__version__,
+    )
     if salt is not None:
         write_atomically(args.entrant_hashes, (salt + "\n").encode("ascii"))
-    write_atomically(args.output, escape_undecodable(text + "\n").encode("utf-8"))
+    write_atomically(args.output, escape_undecodable(made.to_json() + "\n").encode("utf-8"))
     what = " ".join([args.draw, *options])
     print(
-        f"{args.output}: commitment to {body['list']['rows']} rows of {args.input} "
+        f"{args.output}: commitment to {made.body['list']['rows']} rows of {args.input} "
         f"({record['selection']}), draw: {what}; seeded by: {args.beacon}"
     )
-    print(f"publish this commitment hash now: {digest}")
+    for pin in made.body["inputs"]:
+        print(f"  {pin['option']} {pin['file']}: pinned (SHA-256 {pin['sha256'][:16]}...)")
+    print(f"publish this commitment hash now: {made.sha256}")
     if salt is not None:
         print(
             f"{args.entrant_hashes}: the salt of the entrant hashes: keep it secret until the draw"
@@ -257,44 +256,47 @@ def _committed_file(path: str, body: dict[str, Any]) -> str:
 
 
 def _cmd_draw(args: argparse.Namespace) -> int:
-    from . import main
-
-    body, digest = load_commitment(args.commitment)
-    committed = str(body["draw"]["command"])
-    if args.as_draw not in (None, committed):
+    made = commitment.load_commitment(args.commitment)
+    if args.as_draw not in (None, made.command):
         raise ListError(
-            f"{args.commitment}: commits to a {committed} draw, not a {args.as_draw}: run "
-            f"'xlshuffle {committed} --commitment {args.commitment} ...' or 'xlshuffle draw'"
+            f"{args.commitment}: commits to a {made.command} draw, not a {args.as_draw}: run "
+            f"'xlshuffle {made.command} --commitment {args.commitment} ...' or 'xlshuffle draw'"
         )
-    if args.input is None:
-        args.input = _committed_file(args.commitment, body)
-    reveal = reveal_values(args.reveal)
-    seed = commit_seed(digest, reveal)
-    salt = _read_salt(args.salt, body)
-    check_list(args.input, body, seed, salt)
-    draw = body["draw"]
-    folder = os.path.dirname(os.path.abspath(args.record))
-    fd, tmp = tempfile.mkstemp(prefix=".xlshuffle-draw-", suffix=".json", dir=folder)
-    os.close(fd)
-    os.unlink(tmp)
-    try:
-        argv = [str(draw["command"]), args.input, *draw["options"], "--seed", seed]
-        argv += ["-o", args.output] if args.output else []
-        code = main([*argv, "--record", tmp])
-        if code != 0:
-            return code
-        with open(tmp, encoding="utf-8") as fh:
-            record = json.load(fh)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    record["commitment"] = {"body": body, "sha256": digest, "salt": salt}
-    record["reveal"] = reveal
+    src = args.input if args.input is not None else _committed_file(args.commitment, made.body)
+    salt = _read_salt(args.salt, made.body)
+    unpinned = made.unpinned()
+    if unpinned:
+        print(
+            f"xlshuffle: {args.commitment} is a commitment of version 1, which did not pin the "
+            f"files its options name ({', '.join(unpinned)}): they are read as they are now",
+            file=sys.stderr,
+        )
+    request = commitment.committed_request(made, args.commitment, src)
+    request = request.replace(output=Output(path=args.output))
+    result = commitment.draw(request, made, args.reveal, salt=salt, out=sys.stdout.buffer)
+    record = result.record
+    shown = argparse.Namespace(command=made.command, json=False, dry_run=False, in_place=False)
+    done: dict[str, Any] = {"ok": True, "record": record}
+    if result.table is not None:
+        done["table"] = result.table
+    report(shown, [request], [done])
     text = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
     write_atomically(args.record, escape_undecodable(text).encode("utf-8"))
     print(
-        f"{args.record}: committed draw {digest[:16]}... with the revealed value(s) "
-        f"{' / '.join(reveal)}: seed {seed}",
+        f"{args.record}: committed draw {made.sha256[:16]}... with the revealed value(s) "
+        f"{' / '.join(record['reveal'])}: seed {record['seed']}",
         file=sys.stderr,
     )
     return 0
+
+
+def verify_commitment(record: Any, where: str, src: str | None, exclude: str | None) -> str:
+    """``verify``'s line for a committed draw's ``record`` (read from ``where``): the chain
+    alone, or with ``src`` the committed draw on it, its side files found beside the
+    record (``exclude``: the exclusion list's path, if given)."""
+    line = commitment.check_record(record, None)  # the chain first: hash, seed, pins
+    if src is None:
+        return line
+    made = commitment.Commitment(record.commitment["body"], record.commitment["sha256"])
+    given = {} if exclude is None else {"--exclude": exclude}
+    return commitment.check_record(record, commitment.committed_request(made, where, src, given))

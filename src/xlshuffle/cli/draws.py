@@ -9,17 +9,14 @@ a plain ``sample`` runs exactly as before) and refuses the ones that cannot comb
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 from typing import Any
 
 from ..common.raffle_options import METHODS, DrawOptions
 from ..draw.errors import OptionError
-from .exclusions import read_excluded
+from ..filedraw.sidefiles import read_counts, read_excluded
 
-__all__ = ["add_draw_options", "draw_lines", "draw_options", "read_counts"]
-
-_MAX_COUNTS_BYTES = 16 * 1024**2
+__all__ = ["add_draw_options", "draw_lines", "draw_options", "read_counts", "read_excluded"]
 
 
 def add_draw_options(p: argparse.ArgumentParser) -> None:
@@ -156,38 +153,6 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
     if args.exclude is None:
         return options
     return dataclasses.replace(options, excluded=read_excluded(args.exclude, args.id))
-
-
-def read_counts(path: str) -> tuple[tuple[str, int], ...]:
-    """A ``--strata-counts`` file: ``stratum,count`` a line (comma, semicolon or tab), a
-    header line allowed first, blank lines skipped."""
-    with open(path, "rb") as fh:
-        data = fh.read(_MAX_COUNTS_BYTES + 1)
-    if len(data) > _MAX_COUNTS_BYTES:
-        raise OptionError(f"--strata-counts {path}: more than 16 MB: not a table of counts")
-    lines = data.decode("utf-8-sig", "replace").splitlines()
-    sample = next((line for line in lines if line.strip()), "")
-    delimiter = max("\t;,", key=sample.count)
-    out: list[tuple[str, int]] = []
-    for number, fields in enumerate(csv.reader(lines, delimiter=delimiter), 1):
-        if not any(f.strip() for f in fields):
-            continue
-        count = fields[1].strip().replace("_", "") if len(fields) == 2 else ""
-        if len(fields) == 2 and count.isdigit():
-            out.append((fields[0].strip(), int(count)))
-        elif out or number > 1 or len(fields) != 2 or _numberish(count):
-            # only the first line may be a header, and a header's count is not a number
-            raise OptionError(
-                f"--strata-counts {path}: line {number} is not 'stratum,count' (a whole "
-                "number 0 or more): write one stratum and its count a line"
-            )
-    if not out:
-        raise OptionError(f"--strata-counts {path}: no 'stratum,count' lines")
-    return tuple(out)
-
-
-def _numberish(text: str) -> bool:
-    return bool(text) and text.lstrip("+-").replace(".", "").replace(",", "").isdigit()
 
 
 def draw_lines(rec: dict[str, Any]) -> list[str]:

@@ -7,7 +7,7 @@ import argparse
 import errno
 import os
 
-from .task import Task
+from ..common.request import DrawRequest
 
 __all__ = ["refuse_mixed_channels", "refuse_overwrite"]
 
@@ -25,14 +25,16 @@ def refuse_mixed_channels(args: argparse.Namespace) -> None:
         )
 
 
-def refuse_overwrite(args: argparse.Namespace, tasks: list[Task]) -> None:
+def refuse_overwrite(args: argparse.Namespace, requests: list[DrawRequest]) -> None:
     """Refuse, before anything is drawn, to replace a record or a default output: they
     are evidence of an earlier draw. A file named with ``-o`` is replaced as asked."""
     found = []
     if args.record and _is_file(args.record):
         found.append((args.record, "--record file"))
     if args.output is None and not args.in_place:
-        found += [(t.dst, "output") for t in tasks if t.dst and _is_file(t.dst)]
+        found += [
+            (r.output.path, "output") for r in requests if r.output.path and _is_file(r.output.path)
+        ]
     if found:
         path, what = found[0]
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""

@@ -15,14 +15,13 @@ import sys
 from typing import Any
 
 from ..common.targets import check_writable
-from ..draw.protocol import DrawStream
 
 __all__ = ["orders_record", "register", "verify_orders"]
 
 
 def register(subparsers: Any) -> None:
     """Add ``orders`` to the ``xlshuffle`` parser."""
-    from . import seed_help
+    from . import add_seed
 
     p = subparsers.add_parser(
         "orders",
@@ -39,7 +38,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "-o", "--output", required=True, metavar="OUT.csv", help="the table to write (.csv, .xlsx)"
     )
-    p.add_argument("--seed", help=seed_help("orders"))
+    add_seed(p, "orders")
     p.add_argument("-k", type=int, metavar="M", help="only the first M places of each order")
     p.add_argument(
         "--balanced",
@@ -63,11 +62,12 @@ def register(subparsers: Any) -> None:
 
 def cmd_orders(args: argparse.Namespace) -> int:
     from ..lists.orders import orders_csv
-    from . import UsageError, seed_note
+    from . import UsageError, seed_note, seed_of
 
     if args.k is not None and args.k < 0:
         raise UsageError(f"-k must be 0 or more, not {args.k}")
-    stream = DrawStream(args.seed)  # a bad seed is a usage error before any file is read
+    seed = seed_of(args)  # a bad seed is a usage error before any file is read
+    stream = seed.stream()
     for given in (args.items, args.ids):
         if _same_file(args.output, given) or (args.record and _same_file(args.record, given)):
             raise UsageError(f"{given} is an input: write the table and record to other files")
@@ -104,7 +104,7 @@ def cmd_orders(args: argparse.Namespace) -> int:
         f"{args.output}: {kind} of {rec['n']} items for {rec['people']} people{places}, "
         f"seed {rec['seed']}"
     )
-    seed_note(stream, args.seed, sys.stderr)
+    seed_note(seed, sys.stderr)
     return 0
 
 

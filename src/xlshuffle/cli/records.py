@@ -43,9 +43,9 @@ def _verify_records(args: argparse.Namespace, records: list[Any]) -> int:
 
     rec0 = records[0]
     if rec0.commitment is not None:  # a committed draw: the chain first, then the draw
-        from .chain import check_commitment
+        from .commit import verify_commitment
 
-        print(check_commitment(rec0, args.input))
+        print(verify_commitment(rec0, args.record, args.input, args.exclude))
     if rec0.target.get("balance") is not None:
         return _verify_teams(args, records)
     if rec0.target.get("draw") is not None:
@@ -90,7 +90,7 @@ def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
     from ..lists.raffle import verify_draw_csv
     from ..workbook import verify_draw_workbook
     from . import UsageError
-    from .exclusions import read_excluded
+    from .draws import read_excluded
 
     rec = records[0]
     if len(records) != 1 or args.input is None:
@@ -188,8 +188,8 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 def _restore_list(args: argparse.Namespace) -> int:
     from .. import __version__
+    from ..common.record import load_one_record
     from ..lists import DEFAULT_MAX_MB, restore_csv
-    from ..workbook.records.record import load_one_record
 
     record = load_one_record(args.record)
     limit = limits_of(args).get("max_file_bytes", DEFAULT_MAX_MB * 1024**2)

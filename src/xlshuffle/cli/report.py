@@ -10,28 +10,33 @@ import sys
 from typing import Any, TextIO
 
 from ..common.files import escape_undecodable, write_atomically
+from ..common.request import DrawRequest
 from .draws import draw_lines
-from .task import Task
 
 __all__ = ["human_channel", "report", "write_record"]
 
 
-def human_channel(args: argparse.Namespace, tasks: list[Task]) -> TextIO:
+def human_channel(args: argparse.Namespace, requests: list[DrawRequest]) -> TextIO:
     """Where the summary lines go: stderr when stdout carries JSON or a sample's CSV."""
-    return sys.stderr if (args.json or csv_to_stdout(args, tasks)) else sys.stdout
+    return sys.stderr if (args.json or csv_to_stdout(args, requests)) else sys.stdout
 
 
-def csv_to_stdout(args: argparse.Namespace, tasks: list[Task]) -> bool:
-    return bool(args.command == "sample" and tasks and tasks[0].dst is None and not args.in_place)
+def csv_to_stdout(args: argparse.Namespace, requests: list[DrawRequest]) -> bool:
+    return bool(
+        args.command == "sample"
+        and requests
+        and requests[0].output.path is None
+        and not args.in_place
+    )
 
 
 def report(
-    args: argparse.Namespace, tasks: list[Task], results: list[dict[str, Any]]
+    args: argparse.Namespace, requests: list[DrawRequest], results: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Print each result (errors on stderr, a sample's CSV and ``--json`` records on
     stdout) and return the records of the draws that succeeded."""
-    to_stdout = csv_to_stdout(args, tasks)
-    human = human_channel(args, tasks)
+    to_stdout = csv_to_stdout(args, requests)
+    human = human_channel(args, requests)
     records = []
     for res in results:
         if not res["ok"]:

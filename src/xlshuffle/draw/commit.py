@@ -33,6 +33,7 @@ from .errors import OptionError
 
 __all__ = [
     "COMMITMENT_VERSION",
+    "REQUEST_COMMITMENT_VERSION",
     "canonical_json",
     "commit_seed",
     "commitment_sha256",
@@ -42,8 +43,12 @@ __all__ = [
     "rows_sha256",
 ]
 
-#: The commitment format this module writes and reads.
+#: The commitment format of a draw stated by its options' texts (Excel's draw-and-lock
+#: commands write it; the command line did before version 2).
 COMMITMENT_VERSION = 1
+#: The commitment format of a draw on a file: the draw as a canonical request, and the
+#: SHA-256 and content of every file beyond the list that it reads (section 17).
+REQUEST_COMMITMENT_VERSION = 2
 _SEED_PREFIX = "xlshuffle-commit:"
 _SPACES = re.compile(r"\s+")
 

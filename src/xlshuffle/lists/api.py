@@ -145,7 +145,7 @@ def _write(
     return target, *write_output(target, op.path, chunks, keep=keep)
 
 
-#: The record format (docs/record.schema.json), ``xlshuffle.workbook.records.record.RECORD_VERSION``
+#: The record format (docs/record.schema.json), ``xlshuffle.common.record.RECORD_VERSION``
 #: written out: this layer may not import the workbook layer (a test keeps them equal).
 RECORD_VERSION = 2
 

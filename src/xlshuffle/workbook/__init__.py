@@ -11,12 +11,12 @@ its docstring has a worked example.
 Needs the ``xlsx`` extra (openpyxl's formula translator): ``pip install 'xlshuffle[xlsx]'``.
 """
 
+from ..common.record import DrawRecord, load_records
 from .api import SampleResult, restore_workbook, sample_workbook, shuffle_workbook
 from .groups import groups_workbook
 from .inmemory import shuffle_worksheet
 from .limits import LIMITS, Limits, raised
 from .raffle_verify import verify_draw_workbook
-from .records.record import DrawRecord, load_records
 from .verify import verify_record
 
 __all__ = [

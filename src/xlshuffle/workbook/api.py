@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 from ..common.names import check_sheet_name, free_sheet_name
+from ..common.record import DrawRecord
 from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
 from ..draw.knuth import check_count
@@ -21,7 +22,6 @@ from .move.refusals import check_movable
 from .package.commit import Changes, Written, check_output_name, commit
 from .plain_sample import winners, winners_table, write_csv
 from .raffle import draw_options, draw_sample
-from .records.record import DrawRecord
 from .restore import fingerprint_for, restore_workbook
 from .selection.keep import free_indexes, spread
 from .selection.options import SelectOptions

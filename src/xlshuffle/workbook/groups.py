@@ -9,6 +9,7 @@ from functools import partial
 from ..common.celltext import text_of
 from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.names import check_cell_text
+from ..common.record import DrawRecord
 from ..draw.errors import SizeError
 from ..draw.knuth import group_numbers, permutation
 from ..draw.protocol import DrawStream, as_stream
@@ -16,7 +17,6 @@ from .draws import CellReader, group_column_edits
 from .jobs import Job, dest, make_record, open_or_refuse
 from .move.refusals import check_unprotected
 from .package.commit import Changes, commit
-from .records.record import DrawRecord
 from .scan.edits import splice
 from .scan.refs import cell_ref
 from .selection.keep import free_indexes, spread

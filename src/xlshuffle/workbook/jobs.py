@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from ..common.record import DrawRecord
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import Mode
 from ..draw.protocol import DrawStream
@@ -14,7 +15,6 @@ from .limits import LIMITS
 from .move.plan import sheet_label
 from .move.refusals import check_merge_refs
 from .package.commit import Changes, Input, Written, read_input
-from .records.record import DrawRecord
 from .scan.refs import Area, col_letters, parse_area, quote_sheet, split_sheet
 from .scan.sheet import SheetXml
 from .selection.keep import kept_runs

@@ -16,13 +16,13 @@ from typing import Any
 
 from ..common.celltext import text_of
 from ..common.raffles import Drawn, check_exclusion, replay
+from ..common.record import DrawRecord
 from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError, WorkbookError
 from .draws import CellReader
 from .jobs import job_from_record
 from .package.commit import read_input
 from .raffle import DataRows, recorded_free_rows, to_data_rows
-from .records.record import DrawRecord
 from .scan.sheet import SheetXml
 
 __all__ = ["verify_draw_record", "verify_draw_workbook"]

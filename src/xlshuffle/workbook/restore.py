@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..common.record import DrawRecord, load_one_record
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import Mode, parse_mode
 from .draws import CellReader
@@ -21,7 +22,6 @@ from .move.plan import destination, inverse, plan_move
 from .move.refusals import check_movable
 from .package.commit import Changes, commit
 from .records.fingerprint import Fingerprint, differing_rows, fingerprint_of
-from .records.record import DrawRecord, load_one_record
 from .scan.refs import cell_ref
 from .scan.sheet import SheetXml
 

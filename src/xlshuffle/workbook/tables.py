@@ -18,6 +18,7 @@ from ..common.a1 import MAX_ROW
 from ..common.celltext import text_of
 from ..common.digest import file_sha256
 from ..common.names import check_cell_text
+from ..common.record import DrawRecord
 from ..draw.errors import OptionError, WorkbookError
 from .draws import CellReader
 from .jobs import job_from_record
@@ -25,7 +26,6 @@ from .limits import LIMITS
 from .move.plan import sheet_label
 from .package.commit import Input, read_input
 from .raffle import DataRows, recorded_free_rows
-from .records.record import DrawRecord
 from .scan.refs import cell_ref, col_letters, parse_area, split_sheet
 from .scan.sheet import SheetXml
 from .selection.select import choose_sheet

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..common.digest import file_sha256
+from ..common.record import DrawRecord
 from ..common.teams import Teams, balance_table, draw_teams
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.knuth import permutation
@@ -24,7 +25,6 @@ from ..draw.protocol import DrawStream
 from ..draw.teams import repeats
 from .jobs import Job, _target_of, job_from_record
 from .raffle import DataRows
-from .records.record import DrawRecord
 from .selection.keep import spread
 from .verify_groups import groups_again, verify_group_column
 

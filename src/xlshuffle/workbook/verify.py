@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..common.digest import file_sha256
+from ..common.record import DrawRecord, load_records
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.knuth import permutation
@@ -22,7 +23,6 @@ from ..draw.protocol import DrawStream
 from .jobs import job_from_record
 from .move.plan import destination, draw_permutation
 from .raffle_verify import verify_draw_record
-from .records.record import DrawRecord, load_records
 from .records.rowdigest import UNKNOWN, block_digests, norm_general, row_digests
 from .scan.refs import cell_ref, parse_area
 from .scan.sheet import SheetXml

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from array import array
 
+from ..common.record import DrawRecord
 from ..draw.errors import WorkbookError
 from ..draw.grid import parse_mode
 from .jobs import job_from_record
@@ -26,7 +27,6 @@ from .records.formulatext import (
     formulas_at,
     found_digests,
 )
-from .records.record import DrawRecord
 from .scan.refs import cell_ref
 from .scan.sheet import SheetXml
 from .selection.select import Selection

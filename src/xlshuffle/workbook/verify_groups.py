@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 
+from ..common.record import DrawRecord
 from ..common.teams import Teams, draw_teams
 from ..draw.errors import WorkbookError
 from ..draw.knuth import group_numbers, permutation
@@ -22,7 +23,6 @@ from ..draw.protocol import DrawStream
 from .draws import CellReader, free_column
 from .jobs import Job, job_from_record
 from .raffle import DataRows, recorded_free_rows
-from .records.record import DrawRecord
 from .scan.refs import cell_ref
 from .scan.sheet import SheetXml
 from .verify_rows import row_values

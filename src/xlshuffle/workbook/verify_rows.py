@@ -8,10 +8,10 @@ import os
 from array import array
 
 from ..common.a1 import col_letters
+from ..common.record import DrawRecord
 from ..draw.errors import WorkbookError
 from .draws import CellReader
 from .jobs import job_from_record
-from .records.record import DrawRecord
 from .records.rowdigest import norm_general
 from .scan.sheet import SheetXml
 

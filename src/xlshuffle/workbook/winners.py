@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 
 from ..common.celltext import text_of
+from ..common.record import DrawRecord
 from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError, WorkbookError
 from .draws import CellReader
 from .jobs import job_from_record
 from .plain_sample import row_values
-from .records.record import DrawRecord
 from .scan.refs import col_letters
 
 __all__ = ["verify_printed", "verify_winners"]

@@ -1,4 +1,6 @@
-"""``--exclude FILE``: the IDs a file lists, one reader for ``sample`` and ``verify``.
+"""The files beyond the list that a draw reads: ``--exclude`` (the IDs that cannot win)
+and ``--strata-counts`` (each stratum's count). One reader each, for the draw, a committed
+draw and ``verify`` alike.
 
 A file given to ``--exclude`` is one of: an earlier draw's record (its winners, drawn
 with ``--id``); a CSV/TSV list (``.csv``, ``.tsv``, ``.tab``) or an ``.xlsx``/``.xlsm``
@@ -6,9 +8,8 @@ workbook holding the ``--id`` column, found by its header text as ``--id`` finds
 the input (so last month's ``sample -o winners.csv`` can be given as it is); or a text
 file of IDs, one a line. A text file whose first line is a header row naming the
 ``--id`` column (alone, or among fields split by ``,``, ``;`` or a tab) is read by that
-column; one whose lines are delimited rows without it
-is refused, and so is anything binary: read one ID a line, a table or a zip would
-exclude nobody, silently.
+column; one whose lines are delimited rows without it is refused, and so is anything
+binary: read one ID a line, a table or a zip would exclude nobody, silently.
 """
 
 from __future__ import annotations
@@ -24,9 +25,44 @@ from ..common.a1 import col_letters
 from ..common.entrants import find_column
 from ..draw.errors import OptionError
 
-__all__ = ["read_excluded"]
+__all__ = ["read_counts", "read_excluded"]
 
 _MAX_EXCLUDE_BYTES = 256 * 1024**2
+_MAX_COUNTS_BYTES = 16 * 1024**2
+
+
+def read_counts(path: str) -> tuple[tuple[str, int], ...]:
+    """A ``--strata-counts`` file: ``stratum,count`` a line (comma, semicolon or tab), a
+    header line allowed first, blank lines skipped."""
+    with open(path, "rb") as fh:
+        data = fh.read(_MAX_COUNTS_BYTES + 1)
+    if len(data) > _MAX_COUNTS_BYTES:
+        raise OptionError(f"--strata-counts {path}: more than 16 MB: not a table of counts")
+    lines = data.decode("utf-8-sig", "replace").splitlines()
+    sample = next((line for line in lines if line.strip()), "")
+    delimiter = max("\t;,", key=sample.count)
+    out: list[tuple[str, int]] = []
+    for number, fields in enumerate(csv.reader(lines, delimiter=delimiter), 1):
+        if not any(f.strip() for f in fields):
+            continue
+        count = fields[1].strip().replace("_", "") if len(fields) == 2 else ""
+        if len(fields) == 2 and count.isdigit():
+            out.append((fields[0].strip(), int(count)))
+        elif out or number > 1 or len(fields) != 2 or _numberish(count):
+            # only the first line may be a header, and a header's count is not a number
+            raise OptionError(
+                f"--strata-counts {path}: line {number} is not 'stratum,count' (a whole "
+                "number 0 or more): write one stratum and its count a line"
+            )
+    if not out:
+        raise OptionError(f"--strata-counts {path}: no 'stratum,count' lines")
+    return tuple(out)
+
+
+def _numberish(text: str) -> bool:
+    return bool(text) and text.lstrip("+-").replace(".", "").replace(",", "").isdigit()
+
+
 _TABLES = {".csv": None, ".tsv": "\t", ".tab": "\t"}
 _WORKBOOKS = (".xlsx", ".xlsm")
 _DELIMITERS = ",;\t"

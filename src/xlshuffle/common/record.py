@@ -1,4 +1,6 @@
-"""The draw record: a JSON account of one batch draw that anyone can replay and check."""
+"""The draw record: a JSON account of one draw on a file (a workbook or a CSV/TSV list)
+that anyone can replay and check, written by both engines (``xlshuffle.records`` gives it to
+the public with the other kinds of record). Standard library only."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ import re
 from dataclasses import MISSING, dataclass, field
 from typing import Any
 
-from ...common.digest import file_sha256
-from ...draw.errors import OptionError, WorkbookError
-from ...draw.protocol import PROTOCOL
-from ..scan.refs import col_index, col_letters
+from ..draw.errors import OptionError, WorkbookError
+from ..draw.protocol import PROTOCOL
+from .a1 import col_index, col_letters
+from .digest import file_sha256
 
 __all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records"]
 
@@ -117,7 +119,7 @@ class DrawRecord:
 
     def __post_init__(self) -> None:
         if not self.tool_version:
-            from ... import __version__
+            from .. import __version__
 
             self.tool_version = __version__
         if not self.time_utc:

@@ -1,0 +1,91 @@
+"""The draw the command line asks for, as one :class:`~xlshuffle.common.request.DrawRequest`
+per input file (``shuffle``, ``sample``, ``groups``).
+
+The options are read once, here: the mode, the counts, the draw's own options and the
+files beyond the list (``--exclude``, ``--strata-counts``, ``--avoid``), each read with
+the SHA-256 of its bytes so that a commitment can pin it.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..common.request import (
+    DrawKind,
+    DrawRequest,
+    GroupsOptions,
+    Options,
+    Output,
+    Region,
+    SampleOptions,
+    ShuffleOptions,
+    SideFile,
+    SideOption,
+)
+from ..draw.grid import parse_mode
+from ..draw.seed import Seed
+from .draws import draw_options
+from .options import limits_of
+
+__all__ = ["draw_of", "requests_of"]
+
+
+def draw_of(args: argparse.Namespace) -> tuple[Options, tuple[SideFile, ...]]:
+    """The options of ``args.command`` and the side files they read."""
+    command: DrawKind = args.command
+    if command == "shuffle":
+        return ShuffleOptions(by=parse_mode(args.by)), ()
+    if command == "groups":
+        avoid = None if args.avoid is None else SideFile.read("--avoid", args.avoid)
+        balance = tuple(args.balance or ()) if (args.balance or args.avoid) else None
+        options = GroupsOptions(
+            k=args.k, size=args.size, label=args.label, balance=balance, avoid=args.avoid
+        )
+        return options, () if avoid is None else (avoid,)
+    draw = draw_options(args)  # reads --strata-counts and --exclude
+    named: tuple[tuple[SideOption, str | None], ...] = (
+        ("--strata-counts", args.strata_counts),
+        ("--exclude", args.exclude),
+    )
+    sides = tuple(
+        SideFile.read(option, path)
+        for option, path in named
+        if draw is not None and path is not None
+    )
+    return SampleOptions(k=args.k, sheet_name=args.sheet_name, draw=draw), sides
+
+
+def requests_of(
+    args: argparse.Namespace,
+    sources: list[tuple[str, str | None]],
+    seed: Seed,
+    options: Options,
+    side_files: tuple[SideFile, ...],
+) -> list[DrawRequest]:
+    """One request per ``(input, output)`` of ``sources``; without ``--seed`` each of
+    several files draws its own fresh seed (one run, many draws)."""
+    many = len(sources) > 1
+    region = Region(
+        sheet=args.sheet,
+        cells=args.range,
+        table=args.table,
+        columns=args.columns,
+        header=args.header,
+        keep_blank_rows=args.keep_blank_rows,
+    )
+    limits = tuple(limits_of(args).items())
+    return [
+        DrawRequest(
+            kind=args.command,
+            src=src,
+            seed=Seed.given(None) if (seed.fresh and many) else seed,
+            options=options,
+            region=region,
+            output=Output(
+                path=dst, in_place=args.in_place, backup=not args.no_backup, dry_run=args.dry_run
+            ),
+            limits=limits,
+            side_files=side_files,
+        )
+        for src, dst in sources
+    ]

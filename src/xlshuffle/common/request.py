@@ -1,0 +1,330 @@
+"""A draw on a file, as one typed request: :class:`DrawRequest`.
+
+Every front end (the command line, a committed draw, the Python API) says what it wants
+drawn in the same frozen object: the file and the part of it that is drawn
+(:class:`Region`), how (one of :class:`ShuffleOptions`, :class:`SampleOptions`,
+:class:`GroupsOptions`), where the result goes (:class:`Output`), the seed
+(:class:`~xlshuffle.draw.seed.Seed`) and every file beyond the list that the draw reads
+(:class:`SideFile`: exclusion lists, strata counts, an earlier draw to avoid), each with
+the SHA-256 of the bytes that were read.
+
+:meth:`DrawRequest.canonical` is the draw as a commitment fixes it (protocol section 17):
+the region and the options, with each side file named by its base name only (its content
+is pinned beside it, by hash); :meth:`DrawRequest.from_canonical` reads it back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias, get_args
+
+from ..draw.errors import OptionError
+from ..draw.grid import Mode, parse_mode
+from ..draw.seed import Seed
+from .raffle_options import DrawOptions
+
+__all__ = [
+    "DrawKind",
+    "DrawRequest",
+    "GroupsOptions",
+    "Options",
+    "Output",
+    "Region",
+    "SampleOptions",
+    "ShuffleOptions",
+    "SideFile",
+    "SideOption",
+    "file_sha256",
+]
+
+#: The draws on a file.
+DrawKind = Literal["shuffle", "sample", "groups"]
+#: The options that name a file beyond the list, by their command-line names.
+SideOption = Literal["--exclude", "--strata-counts", "--avoid"]
+
+_MAX_SIDE_BYTES = 256 * 1024**2
+
+
+@dataclass(frozen=True, kw_only=True)
+class Region:
+    """The part of the file that is drawn (a CSV/TSV list takes only ``header``).
+
+    ``cells`` is an A1 range (``--range``), ``table`` an Excel table's name, ``columns``
+    column letters such as ``"B,D"``; at most one of the three. ``header`` None is the
+    default (on, off for ``cells``).
+    """
+
+    sheet: str | None = None
+    cells: str | None = None
+    table: str | None = None
+    columns: str | None = None
+    header: bool | None = None
+    keep_blank_rows: bool = False
+
+    def workbook_only(self) -> list[str]:
+        """The options given that only a workbook can take (a CSV/TSV list refuses them)."""
+        given = (
+            ("--sheet", self.sheet is not None),
+            ("--range", self.cells is not None),
+            ("--table", self.table is not None),
+            ("--columns", self.columns is not None),
+            ("--keep-blank-rows", self.keep_blank_rows),
+        )
+        return [option for option, is_given in given if is_given]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Output:
+    """Where the result goes: ``path`` (None: nowhere, or stdout for a sample), or over
+    the input (``in_place``, keeping a backup unless ``backup`` is False); a
+    ``dry_run`` writes nothing at all."""
+
+    path: str | None = None
+    in_place: bool = False
+    backup: bool = True
+    dry_run: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShuffleOptions:
+    """``shuffle``: what moves (``by``)."""
+
+    by: Mode = "rows"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SampleOptions:
+    """``sample``: ``k`` rows (None when ``draw`` says how many by its total or counts)
+    to a new sheet ``sheet_name`` or a list; ``draw`` for tickets, reserves, exclusions,
+    strata and audits (None for a plain sample)."""
+
+    k: int | None = None
+    sheet_name: str = "Sample"
+    draw: DrawOptions | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroupsOptions:
+    """``groups``: ``k`` groups or groups of at most ``size``, numbered in a new column
+    ``label``; ``balance`` (columns) makes them balanced teams, ``avoid`` (the path of
+    an earlier groups draw) keeps earlier team-mates apart."""
+
+    k: int | None = None
+    size: int | None = None
+    label: str = "Group"
+    balance: tuple[str, ...] | None = None
+    avoid: str | None = None
+
+
+Options: TypeAlias = ShuffleOptions | SampleOptions | GroupsOptions
+_OPTIONS: dict[str, type[Any]] = {
+    "shuffle": ShuffleOptions,
+    "sample": SampleOptions,
+    "groups": GroupsOptions,
+}
+
+
+@dataclass(frozen=True)
+class SideFile:
+    """A file beyond the list that a draw reads: the option naming it, its path and the
+    SHA-256 (hex) of its bytes as they were read."""
+
+    option: SideOption
+    path: str
+    sha256: str
+
+    @classmethod
+    def read(cls, option: SideOption, path: str) -> SideFile:
+        """The side file at ``path`` as it is now (OSError if it cannot be read)."""
+        return cls(option, path, file_sha256(path, option))
+
+    @property
+    def name(self) -> str:
+        """The file's base name, as a commitment names it."""
+        return os.path.basename(self.path)
+
+
+def file_sha256(path: str, option: str = "file") -> str:
+    """The SHA-256 (hex) of the file at ``path``, refused past 256 MB (no side file of a
+    draw is that large)."""
+    digest = hashlib.sha256()
+    read = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            read += len(chunk)
+            if read > _MAX_SIDE_BYTES:
+                raise OptionError(f"{option} {path}: more than 256 MB: not a file a draw reads")
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawRequest:
+    """One draw on one file: what is drawn, how, where it goes, and the seed.
+
+    Examples
+    --------
+    >>> req = DrawRequest(
+    ...     kind="sample", src="tickets.csv", seed=Seed.given("2026 raffle"),
+    ...     options=SampleOptions(k=3),
+    ... )
+    >>> req.canonical()["sample"]
+    {'k': 3, 'sheet_name': 'Sample', 'draw': None}
+    >>> DrawRequest.from_canonical(req.canonical(), src="tickets.csv",
+    ...     seed=req.seed) == req
+    True
+    """
+
+    kind: DrawKind
+    src: str
+    seed: Seed
+    options: Options
+    region: Region = field(default_factory=Region)
+    output: Output = field(default_factory=Output)
+    limits: tuple[tuple[str, int], ...] = ()
+    side_files: tuple[SideFile, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in get_args(DrawKind):
+            raise OptionError(f"a draw on a file is one of {', '.join(get_args(DrawKind))}")
+        if not isinstance(self.options, _OPTIONS[self.kind]):
+            raise OptionError(
+                f"a {self.kind} request takes {_OPTIONS[self.kind].__name__}, "
+                f"not {type(self.options).__name__}"
+            )
+
+    def replace(self, **changes: Any) -> DrawRequest:
+        """A copy with ``changes`` (the fields' names)."""
+        return dataclasses.replace(self, **changes)
+
+    def side_file(self, option: SideOption) -> SideFile | None:
+        """The side file ``option`` named, if any."""
+        return next((f for f in self.side_files if f.option == option), None)
+
+    def canonical(self) -> dict[str, Any]:
+        """The draw as a commitment fixes it: kind, region and options as plain JSON
+        values, a side file by its base name (its content is pinned by the commitment).
+        Neither the file drawn, nor the output, nor the seed is part of it."""
+        return {
+            "kind": self.kind,
+            "region": _region_plain(self.region),
+            self.kind: _plain(self.options, self),
+        }
+
+    @classmethod
+    def from_canonical(
+        cls,
+        data: dict[str, Any],
+        *,
+        src: str,
+        seed: Seed,
+        output: Output | None = None,
+        excluded: tuple[str, ...] | None = None,
+        side_files: tuple[SideFile, ...] = (),
+    ) -> DrawRequest:
+        """The request :meth:`canonical` gave, on ``src`` with ``seed``: ``excluded``
+        holds the IDs read from the committed exclusion list (the canonical form names
+        the file, not the IDs) and ``side_files`` the files as read now, with ``avoid``
+        taking its path from there. KeyError, TypeError or ValueError for data that is
+        not a canonical request."""
+        kind = data["kind"]
+        if kind not in _OPTIONS:
+            raise ValueError(f"not a draw on a file: {kind!r}")
+        raw = dict(data[kind])
+        avoid = next((f.path for f in side_files if f.option == "--avoid"), None)
+        options: Options
+        if kind == "shuffle":
+            options = ShuffleOptions(by=parse_mode(str(raw["by"])))
+        elif kind == "sample":
+            draw = raw.get("draw")
+            options = SampleOptions(
+                k=raw["k"],
+                sheet_name=str(raw["sheet_name"]),
+                draw=None if draw is None else _draw_options(draw, excluded),
+            )
+        else:
+            balance = raw.get("balance")
+            options = GroupsOptions(
+                k=raw["k"],
+                size=raw["size"],
+                label=str(raw["label"]),
+                balance=None if balance is None else tuple(str(c) for c in balance),
+                avoid=avoid if raw.get("avoid") is not None else None,
+            )
+        return cls(
+            kind=kind,
+            src=src,
+            seed=seed,
+            options=options,
+            region=_region(data["region"]),
+            output=output or Output(),
+            side_files=side_files,
+        )
+
+
+def _region_plain(region: Region) -> dict[str, Any]:
+    """The region as JSON, ``cells`` by its option's name, ``range``."""
+    plain = dataclasses.asdict(region)
+    plain["range"] = plain.pop("cells")
+    return plain
+
+
+def _region(data: dict[str, Any]) -> Region:
+    values = dict(data)
+    values["cells"] = values.pop("range")
+    return Region(**values)
+
+
+def _plain(options: Options, request: DrawRequest) -> dict[str, Any]:
+    """``options`` as JSON values; side files by base name."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if isinstance(value, DrawOptions):
+            value = _plain_draw(value, request)
+        elif f.name == "avoid":
+            side = request.side_file("--avoid")
+            value = None if value is None else (side.name if side else os.path.basename(value))
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if f.name == "excluded":
+            side = request.side_file("--exclude")
+            out["exclude"] = None if value is None else (side.name if side else "")
+            continue
+        if f.name in _RULES and not value:
+            continue  # rules added to the draw later: absent unless asked for, so that
+            # the canonical request of a draw without them is what it always was
+        if f.name == "counts" and value is not None:
+            value = [[label, n] for label, n in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+#: DrawOptions' rules (flags) that a canonical request holds only when they are on.
+_RULES = ("one_entry_per_id", "all_of_small_strata")
+
+
+def _draw_options(data: dict[str, Any], excluded: tuple[str, ...] | None) -> DrawOptions:
+    given = {f.name for f in dataclasses.fields(DrawOptions)}
+    values = {k: v for k, v in data.items() if k in given and k not in ("excluded", "counts")}
+    counts = data.get("counts")
+    if counts is not None:
+        values["counts"] = tuple((str(label), int(n)) for label, n in counts)
+    if data.get("exclude") is not None:
+        if excluded is None:
+            raise ValueError("the request excludes IDs read from a file: give them")
+        values["excluded"] = excluded
+    return DrawOptions(**values)
