@@ -16,6 +16,7 @@ Layers, from the bottom::
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
     filedraw  one typed draw request run on a file by the list or workbook engine, and
               commit-then-draw of such a request (engines imported when they run)
+    records   every kind of record, and verify(record) -> Verdict over all of them
     cli       the command line: the top, may import everything
 """
 
@@ -71,6 +72,8 @@ RULES: dict[str, Rule] = {
     ),
     # the root only for __version__ (a list's record names the tool's version)
     "filedraw": rule("draw", "common", "lists", "workbook", "filedraw", "__init__"),
+    # every kind of record and its verification (the engines' checks imported as they run)
+    "records": rule("draw", "common", "lists", "workbook", "filedraw", "records"),
     "cli": Rule(layers=ANY, third_party=ANY),
     "__init__": rule("draw"),  # the root re-exports the core's public API, nothing else
     "__main__": rule("cli"),  # `python -m xlshuffle`

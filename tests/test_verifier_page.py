@@ -11,6 +11,7 @@ verified. Without Chromium or Playwright the tests skip, unless XLSHUFFLE_REQUIR
 from __future__ import annotations
 
 import base64
+import hashlib
 import importlib.util
 import json
 import os
@@ -732,6 +733,142 @@ def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
     more = DRAWS.replace("3,Cy,3,N", "3,Cy,300,N").encode()
     result = verify(page, record, ("draws.csv", more), work / "out.csv")
     assert not result["verified"]
+
+
+PINNED = "every file the draw read beside the list is the committed one (pinned by SHA-256: {})"
+
+
+def committed(work: Path, *options: str) -> dict[str, Any]:
+    """The record of a committed sample of draws.csv (``options``) drawn with the CLI."""
+    for name in ("c.json", "r.json", "out.csv"):
+        (work / name).unlink(missing_ok=True)
+    cli("commit", "draws.csv", "--draw", "sample", *options, "--beacon", "Lotto 2026-12-04",
+        "-o", "c.json", cwd=work)  # fmt: skip
+    cli("draw", "c.json", "draws.csv", "--reveal", "4 17", "--record", "r.json", "-o", "out.csv",
+        cwd=work)  # fmt: skip
+    record: dict[str, Any] = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    return record
+
+
+def spliced(work: Path, honest: dict[str, Any], *options: str) -> str:
+    """A plain draw of draws.csv (``options``) with the honest record's seed, passed off as
+    the committed draw: the honest record's commitment and revealed values spliced in."""
+    cli("sample", "draws.csv", *options, "--seed", honest["seed"], "-o", "forged.csv",
+        "--record", "forged.json", "--overwrite", cwd=work)  # fmt: skip
+    forged = json.loads((work / "forged.json").read_text(encoding="utf-8"))
+    forged |= {"commitment": honest["commitment"], "reveal": honest["reveal"]}
+    return json.dumps(forged)
+
+
+def test_a_committed_draw_with_an_exclusion_list_verifies(page: Any, work: Path) -> None:
+    (work / "april.txt").write_text("2\n", encoding="utf-8")
+    record = committed(work, "-k", "2", "--id", "id", "--exclude", "april.txt")
+    assert record["commitment"]["body"]["commitment_version"] == 2
+    result = verify(page, json.dumps(record), work / "draws.csv", work / "out.csv")
+    assert result["verified"], result["message"]
+    assert PINNED.format("april.txt") in result["message"]
+    assert "the draw is the committed one" in result["message"]
+
+
+def test_a_record_of_another_exclusion_list_is_not_the_committed_draw(
+    page: Any, work: Path
+) -> None:
+    """After the reveal the organiser draws again, with the same seed and an exclusion list
+    that leaves out who would have won, and splices in the commitment: refused."""
+    (work / "april.txt").write_text("2\n", encoding="utf-8")
+    honest = committed(work, "-k", "2", "--id", "id", "--exclude", "april.txt")
+    (work / "rigged.txt").write_text("2\n3\n4\n", encoding="utf-8")
+    forged = spliced(work, honest, "-k", "2", "--id", "id", "--exclude", "rigged.txt")
+    result = verify(page, forged, work / "draws.csv", work / "forged.csv")
+    assert not result["verified"]
+    assert result["supported"]
+    assert "the commitment pinned --exclude april.txt holding 1 ID (digest " in result["message"]
+    assert "the record's draw excluded 3 IDs (digest " in result["message"]
+    assert result["message"].endswith("not the committed draw")
+    # the exclusion list edited in place (same name) and drawn again: refused the same way
+    (work / "april.txt").write_text("2\n5\n", encoding="utf-8")
+    forged = spliced(work, honest, "-k", "2", "--id", "id", "--exclude", "april.txt")
+    result = verify(page, forged, work / "draws.csv", work / "forged.csv")
+    assert not result["verified"]
+    assert "the record's draw excluded 2 IDs" in result["message"]
+    # the committed exclusion list, but another -k: not the committed request
+    (work / "april.txt").write_text("2\n", encoding="utf-8")
+    forged = spliced(work, honest, "-k", "3", "--id", "id", "--exclude", "april.txt")
+    result = verify(page, forged, work / "draws.csv", work / "forged.csv")
+    assert not result["verified"]
+    assert "the commitment draws -k 2, the record 3" in result["message"]
+
+
+def test_strata_counts_are_pinned_by_the_commitment(page: Any, work: Path) -> None:
+    honest = committed(work, "--strata", "site", "--strata-counts", "counts.csv")
+    assert honest["commitment"]["body"]["inputs"][0]["holds"] == {"counts": [["N", 2], ["S", 1]]}
+    result = verify(page, json.dumps(honest), work / "draws.csv", work / "out.csv")
+    assert result["verified"], result["message"]
+    assert PINNED.format("counts.csv") in result["message"]
+    # the counts edited after the reveal, drawn again with the same seed
+    (work / "counts.csv").write_text("N,1\nS,2\n", encoding="utf-8")
+    forged = spliced(work, honest, "--strata", "site", "--strata-counts", "counts.csv")
+    result = verify(page, forged, work / "draws.csv", work / "forged.csv")
+    assert not result["verified"]
+    assert result["supported"]
+    assert (
+        "the commitment pinned --strata-counts counts.csv holding the counts N 2, S 1, the "
+        "record's draw took the counts N 1, S 2: not the committed draw"
+    ) in result["message"]
+
+
+def test_a_committed_balanced_split_pins_the_earlier_split_it_avoids(page: Any, work: Path) -> None:
+    cli("groups", "draws.csv", "-k", "2", "--balance", "site", "--seed", "march", "-o",
+        "march.csv", "--record", "march.json", cwd=work)  # fmt: skip
+    cli("commit", "draws.csv", "--draw", "groups", "-k", "2", "--balance", "site", "--avoid",
+        "march.json", "--beacon", "Lotto", "-o", "c.json", cwd=work)  # fmt: skip
+    cli("draw", "c.json", "draws.csv", "--reveal", "4 17", "--record", "r.json", "-o", "out.csv",
+        cwd=work)  # fmt: skip
+    honest = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    result = verify(page, json.dumps(honest), work / "draws.csv", work / "out.csv")
+    assert result["verified"], result["message"]
+    assert PINNED.format("march.json") in result["message"]
+    # another earlier split avoided, with the same seed: refused
+    cli("groups", "draws.csv", "-k", "2", "--balance", "site", "--seed", "april", "-o",
+        "april.csv", "--record", "april.json", cwd=work)  # fmt: skip
+    cli("groups", "draws.csv", "-k", "2", "--balance", "site", "--avoid", "april.json", "--seed",
+        honest["seed"], "-o", "forged.csv", "--record", "forged.json", cwd=work)  # fmt: skip
+    forged = json.loads((work / "forged.json").read_text(encoding="utf-8"))
+    forged |= {"commitment": honest["commitment"], "reveal": honest["reveal"]}
+    result = verify(page, json.dumps(forged), work / "draws.csv", work / "forged.csv")
+    assert not result["verified"]
+    assert "the commitment pinned --avoid march.json holding an earlier split" in result["message"]
+
+
+def test_a_committed_draw_of_version_1_verifies(page: Any, work: Path) -> None:
+    """A commitment of version 1 (the draw as options' texts, no file pinned) still verifies,
+    and its options are still held against the record."""
+    from xlshuffle.draw.commit import canonical_json
+
+    (work / "april.txt").write_text("2\n", encoding="utf-8")
+    v2 = committed(work, "-k", "2", "--id", "id", "--exclude", "april.txt")["commitment"]["body"]
+    body = {k: v for k, v in v2.items() if k != "inputs"}
+    body |= {
+        "commitment_version": 1,
+        "draw": {
+            "command": "sample",
+            "options": ["-k", "2", "--id", "id", "--exclude", "april.txt"],
+        },
+    }
+    digest = hashlib.sha256(canonical_json(body)).hexdigest()
+    (work / "old.json").write_text(json.dumps({"commitment": body, "sha256": digest}), "utf-8")
+    cli("draw", "old.json", "draws.csv", "--reveal", "4 17", "--record", "old-r.json", "-o",
+        "old.csv", cwd=work)  # fmt: skip
+    record = json.loads((work / "old-r.json").read_text(encoding="utf-8"))
+    assert record["commitment"]["body"]["commitment_version"] == 1
+    result = verify(page, json.dumps(record), work / "draws.csv", work / "old.csv")
+    assert result["verified"], result["message"]
+    assert "the draw is the committed one" in result["message"]
+    assert "pinned by SHA-256" not in result["message"]
+    forged = spliced(work, record, "-k", "3", "--id", "id", "--exclude", "april.txt")
+    result = verify(page, forged, work / "draws.csv", work / "forged.csv")
+    assert not result["verified"]
+    assert "the commitment draws -k 2, the record 3" in result["message"]
 
 
 @pytest.mark.parametrize(

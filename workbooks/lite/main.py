@@ -14,12 +14,13 @@
 # xlshuffle.common.raffles, xlshuffle.draw, xlshuffle.draw.allocate, xlshuffle.draw.audit,
 # xlshuffle.draw.cards, xlshuffle.draw.commit, xlshuffle.draw.errors, xlshuffle.draw.grid,
 # xlshuffle.draw.knuth, xlshuffle.draw.orders, xlshuffle.draw.protocol,
-# xlshuffle.draw.raffle, xlshuffle.draw.strata, xlshuffle.draw.teams, xlshuffle.draw.text,
-# xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel, xlshuffle.excel._cells,
-# xlshuffle.excel._lockbook, xlshuffle.excel._lockcommit, xlshuffle.excel._lockcore,
-# xlshuffle.excel._lockdesign, xlshuffle.excel._raffle, xlshuffle.excel._teams,
-# xlshuffle.excel._udf, xlshuffle.excel.allocate, xlshuffle.excel.lock,
-# xlshuffle.excel.orders, xlshuffle.excel.samples, xlshuffle.excel.scripts.
+# xlshuffle.draw.raffle, xlshuffle.draw.seed, xlshuffle.draw.strata, xlshuffle.draw.teams,
+# xlshuffle.draw.text, xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel,
+# xlshuffle.excel._cells, xlshuffle.excel._lockbook, xlshuffle.excel._lockcommit,
+# xlshuffle.excel._lockcore, xlshuffle.excel._lockdesign, xlshuffle.excel._raffle,
+# xlshuffle.excel._teams, xlshuffle.excel._udf, xlshuffle.excel.allocate,
+# xlshuffle.excel.lock, xlshuffle.excel.orders, xlshuffle.excel.samples,
+# xlshuffle.excel.scripts.
 #
 # Use it in xlwings Lite (docs/lite.md has the details), no package index needed:
 #   1. Excel: Home > Add-ins, add "xlwings Lite" and open its task pane.
@@ -795,6 +796,7 @@ from typing import Any
 from ..draw.errors import EntryError, OptionError, SeedError, SizeError
 from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from ..draw.seed import Seed
 from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
 from .raffle_options import DrawOptions
@@ -1028,7 +1030,7 @@ def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
         raise ents.fail(
             f"record: target.draw cannot be read ({exc}): the record was edited"
         ) from None
-    return choose(ents, opts, DrawStream(seed), excluded)
+    return choose(ents, opts, Seed.given(seed).stream(), excluded)
 
 
 def _recorded_exclusion(data: object, n: int) -> Exclusion | None:
@@ -1848,6 +1850,7 @@ from .errors import OptionError
 
 __all__ = [
     "COMMITMENT_VERSION",
+    "REQUEST_COMMITMENT_VERSION",
     "canonical_json",
     "commit_seed",
     "commitment_sha256",
@@ -1857,8 +1860,12 @@ __all__ = [
     "rows_sha256",
 ]
 
-#: The commitment format this module writes and reads.
+#: The commitment format of a draw stated by its options' texts (Excel's draw-and-lock
+#: commands write it; the command line did before version 2).
 COMMITMENT_VERSION = 1
+#: The commitment format of a draw on a file: the draw as a canonical request, and the
+#: SHA-256 and content of every file beyond the list that it reads (section 17).
+REQUEST_COMMITMENT_VERSION = 2
 _SEED_PREFIX = "xlshuffle-commit:"
 _SPACES = re.compile(r"\s+")
 
@@ -3292,6 +3299,156 @@ def exclude(entrant_ids: Iterable[object], excluded: Iterable[object]) -> list[i
     """
     drop = {t for t in _canonical_ids(excluded, "an excluded ID") if t}
     return [i for i, t in enumerate(_canonical_ids(entrant_ids, "an entrant ID")) if t not in drop]
+''',
+    "xlshuffle.draw.seed": r'''"""A seed, normalised once: :class:`Seed`, the value every front end hands the engines.
+
+A seed arrives as command-line text, an Excel cell (number, date, text) or a Python
+argument; it leaves as the text a record keeps and the stream the draw reads. This module
+is the one place that turns the first into the other two (the protocol's step 1 is
+:func:`~xlshuffle.draw.protocol.normalise_seed`, which :class:`Seed` calls): the edges
+take ``Seed.stream()`` and never build a :class:`~xlshuffle.draw.protocol.DrawStream`
+from a seed of their own.
+
+Protocol v1 hashes a text seed exactly as it is, white space included, so ``"2026 "`` and
+``"2026"`` are two different draws. A seed copied from a web page or a spreadsheet cell
+easily carries such a space; :meth:`Seed.typed` (the command line's reader) refuses one
+at either end, and a control character anywhere, unless the caller says the seed is
+meant exactly so (``exact=True``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from .errors import SeedError
+from .protocol import DrawStream, new_seed, normalise_seed
+
+__all__ = ["Seed"]
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A seed of draw protocol v1, as the text that replays it.
+
+    Parameters
+    ----------
+    text : str
+        The seed's text as a record keeps it: a text seed as given, a number or a date as
+        the text the protocol hashes (``42.0`` -> ``"42"``). Never empty.
+    fresh : bool, optional
+        True when no seed was given and this one was drawn from the operating system's
+        random source (:func:`~xlshuffle.draw.protocol.new_seed`), so that the front end
+        can say which seed to replay.
+
+    Examples
+    --------
+    >>> Seed.given(42.0)
+    Seed(text='42', fresh=False)
+    >>> Seed.given("Spring fair").stream().randbelow(10) == Seed.given("Spring fair").stream(
+    ... ).randbelow(10)
+    True
+    >>> Seed.given(None).fresh
+    True
+    """
+
+    text: str
+    fresh: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str) or self.text == "":
+            raise SeedError("a Seed holds the seed's text: build one with Seed.given(value)")
+        normalise_seed(self.text)  # refuses half a character, as the stream would
+
+    @classmethod
+    def given(cls, value: object) -> Seed:
+        """The seed of ``value``: a text, a number, a date, a stream being continued (its
+        seed), or None/``""`` for a fresh one.
+
+        Raises
+        ------
+        SeedError
+            For a value the protocol refuses (booleans, NaN, infinities, other types).
+        """
+        if isinstance(value, Seed):
+            return value
+        if isinstance(value, DrawStream):
+            return cls(value.seed_text)
+        if value is None or value == "":
+            return cls(new_seed(), fresh=True)
+        if isinstance(value, str):
+            normalise_seed(value)
+            return cls(value)
+        return cls(normalise_seed(value).decode("utf-8"))
+
+    @classmethod
+    def typed(cls, text: str | None, *, option: str = "--seed", exact: bool = False) -> Seed:
+        """The seed a person typed (``text``; None for a fresh one), refused when it
+        starts or ends with white space or holds a control character, which a copied
+        seed carries by accident and which gives another draw than the seed without it.
+
+        Parameters
+        ----------
+        text : str or None
+            What was typed after ``option``.
+        option : str, optional
+            The option's name, for the message.
+        exact : bool, optional
+            Take ``text`` as it is, spaces and all (the seed is meant so).
+
+        Examples
+        --------
+        >>> Seed.typed("2026").text
+        '2026'
+        >>> Seed.typed("2026 ")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        xlshuffle.draw.errors.SeedError: --seed '2026 ' ends with a space, which makes it ...
+        >>> Seed.typed("2026 ", exact=True).text
+        '2026 '
+        """
+        if text is None:
+            return cls(new_seed(), fresh=True)
+        if text == "":
+            raise SeedError(
+                f"{option} is empty: give a seed text, or leave {option} out to draw a fresh one"
+            )
+        if not exact:
+            problem = _accident(text)
+            if problem:
+                raise SeedError(
+                    f"{option} {text!r} {problem}, which makes it another seed than "
+                    f"{_cleaned(text)!r}: remove it, or add --exact-seed if the "
+                    f"{'space' if 'space' in problem else 'character'} is part of the seed"
+                )
+        return cls.given(text)
+
+    def stream(self) -> DrawStream:
+        """A new stream of this seed, at its first word."""
+        return DrawStream(self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _accident(text: str) -> str:
+    """What in ``text`` looks copied by accident, or ``""``."""
+    for where, char in (("starts", text[0]), ("ends", text[-1])):
+        if char.isspace():
+            name = "a space" if char == " " else f"white space ({_name(char)})"
+            return f"{where} with {name}"
+    for char in text:
+        if unicodedata.category(char) == "Cc":
+            return f"holds a control character ({_name(char)})"
+    return ""
+
+
+def _cleaned(text: str) -> str:
+    return "".join(c for c in text.strip() if unicodedata.category(c) != "Cc")
+
+
+def _name(char: str) -> str:
+    return unicodedata.name(char, f"U+{ord(char):04X}")
 ''',
     "xlshuffle.draw.strata": r'''"""Stratified draws: each stratum drawn from its own sub-stream (protocol section 11).
 

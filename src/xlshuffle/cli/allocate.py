@@ -18,7 +18,7 @@ from ..common.files import escape_undecodable, write_atomically
 from ..draw.errors import OptionError, SizeError
 from ..lists import allocation as files
 
-__all__ = ["register", "verify"]
+__all__ = ["register"]
 
 
 def register(subparsers: Any) -> None:
@@ -198,28 +198,3 @@ def _summary(output: str, n: int, rows: list[Any], also: list[str]) -> str:
         f"{output}: {len(rows)} rows in {sequences} ({blocks} blocks); use the first {n} "
         f"rows of each" + (f"; also wrote {', '.join(also)}" if also else "")
     )
-
-
-def verify(args: argparse.Namespace, record: dict[str, Any]) -> int:
-    """``verify`` of an allocation record: replay it and check ``--output``."""
-    from . import UsageError
-
-    if args.input is not None or args.exclude is not None:
-        raise UsageError(
-            f"{args.record}: an allocation list has no input: give only --output OUT.csv"
-        )
-    if args.output is None:
-        raise UsageError(
-            f"{args.record}: give --output OUT.csv: the list, its codes-only list or its "
-            "REDCap table, to check against the record"
-        )
-    if _is_book(args.output):
-        from ..common.digest import file_sha256
-        from ..workbook.tables import read_table
-
-        got, sha = read_table(args.output), file_sha256(args.output)
-        count = files.verify_allocation_table(record, args.output, got, sha, args.record)
-    else:
-        count = files.verify_allocation(record, args.output, args.record)
-    print(f"ok: allocate with seed {record['seed']}: {count} rows replayed; {args.output} checked")
-    return 0

@@ -288,15 +288,3 @@ def _cmd_draw(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
-
-
-def verify_commitment(record: Any, where: str, src: str | None, exclude: str | None) -> str:
-    """``verify``'s line for a committed draw's ``record`` (read from ``where``): the chain
-    alone, or with ``src`` the committed draw on it, its side files found beside the
-    record (``exclude``: the exclusion list's path, if given)."""
-    line = commitment.check_record(record, None)  # the chain first: hash, seed, pins
-    if src is None:
-        return line
-    made = commitment.Commitment(record.commitment["body"], record.commitment["sha256"])
-    given = {} if exclude is None else {"--exclude": exclude}
-    return commitment.check_record(record, commitment.committed_request(made, where, src, given))

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..common.targets import check_writable
 
-__all__ = ["orders_record", "register", "verify_orders"]
+__all__ = ["register"]
 
 
 def register(subparsers: Any) -> None:
@@ -145,44 +145,3 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.samefile(a, b)
     except OSError:  # one of them does not exist (yet)
         return os.path.realpath(a) == os.path.realpath(b)
-
-
-def orders_record(path: str) -> dict[str, Any] | None:
-    """The record in ``path`` if it is an ``orders`` record, else None (any other record,
-    or a file the general record reader should explain)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError, RecursionError):  # the record reader explains these
-        return None
-    return data if isinstance(data, dict) and data.get("command") == "orders" else None
-
-
-def verify_orders(args: argparse.Namespace, record: dict[str, Any]) -> int:
-    """Replay an ``orders`` record from ``--input`` and ``--ids``; check ``--output``."""
-    from ..lists.orders import verify_orders_csv
-    from . import UsageError
-
-    if args.input is None or args.ids is None:
-        raise UsageError(
-            f"{args.record}: an orders record is replayed from its inputs: give --input ITEMS "
-            "and --ids IDS (and --output OUT.csv to check the table)"
-        )
-    readers = (
-        _reader(args.input, record.get("items_range"), "items_range"),
-        _reader(args.ids, record.get("ids_range"), "ids_range"),
-    )
-    read_saved = None
-    if args.output is not None and _is_book(args.output):
-        from ..workbook.tables import read_table
-
-        read_saved = read_table
-    verify_orders_csv(
-        record, args.input, args.ids, args.output, readers=readers, read_saved=read_saved
-    )
-    checked = "inputs and output" if args.output is not None else "inputs"
-    print(
-        f"ok: orders of {record['items']} for {record['people']} people with seed "
-        f"{record['seed']} drawn again; {checked} checked"
-    )
-    return 0

@@ -3,144 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from ..draw.errors import WorkbookError
 from .options import limits_of
 
 __all__ = ["cmd_restore", "cmd_verify"]
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from . import UsageError
-    from .orders import orders_record, verify_orders
+    """``verify``: a thin shell over :func:`xlshuffle.records.verify`."""
+    from ..records import verify
 
-    orders = orders_record(args.record)
-    if orders is not None:
-        return verify_orders(args, orders)
-    from ..workbook import load_records
-
-    try:
-        records = load_records(args.record)
-    except WorkbookError:
-        from ..lists.allocation import read_allocation_record
-
-        allocation = read_allocation_record(args.record)
-        if allocation is None:
-            raise
-        from .allocate import verify
-
-        return verify(args, allocation)
-    if args.ids is not None:
-        raise UsageError(f"{args.record}: --ids checks an orders record; this is another draw")
-    return _verify_records(args, records)
-
-
-def _verify_records(args: argparse.Namespace, records: list[Any]) -> int:
-    """A draw record file of ``shuffle``, ``sample`` or ``groups``: its kind's check."""
-    from ..workbook import verify_record
-    from . import UsageError
-
-    rec0 = records[0]
-    if rec0.commitment is not None:  # a committed draw: the chain first, then the draw
-        from .commit import verify_commitment
-
-        print(verify_commitment(rec0, args.record, args.input, args.exclude))
-    if rec0.target.get("balance") is not None:
-        return _verify_teams(args, records)
-    if rec0.target.get("draw") is not None:
-        return _verify_draw(args, records)
-    if args.exclude is not None:
-        raise UsageError(
-            f"{args.record}: --exclude checks a draw made with sample --exclude; this "
-            "record's draw excluded nothing"
-        )
-    if (
-        len(records) == 1
-        and rec0.target.get("kind") == "list"
-        and args.output is not None
-        and args.input is not None
-        and rec0.command == "sample"
-        and rec0.output is None
-        and rec0.output_sha256 is None
-    ):
-        # winners printed from a CSV/TSV list and saved: the lists layer reads them
-        from ..lists.winners import verify_winners
-
-        verify_record(rec0, input=args.input)
-        verify_winners(rec0.to_dict(), args.input, args.output)
-    else:
-        verify_record(args.record, input=args.input, output=args.output)
-    for rec in records:
-        checked = [
-            label
-            for label, given in (("input", args.input), ("output", args.output))
-            if given is not None
-        ]
-        extra = f"; {' and '.join(checked)} checked" if checked else ""
-        print(
-            f"ok: {rec.command} of {rec.input} with seed {rec.seed}: permutation of "
-            f"{len(rec.permutation)} replayed{extra}"
-        )
-    return 0
-
-
-def _verify_draw(args: argparse.Namespace, records: list[Any]) -> int:
-    """A draw of issue 20 reads its weights, IDs and strata from the input: replay it."""
-    from ..lists.raffle import verify_draw_csv
-    from ..workbook import verify_draw_workbook
-    from . import UsageError
-    from .draws import read_excluded
-
-    rec = records[0]
-    if len(records) != 1 or args.input is None:
-        raise UsageError(
-            f"{args.record}: a draw by tickets, strata, exclusions or an audit is replayed "
-            "from its input: give --input IN (and --output OUT to check the rows written), "
-            "one record at a time"
-        )
-    id_column = (rec.target["draw"].get("id") or {}).get("column")
-    excluded = None if args.exclude is None else read_excluded(args.exclude, id_column)
-    if rec.target.get("kind") == "list":
-        verify_draw_csv(rec.to_dict(), args.input, args.output, excluded=excluded)
-    else:
-        verify_draw_workbook(rec, args.input, args.output, excluded=excluded)
-    checked = "input and output" if args.output is not None else "input"
-    chain = "" if excluded is None else f"; exactly the IDs of {args.exclude} excluded"
-    print(
-        f"ok: sample of {rec.input} with seed {rec.seed}: {len(rec.permutation)} rows "
-        f"({rec.target['draw']['method']}) drawn again; {checked} checked{chain}"
+    verdict = verify(
+        args.record, input=args.input, output=args.output, exclude=args.exclude, ids=args.ids
     )
-    return 0
-
-
-def _verify_teams(args: argparse.Namespace, records: list[Any]) -> int:
-    """Balanced teams read their balancing columns from the input: draw them again."""
-    from ..lists.teams import verify_balanced_csv
-    from . import UsageError
-
-    rec = records[0]
-    if len(records) != 1 or args.input is None:
-        raise UsageError(
-            f"{args.record}: balanced teams are drawn again from their input: give "
-            "--input IN (and --output OUT to check the teams written), one record at a time"
-        )
-    if rec.target.get("kind") == "list":
-        verify_balanced_csv(rec.to_dict(), args.input, args.output)
-    else:
-        from ..workbook import verify_record
-
-        verify_record(rec, input=args.input, output=args.output)
-    checked = "input and output" if args.output is not None else "input"
-    spec = rec.target["balance"]
-    columns = ", ".join(c["column"] for c in spec["columns"])
-    how = [f"balanced by {columns}"] if columns else []
-    if spec.get("avoid"):
-        how.append(f"avoiding {spec['avoid']['file']}")
-    print(
-        f"ok: groups of {rec.input} with seed {rec.seed}: {rec.k} teams {' and '.join(how)} "
-        f"drawn again; {checked} checked"
-    )
+    if not verdict.ok:
+        print(f"Error: {verdict.message}", file=sys.stderr)
+        return 1
+    print(verdict.message)
     return 0
 
 

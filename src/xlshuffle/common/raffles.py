@@ -22,6 +22,7 @@ from typing import Any
 from ..draw.errors import OptionError, SeedError, SizeError
 from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import canonical_id
+from ..draw.seed import Seed
 from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
 from .entries import check_unique_ids, entries_by_id
@@ -267,7 +268,7 @@ def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
             f"record: target.draw cannot be read ({exc}): the record was edited"
         ) from None
     try:
-        return choose(ents, opts, DrawStream(seed), excluded)
+        return choose(ents, opts, Seed.given(seed).stream(), excluded)
     except SizeError as exc:  # the counts it states cannot be drawn from these rows
         raise ents.fail(
             "record: target.draw cannot be drawn again from these rows "

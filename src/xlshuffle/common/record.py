@@ -18,7 +18,7 @@ from ..draw.protocol import PROTOCOL
 from .a1 import col_index, col_letters
 from .digest import file_sha256
 
-__all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records"]
+__all__ = ["RECORD_VERSION", "DrawRecord", "load_one_record", "load_records", "record_items"]
 
 #: The version of the record format written today (docs/record.schema.json). Version 1,
 #: written by xlshuffle 0.1, has no ``record_version``, ``unit``, ``target`` or ``parts``.
@@ -144,7 +144,19 @@ class DrawRecord:
             )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the record as plain JSON-ready data, protocol first."""
+        """The record as plain JSON data, protocol first: what ``--record`` writes, and
+        what :func:`json.dump` takes (the record itself is a dataclass, which it does not).
+
+        Examples
+        --------
+        >>> import json
+        >>> rec = DrawRecord(command="shuffle", seed="42", input="in.csv", input_sha256="",
+        ...     sheet="", selection="rows 1-4", header=True, mode="rows", rows=4, columns=1,
+        ...     permutation=[2, 0, 1], tool_version="0.1.0", time_utc="2026-11-28T10:00:00Z")
+        >>> text = json.dumps(rec.to_dict())
+        >>> DrawRecord.from_dict(json.loads(text)) == rec
+        True
+        """
         # Fields hold only JSON types; a shallow copy per field avoids asdict's deep copy,
         # which costs seconds for a million-entry permutation.
         data = {name: copy.copy(getattr(self, name)) for name in self.__dataclass_fields__}
@@ -286,8 +298,9 @@ def _read_bounded(path: str, limit: int) -> bytes:
     return buffer.getvalue()
 
 
-def load_records(path: str) -> list[DrawRecord]:
-    """Read a record file: one JSON object, a JSON array of them, or JSON lines."""
+def record_items(path: str) -> list[dict[str, Any]]:
+    """The JSON objects of a record file: one object, a JSON array of them, or JSON lines
+    (WorkbookError naming ``path`` for a file that is none of these)."""
     raw = _read_bounded(path, MAX_RECORD_BYTES)
     try:
         text = raw.decode("utf-8-sig")
@@ -307,7 +320,12 @@ def load_records(path: str) -> list[DrawRecord]:
     items = data if isinstance(data, list) else [data]
     if not items or not all(isinstance(i, dict) for i in items):
         raise WorkbookError(f"{path}: expected a JSON object (or a list of them) per draw")
-    return [DrawRecord.from_dict(i, path) for i in items]
+    return items
+
+
+def load_records(path: str) -> list[DrawRecord]:
+    """Read a record file: one JSON object, a JSON array of them, or JSON lines."""
+    return [DrawRecord.from_dict(i, path) for i in record_items(path)]
 
 
 def load_one_record(path: str) -> DrawRecord:

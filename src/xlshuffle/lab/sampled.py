@@ -18,7 +18,8 @@ from itertools import permutations
 from operator import itemgetter
 
 from ..draw.errors import SizeError
-from ..draw.protocol import DrawStream, Source
+from ..draw.protocol import Source
+from ..draw.seed import Seed
 from ._shared import Perm, Tick, as_algorithm
 from .classic import Algorithm, MsvcRand, VbaRnd
 from .stats import chi2_sf, poisson_sf
@@ -109,7 +110,7 @@ def sample(
 ) -> SampleResult:
     """Shuffle ``range(n)`` ``trials`` times and test the counts for fairness.
 
-    The trials of each algorithm draw from ``DrawStream(f"{seed}:{name}")``, so every
+    The trials of each algorithm draw from the stream of the seed ``f"{seed}:{name}"``, so every
     run is reproducible and each algorithm sees its own stream.
 
     Parameters
@@ -136,7 +137,7 @@ def sample(
         raise SizeError(f"n must be at least 2 items, got {n}")
     if trials < 1:
         raise SizeError(f"trials must be at least 1, got {trials}")
-    stream = DrawStream(f"{seed}:{a.name}")
+    stream = Seed.given(f"{seed}:{a.name}").stream()
     items = list(range(n))
     run = a.run
     results: list[Perm] = []
@@ -219,7 +220,7 @@ def measure_cost(
     """
     a = as_algorithm(alg)
     items = list(range(n))
-    stream = DrawStream(seed)
+    stream = Seed.given(seed).stream()
     run = a.run
     times: list[float] = []
     spent = 0.0

@@ -23,6 +23,7 @@ from ..common.teams import Teams, balance_table, draw_teams
 from ..draw.errors import ListError
 from ..draw.knuth import group_numbers, permutation
 from ..draw.protocol import DrawStream, as_stream
+from ..draw.seed import Seed
 from ..draw.teams import repeats
 from .api import _field, _Opened, _record, _refuse_label, _too_many, _write
 from .lines import DEFAULT_MAX_MB
@@ -118,7 +119,7 @@ def balanced_groups_csv(
     teams = _teams(op, balance, k, stream, before)
     chunks = _chunks(op, teams.numbers, label)
     written = _write(op, dst, chunks, in_place=in_place, backup=backup, dry_run=dry_run)
-    perm = permutation(op.n, seed=DrawStream(stream.seed_text))  # step 1 of section 16
+    perm = permutation(op.n, seed=Seed.given(stream).stream())  # step 1 of section 16
     record = _record("groups", op, stream, perm, written, k=k, size=size)
     record["target"]["balance"] = teams.spec(k, label)
     if before is not None and avoid is not None:
@@ -178,7 +179,7 @@ def _avoid_of_record(name: str, op: _Opened) -> list[int | None]:
     try:  # balanced teams: dealt again from this very list and the record's seed
         given = [str(c["column"]) for c in spec["columns"]]
         before = (spec.get("avoid") or {}).get("before")
-        return list(_teams(op, given, k, DrawStream(str(data["seed"])), before).numbers)
+        return list(_teams(op, given, k, Seed.given(str(data["seed"])).stream(), before).numbers)
     except (KeyError, TypeError, AttributeError):
         raise ListError(f"--avoid {name}: the record's target.balance is damaged") from None
 
@@ -198,7 +199,7 @@ def verify_balanced_csv(
         raise ListError(f"{op.path}: not the recorded input (SHA-256 differs)")
     spec = record["target"]["balance"]
     k = int(record["k"])
-    stream = DrawStream(str(record["seed"]))
+    stream = Seed.given(str(record["seed"])).stream()
     avoided = spec.get("avoid")
     before = None if avoided is None else avoided["before"]
     given = [c["column"] for c in spec["columns"]]

@@ -15,6 +15,7 @@ from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
 from ..draw.knuth import check_count
 from ..draw.protocol import DrawStream, as_stream
+from ..draw.seed import Seed
 from .draws import sample_sheet_xml
 from .jobs import Job, dest, make_record, open_or_refuse
 from .move.plan import draw_permutation, plan_move
@@ -180,7 +181,7 @@ def _shuffle(
             mode,
             sel.n_body if free is None else len(free),
             len(sel.cols),
-            stream or DrawStream(None),
+            stream or Seed.given(None).stream(),
             job.sx.label,
         )
         if free is not None:  # --keep-blank-rows: the draw is over the other rows

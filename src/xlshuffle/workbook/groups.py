@@ -12,7 +12,8 @@ from ..common.names import check_cell_text
 from ..common.record import DrawRecord
 from ..draw.errors import SizeError
 from ..draw.knuth import group_numbers, permutation
-from ..draw.protocol import DrawStream, as_stream
+from ..draw.protocol import as_stream
+from ..draw.seed import Seed
 from .draws import CellReader, group_column_edits
 from .jobs import Job, dest, make_record, open_or_refuse
 from .move.refusals import check_unprotected
@@ -105,7 +106,7 @@ def groups_workbook(
     spec = None
     if teams_asked:
         teams, avoided = deal_teams(job, free or list(range(n)), balance or [], k, stream, avoid)
-        perm = permutation(n, seed=DrawStream(stream.seed_text))  # step 1 of section 16
+        perm = permutation(n, seed=Seed.given(stream).stream())  # step 1 of section 16
         numbers: list[int | None] = list(teams.numbers)
         spec = teams.spec(k, label) | ({"avoid": avoided} if avoided else {})
     else:

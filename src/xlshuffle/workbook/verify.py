@@ -20,6 +20,7 @@ from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import parse_mode
 from ..draw.knuth import permutation
 from ..draw.protocol import DrawStream
+from ..draw.seed import Seed
 from .jobs import job_from_record
 from .move.plan import destination, draw_permutation
 from .raffle_verify import verify_draw_record
@@ -73,7 +74,7 @@ def _check_shape(record: DrawRecord) -> None:
 
 def _replay(record: DrawRecord) -> list[Any]:
     _check_shape(record)
-    stream = DrawStream(record.seed)
+    stream = Seed.given(record.seed).stream()
     n_rows = record.rows - (1 if record.header else 0)
     if record.target.get("kept"):
         return _replay_kept(record, stream, n_rows)

@@ -19,7 +19,7 @@ from ..common.record import DrawRecord
 from ..common.teams import Teams, draw_teams
 from ..draw.errors import WorkbookError
 from ..draw.knuth import group_numbers, permutation
-from ..draw.protocol import DrawStream
+from ..draw.seed import Seed
 from .draws import CellReader, free_column
 from .jobs import Job, job_from_record
 from .raffle import DataRows, recorded_free_rows
@@ -51,7 +51,9 @@ def groups_again(record: DrawRecord, job: Job) -> tuple[list[int], list[int], Te
         before = (spec.get("avoid") or {}).get("before")
     except (KeyError, TypeError, AttributeError):
         raise WorkbookError("record: target.balance was edited or damaged") from None
-    teams = draw_teams(DataRows(job, free).entrants(), given, k, DrawStream(record.seed), before)
+    teams = draw_teams(
+        DataRows(job, free).entrants(), given, k, Seed.given(record.seed).stream(), before
+    )
     return free, teams.numbers, teams
 
 

@@ -1,0 +1,153 @@
+"""The kinds of record xlshuffle writes, and reading any of them: :func:`load`.
+
+- :class:`~xlshuffle.common.record.DrawRecord`: ``shuffle``, ``sample``, ``groups`` and
+  ``restore`` of a workbook or a CSV/TSV list, committed or not (``--record``);
+- :class:`OrdersRecord`: ``orders`` (per-person orders of items);
+- :class:`AllocationRecord`: ``allocate`` (a trial's allocation list);
+- :class:`DealRecord`: ``deal --json``.
+
+Which kind a JSON object is, is decided here and nowhere else (:func:`parse`).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, TypeAlias
+
+from ..common.record import DrawRecord, record_items
+from ..draw.errors import WorkbookError
+from ..draw.protocol import PROTOCOL
+
+__all__ = [
+    "AllocationRecord",
+    "DealRecord",
+    "OrdersRecord",
+    "Record",
+    "RecordKind",
+    "load",
+    "parse",
+]
+
+#: The kinds of record, by the command that writes them.
+RecordKind = Literal["draw", "orders", "allocation", "deal"]
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A record kept as the JSON object its command wrote."""
+
+    data: Mapping[str, Any]
+
+    kind: ClassVar[RecordKind]
+
+    @property
+    def seed(self) -> str:
+        return str(self.data.get("seed", ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as plain JSON data, as its command wrote it."""
+        return copy.deepcopy(dict(self.data))
+
+
+@dataclass(frozen=True)
+class OrdersRecord(_Written):
+    """An ``orders`` record: per-person orders of items (protocol sections 13-14)."""
+
+    kind: ClassVar[RecordKind] = "orders"
+
+
+@dataclass(frozen=True)
+class AllocationRecord(_Written):
+    """An ``allocate`` record: a trial's block allocation list (protocol section 15)."""
+
+    kind: ClassVar[RecordKind] = "allocation"
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """A ``deal --json`` record: the hands dealt, and the deck they were dealt from.
+
+    ``deck`` is N for the numbers 1..N, None for playing cards (``decks`` decks of 52
+    with ``jokers`` jokers each).
+
+    Examples
+    --------
+    >>> rec = DealRecord(seed="7", hands=(("A♠", "3♦"),), deck=None)
+    >>> DealRecord.from_dict(rec.to_dict()) == rec
+    True
+    """
+
+    seed: str
+    hands: tuple[tuple[object, ...], ...]
+    deck: int | None = None
+    decks: int = 1
+    jokers: int = 0
+    protocol: str = PROTOCOL
+
+    kind: ClassVar[RecordKind] = "deal"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as ``deal --json`` prints it."""
+        return {
+            "protocol": self.protocol,
+            "seed": self.seed,
+            "deck": self.deck,
+            "decks": self.decks,
+            "jokers": self.jokers,
+            "hands": [list(hand) for hand in self.hands],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], label: str = "record") -> DealRecord:
+        """The record ``deal --json`` printed (WorkbookError naming a field it lacks)."""
+        try:
+            hands = tuple(tuple(hand) for hand in data["hands"])
+            deck, decks, jokers = data.get("deck"), data.get("decks", 1), data.get("jokers", 0)
+            ok = isinstance(data["seed"], str) and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in (decks, jokers)
+            )
+            ok = ok and (deck is None or (isinstance(deck, int) and not isinstance(deck, bool)))
+        except (KeyError, TypeError):
+            ok = False
+        if not ok:
+            raise WorkbookError(
+                f"{label}: not a complete deal record (seed, hands, deck, decks, jokers): give "
+                "the JSON 'xlshuffle deal --json' printed"
+            )
+        return cls(str(data["seed"]), hands, deck, decks, jokers, str(data.get("protocol", "")))
+
+
+#: Any record xlshuffle writes.
+Record: TypeAlias = DrawRecord | OrdersRecord | AllocationRecord | DealRecord
+
+
+def parse(data: Mapping[str, Any], label: str = "record") -> Record:
+    """The record a JSON object is, by what it holds (WorkbookError naming ``label`` when
+    it is none of them, or an incomplete one)."""
+    command = data.get("command")
+    if command == "orders":
+        return OrdersRecord(data)
+    if command == "allocate":
+        return AllocationRecord(data)
+    if "hands" in data and command in (None, "deal"):
+        return DealRecord.from_dict(data, label)
+    return DrawRecord.from_dict(dict(data), label)
+
+
+def load(path: str | os.PathLike[str]) -> list[Record]:
+    """The records in the file at ``path``: one, or the draws of one run over several
+    files (a JSON array, or JSON lines).
+
+    Raises
+    ------
+    WorkbookError
+        Naming ``path``: a file that is not a record xlshuffle wrote (not JSON, a
+        truncated file, an object of no known kind or missing a field).
+    OSError
+        A file that cannot be read.
+    """
+    name = os.fspath(path)
+    return [parse(item, name) for item in record_items(name)]
