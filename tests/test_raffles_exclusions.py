@@ -252,3 +252,16 @@ def test_a_text_file_headed_by_the_id_column_alone_skips_the_header(capsys, src,
     assert code == 0, err
     assert "among 2 IDs" in printed and "matched no entrant" not in printed
     assert drawn(out)[1:] == kept_draw({"T2", "T5"}, 2, "h")
+
+
+def test_a_record_made_before_unmatched_was_counted_still_verifies(capsys, src, tmp_path) -> None:
+    staff = tmp_path / "staff.txt"
+    staff.write_text("T2\nzed\n", encoding="utf-8")
+    out, rec = tmp_path / "out.csv", tmp_path / "rec.json"
+    argv = ["sample", src, "-k", "2", "--exclude", staff, "--id", "ID", "--seed", "o"]
+    assert run(capsys, *argv, "-o", out, "--record", rec)[0] == 0
+    data = json.loads(rec.read_text())
+    del data["target"]["draw"]["exclusion"]["unmatched"]  # as such a record was written
+    rec.write_text(json.dumps(data))
+    code, _, err = run(capsys, "verify", rec, "--input", src, "--output", out, "--exclude", staff)
+    assert code == 0, err
