@@ -306,3 +306,15 @@ def test_a_committed_draw_keeps_the_rule_and_reads_the_exclusion_by_its_column(
     assert code == 0, err
     assert "B2" not in {row[0] for row in drawn(out)[1:]}
     assert run(capsys, "verify", record, "--input", src)[0] == 0
+
+
+def test_sample_workbook_takes_the_rules_as_keywords(tmp_path) -> None:
+    from xlshuffle.workbook import sample_workbook
+
+    rows: list[list[object]] = [[r[0], r[1], float(r[2]), r[3]] for r in ROWS]
+    book = save_book(tmp_path / "buys.xlsx", rows, head=HEAD)
+    got = sample_workbook(book, k=2, id="ID", one_entry_per_id=True, seed="api")
+    assert [row[1] for row in got.table[1:]] == [r[1] for r in expected(ROWS, 2, "api", False)]
+    assert got.record.target["draw"]["one_entry_per_id"] is True
+    got = sample_workbook(book, k=3, strata="Region", all_of_small_strata=True, seed="api")
+    assert got.record.target["draw"]["all_of_small_strata"] is True
