@@ -51,6 +51,8 @@ KINDS = {
     "strata-total": ["--total", 5, "--strata", "Region", "--weights", "Tickets"],
     "strata-counts": ["--strata-counts", "{counts}", "--strata", "D", "--reserves", 1],
     "systematic-total": ["--total", 4, "--method", "systematic", "--strata", "Region"],
+    "one-entry-per-id": ["-k", 3, "--id", "ID", "--one-entry-per-id", "--weights", "Tickets"],
+    "all-of-small-strata": ["-k", 3, "--reserves", 1, "--strata", "D", "--all-of-small-strata"],
 }
 
 

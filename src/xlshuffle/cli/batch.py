@@ -227,9 +227,10 @@ def _run_request(request: DrawRequest) -> dict[str, Any]:
             "error": f"{request.src}: unexpected {type(exc).__name__}: {exc} "
             "(nothing was written; please report this with the file if you can)",
         }
+    notes = list(result.notes)
     if result.table is not None:
-        return {"ok": True, "record": result.record, "table": result.table}
-    return {"ok": True, "record": result.record}
+        return {"ok": True, "record": result.record, "table": result.table, "notes": notes}
+    return {"ok": True, "record": result.record, "notes": notes}
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

@@ -20,8 +20,9 @@ __all__ = ["add_draw_options", "draw_lines", "draw_options", "read_counts", "rea
 
 
 def add_draw_options(p: argparse.ArgumentParser) -> None:
-    """Add ``--weights``, ``--reserves``, ``--exclude``, ``--id``, ``--strata``,
-    ``--method`` and ``--amount`` to ``sample``."""
+    """Add ``--weights``, ``--reserves``, ``--exclude``, ``--id``,
+    ``--one-entry-per-id``, ``--strata``, ``--all-of-small-strata``, ``--total``,
+    ``--strata-counts``, ``--method`` and ``--amount`` to ``sample``."""
     g = p.add_argument_group(
         "raffles and audits",
         "COL is a header text or a column letter (a workbook's own: D is the sheet's "
@@ -48,9 +49,10 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--exclude",
         metavar="FILE",
-        help="IDs that cannot win: an earlier draw's record (its winners, drawn with --id) "
-        "or a text file of IDs, one per line; needs --id. The record keeps only their "
-        "SHA-256 digest and count, and the rows left out",
+        help="IDs that cannot win: an earlier draw's record (its winners, drawn with --id), "
+        "a CSV/TSV list or .xlsx workbook with the --id column (such as last month's "
+        "sample -o winners.csv), or a text file of IDs, one per line; needs --id. The "
+        "record keeps only their SHA-256 digest and count, and the rows left out",
     )
     g.add_argument(
         "--id",
@@ -59,10 +61,23 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         "Unicode forms ignored, case kept), and the record lists the winners by it",
     )
     g.add_argument(
+        "--one-entry-per-id",
+        action="store_true",
+        help="with --id, for a list kept one row per purchase: the rows sharing an ID are "
+        "one entrant, at its first row, holding one ticket per row (with --weights, the "
+        "rows' tickets added up); it wins at most once, and the output shows its first row",
+    )
+    g.add_argument(
         "--strata",
         metavar="COL",
         help="draw -k from each stratum (the rows sharing a value of COL), each from its "
         "own sub-stream of the seed: one stratum's rows never change another's draw",
+    )
+    g.add_argument(
+        "--all-of-small-strata",
+        action="store_true",
+        help="with --strata: a stratum with fewer rows than its count (-k, plus reserves) "
+        "is taken whole, in the draw order of its own sub-stream, instead of refused",
     )
     g.add_argument(
         "--total",
@@ -105,7 +120,13 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         raise UsageError("-k K is required: how many rows to draw (or, with --strata, --total N)")
     if args.k is not None and any(x is not None for x in shared):
         raise UsageError("-k and --total/--strata-counts both say how many: give one")
-    if all(x is None for x in given) and args.reserves == 0 and args.method == "random":
+    flags = args.one_entry_per_id or args.all_of_small_strata
+    if (
+        all(x is None for x in given)
+        and not flags
+        and not args.reserves
+        and args.method == "random"
+    ):
         return None
     if args.reserves < 0:
         raise UsageError(f"--reserves must be 0 or more, not {args.reserves}")
@@ -120,6 +141,8 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         strata=args.strata,
         id=args.id,
         excluded=None if args.exclude is None else (),
+        one_entry_per_id=args.one_entry_per_id,
+        all_of_small_strata=args.all_of_small_strata,
     )
     try:
         options.check()
@@ -129,7 +152,7 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         options = dataclasses.replace(options, counts=read_counts(args.strata_counts))
     if args.exclude is None:
         return options
-    return dataclasses.replace(options, excluded=read_excluded(args.exclude))
+    return dataclasses.replace(options, excluded=read_excluded(args.exclude, args.id))
 
 
 def draw_lines(rec: dict[str, Any]) -> list[str]:

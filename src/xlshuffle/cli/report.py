@@ -45,8 +45,15 @@ def report(
         rec = res["record"]
         records.append(rec)
         print(summary_line(args.command, rec, args.dry_run), file=human)
-        for line in [*draw_lines(rec), *balance_lines(rec)]:
+        for line in [
+            *draw_lines(rec),
+            *(f"  {n}" for n in res.get("notes", ())),
+            *balance_lines(rec),
+        ]:
             print(line, file=human)
+        exclusion = ((rec.get("target") or {}).get("draw") or {}).get("exclusion") or {}
+        if exclusion.get("warning"):  # the record says it too; stderr, whatever else is printed
+            print(f"Warning: {rec['input']}: --exclude: {exclusion['warning']}", file=sys.stderr)
         if to_stdout and "table" in res and not args.dry_run:
             print_csv(res["table"])
         if args.json:

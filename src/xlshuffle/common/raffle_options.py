@@ -48,7 +48,9 @@ class DrawOptions:
     strata in proportion to their sizes (protocol section 11); for ``method="mus"`` it
     counts hits (cents), so fewer rows are selected when a row is hit twice.
     ``excluded`` holds the excluded IDs as read from ``--exclude`` (None without it);
-    ``id`` names the ID column, which the record then lists the winners by.
+    ``id`` names the ID column, which the record then lists the winners by;
+    ``one_entry_per_id`` makes the rows sharing an ID one entrant (protocol section 10),
+    ``all_of_small_strata`` takes whole a stratum smaller than its count (section 11).
     """
 
     k: int
@@ -61,6 +63,8 @@ class DrawOptions:
     excluded: tuple[str, ...] | None = None
     total: int | None = None
     counts: tuple[tuple[str, int], ...] | None = None
+    one_entry_per_id: bool = False
+    all_of_small_strata: bool = False
 
     def check(self) -> None:
         """Refuse options that cannot combine (each an OptionError, a usage error)."""
@@ -95,6 +99,24 @@ class DrawOptions:
                 (
                     self.excluded is not None and self.id is None,
                     "--exclude needs --id COL: the column whose IDs are matched",
+                ),
+                (
+                    self.one_entry_per_id and self.id is None,
+                    "--one-entry-per-id needs --id COL: the column naming whose entry each row is",
+                ),
+                (
+                    self.one_entry_per_id and audit,
+                    f"--one-entry-per-id is for a raffle, not --method {self.method}",
+                ),
+                (
+                    self.all_of_small_strata and self.strata is None,
+                    "--all-of-small-strata takes whole the strata smaller than their count: "
+                    "add --strata COL",
+                ),
+                (
+                    self.all_of_small_strata and self.method == "mus",
+                    "--all-of-small-strata is for a raffle or --method systematic: "
+                    "--method mus counts cents, not rows",
                 ),
                 (
                     (self.total is not None or self.counts is not None) and self.strata is None,
@@ -132,7 +154,8 @@ class DrawOptions:
     @property
     def method_name(self) -> RecordMethod:
         """The record's name of the method."""
-        return "weighted" if self.weights is not None else METHODS[self.method]
+        tickets = self.weights is not None or self.one_entry_per_id
+        return "weighted" if tickets else METHODS[self.method]
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any]) -> DrawOptions:
@@ -155,4 +178,6 @@ class DrawOptions:
             reserves=int(spec["reserves"]),
             strata=given("strata"),
             id=given("id"),
+            one_entry_per_id=spec.get("one_entry_per_id", False) is True,
+            all_of_small_strata=spec.get("all_of_small_strata", False) is True,
         )

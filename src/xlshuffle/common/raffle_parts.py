@@ -60,6 +60,10 @@ class Part:
         return out
 
 
+#: Added to the refusal of a stratum smaller than its count.
+TAKE_ALL_HINT = ", or add --all-of-small-strata to take every row of a stratum smaller than -k"
+
+
 def label_text(label: object) -> str | None:
     """A stratum label as the record writes it: a text as given, a number as the text
     the protocol hashes (``42.0`` -> ``"42"``); None without strata."""
@@ -76,20 +80,26 @@ def draw_part(
     rows: list[int],
     stream: DrawStream,
     k: int,
+    members: dict[int, list[int]] | None = None,
 ) -> Part:
     """Draw ``k`` (winners, or an audit's count) from ``rows`` (one stratum's) with the
-    stream of its label."""
+    stream of its label. With ``members`` (one entry per ID) each of ``rows`` is an
+    entrant's first row, and ``members[row]`` all its rows, whose tickets it holds."""
     source = stream if label is None else stream.substream(label)
     try:
         if opts.method == "systematic":
-            return _audit(label, rows, k, systematic_sample(len(rows), k, seed=source))
+            whole = opts.all_of_small_strata and k > len(rows)  # a selection of all n rows
+            n = len(rows) if whole else k
+            return _audit(label, rows, k, systematic_sample(len(rows), n, seed=source))
         if opts.method == "mus":
             cents = ents.read(cols["amount"], rows, parse_amounts)
             return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
-        return _raffle(ents, opts, cols, (label, rows, k), source)
+        return _raffle(ents, opts, cols, (label, rows, k), source, members)
     except SizeError as exc:
-        where = ents.where if label is None else f"{ents.where}: stratum {label_text(label)!r}"
-        raise SizeError(f"{where}: {exc}") from None
+        if label is None:
+            raise SizeError(f"{ents.where}: {exc}") from None
+        small = "" if opts.method == "mus" or opts.all_of_small_strata else TAKE_ALL_HINT
+        raise SizeError(f"{ents.where}: stratum {label_text(label)!r}: {exc}{small}") from None
 
 
 def _raffle(
@@ -98,13 +108,22 @@ def _raffle(
     cols: dict[str, Column],
     part: tuple[object, list[int], int],
     source: DrawStream,
+    members: dict[int, list[int]] | None = None,
 ) -> Part:
     label, rows, k = part
     count = k + opts.reserves
-    if "weights" in cols:
-        weights = ents.read(cols["weights"], rows, parse_weights)
+    whole = opts.all_of_small_strata  # a stratum smaller than its count: all of it
+    if members is not None or "weights" in cols:
+        if members is not None:
+            weights = _entry_tickets(ents, cols, rows, members)
+        else:
+            weights = ents.read(cols["weights"], rows, parse_weights)
+        if whole:
+            count = min(count, sum(w > 0 for w in weights))
         picked = weighted_sample(weights, count, seed=source)
     else:
+        if whole:
+            count = min(count, len(rows))
         if count > len(rows):
             asked = f"{k} + {opts.reserves} reserves" if opts.reserves else f"{k}"
             raise SizeError(
@@ -112,8 +131,20 @@ def _raffle(
                 "ask for fewer"
             )
         picked = deal(range(len(rows)), count, seed=source)
-    roles = [(p.role, p.rank) for p in placings(picked, k)] if opts.reserves else []
+    roles = [(p.role, p.rank) for p in placings(picked, min(k, count))] if opts.reserves else []
     return Part(label, len(rows), [rows[p] for p in picked], k, roles)
+
+
+def _entry_tickets(
+    ents: Entrants, cols: dict[str, Column], rows: list[int], members: dict[int, list[int]]
+) -> list[int]:
+    """Each entrant's tickets with one entry per ID: its rows' count, or the sum of its
+    rows' tickets, all scaled to whole numbers together (exact: no floats)."""
+    if "weights" not in cols:
+        return [len(members[r]) for r in rows]
+    every = [m for r in rows for m in members[r]]
+    weights = iter(ents.read(cols["weights"], every, parse_weights))
+    return [sum(next(weights) for _ in members[r]) for r in rows]
 
 
 def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:

@@ -15,19 +15,20 @@ input order (section 10); strata come in order of first appearance, each drawn f
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..draw.errors import EntryError, OptionError, SeedError, SizeError
+from ..draw.errors import OptionError, SeedError, SizeError
 from ..draw.protocol import DrawStream, normalise_seed
-from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from ..draw.raffle import canonical_id
 from ..draw.seed import Seed
 from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
+from .entries import check_unique_ids, entries_by_id
+from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
 from .raffle_options import DrawOptions
-from .raffle_parts import Part, draw_part, label_text
+from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
 
 __all__ = [
     "DrawOptions",
@@ -40,19 +41,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Exclusion:
-    """Rows left out by ID: the exclusion digest and count of the excluded IDs, and the
-    data rows (0-based) whose ID is among them."""
-
-    digest: str
-    ids: int
-    rows: tuple[int, ...]
-
-    def to_dict(self, column: Column) -> dict[str, Any]:
-        return {**column.to_dict(), "digest": self.digest, "ids": self.ids, "rows": [*self.rows]}
-
-
 @dataclass
 class Drawn:
     """The rows drawn, in output order, and what to add to each.
@@ -61,7 +49,8 @@ class Drawn:
     another; ``extra_labels`` and ``extra``: the fields added to the header and to each
     drawn row (``Role`` and ``Rank`` with reserves, ``Hits`` for a monetary-unit
     selection); ``spec``: the record's ``target["draw"]``; ``parts``: each stratum's
-    draw (one part without strata).
+    draw (one part without strata); ``notes``: lines for the terminal that the record
+    does not keep (the listed IDs that matched no entrant).
     """
 
     rows: list[int]
@@ -69,21 +58,7 @@ class Drawn:
     extra: list[list[object]]
     spec: dict[str, Any]
     parts: list[Part] = field(default_factory=list)
-
-
-def exclusion_of(ents: Entrants, opts: DrawOptions, id_column: Column | None) -> Exclusion | None:
-    """The rows ``opts.excluded`` leaves out (None without ``--exclude``)."""
-    if opts.excluded is None or id_column is None:
-        return None
-    listed = list(opts.excluded)
-    try:  # the excluded IDs first, so that a bad one is not blamed on a row
-        digest = exclusion_digest(listed)
-    except EntryError as exc:
-        raise OptionError(f"--exclude: ID {exc.index + 1} of the list: {exc.reason}") from None
-    kept = ents.read(id_column, range(ents.n), lambda values: list(exclude(values, listed)))
-    left = sorted(set(range(ents.n)) - set(kept))
-    count = len({canonical_id(x) for x in listed} - {""})
-    return Exclusion(digest, count, tuple(left))
+    notes: list[str] = field(default_factory=list)
 
 
 def choose(
@@ -92,12 +67,19 @@ def choose(
     """Draw the rows ``opts`` asks for from ``ents`` (``excluded`` rows left out)."""
     opts.check()
     cols = opts.columns(ents)
+    if "id" in cols and not opts.one_entry_per_id:
+        check_unique_ids(ents, cols["id"])
     out = set(excluded.rows) if excluded else set()
     keep = [i for i in range(ents.n) if i not in out]
+    members = None
+    if opts.one_entry_per_id:  # the rows sharing an ID are one entrant at its first row
+        keep, members = entries_by_id(ents, cols["id"], keep)
+        if "strata" in cols:
+            _one_stratum_each(ents, cols, members)
     strata = _strata(ents, cols.get("strata"), keep)
     counts = shares(ents, opts, strata, cols.get("strata"))
     parts = [
-        draw_part(ents, opts, cols, label, rows, stream, k)
+        draw_part(ents, opts, cols, label, rows, stream, k, members)
         for (label, rows), k in zip(strata, counts, strict=True)
     ]
     rows = [r for p in parts for r in p.rows]
@@ -105,7 +87,28 @@ def choose(
     if "id" in cols:
         spec["winners"] = _ids(ents, cols["id"], [r for p in parts for r in p.winners()])
     extra_labels, extra = _extra(opts, parts)
-    return Drawn(rows, extra_labels, extra, spec, parts)
+    notes = [] if excluded is None else excluded.notes()
+    return Drawn(rows, extra_labels, extra, spec, parts, notes)
+
+
+def _one_stratum_each(
+    ents: Entrants, cols: dict[str, Column], members: dict[int, list[int]]
+) -> None:
+    """Refuse an ID whose rows lie in two strata: which stratum would it enter?"""
+    strata, ids = cols["strata"], cols["id"]
+    values = ents.values(strata.index)
+    for head, rows in members.items():
+        key = _label_key(ents, values[head], head, strata)
+        other = next((r for r in rows if _label_key(ents, values[r], r, strata) != key), None)
+        if other is not None:
+            id_text = _ids(ents, ids, [head])[0]
+            raise ents.fail(
+                f"{ents.cell(head, strata.index)} and "
+                f"{ents.cell(other, strata.index).removeprefix(f'{ents.where}: ')}: the "
+                f"ID {id_text!r} is in two strata ({label_text(values[head])!r} and "
+                f"{label_text(values[other])!r}): with --one-entry-per-id all the rows of an "
+                "ID need one stratum"
+            )
 
 
 def _spec(
@@ -117,7 +120,9 @@ def _spec(
     def column(key: str) -> dict[str, object] | None:
         return cols[key].to_dict() if key in cols else None
 
+    flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
     return {
+        **flags,
         "method": opts.method_name,
         "k": opts.k,
         "allocation": opts.allocation(),
@@ -130,6 +135,11 @@ def _spec(
         "parts": [p.to_dict() for p in parts],
         "winners": None,  # the winners' IDs, with an ID column
     }
+
+
+#: The draw's rules that are recorded only when asked for: the records of draws without
+#: them stay as they were.
+_FLAGS = ("one_entry_per_id", "all_of_small_strata")
 
 
 def shares(
@@ -252,45 +262,15 @@ def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
     """
     try:
         opts = DrawOptions.from_spec(spec)
-        excluded = _recorded_exclusion(spec.get("exclusion"), ents.n)
+        excluded = recorded_exclusion(spec.get("exclusion"), ents.n)
     except (KeyError, TypeError, ValueError) as exc:
         raise ents.fail(
             f"record: target.draw cannot be read ({exc}): the record was edited"
         ) from None
-    return choose(ents, opts, Seed.given(seed).stream(), excluded)
-
-
-def _recorded_exclusion(data: object, n: int) -> Exclusion | None:
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise TypeError("exclusion is not an object")
-    rows = data["rows"]
-    if not all(isinstance(r, int) and 0 <= r < n for r in rows) or rows != sorted(set(rows)):
-        raise ValueError("exclusion.rows are not ascending data rows of the input")
-    return Exclusion(str(data["digest"]), int(data["ids"]), tuple(rows))
-
-
-def check_exclusion(ents: Entrants, spec: dict[str, Any], excluded: Sequence[str]) -> str | None:
-    """Why a draw's record did not exclude exactly the IDs ``excluded`` (an earlier
-    record's winners, or a list), or None when it did: the same exclusion digest and
-    count, and the same rows left out of ``ents``."""
-    recorded = spec.get("exclusion")
-    if not isinstance(recorded, dict):
-        return "the draw excluded no IDs (it was made without --exclude)"
     try:
-        opts = dataclasses.replace(DrawOptions.from_spec(spec), excluded=tuple(excluded))
-    except (KeyError, TypeError, ValueError) as exc:
-        return f"target.draw cannot be read ({exc}): the record was edited"
-    got = exclusion_of(ents, opts, opts.columns(ents).get("id"))
-    if got is None:  # pragma: no cover - from_spec gives an id with an exclusion
-        return "the record names no ID column"
-    if got.digest != recorded.get("digest") or got.ids != recorded.get("ids"):
-        return (
-            f"it excluded {recorded.get('ids')} IDs with digest "
-            f"{str(recorded.get('digest'))[:16]}..., not these {got.ids} "
-            f"(digest {got.digest[:16]}...)"
-        )
-    if list(got.rows) != recorded.get("rows"):
-        return "the rows it left out are not the rows whose ID is among these IDs"
-    return None
+        return choose(ents, opts, Seed.given(seed).stream(), excluded)
+    except SizeError as exc:  # the counts it states cannot be drawn from these rows
+        raise ents.fail(
+            "record: target.draw cannot be drawn again from these rows "
+            f"({str(exc).removesuffix(TAKE_ALL_HINT)}): the record was edited"
+        ) from None

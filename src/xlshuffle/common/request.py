@@ -302,12 +302,19 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
             side = request.side_file("--exclude")
             out["exclude"] = None if value is None else (side.name if side else "")
             continue
+        if f.name in _RULES and not value:
+            continue  # rules added to the draw later: absent unless asked for, so that
+            # the canonical request of a draw without them is what it always was
         if f.name == "counts" and value is not None:
             value = [[label, n] for label, n in value]
         elif isinstance(value, tuple):
             value = list(value)
         out[f.name] = value
     return out
+
+
+#: DrawOptions' rules (flags) that a canonical request holds only when they are on.
+_RULES = ("one_entry_per_id", "all_of_small_strata")
 
 
 def _draw_options(data: dict[str, Any], excluded: tuple[str, ...] | None) -> DrawOptions:

@@ -265,11 +265,13 @@ def committed_request(
             return legacy_request(made.command, src, [str(x) for x in body["draw"]["options"]])
         sides = side_files(made, where, given)
         exclude = next((f for f in sides if f.option == "--exclude"), None)
+        request = body["draw"]["request"]
+        id_column = ((request.get("sample") or {}).get("draw") or {}).get("id")
         return DrawRequest.from_canonical(
-            body["draw"]["request"],
+            request,
             src=src,
             seed=_DRY_SEED,
-            excluded=None if exclude is None else read_excluded(exclude.path),
+            excluded=None if exclude is None else read_excluded(exclude.path, id_column),
             side_files=sides,
         )
     except XlshuffleError:

@@ -115,7 +115,7 @@ def _options(command: str, args: argparse.Namespace) -> Options:
         reserves=args.reserves or 0,
         strata=args.strata,
         id=args.id,
-        excluded=None if args.exclude is None else read_excluded(args.exclude),
+        excluded=None if args.exclude is None else read_excluded(args.exclude, args.id),
     )
     return SampleOptions(k=args.k, sheet_name=args.sheet_name or "Sample", draw=draw)
 

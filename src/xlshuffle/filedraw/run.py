@@ -20,11 +20,13 @@ __all__ = ["DrawResult", "run"]
 @dataclass(frozen=True)
 class DrawResult:
     """What a draw on a file gives: its ``record`` (the JSON-ready dict ``--record``
-    writes) and, for a sample of a workbook, the ``table`` of the rows drawn (labels
-    first; None otherwise)."""
+    writes), for a sample of a workbook the ``table`` of the rows drawn (labels first;
+    None otherwise), and ``notes``: lines for the terminal that the record does not keep
+    (the IDs excluded that matched no entrant)."""
 
     record: dict[str, Any]
     table: list[list[object]] | None = None
+    notes: tuple[str, ...] = ()
 
 
 def run(request: DrawRequest, *, out: BinaryIO | None = None) -> DrawResult:
@@ -48,7 +50,7 @@ def run(request: DrawRequest, *, out: BinaryIO | None = None) -> DrawResult:
     from ..lists import is_list
 
     if is_list(request.src):
-        return DrawResult(_run_list(request, out))
+        return _run_list(request, out)
     return _run_workbook(request)
 
 
@@ -78,7 +80,7 @@ def _run_workbook(request: DrawRequest) -> DrawResult:
             if options.draw is not None:
                 keywords |= _sample_keywords(options.draw)
             result = workbook.sample_workbook(**keywords)
-            return DrawResult(result.record.to_dict(), result.table)
+            return DrawResult(result.record.to_dict(), result.table, tuple(result.notes))
         keywords |= _groups_keywords(options)
         return DrawResult(workbook.groups_workbook(**keywords).to_dict())
 
@@ -95,6 +97,8 @@ def _sample_keywords(draw: DrawOptions) -> dict[str, Any]:
         "amount": draw.amount,
         "total": draw.total,
         "strata_counts": draw.counts,
+        "one_entry_per_id": draw.one_entry_per_id,
+        "all_of_small_strata": draw.all_of_small_strata,
     }
 
 
@@ -105,7 +109,7 @@ def _groups_keywords(options: GroupsOptions) -> dict[str, Any]:
     return keywords
 
 
-def _run_list(request: DrawRequest, out: BinaryIO | None) -> dict[str, Any]:
+def _run_list(request: DrawRequest, out: BinaryIO | None) -> DrawResult:
     from .. import __version__
     from ..lists import DEFAULT_MAX_MB, groups_csv, sample_csv, shuffle_csv
     from ..lists.raffle import draw_csv
@@ -121,6 +125,7 @@ def _run_list(request: DrawRequest, out: BinaryIO | None) -> dict[str, Any]:
         "max_bytes": dict(request.limits).get("max_file_bytes", DEFAULT_MAX_MB * 1024**2),
     }
     dst, in_place, backup = output.path, output.in_place, output.backup
+    notes: list[str] = []
     if isinstance(options, ShuffleOptions):
         if options.by != "rows":
             raise OptionError(f"{src}: a CSV/TSV list shuffles whole rows only (--by rows)")
@@ -146,10 +151,10 @@ def _run_list(request: DrawRequest, out: BinaryIO | None) -> dict[str, Any]:
                 f"{src}: sample writes the winners to stdout or -o, never over a CSV/TSV list"
             )
         if options.draw is not None:
-            rec = draw_csv(src, dst, options=options.draw, out=out, **common)
+            rec = draw_csv(src, dst, options=options.draw, out=out, notes=notes, **common)
         elif options.k is None:
             raise OptionError("-k K is required: how many rows to draw")
         else:
             rec = sample_csv(src, dst, k=options.k, out=out, **common)
     rec["tool_version"] = __version__
-    return rec
+    return DrawResult(rec, None, tuple(notes))

@@ -129,13 +129,15 @@ def draw_csv(
     dry_run: bool = False,
     out: BinaryIO | None = None,
     max_bytes: int = DEFAULT_MAX_MB * 1024**2,
+    notes: list[str] | None = None,
 ) -> dict[str, Any]:
     """Draw the rows ``options`` asks for and write them as a list of the input's kind.
 
     Written to ``dst``, or to ``out`` (``sys.stdout.buffer``) when ``dst`` is None;
     nothing is written in a dry run. Returns the draw record (a dict): ``permutation``
     holds the drawn rows (0-based among the data records) in output order,
-    ``target["draw"]`` how they were chosen.
+    ``target["draw"]`` how they were chosen. Lines for the terminal that the record does
+    not keep (IDs excluded that matched no entrant) are added to ``notes``.
     """
     options.check()
     stream = as_stream(seed)
@@ -143,6 +145,8 @@ def draw_csv(
     ents = _Fields(op).entrants()
     cols = options.columns(ents)
     drawn = choose(ents, options, stream, exclusion_of(ents, options, cols.get("id")))
+    if notes is not None:
+        notes += drawn.notes
     chunks = _chunks(op, drawn)
     written: tuple[str | None, str | None, str | None] = (None, None, None)
     if dst is not None:

@@ -205,7 +205,8 @@ def _drawn_again(records: list[DrawRecord], where: str, given: dict[str, str | N
             "at a time"
         )
     exclude = given["exclude"]
-    excluded = None if exclude is None else read_excluded(exclude)
+    id_column = (rec.target["draw"].get("id") or {}).get("column")
+    excluded = None if exclude is None else read_excluded(exclude, id_column)
     if rec.target.get("kind") == "list":
         from ..lists.raffle import verify_draw_csv
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -39,10 +39,12 @@ PathLike = str | os.PathLike[str]
 
 @dataclass
 class SampleResult:
-    """A sample: its record, and the drawn rows (labels first)."""
+    """A sample: its record, the drawn rows (labels first), and lines for the terminal
+    that the record does not keep (IDs excluded that matched no entrant)."""
 
     record: DrawRecord
     table: list[list[object]]
+    notes: list[str] = field(default_factory=list)
 
 
 def shuffle_workbook(
@@ -228,6 +230,8 @@ def sample_workbook(
     amount: str | None = None,
     total: int | None = None,
     strata_counts: Mapping[str, int] | Sequence[tuple[str, int]] | None = None,
+    one_entry_per_id: bool = False,
+    all_of_small_strata: bool = False,
 ) -> SampleResult:
     """Draw ``k`` data rows (raffle winners), in draw order, from a saved workbook.
 
@@ -268,6 +272,11 @@ def sample_workbook(
         or ``k`` monetary units of ``amount``.
     amount : str, optional
         The money column of ``method="mus"``.
+    one_entry_per_id : bool, optional
+        With ``id``: the rows sharing an ID are one entrant at its first row, holding one
+        ticket per row (with ``weights``, their tickets added up).
+    all_of_small_strata : bool, optional
+        With ``strata``: a stratum smaller than its count is taken whole, not refused.
 
     Returns
     -------
@@ -310,6 +319,8 @@ def sample_workbook(
         "strata": strata,
         "method": method,
         "amount": amount,
+        "one_entry_per_id": one_entry_per_id,
+        "all_of_small_strata": all_of_small_strata,
     }
     opts = draw_options(k, asked)
     again = {"k": k, "seed": stream.seed_text, **(asked if opts else {})}
@@ -341,4 +352,4 @@ def sample_workbook(
     record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
     if drawn is not None:
         record.target["draw"] = drawn.spec
-    return SampleResult(record, table_out)
+    return SampleResult(record, table_out, [] if drawn is None else drawn.notes)

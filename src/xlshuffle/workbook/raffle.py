@@ -45,6 +45,8 @@ DRAW_DEFAULTS: dict[str, Any] = {
     "amount": None,
     "total": None,
     "strata_counts": None,
+    "one_entry_per_id": False,
+    "all_of_small_strata": False,
 }
 
 
@@ -76,6 +78,8 @@ def draw_options(k: int | None, keywords: dict[str, Any]) -> DrawOptions | None:
         strata=keywords["strata"],
         id=keywords["id"],
         excluded=None if ids is None else _canonical(ids),
+        one_entry_per_id=bool(keywords["one_entry_per_id"]),
+        all_of_small_strata=bool(keywords["all_of_small_strata"]),
     )
     opts.check()
     return opts

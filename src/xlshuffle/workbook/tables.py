@@ -24,13 +24,13 @@ from .draws import CellReader
 from .jobs import job_from_record
 from .limits import LIMITS
 from .move.plan import sheet_label
-from .package.commit import read_input
+from .package.commit import Input, read_input
 from .raffle import DataRows, recorded_free_rows
 from .scan.refs import cell_ref, col_letters, parse_area, split_sheet
 from .scan.sheet import SheetXml
 from .selection.select import choose_sheet
 
-__all__ = ["range_values", "read_table", "record_rows", "table_xlsx"]
+__all__ = ["headed_column", "range_values", "read_table", "record_rows", "table_xlsx"]
 
 PathLike = str | os.PathLike[str]
 
@@ -39,8 +39,8 @@ class _Sheet:
     """One sheet of a workbook, read by the engine's own reader (the cell values every
     draw reads: shared strings, styles' dates, 1904 dates): ``name`` or the active one."""
 
-    def __init__(self, path: str, name: str | None) -> None:
-        inp = read_input(path)
+    def __init__(self, path: str, name: str | None, inp: Input | None = None) -> None:
+        inp = read_input(path) if inp is None else inp
         info, _ = choose_sheet(inp.book, name, None)
         self.name = info.name
         self.sx = SheetXml(
@@ -131,6 +131,43 @@ def range_values(
             "leave it out of the range"
         )
     return values, sha
+
+
+def headed_column(path: PathLike, header: str, option: str) -> tuple[str, list[tuple[int, str]]]:
+    """The sheet whose row 1 holds a cell reading ``header`` (spaces around ignored), and
+    that column's texts below it, each with its row number (blank cells left out).
+
+    Raises
+    ------
+    OptionError
+        When no worksheet, or more than one, has the column: the file does not say which
+        IDs it lists (a sample's output workbook keeps the whole list beside the winners).
+    """
+    name = os.fspath(path)
+    inp = read_input(name)
+    text = header.strip()
+    found: list[tuple[_Sheet, int]] = []
+    for info in inp.book.sheets:
+        if info.kind != "worksheet":
+            continue
+        sheet = _Sheet(name, info.name, inp)
+        cols = [c for c, value in sorted(sheet.row(1).items()) if value.strip() == text]
+        if cols:
+            found.append((sheet, cols[0]))
+    if len(found) != 1:
+        where = ", ".join(repr(s.name) for s, _ in found)
+        raise OptionError(
+            f"{option} {name}: no sheet has a column headed {text!r} in its row 1: head the "
+            "column of IDs so, or save the IDs as a text file, one a line"
+            if not found
+            else f"{option} {name}: the sheets {where} {'both' if len(found) == 2 else 'all'} "
+            f"have a column headed {text!r}: "
+            "keep only the sheet of the IDs to leave out (or save it as CSV), or give the "
+            "draw's record"
+        )
+    sheet, col = found[0]
+    values = [(n, sheet.row(n).get(col, "")) for n in sheet.numbers() if 1 < n <= MAX_ROW]
+    return sheet.name, [(n, v) for n, v in values if v.strip()]
 
 
 def _find(path: str, header: list[str], given: str, option: str) -> int:
