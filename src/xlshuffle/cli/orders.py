@@ -155,7 +155,49 @@ def orders_record(path: str) -> dict[str, Any] | None:
             data = json.load(fh)
     except (OSError, ValueError, RecursionError):  # the record reader explains these
         return None
-    return data if isinstance(data, dict) and data.get("command") == "orders" else None
+    if not isinstance(data, dict) or data.get("command") != "orders":
+        return None
+    _check_orders_fields(data, path)
+    return data
+
+
+_TEXT, _WHOLE, _NONE = (str,), (int,), (type(None),)
+# each field verify reads: its kinds, and whether a record may leave it out
+_ORDERS_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
+    "seed": (_TEXT, True),
+    "items": (_TEXT, True),
+    "ids": (_TEXT, True),
+    "items_sha256": (_TEXT, True),
+    "ids_sha256": (_TEXT, True),
+    "people": (_WHOLE, True),
+    "k": (_WHOLE + _NONE, False),
+    "balanced": ((bool,), False),
+    "items_column": (_TEXT + _WHOLE + _NONE, False),
+    "ids_column": (_TEXT + _WHOLE + _NONE, False),
+    "items_range": (_TEXT + _NONE, False),
+    "ids_range": (_TEXT + _NONE, False),
+}
+
+
+def _check_orders_fields(record: dict[str, Any], path: str) -> None:
+    """Refuse an orders record whose fields are missing or of the wrong kind, naming it."""
+    from ..draw.errors import ListError
+
+    for name, (kinds, required) in _ORDERS_FIELDS.items():
+        if name not in record:
+            if required:
+                raise ListError(
+                    f"{path}: not a complete orders record (no {name}): give the record file "
+                    "xlshuffle orders wrote"
+                )
+            continue
+        value = record[name]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            want = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+            raise ListError(
+                f"{path}: field {name!r} of the orders record is {type(value).__name__}, not "
+                f"{want}: give the record file xlshuffle orders wrote"
+            )
 
 
 def verify_orders(args: argparse.Namespace, record: dict[str, Any]) -> int:

@@ -3,15 +3,45 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from ..draw.errors import WorkbookError
+from ..draw.errors import WorkbookError, XlshuffleError
 from .options import limits_of
 
 __all__ = ["cmd_restore", "cmd_verify"]
 
 
+@contextmanager
+def _blamed_on(record: str) -> Iterator[None]:
+    """A record that the replay cannot use is the record's fault, not the command line's:
+    exit 1 (never 2, never a traceback), with one line naming the record file.
+
+    The record's fields are checked as they are read; what the checks miss (an edited
+    field of the right type but an impossible value, deep in the draw's options) surfaces
+    here as the error the replay meets."""
+    try:
+        yield
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        what = f"no field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
+        raise WorkbookError(
+            f"{record}: not a draw record xlshuffle wrote (edited or damaged: {what}): give "
+            "the record file xlshuffle wrote"
+        ) from None
+    except XlshuffleError as exc:
+        text = str(exc)
+        if not text.startswith("record: "):
+            raise
+        raise type(exc)(f"{record}: {text.removeprefix('record: ')}") from None
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
+    with _blamed_on(args.record):
+        return _verify(args)
+
+
+def _verify(args: argparse.Namespace) -> int:
     from . import UsageError
     from .orders import orders_record, verify_orders
 
@@ -42,6 +72,12 @@ def _verify_records(args: argparse.Namespace, records: list[Any]) -> int:
     from . import UsageError
 
     rec0 = records[0]
+    kind = rec0.target.get("kind")
+    if kind not in ("list", "sheet", "range", "table", "columns"):
+        raise WorkbookError(
+            f"{args.record}: target.kind {kind!r} is not one xlshuffle writes (list, sheet, "
+            "range, table or columns): give the record file xlshuffle wrote"
+        )
     if rec0.commitment is not None:  # a committed draw: the chain first, then the draw
         from .chain import check_commitment
 
@@ -164,8 +200,9 @@ def cmd_restore(args: argparse.Namespace) -> int:
     from ..lists import is_list
 
     if is_list(args.shuffled):
-        return _restore_list(args)
-    with workbook.raised(**limits_of(args)):
+        with _blamed_on(args.record):
+            return _restore_list(args)
+    with workbook.raised(**limits_of(args)), _blamed_on(args.record):
         rec = workbook.restore_workbook(
             args.record,
             args.shuffled,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..common.winners import csv_text
@@ -150,7 +150,39 @@ def _options_of(record: dict[str, Any], label: str) -> dict[str, Any]:
         )
     if not isinstance(record.get("seed"), str) or not record["seed"]:
         raise ListError(f"{label}: the allocation record has no seed text")
+    for key, ok, want in _OPTION_KINDS:
+        if not ok(options[key]):
+            raise ListError(
+                f"{label}: option {key!r} of the allocation record is not {want}: give the "
+                "record file xlshuffle allocate wrote"
+            )
     return options
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _list_of(ok: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda value: isinstance(value, list) and all(ok(v) for v in value)
+
+
+def _stratum(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and _list_of(lambda v: isinstance(v, str))(value[1])
+    )
+
+
+_OPTION_KINDS: tuple[tuple[str, Callable[[object], bool], str], ...] = (
+    ("arms", _list_of(lambda v: isinstance(v, str)), "a list of texts"),
+    ("ratio", _list_of(_whole), "a list of whole numbers"),
+    ("n", _whole, "a whole number"),
+    ("block_sizes", _list_of(_whole), "a list of whole numbers"),
+    ("strata", _list_of(_stratum), "a list of [name, [values]] pairs"),
+)
 
 
 def _which(
