@@ -1,7 +1,8 @@
 """Allocation lists as files: the full list, the codes-only list, REDCap's table, the record.
 
 Three CSV files (UTF-8 without a byte-order mark, ``\\n`` line ends, the :mod:`csv` module's
-quoting) can be written from one :func:`~xlshuffle.draw.allocate.allocation_list`:
+quoting; tab-separated for a ``.tsv`` or ``.tab`` name, except REDCap's) can be written
+from one :func:`~xlshuffle.draw.allocate.allocation_list`:
 
 - the **list**: ``Seq``, one column per stratum (named as given), ``Block``, ``BlockSize``,
   ``Arm``; for whoever may know the arms (the statistician, an unblinded pharmacist);
@@ -24,7 +25,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..common.winners import csv_text
+from ..common.winners import csv_text, delimiter_for
 from ..draw.allocate import AllocationRow, allocation_label, allocation_list
 from ..draw.errors import ListError
 from ..draw.protocol import PROTOCOL, as_stream
@@ -63,9 +64,9 @@ def tables(
     }
 
 
-def csv_bytes(table: list[list[object]]) -> bytes:
+def csv_bytes(table: list[list[object]], delimiter: str = ",") -> bytes:
     """A table as the CSV files of this module write it."""
-    return csv_text(table).encode("utf-8")
+    return csv_text(table, delimiter).encode("utf-8")
 
 
 def list_csv(rows: Sequence[AllocationRow], strata: Sequence[str]) -> bytes:
@@ -186,15 +187,15 @@ _OPTION_KINDS: tuple[tuple[str, Callable[[object], bool], str], ...] = (
 
 
 def _which(
-    record: dict[str, Any], found: bytes, rows: Sequence[AllocationRow]
+    record: dict[str, Any], found: bytes, rows: Sequence[AllocationRow], delimiter: str
 ) -> tuple[str, bytes]:
     """Which of the files an ``allocate`` run writes ``found`` is, by its header line (the
     full list unless it is the codes-only list's or REDCap's), and what it must hold."""
     options = record["options"]
     names = [name for name, _ in options["strata"]]
     header = found.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "replace")
-    kind = _kind_of(header.split(","))
-    return kind, csv_bytes(tables(rows, names, options["arms"])[kind])
+    kind = _kind_of(header.split(delimiter))
+    return kind, csv_bytes(tables(rows, names, options["arms"])[kind], delimiter)
 
 
 def verify_allocation(record: dict[str, Any], output: str, label: str = "record") -> int:
@@ -214,7 +215,7 @@ def verify_allocation(record: dict[str, Any], output: str, label: str = "record"
     names = [name for name, _ in options["strata"]]
     with open(output, "rb") as fh:
         head = fh.read(4096)
-    kind, expected = _which(record, head, rows)
+    kind, expected = _which(record, head, rows, delimiter_for(output))
     with open(output, "rb") as fh:
         found = fh.read(2 * len(expected) + 1)  # room for \r\n line ends, to name them
     want_lines, got_lines = expected.split(b"\n")[:-1], found.split(b"\n")

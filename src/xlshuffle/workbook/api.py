@@ -35,6 +35,9 @@ __all__ = [
 
 PathLike = str | os.PathLike[str]
 
+# a sample's winners written as a list (tab-separated for .tsv and .tab), not a workbook
+_LIST_OUTPUTS = (".csv", ".tsv", ".tab")
+
 
 @dataclass
 class SampleResult:
@@ -321,10 +324,12 @@ def sample_workbook(
         drawn, table_out = draw_sample(job, opts, stream)
         order = drawn.rows
     target = dest(dst)
-    if target is not None and not target.lower().endswith((".csv", ".xlsx", ".xlsm")):
-        check_output_name(job.inp.book, job.inp.path, target, also=" (or .csv for CSV)")
+    as_list = target is not None and target.lower().endswith(_LIST_OUTPUTS)
+    if target is not None and not as_list and not target.lower().endswith((".xlsx", ".xlsm")):
+        also = " (or .csv for CSV, .tsv for TSV)"
+        check_output_name(job.inp.book, job.inp.path, target, also=also)
     changes, written = Changes(), Written(None, None)
-    if target is not None and target.lower().endswith(".csv"):
+    if target is not None and as_list:
         written = write_csv(target, table_out, dry_run=dry_run)
     elif target is not None or in_place:
         book = job.inp.book

@@ -8,7 +8,7 @@ from ..common.celltext import text_of
 from ..common.counts import too_many
 from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
-from ..common.winners import csv_text
+from ..common.winners import csv_text, delimiter_for
 from ..draw.errors import SizeError
 from ..draw.knuth import permutation
 from ..draw.protocol import DrawStream
@@ -64,8 +64,10 @@ def winners_table(job: Job, order: list[int]) -> list[list[object]]:
 
 
 def write_csv(target: str, table: list[list[object]], *, dry_run: bool) -> Written:
-    """The winners as CSV (UTF-8, ``\\n``), written atomically unless ``dry_run``."""
-    data = csv_text([[text_of(v) for v in row] for row in table]).encode("utf-8")
+    """The winners as CSV (UTF-8, ``\\n``; TSV for a ``.tsv`` or ``.tab`` name), written
+    atomically unless ``dry_run``."""
+    texts = [[text_of(v) for v in row] for row in table]
+    data = csv_text(texts, delimiter_for(target)).encode("utf-8")
     if dry_run:
         return Written(None, None)
     write_atomically(target, data)
