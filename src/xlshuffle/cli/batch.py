@@ -292,7 +292,6 @@ def _check_options(args: argparse.Namespace) -> None:
         raise UsageError(f"-k must be {least} or more, not {args.k}")
     if command == "groups" and args.size is not None and args.size < 1:
         raise UsageError(f"--size must be 1 or more, not {args.size}")
-    guards.refuse_mixed_channels(args)
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
     try:  # written into the file: refused before any file is read

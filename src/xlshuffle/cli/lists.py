@@ -7,7 +7,7 @@ returns the same result dict as a workbook task, so the summary line, ``--json``
 
 from __future__ import annotations
 
-import sys
+import io
 from typing import Any
 
 from ..draw.errors import OptionError, XlshuffleError
@@ -25,6 +25,7 @@ def run_list_task(task: Task) -> dict[str, Any]:
     from . import failure
 
     src, options = task.src, task.options
+    printed = None
     try:
         if workbook_only := task.workbook_only():
             raise OptionError(
@@ -66,16 +67,27 @@ def run_list_task(task: Task) -> dict[str, Any]:
                 **common,
             )
         else:
-            if in_place:
-                raise OptionError(
-                    f"{src}: sample writes the winners to stdout or -o, never over a CSV/TSV list"
-                )
-            sys.stdout.flush()
-            if "draw" in options:
-                rec = draw_csv(src, dst, options=options["draw"], out=sys.stdout.buffer, **common)
-            else:
-                rec = sample_csv(src, dst, k=options["k"], out=sys.stdout.buffer, **common)
+            rec, printed = _sample(task, common)
     except (XlshuffleError, OSError) as exc:
         return failure(exc)
     rec["tool_version"] = __version__
-    return {"ok": True, "record": rec}
+    result = {"ok": True, "record": rec}
+    if printed is not None:
+        result["printed"] = printed
+    return result
+
+
+def _sample(task: Task, common: dict[str, Any]) -> tuple[dict[str, Any], bytes | None]:
+    """A sample of a list: its record, and the winners to print on stdout (None when they
+    went to a file), which the report prints as they are or inside ``--json``'s document."""
+    src, dst, options = task.src, task.dst, task.options
+    if task.in_place:
+        raise OptionError(
+            f"{src}: sample writes the winners to stdout or -o, never over a CSV/TSV list"
+        )
+    out = io.BytesIO()
+    if "draw" in options:
+        rec = draw_csv(src, dst, options=options["draw"], out=out, **common)
+    else:
+        rec = sample_csv(src, dst, k=options["k"], out=out, **common)
+    return rec, out.getvalue() if dst is None and not task.dry_run else None

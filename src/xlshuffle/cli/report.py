@@ -1,9 +1,15 @@
 """What the workbook subcommands print and write after the draws: one summary line per
-file, a sample's CSV, ``--json`` records, and the ``--record`` file."""
+file, a sample's CSV, ``--json`` records, and the ``--record`` file.
+
+``--json`` prints one JSON document per file, each on one line: the record, or for a
+``sample`` whose winners would go to stdout, ``{"record": ..., "winners": {"header":
+[...], "rows": [[...], ...]}}`` (stdout then carries that document and nothing else)."""
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import re
 import sys
@@ -30,7 +36,7 @@ def report(
 ) -> list[dict[str, Any]]:
     """Print each result (errors on stderr, a sample's CSV and ``--json`` records on
     stdout) and return the records of the draws that succeeded."""
-    to_stdout = csv_to_stdout(args, tasks)
+    to_stdout = csv_to_stdout(args, tasks) and not args.dry_run
     human = human_channel(args, tasks)
     records = []
     for res in results:
@@ -42,11 +48,46 @@ def report(
         print(summary_line(args.command, rec, args.dry_run), file=human)
         for line in [*draw_lines(rec), *balance_lines(rec)]:
             print(line, file=human)
-        if to_stdout and "table" in res and not args.dry_run:
-            print_csv(res["table"])
         if args.json:
-            print(escape_undecodable(json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
+            doc = {"record": rec, "winners": winners_of(res)} if to_stdout else rec
+            print(escape_undecodable(json.dumps(doc, ensure_ascii=False, separators=(",", ":"))))
+        elif to_stdout:
+            print_winners(res)
     return records
+
+
+def print_winners(res: dict[str, Any]) -> None:
+    """A sample's winners on stdout: a workbook's as CSV, a list's records as they are."""
+    if "table" in res:
+        print_csv(res["table"])
+    elif "printed" in res:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(res["printed"])
+        sys.stdout.buffer.flush()
+
+
+def winners_of(res: dict[str, Any]) -> dict[str, Any]:
+    """A sample's winners for ``--json``: the labels row (a list without a header has
+    none: null) and the winners' rows in draw order. A workbook's numbers and booleans
+    stay JSON numbers and booleans, other values are their text as the CSV shows them;
+    a list's fields are its text."""
+    from ..common.celltext import text_of
+
+    if "table" in res:
+        table = [[_json_value(v, text_of) for v in row] for row in res["table"]]
+        return {"header": table[0], "rows": table[1:]}
+    rec = res["record"]
+    text = res.get("printed", b"").decode("utf-8-sig", "surrogateescape")
+    delimiter = (rec.get("target") or {}).get("delimiter") or ","
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False))
+    header = rows.pop(0) if rec["header"] and rows else None
+    return {"header": header, "rows": rows}
+
+
+def _json_value(value: object, text_of: Any) -> object:
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    return text_of(value)
 
 
 def summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:
