@@ -238,7 +238,12 @@ def _run_task(task: Task) -> dict[str, Any]:
             "(nothing was written; please report this with the file if you can)",
         }
     if isinstance(result, workbook.SampleResult):
-        return {"ok": True, "record": result.record.to_dict(), "table": result.table}
+        return {
+            "ok": True,
+            "record": result.record.to_dict(),
+            "table": result.table,
+            "unsaved": result.unsaved,
+        }
     return {"ok": True, "record": result.to_dict()}
 
 

@@ -48,12 +48,26 @@ def report(
         print(summary_line(args.command, rec, args.dry_run), file=human)
         for line in [*draw_lines(rec), *balance_lines(rec)]:
             print(line, file=human)
+        if not args.dry_run and res.get("unsaved", (0, None))[0]:
+            print(unsaved_note(rec, *res["unsaved"]), file=sys.stderr)
         if args.json:
             doc = {"record": rec, "winners": winners_of(res)} if to_stdout else rec
             print(escape_undecodable(json.dumps(doc, ensure_ascii=False, separators=(",", ":"))))
         elif to_stdout:
             print_winners(res)
     return records
+
+
+def unsaved_note(rec: dict[str, Any], count: int, first: str) -> str:
+    """A sample's cells written empty: formulas without a saved value, which it copies
+    as values (the draw itself is right; the winners' values are missing)."""
+    cells = "1 cell was" if count == 1 else f"{count} cells were"
+    return (
+        f"{rec['input']}: {cells} written empty in {rec['output'] or 'stdout'}: formulas "
+        f"without a saved value (a file written by a script), the first {first}: open and "
+        f"save {rec['input']} in Excel or LibreOffice so its values are stored, then draw "
+        "again"
+    )
 
 
 def print_winners(res: dict[str, Any]) -> None:

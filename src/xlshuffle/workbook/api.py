@@ -19,7 +19,7 @@ from .jobs import Job, dest, make_record, open_or_refuse
 from .move.plan import draw_permutation, plan_move
 from .move.refusals import check_movable
 from .package.commit import Changes, Written, check_output_name, commit
-from .plain_sample import winners, winners_table, write_csv
+from .plain_sample import unsaved_cells, winners, winners_table, write_csv
 from .raffle import draw_options, draw_sample
 from .records.record import DrawRecord
 from .restore import fingerprint_for, restore_workbook
@@ -45,6 +45,9 @@ class SampleResult:
 
     record: DrawRecord
     table: list[list[object]]
+    #: cells of the table that are formulas without a saved value (written empty), and
+    #: the first one's name (``Tickets!B3``)
+    unsaved: tuple[int, str | None] = (0, None)
 
 
 def shuffle_workbook(
@@ -345,4 +348,6 @@ def sample_workbook(
     record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
     if drawn is not None:
         record.target["draw"] = drawn.spec
-    return SampleResult(record, table_out)
+    sel = job.sel
+    shown = [*([sel.top] if sel.header else []), *(sel.body_top + i for i in order)]
+    return SampleResult(record, table_out, unsaved_cells(job, shown))

@@ -4,6 +4,8 @@ as CSV."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..common.celltext import text_of
 from ..common.counts import too_many
 from ..common.digest import bytes_sha256
@@ -15,10 +17,11 @@ from ..draw.protocol import DrawStream
 from .draws import CellReader
 from .jobs import Job
 from .package.commit import Written
-from .scan.refs import cell_ref, col_letters
+from .scan.refs import cell_ref, col_letters, quote_sheet
 from .selection.keep import free_indexes
+from .values.cells import unsaved_formula
 
-__all__ = ["row_values", "winners", "winners_table", "write_csv"]
+__all__ = ["row_values", "unsaved_cells", "winners", "winners_table", "write_csv"]
 
 
 def row_values(job: Job, reader: CellReader, number: int) -> list[object]:
@@ -36,6 +39,24 @@ def row_values(job: Job, reader: CellReader, number: int) -> list[object]:
             if c.col in wanted
         }
     return [got.get(c) for c in cols]
+
+
+def unsaved_cells(job: Job, numbers: Iterable[int]) -> tuple[int, str | None]:
+    """How many of the selection's cells in rows ``numbers`` (in output order) are
+    formulas without a saved value, which a sample copies as values, so writes empty; and
+    the first one's name (``Tickets!B3``)."""
+    sx, cols = job.sx, set(job.sel.cols)
+    count, first = 0, None
+    for number in numbers:
+        i = sx.index_of(number)
+        if i >= len(sx) or sx.numbers[i] != number:
+            continue
+        row = sx.row(i)
+        for c in sx.cells(i):
+            if c.col in cols and unsaved_formula(row[c.start : c.end]):
+                count += 1
+                first = first or f"{quote_sheet(job.sel.sheet.name)}!{cell_ref(number, c.col)}"
+    return count, first
 
 
 def winners(job: Job, k: int, stream: DrawStream) -> list[int]:
