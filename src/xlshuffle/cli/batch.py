@@ -199,7 +199,12 @@ def _add_common(p: argparse.ArgumentParser, *, moves: bool = False) -> None:
         "NAME.groups.csv, --suffix and --out-dir names): without it they are refused before "
         "anything is drawn (a file named with -o is replaced as asked)",
     )
-    p.add_argument("--json", action="store_true", help="print each draw record as JSON")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print each draw record as JSON, a line per file (a sample without -o: "
+        '{"record": ..., "winners": ...})',
+    )
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files in parallel")
     add_limits(p, moves=moves)
