@@ -199,12 +199,8 @@ def _add_common(p: argparse.ArgumentParser, *, moves: bool = False) -> None:
         "NAME.groups.csv, --suffix and --out-dir names): without it they are refused before "
         "anything is drawn (a file named with -o is replaced as asked)",
     )
-    p.add_argument(
-        "--json",
-        action="store_true",
-        help="print each draw record as JSON, a line per file (a sample without -o: "
-        '{"record": ..., "winners": ...})',
-    )
+    help_json = "print each record as JSON, a line per file (sample without -o: with its winners)"
+    p.add_argument("--json", action="store_true", help=help_json)
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files in parallel")
     add_limits(p, moves=moves)
@@ -243,12 +239,8 @@ def _run_task(task: Task) -> dict[str, Any]:
             "(nothing was written; please report this with the file if you can)",
         }
     if isinstance(result, workbook.SampleResult):
-        return {
-            "ok": True,
-            "record": result.record.to_dict(),
-            "table": result.table,
-            "unsaved": result.unsaved,
-        }
+        record = result.record.to_dict()
+        return {"ok": True, "record": record, "table": result.table, "unsaved": result.unsaved}
     return {"ok": True, "record": result.to_dict()}
 
 
