@@ -83,7 +83,12 @@ def test_seed_command(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "code", "message"),
     [
         (["deal", "--cards", "20", "--hands", "4"], 2, "needs 80 cards and the deck has 52"),
-        (["deal", "--cards", "-1"], 2, "expected 0 or more"),
+        (["deal", "--cards", "-1"], 2, "argument --cards: expected 1 or more, got -1"),
+        (["deal", "--cards", "0"], 2, "argument --cards: expected 1 or more, got 0"),
+        (["deal", "--hands", "0"], 2, "argument --hands: expected 1 or more, got 0"),
+        (["deal", "--decks", "0"], 2, "argument --decks: expected 1 or more, got 0"),
+        (["deal", "--deck", "0"], 2, "argument --deck: expected 1 or more, got 0"),
+        (["deal", "--jokers", "-1"], 2, "argument --jokers: expected 0 or more, got -1"),
         (["deal", "--cards", "five"], 2, "expected a whole number"),
         (["deal", "--bogus"], 2, "unrecognized arguments: --bogus"),
         (["frobnicate"], 2, "invalid choice: 'frobnicate'"),

@@ -112,23 +112,52 @@ def test_a_device_takes_any_name(tmp_path):
 # --------------------------------------------------------------- channels
 
 
-def test_sample_json_needs_a_file_for_the_winners(tmp_path, capsys):
+def test_sample_json_prints_one_document_with_the_winners(tmp_path, capsys):
     src = book(tmp_path / "in.xlsx")
     code, out, err = outcome(capsys, "sample", src, "-k", "2", "--json", "--seed", "1")
-    assert code == 2 and out == "", out
-    assert "-o" in err and "--record" in err and err.count("\n") == 1, err
-    win = tmp_path / "w.csv"
+    assert code == 0, err
+    doc = json.loads(out)  # stdout is one JSON document and nothing else
+    assert set(doc) == {"record", "winners"}
+    record, winners = doc["record"], doc["winners"]
+    assert record["k"] == 2 and record["output"] is None and len(record["permutation"]) == 2
+    assert winners["header"] == ["Rank", "name", "score"]
+    picked = [ROWS[1 + i] for i in record["permutation"]]
+    assert winners["rows"] == [[1, *picked[0]], [2, *picked[1]]]
+    assert err.startswith(f"{src} -> stdout: 2 of 5 rows drawn")  # the human line
+    # the record in it is the record of winners printed: verify checks them saved as CSV
+    rec, saved = tmp_path / "r.json", tmp_path / "w.csv"
+    rec.write_text(json.dumps(record), encoding="utf-8")
+    lines = [winners["header"], *winners["rows"]]
+    saved.write_text("".join(",".join(map(str, r)) + "\n" for r in lines), encoding="utf-8")
+    assert outcome(capsys, "verify", rec, "--input", src, "--output", saved)[0] == 0
+    # with -o the winners have their file and stdout is the record alone, as before
+    win = tmp_path / "w2.csv"
     code, out, err = outcome(capsys, "sample", src, "-k", "2", "--json", "--seed", "1", "-o", win)
     assert code == 0, err
-    record = json.loads(out)  # stdout is the record and nothing else
+    record = json.loads(out)
     assert record["k"] == 2 and record["output"] == str(win)
     assert [r[1] for r in csv.reader(io.StringIO(win.read_text()))][1:] != []
 
 
-def test_sample_of_a_list_with_json_needs_a_file_too(tmp_path, capsys):
-    src = listfile(tmp_path / "in.csv")
-    code, out, _ = outcome(capsys, "sample", src, "-k", "2", "--json", "--seed", "1")
-    assert code == 2 and out == ""
+@pytest.mark.parametrize("header", [True, False])
+def test_sample_of_a_list_with_json_prints_one_document_too(tmp_path, capsys, header):
+    src = listfile(tmp_path / "in.csv", ROWS if header else ROWS[1:])
+    argv = ["sample", src, "-k", "2", "--json", "--seed", "1"]
+    code, out, err = outcome(capsys, *argv, *([] if header else ["--no-header"]))
+    assert code == 0, err
+    doc = json.loads(out)
+    data = [[str(v) for v in r] for r in ROWS[1:]]
+    assert doc["winners"]["header"] == (["name", "score"] if header else None)
+    assert doc["winners"]["rows"] == [data[i] for i in doc["record"]["permutation"]]
+
+
+def test_sample_json_of_several_files_prints_one_line_each(tmp_path, capsys):
+    first, second = book(tmp_path / "a.xlsx"), listfile(tmp_path / "b.csv")
+    code, out, err = outcome(capsys, "sample", first, second, "-k", "1", "--json", "--seed", "1")
+    assert code == 0, err
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert [d["record"]["input"] for d in docs] == [str(first), str(second)]
+    assert all(len(d["winners"]["rows"]) == 1 for d in docs)
 
 
 # --------------------------------------------------------------- evidence kept

@@ -286,3 +286,29 @@ def test_a_killed_run_leaves_input_backup_and_target_intact(tmp_path: Path, afte
             (tmp_path / "r.json").unlink()
         for name in new:
             (tmp_path / name).unlink()
+
+
+@pytest.mark.parametrize("lock", ["~$plain.xlsx", ".~lock.plain.xlsx#"])
+def test_a_workbook_open_in_excel_or_libreoffice_is_not_rewritten_in_place(
+    tmp_path: Path, capsys, lock: str
+):
+    src = copy_fixture("plain.xlsx", tmp_path)
+    shuffled = tmp_path / "shuffled.xlsx"
+    assert run("shuffle", src, "-o", shuffled, "--seed", 1, "--record", tmp_path / "r.json") == 0
+    capsys.readouterr()
+    suite = "Excel" if lock.startswith("~$") else "LibreOffice"
+    for argv, locked in (
+        (("shuffle", src, "--in-place", "--seed", 1), src),
+        (("groups", src, "--in-place", "-k", 2, "--seed", 1), src),
+        (("restore", tmp_path / "r.json", shuffled, "--in-place"), shuffled),
+    ):
+        (tmp_path / lock.replace("plain", locked.stem)).write_bytes(b"owner")
+        before = listing(tmp_path)
+        assert run(*argv) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+        assert f"{locked}: the workbook is open in {suite} (lock file " in err
+        assert lock.replace("plain", locked.stem) in err
+        assert f"close it in {suite} first" in err
+        assert listing(tmp_path) == before
+        (tmp_path / lock.replace("plain", locked.stem)).unlink()

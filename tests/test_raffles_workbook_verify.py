@@ -136,7 +136,7 @@ def test_verify_refuses_an_edited_record(drawn, capsys, tmp_path, edit: str) -> 
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(rec), encoding="utf-8")
     code, out, err = _verify(capsys, path, "--input", drawn["book"], "--output", drawn["out.xlsx"])
-    assert (code, out) == (1, "") and err.count("\n") == 1 and err.startswith("Error: record: ")
+    assert (code, out) == (1, "") and err.count("\n") == 1 and err.startswith(f"Error: {path}: ")
 
 
 def test_verify_needs_the_input(drawn, capsys) -> None:

@@ -10,17 +10,17 @@
 # as in the Python package, its command line and the other Excel runtimes.
 # Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.a1,
 # xlshuffle.common.celltext, xlshuffle.common.digest, xlshuffle.common.entrants,
-# xlshuffle.common.raffle_options, xlshuffle.common.raffle_parts,
-# xlshuffle.common.raffles, xlshuffle.draw, xlshuffle.draw.allocate, xlshuffle.draw.audit,
-# xlshuffle.draw.cards, xlshuffle.draw.commit, xlshuffle.draw.errors, xlshuffle.draw.grid,
-# xlshuffle.draw.knuth, xlshuffle.draw.orders, xlshuffle.draw.protocol,
-# xlshuffle.draw.raffle, xlshuffle.draw.seed, xlshuffle.draw.strata, xlshuffle.draw.teams,
-# xlshuffle.draw.text, xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel,
-# xlshuffle.excel._cells, xlshuffle.excel._lockbook, xlshuffle.excel._lockcommit,
-# xlshuffle.excel._lockcore, xlshuffle.excel._lockdesign, xlshuffle.excel._raffle,
-# xlshuffle.excel._teams, xlshuffle.excel._udf, xlshuffle.excel.allocate,
-# xlshuffle.excel.lock, xlshuffle.excel.orders, xlshuffle.excel.samples,
-# xlshuffle.excel.scripts.
+# xlshuffle.common.entries, xlshuffle.common.exclusions, xlshuffle.common.raffle_options,
+# xlshuffle.common.raffle_parts, xlshuffle.common.raffles, xlshuffle.draw,
+# xlshuffle.draw.allocate, xlshuffle.draw.audit, xlshuffle.draw.cards,
+# xlshuffle.draw.commit, xlshuffle.draw.errors, xlshuffle.draw.grid, xlshuffle.draw.knuth,
+# xlshuffle.draw.orders, xlshuffle.draw.protocol, xlshuffle.draw.raffle,
+# xlshuffle.draw.seed, xlshuffle.draw.strata, xlshuffle.draw.teams, xlshuffle.draw.text,
+# xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel, xlshuffle.excel._cells,
+# xlshuffle.excel._lockbook, xlshuffle.excel._lockcommit, xlshuffle.excel._lockcore,
+# xlshuffle.excel._lockdesign, xlshuffle.excel._raffle, xlshuffle.excel._teams,
+# xlshuffle.excel._udf, xlshuffle.excel.allocate, xlshuffle.excel.lock,
+# xlshuffle.excel.orders, xlshuffle.excel.samples, xlshuffle.excel.scripts.
 #
 # Use it in xlwings Lite (docs/lite.md has the details), no package index needed:
 #   1. Excel: Home > Add-ins, add "xlwings Lite" and open its task pane.
@@ -504,6 +504,237 @@ class Entrants:
         except SeedError as exc:  # not expected from the parsers given; named all the same
             raise self.fail(f"{self.where}: {column.given}: {exc}") from None
 ''',
+    "xlshuffle.common.entries": r'''"""Entrants by ID: one row each, or (``--one-entry-per-id``) one per distinct ID.
+
+Under ``--id`` an entrant is a row, and two rows with one ID would let one person win
+twice: :func:`check_unique_ids` refuses them, naming the ID and its cells. A list kept one
+row per purchase asks for :func:`entries_by_id` instead (protocol section 10): the rows
+sharing a canonical ID are one entrant at its first row, holding the tickets of all of
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..draw.errors import EntryError, SeedError
+from ..draw.raffle import canonical_id
+from .entrants import Column, Entrants
+
+__all__ = ["canonical_ids", "check_unique_ids", "entries_by_id"]
+
+_SHOWN = 3  # cells named in a message
+
+
+def canonical_ids(values: list[object]) -> list[str]:
+    """Each value's canonical ID (EntryError naming the first that can be none)."""
+    out = []
+    for i, value in enumerate(values):
+        try:
+            out.append(canonical_id(value))
+        except SeedError:
+            raise EntryError(
+                i, f"the ID {value!r} cannot be used: write a text or a number"
+            ) from None
+    return out
+
+
+def _cells(ents: Entrants, column: Column, rows: Sequence[int]) -> str:
+    """``cell A2, cell A4, ...`` (``Tickets!B4`` in a workbook), the file's name left out."""
+    prefix = f"{ents.where}: "
+    names = [ents.cell(i, column.index).removeprefix(prefix) for i in rows[:_SHOWN]]
+    return ", ".join(names) + (", ..." if len(rows) > _SHOWN else "")
+
+
+def check_unique_ids(ents: Entrants, column: Column) -> None:
+    """Refuse two entrants with one (non-blank) canonical ID, naming the ID and its rows."""
+    ids = ents.read(column, range(ents.n), canonical_ids)
+    first: dict[str, int] = {}
+    for i, t in enumerate(ids):
+        if t and first.setdefault(t, i) != i:
+            rows = [j for j in range(first[t], ents.n) if ids[j] == t]
+            raise ents.fail(
+                f"{ents.where}: --id {column.given}: the ID {t!r} is on {len(rows)} rows "
+                f"({_cells(ents, column, rows)}): give each entrant an ID of its own, or add "
+                "--one-entry-per-id if each row is one entry of the person its ID names"
+            )
+
+
+def entries_by_id(
+    ents: Entrants, column: Column, rows: Sequence[int]
+) -> tuple[list[int], dict[int, list[int]]]:
+    """The entrants among ``rows`` (input order) with one entry per ID: each distinct
+    canonical ID's first row, in input order, and each first row's rows (itself first).
+    A blank ID is refused, naming its cell: it says whose entry the row is not."""
+    ids = ents.read(column, rows, canonical_ids)
+    by_id: dict[str, int] = {}
+    members: dict[int, list[int]] = {}
+    for r, t in zip(rows, ids, strict=True):
+        if not t:
+            raise ents.fail(
+                f"{ents.cell(r, column.index)}: the ID is blank: with --one-entry-per-id "
+                "every row needs the ID of the person whose entry it is"
+            )
+        head = by_id.setdefault(t, r)
+        members.setdefault(head, []).append(r)
+    return list(members), members
+''',
+    "xlshuffle.common.exclusions": r'''"""Entrants left out by ID (protocol section 10), and what the list said that matched no one.
+
+:func:`exclusion_of` finds the rows whose canonical ID is among the excluded IDs (the
+protocol's rule, :func:`xlshuffle.draw.raffle.exclude`), and counts the listed IDs that
+matched no entrant: the record keeps that count (``unmatched``) and, when nobody was
+excluded, a ``warning``; the run's summary names the first few, and an ID that matches
+an entrant's only when case is ignored (``alice`` for ``Alice``), since IDs are matched
+with case kept. The IDs themselves never go into the record, only their digest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..draw.errors import EntryError, OptionError
+from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from .entrants import Column, Entrants
+from .entries import canonical_ids
+from .raffle_options import DrawOptions
+
+__all__ = ["Exclusion", "check_exclusion", "exclusion_of", "recorded_exclusion"]
+
+_SHOWN = 3  # unmatched IDs named in the summary
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """Rows left out by ID: the exclusion digest and count of the excluded IDs, the data
+    rows (0-based) whose ID is among them, and how many listed IDs matched no entrant
+    (None in a record made before it was counted).
+
+    ``missing`` (the first unmatched IDs) and ``hints`` (an unmatched ID and the
+    entrant's ID it matches ignoring case) are for the terminal only, never recorded.
+    """
+
+    digest: str
+    ids: int
+    rows: tuple[int, ...]
+    unmatched: int | None = None
+    missing: tuple[str, ...] = field(default=(), compare=False)
+    hints: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    @property
+    def warning(self) -> str | None:
+        """What the record and stderr say when nobody was excluded."""
+        if self.rows or self.unmatched is None:
+            return None
+        if self.ids == 0:
+            return "the exclusion list holds no IDs: nobody was excluded"
+        return (
+            f"none of the {self.ids} IDs listed matched an entrant's ID: nobody was "
+            "excluded (IDs are matched as written, case kept)"
+        )
+
+    def to_dict(self, column: Column) -> dict[str, Any]:
+        out = {**column.to_dict(), "digest": self.digest, "ids": self.ids, "rows": [*self.rows]}
+        if self.unmatched is not None:
+            out["unmatched"] = self.unmatched
+        if self.warning is not None:
+            out["warning"] = self.warning
+        return out
+
+    def notes(self) -> list[str]:
+        """The terminal's lines naming the IDs listed that matched no entrant."""
+        if not self.unmatched:
+            return []
+        more = self.unmatched - len(self.missing)
+        names = ", ".join(repr(t) for t in self.missing) + (f" and {more} more" if more else "")
+        lines = [f"{self.unmatched} of the {self.ids} IDs listed matched no entrant: {names}"]
+        lines += [
+            f"{given!r} matched no entrant; {found!r} did: IDs are matched with case kept"
+            for given, found in self.hints
+        ]
+        return lines
+
+
+def exclusion_of(ents: Entrants, opts: DrawOptions, id_column: Column | None) -> Exclusion | None:
+    """The rows ``opts.excluded`` leaves out (None without ``--exclude``)."""
+    if opts.excluded is None or id_column is None:
+        return None
+    listed = list(opts.excluded)
+    try:  # the excluded IDs first, so that a bad one is not blamed on a row
+        digest = exclusion_digest(listed)
+    except EntryError as exc:
+        raise OptionError(f"--exclude: ID {exc.index + 1} of the list: {exc.reason}") from None
+    kept = ents.read(id_column, range(ents.n), lambda values: list(exclude(values, listed)))
+    left = sorted(set(range(ents.n)) - set(kept))
+    wanted = list(dict.fromkeys(t for t in map(canonical_id, listed) if t))
+    have = ents.read(id_column, range(ents.n), canonical_ids)
+    known = set(have)
+    missing = [t for t in wanted if t not in known]
+    folded: dict[str, str] = {}
+    for t in have:
+        folded.setdefault(t.casefold(), t)
+    hints = [(t, folded[t.casefold()]) for t in missing if t.casefold() in folded]
+    return Exclusion(
+        digest,
+        len(wanted),
+        tuple(left),
+        len(missing),
+        tuple(missing[:_SHOWN]),
+        tuple(hints[:_SHOWN]),
+    )
+
+
+def recorded_exclusion(data: object, n: int) -> Exclusion | None:
+    """The exclusion a record's ``target["draw"]["exclusion"]`` states (TypeError or
+    ValueError for one that cannot be right for ``n`` data rows)."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise TypeError("exclusion is not an object")
+    rows = data["rows"]
+    if not all(isinstance(r, int) and 0 <= r < n for r in rows) or rows != sorted(set(rows)):
+        raise ValueError("exclusion.rows are not ascending data rows of the input")
+    unmatched = data.get("unmatched")
+    return Exclusion(
+        str(data["digest"]),
+        int(data["ids"]),
+        tuple(rows),
+        None if unmatched is None else int(unmatched),
+    )
+
+
+def check_exclusion(ents: Entrants, spec: dict[str, Any], excluded: Sequence[str]) -> str | None:
+    """Why a draw's record did not exclude exactly the IDs ``excluded`` (an earlier
+    record's winners, or a list), or None when it did: the same exclusion digest and
+    count, the same rows left out of ``ents``, and as many IDs matching no entrant."""
+    recorded = spec.get("exclusion")
+    if not isinstance(recorded, dict):
+        return "the draw excluded no IDs (it was made without --exclude)"
+    try:
+        opts = dataclasses.replace(DrawOptions.from_spec(spec), excluded=tuple(excluded))
+    except (KeyError, TypeError, ValueError) as exc:
+        return f"target.draw cannot be read ({exc}): the record was edited"
+    got = exclusion_of(ents, opts, opts.columns(ents).get("id"))
+    if got is None:  # pragma: no cover - from_spec gives an id with an exclusion
+        return "the record names no ID column"
+    if got.digest != recorded.get("digest") or got.ids != recorded.get("ids"):
+        return (
+            f"it excluded {recorded.get('ids')} IDs with digest "
+            f"{str(recorded.get('digest'))[:16]}..., not these {got.ids} "
+            f"(digest {got.digest[:16]}...)"
+        )
+    if list(got.rows) != recorded.get("rows"):
+        return "the rows it left out are not the rows whose ID is among these IDs"
+    if "unmatched" in recorded and recorded["unmatched"] != got.unmatched:
+        return (
+            f"it says {recorded['unmatched']} of the IDs matched no entrant, but "
+            f"{got.unmatched} of these do not"
+        )
+    return None
+''',
     "xlshuffle.common.raffle_options": r'''"""What a draw of issue 20 is asked for (:class:`DrawOptions`), and the record's account
 of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it back."""
 
@@ -554,7 +785,9 @@ class DrawOptions:
     strata in proportion to their sizes (protocol section 11); for ``method="mus"`` it
     counts hits (cents), so fewer rows are selected when a row is hit twice.
     ``excluded`` holds the excluded IDs as read from ``--exclude`` (None without it);
-    ``id`` names the ID column, which the record then lists the winners by.
+    ``id`` names the ID column, which the record then lists the winners by;
+    ``one_entry_per_id`` makes the rows sharing an ID one entrant (protocol section 10),
+    ``all_of_small_strata`` takes whole a stratum smaller than its count (section 11).
     """
 
     k: int
@@ -567,6 +800,8 @@ class DrawOptions:
     excluded: tuple[str, ...] | None = None
     total: int | None = None
     counts: tuple[tuple[str, int], ...] | None = None
+    one_entry_per_id: bool = False
+    all_of_small_strata: bool = False
 
     def check(self) -> None:
         """Refuse options that cannot combine (each an OptionError, a usage error)."""
@@ -601,6 +836,24 @@ class DrawOptions:
                 (
                     self.excluded is not None and self.id is None,
                     "--exclude needs --id COL: the column whose IDs are matched",
+                ),
+                (
+                    self.one_entry_per_id and self.id is None,
+                    "--one-entry-per-id needs --id COL: the column naming whose entry each row is",
+                ),
+                (
+                    self.one_entry_per_id and audit,
+                    f"--one-entry-per-id is for a raffle, not --method {self.method}",
+                ),
+                (
+                    self.all_of_small_strata and self.strata is None,
+                    "--all-of-small-strata takes whole the strata smaller than their count: "
+                    "add --strata COL",
+                ),
+                (
+                    self.all_of_small_strata and self.method == "mus",
+                    "--all-of-small-strata is for a raffle or --method systematic: "
+                    "--method mus counts cents, not rows",
                 ),
                 (
                     (self.total is not None or self.counts is not None) and self.strata is None,
@@ -638,7 +891,8 @@ class DrawOptions:
     @property
     def method_name(self) -> RecordMethod:
         """The record's name of the method."""
-        return "weighted" if self.weights is not None else METHODS[self.method]
+        tickets = self.weights is not None or self.one_entry_per_id
+        return "weighted" if tickets else METHODS[self.method]
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any]) -> DrawOptions:
@@ -661,6 +915,8 @@ class DrawOptions:
             reserves=int(spec["reserves"]),
             strata=given("strata"),
             id=given("id"),
+            one_entry_per_id=spec.get("one_entry_per_id", False) is True,
+            all_of_small_strata=spec.get("all_of_small_strata", False) is True,
         )
 ''',
     "xlshuffle.common.raffle_parts": r'''"""One stratum's draw (or the whole list's, without strata): :func:`draw_part`.
@@ -725,6 +981,10 @@ class Part:
         return out
 
 
+#: Added to the refusal of a stratum smaller than its count.
+TAKE_ALL_HINT = ", or add --all-of-small-strata to take every row of a stratum smaller than -k"
+
+
 def label_text(label: object) -> str | None:
     """A stratum label as the record writes it: a text as given, a number as the text
     the protocol hashes (``42.0`` -> ``"42"``); None without strata."""
@@ -741,20 +1001,26 @@ def draw_part(
     rows: list[int],
     stream: DrawStream,
     k: int,
+    members: dict[int, list[int]] | None = None,
 ) -> Part:
     """Draw ``k`` (winners, or an audit's count) from ``rows`` (one stratum's) with the
-    stream of its label."""
+    stream of its label. With ``members`` (one entry per ID) each of ``rows`` is an
+    entrant's first row, and ``members[row]`` all its rows, whose tickets it holds."""
     source = stream if label is None else stream.substream(label)
     try:
         if opts.method == "systematic":
-            return _audit(label, rows, k, systematic_sample(len(rows), k, seed=source))
+            whole = opts.all_of_small_strata and k > len(rows)  # a selection of all n rows
+            n = len(rows) if whole else k
+            return _audit(label, rows, k, systematic_sample(len(rows), n, seed=source))
         if opts.method == "mus":
             cents = ents.read(cols["amount"], rows, parse_amounts)
             return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
-        return _raffle(ents, opts, cols, (label, rows, k), source)
+        return _raffle(ents, opts, cols, (label, rows, k), source, members)
     except SizeError as exc:
-        where = ents.where if label is None else f"{ents.where}: stratum {label_text(label)!r}"
-        raise SizeError(f"{where}: {exc}") from None
+        if label is None:
+            raise SizeError(f"{ents.where}: {exc}") from None
+        small = "" if opts.method == "mus" or opts.all_of_small_strata else TAKE_ALL_HINT
+        raise SizeError(f"{ents.where}: stratum {label_text(label)!r}: {exc}{small}") from None
 
 
 def _raffle(
@@ -763,13 +1029,22 @@ def _raffle(
     cols: dict[str, Column],
     part: tuple[object, list[int], int],
     source: DrawStream,
+    members: dict[int, list[int]] | None = None,
 ) -> Part:
     label, rows, k = part
     count = k + opts.reserves
-    if "weights" in cols:
-        weights = ents.read(cols["weights"], rows, parse_weights)
+    whole = opts.all_of_small_strata  # a stratum smaller than its count: all of it
+    if members is not None or "weights" in cols:
+        if members is not None:
+            weights = _entry_tickets(ents, cols, rows, members)
+        else:
+            weights = ents.read(cols["weights"], rows, parse_weights)
+        if whole:
+            count = min(count, sum(w > 0 for w in weights))
         picked = weighted_sample(weights, count, seed=source)
     else:
+        if whole:
+            count = min(count, len(rows))
         if count > len(rows):
             asked = f"{k} + {opts.reserves} reserves" if opts.reserves else f"{k}"
             raise SizeError(
@@ -777,8 +1052,20 @@ def _raffle(
                 "ask for fewer"
             )
         picked = deal(range(len(rows)), count, seed=source)
-    roles = [(p.role, p.rank) for p in placings(picked, k)] if opts.reserves else []
+    roles = [(p.role, p.rank) for p in placings(picked, min(k, count))] if opts.reserves else []
     return Part(label, len(rows), [rows[p] for p in picked], k, roles)
+
+
+def _entry_tickets(
+    ents: Entrants, cols: dict[str, Column], rows: list[int], members: dict[int, list[int]]
+) -> list[int]:
+    """Each entrant's tickets with one entry per ID: its rows' count, or the sum of its
+    rows' tickets, all scaled to whole numbers together (exact: no floats)."""
+    if "weights" not in cols:
+        return [len(members[r]) for r in rows]
+    every = [m for r in rows for m in members[r]]
+    weights = iter(ents.read(cols["weights"], every, parse_weights))
+    return [sum(next(weights) for _ in members[r]) for r in rows]
 
 
 def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:
@@ -808,19 +1095,20 @@ input order (section 10); strata come in order of first appearance, each drawn f
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..draw.errors import EntryError, OptionError, SeedError, SizeError
+from ..draw.errors import OptionError, SeedError, SizeError
 from ..draw.protocol import DrawStream, normalise_seed
-from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from ..draw.raffle import canonical_id
 from ..draw.seed import Seed
 from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
+from .entries import check_unique_ids, entries_by_id
+from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
 from .raffle_options import DrawOptions
-from .raffle_parts import Part, draw_part, label_text
+from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
 
 __all__ = [
     "DrawOptions",
@@ -833,19 +1121,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Exclusion:
-    """Rows left out by ID: the exclusion digest and count of the excluded IDs, and the
-    data rows (0-based) whose ID is among them."""
-
-    digest: str
-    ids: int
-    rows: tuple[int, ...]
-
-    def to_dict(self, column: Column) -> dict[str, Any]:
-        return {**column.to_dict(), "digest": self.digest, "ids": self.ids, "rows": [*self.rows]}
-
-
 @dataclass
 class Drawn:
     """The rows drawn, in output order, and what to add to each.
@@ -854,7 +1129,8 @@ class Drawn:
     another; ``extra_labels`` and ``extra``: the fields added to the header and to each
     drawn row (``Role`` and ``Rank`` with reserves, ``Hits`` for a monetary-unit
     selection); ``spec``: the record's ``target["draw"]``; ``parts``: each stratum's
-    draw (one part without strata).
+    draw (one part without strata); ``notes``: lines for the terminal that the record
+    does not keep (the listed IDs that matched no entrant).
     """
 
     rows: list[int]
@@ -862,21 +1138,7 @@ class Drawn:
     extra: list[list[object]]
     spec: dict[str, Any]
     parts: list[Part] = field(default_factory=list)
-
-
-def exclusion_of(ents: Entrants, opts: DrawOptions, id_column: Column | None) -> Exclusion | None:
-    """The rows ``opts.excluded`` leaves out (None without ``--exclude``)."""
-    if opts.excluded is None or id_column is None:
-        return None
-    listed = list(opts.excluded)
-    try:  # the excluded IDs first, so that a bad one is not blamed on a row
-        digest = exclusion_digest(listed)
-    except EntryError as exc:
-        raise OptionError(f"--exclude: ID {exc.index + 1} of the list: {exc.reason}") from None
-    kept = ents.read(id_column, range(ents.n), lambda values: list(exclude(values, listed)))
-    left = sorted(set(range(ents.n)) - set(kept))
-    count = len({canonical_id(x) for x in listed} - {""})
-    return Exclusion(digest, count, tuple(left))
+    notes: list[str] = field(default_factory=list)
 
 
 def choose(
@@ -885,12 +1147,19 @@ def choose(
     """Draw the rows ``opts`` asks for from ``ents`` (``excluded`` rows left out)."""
     opts.check()
     cols = opts.columns(ents)
+    if "id" in cols and not opts.one_entry_per_id:
+        check_unique_ids(ents, cols["id"])
     out = set(excluded.rows) if excluded else set()
     keep = [i for i in range(ents.n) if i not in out]
+    members = None
+    if opts.one_entry_per_id:  # the rows sharing an ID are one entrant at its first row
+        keep, members = entries_by_id(ents, cols["id"], keep)
+        if "strata" in cols:
+            _one_stratum_each(ents, cols, members)
     strata = _strata(ents, cols.get("strata"), keep)
     counts = shares(ents, opts, strata, cols.get("strata"))
     parts = [
-        draw_part(ents, opts, cols, label, rows, stream, k)
+        draw_part(ents, opts, cols, label, rows, stream, k, members)
         for (label, rows), k in zip(strata, counts, strict=True)
     ]
     rows = [r for p in parts for r in p.rows]
@@ -898,7 +1167,28 @@ def choose(
     if "id" in cols:
         spec["winners"] = _ids(ents, cols["id"], [r for p in parts for r in p.winners()])
     extra_labels, extra = _extra(opts, parts)
-    return Drawn(rows, extra_labels, extra, spec, parts)
+    notes = [] if excluded is None else excluded.notes()
+    return Drawn(rows, extra_labels, extra, spec, parts, notes)
+
+
+def _one_stratum_each(
+    ents: Entrants, cols: dict[str, Column], members: dict[int, list[int]]
+) -> None:
+    """Refuse an ID whose rows lie in two strata: which stratum would it enter?"""
+    strata, ids = cols["strata"], cols["id"]
+    values = ents.values(strata.index)
+    for head, rows in members.items():
+        key = _label_key(ents, values[head], head, strata)
+        other = next((r for r in rows if _label_key(ents, values[r], r, strata) != key), None)
+        if other is not None:
+            id_text = _ids(ents, ids, [head])[0]
+            raise ents.fail(
+                f"{ents.cell(head, strata.index)} and "
+                f"{ents.cell(other, strata.index).removeprefix(f'{ents.where}: ')}: the "
+                f"ID {id_text!r} is in two strata ({label_text(values[head])!r} and "
+                f"{label_text(values[other])!r}): with --one-entry-per-id all the rows of an "
+                "ID need one stratum"
+            )
 
 
 def _spec(
@@ -910,7 +1200,9 @@ def _spec(
     def column(key: str) -> dict[str, object] | None:
         return cols[key].to_dict() if key in cols else None
 
+    flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
     return {
+        **flags,
         "method": opts.method_name,
         "k": opts.k,
         "allocation": opts.allocation(),
@@ -923,6 +1215,11 @@ def _spec(
         "parts": [p.to_dict() for p in parts],
         "winners": None,  # the winners' IDs, with an ID column
     }
+
+
+#: The draw's rules that are recorded only when asked for: the records of draws without
+#: them stay as they were.
+_FLAGS = ("one_entry_per_id", "all_of_small_strata")
 
 
 def shares(
@@ -1045,48 +1342,18 @@ def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
     """
     try:
         opts = DrawOptions.from_spec(spec)
-        excluded = _recorded_exclusion(spec.get("exclusion"), ents.n)
+        excluded = recorded_exclusion(spec.get("exclusion"), ents.n)
     except (KeyError, TypeError, ValueError) as exc:
         raise ents.fail(
             f"record: target.draw cannot be read ({exc}): the record was edited"
         ) from None
-    return choose(ents, opts, Seed.given(seed).stream(), excluded)
-
-
-def _recorded_exclusion(data: object, n: int) -> Exclusion | None:
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise TypeError("exclusion is not an object")
-    rows = data["rows"]
-    if not all(isinstance(r, int) and 0 <= r < n for r in rows) or rows != sorted(set(rows)):
-        raise ValueError("exclusion.rows are not ascending data rows of the input")
-    return Exclusion(str(data["digest"]), int(data["ids"]), tuple(rows))
-
-
-def check_exclusion(ents: Entrants, spec: dict[str, Any], excluded: Sequence[str]) -> str | None:
-    """Why a draw's record did not exclude exactly the IDs ``excluded`` (an earlier
-    record's winners, or a list), or None when it did: the same exclusion digest and
-    count, and the same rows left out of ``ents``."""
-    recorded = spec.get("exclusion")
-    if not isinstance(recorded, dict):
-        return "the draw excluded no IDs (it was made without --exclude)"
     try:
-        opts = dataclasses.replace(DrawOptions.from_spec(spec), excluded=tuple(excluded))
-    except (KeyError, TypeError, ValueError) as exc:
-        return f"target.draw cannot be read ({exc}): the record was edited"
-    got = exclusion_of(ents, opts, opts.columns(ents).get("id"))
-    if got is None:  # pragma: no cover - from_spec gives an id with an exclusion
-        return "the record names no ID column"
-    if got.digest != recorded.get("digest") or got.ids != recorded.get("ids"):
-        return (
-            f"it excluded {recorded.get('ids')} IDs with digest "
-            f"{str(recorded.get('digest'))[:16]}..., not these {got.ids} "
-            f"(digest {got.digest[:16]}...)"
-        )
-    if list(got.rows) != recorded.get("rows"):
-        return "the rows it left out are not the rows whose ID is among these IDs"
-    return None
+        return choose(ents, opts, Seed.given(seed).stream(), excluded)
+    except SizeError as exc:  # the counts it states cannot be drawn from these rows
+        raise ents.fail(
+            "record: target.draw cannot be drawn again from these rows "
+            f"({str(exc).removesuffix(TAKE_ALL_HINT)}): the record was edited"
+        ) from None
 ''',
     "xlshuffle.draw": r'''"""The pure core of xlshuffle: draw protocol v1 and the shuffles built on it.
 

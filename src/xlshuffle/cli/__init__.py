@@ -160,14 +160,23 @@ def add_seed(p: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-def _positive(text: str) -> int:
+def _whole(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected {least} or more, got {value}")
     return value
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 0)
+
+
+def _one_or_more(text: str) -> int:
+    """A count whose 0 would deal nothing (empty hands, no deck): refused, not obeyed."""
+    return _whole(text, 1)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -224,11 +233,11 @@ def build_parser() -> argparse.ArgumentParser:
         "deal as xlshuffle.deal_hands, and as the Excel function DEAL for one deck without "
         "jokers.",
     )
-    p.add_argument("--cards", type=_positive, default=5, help="cards per hand (default 5)")
-    p.add_argument("--hands", type=_positive, default=1, help="number of hands (default 1)")
-    p.add_argument("--deck", type=_positive, help="deal from the numbers 1..N instead of cards")
+    p.add_argument("--cards", type=_one_or_more, default=5, help="cards per hand (default 5)")
+    p.add_argument("--hands", type=_one_or_more, default=1, help="number of hands (default 1)")
+    p.add_argument("--deck", type=_one_or_more, help="deal from the numbers 1..N instead of cards")
     p.add_argument("--jokers", type=_positive, default=0, help="jokers per deck")
-    p.add_argument("--decks", type=_positive, default=1, help="decks shuffled together")
+    p.add_argument("--decks", type=_one_or_more, default=1, help="decks shuffled together")
     add_seed(p, "deal")
     p.add_argument("--json", action="store_true", help="print a JSON record")
     p.set_defaults(func=_cmd_deal)

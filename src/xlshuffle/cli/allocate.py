@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from ..common.files import escape_undecodable, write_atomically
+from ..common.winners import delimiter_for
 from ..draw.errors import OptionError, SizeError
 from ..lists import allocation as files
 
@@ -147,7 +148,7 @@ def _cmd_allocate(args: argparse.Namespace) -> int:
         option = next((o for starts, o in _OPTION_OF if text.startswith(starts)), "allocate")
         raise UsageError(f"{option}: {text}") from None
     names = [name for name, _ in options["strata"]]
-    if args.redcap is not None and _is_book(args.redcap):
+    if args.redcap is not None and (_is_book(args.redcap) or delimiter_for(args.redcap) != ","):
         raise UsageError(f"--redcap {args.redcap}: REDCap imports CSV: give a .csv file")
     made = files.tables(rows, names, options["arms"])
     written: dict[str, tuple[str, bytes] | None] = {
@@ -182,9 +183,10 @@ def _is_book(path: str) -> bool:
 
 
 def _bytes(path: str, table: list[list[object]], sheet: str) -> bytes:
-    """A table's file: a new workbook of one sheet for ``.xlsx``, else CSV."""
+    """A table's file: a new workbook of one sheet for ``.xlsx``, else CSV (TSV for a
+    ``.tsv`` or ``.tab`` name)."""
     if not _is_book(path):
-        return files.csv_bytes(table)
+        return files.csv_bytes(table, delimiter_for(path))
     from ..workbook.tables import table_xlsx
 
     return table_xlsx(table, sheet=sheet)

@@ -8,6 +8,7 @@ so a missing extra surfaces as one "pip install 'xlshuffle[xlsx]'" line from ``m
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from typing import Any
@@ -23,7 +24,7 @@ from .commit import add_committed_options
 from .draws import add_draw_options
 from .options import add_limits
 from .paths import DEFAULT_SUFFIX, _Usage, destination, expand
-from .report import human_channel, report, write_record
+from .report import human_channel, outcome, report, write_record
 from .request import draw_of, requests_of
 
 __all__ = ["register"]
@@ -199,7 +200,8 @@ def _add_common(p: argparse.ArgumentParser, *, moves: bool = False) -> None:
         "NAME.groups.csv, --suffix and --out-dir names): without it they are refused before "
         "anything is drawn (a file named with -o is replaced as asked)",
     )
-    p.add_argument("--json", action="store_true", help="print each draw record as JSON")
+    help_json = "print each record as JSON, a line per file (sample without -o: with its winners)"
+    p.add_argument("--json", action="store_true", help=help_json)
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files in parallel")
     add_limits(p, moves=moves)
@@ -214,7 +216,8 @@ def _run_request(request: DrawRequest) -> dict[str, Any]:
     from . import failure
 
     try:
-        result = run(request, out=sys.stdout.buffer)
+        out = io.BytesIO()  # a list's winners, printed by the report (or put in --json)
+        result = run(request, out=out)
     except (XlshuffleError, OSError) as exc:
         # an option that cannot work for this file (-o naming the input, -k past its rows,
         # --range off its data) exits 2, not 1
@@ -227,10 +230,7 @@ def _run_request(request: DrawRequest) -> dict[str, Any]:
             "error": f"{request.src}: unexpected {type(exc).__name__}: {exc} "
             "(nothing was written; please report this with the file if you can)",
         }
-    notes = list(result.notes)
-    if result.table is not None:
-        return {"ok": True, "record": result.record, "table": result.table, "notes": notes}
-    return {"ok": True, "record": result.record, "notes": notes}
+    return outcome(request, result, out)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -284,7 +284,6 @@ def _check_options(args: argparse.Namespace) -> None:
         raise UsageError(f"-k must be {least} or more, not {args.k}")
     if command == "groups" and args.size is not None and args.size < 1:
         raise UsageError(f"--size must be 1 or more, not {args.size}")
-    guards.refuse_mixed_channels(args)
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup only makes sense with --in-place")
     try:  # written into the file: refused before any file is read

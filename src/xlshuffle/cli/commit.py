@@ -13,6 +13,7 @@ and what ``verify`` adds for such a record).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -23,7 +24,7 @@ from ..common.request import DrawRequest, Output
 from ..draw.errors import ListError
 from ..draw.seed import Seed
 from ..filedraw import commitment
-from .report import report
+from .report import outcome, report
 from .request import draw_of, requests_of
 
 __all__ = ["add_committed_options", "as_committed_draw", "register"]
@@ -273,13 +274,11 @@ def _cmd_draw(args: argparse.Namespace) -> int:
         )
     request = commitment.committed_request(made, args.commitment, src)
     request = request.replace(output=Output(path=args.output))
-    result = commitment.draw(request, made, args.reveal, salt=salt, out=sys.stdout.buffer)
+    out = io.BytesIO()
+    result = commitment.draw(request, made, args.reveal, salt=salt, out=out)
     record = result.record
     shown = argparse.Namespace(command=made.command, json=False, dry_run=False, in_place=False)
-    done: dict[str, Any] = {"ok": True, "record": record}
-    if result.table is not None:
-        done["table"] = result.table
-    report(shown, [request], [done])
+    report(shown, [request], [outcome(request, result, out)])
     text = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
     write_atomically(args.record, escape_undecodable(text).encode("utf-8"))
     print(

@@ -1,5 +1,5 @@
-"""Refusals a batch run makes before anything is drawn: outputs that would mix on one
-channel, and files that are evidence of an earlier draw."""
+"""Refusals a batch run makes before anything is drawn: files that are evidence of an
+earlier draw."""
 
 from __future__ import annotations
 
@@ -9,20 +9,7 @@ import os
 
 from ..common.request import DrawRequest
 
-__all__ = ["refuse_mixed_channels", "refuse_overwrite"]
-
-
-def refuse_mixed_channels(args: argparse.Namespace) -> None:
-    """``sample --json`` prints the record on stdout: the winners need a file of their own."""
-    from . import UsageError
-
-    to_stdout = args.output in (None, "-") and args.suffix is None and args.out_dir is None
-    if args.command == "sample" and args.json and to_stdout and not (args.in_place or args.dry_run):
-        raise UsageError(
-            "sample --json prints the record on stdout, where the winners would go: write "
-            "the winners to a file with -o FILE (.csv, or a workbook), or leave out --json "
-            "and keep the record with --record FILE"
-        )
+__all__ = ["refuse_overwrite"]
 
 
 def refuse_overwrite(args: argparse.Namespace, requests: list[DrawRequest]) -> None:

@@ -57,8 +57,11 @@ def destination(args: argparse.Namespace, path: str, many: bool) -> str | None:
         return None if args.output == "-" else str(args.output)
     stem, ext = os.path.splitext(os.path.basename(path))
     if args.command == "sample" and args.suffix is None and args.out_dir is None:
-        if many:
-            raise _Usage("sample prints CSV for one input: use --out-dir or --suffix for several")
+        if many and not args.json:  # --json: each file's winners in its own JSON line
+            raise _Usage(
+                "sample prints CSV for one input: use --out-dir or --suffix for several "
+                "(or --json: one JSON document per file, a line each)"
+            )
         return None
     if args.out_dir is not None:
         return os.path.join(args.out_dir, stem + ext)

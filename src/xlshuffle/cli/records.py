@@ -4,11 +4,37 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from ..draw.errors import WorkbookError, XlshuffleError
 from .options import limits_of
 
 __all__ = ["cmd_restore", "cmd_verify"]
+
+
+@contextmanager
+def _blamed_on(record: str) -> Iterator[None]:
+    """A record that the replay cannot use is the record's fault, not the command line's:
+    exit 1 (never 2, never a traceback), with one line naming the record file.
+
+    The record's fields are checked as they are read; what the checks miss (an edited
+    field of the right type but an impossible value, deep in the draw's options) surfaces
+    here as the error the replay meets."""
+    try:
+        yield
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        what = f"no field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
+        raise WorkbookError(
+            f"{record}: not a draw record xlshuffle wrote (edited or damaged: {what}): give "
+            "the record file xlshuffle wrote"
+        ) from None
+    except XlshuffleError as exc:
+        text = str(exc)
+        if not text.startswith("record: "):
+            raise
+        raise type(exc)(f"{record}: {text.removeprefix('record: ')}") from None
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -46,8 +72,9 @@ def cmd_restore(args: argparse.Namespace) -> int:
     from ..lists import is_list
 
     if is_list(args.shuffled):
-        return _restore_list(args)
-    with workbook.raised(**limits_of(args)):
+        with _blamed_on(args.record):
+            return _restore_list(args)
+    with workbook.raised(**limits_of(args)), _blamed_on(args.record):
         rec = workbook.restore_workbook(
             args.record,
             args.shuffled,

@@ -1,9 +1,15 @@
 """What the workbook subcommands print and write after the draws: one summary line per
-file, a sample's CSV, ``--json`` records, and the ``--record`` file."""
+file, a sample's CSV, ``--json`` records, and the ``--record`` file.
+
+``--json`` prints one JSON document per file, each on one line: the record, or for a
+``sample`` whose winners would go to stdout, ``{"record": ..., "winners": {"header":
+[...], "rows": [[...], ...]}}`` (stdout then carries that document and nothing else)."""
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import re
 import sys
@@ -11,6 +17,7 @@ from typing import Any, TextIO
 
 from ..common.files import escape_undecodable, write_atomically
 from ..common.request import DrawRequest
+from ..filedraw.run import DrawResult
 from .draws import draw_lines
 
 __all__ = ["human_channel", "report", "write_record"]
@@ -35,7 +42,7 @@ def report(
 ) -> list[dict[str, Any]]:
     """Print each result (errors on stderr, a sample's CSV and ``--json`` records on
     stdout) and return the records of the draws that succeeded."""
-    to_stdout = csv_to_stdout(args, requests)
+    to_stdout = csv_to_stdout(args, requests) and not args.dry_run
     human = human_channel(args, requests)
     records = []
     for res in results:
@@ -54,11 +61,75 @@ def report(
         exclusion = ((rec.get("target") or {}).get("draw") or {}).get("exclusion") or {}
         if exclusion.get("warning"):  # the record says it too; stderr, whatever else is printed
             print(f"Warning: {rec['input']}: --exclude: {exclusion['warning']}", file=sys.stderr)
-        if to_stdout and "table" in res and not args.dry_run:
-            print_csv(res["table"])
+        if not args.dry_run and res.get("unsaved", (0, None))[0]:
+            print(unsaved_note(rec, *res["unsaved"]), file=sys.stderr)
         if args.json:
-            print(escape_undecodable(json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
+            doc = {"record": rec, "winners": winners_of(res)} if to_stdout else rec
+            print(escape_undecodable(json.dumps(doc, ensure_ascii=False, separators=(",", ":"))))
+        elif to_stdout:
+            print_winners(res)
     return records
+
+
+def unsaved_note(rec: dict[str, Any], count: int, first: str) -> str:
+    """A sample's cells written empty: formulas without a saved value, which it copies
+    as values (the draw itself is right; the winners' values are missing)."""
+    cells = "1 cell was" if count == 1 else f"{count} cells were"
+    return (
+        f"{rec['input']}: {cells} written empty in {rec['output'] or 'stdout'}: formulas "
+        f"without a saved value (a file written by a script), the first {first}: open and "
+        f"save {rec['input']} in Excel or LibreOffice so its values are stored, then draw "
+        "again"
+    )
+
+
+def outcome(request: DrawRequest, result: DrawResult, out: io.BytesIO) -> dict[str, Any]:
+    """What :func:`report` needs of a draw that succeeded: its record, a workbook
+    sample's table, the notes and the count of cells written empty, and a list's winners
+    as written to ``out`` (to print on stdout, or inside ``--json``), when they had no
+    file of their own."""
+    done: dict[str, Any] = {"ok": True, "record": result.record, "notes": list(result.notes)}
+    if result.table is not None:
+        done["table"] = result.table
+    if result.unsaved[0]:
+        done["unsaved"] = result.unsaved
+    if request.kind == "sample" and request.output.path is None and not request.output.dry_run:
+        done["printed"] = out.getvalue()
+    return done
+
+
+def print_winners(res: dict[str, Any]) -> None:
+    """A sample's winners on stdout: a workbook's as CSV, a list's records as they are."""
+    if "table" in res:
+        print_csv(res["table"])
+    elif "printed" in res:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(res["printed"])
+        sys.stdout.buffer.flush()
+
+
+def winners_of(res: dict[str, Any]) -> dict[str, Any]:
+    """A sample's winners for ``--json``: the labels row (a list without a header has
+    none: null) and the winners' rows in draw order. A workbook's numbers and booleans
+    stay JSON numbers and booleans, other values are their text as the CSV shows them;
+    a list's fields are its text."""
+    from ..common.celltext import text_of
+
+    if "table" in res:
+        table = [[_json_value(v, text_of) for v in row] for row in res["table"]]
+        return {"header": table[0], "rows": table[1:]}
+    rec = res["record"]
+    text = res.get("printed", b"").decode("utf-8-sig", "surrogateescape")
+    delimiter = (rec.get("target") or {}).get("delimiter") or ","
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False))
+    header = rows.pop(0) if rec["header"] and rows else None
+    return {"header": header, "rows": rows}
+
+
+def _json_value(value: object, text_of: Any) -> object:
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    return text_of(value)
 
 
 def summary_line(command: str, rec: dict[str, Any], dry_run: bool) -> str:

@@ -336,21 +336,41 @@ def record_items(path: str) -> list[dict[str, Any]]:
         ) from None
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
+    except (ValueError, RecursionError) as whole:  # JSONDecodeError is a ValueError
         try:
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
         except (ValueError, RecursionError) as exc:
-            why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
-            raise WorkbookError(f"{path}: not a JSON draw record ({why})") from None
+            if isinstance(whole, json.JSONDecodeError) and _cut_short(whole, text):
+                why = "the file ends before the JSON does (a truncated file?)"
+            elif isinstance(exc, RecursionError):
+                why = "nested too deep"
+            else:
+                why = str(exc)
+            raise WorkbookError(
+                f"{path}: not a JSON draw record ({why}): give the record file xlshuffle wrote"
+            ) from None
     items = data if isinstance(data, list) else [data]
     if not items or not all(isinstance(i, dict) for i in items):
-        raise WorkbookError(f"{path}: expected a JSON object (or a list of them) per draw")
+        raise WorkbookError(
+            f"{path}: not a draw record (expected a JSON object, or a list of them, per "
+            "draw): give the record file xlshuffle wrote"
+        )
     return items
 
 
 def load_records(path: str) -> list[DrawRecord]:
     """Read a record file: one JSON object, a JSON array of them, or JSON lines."""
     return [DrawRecord.from_dict(i, path) for i in record_items(path)]
+
+
+def _cut_short(error: json.JSONDecodeError, text: str) -> bool:
+    """Whether the JSON failed where the file ends: at its end, in a string or a number
+    or literal it does not finish (``"ab``, ``12``, ``nu``)."""
+    rest = text[error.pos :]
+    return error.msg.startswith("Unterminated") or _UNFINISHED.fullmatch(rest) is not None
+
+
+_UNFINISHED = re.compile(r"\s*[-+.0-9A-Za-z]*\s*")
 
 
 def load_one_record(path: str) -> DrawRecord:

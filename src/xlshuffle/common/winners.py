@@ -15,34 +15,49 @@ import io
 import os
 from collections.abc import Sequence
 
-__all__ = ["csv_text", "first_difference", "read_saved_table"]
+__all__ = ["csv_text", "delimiter_for", "first_difference", "read_saved_table"]
 
 Table = list[tuple[int, list[str]]]
 
 
-def csv_text(rows: Sequence[Sequence[object]]) -> str:
+def delimiter_for(path: str | os.PathLike[str]) -> str:
+    """The field delimiter an output's name asks for: a tab for ``.tsv`` and ``.tab``,
+    else a comma (an output is what its name says).
+
+    Examples
+    --------
+    >>> delimiter_for("orders.TSV"), delimiter_for("list.tab"), delimiter_for("w.csv")
+    ('\\t', '\\t', ',')
+    """
+    return "\t" if os.path.splitext(os.fspath(path))[1].lower() in (".tsv", ".tab") else ","
+
+
+def csv_text(rows: Sequence[Sequence[object]], delimiter: str = ",") -> str:
     """Rows as the CSV xlshuffle writes (``,``, ``\\n`` line ends, minimal quoting), with a
     field holding a lone carriage return quoted too: the :mod:`csv` module quotes only the
     characters of its line terminator, and a reader splits a record at a bare ``\\r``.
+    ``delimiter="\\t"`` writes TSV the same way.
 
     Examples
     --------
     >>> csv_text([["a\\rb", 1], ["x", "y,z"]])
     '"a\\rb",1\\nx,"y,z"\\n'
+    >>> csv_text([["x", "y,z"]], delimiter="\\t")
+    'x\\ty,z\\n'
     """
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\n", delimiter=delimiter)
     for row in rows:
         fields = ["" if f is None else str(f) for f in row]
         if any("\r" in f for f in fields):
-            out.write(",".join(_quoted(f) for f in fields) + "\n")
+            out.write(delimiter.join(_quoted(f, delimiter) for f in fields) + "\n")
         else:
             writer.writerow(row)
     return out.getvalue()
 
 
-def _quoted(field: str) -> str:
-    if any(c in field for c in ',"\r\n'):
+def _quoted(field: str, delimiter: str) -> str:
+    if any(c in field for c in (delimiter, '"', "\r", "\n")):
         return '"' + field.replace('"', '""') + '"'
     return field
 

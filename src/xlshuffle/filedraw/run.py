@@ -22,11 +22,13 @@ class DrawResult:
     """What a draw on a file gives: its ``record`` (the JSON-ready dict ``--record``
     writes), for a sample of a workbook the ``table`` of the rows drawn (labels first;
     None otherwise), and ``notes``: lines for the terminal that the record does not keep
-    (the IDs excluded that matched no entrant)."""
+    (the IDs excluded that matched no entrant), and ``unsaved``: how many cells a sample
+    wrote empty because they are formulas without a saved value, and the first one."""
 
     record: dict[str, Any]
     table: list[list[object]] | None = None
     notes: tuple[str, ...] = ()
+    unsaved: tuple[int, str | None] = (0, None)
 
 
 def run(request: DrawRequest, *, out: BinaryIO | None = None) -> DrawResult:
@@ -80,7 +82,9 @@ def _run_workbook(request: DrawRequest) -> DrawResult:
             if options.draw is not None:
                 keywords |= _sample_keywords(options.draw)
             result = workbook.sample_workbook(**keywords)
-            return DrawResult(result.record.to_dict(), result.table, tuple(result.notes))
+            return DrawResult(
+                result.record.to_dict(), result.table, tuple(result.notes), result.unsaved
+            )
         keywords |= _groups_keywords(options)
         return DrawResult(workbook.groups_workbook(**keywords).to_dict())
 

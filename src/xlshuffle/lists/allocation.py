@@ -1,7 +1,8 @@
 """Allocation lists as files: the full list, the codes-only list, REDCap's table, the record.
 
 Three CSV files (UTF-8 without a byte-order mark, ``\\n`` line ends, the :mod:`csv` module's
-quoting) can be written from one :func:`~xlshuffle.draw.allocate.allocation_list`:
+quoting; tab-separated for a ``.tsv`` or ``.tab`` name, except REDCap's) can be written
+from one :func:`~xlshuffle.draw.allocate.allocation_list`:
 
 - the **list**: ``Seq``, one column per stratum (named as given), ``Block``, ``BlockSize``,
   ``Arm``; for whoever may know the arms (the statistician, an unblinded pharmacist);
@@ -21,10 +22,10 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..common.winners import csv_text
+from ..common.winners import csv_text, delimiter_for
 from ..draw.allocate import AllocationRow, allocation_label, allocation_list
 from ..draw.errors import ListError
 from ..draw.protocol import PROTOCOL, as_stream
@@ -63,9 +64,9 @@ def tables(
     }
 
 
-def csv_bytes(table: list[list[object]]) -> bytes:
+def csv_bytes(table: list[list[object]], delimiter: str = ",") -> bytes:
     """A table as the CSV files of this module write it."""
-    return csv_text(table).encode("utf-8")
+    return csv_text(table, delimiter).encode("utf-8")
 
 
 def list_csv(rows: Sequence[AllocationRow], strata: Sequence[str]) -> bytes:
@@ -150,19 +151,51 @@ def _options_of(record: dict[str, Any], label: str) -> dict[str, Any]:
         )
     if not isinstance(record.get("seed"), str) or not record["seed"]:
         raise ListError(f"{label}: the allocation record has no seed text")
+    for key, ok, want in _OPTION_KINDS:
+        if not ok(options[key]):
+            raise ListError(
+                f"{label}: option {key!r} of the allocation record is not {want}: give the "
+                "record file xlshuffle allocate wrote"
+            )
     return options
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _list_of(ok: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda value: isinstance(value, list) and all(ok(v) for v in value)
+
+
+def _stratum(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and _list_of(lambda v: isinstance(v, str))(value[1])
+    )
+
+
+_OPTION_KINDS: tuple[tuple[str, Callable[[object], bool], str], ...] = (
+    ("arms", _list_of(lambda v: isinstance(v, str)), "a list of texts"),
+    ("ratio", _list_of(_whole), "a list of whole numbers"),
+    ("n", _whole, "a whole number"),
+    ("block_sizes", _list_of(_whole), "a list of whole numbers"),
+    ("strata", _list_of(_stratum), "a list of [name, [values]] pairs"),
+)
+
+
 def _which(
-    record: dict[str, Any], found: bytes, rows: Sequence[AllocationRow]
+    record: dict[str, Any], found: bytes, rows: Sequence[AllocationRow], delimiter: str
 ) -> tuple[str, bytes]:
     """Which of the files an ``allocate`` run writes ``found`` is, by its header line (the
     full list unless it is the codes-only list's or REDCap's), and what it must hold."""
     options = record["options"]
     names = [name for name, _ in options["strata"]]
     header = found.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "replace")
-    kind = _kind_of(header.split(","))
-    return kind, csv_bytes(tables(rows, names, options["arms"])[kind])
+    kind = _kind_of(header.split(delimiter))
+    return kind, csv_bytes(tables(rows, names, options["arms"])[kind], delimiter)
 
 
 def verify_allocation(record: dict[str, Any], output: str, label: str = "record") -> int:
@@ -182,7 +215,7 @@ def verify_allocation(record: dict[str, Any], output: str, label: str = "record"
     names = [name for name, _ in options["strata"]]
     with open(output, "rb") as fh:
         head = fh.read(4096)
-    kind, expected = _which(record, head, rows)
+    kind, expected = _which(record, head, rows, delimiter_for(output))
     with open(output, "rb") as fh:
         found = fh.read(2 * len(expected) + 1)  # room for \r\n line ends, to name them
     want_lines, got_lines = expected.split(b"\n")[:-1], found.split(b"\n")

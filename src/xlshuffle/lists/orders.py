@@ -7,9 +7,10 @@ as read, without the white space around them; blank lines at the end are left ou
 blank value before them is refused, naming its line.
 
 The table (UTF-8 with a byte order mark, so Excel reads accents right; comma-separated,
-``\\r\\n`` line endings) has the header ``ID, 1, 2, ... m`` (the positions) and one row a
-person, in the IDs' order: the ID, then the items in that person's order (section 13 of
-docs/draw-protocol.md; section 14 with ``balanced``). The record keeps the seed, both
+tab-separated for a ``.tsv`` or ``.tab`` name, ``\\r\\n`` line endings) has the header
+``ID, 1, 2, ... m`` (the positions) and one row a person, in the IDs' order: the ID, then
+the items in that person's order (section 13 of docs/draw-protocol.md; section 14 with
+``balanced``). The record keeps the seed, both
 inputs' SHA-256 and what was asked, from which ``verify_orders_csv`` draws again.
 """
 
@@ -26,7 +27,7 @@ from ..common.a1 import col_letters
 from ..common.digest import bytes_sha256
 from ..common.entrants import find_column
 from ..common.files import write_atomically
-from ..common.winners import first_difference, read_saved_table
+from ..common.winners import delimiter_for, first_difference, read_saved_table
 from ..draw.errors import EntryError, ListError, OptionError, SizeError
 from ..draw.orders import balanced_orders, person_orders
 from ..draw.protocol import PROTOCOL, as_stream, normalise_seed
@@ -123,9 +124,9 @@ def orders_table(
     ]
 
 
-def _render(table: list[list[str]]) -> bytes:
+def _render(table: list[list[str]], delimiter: str) -> bytes:
     out = io.StringIO(newline="")
-    csv.writer(out, lineterminator="\r\n").writerows(table)
+    csv.writer(out, lineterminator="\r\n", delimiter=delimiter).writerows(table)
     return b"\xef\xbb\xbf" + out.getvalue().encode("utf-8", "surrogateescape")
 
 
@@ -201,7 +202,7 @@ def orders_csv(
             f"give -k at most {len(items)}"
         )
     table = _table(ids_path, ids, items=items, seed=stream, k=k, balanced=balanced)
-    data = (render or _render)(table)
+    data = render(table) if render is not None else _render(table, delimiter_for(dst))
     write_atomically(os.fspath(dst), data)
     now = _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     return {
@@ -268,6 +269,8 @@ def verify_orders_csv(
         return
     want = [("the header row", table[0])]
     want += [(f"the row of ID {row[0]!r}", row) for row in table[1:]]
-    diff = first_difference((read_saved or read_saved_table)(saved), want)
+    delimiter = delimiter_for(saved)
+    rows = read_saved(saved) if read_saved else read_saved_table(saved, delimiter)
+    diff = first_difference(rows, want, delimiter)
     if diff is not None:
         raise ListError(f"{os.fspath(saved)}: not the orders of this record: {diff}")

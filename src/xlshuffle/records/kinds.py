@@ -129,6 +129,7 @@ def parse(data: Mapping[str, Any], label: str = "record") -> Record:
     it is none of them, or an incomplete one)."""
     command = data.get("command")
     if command == "orders":
+        _check_orders_fields(data, label)
         return OrdersRecord(data)
     if command == "allocate":
         return AllocationRecord(data)
@@ -151,3 +152,40 @@ def load(path: str | os.PathLike[str]) -> list[Record]:
     """
     name = os.fspath(path)
     return [parse(item, name) for item in record_items(name)]
+
+
+_TEXT, _WHOLE, _NONE = (str,), (int,), (type(None),)
+# each field an orders record's check reads: its kinds, and whether it must be there
+_ORDERS_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
+    "seed": (_TEXT, True),
+    "items": (_TEXT, True),
+    "ids": (_TEXT, True),
+    "items_sha256": (_TEXT, True),
+    "ids_sha256": (_TEXT, True),
+    "people": (_WHOLE, True),
+    "k": (_WHOLE + _NONE, False),
+    "balanced": ((bool,), False),
+    "items_column": (_TEXT + _WHOLE + _NONE, False),
+    "ids_column": (_TEXT + _WHOLE + _NONE, False),
+    "items_range": (_TEXT + _NONE, False),
+    "ids_range": (_TEXT + _NONE, False),
+}
+
+
+def _check_orders_fields(record: Mapping[str, Any], label: str) -> None:
+    """Refuse an orders record whose fields are missing or of the wrong kind, naming it."""
+    for name, (kinds, required) in _ORDERS_FIELDS.items():
+        if name not in record:
+            if required:
+                raise WorkbookError(
+                    f"{label}: not a complete orders record (no {name}): give the record file "
+                    "xlshuffle orders wrote"
+                )
+            continue
+        value = record[name]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            want = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+            raise WorkbookError(
+                f"{label}: field {name!r} of the orders record is {type(value).__name__}, not "
+                f"{want}: give the record file xlshuffle orders wrote"
+            )

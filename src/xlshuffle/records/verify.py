@@ -107,8 +107,25 @@ def verify(
     try:
         lines = _check(records, where or "record", given)
     except (ListError, WorkbookError, EntryError) as exc:
-        return Verdict(False, str(exc))
+        return Verdict(False, _named(str(exc), where))
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        # what the record's checks miss (a field of the right type but an impossible
+        # value, deep in a draw's options) surfaces as the error the replay meets
+        what = f"no field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
+        raise WorkbookError(
+            f"{where or 'record'}: not a draw record xlshuffle wrote (edited or damaged: "
+            f"{what}): give the record file xlshuffle wrote"
+        ) from None
     return Verdict(True, "\n".join(lines))
+
+
+def _named(text: str, where: str | None) -> str:
+    """A check's message with the record file named instead of ``record``."""
+    return (
+        f"{where}: {text.removeprefix('record: ')}"
+        if where and text.startswith("record: ")
+        else text
+    )
 
 
 def _as_list(record: Record | Sequence[Record]) -> list[Record]:
@@ -139,6 +156,12 @@ def _check(records: list[Record], where: str, given: dict[str, str | None]) -> l
 def _draws(records: list[DrawRecord], where: str, given: dict[str, str | None]) -> list[str]:
     """A draw record file of ``shuffle``, ``sample``, ``groups`` or ``restore``."""
     rec0, lines = records[0], []
+    kind = rec0.target.get("kind")
+    if rec0.target and kind not in ("list", "sheet", "range", "table", "columns"):
+        raise WorkbookError(
+            f"{where}: target.kind {kind!r} is not one xlshuffle writes (list, sheet, range, "
+            "table or columns): give the record file xlshuffle wrote"
+        )
     if rec0.commitment is not None:  # a committed draw: the chain first, then the draw
         lines.append(_committed(rec0, where, given))
     if rec0.target.get("balance") is not None:

@@ -21,7 +21,7 @@ from .jobs import Job, dest, make_record, open_or_refuse
 from .move.plan import draw_permutation, plan_move
 from .move.refusals import check_movable
 from .package.commit import Changes, Written, check_output_name, commit
-from .plain_sample import winners, winners_table, write_csv
+from .plain_sample import unsaved_cells, winners, winners_table, write_csv
 from .raffle import draw_options, draw_sample
 from .restore import fingerprint_for, restore_workbook
 from .selection.keep import free_indexes, spread
@@ -36,6 +36,9 @@ __all__ = [
 
 PathLike = str | os.PathLike[str]
 
+# a sample's winners written as a list (tab-separated for .tsv and .tab), not a workbook
+_LIST_OUTPUTS = (".csv", ".tsv", ".tab")
+
 
 @dataclass
 class SampleResult:
@@ -45,6 +48,9 @@ class SampleResult:
     record: DrawRecord
     table: list[list[object]]
     notes: list[str] = field(default_factory=list)
+    #: cells of the table that are formulas without a saved value (written empty), and
+    #: the first one's name (``Tickets!B3``)
+    unsaved: tuple[int, str | None] = (0, None)
 
 
 def shuffle_workbook(
@@ -333,10 +339,12 @@ def sample_workbook(
         drawn, table_out = draw_sample(job, opts, stream)
         order = drawn.rows
     target = dest(dst)
-    if target is not None and not target.lower().endswith((".csv", ".xlsx", ".xlsm")):
-        check_output_name(job.inp.book, job.inp.path, target, also=" (or .csv for CSV)")
+    as_list = target is not None and target.lower().endswith(_LIST_OUTPUTS)
+    if target is not None and not as_list and not target.lower().endswith((".xlsx", ".xlsm")):
+        also = " (or .csv for CSV, .tsv for TSV)"
+        check_output_name(job.inp.book, job.inp.path, target, also=also)
     changes, written = Changes(), Written(None, None)
-    if target is not None and target.lower().endswith(".csv"):
+    if target is not None and as_list:
         written = write_csv(target, table_out, dry_run=dry_run)
     elif target is not None or in_place:
         book = job.inp.book
@@ -352,4 +360,7 @@ def sample_workbook(
     record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
     if drawn is not None:
         record.target["draw"] = drawn.spec
-    return SampleResult(record, table_out, [] if drawn is None else drawn.notes)
+    sel = job.sel
+    shown = [*([sel.top] if sel.header else []), *(sel.body_top + i for i in order)]
+    notes = [] if drawn is None else drawn.notes
+    return SampleResult(record, table_out, notes, unsaved_cells(job, shown))

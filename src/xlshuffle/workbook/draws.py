@@ -22,7 +22,14 @@ from .scan.rowfind import used_cols
 from .scan.sheet import Cell, SheetXml
 from .scan.xmlscan import escape_text, tag_end
 from .selection.select import Selection
-from .values.cells import CellStyles, SharedStrings, ValuesError, cell_value, workbook_date1904
+from .values.cells import (
+    CellStyles,
+    SharedStrings,
+    ValuesError,
+    cell_value,
+    unsaved_formula,
+    workbook_date1904,
+)
 
 __all__ = ["CellReader", "group_column_edits", "sample_sheet_xml"]
 
@@ -68,6 +75,22 @@ class CellReader:
             )
         except ValuesError as exc:
             raise _unreadable(f"{self.label}: {place}" if place else self.label, exc) from None
+
+    def known(self, row: bytes, cell: Cell, place: str, name: str) -> object:
+        """The value of a cell a draw reads (a weight, an ID...): WorkbookError naming
+        it by ``name`` (``"book.xlsx: Tickets!B3"``) for a formula without a saved value,
+        which would otherwise read as blank."""
+        value = self.value(row, cell, place)
+        if value is None and unsaved_formula(row[cell.start : cell.end]):
+            raise WorkbookError(f"{name} {UNSAVED_FIX}")
+        return value
+
+
+#: What a formula without a saved value is, and how to give it one.
+UNSAVED_FIX = (
+    "is a formula without a saved value (a file written by a script): open and save it in "
+    "Excel or LibreOffice so its values are stored, then draw again"
+)
 
 
 def _unreadable(where: str, exc: ValuesError) -> WorkbookError:

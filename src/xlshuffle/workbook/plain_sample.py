@@ -4,21 +4,24 @@ as CSV."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..common.celltext import text_of
 from ..common.counts import too_many
 from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
-from ..common.winners import csv_text
+from ..common.winners import csv_text, delimiter_for
 from ..draw.errors import SizeError
 from ..draw.knuth import permutation
 from ..draw.protocol import DrawStream
 from .draws import CellReader
 from .jobs import Job
 from .package.commit import Written
-from .scan.refs import cell_ref, col_letters
+from .scan.refs import cell_ref, col_letters, quote_sheet
 from .selection.keep import free_indexes
+from .values.cells import unsaved_formula
 
-__all__ = ["row_values", "winners", "winners_table", "write_csv"]
+__all__ = ["row_values", "unsaved_cells", "winners", "winners_table", "write_csv"]
 
 
 def row_values(job: Job, reader: CellReader, number: int) -> list[object]:
@@ -36,6 +39,24 @@ def row_values(job: Job, reader: CellReader, number: int) -> list[object]:
             if c.col in wanted
         }
     return [got.get(c) for c in cols]
+
+
+def unsaved_cells(job: Job, numbers: Iterable[int]) -> tuple[int, str | None]:
+    """How many of the selection's cells in rows ``numbers`` (in output order) are
+    formulas without a saved value, which a sample copies as values, so writes empty; and
+    the first one's name (``Tickets!B3``)."""
+    sx, cols = job.sx, set(job.sel.cols)
+    count, first = 0, None
+    for number in numbers:
+        i = sx.index_of(number)
+        if i >= len(sx) or sx.numbers[i] != number:
+            continue
+        row = sx.row(i)
+        for c in sx.cells(i):
+            if c.col in cols and unsaved_formula(row[c.start : c.end]):
+                count += 1
+                first = first or f"{quote_sheet(job.sel.sheet.name)}!{cell_ref(number, c.col)}"
+    return count, first
 
 
 def winners(job: Job, k: int, stream: DrawStream) -> list[int]:
@@ -64,8 +85,10 @@ def winners_table(job: Job, order: list[int]) -> list[list[object]]:
 
 
 def write_csv(target: str, table: list[list[object]], *, dry_run: bool) -> Written:
-    """The winners as CSV (UTF-8, ``\\n``), written atomically unless ``dry_run``."""
-    data = csv_text([[text_of(v) for v in row] for row in table]).encode("utf-8")
+    """The winners as CSV (UTF-8, ``\\n``; TSV for a ``.tsv`` or ``.tab`` name), written
+    atomically unless ``dry_run``."""
+    texts = [[text_of(v) for v in row] for row in table]
+    data = csv_text(texts, delimiter_for(target)).encode("utf-8")
     if dry_run:
         return Written(None, None)
     write_atomically(target, data)

@@ -173,7 +173,9 @@ class DataRows:
                     row = sx.row(i)
                     cell = next((c for c in sx.cells(i) if c.col == col), None)
                     if cell is not None:
-                        value = self.reader.value(row, cell, self._place(number, col))
+                        name = f"{self.job.inp.path}: {quote_sheet(sel.sheet.name)}!"
+                        name += cell_ref(number, col)
+                        value = self.reader.known(row, cell, self._place(number, col), name)
                 out.append(value)
             self._columns[j] = out
         return self._columns[j]

@@ -17,7 +17,7 @@ from typing import Any
 from ..common.celltext import text_of
 from ..common.raffles import Drawn, check_exclusion, replay
 from ..common.record import DrawRecord
-from ..common.winners import first_difference, read_saved_table
+from ..common.winners import delimiter_for, first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError, WorkbookError
 from .draws import CellReader
 from .jobs import job_from_record
@@ -120,9 +120,10 @@ def _check_saved(rec: DrawRecord, table: list[list[object]], saved: PathLike) ->
     names = ["the labels row", *(f"drawn row {n}" for n in range(1, len(table)))]
     want = [(name, _texts(row)) for name, row in zip(names, table, strict=True)]
     path = os.fspath(saved)
-    if path.lower().endswith(".csv"):
-        got = [(line, _texts(list(row))) for line, row in read_saved_table(path)]
-        diff = first_difference(got, want)
+    if path.lower().endswith((".csv", ".tsv", ".tab")):
+        delimiter = delimiter_for(path)
+        got = [(line, _texts(list(row))) for line, row in read_saved_table(path, delimiter)]
+        diff = first_difference(got, want, delimiter)
         if diff is not None:
             raise WorkbookError(f"{path}: not the rows this draw wrote: {diff}")
         return

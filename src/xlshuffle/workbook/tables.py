@@ -20,15 +20,17 @@ from ..common.digest import file_sha256
 from ..common.names import check_cell_text
 from ..common.record import DrawRecord
 from ..draw.errors import OptionError, WorkbookError
-from .draws import CellReader
+from .draws import UNSAVED_FIX, CellReader
 from .jobs import job_from_record
 from .limits import LIMITS
 from .move.plan import sheet_label
 from .package.commit import Input, read_input
+from .plain_sample import unsaved_cells
 from .raffle import DataRows, recorded_free_rows
 from .scan.refs import cell_ref, col_letters, parse_area, split_sheet
 from .scan.sheet import SheetXml
 from .selection.select import choose_sheet
+from .values.cells import unsaved_formula
 
 __all__ = ["headed_column", "range_values", "read_table", "record_rows", "table_xlsx"]
 
@@ -47,6 +49,8 @@ class _Sheet:
             inp.book.read(info.part, limit=LIMITS.max_sheet_bytes), sheet_label(inp.path, info.name)
         )
         self.reader = CellReader.of(inp.book)
+        #: (row, column) of the cells read that are formulas without a saved value
+        self.unsaved: set[tuple[int, int]] = set()
 
     def row(self, number: int) -> dict[int, str]:
         """Row ``number``'s stored cells as texts, by column (1-based)."""
@@ -55,12 +59,15 @@ class _Sheet:
         if i >= len(sx) or sx.numbers[i] != number:
             return {}
         row = sx.row(i)
-        return {
-            c.col: text_of(
-                self.reader.value(row, c, f"sheet {self.name!r}, cell {cell_ref(number, c.col)}")
+        out = {}
+        for c in sx.cells(i):
+            value = self.reader.value(
+                row, c, f"sheet {self.name!r}, cell {cell_ref(number, c.col)}"
             )
-            for c in sx.cells(i)
-        }
+            if value is None and unsaved_formula(row[c.start : c.end]):
+                self.unsaved.add((number, c.col))
+            out[c.col] = text_of(value)
+        return out
 
     def numbers(self) -> list[int]:
         """The numbers of the stored rows, in order."""
@@ -120,6 +127,10 @@ def range_values(
         places = [(r, j + 1) for r in range(2, last + 1)]
         values = [sheet.row(r).get(j + 1, "").strip() for r, _ in places]
     where = sheet.name
+    unsaved = [place for place in places if place in sheet.unsaved]
+    if unsaved:  # read as blank, and a blank at the end would be left out
+        r, c = unsaved[0]
+        raise WorkbookError(f"{name}: sheet {where!r} cell {col_letters(c)}{r} {UNSAVED_FIX}")
     while values and not values[-1]:
         values.pop()
     if not values:
@@ -219,12 +230,16 @@ def record_rows(src: PathLike, record: DrawRecord) -> list[list[str]]:
     """The rows a draw ``record`` drew from, read again from ``src`` as texts: the header
     (when the selection has one), then each data row (blank rows kept in place left out),
     each cell as :func:`~xlshuffle.workbook.values.cells.text_of` gives it, empty cells at
-    the end left out. What a commitment digests (protocol section 17)."""
+    the end left out. What a commitment digests (protocol section 17): a formula without
+    a saved value, which would digest as blank, is refused naming its cell."""
     job = job_from_record(src, record)
     sel = job.sel
     free = recorded_free_rows(job, record)
     rows = DataRows(job, free)
     numbers = ([sel.top] if sel.header else []) + [sel.body_top + d for d in free]
+    count, first = unsaved_cells(job, numbers)
+    if count:
+        raise WorkbookError(f"{job.inp.path}: {first} {UNSAVED_FIX}")
     out = []
     for number in numbers:
         texts = [text_of(v) for v in rows.row(number)]

@@ -36,22 +36,27 @@ class Input:
     book: Book
 
 
-def _lock_file(path: str) -> str | None:
+def _lock_file(path: str) -> tuple[str, str] | None:
+    """The lock file an office suite keeps beside a workbook it has open, and the suite."""
     folder, name = os.path.split(os.path.abspath(path))
-    for candidate in (f"~${name}", f"~${name[2:]}"):
+    # Excel shortens long names by their first two characters; LibreOffice never does.
+    candidates = [(f"~${name}", "Excel"), (f"~${name[2:]}", "Excel")]
+    candidates.append((f".~lock.{name}#", "LibreOffice"))
+    for candidate, suite in candidates:
         lock = os.path.join(folder, candidate)
-        if len(candidate) > 2 and os.path.exists(lock):
-            return lock
+        if candidate != "~$" and os.path.exists(lock):
+            return lock, suite
     return None
 
 
 def refuse_if_open(path: str) -> None:
-    """Refuse a workbook that Excel has open (its ``~$NAME`` lock file is beside it)."""
-    lock = _lock_file(path)
-    if lock is not None:
+    """Refuse a workbook that Excel (``~$NAME``) or LibreOffice (``.~lock.NAME#``) has open."""
+    found = _lock_file(path)
+    if found is not None:
+        lock, suite = found
         raise WorkbookError(
-            f"{path}: the workbook is open in Excel (lock file {os.path.basename(lock)} "
-            "beside it): close it in Excel first (or delete a stale lock file), then retry"
+            f"{path}: the workbook is open in {suite} (lock file {os.path.basename(lock)} "
+            f"beside it): close it in {suite} first (or delete a stale lock file), then retry"
         )
 
 

@@ -51,6 +51,7 @@ __all__ = [
     "ValuesError",
     "cell_value",
     "split_cell",
+    "unsaved_formula",
     "workbook_date1904",
 ]
 
@@ -59,9 +60,10 @@ _Parsed = tuple[str, str, str | None, str | None]
 
 
 class _CellSplitter:
-    """expat handlers that pick ``t``, ``s``, the first ``<v>`` and the first ``<is>``."""
+    """expat handlers that pick ``t``, ``s``, the first ``<v>`` and the first ``<is>``, and
+    note an ``<f>``."""
 
-    __slots__ = ("collector", "head", "in_is", "in_v", "stack", "value")
+    __slots__ = ("collector", "formula", "head", "in_is", "in_v", "stack", "value")
 
     def __init__(self) -> None:
         self.stack: list[str] = []
@@ -70,6 +72,7 @@ class _CellSplitter:
         self.in_v = False
         self.collector: _TextCollector | None = None
         self.in_is = False
+        self.formula = False
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
         local = _local(name)
@@ -87,6 +90,8 @@ class _CellSplitter:
             elif local == "is" and self.collector is None:
                 self.collector = _TextCollector(stack, 1)
                 self.in_is = True
+            elif local == "f":
+                self.formula = True
         elif self.in_is and self.collector is not None:
             self.collector.start(local)
 
@@ -107,14 +112,19 @@ class _CellSplitter:
             self.collector.pieces.append(data)
 
 
-def split_cell(data: bytes) -> _Parsed:
-    """The ``t`` and ``s`` attributes, ``<v>`` text and ``<is>`` text of a ``<c>`` element."""
+def _split(data: bytes) -> _CellSplitter:
     splitter = _CellSplitter()
     parser = _parser()
     parser.StartElementHandler = splitter.start
     parser.EndElementHandler = splitter.end
     parser.CharacterDataHandler = splitter.characters
     _feed(parser, data, "the cell")
+    return splitter
+
+
+def split_cell(data: bytes) -> _Parsed:
+    """The ``t`` and ``s`` attributes, ``<v>`` text and ``<is>`` text of a ``<c>`` element."""
+    splitter = _split(data)
     value, collector = splitter.value, splitter.collector
     return (
         splitter.head.get("t", "n"),
@@ -122,6 +132,32 @@ def split_cell(data: bytes) -> _Parsed:
         None if value is None else "".join(value),
         None if collector is None else collector.text(),
     )
+
+
+def unsaved_formula(cell_xml: bytes) -> bool:
+    """Whether a ``<c>`` element is a formula without a saved value: an ``<f>`` and no
+    ``<v>``, or an empty one (openpyxl writes ``<f>B2*2</f><v></v>``), which
+    :func:`cell_value` reads as None, like an empty cell. A string result saved empty
+    (``t="str"``) is a value; so is an inline string.
+
+    Examples
+    --------
+    >>> unsaved_formula(b'<c r="B3"><f>B2*2</f><v></v></c>'), unsaved_formula(b'<c><f>1</f></c>')
+    (True, True)
+    >>> unsaved_formula(b'<c><f>B2</f><v>2</v></c>')
+    False
+    >>> unsaved_formula(b'<c t="str"><f>""</f><v/></c>')  # an empty text, saved
+    False
+    >>> unsaved_formula(b'<c r="B3"/>')
+    False
+    """
+    splitter = _split(cell_xml)
+    if not splitter.formula:
+        return False
+    t = splitter.head.get("t", "n")
+    if t in ("str", "inlineStr"):
+        return t == "str" and splitter.value is None
+    return splitter.value is None or not "".join(splitter.value).strip(_XML_SPACE)
 
 
 def _number(text: str) -> int | float:
