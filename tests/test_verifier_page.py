@@ -1646,8 +1646,26 @@ def test_cell_texts_are_xlshuffles(page: Any, tmp_path: Path) -> None:
 
 
 def test_committed_workbook_draws_verify(page: Any, tmp_path: Path) -> None:
+    import re
+    import zipfile
+
+    import openpyxl
+
     work = tmp_path
     odd_book(work / "odd.xlsx")
+    # its =1+1 has no saved value (openpyxl wrote it): commit refuses to digest it as blank
+    with pytest.raises(subprocess.CalledProcessError) as refused:
+        cli("commit", "odd.xlsx", "-k", "3", "--beacon", "b", "-o", "c.json", cwd=work)
+    assert b"Entrants!E6 is a formula without a saved value" in refused.value.stderr
+    with zipfile.ZipFile(work / "odd.xlsx") as src:  # the value Excel would have saved
+        parts = {info.filename: src.read(info) for info in src.infolist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    parts["xl/worksheets/sheet1.xml"] = re.sub(
+        r"(<c r=\"E6\"[^>]*><f>1\+1</f>)(<v\s*/>|<v></v>)?", r"\g<1><v>2</v>", sheet
+    ).encode()
+    with zipfile.ZipFile(work / "odd.xlsx", "w", zipfile.ZIP_DEFLATED) as out:
+        for name, data in parts.items():
+            out.writestr(name, data)
     for draw, options in (("sample", ["-k", "3"]), ("shuffle", []), ("groups", ["-k", "2"])):
         cli("commit", "odd.xlsx", "--draw", draw, *options, "--beacon", "Lotto 2026-12-04", "-o",
             f"{draw}.json", "--entrant-hashes", f"{draw}-salt.txt", cwd=work)  # fmt: skip
@@ -1663,8 +1681,6 @@ def test_committed_workbook_draws_verify(page: Any, tmp_path: Path) -> None:
         assert "the committed entrant hashes are the input's rows" in result["message"]
     # one cell changed after the commitment: not the committed list
     import hashlib
-
-    import openpyxl
 
     wb = openpyxl.load_workbook(work / "odd.xlsx")
     wb["Entrants"]["C3"] = 0.2
