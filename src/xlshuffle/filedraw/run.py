@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from ..common.raffle_options import DrawOptions
-from ..common.request import DrawRequest, GroupsOptions, SampleOptions, ShuffleOptions
+from ..common.request import DrawRequest, GroupsOptions, ShuffleOptions
 from ..draw.errors import OptionError
 
 __all__ = ["DrawResult", "run"]
@@ -59,58 +58,15 @@ def run(request: DrawRequest, *, out: BinaryIO | None = None) -> DrawResult:
 def _run_workbook(request: DrawRequest) -> DrawResult:
     from .. import workbook
 
-    region, output, options = request.region, request.output, request.options
-    keywords: dict[str, Any] = {
-        "src": request.src,
-        "dst": output.path,
-        "sheet": region.sheet,
-        "cells": region.cells,
-        "table": region.table,
-        "columns": region.columns,
-        "header": region.header,
-        "keep_blank_rows": region.keep_blank_rows,
-        "seed": request.seed.text,
-        "in_place": output.in_place,
-        "backup": output.backup,
-        "dry_run": output.dry_run,
-    }
     with workbook.raised(**dict(request.limits)):
-        if isinstance(options, ShuffleOptions):
-            return DrawResult(workbook.shuffle_workbook(**keywords, by=options.by).to_dict())
-        if isinstance(options, SampleOptions):
-            keywords |= {"k": options.k, "sheet_name": options.sheet_name}
-            if options.draw is not None:
-                keywords |= _sample_keywords(options.draw)
-            result = workbook.sample_workbook(**keywords)
-            return DrawResult(
-                result.record.to_dict(), result.table, tuple(result.notes), result.unsaved
-            )
-        keywords |= _groups_keywords(options)
-        return DrawResult(workbook.groups_workbook(**keywords).to_dict())
-
-
-def _sample_keywords(draw: DrawOptions) -> dict[str, Any]:
-    """``sample_workbook``'s keywords of the draw's options."""
-    return {
-        "weights": draw.weights,
-        "reserves": draw.reserves,
-        "exclude_ids": draw.excluded,
-        "id": draw.id,
-        "strata": draw.strata,
-        "method": draw.method,
-        "amount": draw.amount,
-        "total": draw.total,
-        "strata_counts": draw.counts,
-        "one_entry_per_id": draw.one_entry_per_id,
-        "all_of_small_strata": draw.all_of_small_strata,
-    }
-
-
-def _groups_keywords(options: GroupsOptions) -> dict[str, Any]:
-    keywords: dict[str, Any] = {"k": options.k, "size": options.size, "label": options.label}
-    if options.balance is not None or options.avoid is not None:
-        keywords |= {"balance": list(options.balance or ()), "avoid": options.avoid}
-    return keywords
+        if request.kind == "shuffle":
+            return DrawResult(workbook.shuffle_request(request).to_dict())
+        if request.kind == "groups":
+            return DrawResult(workbook.groups_request(request).to_dict())
+        result = workbook.sample_request(request)
+        return DrawResult(
+            result.record.to_dict(), result.table, tuple(result.notes), result.unsaved
+        )
 
 
 def _run_list(request: DrawRequest, out: BinaryIO | None) -> DrawResult:

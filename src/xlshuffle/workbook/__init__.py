@@ -12,8 +12,15 @@ Needs the ``xlsx`` extra (openpyxl's formula translator): ``pip install 'xlshuff
 """
 
 from ..common.record import DrawRecord, load_records
-from .api import SampleResult, restore_workbook, sample_workbook, shuffle_workbook
-from .groups import groups_workbook
+from .api import (
+    SampleResult,
+    restore_workbook,
+    sample_request,
+    sample_workbook,
+    shuffle_request,
+    shuffle_workbook,
+)
+from .groups import groups_request, groups_workbook
 from .inmemory import shuffle_worksheet
 from .limits import LIMITS, Limits, raised
 from .raffle_verify import verify_draw_workbook
@@ -24,11 +31,14 @@ __all__ = [
     "DrawRecord",
     "Limits",
     "SampleResult",
+    "groups_request",
     "groups_workbook",
     "load_records",
     "raised",
     "restore_workbook",
+    "sample_request",
     "sample_workbook",
+    "shuffle_request",
     "shuffle_workbook",
     "shuffle_worksheet",
     "verify_draw_workbook",

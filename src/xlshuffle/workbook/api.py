@@ -6,18 +6,18 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from ..common.names import check_sheet_name, free_sheet_name
 from ..common.record import DrawRecord, RecordCommand
+from ..common.request import DrawRequest, SampleOptions, ShuffleOptions
 from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
 from ..draw.knuth import check_count
-from ..draw.protocol import DrawStream, as_stream
+from ..draw.protocol import DrawStream
 from ..draw.seed import Seed
 from .draws import sample_sheet_xml
-from .jobs import Job, dest, make_record, open_or_refuse
+from .jobs import Job, file_request, make_record, open_request
 from .move.plan import draw_permutation, plan_move
 from .move.refusals import check_movable
 from .package.commit import Changes, Written, check_output_name, commit
@@ -25,12 +25,13 @@ from .plain_sample import unsaved_cells, winners, winners_table, write_csv
 from .raffle import draw_options, draw_sample
 from .restore import fingerprint_for, restore_workbook
 from .selection.keep import free_indexes, spread
-from .selection.options import SelectOptions
 
 __all__ = [
     "SampleResult",
     "restore_workbook",
+    "sample_request",
     "sample_workbook",
+    "shuffle_request",
     "shuffle_workbook",
 ]
 
@@ -142,27 +143,37 @@ def shuffle_workbook(
     >>> record.permutation, record.selection, record.parts["rewritten"]
     ([0, 3, 1, 2], 'Sheet!A1:A5', ['xl/worksheets/sheet1.xml'])
     """
-    mode = parse_mode(by)
-    if keep_blank_rows and mode != "rows":
+    options = ShuffleOptions(by=parse_mode(by))
+    return shuffle_request(
+        file_request(
+            "shuffle", src, dst, options, seed=seed, sheet=sheet, cells=cells, table=table,
+            columns=columns, header=header, keep_blank_rows=keep_blank_rows,
+            in_place=in_place, backup=backup, dry_run=dry_run,
+        )
+    )  # fmt: skip
+
+
+def shuffle_request(request: DrawRequest) -> DrawRecord:
+    """The engine's shuffle: :func:`shuffle_workbook` of a typed request."""
+    options = request.options
+    if not isinstance(options, ShuffleOptions):
+        raise OptionError(f"a shuffle takes ShuffleOptions, not {type(options).__name__}")
+    mode, out = options.by, request.output
+    if request.region.keep_blank_rows and mode != "rows":
         raise OptionError(
             f"--keep-blank-rows keeps blank rows in place while the others move: it works "
             f"with --by rows, not --by {mode}"
         )
-    stream = as_stream(seed)
-    options = SelectOptions(
-        sheet=sheet,
-        cells=cells,
-        table=table,
-        columns=columns,
-        header=header,
-        keep_blank_rows=keep_blank_rows,
-    )
-    again = {"by": by, "seed": stream.seed_text}
-    job = open_or_refuse(
-        src, options, partial(shuffle_workbook, src), again, whole_rows=mode == "rows"
-    )
+    job = open_request(request, shuffle_request, whole_rows=mode == "rows")
     return _shuffle(
-        job, mode, stream, None, dest(dst), in_place=in_place, backup=backup, dry_run=dry_run
+        job,
+        mode,
+        request.seed.stream(),
+        None,
+        out.path,
+        in_place=out.in_place,
+        backup=out.backup,
+        dry_run=out.dry_run,
     )
 
 
@@ -305,16 +316,6 @@ def sample_workbook(
     [['name', 'tickets', 'Role', 'Rank'], ['Ann', 1, 'winner', 1], ['Dee', 2, 'reserve', 1]]
     """
     k = None if k is None else check_count("k", k)
-    check_sheet_name(sheet_name)
-    stream = as_stream(seed)
-    options = SelectOptions(
-        sheet=sheet,
-        cells=cells,
-        table=table,
-        columns=columns,
-        header=header,
-        keep_blank_rows=keep_blank_rows,
-    )
     asked = {
         "total": total,
         "strata_counts": strata_counts,
@@ -328,9 +329,27 @@ def sample_workbook(
         "one_entry_per_id": one_entry_per_id,
         "all_of_small_strata": all_of_small_strata,
     }
-    opts = draw_options(k, asked)
-    again = {"k": k, "seed": stream.seed_text, **(asked if opts else {})}
-    job = open_or_refuse(src, options, partial(sample_workbook, src), again, whole_rows=False)
+    options = SampleOptions(k=k, sheet_name=sheet_name, draw=draw_options(k, asked))
+    return sample_request(
+        file_request(
+            "sample", src, dst, options, seed=seed, sheet=sheet, cells=cells, table=table,
+            columns=columns, header=header, keep_blank_rows=keep_blank_rows,
+            in_place=in_place, backup=backup, dry_run=dry_run,
+        )
+    )  # fmt: skip
+
+
+def sample_request(request: DrawRequest) -> SampleResult:
+    """The engine's sample: :func:`sample_workbook` of a typed request."""
+    asked = request.options
+    if not isinstance(asked, SampleOptions):
+        raise OptionError(f"a sample takes SampleOptions, not {type(asked).__name__}")
+    k, opts, out = asked.k, asked.draw, request.output
+    check_sheet_name(asked.sheet_name)
+    if opts is None and k is None:
+        raise OptionError("k is required: how many rows to draw")
+    stream = request.seed.stream()
+    job = open_request(request, sample_request, whole_rows=False)
     drawn = None
     if opts is None:
         order = winners(job, check_count("k", k), stream)
@@ -338,7 +357,7 @@ def sample_workbook(
     else:
         drawn, table_out = draw_sample(job, opts, stream)
         order = drawn.rows
-    target = dest(dst)
+    target, in_place, backup, dry_run = out.path, out.in_place, out.backup, out.dry_run
     as_list = target is not None and target.lower().endswith(_LIST_OUTPUTS)
     if target is not None and not as_list and not target.lower().endswith((".xlsx", ".xlsm")):
         also = " (or .csv for CSV, .tsv for TSV)"
@@ -348,7 +367,7 @@ def sample_workbook(
         written = write_csv(target, table_out, dry_run=dry_run)
     elif target is not None or in_place:
         book = job.inp.book
-        name = free_sheet_name(sheet_name, {s.name for s in book.sheets})
+        name = free_sheet_name(asked.sheet_name, {s.name for s in book.sheets})
         added = None if drawn is None else (drawn.extra_labels, drawn.extra)
         xml = sample_sheet_xml(book, job.sx, job.sel, order, added=added)
         changed, part = book.add_sheet(name, xml)

@@ -4,27 +4,25 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from functools import partial
 
 from ..common.celltext import text_of
 from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.names import check_cell_text
 from ..common.record import DrawRecord
-from ..draw.errors import SizeError
+from ..common.request import DrawRequest, GroupsOptions
+from ..draw.errors import OptionError, SizeError
 from ..draw.knuth import group_numbers, permutation
-from ..draw.protocol import as_stream
 from ..draw.seed import Seed
 from .draws import CellReader, group_column_edits
-from .jobs import Job, dest, make_record, open_or_refuse
+from .jobs import Job, file_request, make_record, open_request
 from .move.refusals import check_unprotected
 from .package.commit import Changes, commit
 from .scan.edits import splice
 from .scan.refs import cell_ref
 from .selection.keep import free_indexes, spread
-from .selection.options import SelectOptions
 from .teams import deal_teams
 
-__all__ = ["groups_workbook"]
+__all__ = ["groups_request", "groups_workbook"]
 
 PathLike = str | os.PathLike[str]
 
@@ -78,22 +76,33 @@ def groups_workbook(
     >>> xlshuffle.groups(5, 2, seed=42)
     [2, 1, 1, 1, 2]
     """
+    options = GroupsOptions(
+        k=k,
+        size=size,
+        label=label,
+        balance=None if balance is None and avoid is None else tuple(balance or ()),
+        avoid=None if avoid is None else os.fspath(avoid),
+    )
+    return groups_request(
+        file_request(
+            "groups", src, dst, options, seed=seed, sheet=sheet, cells=cells, table=table,
+            columns=columns, header=header, keep_blank_rows=keep_blank_rows,
+            in_place=in_place, backup=backup, dry_run=dry_run,
+        )
+    )  # fmt: skip
+
+
+def groups_request(request: DrawRequest) -> DrawRecord:
+    """The engine's groups: :func:`groups_workbook` of a typed request."""
+    asked, out = request.options, request.output
+    if not isinstance(asked, GroupsOptions):
+        raise OptionError(f"groups take GroupsOptions, not {type(asked).__name__}")
+    k, size, label = asked.k, asked.size, asked.label
     group_count(k, size, 0)  # a bad k, size or label is refused before the file is read
     check_cell_text(label, option="label")
-    stream = as_stream(seed)
-    options = SelectOptions(
-        sheet=sheet,
-        cells=cells,
-        table=table,
-        columns=columns,
-        header=header,
-        keep_blank_rows=keep_blank_rows,
-    )
-    again: dict[str, object] = {"k": k, "size": size, "label": label, "seed": stream.seed_text}
-    teams_asked = balance is not None or avoid is not None
-    if teams_asked:
-        again |= {"balance": list(balance or []), "avoid": avoid}
-    job = open_or_refuse(src, options, partial(groups_workbook, src), again, whole_rows=False)
+    stream = request.seed.stream()
+    teams_asked = asked.balance is not None
+    job = open_request(request, groups_request, whole_rows=False)
     sel, sx = job.sel, job.sx
     check_unprotected(job.inp.book, sx, sel)  # the group column is written into the sheet
     free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
@@ -105,7 +114,9 @@ def groups_workbook(
         _refuse_label(job, label)
     spec = None
     if teams_asked:
-        teams, avoided = deal_teams(job, free or list(range(n)), balance or [], k, stream, avoid)
+        teams, avoided = deal_teams(
+            job, free or list(range(n)), asked.balance or (), k, stream, asked.avoid
+        )
         perm = permutation(n, seed=Seed.given(stream).stream())  # step 1 of section 16
         numbers: list[int | None] = list(teams.numbers)
         spec = teams.spec(k, label) | ({"avoid": avoided} if avoided else {})
@@ -121,8 +132,10 @@ def groups_workbook(
     if sel.n_rows > 0 and not sx.empty_data:
         edits = group_column_edits(sx, sel, numbers, label, only=free)
         changes.changed[sel.sheet.part] = splice(sx.data, edits)
-    written = commit(job.inp, changes, dest(dst), in_place=in_place, backup=backup, dry_run=dry_run)
-    output = None if dry_run else (job.inp.path if in_place else dest(dst))
+    written = commit(
+        job.inp, changes, out.path, in_place=out.in_place, backup=out.backup, dry_run=out.dry_run
+    )
+    output = None if out.dry_run else (job.inp.path if out.in_place else out.path)
     record = make_record("groups", job, stream, "rows", perm, written, changes, output, k=k)
     record.size = size
     if spec is not None:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..common.record import DrawRecord, RecordCommand
+from ..common.request import DrawKind, DrawRequest, Options, Output, Region
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import Mode
 from ..draw.protocol import DrawStream
+from ..draw.seed import Seed
 from .limits import LIMITS
 from .move.plan import sheet_label
 from .move.refusals import check_merge_refs
@@ -23,7 +26,15 @@ from .selection.options import SelectOptions, parse_columns, user_range
 from .selection.select import Selection, choose_sheet, select, used_rows
 from .selection.suggest import LayoutRefusal, Suggestion, refuse
 
-__all__ = ["Job", "dest", "job_from_record", "make_record", "open_job", "open_or_refuse"]
+__all__ = [
+    "Job",
+    "dest",
+    "file_request",
+    "job_from_record",
+    "make_record",
+    "open_job",
+    "open_request",
+]
 
 PathLike = str | os.PathLike[str]
 
@@ -103,25 +114,66 @@ def refuse_no_data(inp: Input, sel: Selection) -> NoReturn:
     )
 
 
-def open_or_refuse(
-    src: PathLike,
-    options: SelectOptions,
-    command: Callable[..., object],
-    again: dict[str, Any],
-    *,
-    whole_rows: bool,
+def open_request(
+    request: DrawRequest, again: Callable[[DrawRequest], object], *, whole_rows: bool
 ) -> Job:
-    """:func:`open_job`; a layout refusal names only the options that a dry run of the
-    same ``command`` (called with the selection ``options``, the command's own options
-    ``again`` and the suggested ones as keywords) accepts (:func:`~.suggest.refuse`)."""
+    """:func:`open_job` of the request's file and region; a layout refusal names only the
+    options that a dry run of the same request with them (``again``, the engine's entry
+    for its kind) accepts (:func:`~.suggest.refuse`)."""
+    region = request.region
+    options = SelectOptions(
+        sheet=region.sheet,
+        cells=region.cells,
+        table=region.table,
+        columns=region.columns,
+        header=region.header,
+        keep_blank_rows=region.keep_blank_rows,
+    )
     try:
-        return open_job(src, options, whole_rows=whole_rows)
+        return open_job(request.src, options, whole_rows=whole_rows)
     except LayoutRefusal as exc:
 
         def attempt(suggested: dict[str, Any]) -> object:
-            return command(**{**options.keywords(), **again, "dry_run": True, **suggested})
+            tried = dataclasses.replace(region, **suggested)
+            return again(request.replace(region=tried, output=Output(dry_run=True)))
 
-        refuse(exc, attempt, header=options.header)
+        refuse(exc, attempt, header=region.header)
+
+
+def file_request(
+    kind: DrawKind,
+    src: PathLike,
+    dst: PathLike | None,
+    options: Options,
+    *,
+    seed: object,
+    sheet: str | None,
+    cells: str | None,
+    table: str | None,
+    columns: str | Sequence[str] | None,
+    header: bool | None,
+    keep_blank_rows: bool,
+    in_place: bool,
+    backup: bool,
+    dry_run: bool,
+) -> DrawRequest:
+    """The request the public keyword functions stand for (a stream given as the seed
+    is drawn from its start: the record keeps its seed, which replays only that)."""
+    return DrawRequest(
+        kind=kind,
+        src=os.fspath(src),
+        seed=Seed.given(seed),
+        options=options,
+        region=Region(
+            sheet=sheet,
+            cells=cells,
+            table=table,
+            columns=columns if columns is None or isinstance(columns, str) else ",".join(columns),
+            header=header,
+            keep_blank_rows=keep_blank_rows,
+        ),
+        output=Output(path=dest(dst), in_place=in_place, backup=backup, dry_run=dry_run),
+    )
 
 
 def _range_sheet(cells: str, sheet: str | None) -> str | None:
