@@ -21,6 +21,7 @@ from openpyxl.worksheet.table import Table
 from xlshuffle.cli import main
 from xlshuffle.common.record import RECORD_VERSION
 from xlshuffle.lists import api as lists_api
+from xlshuffle.lists import opened as lists_opened
 from xlshuffle.workbook import DrawRecord, restore_workbook, shuffle_workbook
 
 from support import ROOT
@@ -219,4 +220,4 @@ def test_the_schema_names_every_field_of_the_record():
     # every field is required, but for those only a committed draw's record has
     optional = {"commitment", "reveal"}
     assert set(SCHEMA["$defs"]["common"]["required"]) == fields - optional
-    assert lists_api.RECORD_VERSION == RECORD_VERSION
+    assert lists_opened.RECORD_VERSION == RECORD_VERSION

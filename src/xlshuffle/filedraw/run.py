@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from ..common.request import DrawRequest, GroupsOptions, ShuffleOptions
-from ..draw.errors import OptionError
+from ..common.request import DrawRequest
 
 __all__ = ["DrawResult", "run"]
 
@@ -71,50 +70,9 @@ def _run_workbook(request: DrawRequest) -> DrawResult:
 
 def _run_list(request: DrawRequest, out: BinaryIO | None) -> DrawResult:
     from .. import __version__
-    from ..lists import DEFAULT_MAX_MB, groups_csv, sample_csv, shuffle_csv
-    from ..lists.raffle import draw_csv
-    from ..lists.teams import balanced_groups_csv
+    from ..lists.drawing import draw_list
 
-    src, options, output = request.src, request.options, request.output
-    if workbook_only := request.region.workbook_only():
-        raise OptionError(f"{src}: {workbook_only[0]} is for workbooks; a CSV/TSV list has none")
-    common: dict[str, Any] = {
-        "seed": request.seed.text,
-        "header": request.region.header is not False,
-        "dry_run": output.dry_run,
-        "max_bytes": dict(request.limits).get("max_file_bytes", DEFAULT_MAX_MB * 1024**2),
-    }
-    dst, in_place, backup = output.path, output.in_place, output.backup
     notes: list[str] = []
-    if isinstance(options, ShuffleOptions):
-        if options.by != "rows":
-            raise OptionError(f"{src}: a CSV/TSV list shuffles whole rows only (--by rows)")
-        rec = shuffle_csv(src, dst, in_place=in_place, backup=backup, **common)
-    elif isinstance(options, GroupsOptions):
-        groups: dict[str, Any] = {"k": options.k, "size": options.size, "label": options.label}
-        if options.balance is not None or options.avoid is not None:
-            rec = balanced_groups_csv(
-                src,
-                dst,
-                balance=list(options.balance or ()),
-                avoid=options.avoid,
-                in_place=in_place,
-                backup=backup,
-                **groups,
-                **common,
-            )
-        else:
-            rec = groups_csv(src, dst, in_place=in_place, backup=backup, **groups, **common)
-    else:
-        if in_place:
-            raise OptionError(
-                f"{src}: sample writes the winners to stdout or -o, never over a CSV/TSV list"
-            )
-        if options.draw is not None:
-            rec = draw_csv(src, dst, options=options.draw, out=out, notes=notes, **common)
-        elif options.k is None:
-            raise OptionError("-k K is required: how many rows to draw")
-        else:
-            rec = sample_csv(src, dst, k=options.k, out=out, **common)
-    rec["tool_version"] = __version__
-    return DrawResult(rec, None, tuple(notes))
+    record = draw_list(request, out=out, notes=notes)
+    record["tool_version"] = __version__
+    return DrawResult(record, None, tuple(notes))

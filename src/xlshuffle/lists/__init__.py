@@ -10,9 +10,15 @@ lines
     The lines of a text file, held as one buffer and an array of offsets (``lines``).
 table
     CSV/TSV records found by the :mod:`csv` module's rules, as byte ranges.
+opened
+    A list opened for a draw, its output written byte for byte, its record, and the
+    typed request the keyword functions stand for.
 api
     ``shuffle_csv``, ``sample_csv`` and ``groups_csv``: draws on CSV/TSV lists with a
-    header row, each returning a draw record as a plain dict.
+    header row, each returning a draw record as a plain dict (``raffle``: draws by
+    tickets, strata, exclusions and audits; ``teams``: balanced teams).
+drawing
+    ``draw_list``: the engine's one entry, a typed request drawn on its list.
 restore
     ``restore_csv``: a shuffle undone, the input's exact bytes given back.
 

@@ -14,29 +14,41 @@ placed after it; an output therefore always ends with a line break.
 
 from __future__ import annotations
 
-import base64
-import csv
-import datetime as _dt
-import io
 import itertools
 import os
-import sys
-import zlib
-from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
-from ..common.counts import group_count, refuse_taken_label, too_many
-from ..common.digest import bytes_sha256
-from ..common.files import write_output
-from ..common.targets import check_output, is_stream, output_of
-from ..draw.errors import ListError, OptionError, SizeError
+from ..common.counts import group_count
+from ..common.request import (
+    DrawRequest,
+    GroupsOptions,
+    SampleOptions,
+    ShuffleOptions,
+)
+from ..draw.errors import OptionError
 from ..draw.knuth import check_count, deal, group_numbers, permutation
-from ..draw.protocol import PROTOCOL, DrawStream, as_stream
-from .lines import DEFAULT_MAX_MB, read_limited
-from .table import CsvList, parse_list
+from .lines import DEFAULT_MAX_MB
+from .opened import (
+    csv_field,
+    list_record,
+    list_request,
+    opened,
+    refuse_label,
+    too_many_records,
+    write_list,
+)
 
-__all__ = ["LIST_EXTENSIONS", "groups_csv", "is_list", "sample_csv", "shuffle_csv"]
+__all__ = [
+    "LIST_EXTENSIONS",
+    "groups_csv",
+    "groups_list",
+    "is_list",
+    "sample_csv",
+    "sample_list",
+    "shuffle_csv",
+    "shuffle_list",
+]
 
 #: File name endings drawn as CSV/TSV lists (any case).
 LIST_EXTENSIONS = (".csv", ".tsv", ".tab")
@@ -51,153 +63,6 @@ def is_list(path: PathLike) -> bool:
 
 
 #: Bytes of one record's digest in a fingerprint.
-DIGEST_SIZE = 4
-
-
-class _Opened:
-    """A list read and checked: its records, where the data rows start, and how many."""
-
-    def __init__(self, src: PathLike, header: bool, max_bytes: int) -> None:
-        self.path = os.fspath(src)
-        with open(self.path, "rb") as fh:
-            data = read_limited(fh, max_bytes, self.path)
-        self.sha256 = bytes_sha256(data)
-        self.lst: CsvList = parse_list(self.path, data)
-        self.header = header
-        self.first = 1 if header else 0
-        self.n = self.lst.records - self.first
-        if self.lst.records == 0:
-            raise ListError(f"{self.path}: the list is empty: it needs a header row and data rows")
-        if self.n == 0:
-            raise ListError(
-                f"{self.path}: only a header row, no data rows to draw "
-                "(use --no-header if that row is data)"
-            )
-
-    def start(self) -> list[bytes | bytearray]:
-        """The byte order mark and the header, which stay first."""
-        return [self.lst.head, *([self.lst.record(0)] if self.header else [])]
-
-    def rows(self, order: Iterable[int]) -> Iterator[bytes | bytearray]:
-        return (self.lst.record(self.first + i) for i in order)
-
-    def digests(self, order: Iterable[int]) -> bytes:
-        """The CRC-32s of data records ``order`` (indexes among the data records), 4
-        bytes each, big-endian: a restore's check of an edited output."""
-        lst, first = self.lst, self.first
-        out = array("I", map(zlib.crc32, (lst.body(first + i)[0] for i in order)))
-        if out.itemsize != DIGEST_SIZE:  # not on any platform CPython supports today
-            return b"".join(x.to_bytes(DIGEST_SIZE, "big") for x in out)
-        if sys.byteorder == "little":
-            out.byteswap()
-        return out.tobytes()
-
-    def fingerprint(self) -> dict[str, Any]:
-        """The record's ``fingerprint`` of the data records, in the input's order."""
-        lst = self.lst
-        last = lst.data[lst.bounds[-2] : lst.bounds[-1]] if lst.records else b""
-        return {
-            "digest": "crc32",
-            "rows": base64.b64encode(self.digests(range(self.n))).decode("ascii"),
-            # a last record without a line break gets one in the output: restore drops it
-            "last_line_break": last.endswith(b"\n") or bool(lst.tail),
-        }
-
-
-def _too_many(op: _Opened, k: int, what: str) -> SizeError:
-    return SizeError(too_many(op.path, k, op.n, what))
-
-
-def _check_name(op: _Opened, target: str) -> None:
-    """Refuse an output not named as a list of the input's kind (``out.xlsx``, ``out``)."""
-    kinds = (".csv",) if op.path.lower().endswith(".csv") else (".tsv", ".tab")
-    if target.lower().endswith(kinds) or is_stream(target):
-        return
-    stem, ext = os.path.splitext(target)
-    what = f"a {ext} file" if ext else "a name without an extension"
-    raise OptionError(
-        f"-o {target}: the output is a {kinds[0][1:].upper()} list like {op.path}, not {what}: "
-        f"name it {stem}{kinds[0]}"
-    )
-
-
-def _write(
-    op: _Opened,
-    dst: PathLike | None,
-    chunks: Chunks,
-    *,
-    in_place: bool,
-    backup: bool,
-    dry_run: bool,
-) -> tuple[str | None, str | None, str | None]:
-    """Write ``chunks`` atomically; return (output, its SHA-256, the backup kept)."""
-    target = output_of(
-        op.path, None if dst is None else os.fspath(dst), in_place=in_place, dry_run=dry_run
-    )
-    if target is not None and not in_place:
-        if not dry_run:  # a folder, or the input under another name, first
-            check_output(target, op.path)
-        _check_name(op, target)
-    if dry_run or target is None:  # (None only in a dry run)
-        return None, None, None
-    # never overwrites: NAME.bak.csv, NAME.bak-2.csv...
-    keep = bytes(op.lst.data) if in_place and backup else None
-    return target, *write_output(target, op.path, chunks, keep=keep)
-
-
-#: The record format (docs/record.schema.json), ``xlshuffle.common.record.RECORD_VERSION``
-#: written out: this layer may not import the workbook layer (a test keeps them equal).
-RECORD_VERSION = 2
-
-
-def _record(
-    command: str,
-    op: _Opened,
-    stream: DrawStream,
-    perm: list[int],
-    written: tuple[str | None, str | None, str | None],
-    k: int | None = None,
-    size: int | None = None,
-) -> dict[str, Any]:
-    output, output_sha256, kept = written
-    lst = op.lst
-    rows = op.n + op.first
-    now = _dt.datetime.now(_dt.UTC).replace(microsecond=0)
-    return {
-        "protocol": PROTOCOL,
-        "tool": "xlshuffle",
-        "record_version": RECORD_VERSION,
-        "command": command,
-        "seed": stream.seed_text,
-        "input": op.path,
-        "input_sha256": op.sha256,
-        "sheet": "",
-        "selection": f"rows 1-{rows}",
-        "header": op.header,
-        "mode": "rows",
-        "rows": rows,
-        "columns": lst.columns,
-        "permutation": perm,
-        "output": output,
-        "output_sha256": output_sha256,
-        "k": k,
-        "size": size,
-        "unit": "rows",
-        "target": {
-            "kind": "list",
-            "ref": "",
-            "columns": None,
-            "table": None,
-            "delimiter": lst.delimiter,
-        },
-        "parts": {},
-        "backup": kept,
-        "fingerprint": None,
-        "tool_version": "",  # the command line fills it in (this layer cannot see it)
-        "time_utc": now.isoformat().replace("+00:00", "Z"),
-    }
-
-
 def shuffle_csv(
     src: PathLike,
     dst: PathLike | None = None,
@@ -244,13 +109,22 @@ def shuffle_csv(
     >>> pathlib.Path(dst).read_bytes()
     b'name;note\\r\\nAnn;"a;b"\\r\\nDee;y\\r\\nBob;x\\r\\nCid;"2\\r\\nlines"\\r\\n'
     """
-    stream = as_stream(seed)
-    op = _Opened(src, header, max_bytes)
+    request = list_request("shuffle", src, dst, ShuffleOptions(), seed=seed, header=header,
+                           in_place=in_place, backup=backup, dry_run=dry_run,
+                           max_bytes=max_bytes)  # fmt: skip
+    return shuffle_list(request)
+
+
+def shuffle_list(request: DrawRequest) -> dict[str, Any]:
+    """The list engine's shuffle: :func:`shuffle_csv` of a typed request."""
+    stream, out, op = request.seed.stream(), request.output, opened(request)
     perm = permutation(op.n, seed=stream)
     chunks = itertools.chain(op.start(), op.rows(perm), [op.lst.tail])  # one record at a time
-    written = _write(op, dst, chunks, in_place=in_place, backup=backup, dry_run=dry_run)
-    record = _record("shuffle", op, stream, perm, written)
-    if not dry_run:  # what the data records were, so that restore can check an edited output
+    written = write_list(
+        op, out.path, chunks, in_place=out.in_place, backup=out.backup, dry_run=out.dry_run
+    )
+    record = list_record("shuffle", op, stream, perm, written)
+    if not out.dry_run:  # what the data records were, so that restore can check an edited output
         record["fingerprint"] = op.fingerprint()
     return record
 
@@ -279,11 +153,21 @@ def sample_csv(
         The draw record; its ``permutation`` holds the ``k`` winners' 0-based indexes
         among the data records.
     """
-    k = check_count("k", k)
-    stream = as_stream(seed)
-    op = _Opened(src, header, max_bytes)
+    options = SampleOptions(k=check_count("k", k))
+    request = list_request("sample", src, dst, options, seed=seed, header=header,
+                           dry_run=dry_run, max_bytes=max_bytes)  # fmt: skip
+    return sample_list(request, out=out)
+
+
+def sample_list(request: DrawRequest, *, out: BinaryIO | None = None) -> dict[str, Any]:
+    """The list engine's plain sample: :func:`sample_csv` of a typed request."""
+    options = request.options
+    if not isinstance(options, SampleOptions) or options.k is None or options.draw:
+        raise OptionError("a plain sample of a list takes SampleOptions with k and no draw")
+    k, stream, op = check_count("k", options.k), request.seed.stream(), opened(request)
+    dst, dry_run = request.output.path, request.output.dry_run
     if k > op.n:
-        raise _too_many(op, k, "draw from")
+        raise too_many_records(op, k, "draw from")
     order = deal(range(op.n), k, seed=stream)  # permutation(n)[:k], without the rest
     chunks = itertools.chain(op.start(), op.rows(order))
     if dst is None and out is not None and not dry_run:
@@ -294,15 +178,8 @@ def sample_csv(
     elif dst is None:
         written = (None, None, None)
     else:
-        written = _write(op, dst, chunks, in_place=False, backup=False, dry_run=dry_run)
-    return _record("sample", op, stream, order, written, k=k)
-
-
-def _field(text: str, delimiter: str) -> bytes:
-    """One CSV field, quoted only if it must be (as ``csv.QUOTE_MINIMAL`` does)."""
-    if any(c in text for c in (delimiter, '"', "\r", "\n")):
-        text = '"' + text.replace('"', '""') + '"'
-    return text.encode("utf-8", "surrogateescape")
+        written = write_list(op, dst, chunks, in_place=False, backup=False, dry_run=dry_run)
+    return list_record("sample", op, stream, order, written, k=k)
 
 
 def groups_csv(
@@ -328,14 +205,26 @@ def groups_csv(
     column of an earlier run) is refused. Give ``size`` instead of ``k`` for groups of at
     most ``size`` records: ``k = ceil(n / size)``, and the record keeps both.
     """
-    group_count(k, size, 0)  # a bad k or size is refused before the file is read
-    stream = as_stream(seed)
-    op = _Opened(src, header, max_bytes)
-    k = group_count(k, size, op.n)
-    if header:
-        _refuse_label(op, label)
+    options = GroupsOptions(k=k, size=size, label=label)
+    request = list_request("groups", src, dst, options, seed=seed, header=header,
+                           in_place=in_place, backup=backup, dry_run=dry_run,
+                           max_bytes=max_bytes)  # fmt: skip
+    return groups_list(request)
+
+
+def groups_list(request: DrawRequest) -> dict[str, Any]:
+    """The list engine's groups: :func:`groups_csv` of a typed request."""
+    options, out = request.options, request.output
+    if not isinstance(options, GroupsOptions) or options.balance is not None:
+        raise OptionError("plain groups of a list take GroupsOptions without balance")
+    size, label = options.size, options.label
+    group_count(options.k, size, 0)  # a bad k or size is refused before the file is read
+    stream, op = request.seed.stream(), opened(request)
+    k = group_count(options.k, size, op.n)
+    if op.header:
+        refuse_label(op, label)
     if k > op.n:
-        raise _too_many(op, k, "split into groups")
+        raise too_many_records(op, k, "split into groups")
     perm = permutation(op.n, seed=stream)
     numbers = group_numbers(perm, k)
     lst, sep = op.lst, op.lst.delimiter.encode("ascii")
@@ -345,17 +234,11 @@ def groups_csv(
         for r in range(lst.records):
             body, end = lst.body(r)
             i = r - op.first
-            yield body + sep + (_field(label, lst.delimiter) if i < 0 else b"%d" % numbers[i])
+            yield body + sep + (csv_field(label, lst.delimiter) if i < 0 else b"%d" % numbers[i])
             yield end
         yield lst.tail
 
-    written = _write(op, dst, chunks(), in_place=in_place, backup=backup, dry_run=dry_run)
-    return _record("groups", op, stream, perm, written, k=k, size=size)
-
-
-def _refuse_label(op: _Opened, label: str) -> None:
-    """Refuse a group field whose label a header field holds already."""
-    body, _ = op.lst.body(0)
-    text = bytes(body).decode("utf-8", "surrogateescape")
-    fields = next(csv.reader(io.StringIO(text, newline=""), delimiter=op.lst.delimiter), [])
-    refuse_taken_label(op.path, [(f"field {i}", f) for i, f in enumerate(fields, 1)], label)
+    written = write_list(
+        op, out.path, chunks(), in_place=out.in_place, backup=out.backup, dry_run=out.dry_run
+    )
+    return list_record("groups", op, stream, perm, written, k=k, size=size)

@@ -20,13 +20,13 @@ from typing import Any, BinaryIO
 from ..common.a1 import col_letters
 from ..common.entrants import Entrants
 from ..common.raffles import Drawn, DrawOptions, check_exclusion, choose, exclusion_of, replay
+from ..common.request import DrawRequest, SampleOptions
 from ..common.winners import first_difference, read_saved_table
-from ..draw.errors import ListError
-from ..draw.protocol import as_stream
-from .api import _field, _Opened, _record, _write
+from ..draw.errors import ListError, OptionError
 from .lines import DEFAULT_MAX_MB
+from .opened import Opened, csv_field, list_record, list_request, opened, write_list
 
-__all__ = ["draw_csv", "verify_draw_csv"]
+__all__ = ["draw_csv", "drawn_sample", "verify_draw_csv"]
 
 PathLike = str | os.PathLike[str]
 
@@ -35,7 +35,7 @@ class _Fields:
     """The list's records split into fields (decoded UTF-8, any byte kept), on demand:
     all at once, and only the columns asked for, when no record holds a quote."""
 
-    def __init__(self, op: _Opened) -> None:
+    def __init__(self, op: Opened) -> None:
         self.op = op
         self._rows: list[list[str]] | None = None
         self._lines = self._unquoted()
@@ -99,7 +99,7 @@ class _Fields:
         return f"{self.op.path}: cell {col_letters(j + 1)}{line}"
 
 
-def _chunks(op: _Opened, drawn: Drawn) -> Iterator[bytes | bytearray]:
+def _chunks(op: Opened, drawn: Drawn) -> Iterator[bytes | bytearray]:
     """The header and the drawn records, with the added fields after their last one."""
     lst = op.lst
     sep = lst.delimiter.encode("ascii")
@@ -110,7 +110,7 @@ def _chunks(op: _Opened, drawn: Drawn) -> Iterator[bytes | bytearray]:
             yield lst.record(r)
             return
         body, end = lst.body(r)
-        yield body + b"".join(sep + _field(str(x), lst.delimiter) for x in extra)
+        yield body + b"".join(sep + csv_field(str(x), lst.delimiter) for x in extra)
         yield end or lst.ending
 
     if op.header:
@@ -139,9 +139,23 @@ def draw_csv(
     ``target["draw"]`` how they were chosen. Lines for the terminal that the record does
     not keep (IDs excluded that matched no entrant) are added to ``notes``.
     """
+    request = list_request("sample", src, dst, SampleOptions(k=options.k, draw=options),
+                           seed=seed, header=header, dry_run=dry_run,
+                           max_bytes=max_bytes)  # fmt: skip
+    return drawn_sample(request, out=out, notes=notes)
+
+
+def drawn_sample(
+    request: DrawRequest, *, out: BinaryIO | None = None, notes: list[str] | None = None
+) -> dict[str, Any]:
+    """The list engine's sample by tickets, strata, exclusions or an audit:
+    :func:`draw_csv` of a typed request."""
+    asked = request.options
+    if not isinstance(asked, SampleOptions) or asked.draw is None:
+        raise OptionError("a draw of a list takes SampleOptions with its draw options")
+    options, dst, dry_run = asked.draw, request.output.path, request.output.dry_run
     options.check()
-    stream = as_stream(seed)
-    op = _Opened(src, header, max_bytes)
+    stream, op = request.seed.stream(), opened(request)
     ents = _Fields(op).entrants()
     cols = options.columns(ents)
     drawn = choose(ents, options, stream, exclusion_of(ents, options, cols.get("id")))
@@ -150,12 +164,12 @@ def draw_csv(
     chunks = _chunks(op, drawn)
     written: tuple[str | None, str | None, str | None] = (None, None, None)
     if dst is not None:
-        written = _write(op, dst, chunks, in_place=False, backup=False, dry_run=dry_run)
+        written = write_list(op, dst, chunks, in_place=False, backup=False, dry_run=dry_run)
     elif out is not None and not dry_run:
         for chunk in chunks:
             out.write(chunk)
         out.flush()
-    record = _record("sample", op, stream, drawn.rows, written, k=options.k)
+    record = list_record("sample", op, stream, drawn.rows, written, k=options.k)
     record["target"]["draw"] = drawn.spec
     return record
 
@@ -172,7 +186,7 @@ def verify_draw_csv(
     the winners saved from stdout) field by field; with ``excluded`` (IDs, as read from
     an earlier record or a list), check that the draw left out exactly those. Raises
     ListError at the first difference."""
-    op = _Opened(src, bool(record["header"]), max_bytes)
+    op = Opened(src, bool(record["header"]), max_bytes)
     if op.sha256 != record["input_sha256"]:
         raise ListError(f"{op.path}: not the recorded input (SHA-256 differs)")
     ents = _Fields(op).entrants()
@@ -192,7 +206,7 @@ def verify_draw_csv(
         _check_saved(op, drawn, saved)
 
 
-def _check_saved(op: _Opened, drawn: Drawn, saved: PathLike) -> None:
+def _check_saved(op: Opened, drawn: Drawn, saved: PathLike) -> None:
     data = b"".join(_chunks(op, drawn))
     text = data.decode("utf-8-sig", "surrogateescape")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=op.lst.delimiter, strict=False)
@@ -210,7 +224,7 @@ def list_rows(src: PathLike, *, header: bool, max_bytes: int) -> list[list[str]]
     """The list's rows as texts: the header's fields (with ``header``), then each data
     record's, empty fields at the end left out (the rows a commitment digests, protocol
     section 17)."""
-    op = _Opened(src, header, max_bytes)
+    op = Opened(src, header, max_bytes)
     fields = _Fields(op)
     rows = ([fields.record(0)] if header else []) + fields.rows()
     return [_trimmed(row) for row in rows]

@@ -17,8 +17,8 @@ from typing import Any
 
 from ..common.digest import bytes_sha256
 from ..draw.errors import ListError, OptionError
-from .api import DIGEST_SIZE, _Opened, _write
 from .lines import DEFAULT_MAX_MB
+from .opened import DIGEST_SIZE, Opened, write_list
 
 __all__ = ["restore_csv"]
 
@@ -29,11 +29,11 @@ def _short(digest: object) -> str:
     return f"{str(digest)[:16]}..."
 
 
-def _line_of(op: _Opened, r: int) -> int:
+def _line_of(op: Opened, r: int) -> int:
     return op.lst.data.count(b"\n", 0, op.lst.bounds[r]) + 1
 
 
-def _check(op: _Opened, record: dict[str, Any], inv: list[int]) -> None:
+def _check(op: Opened, record: dict[str, Any], inv: list[int]) -> None:
     if op.sha256 == record.get("output_sha256"):
         return
     if op.sha256 == record.get("input_sha256"):
@@ -106,7 +106,7 @@ def restore_csv(
             f"({record.get('command')} of {record.get('input')}): give the shuffle's record"
         )
     perm = record.get("permutation")
-    op = _Opened(src, bool(record.get("header", True)), max_bytes)
+    op = Opened(src, bool(record.get("header", True)), max_bytes)
     if not isinstance(perm, list) or sorted(perm) != list(range(op.n)):
         raise ListError(
             f"{op.path}: {op.n} data records, and the record's permutation moves "
@@ -131,7 +131,7 @@ def restore_csv(
             isinstance(fp, dict) and fp.get("last_line_break") is False
         ):
             restored = stripped
-    written = _write(op, dst, [restored], in_place=in_place, backup=backup, dry_run=dry_run)
+    written = write_list(op, dst, [restored], in_place=in_place, backup=backup, dry_run=dry_run)
     output, output_sha256, kept = written
     return record | {
         "command": "restore",

@@ -19,23 +19,33 @@ from typing import Any
 
 from ..common.counts import group_count
 from ..common.digest import bytes_sha256
+from ..common.request import DrawRequest, GroupsOptions
 from ..common.teams import Teams, balance_table, draw_teams
-from ..draw.errors import ListError
+from ..draw.errors import ListError, OptionError
 from ..draw.knuth import group_numbers, permutation
-from ..draw.protocol import DrawStream, as_stream
+from ..draw.protocol import DrawStream
 from ..draw.seed import Seed
 from ..draw.teams import repeats
-from .api import _field, _Opened, _record, _refuse_label, _too_many, _write
 from .lines import DEFAULT_MAX_MB
+from .opened import (
+    Opened,
+    csv_field,
+    list_record,
+    list_request,
+    opened,
+    refuse_label,
+    too_many_records,
+    write_list,
+)
 from .raffle import _Fields
 
-__all__ = ["balance_table", "balanced_groups_csv", "verify_balanced_csv"]
+__all__ = ["balance_table", "balanced_groups_csv", "balanced_groups_list", "verify_balanced_csv"]
 
 PathLike = str | os.PathLike[str]
 
 
 def _teams(
-    op: _Opened,
+    op: Opened,
     balance: Sequence[str],
     k: int,
     stream: DrawStream,
@@ -45,13 +55,13 @@ def _teams(
     return draw_teams(_Fields(op).entrants(), balance, k, stream, before)
 
 
-def _chunks(op: _Opened, numbers: Sequence[int], label: str) -> Iterator[bytes | bytearray]:
+def _chunks(op: Opened, numbers: Sequence[int], label: str) -> Iterator[bytes | bytearray]:
     lst, sep = op.lst, op.lst.delimiter.encode("ascii")
     yield lst.head
     for r in range(lst.records):
         body, end = lst.body(r)
         i = r - op.first
-        yield body + sep + (_field(label, lst.delimiter) if i < 0 else b"%d" % numbers[i])
+        yield body + sep + (csv_field(label, lst.delimiter) if i < 0 else b"%d" % numbers[i])
         yield end
     yield lst.tail
 
@@ -107,20 +117,41 @@ def balanced_groups_csv(
     >>> [team["counts"] for team in rec["target"]["balance"]["teams"]]
     [[{'F': 1, 'M': 1}], [{'F': 1, 'M': 1}]]
     """
-    group_count(k, size, 0)  # a bad k or size is refused before the file is read
-    stream = as_stream(seed)
-    op = _Opened(src, header, max_bytes)
-    k = group_count(k, size, op.n)
+    options = GroupsOptions(
+        k=k,
+        size=size,
+        label=label,
+        balance=tuple(balance),
+        avoid=None if avoid is None else os.fspath(avoid),
+    )
+    request = list_request("groups", src, dst, options, seed=seed, header=header,
+                           in_place=in_place, backup=backup, dry_run=dry_run,
+                           max_bytes=max_bytes)  # fmt: skip
+    return balanced_groups_list(request)
+
+
+def balanced_groups_list(request: DrawRequest) -> dict[str, Any]:
+    """The list engine's balanced teams: :func:`balanced_groups_csv` of a typed request."""
+    asked, out = request.options, request.output
+    if not isinstance(asked, GroupsOptions) or asked.balance is None:
+        raise OptionError("balanced teams of a list take GroupsOptions with balance")
+    size, label, balance, avoid = asked.size, asked.label, asked.balance, asked.avoid
+    group_count(asked.k, size, 0)  # a bad k or size is refused before the file is read
+    stream, op = request.seed.stream(), opened(request)
+    header = op.header
+    k = group_count(asked.k, size, op.n)
     if header:
-        _refuse_label(op, label)
+        refuse_label(op, label)
     if k > op.n:
-        raise _too_many(op, k, "split into teams")
+        raise too_many_records(op, k, "split into teams")
     before = None if avoid is None else read_avoid(avoid, op, header)
     teams = _teams(op, balance, k, stream, before)
     chunks = _chunks(op, teams.numbers, label)
-    written = _write(op, dst, chunks, in_place=in_place, backup=backup, dry_run=dry_run)
+    written = write_list(
+        op, out.path, chunks, in_place=out.in_place, backup=out.backup, dry_run=out.dry_run
+    )
     perm = permutation(op.n, seed=Seed.given(stream).stream())  # step 1 of section 16
-    record = _record("groups", op, stream, perm, written, k=k, size=size)
+    record = list_record("groups", op, stream, perm, written, k=k, size=size)
     record["target"]["balance"] = teams.spec(k, label)
     if before is not None and avoid is not None:
         record["target"]["balance"]["avoid"] = {
@@ -131,14 +162,14 @@ def balanced_groups_csv(
     return record
 
 
-def read_avoid(path: PathLike, op: _Opened, header: bool) -> list[int | None]:
+def read_avoid(path: PathLike, op: Opened, header: bool) -> list[int | None]:
     """Each data record's team in an earlier groups draw of the same list: from its
     record (``.json``, a groups draw of this very input, plain or balanced) or its output list (the
     same records, each with the team number as its last field)."""
     name = os.fspath(path)
     if name.lower().endswith(".json"):
         return _avoid_of_record(name, op)
-    earlier = _Opened(name, header, len(op.lst.data) * 2 + 2**20)
+    earlier = Opened(name, header, len(op.lst.data) * 2 + 2**20)
     if earlier.n != op.n:
         raise ListError(
             f"--avoid {name}: {earlier.n} data rows, not the {op.n} of {op.path}: give "
@@ -158,7 +189,7 @@ def read_avoid(path: PathLike, op: _Opened, header: bool) -> list[int | None]:
     return out
 
 
-def _avoid_of_record(name: str, op: _Opened) -> list[int | None]:
+def _avoid_of_record(name: str, op: Opened) -> list[int | None]:
     with open(name, encoding="utf-8") as fh:
         try:
             data = json.load(fh)
@@ -194,7 +225,7 @@ def verify_balanced_csv(
     """Draw the teams of ``record`` again from ``src`` and the seed; check the balance
     table, and ``saved`` (the output) byte for byte. Raises ListError at the first
     difference."""
-    op = _Opened(src, bool(record["header"]), max_bytes)
+    op = Opened(src, bool(record["header"]), max_bytes)
     if op.sha256 != record["input_sha256"]:
         raise ListError(f"{op.path}: not the recorded input (SHA-256 differs)")
     spec = record["target"]["balance"]

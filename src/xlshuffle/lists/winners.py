@@ -15,8 +15,8 @@ from typing import Any
 
 from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError
-from .api import _Opened
 from .lines import DEFAULT_MAX_MB
+from .opened import Opened
 
 __all__ = ["verify_winners"]
 
@@ -38,7 +38,7 @@ def verify_winners(
     step). Raises :class:`~xlshuffle.draw.errors.ListError` naming the first line of
     ``saved`` that differs.
     """
-    op = _Opened(src, bool(record["header"]), max_bytes)
+    op = Opened(src, bool(record["header"]), max_bytes)
     if op.sha256 != record["input_sha256"]:
         raise ListError(f"{op.path}: not the recorded input (SHA-256 differs)")
     lst = op.lst
