@@ -2308,3 +2308,114 @@ def test_moved_formulas_of_a_saved_again_output_are_read(
     assert f"differs at Data!{cell.coordinate}: its formula is {text}" not in result["message"]
     assert f"differs at Data!{cell.coordinate}: its formula is =" in result["message"]
     assert f"the draw gives {text}" in result["message"], result["message"]
+
+
+# ---------------------------------------------------------------- one entry per ID, small strata
+
+ENTRIES = (
+    "id,name,tickets,site\n1,Ann,1,N\n2,Bo,2.5,S\n1,Ann,2,N\n3,Cy,3,N\n4,Dee,1,S\n2,Bo,0.5,S\n"
+    "5,Ed,2,N\n6,Fay,1,S\n7,Gus,4,N\n 1 ,Ann,1,N\n8,Hal,1,T\n"
+)
+
+
+def draw_record(work: Path, source: str, *options: str) -> dict[str, Any]:
+    cli("sample", source, *options, "--seed", "spring", "-o", "out.csv", "--record", "r.json",
+        "--overwrite", cwd=work)  # fmt: skip
+    record: dict[str, Any] = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    return record
+
+
+def with_draw(record: dict[str, Any], **draw: Any) -> str:
+    """The record with target.draw's keys changed (None removes one)."""
+    spec = {k: v for k, v in {**record["target"]["draw"], **draw}.items() if v is not None}
+    return json.dumps({**record, "target": {**record["target"], "draw": spec}})
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3"],
+        ["-k", "2", "--weights", "tickets", "--reserves", "1"],
+        ["-k", "1", "--weights", "tickets", "--strata", "site"],
+        ["-k", "2", "--exclude", "excluded.txt"],
+    ],
+)
+def test_one_entry_per_id_verifies(page: Any, work: Path, options: list[str]) -> None:
+    """Rows sharing an ID are one entrant at its first row, holding all its rows' tickets."""
+    (work / "entries.csv").write_text(ENTRIES, encoding="utf-8")
+    record = draw_record(work, "entries.csv", "--id", "id", "--one-entry-per-id", *options)
+    assert record["target"]["draw"]["one_entry_per_id"] is True
+    files = [work / "entries.csv", work / "out.csv"]
+    if "--exclude" in options:
+        files.append(work / "excluded.txt")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "one entry per ID (id)" in result["message"]
+    # the rule taken out of the record: the draw it then describes is not this one
+    result = verify(page, with_draw(record, one_entry_per_id=None), *files)
+    assert not result["verified"]
+    assert "share the ID" in result["message"]
+    # the winners' IDs edited (the rows drawn left alone)
+    winners = record["target"]["draw"]["winners"]
+    result = verify(page, with_draw(record, winners=[*winners[1:], winners[0]]), *files)
+    assert not result["verified"]
+    assert "the record names the winners" in result["message"]
+    # another row of a drawn ID named as its entrant: the draw names each by its first row
+    forged = {**record, "permutation": [*record["permutation"]]}
+    forged["permutation"][0] = {0: 2, 1: 5}.get(forged["permutation"][0], 9)
+    result = verify(page, json.dumps(forged), *files)
+    assert not result["verified"]
+
+
+def test_one_entry_per_id_in_a_workbook_verifies(page: Any, work: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for line in ENTRIES.splitlines():
+        ws.append(
+            [float(f) if f.strip().replace(".", "").isdigit() else f for f in line.split(",")]
+        )
+    wb.save(work / "entries.xlsx")
+    cli("sample", "entries.xlsx", "-k", "3", "--id", "id", "--one-entry-per-id", "--weights",
+        "tickets", "--seed", "spring", "-o", "out.xlsx", "--record", "r.json",
+        cwd=work)  # fmt: skip
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    files = (work / "entries.xlsx", work / "out.xlsx")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    result = verify(page, with_draw(record, one_entry_per_id=None), *files)
+    assert not result["verified"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3", "--strata", "site"],
+        ["-k", "2", "--strata", "site", "--reserves", "2"],
+        ["-k", "3", "--strata", "site", "--weights", "tickets"],
+        ["-k", "3", "--strata", "site", "--method", "systematic"],
+        ["-k", "2", "--strata", "site", "--id", "id", "--one-entry-per-id"],
+    ],
+)
+def test_small_strata_taken_whole_verify(page: Any, work: Path, options: list[str]) -> None:
+    """Stratum T has one row: taken whole; N and S drawn as without the option."""
+    (work / "entries.csv").write_text(ENTRIES, encoding="utf-8")
+    record = draw_record(work, "entries.csv", "--all-of-small-strata", *options)
+    assert record["target"]["draw"]["all_of_small_strata"] is True
+    parts = record["target"]["draw"]["parts"]
+    assert parts[-1]["stratum"] == "T" and parts[-1]["drawn"] == 1 < parts[-1]["k"]
+    files = (work / "entries.csv", work / "out.csv")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "small strata taken whole" in result["message"]
+    assert 'stratum "T": 1 of 1' in result["message"]
+    # the rule taken out: stratum T cannot give its count
+    result = verify(page, with_draw(record, all_of_small_strata=None), *files)
+    assert not result["verified"]
+    assert result["supported"]
+    # a stratum's account edited: it says it drew what it did not
+    changed = [*parts[:-1], {**parts[-1], "drawn": parts[-1]["k"]}]
+    result = verify(page, with_draw(record, parts=changed), *files)
+    assert not result["verified"]
+    assert "is not what the draw gives again" in result["message"]
