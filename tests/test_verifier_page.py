@@ -2419,3 +2419,83 @@ def test_small_strata_taken_whole_verify(page: Any, work: Path, options: list[st
     result = verify(page, with_draw(record, parts=changed), *files)
     assert not result["verified"]
     assert "is not what the draw gives again" in result["message"]
+
+
+# ---------------------------------------------------------------- exclusion lists by the ID column
+
+
+def test_an_exclusion_csv_is_read_by_the_id_column(page: Any, work: Path) -> None:
+    """Last draw's winners file (several columns) given to --exclude, and to the page."""
+    cli("sample", "draws.csv", "-k", "3", "--id", "id", "--seed", "spring", "-o", "last.csv",
+        cwd=work)  # fmt: skip
+    assert (work / "last.csv").read_text(encoding="utf-8").startswith("id,name,tickets,site,")
+    record = draw_record(work, "draws.csv", "-k", "3", "--id", "id", "--exclude", "last.csv")
+    assert record["target"]["draw"]["exclusion"]["unmatched"] == 0
+    files = (work / "draws.csv", work / "out.csv")
+    result = verify(page, json.dumps(record), *files, work / "last.csv")
+    assert result["verified"], result["message"]
+    assert (
+        "exactly those whose ID the exclusion list holds (its digest checked)" in result["message"]
+    )
+    assert "0 listed ID(s) matched no entrant" in result["message"]
+    # the same IDs as a text file whose first line names the column, and as a TSV
+    ids = [line.split(",")[0] for line in (work / "last.csv").read_text().splitlines()[1:]]
+    as_text = "id\n" + "\n".join(ids)
+    as_tsv = "x\tid\n" + "".join(f"-\t{i}\n" for i in ids)
+    for name, text in (("ids.txt", as_text), ("ids.tsv", as_tsv)):
+        result = verify(page, json.dumps(record), *files, (name, text.encode()))
+        assert result["verified"], (name, result["message"])
+    # another winners file: not the list the draw used
+    other = "id,name\n" + ",x\n".join(ids[:2]) + ",x\n9,Ida\n"
+    result = verify(page, json.dumps(record), *files, ("other.csv", other.encode()))
+    assert not result["verified"]
+    assert "other.csv is not the exclusion list the draw used" in result["message"]
+    # a table without the --id column, and a binary file: refused, as xlshuffle refuses them
+    result = verify(page, json.dumps(record), *files, ("nocol.csv", b"name,site\nAnn,N\n"))
+    assert not result["verified"]
+    assert 'has no column "id"' in result["message"]
+    rows = "name,number\n" + "".join(f"x,{i}\n" for i in ids)
+    result = verify(page, json.dumps(record), *files, ("rows.txt", rows.encode()))
+    assert not result["verified"]
+    assert "its lines are rows of a table" in result["message"]
+    result = verify(page, json.dumps(record), *files, ("ids.bin", b"2\x00\n7\n"))
+    assert not result["verified"]
+    assert "a binary file" in result["message"]
+    # the record's count of unmatched IDs edited
+    spec = record["target"]["draw"]
+    forged = with_draw(record, exclusion={**spec["exclusion"], "unmatched": 2})
+    result = verify(page, forged, *files, work / "last.csv")
+    assert not result["verified"]
+    assert "matched no entrant, but 0 of those in last.csv do not" in result["message"]
+
+
+def test_an_exclusion_workbook_cannot_be_checked_by_the_page(page: Any, work: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.active.append(["name", "id"])
+    wb.active.append(["Bo", 2])
+    wb.active.append(["Gus", 7])
+    wb.save(work / "ids.xlsx")
+    record = draw_record(work, "draws.csv", "-k", "3", "--id", "id", "--exclude", "ids.xlsx")
+    assert record["target"]["draw"]["exclusion"]["rows"] == [1, 6]
+    files = (work / "draws.csv", work / "out.csv")
+    result = verify(page, json.dumps(record), *files, work / "ids.xlsx")
+    assert not result["verified"]
+    assert not result["supported"]
+    assert "ids.xlsx is a workbook" in result["message"]
+    # without it the rows the record lists are left out, and the page says so
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "give the exclusion list too" in result["message"]
+
+
+def test_an_exclusion_that_left_out_nobody_shows_the_warning(page: Any, work: Path) -> None:
+    (work / "nobody.txt").write_text("99\n98\n", encoding="utf-8")
+    record = draw_record(work, "draws.csv", "-k", "3", "--id", "id", "--exclude", "nobody.txt")
+    warning = record["target"]["draw"]["exclusion"]["warning"]
+    files = (work / "draws.csv", work / "out.csv", work / "nobody.txt")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "2 listed ID(s) matched no entrant" in result["message"]
+    assert f"the record warns: {warning}" in result["message"]
