@@ -2308,3 +2308,194 @@ def test_moved_formulas_of_a_saved_again_output_are_read(
     assert f"differs at Data!{cell.coordinate}: its formula is {text}" not in result["message"]
     assert f"differs at Data!{cell.coordinate}: its formula is =" in result["message"]
     assert f"the draw gives {text}" in result["message"], result["message"]
+
+
+# ---------------------------------------------------------------- one entry per ID, small strata
+
+ENTRIES = (
+    "id,name,tickets,site\n1,Ann,1,N\n2,Bo,2.5,S\n1,Ann,2,N\n3,Cy,3,N\n4,Dee,1,S\n2,Bo,0.5,S\n"
+    "5,Ed,2,N\n6,Fay,1,S\n7,Gus,4,N\n 1 ,Ann,1,N\n8,Hal,1,T\n"
+)
+
+
+def draw_record(work: Path, source: str, *options: str) -> dict[str, Any]:
+    cli("sample", source, *options, "--seed", "spring", "-o", "out.csv", "--record", "r.json",
+        "--overwrite", cwd=work)  # fmt: skip
+    record: dict[str, Any] = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    return record
+
+
+def with_draw(record: dict[str, Any], **draw: Any) -> str:
+    """The record with target.draw's keys changed (None removes one)."""
+    spec = {k: v for k, v in {**record["target"]["draw"], **draw}.items() if v is not None}
+    return json.dumps({**record, "target": {**record["target"], "draw": spec}})
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3"],
+        ["-k", "2", "--weights", "tickets", "--reserves", "1"],
+        ["-k", "1", "--weights", "tickets", "--strata", "site"],
+        ["-k", "2", "--exclude", "excluded.txt"],
+    ],
+)
+def test_one_entry_per_id_verifies(page: Any, work: Path, options: list[str]) -> None:
+    """Rows sharing an ID are one entrant at its first row, holding all its rows' tickets."""
+    (work / "entries.csv").write_text(ENTRIES, encoding="utf-8")
+    record = draw_record(work, "entries.csv", "--id", "id", "--one-entry-per-id", *options)
+    assert record["target"]["draw"]["one_entry_per_id"] is True
+    files = [work / "entries.csv", work / "out.csv"]
+    if "--exclude" in options:
+        files.append(work / "excluded.txt")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "one entry per ID (id)" in result["message"]
+    # the rule taken out of the record: the draw it then describes is not this one
+    result = verify(page, with_draw(record, one_entry_per_id=None), *files)
+    assert not result["verified"]
+    assert "share the ID" in result["message"]
+    # the winners' IDs edited (the rows drawn left alone)
+    winners = record["target"]["draw"]["winners"]
+    result = verify(page, with_draw(record, winners=[*winners[1:], winners[0]]), *files)
+    assert not result["verified"]
+    assert "the record names the winners" in result["message"]
+    # another row of a drawn ID named as its entrant: the draw names each by its first row
+    forged = {**record, "permutation": [*record["permutation"]]}
+    forged["permutation"][0] = {0: 2, 1: 5}.get(forged["permutation"][0], 9)
+    result = verify(page, json.dumps(forged), *files)
+    assert not result["verified"]
+
+
+def test_one_entry_per_id_in_a_workbook_verifies(page: Any, work: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for line in ENTRIES.splitlines():
+        ws.append(
+            [float(f) if f.strip().replace(".", "").isdigit() else f for f in line.split(",")]
+        )
+    wb.save(work / "entries.xlsx")
+    cli("sample", "entries.xlsx", "-k", "3", "--id", "id", "--one-entry-per-id", "--weights",
+        "tickets", "--seed", "spring", "-o", "out.xlsx", "--record", "r.json",
+        cwd=work)  # fmt: skip
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    files = (work / "entries.xlsx", work / "out.xlsx")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    result = verify(page, with_draw(record, one_entry_per_id=None), *files)
+    assert not result["verified"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3", "--strata", "site"],
+        ["-k", "2", "--strata", "site", "--reserves", "2"],
+        ["-k", "3", "--strata", "site", "--weights", "tickets"],
+        ["-k", "3", "--strata", "site", "--method", "systematic"],
+        ["-k", "2", "--strata", "site", "--id", "id", "--one-entry-per-id"],
+    ],
+)
+def test_small_strata_taken_whole_verify(page: Any, work: Path, options: list[str]) -> None:
+    """Stratum T has one row: taken whole; N and S drawn as without the option."""
+    (work / "entries.csv").write_text(ENTRIES, encoding="utf-8")
+    record = draw_record(work, "entries.csv", "--all-of-small-strata", *options)
+    assert record["target"]["draw"]["all_of_small_strata"] is True
+    parts = record["target"]["draw"]["parts"]
+    assert parts[-1]["stratum"] == "T" and parts[-1]["drawn"] == 1 < parts[-1]["k"]
+    files = (work / "entries.csv", work / "out.csv")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "small strata taken whole" in result["message"]
+    assert 'stratum "T": 1 of 1' in result["message"]
+    # the rule taken out: stratum T cannot give its count
+    result = verify(page, with_draw(record, all_of_small_strata=None), *files)
+    assert not result["verified"]
+    assert result["supported"]
+    # a stratum's account edited: it says it drew what it did not
+    changed = [*parts[:-1], {**parts[-1], "drawn": parts[-1]["k"]}]
+    result = verify(page, with_draw(record, parts=changed), *files)
+    assert not result["verified"]
+    assert "is not what the draw gives again" in result["message"]
+
+
+# ---------------------------------------------------------------- exclusion lists by the ID column
+
+
+def test_an_exclusion_csv_is_read_by_the_id_column(page: Any, work: Path) -> None:
+    """Last draw's winners file (several columns) given to --exclude, and to the page."""
+    cli("sample", "draws.csv", "-k", "3", "--id", "id", "--seed", "spring", "-o", "last.csv",
+        cwd=work)  # fmt: skip
+    assert (work / "last.csv").read_text(encoding="utf-8").startswith("id,name,tickets,site,")
+    record = draw_record(work, "draws.csv", "-k", "3", "--id", "id", "--exclude", "last.csv")
+    assert record["target"]["draw"]["exclusion"]["unmatched"] == 0
+    files = (work / "draws.csv", work / "out.csv")
+    result = verify(page, json.dumps(record), *files, work / "last.csv")
+    assert result["verified"], result["message"]
+    assert (
+        "exactly those whose ID the exclusion list holds (its digest checked)" in result["message"]
+    )
+    assert "0 listed ID(s) matched no entrant" in result["message"]
+    # the same IDs as a text file whose first line names the column, and as a TSV
+    ids = [line.split(",")[0] for line in (work / "last.csv").read_text().splitlines()[1:]]
+    as_text = "id\n" + "\n".join(ids)
+    as_tsv = "x\tid\n" + "".join(f"-\t{i}\n" for i in ids)
+    for name, text in (("ids.txt", as_text), ("ids.tsv", as_tsv)):
+        result = verify(page, json.dumps(record), *files, (name, text.encode()))
+        assert result["verified"], (name, result["message"])
+    # another winners file: not the list the draw used
+    other = "id,name\n" + ",x\n".join(ids[:2]) + ",x\n9,Ida\n"
+    result = verify(page, json.dumps(record), *files, ("other.csv", other.encode()))
+    assert not result["verified"]
+    assert "other.csv is not the exclusion list the draw used" in result["message"]
+    # a table without the --id column, and a binary file: refused, as xlshuffle refuses them
+    result = verify(page, json.dumps(record), *files, ("nocol.csv", b"name,site\nAnn,N\n"))
+    assert not result["verified"]
+    assert 'has no column "id"' in result["message"]
+    rows = "name,number\n" + "".join(f"x,{i}\n" for i in ids)
+    result = verify(page, json.dumps(record), *files, ("rows.txt", rows.encode()))
+    assert not result["verified"]
+    assert "its lines are rows of a table" in result["message"]
+    result = verify(page, json.dumps(record), *files, ("ids.bin", b"2\x00\n7\n"))
+    assert not result["verified"]
+    assert "a binary file" in result["message"]
+    # the record's count of unmatched IDs edited
+    spec = record["target"]["draw"]
+    forged = with_draw(record, exclusion={**spec["exclusion"], "unmatched": 2})
+    result = verify(page, forged, *files, work / "last.csv")
+    assert not result["verified"]
+    assert "matched no entrant, but 0 of those in last.csv do not" in result["message"]
+
+
+def test_an_exclusion_workbook_cannot_be_checked_by_the_page(page: Any, work: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.active.append(["name", "id"])
+    wb.active.append(["Bo", 2])
+    wb.active.append(["Gus", 7])
+    wb.save(work / "ids.xlsx")
+    record = draw_record(work, "draws.csv", "-k", "3", "--id", "id", "--exclude", "ids.xlsx")
+    assert record["target"]["draw"]["exclusion"]["rows"] == [1, 6]
+    files = (work / "draws.csv", work / "out.csv")
+    result = verify(page, json.dumps(record), *files, work / "ids.xlsx")
+    assert not result["verified"]
+    assert not result["supported"]
+    assert "ids.xlsx is a workbook" in result["message"]
+    # without it the rows the record lists are left out, and the page says so
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "give the exclusion list too" in result["message"]
+
+
+def test_an_exclusion_that_left_out_nobody_shows_the_warning(page: Any, work: Path) -> None:
+    (work / "nobody.txt").write_text("99\n98\n", encoding="utf-8")
+    record = draw_record(work, "draws.csv", "-k", "3", "--id", "id", "--exclude", "nobody.txt")
+    warning = record["target"]["draw"]["exclusion"]["warning"]
+    files = (work / "draws.csv", work / "out.csv", work / "nobody.txt")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "2 listed ID(s) matched no entrant" in result["message"]
+    assert f"the record warns: {warning}" in result["message"]
