@@ -233,3 +233,29 @@ def test_a_whole_stratum_is_the_longer_prefix_of_its_own_order() -> None:
     k3, k5 = by_k[3]["parts"], by_k[5]["parts"]
     for short, long in zip(k3, k5, strict=True):
         assert long["winners"][: len(short["winners"])] == short["winners"]
+
+
+@pytest.mark.parametrize(
+    ("case", "words"),
+    [
+        (  # an ID in two strata
+            {"ids": ["a", "b", "a"], "strata": ["N", "N", "S"], "k": 1},
+            "in two strata",
+        ),
+        ({"ids": ["a", " ", "b"], "k": 1}, "the ID is blank"),  # a blank ID
+        (  # a stratum smaller than its count, not taken whole
+            {"labels": ["N", "S", "N"], "k": 2, "take_all": False},
+            "stratum 'S'",
+        ),
+    ],
+    ids=["two strata", "blank ID", "small stratum"],
+)
+def test_the_package_and_the_reference_refuse_alike(case: dict[str, Any], words: str) -> None:
+    """What the rules refuse, both refuse: the reference code raises, the package names it."""
+    case = {"seed": {"type": "str", "value": "refused"}, "weights": None, "reserves": 0, **case}
+    if "labels" in case and not case["take_all"]:  # _options reads labels as "take whole"
+        case["strata"] = case.pop("labels")
+    with pytest.raises(ValueError):
+        _reference(case)
+    with pytest.raises(Exception, match=words):
+        _package(case)
