@@ -438,6 +438,35 @@ BAD: list[tuple[str, list[Any], str]] = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            [THREE, cell(1), cell(1), None, None, cell("x"), column(["a", "b", " a"])],
+            "ids, row 3: the ID 'a' is also in ids, row 1: each row of data is one entrant",
+        ),
+        (  # ids omitted: the first column of data, named as the IDs all the same
+            [column(["a", "b", 42, "b", 42.0]), cell(1), cell(1), None, None, cell("x"), None],
+            "ids, row 4: the ID 'b' is also in ids, row 2: each row of data is one entrant",
+        ),
+        (
+            [[["c", "c", "d", "c"]], cell(1), cell(1), None, None, cell("x"), None],
+            "ids, cell 2: the ID 'c' is also in ids, cell 1 (3 hold it): each cell of data",
+        ),
+    ],
+    ids=["ids", "first column", "a row"],
+)
+def test_the_same_id_twice_is_refused_in_the_words_of_the_worksheet(
+    args: list[Any], message: str
+) -> None:
+    """Each row is one entrant: exclude names entrants by ID, so an ID on two rows is
+    refused, naming the SAMPLE argument and its rows, never the command line's options
+    (``--id``, ``--one-entry-per-id``), which a worksheet does not have."""
+    got = refusal("SAMPLE", *args)
+    assert message in got and "give each its own ID in ids" in got
+    assert "--" not in got
+
+
 @pytest.mark.parametrize(("name", "args", "message"), BAD, ids=[b[2][:30] for b in BAD])
 def test_mistakes_are_one_line_naming_the_argument_and_row(
     name: str, args: list[Any], message: str

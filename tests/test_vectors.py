@@ -123,7 +123,8 @@ def test_groups_vector() -> None:
 
 
 def reference_blocks() -> list[str]:
-    """The python blocks of docs/draw-protocol.md: steps 1-5, sections 8-12, 13-14, 15."""
+    """The python blocks of docs/draw-protocol.md: steps 1-5, sections 8-12, 13-14, 15, 16,
+    17, and the rules of sections 10-11 a caller asks for."""
     text = (ROOT / "docs" / "draw-protocol.md").read_text(encoding="utf-8")
     return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
 
@@ -131,8 +132,9 @@ def reference_blocks() -> list[str]:
 def reference_namespace() -> dict[str, Any]:
     """Every reference block run, in order, in one namespace (later blocks use earlier ones)."""
     blocks = reference_blocks()
-    # steps 1-5, sections 8-12, 13-14, 15, 16: one block per later section
-    assert len(blocks) >= 5, "docs/draw-protocol.md should hold its python reference blocks"
+    # steps 1-5, sections 8-12, 13-14, 15, 16, 17, then sections 10-11's rules (one entry
+    # per ID, small strata taken whole): one block per later addition
+    assert len(blocks) >= 7, "docs/draw-protocol.md should hold its python reference blocks"
     namespace: dict[str, Any] = {}
     for number, block in enumerate(blocks, 1):
         exec(compile(block, f"draw-protocol.md block {number}", "exec"), namespace)
@@ -145,6 +147,7 @@ def test_reference_implementation_in_the_docs_is_short_and_right() -> None:
     assert len(lines[0]) <= 35
     assert len(lines[1]) <= 40  # sections 8-12; tests/test_vectors_raffles.py runs it
     assert len(lines[2]) <= 25  # sections 13-14; tests/test_vectors_orders.py runs it
+    assert len(lines[6]) <= 50  # sections 10-11's rules; tests/test_vectors_entries.py runs it
     assert ref["deal"](range(1, 11), 10, "42") == [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]
     assert "".join(ref["deal"]("ABCDEFGHIJ", 10, "2026 raffle")) == "DJFECGAIHB"
     assert ref["deal"](range(52), 5, "xlshuffle") == [1, 41, 36, 20, 5]

@@ -10,12 +10,13 @@ it. Run it again only to *add* vectors; a changed existing vector means the prot
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import hashlib
 import itertools
 import json
 import math
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "draw-v1.json"
@@ -250,6 +251,7 @@ def main() -> None:
     add_allocation_lists(vectors)
     add_teams(vectors)
     add_commitments(vectors)
+    add_rules(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
@@ -736,6 +738,179 @@ def add_commitments(vectors: dict[str, object]) -> None:
         "rows": rows[1:],
         "sha256": [sha(salt + "\n" + canon(r)) for r in rows[1:]],
     }
+
+
+def scaled(weights: list[object]) -> list[int]:
+    """Section 8's decimals as written: each weight exactly (a float by its shortest repr),
+    all scaled by 10**p, p the most decimal places any of them needs."""
+    exact = [decimal.Decimal(repr(w) if isinstance(w, float) else str(w).strip()) for w in weights]
+    places = max([0, *(-d.normalize().as_tuple().exponent for d in exact)])  # type: ignore[operator]
+    return [int(d.scaleb(places)) for d in exact]
+
+
+def rule_draw(
+    seed: object,
+    k: object,
+    labels: list[object] | None,
+    weights: list[object] | None,
+    ids: list[object] | None = None,
+    excluded: Sequence[object] = (),
+    reserves: int = 0,
+    method: str = "random",
+    take_all: bool = True,
+) -> list[dict[str, object]]:
+    """Sections 10-12 with the caller's rules: one entry per ID (``ids`` given), and small
+    strata taken whole (``take_all``: a stratum gives what it can; without it a vector must
+    not need it). Each part's winners and reserves (or start and items), as data-row
+    indexes; rows whose ID is ``excluded`` are left out first."""
+    out_ids = {canonical(e) for e in excluded} - {""}
+    rows = [
+        i
+        for i in range(len(labels or weights or ids or []))
+        if ids is None or canonical(ids[i]) not in out_ids
+    ]
+    tickets = None if weights is None else scaled(weights)  # the whole list scaled at once
+    order: list[bytes | None] = []
+    first: dict[bytes | None, object] = {}
+    members: dict[bytes | None, list[int]] = {}
+    for i in rows:  # strata by label bytes, in order of first appearance
+        b = None if labels is None else seed_bytes(labels[i])
+        if b not in members:
+            order.append(b)
+            first[b] = None if labels is None else labels[i]
+            members[b] = []
+        members[b].append(i)
+    parts: list[dict[str, object]] = []
+    for b in order:
+        own = members[b]
+        q = k if isinstance(k, int) else {seed_bytes(x): c for x, c in k}[b]  # type: ignore[union-attr, index]
+        stream = words(seed, first[b]) if labels is not None else words(seed)
+        if ids is not None:  # one entrant per ID at its first row, holding its rows' tickets
+            heads: list[int] = []
+            held: dict[int, int] = {}
+            head_of: dict[str, int] = {}
+            for i in own:
+                t = canonical(ids[i])
+                assert t, "a blank ID is refused"
+                if t not in head_of:
+                    head_of[t] = i
+                    heads.append(i)
+                h = head_of[t]
+                held[h] = held.get(h, 0) + (1 if tickets is None else tickets[i])
+            entrants, w = heads, [held[h] for h in heads]
+        else:
+            entrants, w = own, None if tickets is None else [tickets[i] for i in own]
+        if method == "systematic":
+            n = len(entrants)
+            start, units = audit_hits(n, min(q, n), stream)  # type: ignore[type-var]
+            parts.append(
+                {
+                    "stratum": first[b],
+                    "size": n,
+                    "k": q,
+                    "start": start,
+                    "items": [entrants[u] for u in units],
+                }
+            )
+            continue
+        can = len(entrants) if w is None else sum(1 for x in w if x > 0)
+        assert take_all or q + reserves <= can, "refused unless small strata are taken whole"  # type: ignore[operator]
+        m = min(q + reserves, can)  # type: ignore[operator]
+        if w is None:
+            drawn = permute(entrants, min(m, len(entrants) - 1), stream)[:m]  # type: ignore[arg-type]
+        else:
+            drawn = [entrants[p] for p in weighted(w, m, stream)]
+        parts.append(
+            {
+                "stratum": first[b],
+                "size": len(entrants),
+                "k": q,
+                "winners": drawn[:q],
+                "reserves": drawn[q:],
+            }  # type: ignore[misc]
+        )
+    return parts
+
+
+def add_rules(vectors: dict[str, object]) -> None:
+    """The caller's rules of sections 10 and 11, one entry per ID and small strata taken
+    whole (added to v1 later; the vectors above are unchanged)."""
+    ids: list[object] = ["A1", "B2", "A1", "C3", "D4", " A1", "C3", "E5"]
+    region: list[object] = ["N", "S", "N", "N", "S", "N", "N", "S"]
+    dec: list[object] = ["1", 2, 0.5, "0.1", 3, "2.25", 0.1, "0"]
+    mixed: list[object] = [42, "42", 42.0, "Zoe\u0308", "Zoë", 7.5, " 7.5", "x"]
+    many = [f"P{(i * 7) % 13}" for i in range(40)]
+    cases: list[dict[str, object]] = [
+        {"seed": "per id", "ids": ids, "k": 5},
+        {"seed": "per id", "ids": ids, "k": 3, "weights": [*dec[:4], "3", "2", "1.5", "1"]},
+        {"seed": "per id", "ids": ids, "k": 4, "weights": dec},
+        {"seed": "per id", "ids": ids, "k": 2, "weights": dec, "reserves": 2},
+        {"seed": 42, "ids": mixed, "k": 4},
+        {"seed": 42, "ids": mixed, "k": 3, "weights": [0.1, "0.2", 0.3, 1, 2, "0.4", 0.05, 3]},
+        {"seed": "strata", "ids": ids, "k": 1, "strata": region, "reserves": 1},
+        {"seed": "strata", "ids": ids, "k": 1, "strata": region, "weights": dec},
+        {"seed": "strata", "ids": ids, "k": 1, "strata": region, "excluded": ["D4", " C3"]},
+        {"seed": "strata", "ids": ids, "k": 3, "strata": region, "take_all": True},
+        {"seed": "many", "ids": many, "k": 6, "weights": [(i % 5) / 2 for i in range(40)]},
+    ]
+    vectors["one_entry_per_id"] = [
+        {
+            "seed": encode_seed(c["seed"]),
+            "ids": c["ids"],
+            "weights": c.get("weights"),
+            "strata": c.get("strata"),
+            "excluded": c.get("excluded"),
+            "k": c["k"],
+            "reserves": c.get("reserves", 0),
+            "take_all": c.get("take_all", False),
+            "parts": rule_draw(
+                c["seed"],
+                c["k"],
+                c.get("strata"),
+                c.get("weights"),
+                c["ids"],  # type: ignore[arg-type]
+                c.get("excluded") or [],
+                c.get("reserves", 0),  # type: ignore[arg-type]
+                take_all=bool(c.get("take_all", False)),
+            ),
+        }
+        for c in cases
+    ]
+    labels: list[object] = ["N", "S", "N", 42, "N", "S", 42.0, "E", "N", "42", "N", "N"]
+    tickets: list[object] = [3, 1, 0, 2, 5, 0, 1, 0, 2, "0.5", 1, 0]
+    small: list[dict[str, object]] = [
+        {"seed": "small", "k": 3},
+        {"seed": "small", "k": 5},
+        {"seed": "small", "k": 3, "weights": tickets},
+        {"seed": "small", "k": 2, "reserves": 2},
+        {"seed": "small", "k": 2, "reserves": 3, "weights": tickets},
+        {"seed": "small", "k": [["N", 9], ["S", 1], [42, 4], ["E", 0]]},
+        {"seed": "small", "k": [["N", 2], ["S", 2], [42, 3], ["E", 1]], "weights": tickets},
+        {"seed": "small", "k": 3, "method": "systematic"},
+        {"seed": "audit", "k": 5, "method": "systematic"},
+        {"seed": "audit", "k": [["N", 2], ["S", 3], [42, 3], ["E", 0]], "method": "systematic"},
+    ]
+    vectors["small_strata"] = [
+        {
+            "seed": encode_seed(c["seed"]),
+            "labels": labels,
+            "weights": c.get("weights"),
+            "k": c["k"],
+            "reserves": c.get("reserves", 0),
+            "method": c.get("method", "random"),
+            "parts": rule_draw(
+                c["seed"],
+                c["k"],
+                labels,
+                c.get("weights"),
+                None,
+                [],  # type: ignore[arg-type]
+                c.get("reserves", 0),
+                c.get("method", "random"),  # type: ignore[arg-type]
+            ),
+        }
+        for c in small
+    ]
 
 
 if __name__ == "__main__":

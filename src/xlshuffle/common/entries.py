@@ -15,7 +15,7 @@ from ..draw.errors import EntryError, SeedError
 from ..draw.raffle import canonical_id
 from .entrants import Column, Entrants
 
-__all__ = ["canonical_ids", "check_unique_ids", "entries_by_id"]
+__all__ = ["canonical_ids", "check_unique_ids", "duplicate_id", "entries_by_id"]
 
 _SHOWN = 3  # cells named in a message
 
@@ -40,18 +40,28 @@ def _cells(ents: Entrants, column: Column, rows: Sequence[int]) -> str:
     return ", ".join(names) + (", ..." if len(rows) > _SHOWN else "")
 
 
-def check_unique_ids(ents: Entrants, column: Column) -> None:
-    """Refuse two entrants with one (non-blank) canonical ID, naming the ID and its rows."""
+def duplicate_id(ents: Entrants, column: Column) -> tuple[str, list[int]] | None:
+    """The first (non-blank) canonical ID on two rows or more, and all its rows; None
+    when every row's ID is its own (or blank)."""
     ids = ents.read(column, range(ents.n), canonical_ids)
     first: dict[str, int] = {}
     for i, t in enumerate(ids):
         if t and first.setdefault(t, i) != i:
-            rows = [j for j in range(first[t], ents.n) if ids[j] == t]
-            raise ents.fail(
-                f"{ents.where}: --id {column.given}: the ID {t!r} is on {len(rows)} rows "
-                f"({_cells(ents, column, rows)}): give each entrant an ID of its own, or add "
-                "--one-entry-per-id if each row is one entry of the person its ID names"
-            )
+            return t, [j for j in range(first[t], ents.n) if ids[j] == t]
+    return None
+
+
+def check_unique_ids(ents: Entrants, column: Column) -> None:
+    """Refuse two entrants with one (non-blank) canonical ID, naming the ID and its rows
+    and the command line's options (a worksheet function checks first, in its words)."""
+    found = duplicate_id(ents, column)
+    if found is not None:
+        t, rows = found
+        raise ents.fail(
+            f"{ents.where}: --id {column.given}: the ID {t!r} is on {len(rows)} rows "
+            f"({_cells(ents, column, rows)}): give each entrant an ID of its own, or add "
+            "--one-entry-per-id if each row is one entry of the person its ID names"
+        )
 
 
 def entries_by_id(

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..common.a1 import col_letters
 from ..common.entrants import Entrants
+from ..common.entries import duplicate_id
 from ..common.raffle_options import parse_method
 from ..common.raffles import DrawOptions, Exclusion, choose
 from ..draw.errors import EntryError, OptionError
@@ -80,9 +81,8 @@ def draw(
     across = len(rows) == 1 and len(rows[0]) > 1
     items = [[cell] for cell in rows[0]] if across else rows
     noun = "cell" if across else "row"
-    ents = _entrants(
-        items, columns, where, at or (lambda key, i: f"{ARGUMENTS[key]}, {noun} {i + 1}")
-    )
+    name = at or (lambda key, i: f"{ARGUMENTS[key]}, {noun} {i + 1}")
+    ents = _entrants(items, columns, where, name)
     given = {key: key if key in columns else None for key in ARGUMENTS}
     opts = DrawOptions(
         k=k,
@@ -93,6 +93,8 @@ def draw(
         strata=given["strata"],
         id=given["id"],
     )
+    if "id" in columns:  # before choose, whose refusal names the command line's options
+        _unique_ids(ents, opts, name, f"{noun} of {where}")
     left_out = None
     if excluded is not None:
         left_out = _exclusion(list(columns["id"]), list(excluded), noun)
@@ -127,6 +129,23 @@ def _entrants(
         values=values,
         cell=cell,
         fail=OptionError,
+    )
+
+
+def _unique_ids(
+    ents: Entrants, opts: DrawOptions, name: Callable[[str, int], str], entrant: str
+) -> None:
+    """Refuse an ID on two items, naming the argument that holds them: each item is one
+    entrant, and an ID names one (a worksheet has no ``--one-entry-per-id``)."""
+    found = duplicate_id(ents, opts.columns(ents)["id"])
+    if found is None:
+        return
+    t, rows = found
+    more = f" ({len(rows)} hold it)" if len(rows) > 2 else ""
+    raise OptionError(
+        f"{name('id', rows[1])}: the ID {t!r} is also in {name('id', rows[0])}{more}: each "
+        f"{entrant} is one entrant, named by its ID: give each its own ID in "
+        f"{ARGUMENTS['id']} (by default the first column of data)"
     )
 
 
