@@ -84,7 +84,8 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="with --strata, instead of -k: draw N in all, shared among the strata in "
-        "proportion to their row counts (largest remainder, ties to the stratum first seen)",
+        "proportion to their entrants (rows; IDs with --one-entry-per-id) (largest "
+        "remainder, ties to the stratum first seen)",
     )
     g.add_argument(
         "--strata-counts",
