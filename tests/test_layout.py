@@ -278,9 +278,9 @@ def test_shared_strings_are_found_one_by_one_as_the_oracle_reads_them(tmp_path: 
     """The layout reads a few shared strings straight from the raw part (counting <si>
     in 64 kB chunks); every index must give the oracle's text, across chunk borders,
     with prefixes, rich text and <si/> too."""
+    from xlshuffle.common.request import Region
     from xlshuffle.workbook.jobs import open_job
     from xlshuffle.workbook.selection.layout_rows import SheetRows
-    from xlshuffle.workbook.selection.options import SelectOptions
 
     big = tmp_path / "big.xlsx"
     wb = openpyxl.Workbook()
@@ -300,7 +300,7 @@ def test_shared_strings_are_found_one_by_one_as_the_oracle_reads_them(tmp_path: 
         strings = oracle.shared_strings(path)
         if not strings:
             continue
-        job = open_job(path, SelectOptions(cells="A1"), whole_rows=False)
+        job = open_job(path, Region(cells="A1"), whole_rows=False)
         rows = SheetRows(job.inp.book, job.sx)
         picks = range(len(strings)) if len(strings) < 100 else range(0, len(strings), 997)
         assert [rows.shared(i) for i in picks] == [strings[i] for i in picks], path.name

@@ -24,13 +24,13 @@ from hypothesis import strategies as st
 import wb_costly
 from wb_strategies import book_specs, raw_sheets, write_book
 from xlshuffle import XlshuffleError
+from xlshuffle.common.request import Region
 from xlshuffle.draw.errors import WorkbookError
 from xlshuffle.workbook import shuffle_workbook, verify_record
 from xlshuffle.workbook.jobs import Job, open_job
 from xlshuffle.workbook.move import plan
 from xlshuffle.workbook.move.block import BlockMover
 from xlshuffle.workbook.move.plan import plan_move
-from xlshuffle.workbook.selection.options import SelectOptions
 
 from support import SHARED
 
@@ -68,7 +68,7 @@ def _same_both_ways(job: Job, sel: Any, perm: list[int]) -> bytes | str:
 
 def _job(path: Path, cells: str | None = None) -> Job | None:
     try:
-        return open_job(path, SelectOptions(cells=cells, header=True), whole_rows=cells is None)
+        return open_job(path, Region(cells=cells, header=True), whole_rows=cells is None)
     except XlshuffleError:
         return None
 

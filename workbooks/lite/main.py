@@ -521,7 +521,7 @@ from ..draw.errors import EntryError, SeedError
 from ..draw.raffle import canonical_id
 from .entrants import Column, Entrants
 
-__all__ = ["canonical_ids", "check_unique_ids", "entries_by_id"]
+__all__ = ["canonical_ids", "check_unique_ids", "duplicate_id", "entries_by_id"]
 
 _SHOWN = 3  # cells named in a message
 
@@ -546,18 +546,28 @@ def _cells(ents: Entrants, column: Column, rows: Sequence[int]) -> str:
     return ", ".join(names) + (", ..." if len(rows) > _SHOWN else "")
 
 
-def check_unique_ids(ents: Entrants, column: Column) -> None:
-    """Refuse two entrants with one (non-blank) canonical ID, naming the ID and its rows."""
+def duplicate_id(ents: Entrants, column: Column) -> tuple[str, list[int]] | None:
+    """The first (non-blank) canonical ID on two rows or more, and all its rows; None
+    when every row's ID is its own (or blank)."""
     ids = ents.read(column, range(ents.n), canonical_ids)
     first: dict[str, int] = {}
     for i, t in enumerate(ids):
         if t and first.setdefault(t, i) != i:
-            rows = [j for j in range(first[t], ents.n) if ids[j] == t]
-            raise ents.fail(
-                f"{ents.where}: --id {column.given}: the ID {t!r} is on {len(rows)} rows "
-                f"({_cells(ents, column, rows)}): give each entrant an ID of its own, or add "
-                "--one-entry-per-id if each row is one entry of the person its ID names"
-            )
+            return t, [j for j in range(first[t], ents.n) if ids[j] == t]
+    return None
+
+
+def check_unique_ids(ents: Entrants, column: Column) -> None:
+    """Refuse two entrants with one (non-blank) canonical ID, naming the ID and its rows
+    and the command line's options (a worksheet function checks first, in its words)."""
+    found = duplicate_id(ents, column)
+    if found is not None:
+        t, rows = found
+        raise ents.fail(
+            f"{ents.where}: --id {column.given}: the ID {t!r} is on {len(rows)} rows "
+            f"({_cells(ents, column, rows)}): give each entrant an ID of its own, or add "
+            "--one-entry-per-id if each row is one entry of the person its ID names"
+        )
 
 
 def entries_by_id(
@@ -6788,6 +6798,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..common.a1 import col_letters
 from ..common.entrants import Entrants
+from ..common.entries import duplicate_id
 from ..common.raffle_options import parse_method
 from ..common.raffles import DrawOptions, Exclusion, choose
 from ..draw.errors import EntryError, OptionError
@@ -6847,9 +6858,8 @@ def draw(
     across = len(rows) == 1 and len(rows[0]) > 1
     items = [[cell] for cell in rows[0]] if across else rows
     noun = "cell" if across else "row"
-    ents = _entrants(
-        items, columns, where, at or (lambda key, i: f"{ARGUMENTS[key]}, {noun} {i + 1}")
-    )
+    name = at or (lambda key, i: f"{ARGUMENTS[key]}, {noun} {i + 1}")
+    ents = _entrants(items, columns, where, name)
     given = {key: key if key in columns else None for key in ARGUMENTS}
     opts = DrawOptions(
         k=k,
@@ -6860,6 +6870,8 @@ def draw(
         strata=given["strata"],
         id=given["id"],
     )
+    if "id" in columns:  # before choose, whose refusal names the command line's options
+        _unique_ids(ents, opts, name, f"{noun} of {where}")
     left_out = None
     if excluded is not None:
         left_out = _exclusion(list(columns["id"]), list(excluded), noun)
@@ -6894,6 +6906,23 @@ def _entrants(
         values=values,
         cell=cell,
         fail=OptionError,
+    )
+
+
+def _unique_ids(
+    ents: Entrants, opts: DrawOptions, name: Callable[[str, int], str], entrant: str
+) -> None:
+    """Refuse an ID on two items, naming the argument that holds them: each item is one
+    entrant, and an ID names one (a worksheet has no ``--one-entry-per-id``)."""
+    found = duplicate_id(ents, opts.columns(ents)["id"])
+    if found is None:
+        return
+    t, rows = found
+    more = f" ({len(rows)} hold it)" if len(rows) > 2 else ""
+    raise OptionError(
+        f"{name('id', rows[1])}: the ID {t!r} is also in {name('id', rows[0])}{more}: each "
+        f"{entrant} is one entrant, named by its ID: give each its own ID in "
+        f"{ARGUMENTS['id']} (by default the first column of data)"
     )
 
 

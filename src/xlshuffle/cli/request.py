@@ -65,14 +65,7 @@ def requests_of(
     """One request per ``(input, output)`` of ``sources``; without ``--seed`` each of
     several files draws its own fresh seed (one run, many draws)."""
     many = len(sources) > 1
-    region = Region(
-        sheet=args.sheet,
-        cells=args.range,
-        table=args.table,
-        columns=args.columns,
-        header=args.header,
-        keep_blank_rows=args.keep_blank_rows,
-    )
+    region = Region.of_options(args)
     limits = tuple(limits_of(args).items())
     return [
         DrawRequest(

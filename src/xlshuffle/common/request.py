@@ -64,6 +64,20 @@ class Region:
     header: bool | None = None
     keep_blank_rows: bool = False
 
+    @classmethod
+    def of_options(cls, args: Any) -> Region:
+        """The region the command line's selection options name (``args.sheet``,
+        ``.range``, ``.table``, ``.columns``, ``.header``, ``.keep_blank_rows``): of a
+        parsed command line, or of a version 1 commitment's options."""
+        return cls(
+            sheet=args.sheet,
+            cells=args.range,
+            table=args.table,
+            columns=args.columns,
+            header=args.header,
+            keep_blank_rows=args.keep_blank_rows,
+        )
+
     def workbook_only(self) -> list[str]:
         """The options given that only a workbook can take (a CSV/TSV list refuses them)."""
         given = (

@@ -76,14 +76,7 @@ def legacy_request(command: str, src: str, options: list[str]) -> DrawRequest:
         src=src,
         seed=Seed.given("unused"),
         options=_options(command, args),
-        region=Region(
-            sheet=args.sheet,
-            cells=args.range,
-            table=args.table,
-            columns=args.columns,
-            header=args.header,
-            keep_blank_rows=args.keep_blank_rows,
-        ),
+        region=Region.of_options(args),
         limits=_limits(args),
         side_files=sides,
     )

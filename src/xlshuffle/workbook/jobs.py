@@ -22,7 +22,7 @@ from .scan.refs import Area, col_letters, parse_area, quote_sheet, split_sheet
 from .scan.sheet import SheetXml
 from .selection.keep import kept_runs
 from .selection.layout import Excluded
-from .selection.options import SelectOptions, parse_columns, user_range
+from .selection.options import parse_columns, user_range
 from .selection.select import Selection, choose_sheet, select, used_rows
 from .selection.suggest import LayoutRefusal, Suggestion, refuse
 
@@ -46,7 +46,7 @@ class Job:
     sel: Selection
 
 
-def open_job(src: PathLike, options: SelectOptions, *, whole_rows: bool) -> Job:
+def open_job(src: PathLike, options: Region, *, whole_rows: bool) -> Job:
     """The input read, its sheet parsed and the selection ``options`` ask for found in it
     (whole rows move only if ``whole_rows``, the default selection and ``--by rows``);
     refused in one line when it holds no data row."""
@@ -121,16 +121,8 @@ def open_request(
     options that a dry run of the same request with them (``again``, the engine's entry
     for its kind) accepts (:func:`~.suggest.refuse`)."""
     region = request.region
-    options = SelectOptions(
-        sheet=region.sheet,
-        cells=region.cells,
-        table=region.table,
-        columns=region.columns,
-        header=region.header,
-        keep_blank_rows=region.keep_blank_rows,
-    )
     try:
-        return open_job(request.src, options, whole_rows=whole_rows)
+        return open_job(request.src, region, whole_rows=whole_rows)
     except LayoutRefusal as exc:
 
         def attempt(suggested: dict[str, Any]) -> object:

@@ -1,4 +1,5 @@
-"""What the user asked to draw, read before the workbook is: :class:`SelectOptions`,
+"""What the user asked to draw, read before the workbook is (the request's
+:class:`~xlshuffle.common.request.Region` says which):
 ``--range`` (:func:`user_range`) and ``--columns`` (:func:`parse_columns`), each refused in
 one line that shows how to write it."""
 
@@ -6,31 +7,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from typing import Any
 
 from ...draw.errors import OptionError
 from ..scan.refs import MAX_COL, MAX_ROW, col_index, parse_area
 
-__all__ = ["SelectOptions", "parse_columns", "user_range"]
-
-
-@dataclass(frozen=True, kw_only=True)
-class SelectOptions:
-    """What to draw, as the caller asked for it: the options that ``shuffle``, ``sample``
-    and ``groups`` share, before the workbook is read (:class:`Selection` is what they
-    find in it). The names are the public API's keywords."""
-
-    sheet: str | None = None
-    cells: str | None = None
-    table: str | None = None
-    columns: str | Sequence[str] | None = None
-    header: bool | None = None
-    keep_blank_rows: bool = False
-
-    def keywords(self) -> dict[str, Any]:
-        """The options as the public functions' keyword arguments."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+__all__ = ["parse_columns", "user_range"]
 
 
 def parse_columns(spec: str | Sequence[str]) -> list[int]:
