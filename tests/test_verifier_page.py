@@ -258,6 +258,55 @@ def test_substreams_and_strata(page: Any) -> None:
     assert got[2] == [c["shares"] for c in shares]
 
 
+def test_one_entry_per_id_and_small_strata(page: Any) -> None:
+    """Sections 10 and 11, the rules a caller asks for: the draw the page replays for a record
+    (drawPlan), over the vectors' rows through ``drawRows``, stratum by stratum."""
+    entries, small = VECTORS["one_entry_per_id"], VECTORS["small_strata"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) out.push(await P.drawRows(c.seed, c.k, c.options));
+        return out;""",
+        cases=[
+            {
+                "seed": seed_arg(c["seed"]),
+                "k": c["k"],
+                "options": {
+                    "ids": c["ids"],
+                    "labels": c["strata"],
+                    "weights": c["weights"],
+                    "excluded": c["excluded"],
+                    "reserves": c["reserves"],
+                    "perId": True,
+                    "takeAll": c["take_all"],
+                },
+            }
+            for c in entries
+        ]
+        + [
+            {
+                "seed": seed_arg(c["seed"]),
+                "k": c["k"],
+                "options": {
+                    "labels": c["labels"],
+                    "weights": c["weights"],
+                    "reserves": c["reserves"],
+                    "takeAll": True,
+                    "method": c["method"],
+                },
+            }
+            for c in small
+        ],
+    )
+    # a systematic start comes back as a decimal text, as the page gives every BigInt
+    want = [c["parts"] for c in entries] + [
+        [p | {"start": js_safe(p["start"])} if "start" in p else p for p in c["parts"]]
+        for c in small
+    ]
+    assert len(got) == len(entries) + len(small) == 21
+    assert got == want
+
+
 def test_audit_selections(page: Any) -> None:
     sysm, mus = VECTORS["systematic"], VECTORS["monetary_unit"]
     got = run(
