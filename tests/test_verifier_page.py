@@ -2,11 +2,11 @@
 
 Headless Chromium (the system's /usr/bin/chromium, Debian package ``chromium``) driven by Python
 Playwright loads the page from disk (file://). Every vector of tests/vectors/draw-v1.json goes
-through the page's ``window.xlshuffleProtocol`` (but ``one_entry_per_id`` and ``small_strata``:
-the page does not replay those rules yet); records written by the real command line go
-through ``window.xlshuffleVerify`` with their files, and tampered copies must be shown as not
-verified. Without Chromium or Playwright the tests skip, unless XLSHUFFLE_REQUIRE lists
-``chromium`` (CI), when they fail.
+through the page's ``window.xlshuffleProtocol`` (``one_entry_per_id`` and ``small_strata``
+through ``drawRows``, the draw the page replays for a record); records written by the real
+command line go through ``window.xlshuffleVerify`` with their files, and tampered copies must
+be shown as not verified. Without Chromium or Playwright the tests skip, unless
+XLSHUFFLE_REQUIRE lists ``chromium`` (CI), when they fail.
 """
 
 from __future__ import annotations
