@@ -2,11 +2,11 @@
 
 Headless Chromium (the system's /usr/bin/chromium, Debian package ``chromium``) driven by Python
 Playwright loads the page from disk (file://). Every vector of tests/vectors/draw-v1.json goes
-through the page's ``window.xlshuffleProtocol`` (but ``one_entry_per_id`` and ``small_strata``:
-the page does not replay those rules yet); records written by the real command line go
-through ``window.xlshuffleVerify`` with their files, and tampered copies must be shown as not
-verified. Without Chromium or Playwright the tests skip, unless XLSHUFFLE_REQUIRE lists
-``chromium`` (CI), when they fail.
+through the page's ``window.xlshuffleProtocol`` (``one_entry_per_id`` and ``small_strata``
+through ``drawRows``, the draw the page replays for a record); records written by the real
+command line go through ``window.xlshuffleVerify`` with their files, and tampered copies must
+be shown as not verified. Without Chromium or Playwright the tests skip, unless
+XLSHUFFLE_REQUIRE lists ``chromium`` (CI), when they fail.
 """
 
 from __future__ import annotations
@@ -256,6 +256,55 @@ def test_substreams_and_strata(page: Any) -> None:
     # JSON numbers: 42.0 comes back from JavaScript as 42
     assert json.dumps(got[1]) == json.dumps([c["result"] for c in strata]).replace("42.0", "42")
     assert got[2] == [c["shares"] for c in shares]
+
+
+def test_one_entry_per_id_and_small_strata(page: Any) -> None:
+    """Sections 10 and 11, the rules a caller asks for: the draw the page replays for a record
+    (drawPlan), over the vectors' rows through ``drawRows``, stratum by stratum."""
+    entries, small = VECTORS["one_entry_per_id"], VECTORS["small_strata"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) out.push(await P.drawRows(c.seed, c.k, c.options));
+        return out;""",
+        cases=[
+            {
+                "seed": seed_arg(c["seed"]),
+                "k": c["k"],
+                "options": {
+                    "ids": c["ids"],
+                    "labels": c["strata"],
+                    "weights": c["weights"],
+                    "excluded": c["excluded"],
+                    "reserves": c["reserves"],
+                    "perId": True,
+                    "takeAll": c["take_all"],
+                },
+            }
+            for c in entries
+        ]
+        + [
+            {
+                "seed": seed_arg(c["seed"]),
+                "k": c["k"],
+                "options": {
+                    "labels": c["labels"],
+                    "weights": c["weights"],
+                    "reserves": c["reserves"],
+                    "takeAll": True,
+                    "method": c["method"],
+                },
+            }
+            for c in small
+        ],
+    )
+    # a systematic start comes back as a decimal text, as the page gives every BigInt
+    want = [c["parts"] for c in entries] + [
+        [p | {"start": js_safe(p["start"])} if "start" in p else p for p in c["parts"]]
+        for c in small
+    ]
+    assert len(got) == len(entries) + len(small) == 21
+    assert got == want
 
 
 def test_audit_selections(page: Any) -> None:
