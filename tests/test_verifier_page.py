@@ -1830,7 +1830,8 @@ def locked_draw(
     (``formats``: column number -> the number format of the rows of ``people``)."""
     import openpyxl
 
-    from xlshuffle.excel._lockcore import Draw, plan
+    from xlshuffle.excel._lockcore import Draw
+    from xlshuffle.excel._lockplan import plan
 
     options = dict(LOCKED[mode])
     mode = mode.split("-")[0]

@@ -11,16 +11,17 @@
 # Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.a1,
 # xlshuffle.common.celltext, xlshuffle.common.digest, xlshuffle.common.entrants,
 # xlshuffle.common.entries, xlshuffle.common.exclusions, xlshuffle.common.raffle_options,
-# xlshuffle.common.raffle_parts, xlshuffle.common.raffles, xlshuffle.draw,
-# xlshuffle.draw.allocate, xlshuffle.draw.audit, xlshuffle.draw.cards,
+# xlshuffle.common.raffle_parts, xlshuffle.common.raffles, xlshuffle.common.request,
+# xlshuffle.draw, xlshuffle.draw.allocate, xlshuffle.draw.audit, xlshuffle.draw.cards,
 # xlshuffle.draw.commit, xlshuffle.draw.errors, xlshuffle.draw.grid, xlshuffle.draw.knuth,
 # xlshuffle.draw.orders, xlshuffle.draw.protocol, xlshuffle.draw.raffle,
 # xlshuffle.draw.seed, xlshuffle.draw.strata, xlshuffle.draw.teams, xlshuffle.draw.text,
 # xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel, xlshuffle.excel._cells,
 # xlshuffle.excel._lockbook, xlshuffle.excel._lockcommit, xlshuffle.excel._lockcore,
-# xlshuffle.excel._lockdesign, xlshuffle.excel._raffle, xlshuffle.excel._teams,
-# xlshuffle.excel._udf, xlshuffle.excel.allocate, xlshuffle.excel.lock,
-# xlshuffle.excel.orders, xlshuffle.excel.samples, xlshuffle.excel.scripts.
+# xlshuffle.excel._lockdesign, xlshuffle.excel._lockplan, xlshuffle.excel._raffle,
+# xlshuffle.excel._teams, xlshuffle.excel._udf, xlshuffle.excel.allocate,
+# xlshuffle.excel.lock, xlshuffle.excel.orders, xlshuffle.excel.samples,
+# xlshuffle.excel.scripts.
 #
 # Use it in xlwings Lite (docs/lite.md has the details), no package index needed:
 #   1. Excel: Home > Add-ins, add "xlwings Lite" and open its task pane.
@@ -1364,6 +1365,396 @@ def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
             "record: target.draw cannot be drawn again from these rows "
             f"({str(exc).removesuffix(TAKE_ALL_HINT)}): the record was edited"
         ) from None
+''',
+    "xlshuffle.common.request": r'''"""A draw on a file, as one typed request: :class:`DrawRequest`.
+
+Every front end (the command line, a committed draw, the Python API) says what it wants
+drawn in the same frozen object: the file and the part of it that is drawn
+(:class:`Region`), how (one of :class:`ShuffleOptions`, :class:`SampleOptions`,
+:class:`GroupsOptions`), where the result goes (:class:`Output`), the seed
+(:class:`~xlshuffle.draw.seed.Seed`) and every file beyond the list that the draw reads
+(:class:`SideFile`: exclusion lists, strata counts, an earlier draw to avoid), each with
+the SHA-256 of the bytes that were read.
+
+:meth:`DrawRequest.canonical` is the draw as a commitment fixes it (protocol section 17):
+the region and the options, with each side file named by its base name only (its content
+is pinned beside it, by hash); :meth:`DrawRequest.from_canonical` reads it back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias, get_args
+
+from ..draw.errors import OptionError
+from ..draw.grid import Mode, parse_mode
+from ..draw.seed import Seed
+from .digest import file_sha256
+from .raffle_options import DrawOptions
+
+__all__ = [
+    "DrawKind",
+    "DrawRequest",
+    "GroupsOptions",
+    "Options",
+    "Output",
+    "Region",
+    "SampleOptions",
+    "ShuffleOptions",
+    "SideFile",
+    "SideOption",
+]
+
+#: The draws on a file.
+DrawKind = Literal["shuffle", "sample", "groups"]
+#: The options that name a file beyond the list, by their command-line names.
+SideOption = Literal["--exclude", "--strata-counts", "--avoid"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Region:
+    """The part of the file that is drawn (a CSV/TSV list takes only ``header``).
+
+    ``cells`` is an A1 range (``--range``), ``table`` an Excel table's name, ``columns``
+    column letters such as ``"B,D"``; at most one of the three. ``header`` None is the
+    default (on, off for ``cells``).
+    """
+
+    sheet: str | None = None
+    cells: str | None = None
+    table: str | None = None
+    columns: str | None = None
+    header: bool | None = None
+    keep_blank_rows: bool = False
+
+    @classmethod
+    def of_options(cls, args: Any) -> Region:
+        """The region the command line's selection options name (``args.sheet``,
+        ``.range``, ``.table``, ``.columns``, ``.header``, ``.keep_blank_rows``): of a
+        parsed command line, or of a version 1 commitment's options."""
+        return cls(
+            sheet=args.sheet,
+            cells=args.range,
+            table=args.table,
+            columns=args.columns,
+            header=args.header,
+            keep_blank_rows=args.keep_blank_rows,
+        )
+
+    def workbook_only(self) -> list[str]:
+        """The options given that only a workbook can take (a CSV/TSV list refuses them)."""
+        given = (
+            ("--sheet", self.sheet is not None),
+            ("--range", self.cells is not None),
+            ("--table", self.table is not None),
+            ("--columns", self.columns is not None),
+            ("--keep-blank-rows", self.keep_blank_rows),
+        )
+        return [option for option, is_given in given if is_given]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Output:
+    """Where the result goes: ``path`` (None: nowhere, or stdout for a sample), or over
+    the input (``in_place``, keeping a backup unless ``backup`` is False); a
+    ``dry_run`` writes nothing at all."""
+
+    path: str | None = None
+    in_place: bool = False
+    backup: bool = True
+    dry_run: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShuffleOptions:
+    """``shuffle``: what moves (``by``)."""
+
+    by: Mode = "rows"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SampleOptions:
+    """``sample``: ``k`` rows (None when ``draw`` says how many by its total or counts)
+    to a new sheet ``sheet_name`` or a list; ``draw`` for tickets, reserves, exclusions,
+    strata and audits (None for a plain sample)."""
+
+    k: int | None = None
+    sheet_name: str = "Sample"
+    draw: DrawOptions | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroupsOptions:
+    """``groups``: ``k`` groups or groups of at most ``size``, numbered in a new column
+    ``label``; ``balance`` (columns) makes them balanced teams, ``avoid`` (the path of
+    an earlier groups draw) keeps earlier team-mates apart."""
+
+    k: int | None = None
+    size: int | None = None
+    label: str = "Group"
+    balance: tuple[str, ...] | None = None
+    avoid: str | None = None
+
+
+Options: TypeAlias = ShuffleOptions | SampleOptions | GroupsOptions
+_OPTIONS: dict[str, type[Any]] = {
+    "shuffle": ShuffleOptions,
+    "sample": SampleOptions,
+    "groups": GroupsOptions,
+}
+
+
+@dataclass(frozen=True)
+class SideFile:
+    """A file beyond the list that a draw reads: the option naming it, its path and the
+    SHA-256 (hex) of its bytes as they were read."""
+
+    option: SideOption
+    path: str
+    sha256: str
+
+    @classmethod
+    def read(cls, option: SideOption, path: str) -> SideFile:
+        """The side file at ``path`` as it is now (OSError if it cannot be read)."""
+        return cls(option, path, file_sha256(path))
+
+    @property
+    def name(self) -> str:
+        """The file's base name, as a commitment names it."""
+        return os.path.basename(self.path)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawRequest:
+    """One draw on one file: what is drawn, how, where it goes, and the seed.
+
+    Examples
+    --------
+    >>> req = DrawRequest(
+    ...     kind="sample", src="tickets.csv", seed=Seed.given("2026 raffle"),
+    ...     options=SampleOptions(k=3),
+    ... )
+    >>> req.canonical()["sample"]
+    {'k': 3, 'sheet_name': 'Sample', 'draw': None}
+    >>> DrawRequest.from_canonical(req.canonical(), src="tickets.csv",
+    ...     seed=req.seed) == req
+    True
+    """
+
+    kind: DrawKind
+    src: str
+    seed: Seed
+    options: Options
+    region: Region = field(default_factory=Region)
+    output: Output = field(default_factory=Output)
+    limits: tuple[tuple[str, int], ...] = ()
+    side_files: tuple[SideFile, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in get_args(DrawKind):
+            raise OptionError(f"a draw on a file is one of {', '.join(get_args(DrawKind))}")
+        if not isinstance(self.options, _OPTIONS[self.kind]):
+            raise OptionError(
+                f"a {self.kind} request takes {_OPTIONS[self.kind].__name__}, "
+                f"not {type(self.options).__name__}"
+            )
+
+    def replace(self, **changes: Any) -> DrawRequest:
+        """A copy with ``changes`` (the fields' names)."""
+        return dataclasses.replace(self, **changes)
+
+    def argv(self) -> list[str]:
+        """The command line that states this request: ``xlshuffle`` followed by these
+        arguments draws it (the kind, the file, the region, the options, the seed, and
+        the output when the request names one). A side file is named by its path.
+
+        Examples
+        --------
+        >>> req = DrawRequest(kind="sample", src="Raffle 2026.xlsx", seed=Seed("2026 "),
+        ...     options=SampleOptions(k=3), region=Region(sheet="Tickets", cells="A2:C40"))
+        >>> import shlex; shlex.join(["xlshuffle", *req.argv()])
+        "xlshuffle sample 'Raffle 2026.xlsx' --sheet Tickets --range A2:C40 -k 3 --seed '2026 ' --exact-seed"
+        """  # noqa: E501
+        r = self.region
+        out = [self.kind, self.src, *_flag("--sheet", r.sheet), *_flag("--range", r.cells)]
+        out += [*_flag("--table", r.table), *_flag("--columns", r.columns)]
+        if r.header is not None:
+            out.append("--header" if r.header else "--no-header")
+        out += ["--keep-blank-rows"] if r.keep_blank_rows else []
+        out += _options_argv(self.options, self)
+        out += ["--seed", self.seed.text, *(["--exact-seed"] if self.seed.needs_exact() else [])]
+        o = self.output
+        out += [*_flag("-o", o.path), *(["--in-place"] if o.in_place else [])]
+        out += ["--no-backup"] if o.in_place and not o.backup else []
+        return out + (["--dry-run"] if o.dry_run else [])
+
+    def side_file(self, option: SideOption) -> SideFile | None:
+        """The side file ``option`` named, if any."""
+        return next((f for f in self.side_files if f.option == option), None)
+
+    def canonical(self) -> dict[str, Any]:
+        """The draw as a commitment fixes it: kind, region and options as plain JSON
+        values, a side file by its base name (its content is pinned by the commitment).
+        Neither the file drawn, nor the output, nor the seed is part of it."""
+        return {
+            "kind": self.kind,
+            "region": _region_plain(self.region),
+            self.kind: _plain(self.options, self),
+        }
+
+    @classmethod
+    def from_canonical(
+        cls,
+        data: dict[str, Any],
+        *,
+        src: str,
+        seed: Seed,
+        output: Output | None = None,
+        excluded: tuple[str, ...] | None = None,
+        side_files: tuple[SideFile, ...] = (),
+    ) -> DrawRequest:
+        """The request :meth:`canonical` gave, on ``src`` with ``seed``: ``excluded``
+        holds the IDs read from the committed exclusion list (the canonical form names
+        the file, not the IDs) and ``side_files`` the files as read now, with ``avoid``
+        taking its path from there. KeyError, TypeError or ValueError for data that is
+        not a canonical request."""
+        kind = data["kind"]
+        if kind not in _OPTIONS:
+            raise ValueError(f"not a draw on a file: {kind!r}")
+        raw = dict(data[kind])
+        avoid = next((f.path for f in side_files if f.option == "--avoid"), None)
+        options: Options
+        if kind == "shuffle":
+            options = ShuffleOptions(by=parse_mode(str(raw["by"])))
+        elif kind == "sample":
+            draw = raw.get("draw")
+            options = SampleOptions(
+                k=raw["k"],
+                sheet_name=str(raw["sheet_name"]),
+                draw=None if draw is None else _draw_options(draw, excluded),
+            )
+        else:
+            balance = raw.get("balance")
+            options = GroupsOptions(
+                k=raw["k"],
+                size=raw["size"],
+                label=str(raw["label"]),
+                balance=None if balance is None else tuple(str(c) for c in balance),
+                avoid=avoid if raw.get("avoid") is not None else None,
+            )
+        return cls(
+            kind=kind,
+            src=src,
+            seed=seed,
+            options=options,
+            region=_region(data["region"]),
+            output=output or Output(),
+            side_files=side_files,
+        )
+
+
+def _flag(option: str, value: object) -> list[str]:
+    return [] if value is None else [option, str(value)]
+
+
+def _options_argv(options: Options, request: DrawRequest) -> list[str]:
+    """The arguments of a request's options, as its command states them."""
+    side = {f.option: f.path for f in request.side_files}
+    if isinstance(options, ShuffleOptions):
+        return [] if options.by == "rows" else ["--by", options.by]
+    if isinstance(options, GroupsOptions):
+        out = _flag("-k", options.k) + _flag("--size", options.size)
+        out += [] if options.label == "Group" else ["--label", options.label]
+        for column in options.balance or ():
+            out += ["--balance", column]
+        return out + _flag("--avoid", options.avoid)
+    out = _flag("-k", options.k)
+    out += [] if options.sheet_name == "Sample" else ["--sheet-name", options.sheet_name]
+    d = options.draw
+    if d is None:
+        return out
+    for option, given in (("--exclude", d.excluded), ("--strata-counts", d.counts)):
+        if given is not None and option not in side:
+            raise OptionError(
+                f"{option}: the command line reads these from a file, and this request "
+                "names none: give the request its side file"
+            )
+    out += _flag("--weights", d.weights) + (
+        [] if not d.reserves else ["--reserves", str(d.reserves)]
+    )
+    out += [] if d.method == "random" else ["--method", d.method]
+    out += _flag("--amount", d.amount) + _flag("--strata", d.strata)
+    out += _flag("--total", d.total) + _flag("--strata-counts", side.get("--strata-counts"))
+    out += _flag("--id", d.id) + _flag("--exclude", side.get("--exclude"))
+    out += ["--one-entry-per-id"] if d.one_entry_per_id else []
+    return out + (["--all-of-small-strata"] if d.all_of_small_strata else [])
+
+
+def _region_plain(region: Region) -> dict[str, Any]:
+    """The region as JSON, ``cells`` by its option's name, ``range``."""
+    plain = dataclasses.asdict(region)
+    plain["range"] = plain.pop("cells")
+    return plain
+
+
+def _region(data: dict[str, Any]) -> Region:
+    values = dict(data)
+    values["cells"] = values.pop("range")
+    return Region(**values)
+
+
+def _plain(options: Options, request: DrawRequest) -> dict[str, Any]:
+    """``options`` as JSON values; side files by base name."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if isinstance(value, DrawOptions):
+            value = _plain_draw(value, request)
+        elif f.name == "avoid":
+            side = request.side_file("--avoid")
+            value = None if value is None else (side.name if side else os.path.basename(value))
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if f.name == "excluded":
+            side = request.side_file("--exclude")
+            out["exclude"] = None if value is None else (side.name if side else "")
+            continue
+        if f.name in _RULES and not value:
+            continue  # rules added to the draw later: absent unless asked for, so that
+            # the canonical request of a draw without them is what it always was
+        if f.name == "counts" and value is not None:
+            value = [[label, n] for label, n in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+#: DrawOptions' rules (flags) that a canonical request holds only when they are on.
+_RULES = ("one_entry_per_id", "all_of_small_strata")
+
+
+def _draw_options(data: dict[str, Any], excluded: tuple[str, ...] | None) -> DrawOptions:
+    given = {f.name for f in dataclasses.fields(DrawOptions)}
+    values = {k: v for k, v in data.items() if k in given and k not in ("excluded", "counts")}
+    counts = data.get("counts")
+    if counts is not None:
+        values["counts"] = tuple((str(label), int(n)) for label, n in counts)
+    if data.get("exclude") is not None:
+        if excluded is None:
+            raise ValueError("the request excludes IDs read from a file: give them")
+        values["excluded"] = excluded
+    return DrawOptions(**values)
 ''',
     "xlshuffle.draw": r'''"""The pure core of xlshuffle: draw protocol v1 and the shuffles built on it.
 
@@ -3723,6 +4114,11 @@ class Seed:
                 )
         return cls.given(text)
 
+    def needs_exact(self) -> bool:
+        """Whether the command line takes this seed only with ``--exact-seed`` (it
+        starts or ends with white space, or holds a control character)."""
+        return bool(_accident(self.text))
+
     def stream(self) -> DrawStream:
         """A new stream of this seed, at its first word."""
         return DrawStream(self.text)
@@ -6047,12 +6443,12 @@ def draw(book: Any, reveal: Any, commitment: Any, run: Runner) -> Draw:
     seeded = (seed, f"commitment {done.sha256[:16]}... and the revealed value(s)")
     return run(book, mode, k, at=rng, seeded=seeded, more=more)
 ''',
-    "xlshuffle.excel._lockcore": r'''"""Draw and lock, the pure part: what a locked draw writes and logs, from plain values.
+    "xlshuffle.excel._lockcore": r'''"""Draw and lock, the pure part: what a locked draw logs, from plain values.
 
 Nothing here touches a workbook or xlwings. :mod:`xlshuffle.excel.lock` reads the
-selection as a list of rows, asks :func:`plan` what to write, writes it and appends
-:meth:`Draw.log_row` to the ``Draw log`` sheet; ``restore last draw`` asks
-:func:`undo` what to write back. Everything a log row holds can be recomputed from it
+selection as a list of rows, asks :func:`~._lockplan.plan` what to write, writes it and
+appends :meth:`Draw.log_row` to the ``Draw log`` sheet; ``restore last draw`` asks
+:func:`~._lockplan.undo` what to write back. Everything a log row holds can be recomputed from it
 by anyone (docs/excel.md, "Draw and lock").
 
 The input hash (:func:`values_sha256`) is SHA-256 over this serialisation of a grid of
@@ -6082,16 +6478,24 @@ import math
 import numbers
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from ..common.a1 import col_index, col_letters
 from ..common.digest import bytes_sha256
-from ..draw.errors import ShapeError, SizeError, WorkbookError
-from ..draw.knuth import deal, group_numbers, permutation
+from ..common.raffle_options import DrawOptions
+from ..common.request import (
+    DrawRequest,
+    GroupsOptions,
+    Options,
+    Region,
+    SampleOptions,
+    ShuffleOptions,
+)
+from ..draw.errors import WorkbookError
 from ..draw.protocol import PROTOCOL, excel_serial
-from . import _raffle
+from ..draw.seed import Seed
 from ._cells import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]
@@ -6280,34 +6684,39 @@ class Draw:
         For ``deal`` it deals the positions 1..N of the cards in the selection, read row
         by row (the command line deals numbers, not cells): card ``i`` is cell ``i``.
         """
-        q = shlex.quote
         if self.command_text:
             return self.command_text
-        if self.mode == "raffle":
-            return self._raffle_command()
         if self.mode == "deal":
             n = len(self.rows) * len(self.rows[0])
             return (
                 f"xlshuffle deal --cards {self.k} --hands {self.hands} --deck {n} "
-                f"--seed {q(self.seed)}"
+                f"--seed {shlex.quote(self.seed)}"
             )
-        where = f"{q(self.book)} --sheet {q(self.sheet)} --range {self.address}"
-        if self.mode == "shuffle":
-            return f"xlshuffle shuffle {where} --seed {q(self.seed)}"
-        command = "sample" if self.mode == "winners" else "groups"
-        return f"xlshuffle {command} {where} -k {self.k} --seed {q(self.seed)}"
+        return shlex.join(["xlshuffle", *self.request().argv()])
 
-    def _raffle_command(self) -> str:
-        """The raffle from the saved workbook, the selection without a header row, the
-        tickets column named by its letter on the sheet."""
-        q = shlex.quote
-        options = f"--sheet {q(self.sheet)} --range {self.address} --no-header -k {self.k}"
-        column = block(self.tickets or "")
-        if column is not None:
-            options += f" --weights {col_letters(column[1])}"
-        if self.reserves:
-            options += f" --reserves {self.reserves}"
-        return f"xlshuffle sample {q(self.book)} {options} --seed {q(self.seed)}"
+    def request(self) -> DrawRequest:
+        """A shuffle, sample, groups or raffle as the command line draws it from the saved
+        workbook: the selection, a raffle's without a header row and its tickets column
+        named by its letter on the sheet."""
+        options: Options = ShuffleOptions()
+        if self.mode == "groups":
+            options = GroupsOptions(k=self.k)
+        elif self.mode in ("winners", "raffle"):
+            column = block(self.tickets or "")
+            weights = None if column is None else col_letters(column[1])
+            raffle = weights is not None or bool(self.reserves)
+            draw = DrawOptions(k=self.k or 0, weights=weights, reserves=self.reserves or 0)
+            options = SampleOptions(k=self.k, draw=draw if raffle else None)
+        region = Region(
+            sheet=self.sheet, cells=self.address, header=False if self.mode == "raffle" else None
+        )
+        return DrawRequest(
+            kind="sample" if isinstance(options, SampleOptions) else self.mode,  # type: ignore[arg-type]
+            src=self.book,
+            seed=Seed(self.seed),
+            options=options,
+            region=region,
+        )
 
     def log_row(self) -> list[str]:
         """The ``Draw log`` row, every cell a text, in the order of :data:`LOG_COLUMNS`."""
@@ -6334,74 +6743,6 @@ class Draw:
             SHEET_SEPARATOR.join(self.new_sheets),
             self.options,
         ]
-
-
-def plan(
-    mode: LockMode,
-    rows: Rows,
-    seed: str,
-    k: int | None = None,
-    hands: int | None = None,
-    *,
-    reserves: int = 0,
-    tickets: int | None = None,
-    ticket_cell: Callable[[int], str] | None = None,
-) -> Rows:
-    """What a locked draw of ``mode`` writes, from the selection's rows and the seed.
-
-    ``shuffle``: the rows in a new order (``SHUFFLE``); ``winners``: ``k`` rows in draw
-    order (``SAMPLE``); ``groups``: one column of group numbers 1..k (``GROUPS``);
-    ``deal``: ``k`` cards to each of ``hands`` hands from the cells read row by row,
-    one column per hand (``DEAL``); ``raffle``: ``k`` winners and ``reserves`` reserves
-    by the tickets in column ``tickets`` of the rows (0-based; None: one each), with
-    Role and Rank when there are reserves (``SAMPLE`` with weights and reserves); a
-    ticket that cannot be read is named by ``ticket_cell(i)`` (``cell C7``).
-    """
-    if mode == "raffle":
-        columns = {} if tickets is None else {"weights": [row[tickets] for row in rows]}
-        at = None if ticket_cell is None else (lambda _key, i: ticket_cell(i))
-        return _raffle.draw(
-            rows, _need(k), seed, reserves=reserves, columns=columns, where="the selection", at=at
-        )
-    if mode == "shuffle":
-        return [list(rows[p]) for p in permutation(len(rows), seed=seed)]
-    if mode == "winners":
-        return [list(row) for row in deal(rows, _need(k), seed=seed)]
-    if mode == "groups":
-        return [[g] for g in group_numbers(permutation(len(rows), seed=seed), _need(k))]
-    cards, players = _need(k), _need(hands)
-    deck = [cell for row in rows for cell in row]
-    if cards * players > len(deck):
-        raise SizeError(
-            f"cannot deal {cards} cards to {players} hands: that needs {cards * players} "
-            f"cards and the selection has {len(deck)}; deal fewer or select more cells"
-        )
-    dealt = deal(deck, cards * players, seed=seed)
-    return [dealt[r * players : (r + 1) * players] for r in range(cards)]
-
-
-def undo(mode: str, current: Rows, seed: str) -> Rows:
-    """What ``restore last draw`` writes back over a shuffle: the rows before the draw.
-
-    ``current`` holds the shuffled rows; position ``p`` holds the original row
-    ``perm[p]``, so the original row ``perm[p]`` is ``current[p]``.
-    """
-    if mode != "shuffle":
-        raise ShapeError(f"only a shuffle is undone row by row, not {mode!r}")
-    perm = permutation(len(current), seed=seed)
-    original: Rows = [[] for _ in current]
-    for p, item in enumerate(perm):
-        original[item] = list(current[p])
-    return original
-
-
-def _need(value: int | None) -> int:
-    if value is None:
-        raise SizeError("a count is missing")
-    return value
-
-
-# --------------------------------------------------------------------------- the log
 
 
 def log_text(value: Any) -> str:
@@ -6774,6 +7115,89 @@ def _allocate_options(options: dict[str, Any]) -> str:
     for name, values in options["strata"]:
         words += ["--strata", f"{name}={','.join(values)}"]
     return " ".join(_Q(w) for w in words)
+''',
+    "xlshuffle.excel._lockplan": r'''"""Draw and lock, what a locked draw writes: :func:`plan` from the selection's rows and
+the seed, and :func:`undo`, what ``restore last draw`` writes back over a shuffle. Plain
+values in, plain values out: nothing here touches a workbook or xlwings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..draw.errors import ShapeError, SizeError
+from ..draw.knuth import deal, group_numbers, permutation
+from . import _raffle
+from ._lockcore import LockMode, Rows
+
+__all__ = ["plan", "undo"]
+
+
+def plan(
+    mode: LockMode,
+    rows: Rows,
+    seed: str,
+    k: int | None = None,
+    hands: int | None = None,
+    *,
+    reserves: int = 0,
+    tickets: int | None = None,
+    ticket_cell: Callable[[int], str] | None = None,
+) -> Rows:
+    """What a locked draw of ``mode`` writes, from the selection's rows and the seed.
+
+    ``shuffle``: the rows in a new order (``SHUFFLE``); ``winners``: ``k`` rows in draw
+    order (``SAMPLE``); ``groups``: one column of group numbers 1..k (``GROUPS``);
+    ``deal``: ``k`` cards to each of ``hands`` hands from the cells read row by row,
+    one column per hand (``DEAL``); ``raffle``: ``k`` winners and ``reserves`` reserves
+    by the tickets in column ``tickets`` of the rows (0-based; None: one each), with
+    Role and Rank when there are reserves (``SAMPLE`` with weights and reserves); a
+    ticket that cannot be read is named by ``ticket_cell(i)`` (``cell C7``).
+    """
+    if mode == "raffle":
+        columns = {} if tickets is None else {"weights": [row[tickets] for row in rows]}
+        at = None if ticket_cell is None else (lambda _key, i: ticket_cell(i))
+        return _raffle.draw(
+            rows, _need(k), seed, reserves=reserves, columns=columns, where="the selection", at=at
+        )
+    if mode == "shuffle":
+        return [list(rows[p]) for p in permutation(len(rows), seed=seed)]
+    if mode == "winners":
+        return [list(row) for row in deal(rows, _need(k), seed=seed)]
+    if mode == "groups":
+        return [[g] for g in group_numbers(permutation(len(rows), seed=seed), _need(k))]
+    cards, players = _need(k), _need(hands)
+    deck = [cell for row in rows for cell in row]
+    if cards * players > len(deck):
+        raise SizeError(
+            f"cannot deal {cards} cards to {players} hands: that needs {cards * players} "
+            f"cards and the selection has {len(deck)}; deal fewer or select more cells"
+        )
+    dealt = deal(deck, cards * players, seed=seed)
+    return [dealt[r * players : (r + 1) * players] for r in range(cards)]
+
+
+def undo(mode: str, current: Rows, seed: str) -> Rows:
+    """What ``restore last draw`` writes back over a shuffle: the rows before the draw.
+
+    ``current`` holds the shuffled rows; position ``p`` holds the original row
+    ``perm[p]``, so the original row ``perm[p]`` is ``current[p]``.
+    """
+    if mode != "shuffle":
+        raise ShapeError(f"only a shuffle is undone row by row, not {mode!r}")
+    perm = permutation(len(current), seed=seed)
+    original: Rows = [[] for _ in current]
+    for p, item in enumerate(perm):
+        original[item] = list(current[p])
+    return original
+
+
+def _need(value: int | None) -> int:
+    if value is None:
+        raise SizeError("a count is missing")
+    return value
+
+
+# --------------------------------------------------------------------------- the log
 ''',
     "xlshuffle.excel._raffle": r'''"""Issue 20's draws on a range of cells: tickets, reserves, exclusions, strata, audits.
 
@@ -7454,8 +7878,6 @@ from ._lockcore import (
     LockMode,
     log_entry,
     log_text,
-    plan,
-    undo,
     values_sha256,
 )
 from ._lockdesign import (
@@ -7464,6 +7886,7 @@ from ._lockdesign import (
     write_allocation_list,
     write_orders,
 )
+from ._lockplan import plan, undo
 
 __all__ = [
     "LOG_SHEET",

@@ -16,7 +16,6 @@ is pinned beside it, by hash); :meth:`DrawRequest.from_canonical` reads it back.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, get_args
@@ -24,6 +23,7 @@ from typing import Any, Literal, TypeAlias, get_args
 from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
 from ..draw.seed import Seed
+from .digest import file_sha256
 from .raffle_options import DrawOptions
 
 __all__ = [
@@ -37,15 +37,12 @@ __all__ = [
     "ShuffleOptions",
     "SideFile",
     "SideOption",
-    "file_sha256",
 ]
 
 #: The draws on a file.
 DrawKind = Literal["shuffle", "sample", "groups"]
 #: The options that name a file beyond the list, by their command-line names.
 SideOption = Literal["--exclude", "--strata-counts", "--avoid"]
-
-_MAX_SIDE_BYTES = 256 * 1024**2
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,26 +150,12 @@ class SideFile:
     @classmethod
     def read(cls, option: SideOption, path: str) -> SideFile:
         """The side file at ``path`` as it is now (OSError if it cannot be read)."""
-        return cls(option, path, file_sha256(path, option))
+        return cls(option, path, file_sha256(path))
 
     @property
     def name(self) -> str:
         """The file's base name, as a commitment names it."""
         return os.path.basename(self.path)
-
-
-def file_sha256(path: str, option: str = "file") -> str:
-    """The SHA-256 (hex) of the file at ``path``, refused past 256 MB (no side file of a
-    draw is that large)."""
-    digest = hashlib.sha256()
-    read = 0
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 20):
-            read += len(chunk)
-            if read > _MAX_SIDE_BYTES:
-                raise OptionError(f"{option} {path}: more than 256 MB: not a file a draw reads")
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -213,6 +196,31 @@ class DrawRequest:
     def replace(self, **changes: Any) -> DrawRequest:
         """A copy with ``changes`` (the fields' names)."""
         return dataclasses.replace(self, **changes)
+
+    def argv(self) -> list[str]:
+        """The command line that states this request: ``xlshuffle`` followed by these
+        arguments draws it (the kind, the file, the region, the options, the seed, and
+        the output when the request names one). A side file is named by its path.
+
+        Examples
+        --------
+        >>> req = DrawRequest(kind="sample", src="Raffle 2026.xlsx", seed=Seed("2026 "),
+        ...     options=SampleOptions(k=3), region=Region(sheet="Tickets", cells="A2:C40"))
+        >>> import shlex; shlex.join(["xlshuffle", *req.argv()])
+        "xlshuffle sample 'Raffle 2026.xlsx' --sheet Tickets --range A2:C40 -k 3 --seed '2026 ' --exact-seed"
+        """  # noqa: E501
+        r = self.region
+        out = [self.kind, self.src, *_flag("--sheet", r.sheet), *_flag("--range", r.cells)]
+        out += [*_flag("--table", r.table), *_flag("--columns", r.columns)]
+        if r.header is not None:
+            out.append("--header" if r.header else "--no-header")
+        out += ["--keep-blank-rows"] if r.keep_blank_rows else []
+        out += _options_argv(self.options, self)
+        out += ["--seed", self.seed.text, *(["--exact-seed"] if self.seed.needs_exact() else [])]
+        o = self.output
+        out += [*_flag("-o", o.path), *(["--in-place"] if o.in_place else [])]
+        out += ["--no-backup"] if o.in_place and not o.backup else []
+        return out + (["--dry-run"] if o.dry_run else [])
 
     def side_file(self, option: SideOption) -> SideFile | None:
         """The side file ``option`` named, if any."""
@@ -277,6 +285,43 @@ class DrawRequest:
             output=output or Output(),
             side_files=side_files,
         )
+
+
+def _flag(option: str, value: object) -> list[str]:
+    return [] if value is None else [option, str(value)]
+
+
+def _options_argv(options: Options, request: DrawRequest) -> list[str]:
+    """The arguments of a request's options, as its command states them."""
+    side = {f.option: f.path for f in request.side_files}
+    if isinstance(options, ShuffleOptions):
+        return [] if options.by == "rows" else ["--by", options.by]
+    if isinstance(options, GroupsOptions):
+        out = _flag("-k", options.k) + _flag("--size", options.size)
+        out += [] if options.label == "Group" else ["--label", options.label]
+        for column in options.balance or ():
+            out += ["--balance", column]
+        return out + _flag("--avoid", options.avoid)
+    out = _flag("-k", options.k)
+    out += [] if options.sheet_name == "Sample" else ["--sheet-name", options.sheet_name]
+    d = options.draw
+    if d is None:
+        return out
+    for option, given in (("--exclude", d.excluded), ("--strata-counts", d.counts)):
+        if given is not None and option not in side:
+            raise OptionError(
+                f"{option}: the command line reads these from a file, and this request "
+                "names none: give the request its side file"
+            )
+    out += _flag("--weights", d.weights) + (
+        [] if not d.reserves else ["--reserves", str(d.reserves)]
+    )
+    out += [] if d.method == "random" else ["--method", d.method]
+    out += _flag("--amount", d.amount) + _flag("--strata", d.strata)
+    out += _flag("--total", d.total) + _flag("--strata-counts", side.get("--strata-counts"))
+    out += _flag("--id", d.id) + _flag("--exclude", side.get("--exclude"))
+    out += ["--one-entry-per-id"] if d.one_entry_per_id else []
+    return out + (["--all-of-small-strata"] if d.all_of_small_strata else [])
 
 
 def _region_plain(region: Region) -> dict[str, Any]:

@@ -121,6 +121,11 @@ class Seed:
                 )
         return cls.given(text)
 
+    def needs_exact(self) -> bool:
+        """Whether the command line takes this seed only with ``--exact-seed`` (it
+        starts or ends with white space, or holds a control character)."""
+        return bool(_accident(self.text))
+
     def stream(self) -> DrawStream:
         """A new stream of this seed, at its first word."""
         return DrawStream(self.text)

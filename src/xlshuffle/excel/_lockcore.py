@@ -1,9 +1,9 @@
-"""Draw and lock, the pure part: what a locked draw writes and logs, from plain values.
+"""Draw and lock, the pure part: what a locked draw logs, from plain values.
 
 Nothing here touches a workbook or xlwings. :mod:`xlshuffle.excel.lock` reads the
-selection as a list of rows, asks :func:`plan` what to write, writes it and appends
-:meth:`Draw.log_row` to the ``Draw log`` sheet; ``restore last draw`` asks
-:func:`undo` what to write back. Everything a log row holds can be recomputed from it
+selection as a list of rows, asks :func:`~._lockplan.plan` what to write, writes it and
+appends :meth:`Draw.log_row` to the ``Draw log`` sheet; ``restore last draw`` asks
+:func:`~._lockplan.undo` what to write back. Everything a log row holds can be recomputed from it
 by anyone (docs/excel.md, "Draw and lock").
 
 The input hash (:func:`values_sha256`) is SHA-256 over this serialisation of a grid of
@@ -33,16 +33,24 @@ import math
 import numbers
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from ..common.a1 import col_index, col_letters
 from ..common.digest import bytes_sha256
-from ..draw.errors import ShapeError, SizeError, WorkbookError
-from ..draw.knuth import deal, group_numbers, permutation
+from ..common.raffle_options import DrawOptions
+from ..common.request import (
+    DrawRequest,
+    GroupsOptions,
+    Options,
+    Region,
+    SampleOptions,
+    ShuffleOptions,
+)
+from ..draw.errors import WorkbookError
 from ..draw.protocol import PROTOCOL, excel_serial
-from . import _raffle
+from ..draw.seed import Seed
 from ._cells import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]
@@ -231,34 +239,39 @@ class Draw:
         For ``deal`` it deals the positions 1..N of the cards in the selection, read row
         by row (the command line deals numbers, not cells): card ``i`` is cell ``i``.
         """
-        q = shlex.quote
         if self.command_text:
             return self.command_text
-        if self.mode == "raffle":
-            return self._raffle_command()
         if self.mode == "deal":
             n = len(self.rows) * len(self.rows[0])
             return (
                 f"xlshuffle deal --cards {self.k} --hands {self.hands} --deck {n} "
-                f"--seed {q(self.seed)}"
+                f"--seed {shlex.quote(self.seed)}"
             )
-        where = f"{q(self.book)} --sheet {q(self.sheet)} --range {self.address}"
-        if self.mode == "shuffle":
-            return f"xlshuffle shuffle {where} --seed {q(self.seed)}"
-        command = "sample" if self.mode == "winners" else "groups"
-        return f"xlshuffle {command} {where} -k {self.k} --seed {q(self.seed)}"
+        return shlex.join(["xlshuffle", *self.request().argv()])
 
-    def _raffle_command(self) -> str:
-        """The raffle from the saved workbook, the selection without a header row, the
-        tickets column named by its letter on the sheet."""
-        q = shlex.quote
-        options = f"--sheet {q(self.sheet)} --range {self.address} --no-header -k {self.k}"
-        column = block(self.tickets or "")
-        if column is not None:
-            options += f" --weights {col_letters(column[1])}"
-        if self.reserves:
-            options += f" --reserves {self.reserves}"
-        return f"xlshuffle sample {q(self.book)} {options} --seed {q(self.seed)}"
+    def request(self) -> DrawRequest:
+        """A shuffle, sample, groups or raffle as the command line draws it from the saved
+        workbook: the selection, a raffle's without a header row and its tickets column
+        named by its letter on the sheet."""
+        options: Options = ShuffleOptions()
+        if self.mode == "groups":
+            options = GroupsOptions(k=self.k)
+        elif self.mode in ("winners", "raffle"):
+            column = block(self.tickets or "")
+            weights = None if column is None else col_letters(column[1])
+            raffle = weights is not None or bool(self.reserves)
+            draw = DrawOptions(k=self.k or 0, weights=weights, reserves=self.reserves or 0)
+            options = SampleOptions(k=self.k, draw=draw if raffle else None)
+        region = Region(
+            sheet=self.sheet, cells=self.address, header=False if self.mode == "raffle" else None
+        )
+        return DrawRequest(
+            kind="sample" if isinstance(options, SampleOptions) else self.mode,  # type: ignore[arg-type]
+            src=self.book,
+            seed=Seed(self.seed),
+            options=options,
+            region=region,
+        )
 
     def log_row(self) -> list[str]:
         """The ``Draw log`` row, every cell a text, in the order of :data:`LOG_COLUMNS`."""
@@ -285,74 +298,6 @@ class Draw:
             SHEET_SEPARATOR.join(self.new_sheets),
             self.options,
         ]
-
-
-def plan(
-    mode: LockMode,
-    rows: Rows,
-    seed: str,
-    k: int | None = None,
-    hands: int | None = None,
-    *,
-    reserves: int = 0,
-    tickets: int | None = None,
-    ticket_cell: Callable[[int], str] | None = None,
-) -> Rows:
-    """What a locked draw of ``mode`` writes, from the selection's rows and the seed.
-
-    ``shuffle``: the rows in a new order (``SHUFFLE``); ``winners``: ``k`` rows in draw
-    order (``SAMPLE``); ``groups``: one column of group numbers 1..k (``GROUPS``);
-    ``deal``: ``k`` cards to each of ``hands`` hands from the cells read row by row,
-    one column per hand (``DEAL``); ``raffle``: ``k`` winners and ``reserves`` reserves
-    by the tickets in column ``tickets`` of the rows (0-based; None: one each), with
-    Role and Rank when there are reserves (``SAMPLE`` with weights and reserves); a
-    ticket that cannot be read is named by ``ticket_cell(i)`` (``cell C7``).
-    """
-    if mode == "raffle":
-        columns = {} if tickets is None else {"weights": [row[tickets] for row in rows]}
-        at = None if ticket_cell is None else (lambda _key, i: ticket_cell(i))
-        return _raffle.draw(
-            rows, _need(k), seed, reserves=reserves, columns=columns, where="the selection", at=at
-        )
-    if mode == "shuffle":
-        return [list(rows[p]) for p in permutation(len(rows), seed=seed)]
-    if mode == "winners":
-        return [list(row) for row in deal(rows, _need(k), seed=seed)]
-    if mode == "groups":
-        return [[g] for g in group_numbers(permutation(len(rows), seed=seed), _need(k))]
-    cards, players = _need(k), _need(hands)
-    deck = [cell for row in rows for cell in row]
-    if cards * players > len(deck):
-        raise SizeError(
-            f"cannot deal {cards} cards to {players} hands: that needs {cards * players} "
-            f"cards and the selection has {len(deck)}; deal fewer or select more cells"
-        )
-    dealt = deal(deck, cards * players, seed=seed)
-    return [dealt[r * players : (r + 1) * players] for r in range(cards)]
-
-
-def undo(mode: str, current: Rows, seed: str) -> Rows:
-    """What ``restore last draw`` writes back over a shuffle: the rows before the draw.
-
-    ``current`` holds the shuffled rows; position ``p`` holds the original row
-    ``perm[p]``, so the original row ``perm[p]`` is ``current[p]``.
-    """
-    if mode != "shuffle":
-        raise ShapeError(f"only a shuffle is undone row by row, not {mode!r}")
-    perm = permutation(len(current), seed=seed)
-    original: Rows = [[] for _ in current]
-    for p, item in enumerate(perm):
-        original[item] = list(current[p])
-    return original
-
-
-def _need(value: int | None) -> int:
-    if value is None:
-        raise SizeError("a count is missing")
-    return value
-
-
-# --------------------------------------------------------------------------- the log
 
 
 def log_text(value: Any) -> str:

@@ -74,8 +74,6 @@ from ._lockcore import (
     LockMode,
     log_entry,
     log_text,
-    plan,
-    undo,
     values_sha256,
 )
 from ._lockdesign import (
@@ -84,6 +82,7 @@ from ._lockdesign import (
     write_allocation_list,
     write_orders,
 )
+from ._lockplan import plan, undo
 
 __all__ = [
     "LOG_SHEET",
