@@ -188,3 +188,28 @@ def test_a_commitment_of_version_1_still_draws_with_a_notice(
     assert "is a commitment of version 1, which did not pin the files its options name" in err
     seed = REF["commit_seed"](body, [REVEAL])
     assert json.loads(record.read_text(encoding="utf-8"))["seed"] == seed
+
+
+def test_a_pinned_file_kept_elsewhere_is_named_and_still_checked(
+    raffle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    april = tmp_path / "april.txt"
+    april.write_text("Bo\n", encoding="utf-8")
+    commitment = commit(capsys, raffle, "-k", 2, "--id", "Name", "--exclude", april)
+    kept = tmp_path / "archive"
+    kept.mkdir()
+    april.rename(kept / "april.txt")
+    argv = ["draw", commitment, raffle, "--reveal", REVEAL, "--record", tmp_path / "r.json"]
+    code, _, err = run(capsys, *argv)
+    assert code == 1 and "put it there, or name it with --exclude PATH" in err
+    (kept / "other.txt").write_text("Bo\nCy\n", encoding="utf-8")
+    code, _, err = run(capsys, *argv, "--exclude", kept / "other.txt")
+    assert code == 1 and "other.txt: not the file the commitment pinned for --exclude" in err
+    code, _, err = run(capsys, *argv, "--exclude", kept / "april.txt")
+    assert code == 0, err
+    # the same under the draw's own name
+    argv = ["sample", raffle, "--commitment", commitment, "--reveal", REVEAL]
+    code, _, err = run(
+        capsys, *argv, "--record", tmp_path / "r2.json", "--exclude", kept / "april.txt"
+    )
+    assert code == 0, err

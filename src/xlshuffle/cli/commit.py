@@ -24,6 +24,7 @@ from ..common.request import DrawRequest, Output
 from ..draw.errors import ListError
 from ..draw.seed import Seed
 from ..filedraw import commitment
+from ..filedraw.legacy import SIDE_OPTIONS
 from .report import outcome, report
 from .request import draw_of, requests_of
 
@@ -97,13 +98,20 @@ def register(subparsers: Any) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="where the draw writes, as its -o")
     p.add_argument("--record", required=True, metavar="RECORD.json")
     p.add_argument("--salt", metavar="SALT.txt", help="the salt file commit --entrant-hashes wrote")
+    for option in SIDE_OPTIONS:
+        p.add_argument(
+            option,
+            metavar="PATH",
+            help=f"where the file the commitment pinned for {option} is (default: beside the "
+            "commitment, or here); refused unless its SHA-256 is the pinned one",
+        )
     p.add_argument("--as", dest="as_draw", help=argparse.SUPPRESS)  # sample --commitment
     p.set_defaults(func=_cmd_draw)
 
 
 # what `sample|shuffle|groups --commitment C.json` takes besides, each with a value: the
 # draw's other options are the committed ones
-_DRAW_OPTIONS = ("--reveal", "-o", "--output", "--record", "--salt")
+_DRAW_OPTIONS = ("--reveal", "-o", "--output", "--record", "--salt", *SIDE_OPTIONS)
 
 
 def add_committed_options(p: argparse.ArgumentParser) -> None:
@@ -150,8 +158,9 @@ def as_committed_draw(argv: list[str]) -> list[str]:
         else:
             raise UsageError(
                 f"{name}: a committed draw takes its options from the commitment; give only "
-                f"IN, --reveal VALUE, --record RECORD.json, -o OUT and --salt SALT.txt "
-                f"(as 'xlshuffle draw {commitment} IN --reveal VALUE')"
+                f"IN, --reveal VALUE, --record RECORD.json, -o OUT, --salt SALT.txt and where "
+                f"its pinned files are (--exclude PATH...), as 'xlshuffle draw {commitment} IN "
+                "--reveal VALUE'"
             )
     return ["draw", commitment, *rest, "--as", argv[0]]
 
@@ -272,7 +281,9 @@ def _cmd_draw(args: argparse.Namespace) -> int:
             f"files its options name ({', '.join(unpinned)}): they are read as they are now",
             file=sys.stderr,
         )
-    request = commitment.committed_request(made, args.commitment, src)
+    given = {o: getattr(args, o[2:].replace("-", "_")) for o in SIDE_OPTIONS}
+    located: dict[str, str] = {o: path for o, path in given.items() if path is not None}
+    request = commitment.committed_request(made, args.commitment, src, located)
     request = request.replace(output=Output(path=args.output))
     out = io.BytesIO()
     result = commitment.draw(request, made, args.reveal, salt=salt, out=out)
