@@ -1,13 +1,13 @@
 """``xlshuffle commit`` and ``xlshuffle draw``: a draw committed before its seed is known.
 
 ``commit IN [--draw sample|shuffle|groups] [the draw's options] --beacon TEXT -o C.json``
-reads the list as the draw would (a dry run of the same command), digests its rows and
-writes the commitment (protocol section 17, :mod:`xlshuffle.draw.commit`): the list, the
-draw's options, the public randomness announced. ``draw C.json IN --reveal VALUE
---record R.json [-o OUT]`` refuses a list that is not the committed one, derives the seed
-from the commitment hash and the revealed values, runs the committed draw with it and
-writes its record with the commitment and the values (:mod:`.chain` holds the checks,
-and what ``verify`` adds for such a record).
+builds the draw's typed request with the draw's own parser, and
+:func:`xlshuffle.filedraw.commitment.commit` writes the commitment (protocol section 17):
+the list's digest, the canonical request, every side file pinned, the public randomness
+announced. ``draw C.json IN --reveal VALUE --record R.json [-o OUT]`` rebuilds the
+committed request (:func:`~xlshuffle.filedraw.commitment.committed_request`) and draws it
+through the library with the seed the commitment hash and the revealed values give,
+refusing a list or a side file that is not the committed one.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 
 from ..common.files import escape_undecodable, write_atomically
 from ..common.request import DrawRequest, Output
+from ..draw.commit import UNREVEALED_SEED
 from ..draw.errors import ListError
 from ..draw.seed import Seed
 from ..filedraw import commitment
@@ -199,7 +200,7 @@ def request_of(command: str, src: str, options: list[str]) -> DrawRequest:
         raise UsageError(f"{command}: give the draw's options, not another commitment")
     _check_options(args)
     options_, side_files = draw_of(args)
-    return requests_of(args, [(src, None)], Seed.given("unused"), options_, side_files)[0]
+    return requests_of(args, [(src, None)], Seed(UNREVEALED_SEED), options_, side_files)[0]
 
 
 def _cmd_commit(args: argparse.Namespace) -> int:

@@ -34,6 +34,7 @@ from .errors import OptionError
 __all__ = [
     "COMMITMENT_VERSION",
     "REQUEST_COMMITMENT_VERSION",
+    "UNREVEALED_SEED",
     "canonical_json",
     "commit_seed",
     "commitment_sha256",
@@ -49,6 +50,9 @@ COMMITMENT_VERSION = 1
 #: The commitment format of a draw on a file: the draw as a canonical request, and the
 #: SHA-256 and content of every file beyond the list that it reads (section 17).
 REQUEST_COMMITMENT_VERSION = 2
+#: The seed of a committed request before its value is revealed: what its dry runs draw
+#: with (the list they read and check does not depend on it).
+UNREVEALED_SEED = "commitment dry run"
 _SEED_PREFIX = "xlshuffle-commit:"
 _SPACES = re.compile(r"\s+")
 

@@ -27,6 +27,7 @@ from ..common.request import DrawRequest, Output, SideFile
 from ..draw.commit import (
     COMMITMENT_VERSION,
     REQUEST_COMMITMENT_VERSION,
+    UNREVEALED_SEED,
     canonical_json,
     commit_seed,
     commitment_sha256,
@@ -54,7 +55,7 @@ __all__ = [
     "rows_of",
 ]
 
-_DRY_SEED = Seed("commitment dry run")
+_DRY_SEED = Seed(UNREVEALED_SEED)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from ..common.request import (
     SideFile,
     SideOption,
 )
+from ..draw.commit import UNREVEALED_SEED
 from ..draw.errors import ListError
 from ..draw.grid import parse_mode
 from ..draw.seed import Seed
@@ -74,7 +75,7 @@ def legacy_request(command: str, src: str, options: list[str]) -> DrawRequest:
     return DrawRequest(
         kind=command,  # type: ignore[arg-type]  # checked by DrawRequest
         src=src,
-        seed=Seed.given("unused"),
+        seed=Seed(UNREVEALED_SEED),
         options=_options(command, args),
         region=Region.of_options(args),
         limits=_limits(args),
