@@ -194,7 +194,7 @@ names
 progress
     A progress bar for long work, drawn only on a terminal.
 raffles, raffle_options, raffle_parts
-    Issue 20's draws (tickets, reserves, strata, audits, exclusions) over a table.
+    Raffles and audits (tickets, reserves, strata, exclusions) over a table.
 targets
     Where an output may go, checked before any work (links, devices, folders, the input).
 teams
@@ -385,7 +385,7 @@ def copy_sha256(
 ''',
     "xlshuffle.common.entrants": r'''"""The rows of a draw as a table of values, whatever file they came from.
 
-Issue 20's draws (tickets, reserves, exclusions, strata, audits) read columns of the
+Raffles and audits (tickets, reserves, exclusions, strata) read columns of the
 drawn rows: a weight, an amount, an ID, a stratum label. Lists and workbooks each turn
 their rows into an :class:`Entrants` (values by column, and how to name a cell in a
 message); :mod:`xlshuffle.common.raffles` decides which rows win from it, the same way
@@ -746,7 +746,7 @@ def check_exclusion(ents: Entrants, spec: dict[str, Any], excluded: Sequence[str
         )
     return None
 ''',
-    "xlshuffle.common.raffle_options": r'''"""What a draw of issue 20 is asked for (:class:`DrawOptions`), and the record's account
+    "xlshuffle.common.raffle_options": r'''"""What a raffle or an audit is asked for (:class:`DrawOptions`), and the record's account
 of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it back."""
 
 from __future__ import annotations
@@ -1089,7 +1089,7 @@ def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:
         audit=sample,
     )
 ''',
-    "xlshuffle.common.raffles": r'''"""Which rows win: issue 20's draws over a table of values, for lists and workbooks alike.
+    "xlshuffle.common.raffles": r'''"""Which rows win: raffles and audits over a table of values, for lists and workbooks alike.
 
 A raffle (``-k`` winners, plain or by tickets, with reserves), an exclusion of earlier
 winners by ID, strata each drawn from their own sub-stream, and the audit selections
@@ -2542,6 +2542,7 @@ from .errors import OptionError
 __all__ = [
     "COMMITMENT_VERSION",
     "REQUEST_COMMITMENT_VERSION",
+    "UNREVEALED_SEED",
     "canonical_json",
     "commit_seed",
     "commitment_sha256",
@@ -2557,6 +2558,9 @@ COMMITMENT_VERSION = 1
 #: The commitment format of a draw on a file: the draw as a canonical request, and the
 #: SHA-256 and content of every file beyond the list that it reads (section 17).
 REQUEST_COMMITMENT_VERSION = 2
+#: The seed of a committed request before its value is revealed: what its dry runs draw
+#: with (the list they read and check does not depend on it).
+UNREVEALED_SEED = "commitment dry run"
 _SEED_PREFIX = "xlshuffle-commit:"
 _SPACES = re.compile(r"\s+")
 
@@ -7199,7 +7203,7 @@ def _need(value: int | None) -> int:
 
 # --------------------------------------------------------------------------- the log
 ''',
-    "xlshuffle.excel._raffle": r'''"""Issue 20's draws on a range of cells: tickets, reserves, exclusions, strata, audits.
+    "xlshuffle.excel._raffle": r'''"""Raffles and audits on a range of cells: tickets, reserves, exclusions, strata, audits.
 
 ``SAMPLE`` (given ``weights``, ``reserves`` or ``exclude``), ``SAMPLEBY``, ``AUDITSAMPLE``
 and the locked raffle hand their range and their one-value-per-row arguments to

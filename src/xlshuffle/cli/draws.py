@@ -1,4 +1,4 @@
-"""``sample``'s options of issue 20: tickets, reserves, exclusions, strata and audits.
+"""``sample``'s options for raffles and audits: tickets, reserves, exclusions, strata.
 
 :func:`add_draw_options` adds them to the ``sample`` parser; :func:`draw_options` turns
 them into a :class:`~xlshuffle.common.raffles.DrawOptions` (None when none is given, so
@@ -157,7 +157,7 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
 
 
 def draw_lines(rec: dict[str, Any]) -> list[str]:
-    """The terminal's lines about a draw of issue 20: each stratum's size and count,
+    """The terminal's lines about a raffle or an audit: each stratum's size and count,
     an audit's start and interval, the rows excluded."""
     spec = (rec.get("target") or {}).get("draw")
     if not spec:

@@ -178,7 +178,7 @@ def balance_lines(rec: dict[str, Any]) -> list[str]:
 
 
 def _special(rec: dict[str, Any]) -> bool:
-    """Whether the record is of a draw of issue 20 (its rows are not simply k)."""
+    """Whether the record is of a raffle or an audit (its rows are not simply k)."""
     return bool((rec.get("target") or {}).get("draw"))
 
 

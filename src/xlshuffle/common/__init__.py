@@ -22,7 +22,7 @@ names
 progress
     A progress bar for long work, drawn only on a terminal.
 raffles, raffle_options, raffle_parts
-    Issue 20's draws (tickets, reserves, strata, audits, exclusions) over a table.
+    Raffles and audits (tickets, reserves, strata, exclusions) over a table.
 targets
     Where an output may go, checked before any work (links, devices, folders, the input).
 teams

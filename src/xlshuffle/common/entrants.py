@@ -1,6 +1,6 @@
 """The rows of a draw as a table of values, whatever file they came from.
 
-Issue 20's draws (tickets, reserves, exclusions, strata, audits) read columns of the
+Raffles and audits (tickets, reserves, exclusions, strata) read columns of the
 drawn rows: a weight, an amount, an ID, a stratum label. Lists and workbooks each turn
 their rows into an :class:`Entrants` (values by column, and how to name a cell in a
 message); :mod:`xlshuffle.common.raffles` decides which rows win from it, the same way

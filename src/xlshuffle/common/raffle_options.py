@@ -1,4 +1,4 @@
-"""What a draw of issue 20 is asked for (:class:`DrawOptions`), and the record's account
+"""What a raffle or an audit is asked for (:class:`DrawOptions`), and the record's account
 of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it back."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Which rows win: issue 20's draws over a table of values, for lists and workbooks alike.
+"""Which rows win: raffles and audits over a table of values, for lists and workbooks alike.
 
 A raffle (``-k`` winners, plain or by tickets, with reserves), an exclusion of earlier
 winners by ID, strata each drawn from their own sub-stream, and the audit selections

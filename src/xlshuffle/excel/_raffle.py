@@ -1,4 +1,4 @@
-"""Issue 20's draws on a range of cells: tickets, reserves, exclusions, strata, audits.
+"""Raffles and audits on a range of cells: tickets, reserves, exclusions, strata, audits.
 
 ``SAMPLE`` (given ``weights``, ``reserves`` or ``exclude``), ``SAMPLEBY``, ``AUDITSAMPLE``
 and the locked raffle hand their range and their one-value-per-row arguments to

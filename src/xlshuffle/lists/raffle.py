@@ -1,4 +1,4 @@
-"""Issue 20's draws on CSV/TSV lists: tickets, reserves, exclusions, strata and audits.
+"""Raffles and audits on CSV/TSV lists: tickets, reserves, exclusions, strata and audits.
 
 ``draw_csv`` reads the list's fields into an :class:`~xlshuffle.common.entrants.Entrants`,
 lets :mod:`xlshuffle.common.raffles` choose the rows (the same code a workbook's draw

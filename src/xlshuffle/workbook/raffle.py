@@ -1,4 +1,4 @@
-"""Issue 20's draws on a workbook: tickets, reserves, exclusions, strata and audits.
+"""Raffles and audits on a workbook: tickets, reserves, exclusions, strata and audits.
 
 :func:`draw_sample` reads the selection's data rows into an
 :class:`~xlshuffle.common.entrants.Entrants` (values by column, with the engine's own
@@ -33,7 +33,7 @@ from .selection.keep import free_indexes, parse_kept
 
 __all__ = ["DataRows", "draw_options", "draw_sample", "free_rows", "to_data_rows"]
 
-#: The keywords of ``sample_workbook`` that ask for a draw of issue 20, and their
+#: The keywords of ``sample_workbook`` that ask for a raffle or an audit, and their
 #: defaults (all of them at their default: a plain sample).
 DRAW_DEFAULTS: dict[str, Any] = {
     "weights": None,

@@ -1,4 +1,4 @@
-"""Check a workbook's draw of issue 20: draw it again from the input, compare the output.
+"""Check a workbook's raffle or audit: draw it again from the input, compare the output.
 
 The tickets, IDs, amounts and strata are in the input, so the record alone cannot be
 replayed: :func:`verify_draw_workbook` reads them again (the recorded input, by its
@@ -37,7 +37,7 @@ def verify_draw_workbook(
     *,
     excluded: Sequence[str] | None = None,
 ) -> None:
-    """Draw again what a workbook ``record`` of issue 20 says from ``src``, and check
+    """Draw again what a workbook ``record`` of a raffle or an audit says from ``src``, and check
     ``saved`` (the output workbook's added sheet, or the CSV the rows went to, or were
     saved in from stdout) row by row, value by value; with ``excluded`` (IDs, as read
     from an earlier record or a list), check that the draw left out exactly those.
@@ -61,7 +61,7 @@ def verify_draw_workbook(
 
 
 def verify_draw_record(rec: DrawRecord, src: PathLike | None, saved: PathLike | None) -> None:
-    """:func:`~xlshuffle.workbook.verify_record`'s way to a draw of issue 20: refused
+    """:func:`~xlshuffle.workbook.verify_record`'s way to a raffle or an audit: refused
     without ``src``, or for a CSV/TSV list's record (which the lists layer checks)."""
     if rec.target.get("kind") == "list":
         raise ListError(

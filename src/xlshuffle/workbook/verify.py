@@ -152,7 +152,7 @@ def verify_record(
     if not isinstance(record, DrawRecord):
         _verify_record_file(record, input, output)
         return
-    if record.target.get("draw") is not None:  # issue 20's draws are drawn again from input
+    if record.target.get("draw") is not None:  # raffles and audits are drawn again from input
         verify_draw_record(record, input, output)
         return
     if record.target.get("balance") is not None:  # balanced teams: dealt again from input
