@@ -213,3 +213,26 @@ def test_a_pinned_file_kept_elsewhere_is_named_and_still_checked(
         capsys, *argv, "--record", tmp_path / "r2.json", "--exclude", kept / "april.txt"
     )
     assert code == 0, err
+
+
+def test_an_earlier_split_to_avoid_edited_after_the_reveal_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "class.csv"
+    src.write_text("Name,Year\n" + "".join(f"P{i},{7 + i % 2}\n" for i in range(8)), "utf-8")
+    first, first_record = tmp_path / "first.csv", tmp_path / "first.json"
+    argv = ["groups", src, "-k", 2, "--seed", "term 1", "-o", first, "--record", first_record]
+    assert run(capsys, *argv)[0] == 0
+    commitment = commit(capsys, src, "--draw", "groups", "-k", 2, "--avoid", first_record)
+    body = json.loads(commitment.read_text(encoding="utf-8"))["commitment"]
+    (pin,) = body["inputs"]
+    assert pin["option"] == "--avoid" and pin["file"] == "first.json"
+    assert pin["sha256"] == hashlib.sha256(first_record.read_bytes()).hexdigest()
+    # the earlier split swapped for another after the reveal
+    other = tmp_path / "other.json"
+    argv = ["groups", src, "-k", 2, "--seed", "term 0", "-o", tmp_path / "o.csv"]
+    assert run(capsys, *argv, "--record", other)[0] == 0
+    other.replace(first_record)
+    argv = ["draw", commitment, src, "--reveal", REVEAL, "--record", tmp_path / "r.json"]
+    code, _, err = run(capsys, *argv, "-o", tmp_path / "teams.csv")
+    assert code == 1 and "first.json: not the file the commitment pinned for --avoid" in err
