@@ -127,9 +127,12 @@ def test_a_record_of_another_exclusion_is_not_the_committed_draw(
     assert body["sha256"] == honest["commitment"]["sha256"]
 
 
-def test_strata_counts_edited_after_the_reveal_are_refused(
+def test_strata_counts_edited_after_the_reveal_change_nothing(
     raffle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The counts are in the commitment itself (and their file pinned): moving a count
+    between strata in the file after the reveal does not move the draw, and a record of
+    a draw with other counts is not the committed one."""
     counts = tmp_path / "counts.csv"
     counts.write_text("North,1\nSouth,2\n", encoding="utf-8")
     commitment = commit(capsys, raffle, "--strata", "Area", "--strata-counts", counts)
@@ -138,12 +141,23 @@ def test_strata_counts_edited_after_the_reveal_are_refused(
     assert pin["holds"] == {"counts": [["North", 1], ["South", 2]]}
     assert body["draw"]["request"]["sample"]["draw"]["counts"] == [["North", 1], ["South", 2]]
     counts.write_text("North,2\nSouth,1\n", encoding="utf-8")
-    argv = ["draw", commitment, raffle, "--reveal", REVEAL, "--record", tmp_path / "r.json"]
-    code, _, err = run(capsys, *argv)
-    assert code == 1 and "counts.csv: not the file the commitment pinned" in err
-    counts.unlink()
-    code, _, err = run(capsys, *argv)
-    assert code == 1 and "--strata-counts counts.csv: the committed draw reads this file" in err
+    record = tmp_path / "r.json"
+    argv = ["draw", commitment, raffle, "--reveal", REVEAL, "--record", record]
+    assert run(capsys, *argv, "-o", tmp_path / "w.csv")[0] == 0
+    drawn = json.loads(record.read_text(encoding="utf-8"))
+    assert drawn["target"]["draw"]["allocation"] == {"counts": [["North", 1], ["South", 2]]}
+    assert [p["drawn"] for p in drawn["target"]["draw"]["parts"]] == [2, 1]  # South first
+    assert run(capsys, "verify", record, "--input", raffle)[0] == 0
+    # a draw with the edited counts and the commitment's seed, passed off as committed
+    forged = tmp_path / "forged.json"
+    plain = ["sample", raffle, "--strata", "Area", "--strata-counts", counts]
+    plain += ["--seed", drawn["seed"], "--record", forged, "-o", tmp_path / "f.csv"]
+    assert run(capsys, *plain)[0] == 0
+    spliced = json.loads(forged.read_text(encoding="utf-8"))
+    spliced |= {"commitment": drawn["commitment"], "reveal": drawn["reveal"]}
+    forged.write_text(json.dumps(spliced), encoding="utf-8")
+    code, _, err = run(capsys, "verify", forged)
+    assert code == 1 and "not the committed draw: --strata-counts counts.csv" in err
 
 
 def test_a_commitment_of_version_1_still_draws_with_a_notice(

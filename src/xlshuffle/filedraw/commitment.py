@@ -56,6 +56,8 @@ __all__ = [
 ]
 
 _DRY_SEED = Seed(UNREVEALED_SEED)
+# the side files a committed draw reads again: the canonical request holds only their names
+_READ_AGAIN = ("--exclude", "--avoid")
 
 
 @dataclass(frozen=True)
@@ -221,12 +223,15 @@ def _show(holds: dict[str, Any]) -> str:
 def side_files(
     commitment: Commitment, where: str, given: dict[str, str] | None = None
 ) -> tuple[SideFile, ...]:
-    """The committed side files, found by name beside the commitment file ``where`` (or
-    in the current folder, or at the path ``given`` names for the option), each refused
-    unless its bytes are the committed ones."""
+    """The committed side files the draw reads again, found by name beside the commitment
+    file ``where`` (or in the current folder, or at the path ``given`` names for the
+    option), each refused unless its bytes are the committed ones. The strata counts are
+    not among them: the canonical request holds the counts themselves."""
     out = []
     for pin in commitment.body.get("inputs") or []:
         option, name = pin["option"], os.path.basename(str(pin["file"]))
+        if option not in _READ_AGAIN:
+            continue
         path = _find(name, where, (given or {}).get(option))
         if path is None:
             raise ListError(
