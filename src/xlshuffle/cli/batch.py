@@ -13,10 +13,8 @@ import os
 import sys
 from typing import Any
 
-from ..common.names import check_cell_text, check_sheet_name
 from ..common.request import DrawKind, DrawRequest
-from ..common.targets import check_writable
-from ..draw.errors import OptionError, XlshuffleError
+from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES
 from ..draw.seed import Seed
 from . import add_seed, guards, records
@@ -25,7 +23,7 @@ from .draws import add_draw_options
 from .options import add_limits
 from .paths import DEFAULT_SUFFIX, _Usage, destination, expand
 from .report import human_channel, outcome, report, write_record
-from .request import draw_of, requests_of
+from .request import check_options, draw_of, requests_of
 
 __all__ = ["register"]
 
@@ -240,7 +238,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     command: DrawKind = args.command
     seed = Seed.typed(args.seed, exact=args.exact_seed)  # before any file is touched
-    _check_options(args)
+    check_options(args)
     options, side_files = draw_of(args)
     paths = _inputs(args)
     many = len(paths) > 1
@@ -270,31 +268,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if any(res.get("usage") for res in results):
         return 2
     return 1 if failed else 0
-
-
-def _check_options(args: argparse.Namespace) -> None:
-    """Usage errors that no file can cure, found before any file is read."""
-    from . import UsageError
-
-    command: str = args.command
-    if args.jobs < 1:
-        raise UsageError("--jobs must be 1 or more")
-    least = 0 if command == "sample" else 1  # groups --size leaves -k None
-    if command != "shuffle" and args.k is not None and args.k < least:
-        raise UsageError(f"-k must be {least} or more, not {args.k}")
-    if command == "groups" and args.size is not None and args.size < 1:
-        raise UsageError(f"--size must be 1 or more, not {args.size}")
-    if args.no_backup and not args.in_place:
-        raise UsageError("--no-backup only makes sense with --in-place")
-    try:  # written into the file: refused before any file is read
-        if command == "groups":
-            check_cell_text(args.label, option="--label")
-        if command == "sample":
-            check_sheet_name(args.sheet_name, option="--sheet-name")
-    except OptionError as exc:
-        raise UsageError(str(exc)) from None
-    if args.record:  # found out before anything is drawn or written, not after
-        check_writable(args.record)
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:

@@ -27,7 +27,7 @@ from ..draw.seed import Seed
 from ..filedraw import commitment
 from ..filedraw.legacy import SIDE_OPTIONS
 from .report import outcome, report
-from .request import draw_of, requests_of
+from .request import check_options, draw_of, requests_of
 
 __all__ = ["add_committed_options", "as_committed_draw", "register"]
 
@@ -184,7 +184,6 @@ def request_of(command: str, src: str, options: list[str]) -> DrawRequest:
     """The request of ``xlshuffle COMMAND SRC OPTIONS...``: the draw's own parser and
     checks, no file drawn."""
     from . import UsageError, _parse, build_parser
-    from .batch import _check_options
 
     try:
         args = _parse(build_parser(), [command, src, *options])
@@ -198,7 +197,7 @@ def request_of(command: str, src: str, options: list[str]) -> DrawRequest:
         raise UsageError(text) from None
     if args is None or getattr(args, "commitment", None) is not None:
         raise UsageError(f"{command}: give the draw's options, not another commitment")
-    _check_options(args)
+    check_options(args)
     options_, side_files = draw_of(args)
     return requests_of(args, [(src, None)], Seed(UNREVEALED_SEED), options_, side_files)[0]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..common.names import check_cell_text, check_sheet_name
 from ..common.request import (
     DrawKind,
     DrawRequest,
@@ -22,12 +23,14 @@ from ..common.request import (
     SideFile,
     SideOption,
 )
+from ..common.targets import check_writable
+from ..draw.errors import OptionError
 from ..draw.grid import parse_mode
 from ..draw.seed import Seed
 from .draws import draw_options
 from .options import limits_of
 
-__all__ = ["draw_of", "requests_of"]
+__all__ = ["check_options", "draw_of", "requests_of"]
 
 
 def draw_of(args: argparse.Namespace) -> tuple[Options, tuple[SideFile, ...]]:
@@ -82,3 +85,28 @@ def requests_of(
         )
         for src, dst in sources
     ]
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Usage errors that no file can cure, found before any file is read."""
+    from . import UsageError
+
+    command: str = args.command
+    if args.jobs < 1:
+        raise UsageError("--jobs must be 1 or more")
+    least = 0 if command == "sample" else 1  # groups --size leaves -k None
+    if command != "shuffle" and args.k is not None and args.k < least:
+        raise UsageError(f"-k must be {least} or more, not {args.k}")
+    if command == "groups" and args.size is not None and args.size < 1:
+        raise UsageError(f"--size must be 1 or more, not {args.size}")
+    if args.no_backup and not args.in_place:
+        raise UsageError("--no-backup only makes sense with --in-place")
+    try:  # written into the file: refused before any file is read
+        if command == "groups":
+            check_cell_text(args.label, option="--label")
+        if command == "sample":
+            check_sheet_name(args.sheet_name, option="--sheet-name")
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
+    if args.record:  # found out before anything is drawn or written, not after
+        check_writable(args.record)
