@@ -250,3 +250,25 @@ def test_an_earlier_split_to_avoid_edited_after_the_reveal_is_refused(
     argv = ["draw", commitment, src, "--reveal", REVEAL, "--record", tmp_path / "r.json"]
     code, _, err = run(capsys, *argv, "-o", tmp_path / "teams.csv")
     assert code == 1 and "first.json: not the file the commitment pinned for --avoid" in err
+
+
+def test_verify_without_the_exclusion_list_checks_all_it_can_and_says_what_it_did_not(
+    raffle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    april = tmp_path / "april.txt"
+    april.write_text("Bo\n", encoding="utf-8")
+    commitment = commit(capsys, raffle, "-k", 2, "--id", "Name", "--exclude", april)
+    record, out = tmp_path / "r.json", tmp_path / "w.csv"
+    argv = ["draw", commitment, raffle, "--reveal", REVEAL, "--record", record, "-o", out]
+    assert run(capsys, *argv)[0] == 0
+    april.unlink()
+    code, text, err = run(capsys, "verify", record, "--input", raffle, "--output", out)
+    assert code == 0, err
+    assert "raffle.csv is the committed list" in text
+    assert "the committed draw was not run again: it reads --exclude april.txt" in text
+    assert "drawn again; input and output checked" in text
+    # the list is still checked: one entrant swapped
+    swapped = tmp_path / "swapped.csv"
+    swapped.write_text(raffle.read_text(encoding="utf-8").replace("Cy,", "Cyd,"), "utf-8")
+    code, _, err = run(capsys, "verify", record, "--input", swapped)
+    assert code == 1 and "not the committed list" in err

@@ -47,10 +47,12 @@ __all__ = [
     "Commitment",
     "check_list",
     "check_record",
+    "check_rows",
     "commit",
     "committed_request",
     "draw",
     "load_commitment",
+    "missing_side_files",
     "pins",
     "rows_of",
 ]
@@ -158,12 +160,19 @@ def check_list(
     """Refuse ``request.src`` unless its rows are the committed ones (and the salt the
     committed entrant hashes'); the dry run's record with ``seed``."""
     record = dry_run(request, seed)
-    rows = rows_of(request.src, record)
+    check_rows(request.src, record, commitment, salt)
+    return record
+
+
+def check_rows(src: str, record: dict[str, Any], commitment: Commitment, salt: str | None) -> None:
+    """Refuse ``src`` unless the rows the draw ``record`` read from it are the committed
+    ones (and the salt gives the committed entrant hashes)."""
+    rows = rows_of(src, record)
     listed = commitment.body["list"]
     if rows_sha256(rows) != listed["sha256"]:
         header = bool(record["header"])
         raise ListError(
-            f"{request.src}: not the committed list: its {len(rows) - header} rows "
+            f"{src}: not the committed list: its {len(rows) - header} rows "
             f"({record['selection']}) digest to {rows_sha256(rows)[:16]}..., the "
             f"commitment's to {str(listed['sha256'])[:16]}...: draw from the list as it was "
             "committed"
@@ -172,7 +181,6 @@ def check_list(
     hashes = None if held is None else held.get("salted_sha256")
     if salt is not None and _entrants(rows, bool(record["header"]), salt) != hashes:
         raise ListError("the salt given does not give the committed entrant hashes")
-    return record
 
 
 # --------------------------------------------------------------------------- side files
@@ -247,6 +255,20 @@ def side_files(
             )
         out.append(side)
     return tuple(out)
+
+
+def missing_side_files(
+    commitment: Commitment, where: str, given: dict[str, str] | None = None
+) -> list[str]:
+    """The side files the committed draw reads again that are neither beside ``where``,
+    nor here, nor given (as ``--exclude april.txt``)."""
+    return [
+        f"{pin['option']} {os.path.basename(str(pin['file']))}"
+        for pin in commitment.body.get("inputs") or []
+        if pin["option"] in _READ_AGAIN
+        and _find(os.path.basename(str(pin["file"])), where, (given or {}).get(pin["option"]))
+        is None
+    ]
 
 
 def _find(name: str, where: str, given: str | None) -> str | None:

@@ -286,6 +286,15 @@ def _committed(rec: DrawRecord, where: str, given: dict[str, str | None]) -> str
     held = rec.commitment or {}
     made = commitment.Commitment(held["body"], str(held["sha256"]))
     paths = {} if given["exclude"] is None else {"--exclude": str(given["exclude"])}
+    missing = commitment.missing_side_files(made, where, paths)
+    if missing:  # what the record states of them is checked; the draw is replayed below
+        commitment.check_rows(src, rec.to_dict(), made, held.get("salt"))
+        return (
+            f"{line.removesuffix('; give --input IN to check the list too')}; {src} is the "
+            f"committed list; the committed draw was not run again: it reads "
+            f"{', '.join(missing)}, which is not beside {where}: put it there to check the "
+            "rows it left out"
+        )
     request = commitment.committed_request(made, where, src, paths)
     return commitment.check_record(rec, request)
 
