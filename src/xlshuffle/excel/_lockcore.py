@@ -41,6 +41,7 @@ from ..common.a1 import col_index, col_letters
 from ..common.digest import bytes_sha256
 from ..common.raffle_options import DrawOptions
 from ..common.request import (
+    DrawKind,
     DrawRequest,
     GroupsOptions,
     Options,
@@ -251,26 +252,28 @@ class Draw:
 
     def request(self) -> DrawRequest:
         """A shuffle, sample, groups or raffle as the command line draws it from the saved
-        workbook: the selection, a raffle's without a header row and its tickets column
-        named by its letter on the sheet."""
-        options: Options = ShuffleOptions()
-        if self.mode == "groups":
-            options = GroupsOptions(k=self.k)
+        workbook (any other mode as groups of ``k``): the selection, a raffle's without a
+        header row and its tickets column named by its letter on the sheet."""
+        options: Options = GroupsOptions(k=self.k)
+        if self.mode == "shuffle":
+            options = ShuffleOptions()
         elif self.mode in ("winners", "raffle"):
             column = block(self.tickets or "")
             weights = None if column is None else col_letters(column[1])
             raffle = weights is not None or bool(self.reserves)
             draw = DrawOptions(k=self.k or 0, weights=weights, reserves=self.reserves or 0)
             options = SampleOptions(k=self.k, draw=draw if raffle else None)
-        region = Region(
-            sheet=self.sheet, cells=self.address, header=False if self.mode == "raffle" else None
-        )
+        kinds: dict[type, DrawKind] = {ShuffleOptions: "shuffle", SampleOptions: "sample"}
         return DrawRequest(
-            kind="sample" if isinstance(options, SampleOptions) else self.mode,  # type: ignore[arg-type]
+            kind=kinds.get(type(options), "groups"),
             src=self.book,
             seed=Seed(self.seed),
             options=options,
-            region=region,
+            region=Region(
+                sheet=self.sheet,
+                cells=self.address,
+                header=False if self.mode == "raffle" else None,
+            ),
         )
 
     def log_row(self) -> list[str]:
