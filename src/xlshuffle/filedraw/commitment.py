@@ -3,32 +3,30 @@
 :func:`commit` fixes a :class:`~xlshuffle.common.request.DrawRequest` before its seed can be
 known: the list (the digest of the rows the draw reads), the request in canonical form and,
 for every file beyond the list that the draw reads (``--exclude``, ``--strata-counts``,
-``--avoid``), its SHA-256 and what the draw took from it (:func:`pins`). :func:`draw` runs
+``--avoid``), its SHA-256 and what the draw took from it (:mod:`.pins`). :func:`draw` runs
 the committed request with the seed the commitment hash and the revealed values give, after
 refusing a list or a side file that is not the committed one; :func:`check_record` is what
 ``verify`` checks of a committed draw's record. Nothing here calls the command line.
 
 A commitment of version 1 (written before side files were pinned) stated the draw as
-command-line texts; the command line turns those into a request, and the checks here then
+command-line texts; :mod:`.legacy` turns those into a request, and the checks here then
 apply, except the side files', which version 1 did not pin (:attr:`Commitment.pins_files`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from ..common.request import DrawRequest, Output, SideFile
+from ..common.request import DrawRequest, Output
 from ..draw.commit import (
     COMMITMENT_VERSION,
     REQUEST_COMMITMENT_VERSION,
     UNREVEALED_SEED,
-    canonical_json,
     commit_seed,
     commitment_sha256,
     entrant_sha256,
@@ -40,6 +38,7 @@ from ..draw.errors import ListError, OptionError, XlshuffleError
 from ..draw.protocol import PROTOCOL
 from ..draw.seed import Seed
 from .legacy import SIDE_OPTIONS, legacy_request
+from .pins import pin_problems, pins, side_files
 from .run import DrawResult, run
 from .sidefiles import read_excluded
 
@@ -52,14 +51,10 @@ __all__ = [
     "committed_request",
     "draw",
     "load_commitment",
-    "missing_side_files",
-    "pins",
     "rows_of",
 ]
 
 _DRY_SEED = Seed(UNREVEALED_SEED)
-# the side files a committed draw reads again: the canonical request holds only their names
-_READ_AGAIN = ("--exclude", "--avoid")
 
 
 @dataclass(frozen=True)
@@ -183,103 +178,6 @@ def check_rows(src: str, record: dict[str, Any], commitment: Commitment, salt: s
         raise ListError("the salt given does not give the committed entrant hashes")
 
 
-# --------------------------------------------------------------------------- side files
-
-
-def pins(request: DrawRequest, record: dict[str, Any]) -> list[dict[str, Any]]:
-    """What the commitment pins of each side file of ``request``: its option, base name,
-    SHA-256, and what the draw (its dry run's ``record``) took from it."""
-    return [
-        {"option": f.option, "file": f.name, "sha256": f.sha256, "holds": _holds(f, record)}
-        for f in request.side_files
-    ]
-
-
-def _holds(side: SideFile, record: dict[str, Any]) -> dict[str, Any]:
-    target = record.get("target") or {}
-    spec = target.get("draw") or {}
-    if side.option == "--exclude":
-        exclusion = spec.get("exclusion") or {}
-        return {"ids": exclusion.get("ids"), "digest": exclusion.get("digest")}
-    if side.option == "--strata-counts":
-        return {"counts": (spec.get("allocation") or {}).get("counts")}
-    avoid = (target.get("balance") or {}).get("avoid") or {}
-    return {"before_sha256": hashlib.sha256(canonical_json(avoid.get("before"))).hexdigest()}
-
-
-def pin_problems(body: dict[str, Any], record: dict[str, Any]) -> list[str]:
-    """Where ``record`` took from a side file something else than the commitment pinned
-    (empty when each agrees)."""
-    problems = []
-    for pin in body.get("inputs") or []:
-        side = SideFile(pin["option"], str(pin["file"]), str(pin["sha256"]))
-        got = _holds(side, record)
-        if got != pin["holds"]:
-            problems.append(
-                f"{pin['option']} {pin['file']}: the draw took {_show(got)} from it, the "
-                f"commitment pinned {_show(pin['holds'])}"
-            )
-    return problems
-
-
-def _show(holds: dict[str, Any]) -> str:
-    return ", ".join(
-        f"{k} {str(v)[:16] if k.endswith(('digest', 'sha256')) else v}" for k, v in holds.items()
-    )
-
-
-def side_files(
-    commitment: Commitment, where: str, given: dict[str, str] | None = None
-) -> tuple[SideFile, ...]:
-    """The committed side files the draw reads again, found by name beside the commitment
-    file ``where`` (or in the current folder, or at the path ``given`` names for the
-    option), each refused unless its bytes are the committed ones. The strata counts are
-    not among them: the canonical request holds the counts themselves."""
-    out = []
-    for pin in commitment.body.get("inputs") or []:
-        option, name = pin["option"], os.path.basename(str(pin["file"]))
-        if option not in _READ_AGAIN:
-            continue
-        path = _find(name, where, (given or {}).get(option))
-        if path is None:
-            raise ListError(
-                f"{option} {name}: the committed draw reads this file, which is neither beside "
-                f"{where} nor here: put it there, or name it with {option} PATH"
-            )
-        side = SideFile.read(option, path)
-        if side.sha256 != pin["sha256"]:
-            raise ListError(
-                f"{path}: not the file the commitment pinned for {option} (its SHA-256 is "
-                f"{side.sha256[:16]}..., the commitment's {str(pin['sha256'])[:16]}...): it "
-                "changed after the commitment; draw with the file as it was committed"
-            )
-        out.append(side)
-    return tuple(out)
-
-
-def missing_side_files(
-    commitment: Commitment, where: str, given: dict[str, str] | None = None
-) -> list[str]:
-    """The side files the committed draw reads again that are neither beside ``where``,
-    nor here, nor given (as ``--exclude april.txt``)."""
-    return [
-        f"{pin['option']} {os.path.basename(str(pin['file']))}"
-        for pin in commitment.body.get("inputs") or []
-        if pin["option"] in _READ_AGAIN
-        and _find(os.path.basename(str(pin["file"])), where, (given or {}).get(pin["option"]))
-        is None
-    ]
-
-
-def _find(name: str, where: str, given: str | None) -> str | None:
-    if given is not None:
-        return given
-    for folder in (os.path.dirname(where), os.curdir):
-        if os.path.isfile(os.path.join(folder, name)):
-            return os.path.join(folder, name)
-    return None
-
-
 def committed_request(
     made: Commitment, where: str, src: str, given: dict[str, str] | None = None
 ) -> DrawRequest:
@@ -291,7 +189,7 @@ def committed_request(
     try:
         if not made.pins_files:
             return legacy_request(made.command, src, [str(x) for x in body["draw"]["options"]])
-        sides = side_files(made, where, given)
+        sides = side_files(made.body, where, given)
         exclude = next((f for f in sides if f.option == "--exclude"), None)
         request = body["draw"]["request"]
         id_column = ((request.get("sample") or {}).get("draw") or {}).get("id")

@@ -278,6 +278,7 @@ def _committed(rec: DrawRecord, where: str, given: dict[str, str | None]) -> str
     """The chain of a committed draw: hash, seed and pins; with the input, the list and
     the committed draw on it (its side files found beside the record file)."""
     from ..filedraw import commitment
+    from ..filedraw.pins import missing_side_files
 
     line = commitment.check_record(rec, None)
     src = given["input"]
@@ -286,7 +287,7 @@ def _committed(rec: DrawRecord, where: str, given: dict[str, str | None]) -> str
     held = rec.commitment or {}
     made = commitment.Commitment(held["body"], str(held["sha256"]))
     paths = {} if given["exclude"] is None else {"--exclude": str(given["exclude"])}
-    missing = commitment.missing_side_files(made, where, paths)
+    missing = missing_side_files(made.body, where, paths)
     if missing:  # what the record states of them is checked; the draw is replayed below
         commitment.check_rows(src, rec.to_dict(), made, held.get("salt"))
         return (
