@@ -136,6 +136,12 @@ def verify_record(
     WorkbookError
         With the first difference found.
 
+    See Also
+    --------
+    xlshuffle.records.verify : the library's check of any record (workbooks, lists,
+        orders, allocations, deals, committed draws), which answers with a verdict
+        (``.ok``, ``.message``) instead of raising at a difference.
+
     Examples
     --------
     >>> record = DrawRecord(command="shuffle", seed="42", input="in.xlsx",
