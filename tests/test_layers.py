@@ -80,12 +80,6 @@ RULES: dict[str, Rule] = {
     "batch": rule("workbook"),  # 0.1's import path, kept as an alias of the workbook API
 }
 
-#: No module is longer than this many lines, except the legacy ones allowed below.
-MAX_LINES = 400
-#: Modules allowed to be longer. Do not add to this list: split the module instead (see
-#: lab/classic.py and lab/fairness.py for how).
-LONG_MODULES_ALLOWED: set[str] = set()
-
 # CPython's SHA-256 accelerator is `_sha2` from 3.12, `_sha256` before (draw/protocol.py
 # tries both); neither name is in every version's sys.stdlib_module_names.
 STDLIB = frozenset(sys.stdlib_module_names) | {"__future__", "_sha2", "_sha256"}
@@ -237,16 +231,6 @@ def test_checker_catches_a_private_name_of_another_layer() -> None:
     source = "from ..draw.protocol import _DOMAIN\nfrom .paths import _Usage\n"
     found = private_imports("xlshuffle.cli.batch", imports_of(source, "xlshuffle.cli.batch"), KNOWN)
     assert found == ["xlshuffle.cli.batch:1: imports the private xlshuffle.draw.protocol._DOMAIN"]
-
-
-def _sized_modules() -> list[Path]:
-    return [p for p in _modules() if str(p.relative_to(SRC)) not in LONG_MODULES_ALLOWED]
-
-
-@pytest.mark.parametrize("path", _sized_modules(), ids=lambda p: str(p.relative_to(SRC)))
-def test_module_is_at_most_400_lines(path: Path) -> None:
-    lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= MAX_LINES, f"{path.relative_to(SRC)} has {lines} lines: split it"
 
 
 def test_every_layer_folder_is_a_package() -> None:
