@@ -1830,8 +1830,8 @@ def locked_draw(
     (``formats``: column number -> the number format of the rows of ``people``)."""
     import openpyxl
 
-    from xlshuffle.excel._lockcore import Draw
-    from xlshuffle.excel._lockplan import plan
+    from xlshuffle.excel.lock.log import Draw
+    from xlshuffle.excel.lock.plan import plan
 
     options = dict(LOCKED[mode])
     mode = mode.split("-")[0]

@@ -25,18 +25,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..common.celltext import text_of
-from ..draw.commit import (
+from ...common.celltext import text_of
+from ...draw.commit import (
     COMMITMENT_VERSION,
     commit_seed,
     commitment_sha256,
     reveal_values,
     rows_sha256,
 )
-from ..draw.errors import ListError, OptionError, SeedError, SizeError, WorkbookError
-from ..draw.protocol import PROTOCOL
-from . import _cells
-from ._lockbook import (
+from ...draw.errors import ListError, OptionError, SeedError, SizeError, WorkbookError
+from ...draw.protocol import PROTOCOL
+from .. import _cells
+from .book import (
     COMMIT_COLUMNS,
     LOG_SHEET,
     MAX_SEED,
@@ -48,7 +48,7 @@ from ._lockbook import (
     selection,
     version,
 )
-from ._lockcore import LOG_COLUMNS, Draw, Rows, log_text, sheet_ref, values_sha256
+from .log import LOG_COLUMNS, Draw, Rows, log_text, sheet_ref, values_sha256
 
 __all__ = ["COMMIT_MODE", "Commitment", "commit", "draw", "list_texts"]
 

@@ -15,10 +15,12 @@ import re
 import shlex
 from typing import Any
 
-from ..common.a1 import col_index, col_letters
-from ..draw.errors import OptionError, ShapeError, WorkbookError
-from . import _cells, _teams
-from ._lockbook import (
+from ...common.a1 import col_index, col_letters
+from ...draw.errors import OptionError, ShapeError, WorkbookError
+from .. import _cells, _teams
+from ..allocate import allocation
+from ..orders import orders_rows
+from .book import (
     MAX_CELLS,
     a1,
     append,
@@ -32,9 +34,7 @@ from ._lockbook import (
     version,
     write,
 )
-from ._lockcore import Draw, Rows, block, excel_text, log_text, sheet_ref
-from .allocate import allocation
-from .orders import orders_rows
+from .log import Draw, Rows, block, excel_text, log_text, sheet_ref
 
 __all__ = ["assign_balanced_teams", "check_added", "write_allocation_list", "write_orders"]
 

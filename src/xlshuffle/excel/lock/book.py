@@ -16,11 +16,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..common.a1 import col_index
-from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
-from ..draw.protocol import new_seed, normalise_seed
-from . import _cells
-from ._lockcore import LOG_COLUMNS, Draw, Rows, log_text
+from ...common.a1 import col_index
+from ...draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
+from ...draw.protocol import new_seed, normalise_seed
+from .. import _cells
+from .log import LOG_COLUMNS, Draw, Rows, log_text
 
 __all__ = [
     "COMMIT_COLUMNS",
@@ -50,7 +50,7 @@ LOG_SHEET = "Draw log"
 SEED_NAME = "SEED"
 #: The most cells a command reads: a whole column selected by mistake is refused.
 MAX_CELLS = 1_000_000
-#: The log's columns after :data:`~._lockcore.LOG_COLUMNS`, filled only by committed
+#: The log's columns after :data:`~.log.LOG_COLUMNS`, filled only by committed
 #: draws (commit, then draw: protocol section 17) and written with their header cells
 #: only then, so that a log without committed draws keeps its width.
 COMMIT_COLUMNS = ("commitment sha256", "list sha256", "beacon", "reveal", "commitment")

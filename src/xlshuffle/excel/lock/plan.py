@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..draw.errors import ShapeError, SizeError
-from ..draw.knuth import deal, group_numbers, permutation
-from . import _raffle
-from ._lockcore import LockMode, Rows
+from ...draw.errors import ShapeError, SizeError
+from ...draw.knuth import deal, group_numbers, permutation
+from .. import _raffle
+from .log import LockMode, Rows
 
 __all__ = ["plan", "undo"]
 

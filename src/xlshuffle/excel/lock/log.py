@@ -1,9 +1,9 @@
 """Draw and lock, the pure part: what a locked draw logs, from plain values.
 
 Nothing here touches a workbook or xlwings. :mod:`xlshuffle.excel.lock` reads the
-selection as a list of rows, asks :func:`~._lockplan.plan` what to write, writes it and
+selection as a list of rows, asks :func:`~.plan.plan` what to write, writes it and
 appends :meth:`Draw.log_row` to the ``Draw log`` sheet; ``restore last draw`` asks
-:func:`~._lockplan.undo` what to write back. Everything a log row holds can be recomputed from it
+:func:`~.plan.undo` what to write back. Everything a log row holds can be recomputed from it
 by anyone (docs/excel.md, "Draw and lock").
 
 The input hash (:func:`values_sha256`) is SHA-256 over this serialisation of a grid of
@@ -37,10 +37,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from ..common.a1 import col_index, col_letters
-from ..common.digest import bytes_sha256
-from ..common.raffle_options import DrawOptions
-from ..common.request import (
+from ...common.a1 import col_index, col_letters
+from ...common.digest import bytes_sha256
+from ...common.raffle_options import DrawOptions
+from ...common.request import (
     DrawKind,
     DrawRequest,
     GroupsOptions,
@@ -49,10 +49,10 @@ from ..common.request import (
     SampleOptions,
     ShuffleOptions,
 )
-from ..draw.errors import WorkbookError
-from ..draw.protocol import PROTOCOL, excel_serial
-from ..draw.seed import Seed
-from ._cells import SHEET_COLUMNS, SHEET_ROWS
+from ...draw.errors import WorkbookError
+from ...draw.protocol import PROTOCOL, excel_serial
+from ...draw.seed import Seed
+from .._cells import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]
 
@@ -205,7 +205,7 @@ class Draw:
     new_sheets: tuple[str, ...] = ()
     options: str = ""
     #: the formula and command line of a design (teams, orders, allocation), made by
-    #: :mod:`xlshuffle.excel._lockdesign`, which knows their arguments
+    #: :mod:`xlshuffle.excel.lock.designs`, which knows their arguments
     formula_text: str = ""
     command_text: str = ""
 

@@ -43,11 +43,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.a1 import col_letters
-from ..draw.errors import ShapeError, SizeError, WorkbookError
-from ..draw.protocol import new_seed
-from . import _cells, _lockcommit
-from ._lockbook import (
+from ...common.a1 import col_letters
+from ...draw.errors import ShapeError, SizeError, WorkbookError
+from ...draw.protocol import new_seed
+from .. import _cells
+from . import committed
+from .book import (
     LOG_SHEET,
     MAX_CELLS,
     SEED_NAME,
@@ -66,8 +67,14 @@ from ._lockbook import (
     write,
     write_text,
 )
-from ._lockcommit import COMMIT_MODE, Commitment
-from ._lockcore import (
+from .committed import COMMIT_MODE, Commitment
+from .designs import (
+    assign_balanced_teams,
+    check_added,
+    write_allocation_list,
+    write_orders,
+)
+from .log import (
     LOG_COLUMNS,
     SHEET_SEPARATOR,
     Draw,
@@ -76,13 +83,7 @@ from ._lockcore import (
     log_text,
     values_sha256,
 )
-from ._lockdesign import (
-    assign_balanced_teams,
-    check_added,
-    write_allocation_list,
-    write_orders,
-)
-from ._lockplan import plan, undo
+from .plan import plan, undo
 
 __all__ = [
     "LOG_SHEET",
@@ -214,7 +215,7 @@ def commit_selection(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = 
     """Commit to the selected rows, the draw ``draw`` (``sample``: ``k`` winners,
     ``shuffle``, ``groups``: ``k`` groups) and the public random value ``beacon``
     announces; log the commitment, whose hash is to be published now (section 17)."""
-    return _lockcommit.commit(book, draw, k, beacon)
+    return committed.commit(book, draw, k, beacon)
 
 
 def draw_committed(book: Any, reveal: Any = "", commitment: Any = "") -> Draw:
@@ -222,7 +223,7 @@ def draw_committed(book: Any, reveal: Any = "", commitment: Any = "") -> Draw:
     ``commitment``) with the seed its hash and the ``reveal`` values give (several
     separated by `` / ``), exactly as the plain command draws; refused if the committed
     cells changed."""
-    return _lockcommit.draw(book, reveal, commitment, _lock)
+    return committed.draw(book, reveal, commitment, _lock)
 
 
 def write_seed(book: Any) -> str:
