@@ -4,10 +4,11 @@
 mapped to exit codes in one place, :func:`main`: usage errors exit 2, failures exit 1,
 and a user mistake is one ``Error: ...`` line on stderr, never a traceback.
 
-Subcommands that need an optional dependency live in their own modules of this package,
-``cli.batch`` and ``cli.fairness`` (listed in ``_EDGE_COMMANDS``), and import it only when
-they run, so ``xlshuffle --help`` works with the core alone and a missing extra is
-reported with the command that installs it.
+Every subcommand is registered the same way: a module of this package listed in
+``_COMMANDS`` adds it with ``register(subparsers)``. Those that need an optional
+dependency (``cli.batch``, ``cli.fairness``) import it only when they run, so
+``xlshuffle --help`` works with the core alone and a missing extra is reported with the
+command that installs it.
 
 The command line is the top layer: it may import every other part of xlshuffle, and no
 part imports it.
@@ -17,22 +18,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, NoReturn
 
 from .. import __version__
-from ..draw.cards import deal_hands
 from ..draw.errors import OptionError, SeedError, SizeError, XlshuffleError
-from ..draw.protocol import new_seed
 from ..draw.seed import Seed
 
 __all__ = ["UsageError", "main"]
 
-# Modules that add subcommands with ``register(subparsers)``; skipped if not present.
-# They must import without their optional dependency and import it when they run.
-_EDGE_COMMANDS = (
+# The modules that add the subcommands, each with ``register(subparsers)``, in the order
+# ``--help`` lists them; a module that is not present is skipped. Each must import without
+# its optional dependency and import it when it runs.
+_COMMANDS = (
+    "xlshuffle.cli.basics",
+    "xlshuffle.cli.orders",
     "xlshuffle.cli.batch",
     "xlshuffle.cli.fairness",
     "xlshuffle.cli.allocate",
@@ -64,80 +65,6 @@ def seed_of(args: argparse.Namespace) -> Seed:
     """The seed ``--seed`` (and ``--exact-seed``) give: the command line's one reader of
     a seed (a fresh one without ``--seed``)."""
     return Seed.typed(args.seed, exact=args.exact_seed)
-
-
-# --------------------------------------------------------------------------- lines
-
-
-def _cmd_lines(args: argparse.Namespace) -> int:
-    from ..common.files import atomic_writer
-    from ..lists import LineList, read_limited
-
-    if args.max_mb < 1:
-        raise UsageError("--max-mb must be 1 or more")
-    if args.max_lines < 1:
-        raise UsageError("--max-lines must be 1 or more")
-    limit = args.max_mb * 1024**2
-    if args.file == "-":
-        data = read_limited(sys.stdin.buffer, limit, "stdin", max_lines=args.max_lines)
-    else:
-        with open(args.file, "rb") as fh:
-            data = read_limited(fh, limit, args.file, max_lines=args.max_lines)
-    head = b""
-    if args.header:  # the first line stays first; removed in place, not copied
-        end = data.find(b"\n") + 1 or len(data)
-        head = bytes(data[:end])
-        del data[:end]
-    lines = LineList(data)
-    if head.endswith(b"\n"):  # a last line without one takes the file's first line's
-        lines.ending = b"\r\n" if head.endswith(b"\r\n") else b"\n"
-    seed = seed_of(args)
-    order = lines.draw(args.n, seed.stream())
-    if args.output:
-        with atomic_writer(args.output) as out:
-            out.write(head)
-            for chunk in lines.chunks(order):
-                out.write(chunk)
-    else:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(head)
-        for chunk in lines.chunks(order):
-            sys.stdout.buffer.write(chunk)
-        sys.stdout.buffer.flush()
-    seed_note(seed, sys.stderr)
-    return 0
-
-
-# --------------------------------------------------------------------------- deal
-
-
-def _cmd_deal(args: argparse.Namespace) -> int:
-    seed = seed_of(args)
-    deck: Any = args.deck
-    hands = deal_hands(
-        args.cards, args.hands, seed=seed.stream(), deck=deck, jokers=args.jokers, decks=args.decks
-    )
-    if args.json:
-        record = {
-            "protocol": "xlshuffle/draw/v1",
-            "seed": seed.text,
-            "deck": deck,  # N for the numbers 1..N, else null (cards)
-            "decks": args.decks,
-            "jokers": args.jokers,
-            "hands": hands,
-        }
-        print(json.dumps(record, ensure_ascii=False))
-    else:
-        for h, hand in enumerate(hands, 1):
-            print(f"Hand {h}: " + " ".join(str(c) for c in hand))
-    seed_note(seed, sys.stderr)
-    return 0
-
-
-def _cmd_seed(args: argparse.Namespace) -> int:
-    for _ in range(args.count):
-        print(new_seed())
-    return 0
 
 
 # --------------------------------------------------------------------------- parser
@@ -191,70 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"xlshuffle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser(
-        "lines",
-        help="shuffle or sample the lines of a file (like shuf)",
-        description="Shuffle or sample the lines of a file, byte for byte: a line ends after "
-        "\\n and keeps its own \\n or \\r\\n; a last line without one is written with the "
-        "file's own ending (its first line's).",
-    )
-    p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")
-    p.add_argument("-n", type=_positive, help="output at most N lines, in draw order")
-    add_seed(p, "order")
-    p.add_argument("-o", "--output", help="write to this file instead of stdout")
-    p.add_argument(
-        "--header",
-        action="store_true",
-        help="the first line is a header: it stays first and is not drawn (-n counts the "
-        "lines after it)",
-    )
-    p.add_argument(
-        "--max-mb",
-        type=int,
-        default=2048,
-        metavar="MB",
-        help="refuse a larger input (default 2048 MB), before reading all of it",
-    )
-    p.add_argument(
-        "--max-lines",
-        type=int,
-        default=100_000_000,
-        metavar="N",
-        help="refuse an input of more lines (default 100,000,000: 400 MB of offsets), "
-        "before reading all of it",
-    )
-    p.set_defaults(func=_cmd_lines)
-
-    p = sub.add_parser(
-        "deal",
-        help="deal playing cards to hands",
-        description="Deal cards round-robin to hands from one or more shuffled decks (52 "
-        "cards, plus jokers), or numbers 1..N with --deck N: the same seed gives the same "
-        "deal as xlshuffle.deal_hands, and as the Excel function DEAL for one deck without "
-        "jokers.",
-    )
-    p.add_argument("--cards", type=_one_or_more, default=5, help="cards per hand (default 5)")
-    p.add_argument("--hands", type=_one_or_more, default=1, help="number of hands (default 1)")
-    p.add_argument("--deck", type=_one_or_more, help="deal from the numbers 1..N instead of cards")
-    p.add_argument("--jokers", type=_positive, default=0, help="jokers per deck")
-    p.add_argument("--decks", type=_one_or_more, default=1, help="decks shuffled together")
-    add_seed(p, "deal")
-    p.add_argument("--json", action="store_true", help="print a JSON record")
-    p.set_defaults(func=_cmd_deal)
-
-    p = sub.add_parser(
-        "seed",
-        help="print a fresh random seed",
-        description="Print a fresh seed (128 bits from the operating system's random source, "
-        "as 26 letters and digits) to announce before a draw and pass to --seed.",
-    )
-    p.add_argument("-c", "--count", type=_positive, default=1, help="how many seeds")
-    p.set_defaults(func=_cmd_seed)
-
-    from .orders import register as register_orders  # needs no optional dependency
-
-    register_orders(sub)
-    for name in _EDGE_COMMANDS:
+    for name in _COMMANDS:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
