@@ -16,7 +16,6 @@ from typing import Any
 from ..common.request import DrawKind, DrawRequest
 from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES
-from ..draw.seed import Seed
 from . import add_seed, guards, records
 from .commit import add_committed_options
 from .draws import add_draw_options
@@ -234,10 +233,10 @@ def _run_request(request: DrawRequest) -> dict[str, Any]:
 def _cmd_run(args: argparse.Namespace) -> int:
     """``shuffle``, ``sample`` or ``groups`` on every input: check the options, build one
     request per file, run them, report."""
-    from . import seed_note
+    from . import seed_note, seed_of
 
     command: DrawKind = args.command
-    seed = Seed.typed(args.seed, exact=args.exact_seed)  # before any file is touched
+    seed = seed_of(args)  # a bad seed is refused before any file is touched
     check_options(args)
     options, side_files = draw_of(args)
     paths = _inputs(args)

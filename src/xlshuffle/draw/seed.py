@@ -60,8 +60,8 @@ class Seed:
 
     @classmethod
     def given(cls, value: object) -> Seed:
-        """The seed of ``value``: a text, a number, a date, a stream being continued (its
-        seed), or None/``""`` for a fresh one.
+        """The seed of ``value``: a text, a number, a date, a stream (its seed: the stream
+        is drawn again from its start), or None/``""`` for a fresh one.
 
         Raises
         ------
@@ -75,8 +75,7 @@ class Seed:
         if value is None or value == "":
             return cls(new_seed(), fresh=True)
         if isinstance(value, str):
-            normalise_seed(value)
-            return cls(value)
+            return cls(value)  # checked by __post_init__
         return cls(normalise_seed(value).decode("utf-8"))
 
     @classmethod
