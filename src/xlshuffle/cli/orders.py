@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from ..common.targets import check_writable
+from ..filedraw.inputs import table_reader
 
 __all__ = ["register"]
 
@@ -75,8 +76,8 @@ def cmd_orders(args: argparse.Namespace) -> int:
     if args.record:
         check_writable(args.record)
     readers = (
-        _reader(args.items, args.items_range, "--items-range"),
-        _reader(args.ids, args.ids_range, "--ids-range"),
+        table_reader(args.items, args.items_range, "--items-range"),
+        table_reader(args.ids, args.ids_range, "--ids-range"),
     )
     rec = orders_csv(
         args.items,
@@ -106,29 +107,6 @@ def cmd_orders(args: argparse.Namespace) -> int:
     )
     seed_note(seed, sys.stderr)
     return 0
-
-
-def _is_book(path: str) -> bool:
-    return path.lower().endswith((".xlsx", ".xlsm", ".xltx", ".xltm"))
-
-
-def _reader(path: str, cells: str | None, option: str) -> Any:
-    """How ``path``'s values are read: None (a list or text file) or from a workbook."""
-    from . import UsageError
-
-    if not _is_book(path):
-        if cells is not None:
-            raise UsageError(f"{option} is for a workbook; {path} is read as a list or text")
-        return None
-    from ..workbook.tables import range_values
-
-    def read(p: str, column: str | None, col_option: str) -> tuple[list[str], str]:
-        if cells is not None and column is not None:
-            raise UsageError(f"{p}: give {option} or {col_option}, not both")
-        given = option if cells is not None else col_option
-        return range_values(p, cells=cells, column=column, option=given)
-
-    return read
 
 
 def _renderer(output: str) -> Any:

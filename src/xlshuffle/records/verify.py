@@ -10,7 +10,7 @@ with the files given, or a file that cannot be read, is an exception. The engine
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -305,6 +305,7 @@ def _committed(rec: DrawRecord, where: str, given: dict[str, str | None]) -> str
 
 def _orders(rec: OrdersRecord, where: str, given: dict[str, str | None]) -> str:
     """An orders record, drawn again from the items and the IDs."""
+    from ..filedraw.inputs import is_workbook, table_reader
     from ..lists.orders import verify_orders_csv
 
     src, ids, out = given["input"], given["ids"], given["output"]
@@ -315,11 +316,11 @@ def _orders(rec: OrdersRecord, where: str, given: dict[str, str | None]) -> str:
         )
     data = rec.to_dict()
     readers = (
-        _reader(src, data.get("items_range"), "items_range"),
-        _reader(ids, data.get("ids_range"), "ids_range"),
+        table_reader(src, data.get("items_range"), "items_range"),
+        table_reader(ids, data.get("ids_range"), "ids_range"),
     )
     read_saved = None
-    if out is not None and _is_book(out):
+    if out is not None and is_workbook(out):
         from ..workbook.tables import read_table
 
         read_saved = read_table
@@ -329,26 +330,6 @@ def _orders(rec: OrdersRecord, where: str, given: dict[str, str | None]) -> str:
         f"ok: orders of {data['items']} for {data['people']} people with seed {data['seed']} "
         f"drawn again; {checked} checked"
     )
-
-
-def _is_book(path: str) -> bool:
-    return path.lower().endswith((".xlsx", ".xlsm", ".xltx", ".xltm"))
-
-
-def _reader(path: str, cells: str | None, option: str) -> Callable[..., Any] | None:
-    """How ``path``'s values are read: None (a list or text file) or from a workbook."""
-    if not _is_book(path):
-        if cells is not None:
-            raise OptionError(f"{option} is for a workbook; {path} is read as a list or text")
-        return None
-    from ..workbook.tables import range_values
-
-    def read(p: str, column: str | None, col_option: str) -> tuple[list[str], str]:
-        if cells is not None and column is not None:
-            raise OptionError(f"{p}: give {option} or {col_option}, not both")
-        return range_values(p, cells=cells, column=column, option=option if cells else col_option)
-
-    return read
 
 
 def _allocation(rec: AllocationRecord, where: str, given: dict[str, str | None]) -> str:
