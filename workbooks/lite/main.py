@@ -1561,6 +1561,39 @@ class DrawRequest:
                 f"not {type(self.options).__name__}"
             )
 
+    @classmethod
+    def from_keywords(
+        cls,
+        kind: DrawKind,
+        src: str | os.PathLike[str],
+        dst: str | os.PathLike[str] | None,
+        options: Options,
+        *,
+        seed: object,
+        region: Region,
+        in_place: bool = False,
+        backup: bool = True,
+        dry_run: bool = False,
+        limits: tuple[tuple[str, int], ...] = (),
+    ) -> DrawRequest:
+        """The request the Python API's keyword functions stand for: paths as given, the
+        seed as :meth:`Seed.given <xlshuffle.draw.seed.Seed.given>` reads it (a stream is
+        drawn from its start: the record keeps only its seed)."""
+        return cls(
+            kind=kind,
+            src=os.fspath(src),
+            seed=Seed.given(seed),
+            options=options,
+            region=region,
+            output=Output(
+                path=None if dst is None else os.fspath(dst),
+                in_place=in_place,
+                backup=backup,
+                dry_run=dry_run,
+            ),
+            limits=limits,
+        )
+
     def replace(self, **changes: Any) -> DrawRequest:
         """A copy with ``changes`` (the fields' names)."""
         return dataclasses.replace(self, **changes)
@@ -4057,8 +4090,8 @@ class Seed:
 
     @classmethod
     def given(cls, value: object) -> Seed:
-        """The seed of ``value``: a text, a number, a date, a stream being continued (its
-        seed), or None/``""`` for a fresh one.
+        """The seed of ``value``: a text, a number, a date, a stream (its seed: the stream
+        is drawn again from its start), or None/``""`` for a fresh one.
 
         Raises
         ------
@@ -4072,8 +4105,7 @@ class Seed:
         if value is None or value == "":
             return cls(new_seed(), fresh=True)
         if isinstance(value, str):
-            normalise_seed(value)
-            return cls(value)
+            return cls(value)  # checked by __post_init__
         return cls(normalise_seed(value).decode("utf-8"))
 
     @classmethod

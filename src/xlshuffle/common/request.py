@@ -193,6 +193,39 @@ class DrawRequest:
                 f"not {type(self.options).__name__}"
             )
 
+    @classmethod
+    def from_keywords(
+        cls,
+        kind: DrawKind,
+        src: str | os.PathLike[str],
+        dst: str | os.PathLike[str] | None,
+        options: Options,
+        *,
+        seed: object,
+        region: Region,
+        in_place: bool = False,
+        backup: bool = True,
+        dry_run: bool = False,
+        limits: tuple[tuple[str, int], ...] = (),
+    ) -> DrawRequest:
+        """The request the Python API's keyword functions stand for: paths as given, the
+        seed as :meth:`Seed.given <xlshuffle.draw.seed.Seed.given>` reads it (a stream is
+        drawn from its start: the record keeps only its seed)."""
+        return cls(
+            kind=kind,
+            src=os.fspath(src),
+            seed=Seed.given(seed),
+            options=options,
+            region=region,
+            output=Output(
+                path=None if dst is None else os.fspath(dst),
+                in_place=in_place,
+                backup=backup,
+                dry_run=dry_run,
+            ),
+            limits=limits,
+        )
+
     def replace(self, **changes: Any) -> DrawRequest:
         """A copy with ``changes`` (the fields' names)."""
         return dataclasses.replace(self, **changes)

@@ -109,9 +109,18 @@ def shuffle_csv(
     >>> pathlib.Path(dst).read_bytes()
     b'name;note\\r\\nAnn;"a;b"\\r\\nDee;y\\r\\nBob;x\\r\\nCid;"2\\r\\nlines"\\r\\n'
     """
-    request = list_request("shuffle", src, dst, ShuffleOptions(), seed=seed, header=header,
-                           in_place=in_place, backup=backup, dry_run=dry_run,
-                           max_bytes=max_bytes)  # fmt: skip
+    request = list_request(
+        "shuffle",
+        src,
+        dst,
+        ShuffleOptions(),
+        seed=seed,
+        header=header,
+        in_place=in_place,
+        backup=backup,
+        dry_run=dry_run,
+        max_bytes=max_bytes,
+    )
     return shuffle_list(request)
 
 
@@ -154,8 +163,9 @@ def sample_csv(
         among the data records.
     """
     options = SampleOptions(k=check_count("k", k))
-    request = list_request("sample", src, dst, options, seed=seed, header=header,
-                           dry_run=dry_run, max_bytes=max_bytes)  # fmt: skip
+    request = list_request(
+        "sample", src, dst, options, seed=seed, header=header, dry_run=dry_run, max_bytes=max_bytes
+    )
     return sample_list(request, out=out)
 
 
@@ -206,9 +216,18 @@ def groups_csv(
     most ``size`` records: ``k = ceil(n / size)``, and the record keeps both.
     """
     options = GroupsOptions(k=k, size=size, label=label)
-    request = list_request("groups", src, dst, options, seed=seed, header=header,
-                           in_place=in_place, backup=backup, dry_run=dry_run,
-                           max_bytes=max_bytes)  # fmt: skip
+    request = list_request(
+        "groups",
+        src,
+        dst,
+        options,
+        seed=seed,
+        header=header,
+        in_place=in_place,
+        backup=backup,
+        dry_run=dry_run,
+        max_bytes=max_bytes,
+    )
     return groups_list(request)
 
 

@@ -20,11 +20,10 @@ from ..common.counts import refuse_taken_label, too_many
 from ..common.digest import bytes_sha256
 from ..common.files import write_output
 from ..common.record import RECORD_VERSION
-from ..common.request import DrawKind, DrawRequest, Options, Output, Region
+from ..common.request import DrawKind, DrawRequest, Options, Region
 from ..common.targets import check_output, is_stream, output_of
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.protocol import PROTOCOL, DrawStream
-from ..draw.seed import Seed
 from .lines import DEFAULT_MAX_MB, read_limited
 from .table import CsvList, parse_list
 
@@ -201,20 +200,17 @@ def list_request(
     dry_run: bool = False,
     max_bytes: int = DEFAULT_MAX_MB * 1024**2,
 ) -> DrawRequest:
-    """The request the public keyword functions of this package stand for (a stream
-    given as the seed is drawn from its start: the record keeps its seed)."""
-    return DrawRequest(
-        kind=kind,
-        src=os.fspath(src),
-        seed=Seed.given(seed),
-        options=options,
+    """The request the public keyword functions of this package stand for."""
+    return DrawRequest.from_keywords(
+        kind,
+        src,
+        dst,
+        options,
+        seed=seed,
         region=Region(header=header),
-        output=Output(
-            path=None if dst is None else os.fspath(dst),
-            in_place=in_place,
-            backup=backup,
-            dry_run=dry_run,
-        ),
+        in_place=in_place,
+        backup=backup,
+        dry_run=dry_run,
         limits=(("max_file_bytes", max_bytes),),
     )
 

@@ -139,9 +139,16 @@ def draw_csv(
     ``target["draw"]`` how they were chosen. Lines for the terminal that the record does
     not keep (IDs excluded that matched no entrant) are added to ``notes``.
     """
-    request = list_request("sample", src, dst, SampleOptions(k=options.k, draw=options),
-                           seed=seed, header=header, dry_run=dry_run,
-                           max_bytes=max_bytes)  # fmt: skip
+    request = list_request(
+        "sample",
+        src,
+        dst,
+        SampleOptions(k=options.k, draw=options),
+        seed=seed,
+        header=header,
+        dry_run=dry_run,
+        max_bytes=max_bytes,
+    )
     return drawn_sample(request, out=out, notes=notes)
 
 

@@ -124,9 +124,18 @@ def balanced_groups_csv(
         balance=tuple(balance),
         avoid=None if avoid is None else os.fspath(avoid),
     )
-    request = list_request("groups", src, dst, options, seed=seed, header=header,
-                           in_place=in_place, backup=backup, dry_run=dry_run,
-                           max_bytes=max_bytes)  # fmt: skip
+    request = list_request(
+        "groups",
+        src,
+        dst,
+        options,
+        seed=seed,
+        header=header,
+        in_place=in_place,
+        backup=backup,
+        dry_run=dry_run,
+        max_bytes=max_bytes,
+    )
     return balanced_groups_list(request)
 
 

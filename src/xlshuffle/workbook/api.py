@@ -146,11 +146,22 @@ def shuffle_workbook(
     options = ShuffleOptions(by=parse_mode(by))
     return shuffle_request(
         file_request(
-            "shuffle", src, dst, options, seed=seed, sheet=sheet, cells=cells, table=table,
-            columns=columns, header=header, keep_blank_rows=keep_blank_rows,
-            in_place=in_place, backup=backup, dry_run=dry_run,
+            "shuffle",
+            src,
+            dst,
+            options,
+            seed=seed,
+            sheet=sheet,
+            cells=cells,
+            table=table,
+            columns=columns,
+            header=header,
+            keep_blank_rows=keep_blank_rows,
+            in_place=in_place,
+            backup=backup,
+            dry_run=dry_run,
         )
-    )  # fmt: skip
+    )
 
 
 def shuffle_request(request: DrawRequest) -> DrawRecord:
@@ -332,11 +343,22 @@ def sample_workbook(
     options = SampleOptions(k=k, sheet_name=sheet_name, draw=draw_options(k, asked))
     return sample_request(
         file_request(
-            "sample", src, dst, options, seed=seed, sheet=sheet, cells=cells, table=table,
-            columns=columns, header=header, keep_blank_rows=keep_blank_rows,
-            in_place=in_place, backup=backup, dry_run=dry_run,
+            "sample",
+            src,
+            dst,
+            options,
+            seed=seed,
+            sheet=sheet,
+            cells=cells,
+            table=table,
+            columns=columns,
+            header=header,
+            keep_blank_rows=keep_blank_rows,
+            in_place=in_place,
+            backup=backup,
+            dry_run=dry_run,
         )
-    )  # fmt: skip
+    )
 
 
 def sample_request(request: DrawRequest) -> SampleResult:

@@ -85,11 +85,22 @@ def groups_workbook(
     )
     return groups_request(
         file_request(
-            "groups", src, dst, options, seed=seed, sheet=sheet, cells=cells, table=table,
-            columns=columns, header=header, keep_blank_rows=keep_blank_rows,
-            in_place=in_place, backup=backup, dry_run=dry_run,
+            "groups",
+            src,
+            dst,
+            options,
+            seed=seed,
+            sheet=sheet,
+            cells=cells,
+            table=table,
+            columns=columns,
+            header=header,
+            keep_blank_rows=keep_blank_rows,
+            in_place=in_place,
+            backup=backup,
+            dry_run=dry_run,
         )
-    )  # fmt: skip
+    )
 
 
 def groups_request(request: DrawRequest) -> DrawRecord:

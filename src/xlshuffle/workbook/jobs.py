@@ -13,7 +13,6 @@ from ..common.request import DrawKind, DrawRequest, Options, Output, Region
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import Mode
 from ..draw.protocol import DrawStream
-from ..draw.seed import Seed
 from .limits import LIMITS
 from .move.plan import sheet_label
 from .move.refusals import check_merge_refs
@@ -149,22 +148,26 @@ def file_request(
     backup: bool,
     dry_run: bool,
 ) -> DrawRequest:
-    """The request the public keyword functions stand for (a stream given as the seed
-    is drawn from its start: the record keeps its seed, which replays only that)."""
-    return DrawRequest(
-        kind=kind,
-        src=os.fspath(src),
-        seed=Seed.given(seed),
-        options=options,
-        region=Region(
-            sheet=sheet,
-            cells=cells,
-            table=table,
-            columns=columns if columns is None or isinstance(columns, str) else ",".join(columns),
-            header=header,
-            keep_blank_rows=keep_blank_rows,
-        ),
-        output=Output(path=dest(dst), in_place=in_place, backup=backup, dry_run=dry_run),
+    """The request the public keyword functions stand for."""
+    joined = columns if columns is None or isinstance(columns, str) else ",".join(columns)
+    region = Region(
+        sheet=sheet,
+        cells=cells,
+        table=table,
+        columns=joined,
+        header=header,
+        keep_blank_rows=keep_blank_rows,
+    )
+    return DrawRequest.from_keywords(
+        kind,
+        src,
+        dst,
+        options,
+        seed=seed,
+        region=region,
+        in_place=in_place,
+        backup=backup,
+        dry_run=dry_run,
     )
 
 
