@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xlshuffle.cli import main
-from xlshuffle.common.winners import csv_text
+from xlshuffle.tabledraw.winners import csv_text
 
 FIELD = st.text(alphabet=st.sampled_from(list('ab,"\r\n é')), max_size=6)
 

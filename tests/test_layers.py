@@ -9,7 +9,8 @@ a module that no rule names fails the test, so a new layer is one new entry in t
 Layers, from the bottom::
 
     draw      the pure core: draw protocol v1 and the shuffles (stdlib; regex lazily)
-    common    small stdlib utilities shared by the edges (file writing, progress)
+    tabledraw the draws over a table of values the edges share (raffles, audits, teams)
+    common    the typed request and record, and stdlib utilities (file writing, progress)
     excel     the worksheet functions, through xlwings
     lab       the fairness lab (stdlib; matplotlib only in lab.plots and lab.raffle_plots)
     lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
@@ -60,20 +61,27 @@ def rule(*layers: str, third_party: tuple[str, ...] = (), lazy: tuple[str, ...] 
 RULES: dict[str, Rule] = {
     "draw": rule("draw", lazy=("regex",)),
     # the root only for __version__ (common.record: a record names the tool's version)
-    "common": rule("draw", "common", "__init__"),
-    "excel": rule("draw", "common", "excel", third_party=("xlwings",)),
+    "tabledraw": rule("draw", "tabledraw"),
+    "common": rule("draw", "tabledraw", "common", "__init__"),
+    "excel": rule("draw", "tabledraw", "common", "excel", third_party=("xlwings",)),
     "lab": rule("draw", "common", "lab"),
-    "lists": rule("draw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
+    "lists": rule("draw", "tabledraw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
     "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),
     "lab.raffle_plots": rule("draw", "common", "lab", third_party=("matplotlib",)),
     # the root only for __version__ (the record names the tool's version)
     "workbook": rule(
-        "draw", "common", "workbook", "__init__", third_party=("openpyxl",), lazy=("isal",)
+        "draw",
+        "tabledraw",
+        "common",
+        "workbook",
+        "__init__",
+        third_party=("openpyxl",),
+        lazy=("isal",),
     ),
     # the root only for __version__ (a list's record names the tool's version)
-    "filedraw": rule("draw", "common", "lists", "workbook", "filedraw", "__init__"),
+    "filedraw": rule("draw", "tabledraw", "common", "lists", "workbook", "filedraw", "__init__"),
     # every kind of record and its verification (the engines' checks imported as they run)
-    "records": rule("draw", "common", "lists", "workbook", "filedraw", "records"),
+    "records": rule("draw", "tabledraw", "common", "lists", "workbook", "filedraw", "records"),
     "cli": Rule(layers=ANY, third_party=ANY),
     "__init__": rule("draw"),  # the root re-exports the core's public API, nothing else
     "__main__": rule("cli"),  # `python -m xlshuffle`
@@ -244,7 +252,7 @@ def test_every_layer_folder_is_a_package() -> None:
 # --------------------------------------------------------------------------- the checker
 
 
-KNOWN = {"draw", "common", "excel", "lab", "lists", "cli", "workbook", "batch"}
+KNOWN = {"draw", "tabledraw", "common", "excel", "lab", "lists", "cli", "workbook", "batch"}
 
 
 def check(source: str, module: str, *, is_package: bool = False) -> list[str]:

@@ -219,7 +219,7 @@ def test_the_worked_example_in_batch_md(
 
 
 def test_a_header_shared_by_two_columns_is_named_not_guessed(tmp_path: Path) -> None:
-    """The column lookup is the raffles' one (common.entrants.find_column): a header text two
+    """The column lookup is the raffles' one (tabledraw.entrants.find_column): a header text two
     columns share is refused, as --weights refuses it, rather than taken as the first."""
     from xlshuffle import OptionError
     from xlshuffle.lists.orders import read_values

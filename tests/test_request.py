@@ -12,7 +12,6 @@ import pytest
 
 from xlshuffle.cli import _parse, build_parser
 from xlshuffle.cli.request import draw_of, requests_of
-from xlshuffle.common.raffle_options import DrawOptions
 from xlshuffle.common.request import (
     DrawRequest,
     GroupsOptions,
@@ -24,6 +23,7 @@ from xlshuffle.common.request import (
 )
 from xlshuffle.draw.errors import OptionError
 from xlshuffle.draw.seed import Seed
+from xlshuffle.tabledraw.raffle_options import DrawOptions
 
 
 def parsed(argv: list[str]) -> DrawRequest:

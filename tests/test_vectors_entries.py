@@ -3,7 +3,7 @@ small strata taken whole (section 11).
 
 The vectors (keys ``one_entry_per_id`` and ``small_strata`` of tests/vectors/draw-v1.json)
 come from tools/make_vectors.py, which implements these rules on its own without importing
-xlshuffle. Each is checked against the package's draw (``common.raffles.choose``, the code
+xlshuffle. Each is checked against the package's draw (``tabledraw.raffles.choose``, the code
 behind ``sample``, workbooks and Excel; and ``lists.raffle.draw_csv`` on the list saved as
 CSV) and against the reference code of docs/draw-protocol.md (``draw_rows``).
 """
@@ -18,10 +18,10 @@ import pytest
 
 from test_vectors import VECTORS, decode_seed, reference_namespace
 from xlshuffle.common.a1 import col_letters
-from xlshuffle.common.entrants import Entrants
-from xlshuffle.common.raffles import DrawOptions, choose, exclusion_of
 from xlshuffle.draw.protocol import DrawStream
 from xlshuffle.lists.raffle import draw_csv
+from xlshuffle.tabledraw.entrants import Entrants
+from xlshuffle.tabledraw.raffles import DrawOptions, choose, exclusion_of
 
 REF = reference_namespace()
 ENTRIES: list[dict[str, Any]] = VECTORS["one_entry_per_id"]

@@ -9,9 +9,7 @@
 # xlshuffle 0.1.0, draw protocol xlshuffle/draw/v1: the same seed gives the same result here
 # as in the Python package, its command line and the other Excel runtimes.
 # Bundled modules: xlshuffle, xlshuffle.common, xlshuffle.common.a1,
-# xlshuffle.common.celltext, xlshuffle.common.digest, xlshuffle.common.entrants,
-# xlshuffle.common.entries, xlshuffle.common.exclusions, xlshuffle.common.raffle_options,
-# xlshuffle.common.raffle_parts, xlshuffle.common.raffles, xlshuffle.common.request,
+# xlshuffle.common.celltext, xlshuffle.common.digest, xlshuffle.common.request,
 # xlshuffle.draw, xlshuffle.draw.allocate, xlshuffle.draw.audit, xlshuffle.draw.cards,
 # xlshuffle.draw.commit, xlshuffle.draw.errors, xlshuffle.draw.grid, xlshuffle.draw.knuth,
 # xlshuffle.draw.orders, xlshuffle.draw.protocol, xlshuffle.draw.raffle,
@@ -21,7 +19,10 @@
 # xlshuffle.excel.allocate, xlshuffle.excel.lock, xlshuffle.excel.lock.book,
 # xlshuffle.excel.lock.commands, xlshuffle.excel.lock.committed,
 # xlshuffle.excel.lock.designs, xlshuffle.excel.lock.log, xlshuffle.excel.lock.plan,
-# xlshuffle.excel.orders, xlshuffle.excel.samples, xlshuffle.excel.scripts.
+# xlshuffle.excel.orders, xlshuffle.excel.samples, xlshuffle.excel.scripts,
+# xlshuffle.tabledraw, xlshuffle.tabledraw.entrants, xlshuffle.tabledraw.entries,
+# xlshuffle.tabledraw.exclusions, xlshuffle.tabledraw.raffle_options,
+# xlshuffle.tabledraw.raffle_parts, xlshuffle.tabledraw.raffles.
 #
 # Use it in xlwings Lite (docs/lite.md has the details), no package index needed:
 #   1. Excel: Home > Add-ins, add "xlwings Lite" and open its task pane.
@@ -42,7 +43,7 @@ from importlib.machinery import ModuleSpec as _ModuleSpec
 XLSHUFFLE_VERSION = "0.1.0"
 DRAW_PROTOCOL = "xlshuffle/draw/v1"
 
-_PACKAGES = frozenset({"xlshuffle", "xlshuffle.common", "xlshuffle.draw", "xlshuffle.excel", "xlshuffle.excel.lock"})
+_PACKAGES = frozenset({"xlshuffle", "xlshuffle.common", "xlshuffle.draw", "xlshuffle.excel", "xlshuffle.excel.lock", "xlshuffle.tabledraw"})
 
 # Module name -> its source, exactly as in src/.
 _SOURCES = {
@@ -170,39 +171,36 @@ __all__ = [
     "weighted_sample",
 ]
 ''',
-    "xlshuffle.common": r'''"""Small standard-library utilities shared by the edges of xlshuffle.
+    "xlshuffle.common": r'''"""What the edges share: the typed request of a draw on a file, the record it leaves, and
+plain standard-library utilities.
 
 Not part of the public API: the command line, the fairness lab and batch mode use these,
-and their names may change between releases.
+and their names may change between releases. The draws over a table of values that the
+edges share are :mod:`xlshuffle.tabledraw`.
 
 Modules
 -------
+request
+    A draw on a file as one typed request: region, options, output, seed, side files.
+record
+    The draw record both engines write: fields, versions, reading.
 a1
     The sheet's size (``MAX_ROW``, ``MAX_COL``) and its column letters.
 celltext
     The text of a cell value, as ``xlshuffle sample`` writes it and section 17 digests it.
-counts
-    The number of groups and ``-k`` checked alike for workbooks and lists.
 digest
     SHA-256 of bytes and of whole files, as records and the lock log write them.
-entrants
-    The rows of a draw as a table of values, whatever file they came from.
 files
     Safe file writing: a temporary file beside the target, fsync, then an atomic rename.
 names
     New sheet names and header labels, checked before they are written.
 progress
     A progress bar for long work, drawn only on a terminal.
-raffles, raffle_options, raffle_parts
-    Raffles and audits (tickets, reserves, strata, exclusions) over a table.
 targets
     Where an output may go, checked before any work (links, devices, folders, the input).
-teams
-    Balanced teams over any table of entrants.
-winners
-    Winners saved from stdout, compared with the draw's.
 
-This package may import only :mod:`xlshuffle.draw` and itself.
+This package may import only :mod:`xlshuffle.draw`, :mod:`xlshuffle.tabledraw` (a request
+holds a raffle's options) and itself.
 """
 
 __all__: list[str] = []
@@ -383,989 +381,6 @@ def copy_sha256(
         digest.update(chunk)
     return digest.hexdigest()
 ''',
-    "xlshuffle.common.entrants": r'''"""The rows of a draw as a table of values, whatever file they came from.
-
-Raffles and audits (tickets, reserves, exclusions, strata) read columns of the
-drawn rows: a weight, an amount, an ID, a stratum label. Lists and workbooks each turn
-their rows into an :class:`Entrants` (values by column, and how to name a cell in a
-message); :mod:`xlshuffle.common.raffles` decides which rows win from it, the same way
-for both.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TypeVar
-
-from ..draw.errors import EntryError, OptionError, SeedError
-
-__all__ = ["Column", "Entrants", "find_column"]
-
-T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Column:
-    """A column an option named: as given (``"Tickets"``, ``"C"``) and its 0-based index
-    within the rows."""
-
-    given: str
-    index: int
-
-    def to_dict(self) -> dict[str, object]:
-        return {"column": self.given, "index": self.index}
-
-
-def find_column(
-    where: str, labels: Sequence[str] | None, letters: Sequence[str], given: str, option: str
-) -> int:
-    """The 0-based column ``option`` names by its header text (one of ``labels``) or its
-    letters (one of ``letters``); OptionError naming ``where`` if none, or if two columns
-    share the header text.
-
-    Examples
-    --------
-    >>> find_column("t.csv", ["Name", "Tickets"], ["A", "B"], "tickets", "--weights")
-    Traceback (most recent call last):
-    ...
-    xlshuffle.draw.errors.OptionError: t.csv: --weights tickets: no such column (the header \
-has 'Name', 'Tickets'): give a header text or a column letter (A-B)
-    >>> find_column("t.csv", ["Name", "Tickets"], ["A", "B"], "b", "--weights")
-    1
-    """
-    text = given.strip()
-    if labels is not None:
-        found = [j for j, label in enumerate(labels) if label.strip() == text]
-        if len(found) > 1:
-            raise OptionError(
-                f"{where}: {option} {given}: {len(found)} columns are headed "
-                f"{text!r}: give the column's letter instead"
-            )
-        if found:
-            return found[0]
-    if text.upper() in letters:
-        return list(letters).index(text.upper())
-    heads = ", ".join(repr(h) for h in (labels or [])[:8])
-    known = f"the header has {heads}" if heads else "there is no header"
-    raise OptionError(
-        f"{where}: {option} {given}: no such column ({known}): give a header "
-        f"text or a column letter ({letters[0]}-{letters[-1]})"
-    )
-
-
-@dataclass(frozen=True)
-class Entrants:
-    """The data rows of one draw, read by column.
-
-    Attributes
-    ----------
-    where : str
-        The file, for messages (``raffle.csv``).
-    labels : sequence of str or None
-        The header row's texts, or None without a header.
-    letters : sequence of str
-        Each column's letters (``A``, ``B``...; a workbook's own letters).
-    n : int
-        How many data rows.
-    values : callable
-        ``values(j)``: column ``j``'s values over the data rows, in input order.
-    cell : callable
-        ``cell(i, j)``: how a message names data row ``i``, column ``j``
-        (``raffle.csv: cell C7``, ``book.xlsx: Tickets!C7``).
-    fail : callable
-        Makes the error of a value that cannot be used (the edge's own error type).
-    """
-
-    where: str
-    labels: Sequence[str] | None
-    letters: Sequence[str]
-    n: int
-    values: Callable[[int], list[object]]
-    cell: Callable[[int, int], str]
-    fail: Callable[[str], Exception]
-
-    def column(self, given: str, option: str) -> Column:
-        """The column ``option`` names by its header text or its letters."""
-        return Column(given, find_column(self.where, self.labels, self.letters, given, option))
-
-    def read(
-        self,
-        column: Column,
-        rows: Sequence[int],
-        parse: Callable[[list[object]], list[T]],
-    ) -> list[T]:
-        """``parse`` of the column's values at ``rows``; an entry it refuses is named by
-        its cell (``raffle.csv: cell C7: the weight 'abc' is not a number...``)."""
-        values = self.values(column.index)
-        try:
-            return parse([values[i] for i in rows])
-        except EntryError as exc:
-            raise self.fail(f"{self.cell(rows[exc.index], column.index)}: {exc.reason}") from None
-        except SeedError as exc:  # not expected from the parsers given; named all the same
-            raise self.fail(f"{self.where}: {column.given}: {exc}") from None
-''',
-    "xlshuffle.common.entries": r'''"""Entrants by ID: one row each, or (``--one-entry-per-id``) one per distinct ID.
-
-Under ``--id`` an entrant is a row, and two rows with one ID would let one person win
-twice: :func:`check_unique_ids` refuses them, naming the ID and its cells. A list kept one
-row per purchase asks for :func:`entries_by_id` instead (protocol section 10): the rows
-sharing a canonical ID are one entrant at its first row, holding the tickets of all of
-them.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Sequence
-
-from ..draw.errors import EntryError, SeedError
-from ..draw.raffle import canonical_id
-from .entrants import Column, Entrants
-
-__all__ = ["canonical_ids", "check_unique_ids", "duplicate_id", "entries_by_id"]
-
-_SHOWN = 3  # cells named in a message
-
-
-def canonical_ids(values: list[object]) -> list[str]:
-    """Each value's canonical ID (EntryError naming the first that can be none)."""
-    out = []
-    for i, value in enumerate(values):
-        try:
-            out.append(canonical_id(value))
-        except SeedError:
-            raise EntryError(
-                i, f"the ID {value!r} cannot be used: write a text or a number"
-            ) from None
-    return out
-
-
-def _cells(ents: Entrants, column: Column, rows: Sequence[int]) -> str:
-    """``cell A2, cell A4, ...`` (``Tickets!B4`` in a workbook), the file's name left out."""
-    prefix = f"{ents.where}: "
-    names = [ents.cell(i, column.index).removeprefix(prefix) for i in rows[:_SHOWN]]
-    return ", ".join(names) + (", ..." if len(rows) > _SHOWN else "")
-
-
-def duplicate_id(ents: Entrants, column: Column) -> tuple[str, list[int]] | None:
-    """The first (non-blank) canonical ID on two rows or more, and all its rows; None
-    when every row's ID is its own (or blank)."""
-    ids = ents.read(column, range(ents.n), canonical_ids)
-    first: dict[str, int] = {}
-    for i, t in enumerate(ids):
-        if t and first.setdefault(t, i) != i:
-            return t, [j for j in range(first[t], ents.n) if ids[j] == t]
-    return None
-
-
-def check_unique_ids(ents: Entrants, column: Column) -> None:
-    """Refuse two entrants with one (non-blank) canonical ID, naming the ID and its rows
-    and the command line's options (a worksheet function checks first, in its words)."""
-    found = duplicate_id(ents, column)
-    if found is not None:
-        t, rows = found
-        raise ents.fail(
-            f"{ents.where}: --id {column.given}: the ID {t!r} is on {len(rows)} rows "
-            f"({_cells(ents, column, rows)}): give each entrant an ID of its own, or add "
-            "--one-entry-per-id if each row is one entry of the person its ID names"
-        )
-
-
-def entries_by_id(
-    ents: Entrants, column: Column, rows: Sequence[int]
-) -> tuple[list[int], dict[int, list[int]]]:
-    """The entrants among ``rows`` (input order) with one entry per ID: each distinct
-    canonical ID's first row, in input order, and each first row's rows (itself first).
-    A blank ID is refused, naming its cell: it says whose entry the row is not."""
-    ids = ents.read(column, rows, canonical_ids)
-    by_id: dict[str, int] = {}
-    members: dict[int, list[int]] = {}
-    for r, t in zip(rows, ids, strict=True):
-        if not t:
-            raise ents.fail(
-                f"{ents.cell(r, column.index)}: the ID is blank: with --one-entry-per-id "
-                "every row needs the ID of the person whose entry it is"
-            )
-        head = by_id.setdefault(t, r)
-        members.setdefault(head, []).append(r)
-    return list(members), members
-''',
-    "xlshuffle.common.exclusions": r'''"""Entrants left out by ID (protocol section 10), and what the list said that matched no one.
-
-:func:`exclusion_of` finds the rows whose canonical ID is among the excluded IDs (the
-protocol's rule, :func:`xlshuffle.draw.raffle.exclude`), and counts the listed IDs that
-matched no entrant: the record keeps that count (``unmatched``) and, when nobody was
-excluded, a ``warning``; the run's summary names the first few, and an ID that matches
-an entrant's only when case is ignored (``alice`` for ``Alice``), since IDs are matched
-with case kept. The IDs themselves never go into the record, only their digest.
-"""
-
-from __future__ import annotations
-
-import dataclasses
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
-
-from ..draw.errors import EntryError, OptionError
-from ..draw.raffle import canonical_id, exclude, exclusion_digest
-from .entrants import Column, Entrants
-from .entries import canonical_ids
-from .raffle_options import DrawOptions
-
-__all__ = ["Exclusion", "check_exclusion", "exclusion_of", "recorded_exclusion"]
-
-_SHOWN = 3  # unmatched IDs named in the summary
-
-
-@dataclass(frozen=True)
-class Exclusion:
-    """Rows left out by ID: the exclusion digest and count of the excluded IDs, the data
-    rows (0-based) whose ID is among them, and how many listed IDs matched no entrant
-    (None in a record made before it was counted).
-
-    ``missing`` (the first unmatched IDs) and ``hints`` (an unmatched ID and the
-    entrant's ID it matches ignoring case) are for the terminal only, never recorded.
-    """
-
-    digest: str
-    ids: int
-    rows: tuple[int, ...]
-    unmatched: int | None = None
-    missing: tuple[str, ...] = field(default=(), compare=False)
-    hints: tuple[tuple[str, str], ...] = field(default=(), compare=False)
-
-    @property
-    def warning(self) -> str | None:
-        """What the record and stderr say when nobody was excluded."""
-        if self.rows or self.unmatched is None:
-            return None
-        if self.ids == 0:
-            return "the exclusion list holds no IDs: nobody was excluded"
-        return (
-            f"none of the {self.ids} IDs listed matched an entrant's ID: nobody was "
-            "excluded (IDs are matched as written, case kept)"
-        )
-
-    def to_dict(self, column: Column) -> dict[str, Any]:
-        out = {**column.to_dict(), "digest": self.digest, "ids": self.ids, "rows": [*self.rows]}
-        if self.unmatched is not None:
-            out["unmatched"] = self.unmatched
-        if self.warning is not None:
-            out["warning"] = self.warning
-        return out
-
-    def notes(self) -> list[str]:
-        """The terminal's lines naming the IDs listed that matched no entrant."""
-        if not self.unmatched:
-            return []
-        more = self.unmatched - len(self.missing)
-        names = ", ".join(repr(t) for t in self.missing) + (f" and {more} more" if more else "")
-        lines = [f"{self.unmatched} of the {self.ids} IDs listed matched no entrant: {names}"]
-        lines += [
-            f"{given!r} matched no entrant; {found!r} did: IDs are matched with case kept"
-            for given, found in self.hints
-        ]
-        return lines
-
-
-def exclusion_of(ents: Entrants, opts: DrawOptions, id_column: Column | None) -> Exclusion | None:
-    """The rows ``opts.excluded`` leaves out (None without ``--exclude``)."""
-    if opts.excluded is None or id_column is None:
-        return None
-    listed = list(opts.excluded)
-    try:  # the excluded IDs first, so that a bad one is not blamed on a row
-        digest = exclusion_digest(listed)
-    except EntryError as exc:
-        raise OptionError(f"--exclude: ID {exc.index + 1} of the list: {exc.reason}") from None
-    kept = ents.read(id_column, range(ents.n), lambda values: list(exclude(values, listed)))
-    left = sorted(set(range(ents.n)) - set(kept))
-    wanted = list(dict.fromkeys(t for t in map(canonical_id, listed) if t))
-    have = ents.read(id_column, range(ents.n), canonical_ids)
-    known = set(have)
-    missing = [t for t in wanted if t not in known]
-    folded: dict[str, str] = {}
-    for t in have:
-        folded.setdefault(t.casefold(), t)
-    hints = [(t, folded[t.casefold()]) for t in missing if t.casefold() in folded]
-    return Exclusion(
-        digest,
-        len(wanted),
-        tuple(left),
-        len(missing),
-        tuple(missing[:_SHOWN]),
-        tuple(hints[:_SHOWN]),
-    )
-
-
-def recorded_exclusion(data: object, n: int) -> Exclusion | None:
-    """The exclusion a record's ``target["draw"]["exclusion"]`` states (TypeError or
-    ValueError for one that cannot be right for ``n`` data rows)."""
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise TypeError("exclusion is not an object")
-    rows = data["rows"]
-    if not all(isinstance(r, int) and 0 <= r < n for r in rows) or rows != sorted(set(rows)):
-        raise ValueError("exclusion.rows are not ascending data rows of the input")
-    unmatched = data.get("unmatched")
-    return Exclusion(
-        str(data["digest"]),
-        int(data["ids"]),
-        tuple(rows),
-        None if unmatched is None else int(unmatched),
-    )
-
-
-def check_exclusion(ents: Entrants, spec: dict[str, Any], excluded: Sequence[str]) -> str | None:
-    """Why a draw's record did not exclude exactly the IDs ``excluded`` (an earlier
-    record's winners, or a list), or None when it did: the same exclusion digest and
-    count, the same rows left out of ``ents``, and as many IDs matching no entrant."""
-    recorded = spec.get("exclusion")
-    if not isinstance(recorded, dict):
-        return "the draw excluded no IDs (it was made without --exclude)"
-    try:
-        opts = dataclasses.replace(DrawOptions.from_spec(spec), excluded=tuple(excluded))
-    except (KeyError, TypeError, ValueError) as exc:
-        return f"target.draw cannot be read ({exc}): the record was edited"
-    got = exclusion_of(ents, opts, opts.columns(ents).get("id"))
-    if got is None:  # pragma: no cover - from_spec gives an id with an exclusion
-        return "the record names no ID column"
-    if got.digest != recorded.get("digest") or got.ids != recorded.get("ids"):
-        return (
-            f"it excluded {recorded.get('ids')} IDs with digest "
-            f"{str(recorded.get('digest'))[:16]}..., not these {got.ids} "
-            f"(digest {got.digest[:16]}...)"
-        )
-    if list(got.rows) != recorded.get("rows"):
-        return "the rows it left out are not the rows whose ID is among these IDs"
-    if "unmatched" in recorded and recorded["unmatched"] != got.unmatched:
-        return (
-            f"it says {recorded['unmatched']} of the IDs matched no entrant, but "
-            f"{got.unmatched} of these do not"
-        )
-    return None
-''',
-    "xlshuffle.common.raffle_options": r'''"""What a raffle or an audit is asked for (:class:`DrawOptions`), and the record's account
-of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it back."""
-
-from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, cast, get_args
-
-from ..draw.errors import OptionError
-
-if TYPE_CHECKING:
-    from .entrants import Column, Entrants
-
-__all__ = ["METHODS", "DrawOptions", "Method", "RecordMethod", "parse_method"]
-
-#: How the rows are chosen: a raffle, or an audit selection.
-Method = Literal["random", "systematic", "mus"]
-#: The record's name of the method (``random`` is ``weighted`` with tickets).
-RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit"]
-
-#: ``--method`` -> the record's method name (``random`` becomes ``weighted`` with tickets)
-METHODS: dict[Method, RecordMethod] = {
-    "random": "random",
-    "systematic": "systematic",
-    "mus": "monetary-unit",
-}
-_FROM_RECORD: dict[str, Method] = {
-    "random": "random",
-    "weighted": "random",
-    "systematic": "systematic",
-    "monetary-unit": "mus",
-}
-
-
-def parse_method(text: str) -> Method:
-    """``text`` as a :data:`Method` (OptionError naming the choices)."""
-    if text not in get_args(Method):
-        raise OptionError(f"--method {text}: choose one of {', '.join(get_args(Method))}")
-    return cast(Method, text)
-
-
-@dataclass(frozen=True)
-class DrawOptions:
-    """A draw beyond plain ``sample -k``: the options as the command line names them.
-
-    ``k`` is per stratum with ``strata``, unless ``counts`` gives each stratum's count
-    (``(label, count)`` pairs, every stratum needs one) or ``total`` is shared among the
-    strata in proportion to their sizes (protocol section 11); for ``method="mus"`` it
-    counts hits (cents), so fewer rows are selected when a row is hit twice.
-    ``excluded`` holds the excluded IDs as read from ``--exclude`` (None without it);
-    ``id`` names the ID column, which the record then lists the winners by;
-    ``one_entry_per_id`` makes the rows sharing an ID one entrant (protocol section 10),
-    ``all_of_small_strata`` takes whole a stratum smaller than its count (section 11).
-    """
-
-    k: int
-    method: Method = "random"
-    weights: str | None = None
-    amount: str | None = None
-    reserves: int = 0
-    strata: str | None = None
-    id: str | None = None
-    excluded: tuple[str, ...] | None = None
-    total: int | None = None
-    counts: tuple[tuple[str, int], ...] | None = None
-    one_entry_per_id: bool = False
-    all_of_small_strata: bool = False
-
-    def check(self) -> None:
-        """Refuse options that cannot combine (each an OptionError, a usage error)."""
-        if self.method not in METHODS:
-            raise OptionError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
-        if self.k < 0 or self.reserves < 0 or (self.total or 0) < 0:
-            raise OptionError("-k, --total and --reserves must be 0 or more")
-        if any(n < 0 for _, n in self.counts or ()):
-            raise OptionError("--strata-counts: every count must be 0 or more")
-        for problem in self._conflicts():
-            raise OptionError(problem)
-
-    def _conflicts(self) -> list[str]:
-        audit = self.method != "random"
-        return [
-            text
-            for bad, text in (
-                (self.method == "mus" and self.amount is None, "--method mus needs --amount COL"),
-                (
-                    self.amount is not None and self.method != "mus",
-                    "--amount is read by --method mus only: add it, or leave out --amount",
-                ),
-                (
-                    audit and self.weights is not None,
-                    f"--weights is for a raffle, not --method {self.method}: an audit's "
-                    "selection proportional to size is --method mus --amount COL",
-                ),
-                (
-                    audit and self.reserves > 0,
-                    f"--reserves is for a raffle: --method {self.method} selects no reserves",
-                ),
-                (
-                    self.excluded is not None and self.id is None,
-                    "--exclude needs --id COL: the column whose IDs are matched",
-                ),
-                (
-                    self.one_entry_per_id and self.id is None,
-                    "--one-entry-per-id needs --id COL: the column naming whose entry each row is",
-                ),
-                (
-                    self.one_entry_per_id and audit,
-                    f"--one-entry-per-id is for a raffle, not --method {self.method}",
-                ),
-                (
-                    self.all_of_small_strata and self.strata is None,
-                    "--all-of-small-strata takes whole the strata smaller than their count: "
-                    "add --strata COL",
-                ),
-                (
-                    self.all_of_small_strata and self.method == "mus",
-                    "--all-of-small-strata is for a raffle or --method systematic: "
-                    "--method mus counts cents, not rows",
-                ),
-                (
-                    (self.total is not None or self.counts is not None) and self.strata is None,
-                    "--total and --strata-counts share a draw among strata: add --strata COL",
-                ),
-                (
-                    self.total is not None and self.counts is not None,
-                    "give --total N or --strata-counts FILE, not both",
-                ),
-            )
-            if bad
-        ]
-
-    def columns(self, ents: Entrants) -> dict[str, Column]:
-        """The columns the options name, found in ``ents`` (OptionError if not)."""
-        named = {
-            "weights": self.weights,
-            "amount": self.amount,
-            "strata": self.strata,
-            "id": self.id,
-        }
-        return {
-            key: ents.column(given, f"--{key}") for key, given in named.items() if given is not None
-        }
-
-    def allocation(self) -> dict[str, Any] | None:
-        """The record's ``target["draw"]["allocation"]``: None for the same ``k`` in
-        every stratum, else the total or the counts given."""
-        if self.total is not None:
-            return {"total": self.total, "rule": "largest remainder"}
-        if self.counts is not None:
-            return {"counts": [[label, n] for label, n in self.counts]}
-        return None
-
-    @property
-    def method_name(self) -> RecordMethod:
-        """The record's name of the method."""
-        tickets = self.weights is not None or self.one_entry_per_id
-        return "weighted" if tickets else METHODS[self.method]
-
-    @classmethod
-    def from_spec(cls, spec: dict[str, Any]) -> DrawOptions:
-        """The options a record's ``target["draw"]`` was drawn with (KeyError,
-        TypeError or ValueError for one it cannot be)."""
-
-        def given(key: str) -> str | None:
-            value = spec[key]
-            return None if value is None else str(value["column"])
-
-        allocation = spec.get("allocation") or {}
-        counts = allocation.get("counts")
-        return cls(
-            k=int(spec["k"]),
-            total=None if allocation.get("total") is None else int(allocation["total"]),
-            counts=None if counts is None else tuple((str(a), int(n)) for a, n in counts),
-            method=_FROM_RECORD[spec["method"]],
-            weights=given("weights"),
-            amount=given("amount"),
-            reserves=int(spec["reserves"]),
-            strata=given("strata"),
-            id=given("id"),
-            one_entry_per_id=spec.get("one_entry_per_id", False) is True,
-            all_of_small_strata=spec.get("all_of_small_strata", False) is True,
-        )
-''',
-    "xlshuffle.common.raffle_parts": r'''"""One stratum's draw (or the whole list's, without strata): :func:`draw_part`.
-
-A raffle draws ``k + reserves`` rows, by tickets or evenly, and splits them into winners
-and reserves (protocol sections 8 and 9); an audit selects rows systematically or by
-monetary unit (section 12), in input order.
-"""
-
-from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from ..draw.audit import AuditSample, monetary_unit_sample, systematic_sample
-from ..draw.errors import SizeError
-from ..draw.knuth import deal
-from ..draw.protocol import DrawStream, normalise_seed
-from ..draw.raffle import WINNER, placings
-from ..draw.values import parse_amounts, parse_weights
-from ..draw.weighted import weighted_sample
-
-if TYPE_CHECKING:
-    from .entrants import Column, Entrants
-    from .raffle_options import DrawOptions
-
-__all__ = ["Part", "draw_part"]
-
-
-@dataclass
-class Part:
-    """One stratum's draw: its label (None without strata), its rows after exclusions,
-    the rows drawn (output order), their roles and hits, and an audit's start."""
-
-    label: object
-    size: int
-    rows: list[int]
-    k: int = 0
-    roles: list[tuple[str, int]] = field(default_factory=list)
-    hits: list[int] = field(default_factory=list)
-    audit: AuditSample | None = None
-
-    def winners(self) -> list[int]:
-        """The drawn rows that win (all of them, unless there are reserves)."""
-        if not self.roles:
-            return list(self.rows)
-        return [r for r, (role, _) in zip(self.rows, self.roles, strict=True) if role == WINNER]
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "stratum": label_text(self.label),
-            "size": self.size,
-            "k": self.k,
-            "drawn": len(self.rows),
-        }
-        if self.audit is not None:
-            out |= {
-                "population": self.audit.population,
-                "start": self.audit.start,
-                "interval": str(self.audit.interval),
-            }
-        return out
-
-
-#: Added to the refusal of a stratum smaller than its count.
-TAKE_ALL_HINT = ", or add --all-of-small-strata to take every row of a stratum smaller than -k"
-
-
-def label_text(label: object) -> str | None:
-    """A stratum label as the record writes it: a text as given, a number as the text
-    the protocol hashes (``42.0`` -> ``"42"``); None without strata."""
-    if label is None or isinstance(label, str):
-        return label
-    return normalise_seed(label).decode("utf-8")
-
-
-def draw_part(
-    ents: Entrants,
-    opts: DrawOptions,
-    cols: dict[str, Column],
-    label: object,
-    rows: list[int],
-    stream: DrawStream,
-    k: int,
-    members: dict[int, list[int]] | None = None,
-) -> Part:
-    """Draw ``k`` (winners, or an audit's count) from ``rows`` (one stratum's) with the
-    stream of its label. With ``members`` (one entry per ID) each of ``rows`` is an
-    entrant's first row, and ``members[row]`` all its rows, whose tickets it holds."""
-    source = stream if label is None else stream.substream(label)
-    try:
-        if opts.method == "systematic":
-            whole = opts.all_of_small_strata and k > len(rows)  # a selection of all n rows
-            n = len(rows) if whole else k
-            return _audit(label, rows, k, systematic_sample(len(rows), n, seed=source))
-        if opts.method == "mus":
-            cents = ents.read(cols["amount"], rows, parse_amounts)
-            return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
-        return _raffle(ents, opts, cols, (label, rows, k), source, members)
-    except SizeError as exc:
-        if label is None:
-            raise SizeError(f"{ents.where}: {exc}") from None
-        small = "" if opts.method == "mus" or opts.all_of_small_strata else TAKE_ALL_HINT
-        raise SizeError(f"{ents.where}: stratum {label_text(label)!r}: {exc}{small}") from None
-
-
-def _raffle(
-    ents: Entrants,
-    opts: DrawOptions,
-    cols: dict[str, Column],
-    part: tuple[object, list[int], int],
-    source: DrawStream,
-    members: dict[int, list[int]] | None = None,
-) -> Part:
-    label, rows, k = part
-    count = k + opts.reserves
-    whole = opts.all_of_small_strata  # a stratum smaller than its count: all of it
-    if members is not None or "weights" in cols:
-        if members is not None:
-            weights = _entry_tickets(ents, cols, rows, members)
-        else:
-            weights = ents.read(cols["weights"], rows, parse_weights)
-        if whole:
-            count = min(count, sum(w > 0 for w in weights))
-        picked = weighted_sample(weights, count, seed=source)
-    else:
-        if whole:
-            count = min(count, len(rows))
-        if count > len(rows):
-            asked = f"{k} + {opts.reserves} reserves" if opts.reserves else f"{k}"
-            raise SizeError(
-                f"cannot draw {asked} from {len(rows)} row{'s' if len(rows) != 1 else ''}: "
-                "ask for fewer"
-            )
-        picked = deal(range(len(rows)), count, seed=source)
-    roles = [(p.role, p.rank) for p in placings(picked, min(k, count))] if opts.reserves else []
-    return Part(label, len(rows), [rows[p] for p in picked], k, roles)
-
-
-def _entry_tickets(
-    ents: Entrants, cols: dict[str, Column], rows: list[int], members: dict[int, list[int]]
-) -> list[int]:
-    """Each entrant's tickets with one entry per ID: its rows' count, or the sum of its
-    rows' tickets, all scaled to whole numbers together (exact: no floats)."""
-    if "weights" not in cols:
-        return [len(members[r]) for r in rows]
-    every = [m for r in rows for m in members[r]]
-    weights = iter(ents.read(cols["weights"], every, parse_weights))
-    return [sum(next(weights) for _ in members[r]) for r in rows]
-
-
-def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:
-    return Part(
-        label,
-        len(rows),
-        [rows[s.item] for s in sample.selected],
-        k,
-        hits=[s.hits for s in sample.selected],
-        audit=sample,
-    )
-''',
-    "xlshuffle.common.raffles": r'''"""Which rows win: raffles and audits over a table of values, for lists and workbooks alike.
-
-A raffle (``-k`` winners, plain or by tickets, with reserves), an exclusion of earlier
-winners by ID, strata each drawn from their own sub-stream, and the audit selections
-(systematic, monetary-unit) all come down to one question, answered here once: given
-the rows' values (:class:`~xlshuffle.common.entrants.Entrants`), which rows are drawn,
-in what order, with what role. The answer (:class:`Drawn`) also carries the record's
-``target["draw"]``, everything :func:`replay` needs to draw the same rows again from the
-input and the seed (protocol sections 8-12 of docs/draw-protocol.md).
-
-Rows excluded by ID are left out before the draw, which then runs over the others in
-input order (section 10); strata come in order of first appearance, each drawn from
-``stream.substream(label)`` over its own rows (section 11).
-"""
-
-from __future__ import annotations
-
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
-
-from ..draw.errors import OptionError, SeedError, SizeError
-from ..draw.protocol import DrawStream, normalise_seed
-from ..draw.raffle import canonical_id
-from ..draw.seed import Seed
-from ..draw.strata import proportional_allocation
-from .entrants import Column, Entrants
-from .entries import check_unique_ids, entries_by_id
-from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
-from .raffle_options import DrawOptions
-from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
-
-__all__ = [
-    "DrawOptions",
-    "Drawn",
-    "Exclusion",
-    "check_exclusion",
-    "choose",
-    "exclusion_of",
-    "replay",
-]
-
-
-@dataclass
-class Drawn:
-    """The rows drawn, in output order, and what to add to each.
-
-    ``rows``: data-row indexes (0-based, input order numbering), strata one after
-    another; ``extra_labels`` and ``extra``: the fields added to the header and to each
-    drawn row (``Role`` and ``Rank`` with reserves, ``Hits`` for a monetary-unit
-    selection); ``spec``: the record's ``target["draw"]``; ``parts``: each stratum's
-    draw (one part without strata); ``notes``: lines for the terminal that the record
-    does not keep (the listed IDs that matched no entrant).
-    """
-
-    rows: list[int]
-    extra_labels: list[str]
-    extra: list[list[object]]
-    spec: dict[str, Any]
-    parts: list[Part] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-
-def choose(
-    ents: Entrants, opts: DrawOptions, stream: DrawStream, excluded: Exclusion | None = None
-) -> Drawn:
-    """Draw the rows ``opts`` asks for from ``ents`` (``excluded`` rows left out)."""
-    opts.check()
-    cols = opts.columns(ents)
-    if "id" in cols and not opts.one_entry_per_id:
-        check_unique_ids(ents, cols["id"])
-    out = set(excluded.rows) if excluded else set()
-    keep = [i for i in range(ents.n) if i not in out]
-    members = None
-    if opts.one_entry_per_id:  # the rows sharing an ID are one entrant at its first row
-        keep, members = entries_by_id(ents, cols["id"], keep)
-        if "strata" in cols:
-            _one_stratum_each(ents, cols, members)
-    strata = _strata(ents, cols.get("strata"), keep)
-    counts = shares(ents, opts, strata, cols.get("strata"))
-    parts = [
-        draw_part(ents, opts, cols, label, rows, stream, k, members)
-        for (label, rows), k in zip(strata, counts, strict=True)
-    ]
-    rows = [r for p in parts for r in p.rows]
-    spec = _spec(opts, cols, excluded, parts)
-    if "id" in cols:
-        spec["winners"] = _ids(ents, cols["id"], [r for p in parts for r in p.winners()])
-    extra_labels, extra = _extra(opts, parts)
-    notes = [] if excluded is None else excluded.notes()
-    return Drawn(rows, extra_labels, extra, spec, parts, notes)
-
-
-def _one_stratum_each(
-    ents: Entrants, cols: dict[str, Column], members: dict[int, list[int]]
-) -> None:
-    """Refuse an ID whose rows lie in two strata: which stratum would it enter?"""
-    strata, ids = cols["strata"], cols["id"]
-    values = ents.values(strata.index)
-    for head, rows in members.items():
-        key = _label_key(ents, values[head], head, strata)
-        other = next((r for r in rows if _label_key(ents, values[r], r, strata) != key), None)
-        if other is not None:
-            id_text = _ids(ents, ids, [head])[0]
-            raise ents.fail(
-                f"{ents.cell(head, strata.index)} and "
-                f"{ents.cell(other, strata.index).removeprefix(f'{ents.where}: ')}: the "
-                f"ID {id_text!r} is in two strata ({label_text(values[head])!r} and "
-                f"{label_text(values[other])!r}): with --one-entry-per-id all the rows of an "
-                "ID need one stratum"
-            )
-
-
-def _spec(
-    opts: DrawOptions, cols: dict[str, Column], excluded: Exclusion | None, parts: list[Part]
-) -> dict[str, Any]:
-    """The record's ``target["draw"]``: the options, and each stratum's draw (read back by
-    :meth:`DrawOptions.from_spec`)."""
-
-    def column(key: str) -> dict[str, object] | None:
-        return cols[key].to_dict() if key in cols else None
-
-    flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
-    return {
-        **flags,
-        "method": opts.method_name,
-        "k": opts.k,
-        "allocation": opts.allocation(),
-        "reserves": opts.reserves,
-        "weights": column("weights"),
-        "amount": column("amount"),
-        "strata": column("strata"),
-        "id": column("id"),
-        "exclusion": None if excluded is None else excluded.to_dict(cols["id"]),
-        "parts": [p.to_dict() for p in parts],
-        "winners": None,  # the winners' IDs, with an ID column
-    }
-
-
-#: The draw's rules that are recorded only when asked for: the records of draws without
-#: them stay as they were.
-_FLAGS = ("one_entry_per_id", "all_of_small_strata")
-
-
-def shares(
-    ents: Entrants,
-    opts: DrawOptions,
-    strata: list[tuple[object, list[int]]],
-    column: Column | None = None,
-) -> list[int]:
-    """Each stratum's count: ``opts.k``, its line of ``opts.counts``, or its share of
-    ``opts.total`` by the largest-remainder rule (protocol section 11). ``column``, the
-    strata column, tells a misspelt stratum of ``opts.counts`` from one whose rows were
-    all excluded."""
-    if opts.total is not None:
-        try:
-            return proportional_allocation([len(rows) for _, rows in strata], opts.total)
-        except SizeError as exc:
-            raise SizeError(f"{ents.where}: --total: {exc}") from None
-    if opts.counts is None:
-        return [opts.k] * len(strata)
-    given: dict[bytes, int] = {}
-    for label, n in opts.counts:
-        key = _key_or_none(label)
-        if key is None or key in given:
-            raise OptionError(
-                f"--strata-counts: stratum {label!r} is "
-                + ("blank" if key is None else "listed twice")
-                + ": give each stratum once, with its count"
-            )
-        given[key] = n
-    keys = [_key_or_none(label) for label, _ in strata]
-    missing = [label for (label, _), key in zip(strata, keys, strict=True) if key not in given]
-    if missing:
-        raise OptionError(
-            f"{ents.where}: --strata-counts has no count for stratum {label_text(missing[0])!r}"
-            f" ({len(missing)} without one): add a line for each (0 leaves a stratum out)"
-        )
-    known = set(keys) if column is None else {_key_or_none(v) for v in ents.values(column.index)}
-    unknown = [label for label, _ in opts.counts if _key_or_none(label) not in known]
-    if unknown:
-        raise OptionError(
-            f"{ents.where}: --strata-counts names stratum {unknown[0]!r}, which no row has: "
-            "check its spelling against the strata column"
-        )
-    return [given[key] for key in keys if key is not None]
-
-
-def _key_or_none(label: object) -> bytes | None:
-    try:
-        return None if isinstance(label, str) and not label.strip() else normalise_seed(label)
-    except SeedError:
-        return None
-
-
-def _strata(
-    ents: Entrants, column: Column | None, keep: list[int]
-) -> list[tuple[object, list[int]]]:
-    """``(label, rows)`` per stratum in order of first appearance; one part labelled
-    None without strata."""
-    if column is None:
-        return [(None, keep)]
-    values = ents.values(column.index)
-    where: dict[bytes, int] = {}
-    out: list[tuple[object, list[int]]] = []
-    for i in keep:
-        key = _label_key(ents, values[i], i, column)
-        s = where.setdefault(key, len(out))
-        if s == len(out):
-            out.append((values[i], []))
-        out[s][1].append(i)
-    return out
-
-
-def _label_key(ents: Entrants, label: object, i: int, column: Column) -> bytes:
-    try:
-        if isinstance(label, str) and not label.strip():
-            raise SeedError("blank")
-        return normalise_seed(label)
-    except SeedError:
-        raise ents.fail(
-            f"{ents.cell(i, column.index)}: the stratum label {label!r} cannot be used: give "
-            "every row a text or a number"
-        ) from None
-
-
-def _ids(ents: Entrants, column: Column, rows: Sequence[int]) -> list[str]:
-    values = ents.values(column.index)
-    out = []
-    for i in rows:
-        try:
-            out.append(canonical_id(values[i]))
-        except SeedError:
-            raise ents.fail(
-                f"{ents.cell(i, column.index)}: the ID {values[i]!r} cannot be used: write a "
-                "text or a number"
-            ) from None
-    return out
-
-
-def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[object]]]:
-    labels = (["Role", "Rank"] if opts.reserves else []) + (
-        ["Hits"] if opts.method == "mus" else []
-    )
-    extra: list[list[object]] = []
-    for p in parts:
-        for n in range(len(p.rows)):
-            row: list[object] = []
-            if opts.reserves:
-                row += [p.roles[n][0], p.roles[n][1]]
-            if opts.method == "mus":
-                row.append(p.hits[n])
-            extra.append(row)
-    return labels, extra
-
-
-def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
-    """Draw again what a record's ``target["draw"]`` says, from the same rows and seed.
-
-    The excluded rows are taken from the record (its IDs are kept only as a digest);
-    anything the record cannot mean raises ``ents.fail``.
-    """
-    try:
-        opts = DrawOptions.from_spec(spec)
-        excluded = recorded_exclusion(spec.get("exclusion"), ents.n)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ents.fail(
-            f"record: target.draw cannot be read ({exc}): the record was edited"
-        ) from None
-    try:
-        return choose(ents, opts, Seed.given(seed).stream(), excluded)
-    except SizeError as exc:  # the counts it states cannot be drawn from these rows
-        raise ents.fail(
-            "record: target.draw cannot be drawn again from these rows "
-            f"({str(exc).removesuffix(TAKE_ALL_HINT)}): the record was edited"
-        ) from None
-''',
     "xlshuffle.common.request": r'''"""A draw on a file, as one typed request: :class:`DrawRequest`.
 
 Every front end (the command line, a committed draw, the Python API) says what it wants
@@ -1391,8 +406,8 @@ from typing import Any, Literal, TypeAlias, get_args
 from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
 from ..draw.seed import Seed
+from ..tabledraw.raffle_options import DrawOptions
 from .digest import file_sha256
-from .raffle_options import DrawOptions
 
 __all__ = [
     "DrawKind",
@@ -5166,7 +4181,7 @@ protocol v1, so the same seed gives the same result as the Python API and the co
 line), and the result goes back as a list of rows that Excel spills. ``SAMPLE``'s
 tickets, reserves and exclusions, ``SAMPLEBY`` and ``AUDITSAMPLE``
 (:mod:`xlshuffle.excel.samples`) draw through the command line's own table logic
-(:mod:`xlshuffle.common.raffles`), so the range saved as CSV draws the same rows there.
+(:mod:`xlshuffle.tabledraw.raffles`), so the range saved as CSV draws the same rows there.
 
 Every argument is positional and the functions are not volatile. Without a seed they
 draw a fresh one on every recomputation, and Excel recomputes them when their inputs
@@ -5821,8 +4836,8 @@ def _check_value(name: str, r: int, c: int, cell: object) -> None:
 
 ``SAMPLE`` (given ``weights``, ``reserves`` or ``exclude``), ``SAMPLEBY``, ``AUDITSAMPLE``
 and the locked raffle hand their range and their one-value-per-row arguments to
-:func:`draw`. It turns them into an :class:`~xlshuffle.common.entrants.Entrants` and lets
-:func:`~xlshuffle.common.raffles.choose` pick the rows: the code the command line runs on
+:func:`draw`. It turns them into an :class:`~xlshuffle.tabledraw.entrants.Entrants` and lets
+:func:`~xlshuffle.tabledraw.raffles.choose` pick the rows: the code the command line runs on
 a CSV list, so the range saved as CSV (without a header row) draws the same rows with
 the same seed. The result is laid out as the command line writes such a list: the drawn
 rows in output order (strata one after another), each followed by its ``Role`` and
@@ -5839,13 +4854,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from ..common.a1 import col_letters
-from ..common.entrants import Entrants
-from ..common.entries import duplicate_id
-from ..common.raffle_options import parse_method
-from ..common.raffles import DrawOptions, Exclusion, choose
 from ..draw.errors import EntryError, OptionError
 from ..draw.protocol import as_stream
 from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from ..tabledraw.entrants import Entrants
+from ..tabledraw.entries import duplicate_id
+from ..tabledraw.raffle_options import parse_method
+from ..tabledraw.raffles import DrawOptions, Exclusion, choose
 from ._cells import Rows
 
 __all__ = ["ARGUMENTS", "draw"]
@@ -7796,7 +6811,6 @@ from typing import Any, Literal, get_args
 
 from ...common.a1 import col_index, col_letters
 from ...common.digest import bytes_sha256
-from ...common.raffle_options import DrawOptions
 from ...common.request import (
     DrawKind,
     DrawRequest,
@@ -7809,6 +6823,7 @@ from ...common.request import (
 from ...draw.errors import WorkbookError
 from ...draw.protocol import PROTOCOL, excel_serial
 from ...draw.seed import Seed
+from ...tabledraw.raffle_options import DrawOptions
 from .._cells import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]
@@ -8573,6 +7588,1023 @@ def write_seed(book: xw.Book) -> None:
     """Writes a fresh random seed, as text, into the selected cell."""
     seed = _run("write seed", lock.write_seed, book)
     print(f"xlshuffle: seed {seed}")
+''',
+    "xlshuffle.tabledraw": r'''"""The draws over a table of values that lists, workbooks and Excel share.
+
+A list, a workbook's range and a worksheet function each read their rows into one
+:class:`~xlshuffle.tabledraw.entrants.Entrants`; the modules here decide from it, the same
+way for all of them, which rows win a raffle or an audit and how teams are formed. Not part
+of the public API: the engines and the spreadsheet functions use these, and their names may
+change between releases.
+
+Modules
+-------
+entrants
+    The rows of a draw as a table of values, whatever file they came from.
+entries
+    Entrants by ID: one row each, or one per distinct ID.
+exclusions
+    Entrants left out by ID, and what the list said that matched no one.
+counts
+    The number of groups and ``-k`` checked alike for workbooks and lists.
+raffle_options
+    What a raffle or an audit is asked for, and the record's account of it.
+raffle_parts
+    One stratum's draw (or the whole list's): tickets, reserves, audits.
+raffles
+    Which rows win: raffles and audits over a table, strata and exclusions included.
+teams
+    Balanced teams over any table of entrants.
+winners
+    Winners saved from stdout, compared with the draw's.
+
+This package may import only :mod:`xlshuffle.draw` and itself.
+"""
+
+__all__: list[str] = []
+''',
+    "xlshuffle.tabledraw.entrants": r'''"""The rows of a draw as a table of values, whatever file they came from.
+
+Raffles and audits (tickets, reserves, exclusions, strata) read columns of the
+drawn rows: a weight, an amount, an ID, a stratum label. Lists and workbooks each turn
+their rows into an :class:`Entrants` (values by column, and how to name a cell in a
+message); :mod:`xlshuffle.tabledraw.raffles` decides which rows win from it, the same way
+for both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from ..draw.errors import EntryError, OptionError, SeedError
+
+__all__ = ["Column", "Entrants", "find_column"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column an option named: as given (``"Tickets"``, ``"C"``) and its 0-based index
+    within the rows."""
+
+    given: str
+    index: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"column": self.given, "index": self.index}
+
+
+def find_column(
+    where: str, labels: Sequence[str] | None, letters: Sequence[str], given: str, option: str
+) -> int:
+    """The 0-based column ``option`` names by its header text (one of ``labels``) or its
+    letters (one of ``letters``); OptionError naming ``where`` if none, or if two columns
+    share the header text.
+
+    Examples
+    --------
+    >>> find_column("t.csv", ["Name", "Tickets"], ["A", "B"], "tickets", "--weights")
+    Traceback (most recent call last):
+    ...
+    xlshuffle.draw.errors.OptionError: t.csv: --weights tickets: no such column (the header \
+has 'Name', 'Tickets'): give a header text or a column letter (A-B)
+    >>> find_column("t.csv", ["Name", "Tickets"], ["A", "B"], "b", "--weights")
+    1
+    """
+    text = given.strip()
+    if labels is not None:
+        found = [j for j, label in enumerate(labels) if label.strip() == text]
+        if len(found) > 1:
+            raise OptionError(
+                f"{where}: {option} {given}: {len(found)} columns are headed "
+                f"{text!r}: give the column's letter instead"
+            )
+        if found:
+            return found[0]
+    if text.upper() in letters:
+        return list(letters).index(text.upper())
+    heads = ", ".join(repr(h) for h in (labels or [])[:8])
+    known = f"the header has {heads}" if heads else "there is no header"
+    raise OptionError(
+        f"{where}: {option} {given}: no such column ({known}): give a header "
+        f"text or a column letter ({letters[0]}-{letters[-1]})"
+    )
+
+
+@dataclass(frozen=True)
+class Entrants:
+    """The data rows of one draw, read by column.
+
+    Attributes
+    ----------
+    where : str
+        The file, for messages (``raffle.csv``).
+    labels : sequence of str or None
+        The header row's texts, or None without a header.
+    letters : sequence of str
+        Each column's letters (``A``, ``B``...; a workbook's own letters).
+    n : int
+        How many data rows.
+    values : callable
+        ``values(j)``: column ``j``'s values over the data rows, in input order.
+    cell : callable
+        ``cell(i, j)``: how a message names data row ``i``, column ``j``
+        (``raffle.csv: cell C7``, ``book.xlsx: Tickets!C7``).
+    fail : callable
+        Makes the error of a value that cannot be used (the edge's own error type).
+    """
+
+    where: str
+    labels: Sequence[str] | None
+    letters: Sequence[str]
+    n: int
+    values: Callable[[int], list[object]]
+    cell: Callable[[int, int], str]
+    fail: Callable[[str], Exception]
+
+    def column(self, given: str, option: str) -> Column:
+        """The column ``option`` names by its header text or its letters."""
+        return Column(given, find_column(self.where, self.labels, self.letters, given, option))
+
+    def read(
+        self,
+        column: Column,
+        rows: Sequence[int],
+        parse: Callable[[list[object]], list[T]],
+    ) -> list[T]:
+        """``parse`` of the column's values at ``rows``; an entry it refuses is named by
+        its cell (``raffle.csv: cell C7: the weight 'abc' is not a number...``)."""
+        values = self.values(column.index)
+        try:
+            return parse([values[i] for i in rows])
+        except EntryError as exc:
+            raise self.fail(f"{self.cell(rows[exc.index], column.index)}: {exc.reason}") from None
+        except SeedError as exc:  # not expected from the parsers given; named all the same
+            raise self.fail(f"{self.where}: {column.given}: {exc}") from None
+''',
+    "xlshuffle.tabledraw.entries": r'''"""Entrants by ID: one row each, or (``--one-entry-per-id``) one per distinct ID.
+
+Under ``--id`` an entrant is a row, and two rows with one ID would let one person win
+twice: :func:`check_unique_ids` refuses them, naming the ID and its cells. A list kept one
+row per purchase asks for :func:`entries_by_id` instead (protocol section 10): the rows
+sharing a canonical ID are one entrant at its first row, holding the tickets of all of
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..draw.errors import EntryError, SeedError
+from ..draw.raffle import canonical_id
+from .entrants import Column, Entrants
+
+__all__ = ["canonical_ids", "check_unique_ids", "duplicate_id", "entries_by_id"]
+
+_SHOWN = 3  # cells named in a message
+
+
+def canonical_ids(values: list[object]) -> list[str]:
+    """Each value's canonical ID (EntryError naming the first that can be none)."""
+    out = []
+    for i, value in enumerate(values):
+        try:
+            out.append(canonical_id(value))
+        except SeedError:
+            raise EntryError(
+                i, f"the ID {value!r} cannot be used: write a text or a number"
+            ) from None
+    return out
+
+
+def _cells(ents: Entrants, column: Column, rows: Sequence[int]) -> str:
+    """``cell A2, cell A4, ...`` (``Tickets!B4`` in a workbook), the file's name left out."""
+    prefix = f"{ents.where}: "
+    names = [ents.cell(i, column.index).removeprefix(prefix) for i in rows[:_SHOWN]]
+    return ", ".join(names) + (", ..." if len(rows) > _SHOWN else "")
+
+
+def duplicate_id(ents: Entrants, column: Column) -> tuple[str, list[int]] | None:
+    """The first (non-blank) canonical ID on two rows or more, and all its rows; None
+    when every row's ID is its own (or blank)."""
+    ids = ents.read(column, range(ents.n), canonical_ids)
+    first: dict[str, int] = {}
+    for i, t in enumerate(ids):
+        if t and first.setdefault(t, i) != i:
+            return t, [j for j in range(first[t], ents.n) if ids[j] == t]
+    return None
+
+
+def check_unique_ids(ents: Entrants, column: Column) -> None:
+    """Refuse two entrants with one (non-blank) canonical ID, naming the ID and its rows
+    and the command line's options (a worksheet function checks first, in its words)."""
+    found = duplicate_id(ents, column)
+    if found is not None:
+        t, rows = found
+        raise ents.fail(
+            f"{ents.where}: --id {column.given}: the ID {t!r} is on {len(rows)} rows "
+            f"({_cells(ents, column, rows)}): give each entrant an ID of its own, or add "
+            "--one-entry-per-id if each row is one entry of the person its ID names"
+        )
+
+
+def entries_by_id(
+    ents: Entrants, column: Column, rows: Sequence[int]
+) -> tuple[list[int], dict[int, list[int]]]:
+    """The entrants among ``rows`` (input order) with one entry per ID: each distinct
+    canonical ID's first row, in input order, and each first row's rows (itself first).
+    A blank ID is refused, naming its cell: it says whose entry the row is not."""
+    ids = ents.read(column, rows, canonical_ids)
+    by_id: dict[str, int] = {}
+    members: dict[int, list[int]] = {}
+    for r, t in zip(rows, ids, strict=True):
+        if not t:
+            raise ents.fail(
+                f"{ents.cell(r, column.index)}: the ID is blank: with --one-entry-per-id "
+                "every row needs the ID of the person whose entry it is"
+            )
+        head = by_id.setdefault(t, r)
+        members.setdefault(head, []).append(r)
+    return list(members), members
+''',
+    "xlshuffle.tabledraw.exclusions": r'''"""Entrants left out by ID (protocol section 10), and what the list said that matched no one.
+
+:func:`exclusion_of` finds the rows whose canonical ID is among the excluded IDs (the
+protocol's rule, :func:`xlshuffle.draw.raffle.exclude`), and counts the listed IDs that
+matched no entrant: the record keeps that count (``unmatched``) and, when nobody was
+excluded, a ``warning``; the run's summary names the first few, and an ID that matches
+an entrant's only when case is ignored (``alice`` for ``Alice``), since IDs are matched
+with case kept. The IDs themselves never go into the record, only their digest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..draw.errors import EntryError, OptionError
+from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from .entrants import Column, Entrants
+from .entries import canonical_ids
+from .raffle_options import DrawOptions
+
+__all__ = ["Exclusion", "check_exclusion", "exclusion_of", "recorded_exclusion"]
+
+_SHOWN = 3  # unmatched IDs named in the summary
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """Rows left out by ID: the exclusion digest and count of the excluded IDs, the data
+    rows (0-based) whose ID is among them, and how many listed IDs matched no entrant
+    (None in a record made before it was counted).
+
+    ``missing`` (the first unmatched IDs) and ``hints`` (an unmatched ID and the
+    entrant's ID it matches ignoring case) are for the terminal only, never recorded.
+    """
+
+    digest: str
+    ids: int
+    rows: tuple[int, ...]
+    unmatched: int | None = None
+    missing: tuple[str, ...] = field(default=(), compare=False)
+    hints: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    @property
+    def warning(self) -> str | None:
+        """What the record and stderr say when nobody was excluded."""
+        if self.rows or self.unmatched is None:
+            return None
+        if self.ids == 0:
+            return "the exclusion list holds no IDs: nobody was excluded"
+        return (
+            f"none of the {self.ids} IDs listed matched an entrant's ID: nobody was "
+            "excluded (IDs are matched as written, case kept)"
+        )
+
+    def to_dict(self, column: Column) -> dict[str, Any]:
+        out = {**column.to_dict(), "digest": self.digest, "ids": self.ids, "rows": [*self.rows]}
+        if self.unmatched is not None:
+            out["unmatched"] = self.unmatched
+        if self.warning is not None:
+            out["warning"] = self.warning
+        return out
+
+    def notes(self) -> list[str]:
+        """The terminal's lines naming the IDs listed that matched no entrant."""
+        if not self.unmatched:
+            return []
+        more = self.unmatched - len(self.missing)
+        names = ", ".join(repr(t) for t in self.missing) + (f" and {more} more" if more else "")
+        lines = [f"{self.unmatched} of the {self.ids} IDs listed matched no entrant: {names}"]
+        lines += [
+            f"{given!r} matched no entrant; {found!r} did: IDs are matched with case kept"
+            for given, found in self.hints
+        ]
+        return lines
+
+
+def exclusion_of(ents: Entrants, opts: DrawOptions, id_column: Column | None) -> Exclusion | None:
+    """The rows ``opts.excluded`` leaves out (None without ``--exclude``)."""
+    if opts.excluded is None or id_column is None:
+        return None
+    listed = list(opts.excluded)
+    try:  # the excluded IDs first, so that a bad one is not blamed on a row
+        digest = exclusion_digest(listed)
+    except EntryError as exc:
+        raise OptionError(f"--exclude: ID {exc.index + 1} of the list: {exc.reason}") from None
+    kept = ents.read(id_column, range(ents.n), lambda values: list(exclude(values, listed)))
+    left = sorted(set(range(ents.n)) - set(kept))
+    wanted = list(dict.fromkeys(t for t in map(canonical_id, listed) if t))
+    have = ents.read(id_column, range(ents.n), canonical_ids)
+    known = set(have)
+    missing = [t for t in wanted if t not in known]
+    folded: dict[str, str] = {}
+    for t in have:
+        folded.setdefault(t.casefold(), t)
+    hints = [(t, folded[t.casefold()]) for t in missing if t.casefold() in folded]
+    return Exclusion(
+        digest,
+        len(wanted),
+        tuple(left),
+        len(missing),
+        tuple(missing[:_SHOWN]),
+        tuple(hints[:_SHOWN]),
+    )
+
+
+def recorded_exclusion(data: object, n: int) -> Exclusion | None:
+    """The exclusion a record's ``target["draw"]["exclusion"]`` states (TypeError or
+    ValueError for one that cannot be right for ``n`` data rows)."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise TypeError("exclusion is not an object")
+    rows = data["rows"]
+    if not all(isinstance(r, int) and 0 <= r < n for r in rows) or rows != sorted(set(rows)):
+        raise ValueError("exclusion.rows are not ascending data rows of the input")
+    unmatched = data.get("unmatched")
+    return Exclusion(
+        str(data["digest"]),
+        int(data["ids"]),
+        tuple(rows),
+        None if unmatched is None else int(unmatched),
+    )
+
+
+def check_exclusion(ents: Entrants, spec: dict[str, Any], excluded: Sequence[str]) -> str | None:
+    """Why a draw's record did not exclude exactly the IDs ``excluded`` (an earlier
+    record's winners, or a list), or None when it did: the same exclusion digest and
+    count, the same rows left out of ``ents``, and as many IDs matching no entrant."""
+    recorded = spec.get("exclusion")
+    if not isinstance(recorded, dict):
+        return "the draw excluded no IDs (it was made without --exclude)"
+    try:
+        opts = dataclasses.replace(DrawOptions.from_spec(spec), excluded=tuple(excluded))
+    except (KeyError, TypeError, ValueError) as exc:
+        return f"target.draw cannot be read ({exc}): the record was edited"
+    got = exclusion_of(ents, opts, opts.columns(ents).get("id"))
+    if got is None:  # pragma: no cover - from_spec gives an id with an exclusion
+        return "the record names no ID column"
+    if got.digest != recorded.get("digest") or got.ids != recorded.get("ids"):
+        return (
+            f"it excluded {recorded.get('ids')} IDs with digest "
+            f"{str(recorded.get('digest'))[:16]}..., not these {got.ids} "
+            f"(digest {got.digest[:16]}...)"
+        )
+    if list(got.rows) != recorded.get("rows"):
+        return "the rows it left out are not the rows whose ID is among these IDs"
+    if "unmatched" in recorded and recorded["unmatched"] != got.unmatched:
+        return (
+            f"it says {recorded['unmatched']} of the IDs matched no entrant, but "
+            f"{got.unmatched} of these do not"
+        )
+    return None
+''',
+    "xlshuffle.tabledraw.raffle_options": r'''"""What a raffle or an audit is asked for (:class:`DrawOptions`), and the record's account
+of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
+
+from ..draw.errors import OptionError
+
+if TYPE_CHECKING:
+    from .entrants import Column, Entrants
+
+__all__ = ["METHODS", "DrawOptions", "Method", "RecordMethod", "parse_method"]
+
+#: How the rows are chosen: a raffle, or an audit selection.
+Method = Literal["random", "systematic", "mus"]
+#: The record's name of the method (``random`` is ``weighted`` with tickets).
+RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit"]
+
+#: ``--method`` -> the record's method name (``random`` becomes ``weighted`` with tickets)
+METHODS: dict[Method, RecordMethod] = {
+    "random": "random",
+    "systematic": "systematic",
+    "mus": "monetary-unit",
+}
+_FROM_RECORD: dict[str, Method] = {
+    "random": "random",
+    "weighted": "random",
+    "systematic": "systematic",
+    "monetary-unit": "mus",
+}
+
+
+def parse_method(text: str) -> Method:
+    """``text`` as a :data:`Method` (OptionError naming the choices)."""
+    if text not in get_args(Method):
+        raise OptionError(f"--method {text}: choose one of {', '.join(get_args(Method))}")
+    return cast(Method, text)
+
+
+@dataclass(frozen=True)
+class DrawOptions:
+    """A draw beyond plain ``sample -k``: the options as the command line names them.
+
+    ``k`` is per stratum with ``strata``, unless ``counts`` gives each stratum's count
+    (``(label, count)`` pairs, every stratum needs one) or ``total`` is shared among the
+    strata in proportion to their sizes (protocol section 11); for ``method="mus"`` it
+    counts hits (cents), so fewer rows are selected when a row is hit twice.
+    ``excluded`` holds the excluded IDs as read from ``--exclude`` (None without it);
+    ``id`` names the ID column, which the record then lists the winners by;
+    ``one_entry_per_id`` makes the rows sharing an ID one entrant (protocol section 10),
+    ``all_of_small_strata`` takes whole a stratum smaller than its count (section 11).
+    """
+
+    k: int
+    method: Method = "random"
+    weights: str | None = None
+    amount: str | None = None
+    reserves: int = 0
+    strata: str | None = None
+    id: str | None = None
+    excluded: tuple[str, ...] | None = None
+    total: int | None = None
+    counts: tuple[tuple[str, int], ...] | None = None
+    one_entry_per_id: bool = False
+    all_of_small_strata: bool = False
+
+    def check(self) -> None:
+        """Refuse options that cannot combine (each an OptionError, a usage error)."""
+        if self.method not in METHODS:
+            raise OptionError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
+        if self.k < 0 or self.reserves < 0 or (self.total or 0) < 0:
+            raise OptionError("-k, --total and --reserves must be 0 or more")
+        if any(n < 0 for _, n in self.counts or ()):
+            raise OptionError("--strata-counts: every count must be 0 or more")
+        for problem in self._conflicts():
+            raise OptionError(problem)
+
+    def _conflicts(self) -> list[str]:
+        audit = self.method != "random"
+        return [
+            text
+            for bad, text in (
+                (self.method == "mus" and self.amount is None, "--method mus needs --amount COL"),
+                (
+                    self.amount is not None and self.method != "mus",
+                    "--amount is read by --method mus only: add it, or leave out --amount",
+                ),
+                (
+                    audit and self.weights is not None,
+                    f"--weights is for a raffle, not --method {self.method}: an audit's "
+                    "selection proportional to size is --method mus --amount COL",
+                ),
+                (
+                    audit and self.reserves > 0,
+                    f"--reserves is for a raffle: --method {self.method} selects no reserves",
+                ),
+                (
+                    self.excluded is not None and self.id is None,
+                    "--exclude needs --id COL: the column whose IDs are matched",
+                ),
+                (
+                    self.one_entry_per_id and self.id is None,
+                    "--one-entry-per-id needs --id COL: the column naming whose entry each row is",
+                ),
+                (
+                    self.one_entry_per_id and audit,
+                    f"--one-entry-per-id is for a raffle, not --method {self.method}",
+                ),
+                (
+                    self.all_of_small_strata and self.strata is None,
+                    "--all-of-small-strata takes whole the strata smaller than their count: "
+                    "add --strata COL",
+                ),
+                (
+                    self.all_of_small_strata and self.method == "mus",
+                    "--all-of-small-strata is for a raffle or --method systematic: "
+                    "--method mus counts cents, not rows",
+                ),
+                (
+                    (self.total is not None or self.counts is not None) and self.strata is None,
+                    "--total and --strata-counts share a draw among strata: add --strata COL",
+                ),
+                (
+                    self.total is not None and self.counts is not None,
+                    "give --total N or --strata-counts FILE, not both",
+                ),
+            )
+            if bad
+        ]
+
+    def columns(self, ents: Entrants) -> dict[str, Column]:
+        """The columns the options name, found in ``ents`` (OptionError if not)."""
+        named = {
+            "weights": self.weights,
+            "amount": self.amount,
+            "strata": self.strata,
+            "id": self.id,
+        }
+        return {
+            key: ents.column(given, f"--{key}") for key, given in named.items() if given is not None
+        }
+
+    def allocation(self) -> dict[str, Any] | None:
+        """The record's ``target["draw"]["allocation"]``: None for the same ``k`` in
+        every stratum, else the total or the counts given."""
+        if self.total is not None:
+            return {"total": self.total, "rule": "largest remainder"}
+        if self.counts is not None:
+            return {"counts": [[label, n] for label, n in self.counts]}
+        return None
+
+    @property
+    def method_name(self) -> RecordMethod:
+        """The record's name of the method."""
+        tickets = self.weights is not None or self.one_entry_per_id
+        return "weighted" if tickets else METHODS[self.method]
+
+    @classmethod
+    def from_spec(cls, spec: dict[str, Any]) -> DrawOptions:
+        """The options a record's ``target["draw"]`` was drawn with (KeyError,
+        TypeError or ValueError for one it cannot be)."""
+
+        def given(key: str) -> str | None:
+            value = spec[key]
+            return None if value is None else str(value["column"])
+
+        allocation = spec.get("allocation") or {}
+        counts = allocation.get("counts")
+        return cls(
+            k=int(spec["k"]),
+            total=None if allocation.get("total") is None else int(allocation["total"]),
+            counts=None if counts is None else tuple((str(a), int(n)) for a, n in counts),
+            method=_FROM_RECORD[spec["method"]],
+            weights=given("weights"),
+            amount=given("amount"),
+            reserves=int(spec["reserves"]),
+            strata=given("strata"),
+            id=given("id"),
+            one_entry_per_id=spec.get("one_entry_per_id", False) is True,
+            all_of_small_strata=spec.get("all_of_small_strata", False) is True,
+        )
+''',
+    "xlshuffle.tabledraw.raffle_parts": r'''"""One stratum's draw (or the whole list's, without strata): :func:`draw_part`.
+
+A raffle draws ``k + reserves`` rows, by tickets or evenly, and splits them into winners
+and reserves (protocol sections 8 and 9); an audit selects rows systematically or by
+monetary unit (section 12), in input order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..draw.audit import AuditSample, monetary_unit_sample, systematic_sample
+from ..draw.errors import SizeError
+from ..draw.knuth import deal
+from ..draw.protocol import DrawStream, normalise_seed
+from ..draw.raffle import WINNER, placings
+from ..draw.values import parse_amounts, parse_weights
+from ..draw.weighted import weighted_sample
+
+if TYPE_CHECKING:
+    from .entrants import Column, Entrants
+    from .raffle_options import DrawOptions
+
+__all__ = ["Part", "draw_part"]
+
+
+@dataclass
+class Part:
+    """One stratum's draw: its label (None without strata), its rows after exclusions,
+    the rows drawn (output order), their roles and hits, and an audit's start."""
+
+    label: object
+    size: int
+    rows: list[int]
+    k: int = 0
+    roles: list[tuple[str, int]] = field(default_factory=list)
+    hits: list[int] = field(default_factory=list)
+    audit: AuditSample | None = None
+
+    def winners(self) -> list[int]:
+        """The drawn rows that win (all of them, unless there are reserves)."""
+        if not self.roles:
+            return list(self.rows)
+        return [r for r, (role, _) in zip(self.rows, self.roles, strict=True) if role == WINNER]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "stratum": label_text(self.label),
+            "size": self.size,
+            "k": self.k,
+            "drawn": len(self.rows),
+        }
+        if self.audit is not None:
+            out |= {
+                "population": self.audit.population,
+                "start": self.audit.start,
+                "interval": str(self.audit.interval),
+            }
+        return out
+
+
+#: Added to the refusal of a stratum smaller than its count.
+TAKE_ALL_HINT = ", or add --all-of-small-strata to take every row of a stratum smaller than -k"
+
+
+def label_text(label: object) -> str | None:
+    """A stratum label as the record writes it: a text as given, a number as the text
+    the protocol hashes (``42.0`` -> ``"42"``); None without strata."""
+    if label is None or isinstance(label, str):
+        return label
+    return normalise_seed(label).decode("utf-8")
+
+
+def draw_part(
+    ents: Entrants,
+    opts: DrawOptions,
+    cols: dict[str, Column],
+    label: object,
+    rows: list[int],
+    stream: DrawStream,
+    k: int,
+    members: dict[int, list[int]] | None = None,
+) -> Part:
+    """Draw ``k`` (winners, or an audit's count) from ``rows`` (one stratum's) with the
+    stream of its label. With ``members`` (one entry per ID) each of ``rows`` is an
+    entrant's first row, and ``members[row]`` all its rows, whose tickets it holds."""
+    source = stream if label is None else stream.substream(label)
+    try:
+        if opts.method == "systematic":
+            whole = opts.all_of_small_strata and k > len(rows)  # a selection of all n rows
+            n = len(rows) if whole else k
+            return _audit(label, rows, k, systematic_sample(len(rows), n, seed=source))
+        if opts.method == "mus":
+            cents = ents.read(cols["amount"], rows, parse_amounts)
+            return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
+        return _raffle(ents, opts, cols, (label, rows, k), source, members)
+    except SizeError as exc:
+        if label is None:
+            raise SizeError(f"{ents.where}: {exc}") from None
+        small = "" if opts.method == "mus" or opts.all_of_small_strata else TAKE_ALL_HINT
+        raise SizeError(f"{ents.where}: stratum {label_text(label)!r}: {exc}{small}") from None
+
+
+def _raffle(
+    ents: Entrants,
+    opts: DrawOptions,
+    cols: dict[str, Column],
+    part: tuple[object, list[int], int],
+    source: DrawStream,
+    members: dict[int, list[int]] | None = None,
+) -> Part:
+    label, rows, k = part
+    count = k + opts.reserves
+    whole = opts.all_of_small_strata  # a stratum smaller than its count: all of it
+    if members is not None or "weights" in cols:
+        if members is not None:
+            weights = _entry_tickets(ents, cols, rows, members)
+        else:
+            weights = ents.read(cols["weights"], rows, parse_weights)
+        if whole:
+            count = min(count, sum(w > 0 for w in weights))
+        picked = weighted_sample(weights, count, seed=source)
+    else:
+        if whole:
+            count = min(count, len(rows))
+        if count > len(rows):
+            asked = f"{k} + {opts.reserves} reserves" if opts.reserves else f"{k}"
+            raise SizeError(
+                f"cannot draw {asked} from {len(rows)} row{'s' if len(rows) != 1 else ''}: "
+                "ask for fewer"
+            )
+        picked = deal(range(len(rows)), count, seed=source)
+    roles = [(p.role, p.rank) for p in placings(picked, min(k, count))] if opts.reserves else []
+    return Part(label, len(rows), [rows[p] for p in picked], k, roles)
+
+
+def _entry_tickets(
+    ents: Entrants, cols: dict[str, Column], rows: list[int], members: dict[int, list[int]]
+) -> list[int]:
+    """Each entrant's tickets with one entry per ID: its rows' count, or the sum of its
+    rows' tickets, all scaled to whole numbers together (exact: no floats)."""
+    if "weights" not in cols:
+        return [len(members[r]) for r in rows]
+    every = [m for r in rows for m in members[r]]
+    weights = iter(ents.read(cols["weights"], every, parse_weights))
+    return [sum(next(weights) for _ in members[r]) for r in rows]
+
+
+def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:
+    return Part(
+        label,
+        len(rows),
+        [rows[s.item] for s in sample.selected],
+        k,
+        hits=[s.hits for s in sample.selected],
+        audit=sample,
+    )
+''',
+    "xlshuffle.tabledraw.raffles": r'''"""Which rows win: raffles and audits over a table of values, for lists and workbooks alike.
+
+A raffle (``-k`` winners, plain or by tickets, with reserves), an exclusion of earlier
+winners by ID, strata each drawn from their own sub-stream, and the audit selections
+(systematic, monetary-unit) all come down to one question, answered here once: given
+the rows' values (:class:`~xlshuffle.tabledraw.entrants.Entrants`), which rows are drawn,
+in what order, with what role. The answer (:class:`Drawn`) also carries the record's
+``target["draw"]``, everything :func:`replay` needs to draw the same rows again from the
+input and the seed (protocol sections 8-12 of docs/draw-protocol.md).
+
+Rows excluded by ID are left out before the draw, which then runs over the others in
+input order (section 10); strata come in order of first appearance, each drawn from
+``stream.substream(label)`` over its own rows (section 11).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..draw.errors import OptionError, SeedError, SizeError
+from ..draw.protocol import DrawStream, normalise_seed
+from ..draw.raffle import canonical_id
+from ..draw.seed import Seed
+from ..draw.strata import proportional_allocation
+from .entrants import Column, Entrants
+from .entries import check_unique_ids, entries_by_id
+from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
+from .raffle_options import DrawOptions
+from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
+
+__all__ = [
+    "DrawOptions",
+    "Drawn",
+    "Exclusion",
+    "check_exclusion",
+    "choose",
+    "exclusion_of",
+    "replay",
+]
+
+
+@dataclass
+class Drawn:
+    """The rows drawn, in output order, and what to add to each.
+
+    ``rows``: data-row indexes (0-based, input order numbering), strata one after
+    another; ``extra_labels`` and ``extra``: the fields added to the header and to each
+    drawn row (``Role`` and ``Rank`` with reserves, ``Hits`` for a monetary-unit
+    selection); ``spec``: the record's ``target["draw"]``; ``parts``: each stratum's
+    draw (one part without strata); ``notes``: lines for the terminal that the record
+    does not keep (the listed IDs that matched no entrant).
+    """
+
+    rows: list[int]
+    extra_labels: list[str]
+    extra: list[list[object]]
+    spec: dict[str, Any]
+    parts: list[Part] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def choose(
+    ents: Entrants, opts: DrawOptions, stream: DrawStream, excluded: Exclusion | None = None
+) -> Drawn:
+    """Draw the rows ``opts`` asks for from ``ents`` (``excluded`` rows left out)."""
+    opts.check()
+    cols = opts.columns(ents)
+    if "id" in cols and not opts.one_entry_per_id:
+        check_unique_ids(ents, cols["id"])
+    out = set(excluded.rows) if excluded else set()
+    keep = [i for i in range(ents.n) if i not in out]
+    members = None
+    if opts.one_entry_per_id:  # the rows sharing an ID are one entrant at its first row
+        keep, members = entries_by_id(ents, cols["id"], keep)
+        if "strata" in cols:
+            _one_stratum_each(ents, cols, members)
+    strata = _strata(ents, cols.get("strata"), keep)
+    counts = shares(ents, opts, strata, cols.get("strata"))
+    parts = [
+        draw_part(ents, opts, cols, label, rows, stream, k, members)
+        for (label, rows), k in zip(strata, counts, strict=True)
+    ]
+    rows = [r for p in parts for r in p.rows]
+    spec = _spec(opts, cols, excluded, parts)
+    if "id" in cols:
+        spec["winners"] = _ids(ents, cols["id"], [r for p in parts for r in p.winners()])
+    extra_labels, extra = _extra(opts, parts)
+    notes = [] if excluded is None else excluded.notes()
+    return Drawn(rows, extra_labels, extra, spec, parts, notes)
+
+
+def _one_stratum_each(
+    ents: Entrants, cols: dict[str, Column], members: dict[int, list[int]]
+) -> None:
+    """Refuse an ID whose rows lie in two strata: which stratum would it enter?"""
+    strata, ids = cols["strata"], cols["id"]
+    values = ents.values(strata.index)
+    for head, rows in members.items():
+        key = _label_key(ents, values[head], head, strata)
+        other = next((r for r in rows if _label_key(ents, values[r], r, strata) != key), None)
+        if other is not None:
+            id_text = _ids(ents, ids, [head])[0]
+            raise ents.fail(
+                f"{ents.cell(head, strata.index)} and "
+                f"{ents.cell(other, strata.index).removeprefix(f'{ents.where}: ')}: the "
+                f"ID {id_text!r} is in two strata ({label_text(values[head])!r} and "
+                f"{label_text(values[other])!r}): with --one-entry-per-id all the rows of an "
+                "ID need one stratum"
+            )
+
+
+def _spec(
+    opts: DrawOptions, cols: dict[str, Column], excluded: Exclusion | None, parts: list[Part]
+) -> dict[str, Any]:
+    """The record's ``target["draw"]``: the options, and each stratum's draw (read back by
+    :meth:`DrawOptions.from_spec`)."""
+
+    def column(key: str) -> dict[str, object] | None:
+        return cols[key].to_dict() if key in cols else None
+
+    flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
+    return {
+        **flags,
+        "method": opts.method_name,
+        "k": opts.k,
+        "allocation": opts.allocation(),
+        "reserves": opts.reserves,
+        "weights": column("weights"),
+        "amount": column("amount"),
+        "strata": column("strata"),
+        "id": column("id"),
+        "exclusion": None if excluded is None else excluded.to_dict(cols["id"]),
+        "parts": [p.to_dict() for p in parts],
+        "winners": None,  # the winners' IDs, with an ID column
+    }
+
+
+#: The draw's rules that are recorded only when asked for: the records of draws without
+#: them stay as they were.
+_FLAGS = ("one_entry_per_id", "all_of_small_strata")
+
+
+def shares(
+    ents: Entrants,
+    opts: DrawOptions,
+    strata: list[tuple[object, list[int]]],
+    column: Column | None = None,
+) -> list[int]:
+    """Each stratum's count: ``opts.k``, its line of ``opts.counts``, or its share of
+    ``opts.total`` by the largest-remainder rule (protocol section 11). ``column``, the
+    strata column, tells a misspelt stratum of ``opts.counts`` from one whose rows were
+    all excluded."""
+    if opts.total is not None:
+        try:
+            return proportional_allocation([len(rows) for _, rows in strata], opts.total)
+        except SizeError as exc:
+            raise SizeError(f"{ents.where}: --total: {exc}") from None
+    if opts.counts is None:
+        return [opts.k] * len(strata)
+    given: dict[bytes, int] = {}
+    for label, n in opts.counts:
+        key = _key_or_none(label)
+        if key is None or key in given:
+            raise OptionError(
+                f"--strata-counts: stratum {label!r} is "
+                + ("blank" if key is None else "listed twice")
+                + ": give each stratum once, with its count"
+            )
+        given[key] = n
+    keys = [_key_or_none(label) for label, _ in strata]
+    missing = [label for (label, _), key in zip(strata, keys, strict=True) if key not in given]
+    if missing:
+        raise OptionError(
+            f"{ents.where}: --strata-counts has no count for stratum {label_text(missing[0])!r}"
+            f" ({len(missing)} without one): add a line for each (0 leaves a stratum out)"
+        )
+    known = set(keys) if column is None else {_key_or_none(v) for v in ents.values(column.index)}
+    unknown = [label for label, _ in opts.counts if _key_or_none(label) not in known]
+    if unknown:
+        raise OptionError(
+            f"{ents.where}: --strata-counts names stratum {unknown[0]!r}, which no row has: "
+            "check its spelling against the strata column"
+        )
+    return [given[key] for key in keys if key is not None]
+
+
+def _key_or_none(label: object) -> bytes | None:
+    try:
+        return None if isinstance(label, str) and not label.strip() else normalise_seed(label)
+    except SeedError:
+        return None
+
+
+def _strata(
+    ents: Entrants, column: Column | None, keep: list[int]
+) -> list[tuple[object, list[int]]]:
+    """``(label, rows)`` per stratum in order of first appearance; one part labelled
+    None without strata."""
+    if column is None:
+        return [(None, keep)]
+    values = ents.values(column.index)
+    where: dict[bytes, int] = {}
+    out: list[tuple[object, list[int]]] = []
+    for i in keep:
+        key = _label_key(ents, values[i], i, column)
+        s = where.setdefault(key, len(out))
+        if s == len(out):
+            out.append((values[i], []))
+        out[s][1].append(i)
+    return out
+
+
+def _label_key(ents: Entrants, label: object, i: int, column: Column) -> bytes:
+    try:
+        if isinstance(label, str) and not label.strip():
+            raise SeedError("blank")
+        return normalise_seed(label)
+    except SeedError:
+        raise ents.fail(
+            f"{ents.cell(i, column.index)}: the stratum label {label!r} cannot be used: give "
+            "every row a text or a number"
+        ) from None
+
+
+def _ids(ents: Entrants, column: Column, rows: Sequence[int]) -> list[str]:
+    values = ents.values(column.index)
+    out = []
+    for i in rows:
+        try:
+            out.append(canonical_id(values[i]))
+        except SeedError:
+            raise ents.fail(
+                f"{ents.cell(i, column.index)}: the ID {values[i]!r} cannot be used: write a "
+                "text or a number"
+            ) from None
+    return out
+
+
+def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[object]]]:
+    labels = (["Role", "Rank"] if opts.reserves else []) + (
+        ["Hits"] if opts.method == "mus" else []
+    )
+    extra: list[list[object]] = []
+    for p in parts:
+        for n in range(len(p.rows)):
+            row: list[object] = []
+            if opts.reserves:
+                row += [p.roles[n][0], p.roles[n][1]]
+            if opts.method == "mus":
+                row.append(p.hits[n])
+            extra.append(row)
+    return labels, extra
+
+
+def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
+    """Draw again what a record's ``target["draw"]`` says, from the same rows and seed.
+
+    The excluded rows are taken from the record (its IDs are kept only as a digest);
+    anything the record cannot mean raises ``ents.fail``.
+    """
+    try:
+        opts = DrawOptions.from_spec(spec)
+        excluded = recorded_exclusion(spec.get("exclusion"), ents.n)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ents.fail(
+            f"record: target.draw cannot be read ({exc}): the record was edited"
+        ) from None
+    try:
+        return choose(ents, opts, Seed.given(seed).stream(), excluded)
+    except SizeError as exc:  # the counts it states cannot be drawn from these rows
+        raise ents.fail(
+            "record: target.draw cannot be drawn again from these rows "
+            f"({str(exc).removesuffix(TAKE_ALL_HINT)}): the record was edited"
+        ) from None
 ''',
 }
 

@@ -15,9 +15,9 @@ import sys
 from typing import Any
 
 from ..common.files import escape_undecodable, write_atomically
-from ..common.winners import delimiter_for
 from ..draw.errors import OptionError, SizeError
 from ..lists import allocation as files
+from ..tabledraw.winners import delimiter_for
 
 __all__ = ["register"]
 

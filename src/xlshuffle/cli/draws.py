@@ -1,7 +1,7 @@
 """``sample``'s options for raffles and audits: tickets, reserves, exclusions, strata.
 
 :func:`add_draw_options` adds them to the ``sample`` parser; :func:`draw_options` turns
-them into a :class:`~xlshuffle.common.raffles.DrawOptions` (None when none is given, so
+them into a :class:`~xlshuffle.tabledraw.raffles.DrawOptions` (None when none is given, so
 a plain ``sample`` runs exactly as before) and refuses the ones that cannot combine;
 :func:`draw_lines` is what the terminal shows of each stratum.
 """
@@ -12,9 +12,9 @@ import argparse
 import dataclasses
 from typing import Any
 
-from ..common.raffle_options import METHODS, DrawOptions, parse_method
 from ..draw.errors import OptionError
 from ..filedraw.sidefiles import read_counts, read_excluded
+from ..tabledraw.raffle_options import METHODS, DrawOptions, parse_method
 
 __all__ = ["add_draw_options", "draw_lines", "draw_options", "read_counts", "read_excluded"]
 

@@ -214,7 +214,7 @@ def rows_used(rec: dict[str, Any]) -> str:
 
 def print_csv(table: list[list[object]]) -> None:
     from ..common.celltext import text_of
-    from ..common.winners import csv_text
+    from ..tabledraw.winners import csv_text
 
     sys.stdout.write(csv_text([[text_of(v) for v in row] for row in table]))
     sys.stdout.flush()

@@ -23,8 +23,8 @@ from typing import Any, Literal, TypeAlias, get_args
 from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
 from ..draw.seed import Seed
+from ..tabledraw.raffle_options import DrawOptions
 from .digest import file_sha256
-from .raffle_options import DrawOptions
 
 __all__ = [
     "DrawKind",

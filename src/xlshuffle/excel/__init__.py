@@ -10,7 +10,7 @@ protocol v1, so the same seed gives the same result as the Python API and the co
 line), and the result goes back as a list of rows that Excel spills. ``SAMPLE``'s
 tickets, reserves and exclusions, ``SAMPLEBY`` and ``AUDITSAMPLE``
 (:mod:`xlshuffle.excel.samples`) draw through the command line's own table logic
-(:mod:`xlshuffle.common.raffles`), so the range saved as CSV draws the same rows there.
+(:mod:`xlshuffle.tabledraw.raffles`), so the range saved as CSV draws the same rows there.
 
 Every argument is positional and the functions are not volatile. Without a seed they
 draw a fresh one on every recomputation, and Excel recomputes them when their inputs

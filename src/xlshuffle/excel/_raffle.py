@@ -2,8 +2,8 @@
 
 ``SAMPLE`` (given ``weights``, ``reserves`` or ``exclude``), ``SAMPLEBY``, ``AUDITSAMPLE``
 and the locked raffle hand their range and their one-value-per-row arguments to
-:func:`draw`. It turns them into an :class:`~xlshuffle.common.entrants.Entrants` and lets
-:func:`~xlshuffle.common.raffles.choose` pick the rows: the code the command line runs on
+:func:`draw`. It turns them into an :class:`~xlshuffle.tabledraw.entrants.Entrants` and lets
+:func:`~xlshuffle.tabledraw.raffles.choose` pick the rows: the code the command line runs on
 a CSV list, so the range saved as CSV (without a header row) draws the same rows with
 the same seed. The result is laid out as the command line writes such a list: the drawn
 rows in output order (strata one after another), each followed by its ``Role`` and
@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from ..common.a1 import col_letters
-from ..common.entrants import Entrants
-from ..common.entries import duplicate_id
-from ..common.raffle_options import parse_method
-from ..common.raffles import DrawOptions, Exclusion, choose
 from ..draw.errors import EntryError, OptionError
 from ..draw.protocol import as_stream
 from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from ..tabledraw.entrants import Entrants
+from ..tabledraw.entries import duplicate_id
+from ..tabledraw.raffle_options import parse_method
+from ..tabledraw.raffles import DrawOptions, Exclusion, choose
 from ._cells import Rows
 
 __all__ = ["ARGUMENTS", "draw"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
-from ..common.raffle_options import DrawOptions, parse_method
 from ..common.request import (
     DrawRequest,
     GroupsOptions,
@@ -26,6 +25,7 @@ from ..draw.commit import UNREVEALED_SEED
 from ..draw.errors import ListError
 from ..draw.grid import parse_mode
 from ..draw.seed import Seed
+from ..tabledraw.raffle_options import DrawOptions, parse_method
 from .sidefiles import read_counts, read_excluded
 
 __all__ = ["SIDE_OPTIONS", "legacy_request"]

@@ -22,8 +22,8 @@ import zipfile
 from typing import Any
 
 from ..common.a1 import col_letters
-from ..common.entrants import find_column
 from ..draw.errors import OptionError
+from ..tabledraw.entrants import find_column
 
 __all__ = ["read_counts", "read_excluded"]
 

@@ -25,10 +25,10 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..common.winners import csv_text, delimiter_for
 from ..draw.allocate import AllocationRow, allocation_label, allocation_list
 from ..draw.errors import ListError
 from ..draw.protocol import PROTOCOL, as_stream
+from ..tabledraw.winners import csv_text, delimiter_for
 
 __all__ = [
     "REDCAP_GROUP",

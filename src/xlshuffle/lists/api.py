@@ -19,7 +19,6 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
-from ..common.counts import group_count
 from ..common.request import (
     DrawRequest,
     GroupsOptions,
@@ -28,6 +27,7 @@ from ..common.request import (
 )
 from ..draw.errors import OptionError
 from ..draw.knuth import check_count, deal, group_numbers, permutation
+from ..tabledraw.counts import group_count
 from .lines import DEFAULT_MAX_MB
 from .opened import (
     csv_field,

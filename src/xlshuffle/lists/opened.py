@@ -16,7 +16,6 @@ from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..common.counts import refuse_taken_label, too_many
 from ..common.digest import bytes_sha256
 from ..common.files import write_output
 from ..common.record import RECORD_VERSION
@@ -24,6 +23,7 @@ from ..common.request import DrawKind, DrawRequest, Options, Region
 from ..common.targets import check_output, is_stream, output_of
 from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.protocol import PROTOCOL, DrawStream
+from ..tabledraw.counts import refuse_taken_label, too_many
 from .lines import DEFAULT_MAX_MB, read_limited
 from .table import CsvList, parse_list
 

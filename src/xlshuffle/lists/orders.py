@@ -25,12 +25,12 @@ from typing import Any
 
 from ..common.a1 import col_letters
 from ..common.digest import bytes_sha256
-from ..common.entrants import find_column
 from ..common.files import write_atomically
-from ..common.winners import delimiter_for, first_difference, read_saved_table
 from ..draw.errors import EntryError, ListError, OptionError, SizeError
 from ..draw.orders import balanced_orders, person_orders
 from ..draw.protocol import PROTOCOL, as_stream, normalise_seed
+from ..tabledraw.entrants import find_column
+from ..tabledraw.winners import delimiter_for, first_difference, read_saved_table
 from .api import is_list
 from .lines import DEFAULT_MAX_MB, read_limited
 from .table import sniff_delimiter

@@ -1,7 +1,7 @@
 """Raffles and audits on CSV/TSV lists: tickets, reserves, exclusions, strata and audits.
 
-``draw_csv`` reads the list's fields into an :class:`~xlshuffle.common.entrants.Entrants`,
-lets :mod:`xlshuffle.common.raffles` choose the rows (the same code a workbook's draw
+``draw_csv`` reads the list's fields into an :class:`~xlshuffle.tabledraw.entrants.Entrants`,
+lets :mod:`xlshuffle.tabledraw.raffles` choose the rows (the same code a workbook's draw
 uses), and writes the header and the drawn records in output order, each record's bytes
 kept and the added fields (``Role``, ``Rank``, ``Hits``) appended after its last field.
 The record is ``sample_csv``'s, with ``target["draw"]`` saying how the rows were chosen;
@@ -18,11 +18,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
 from ..common.a1 import col_letters
-from ..common.entrants import Entrants
-from ..common.raffles import Drawn, DrawOptions, check_exclusion, choose, exclusion_of, replay
 from ..common.request import DrawRequest, SampleOptions
-from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError
+from ..tabledraw.entrants import Entrants
+from ..tabledraw.raffles import Drawn, DrawOptions, check_exclusion, choose, exclusion_of, replay
+from ..tabledraw.winners import first_difference, read_saved_table
 from .lines import DEFAULT_MAX_MB
 from .opened import Opened, csv_field, list_record, list_request, opened, write_list
 

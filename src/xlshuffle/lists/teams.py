@@ -1,6 +1,6 @@
 """Balanced teams on CSV/TSV lists: ``balanced_groups_csv`` and its check.
 
-The list is read into an :class:`~xlshuffle.common.entrants.Entrants` (columns named by
+The list is read into an :class:`~xlshuffle.tabledraw.entrants.Entrants` (columns named by
 header text or letter, as every draw of a list names them); each data record's values in
 the balancing columns go to :func:`~xlshuffle.draw.teams.balanced_groups` (protocol
 section 16), and the team number is written as ``groups_csv`` writes a group number: one
@@ -17,15 +17,15 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..common.counts import group_count
 from ..common.digest import bytes_sha256
 from ..common.request import DrawRequest, GroupsOptions
-from ..common.teams import Teams, balance_table, draw_teams
 from ..draw.errors import ListError, OptionError
 from ..draw.knuth import group_numbers, permutation
 from ..draw.protocol import DrawStream
 from ..draw.seed import Seed
 from ..draw.teams import repeats
+from ..tabledraw.counts import group_count
+from ..tabledraw.teams import Teams, balance_table, draw_teams
 from .lines import DEFAULT_MAX_MB
 from .opened import (
     Opened,

@@ -2,7 +2,7 @@
 
 The record names no output file (the winners went to stdout), so the winners are taken
 again from the input (the header record, then the records the permutation names, in draw
-order) and compared field by field with the saved file (:mod:`xlshuffle.common.winners`).
+order) and compared field by field with the saved file (:mod:`xlshuffle.tabledraw.winners`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError
+from ..tabledraw.winners import first_difference, read_saved_table
 from .lines import DEFAULT_MAX_MB
 from .opened import Opened
 

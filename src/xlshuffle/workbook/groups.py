@@ -6,13 +6,13 @@ import os
 from collections.abc import Sequence
 
 from ..common.celltext import text_of
-from ..common.counts import group_count, refuse_taken_label, too_many
 from ..common.names import check_cell_text
 from ..common.record import DrawRecord
 from ..common.request import DrawRequest, GroupsOptions
 from ..draw.errors import OptionError, SizeError
 from ..draw.knuth import group_numbers, permutation
 from ..draw.seed import Seed
+from ..tabledraw.counts import group_count, refuse_taken_label, too_many
 from .draws import CellReader, group_column_edits
 from .jobs import Job, file_request, make_record, open_request
 from .move.refusals import check_unprotected

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..common.celltext import text_of
-from ..common.counts import too_many
 from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
-from ..common.winners import csv_text, delimiter_for
 from ..draw.errors import SizeError
 from ..draw.knuth import permutation
 from ..draw.protocol import DrawStream
+from ..tabledraw.counts import too_many
+from ..tabledraw.winners import csv_text, delimiter_for
 from .draws import CellReader
 from .jobs import Job
 from .package.commit import Written

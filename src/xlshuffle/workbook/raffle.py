@@ -1,9 +1,9 @@
 """Raffles and audits on a workbook: tickets, reserves, exclusions, strata and audits.
 
 :func:`draw_sample` reads the selection's data rows into an
-:class:`~xlshuffle.common.entrants.Entrants` (values by column, with the engine's own
+:class:`~xlshuffle.tabledraw.entrants.Entrants` (values by column, with the engine's own
 reader: shared strings, dates, a formula's cached value), lets
-:mod:`xlshuffle.common.raffles` choose the rows (the same code a CSV/TSV list's draw
+:mod:`xlshuffle.tabledraw.raffles` choose the rows (the same code a CSV/TSV list's draw
 uses), and returns them with the table ``sample_workbook`` writes: the labels and the
 drawn rows in output order, the added columns (``Role``, ``Rank``, ``Hits``) after the
 last one, as a list's draw adds its fields. Blank rows kept in place
@@ -18,14 +18,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..common.celltext import text_of
-from ..common.entrants import Entrants
-from ..common.raffle_options import parse_method
-from ..common.raffle_parts import label_text
-from ..common.raffles import Drawn, DrawOptions, choose, exclusion_of
 from ..draw.errors import OptionError, SeedError, WorkbookError
 from ..draw.knuth import check_count
 from ..draw.protocol import DrawStream
 from ..draw.raffle import canonical_id
+from ..tabledraw.entrants import Entrants
+from ..tabledraw.raffle_options import parse_method
+from ..tabledraw.raffle_parts import label_text
+from ..tabledraw.raffles import Drawn, DrawOptions, choose, exclusion_of
 from .draws import CellReader
 from .jobs import Job
 from .scan.refs import cell_ref, col_letters, quote_sheet

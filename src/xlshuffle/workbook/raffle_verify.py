@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..common.celltext import text_of
-from ..common.raffles import Drawn, check_exclusion, replay
 from ..common.record import DrawRecord
-from ..common.winners import delimiter_for, first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError, WorkbookError
+from ..tabledraw.raffles import Drawn, check_exclusion, replay
+from ..tabledraw.winners import delimiter_for, first_difference, read_saved_table
 from .draws import CellReader
 from .jobs import job_from_record
 from .package.commit import read_input
@@ -100,7 +100,7 @@ def _draw_again(
 
 def _among_entrants(spec: dict[str, Any], free: list[int]) -> dict[str, Any]:
     """``spec`` with the excluded rows numbered among the entrants (blank rows kept in
-    place are none), as :func:`~xlshuffle.common.raffles.replay` reads them."""
+    place are none), as :func:`~xlshuffle.tabledraw.raffles.replay` reads them."""
     exclusion = spec.get("exclusion")
     if not isinstance(exclusion, dict) or not isinstance(exclusion.get("rows"), list):
         return spec

@@ -182,7 +182,7 @@ def headed_column(path: PathLike, header: str, option: str) -> tuple[str, list[t
 
 
 def _find(path: str, header: list[str], given: str, option: str) -> int:
-    from ..common.entrants import find_column
+    from ..tabledraw.entrants import find_column
 
     letters = [col_letters(j + 1) for j in range(max(len(header), 1))]
     return find_column(path, header, letters, given, option)

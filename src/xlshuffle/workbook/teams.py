@@ -1,7 +1,7 @@
 """Balanced teams in a workbook: ``groups --balance COL`` on a sheet's data rows.
 
 :func:`~xlshuffle.workbook.groups_workbook` with ``balance`` deals its data rows into teams
-by protocol section 16 (:func:`xlshuffle.common.teams.draw_teams`, shared with CSV/TSV
+by protocol section 16 (:func:`xlshuffle.tabledraw.teams.draw_teams`, shared with CSV/TSV
 lists, so the same rows give the same teams in a list and in a workbook) and writes the
 team numbers as a plain groups draw writes group numbers. The record is a groups record:
 its ``permutation`` is step 1 of section 16 (the plain groups draw's shuffle) and
@@ -18,11 +18,11 @@ from typing import Any
 
 from ..common.digest import file_sha256
 from ..common.record import DrawRecord
-from ..common.teams import Teams, balance_table, draw_teams
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.knuth import permutation
 from ..draw.protocol import DrawStream
 from ..draw.teams import repeats
+from ..tabledraw.teams import Teams, balance_table, draw_teams
 from .jobs import Job, _target_of, job_from_record
 from .raffle import DataRows
 from .selection.keep import spread

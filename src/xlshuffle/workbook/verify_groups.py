@@ -16,10 +16,10 @@ from __future__ import annotations
 import os
 
 from ..common.record import DrawRecord
-from ..common.teams import Teams, draw_teams
 from ..draw.errors import WorkbookError
 from ..draw.knuth import group_numbers, permutation
 from ..draw.seed import Seed
+from ..tabledraw.teams import Teams, draw_teams
 from .draws import CellReader, free_column
 from .jobs import Job, job_from_record
 from .raffle import DataRows, recorded_free_rows

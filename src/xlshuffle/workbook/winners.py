@@ -4,7 +4,7 @@ The record of a sample printed to stdout names no output file (nothing was writt
 there is no SHA-256 to compare; the winners are recomputed from the input (the rows the
 recorded permutation names, as :func:`~xlshuffle.workbook.sample_workbook` prints them:
 ``Rank``, then the header's labels or the column letters) and compared field by field
-with the saved CSV (:mod:`xlshuffle.common.winners`).
+with the saved CSV (:mod:`xlshuffle.tabledraw.winners`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import os
 
 from ..common.celltext import text_of
 from ..common.record import DrawRecord
-from ..common.winners import first_difference, read_saved_table
 from ..draw.errors import ListError, OptionError, WorkbookError
+from ..tabledraw.winners import first_difference, read_saved_table
 from .draws import CellReader
 from .jobs import job_from_record
 from .plain_sample import row_values

@@ -39,7 +39,6 @@ from typing import Any, Literal, get_args
 
 from ...common.a1 import col_index, col_letters
 from ...common.digest import bytes_sha256
-from ...common.raffle_options import DrawOptions
 from ...common.request import (
     DrawKind,
     DrawRequest,
@@ -52,6 +51,7 @@ from ...common.request import (
 from ...draw.errors import WorkbookError
 from ...draw.protocol import PROTOCOL, excel_serial
 from ...draw.seed import Seed
+from ...tabledraw.raffle_options import DrawOptions
 from .._cells import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]

@@ -1,7 +1,7 @@
 """Balanced teams over any table of entrants: the draw and its balance table.
 
 Shared by the list and workbook engines (``groups --balance``): both read their data rows
-into an :class:`~xlshuffle.common.entrants.Entrants`, and :func:`draw_teams` names the
+into an :class:`~xlshuffle.tabledraw.entrants.Entrants`, and :func:`draw_teams` names the
 balancing columns, reads each person's values and deals the teams of protocol section 16
 (:func:`xlshuffle.draw.teams.balanced_groups`), so a list and the same rows in a
 workbook give the same teams for the same seed.

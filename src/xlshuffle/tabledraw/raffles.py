@@ -3,7 +3,7 @@
 A raffle (``-k`` winners, plain or by tickets, with reserves), an exclusion of earlier
 winners by ID, strata each drawn from their own sub-stream, and the audit selections
 (systematic, monetary-unit) all come down to one question, answered here once: given
-the rows' values (:class:`~xlshuffle.common.entrants.Entrants`), which rows are drawn,
+the rows' values (:class:`~xlshuffle.tabledraw.entrants.Entrants`), which rows are drawn,
 in what order, with what role. The answer (:class:`Drawn`) also carries the record's
 ``target["draw"]``, everything :func:`replay` needs to draw the same rows again from the
 input and the seed (protocol sections 8-12 of docs/draw-protocol.md).

@@ -3,7 +3,7 @@
 Raffles and audits (tickets, reserves, exclusions, strata) read columns of the
 drawn rows: a weight, an amount, an ID, a stratum label. Lists and workbooks each turn
 their rows into an :class:`Entrants` (values by column, and how to name a cell in a
-message); :mod:`xlshuffle.common.raffles` decides which rows win from it, the same way
+message); :mod:`xlshuffle.tabledraw.raffles` decides which rows win from it, the same way
 for both.
 """
 
