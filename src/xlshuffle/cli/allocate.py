@@ -187,7 +187,7 @@ def _bytes(path: str, table: list[list[object]], sheet: str) -> bytes:
     ``.tsv`` or ``.tab`` name)."""
     if not _is_book(path):
         return files.csv_bytes(table, delimiter_for(path))
-    from ..workbook.tables import table_xlsx
+    from ..workbook.plaintables import table_xlsx
 
     return table_xlsx(table, sheet=sheet)
 

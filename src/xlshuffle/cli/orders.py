@@ -113,7 +113,7 @@ def _renderer(output: str) -> Any:
     """The table's bytes for ``output``: a new workbook for ``.xlsx``, else None (CSV)."""
     if not output.lower().endswith(".xlsx"):
         return None
-    from ..workbook.tables import table_xlsx
+    from ..workbook.plaintables import table_xlsx
 
     return lambda table: table_xlsx(table, sheet="Orders")
 

@@ -140,7 +140,7 @@ def rows_of(src: str, record: dict[str, Any]) -> list[list[str]]:
 
         return list_rows(src, header=bool(record["header"]), max_bytes=DEFAULT_MAX_MB * 1024**2)
     from ..workbook import DrawRecord
-    from ..workbook.tables import record_rows
+    from ..workbook.plaintables import record_rows
 
     return record_rows(src, DrawRecord.from_dict(record))
 

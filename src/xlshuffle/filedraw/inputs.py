@@ -26,7 +26,7 @@ def table_reader(path: str, cells: str | None, option: str) -> Reader | None:
         if cells is not None:
             raise OptionError(f"{option} is for a workbook; {path} is read as a list or text")
         return None
-    from ..workbook.tables import range_values
+    from ..workbook.plaintables import range_values
 
     def read(p: object, column: str | None, col_option: str) -> tuple[list[str], str]:
         if cells is not None and column is not None:

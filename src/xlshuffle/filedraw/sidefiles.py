@@ -169,7 +169,7 @@ def _is_workbook(data: bytes) -> bool:
 def _workbook_ids(path: str, id_column: str | None) -> tuple[str, ...]:
     if id_column is None:
         raise OptionError(f"--exclude {path}: a workbook of IDs is read by its --id column")
-    from ..workbook.tables import headed_column  # the xlsx extra, only when it is needed
+    from ..workbook.plaintables import headed_column  # the xlsx extra, only when it is needed
 
     _, values = headed_column(path, id_column, "--exclude")
     return tuple(value for _, value in values)

@@ -321,7 +321,7 @@ def _orders(rec: OrdersRecord, where: str, given: dict[str, str | None]) -> str:
     )
     read_saved = None
     if out is not None and is_workbook(out):
-        from ..workbook.tables import read_table
+        from ..workbook.plaintables import read_table
 
         read_saved = read_table
     verify_orders_csv(data, src, ids, out, readers=readers, read_saved=read_saved)
@@ -347,7 +347,7 @@ def _allocation(rec: AllocationRecord, where: str, given: dict[str, str | None])
     data = rec.to_dict()
     if out.lower().endswith(".xlsx"):
         from ..common.digest import file_sha256
-        from ..workbook.tables import read_table
+        from ..workbook.plaintables import read_table
 
         got, sha = read_table(out), file_sha256(out)
         count = files.verify_allocation_table(data, out, got, sha, where)

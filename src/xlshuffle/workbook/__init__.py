@@ -23,8 +23,8 @@ from .api import (
 from .groups import groups_request, groups_workbook
 from .inmemory import shuffle_worksheet
 from .limits import LIMITS, Limits, raised
-from .raffle_verify import verify_draw_workbook
-from .verify import verify_record
+from .verification.check import verify_record
+from .verification.raffle import verify_draw_workbook
 
 __all__ = [
     "LIMITS",

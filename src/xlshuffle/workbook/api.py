@@ -16,13 +16,13 @@ from ..draw.grid import Mode, parse_mode
 from ..draw.knuth import check_count
 from ..draw.protocol import DrawStream
 from ..draw.seed import Seed
-from .draws import sample_sheet_xml
+from .add.plain_sample import unsaved_cells, winners, winners_table, write_csv
+from .add.raffle import draw_options, draw_sample
+from .add.sheetxml import sample_sheet_xml
 from .jobs import Job, file_request, make_record, open_request
 from .move.plan import draw_permutation, plan_move
 from .move.refusals import check_movable
-from .package.commit import Changes, Written, check_output_name, commit
-from .plain_sample import unsaved_cells, winners, winners_table, write_csv
-from .raffle import draw_options, draw_sample
+from .package.readwrite import Changes, Written, check_output_name, write_workbook
 from .restore import fingerprint_for, restore_workbook
 from .selection.keep import free_indexes, spread
 
@@ -217,7 +217,9 @@ def _shuffle(
     changes = plan_move(job.inp, job.sx, sel, mode, perm)
     # what the selection holds, taken before the write (which consumes the plan)
     drawn = fingerprint_for(job, mode) if command == "shuffle" and not dry_run else None
-    written = commit(job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run)
+    written = write_workbook(
+        job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run
+    )
     output = None if dry_run else (job.inp.path if in_place else dst)
     record = make_record(
         command,
@@ -394,7 +396,7 @@ def sample_request(request: DrawRequest) -> SampleResult:
         xml = sample_sheet_xml(book, job.sx, job.sel, order, added=added)
         changed, part = book.add_sheet(name, xml)
         changes = Changes(changed=dict(changed), added=[(part, xml)], like=job.sel.sheet.part)
-        written = commit(
+        written = write_workbook(
             job.inp, changes, target, in_place=in_place, backup=backup, dry_run=dry_run
         )
     output = None if dry_run else (job.inp.path if in_place else target)

@@ -13,14 +13,15 @@ from ..draw.errors import OptionError, SizeError
 from ..draw.knuth import group_numbers, permutation
 from ..draw.seed import Seed
 from ..tabledraw.counts import group_count, refuse_taken_label, too_many
-from .draws import CellReader, group_column_edits
+from .add.sheetxml import group_column_edits
+from .add.teams import deal_teams
 from .jobs import Job, file_request, make_record, open_request
 from .move.refusals import check_unprotected
-from .package.commit import Changes, commit
+from .package.readwrite import Changes, write_workbook
 from .scan.edits import splice
 from .scan.refs import cell_ref
 from .selection.keep import free_indexes, spread
-from .teams import deal_teams
+from .values.reader import CellReader
 
 __all__ = ["groups_request", "groups_workbook"]
 
@@ -143,7 +144,7 @@ def groups_request(request: DrawRequest) -> DrawRecord:
     if sel.n_rows > 0 and not sx.empty_data:
         edits = group_column_edits(sx, sel, numbers, label, only=free)
         changes.changed[sel.sheet.part] = splice(sx.data, edits)
-    written = commit(
+    written = write_workbook(
         job.inp, changes, out.path, in_place=out.in_place, backup=out.backup, dry_run=out.dry_run
     )
     output = None if out.dry_run else (job.inp.path if out.in_place else out.path)

@@ -14,11 +14,10 @@ from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import Mode
 from ..draw.protocol import DrawStream
 from .limits import LIMITS
-from .move.plan import sheet_label
-from .move.refusals import check_merge_refs
-from .package.commit import Changes, Input, Written, read_input
+from .package.readwrite import Changes, Input, Written, read_input
+from .scan.merges import check_merge_refs
 from .scan.refs import Area, col_letters, parse_area, quote_sheet, split_sheet
-from .scan.sheet import SheetXml
+from .scan.sheet import SheetXml, sheet_label
 from .selection.keep import kept_runs
 from .selection.layout import Excluded
 from .selection.options import parse_columns, user_range
@@ -225,7 +224,7 @@ def job_from_record(src: PathLike, record: DrawRecord) -> Job:
     return Job(inp, sx, sel)
 
 
-def _target_of(sel: Selection) -> dict[str, Any]:
+def target_of(sel: Selection) -> dict[str, Any]:
     target: dict[str, Any] = {
         "kind": sel.kind,
         "ref": Area((sel.top, sel.cols[0], max(sel.top, sel.bottom), sel.cols[-1])).a1()
@@ -270,7 +269,7 @@ def make_record(
         permutation=perm,
         k=k,
         unit="rows" if sel.moves_whole_rows(mode) else "cells",
-        target=_target_of(sel),
+        target=target_of(sel),
         parts=changes.report(),
         backup=written.backup,
     )

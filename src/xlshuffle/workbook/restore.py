@@ -16,14 +16,14 @@ from typing import Any
 from ..common.record import DrawRecord, load_one_record
 from ..draw.errors import OptionError, WorkbookError
 from ..draw.grid import Mode, parse_mode
-from .draws import CellReader
 from .jobs import Job, dest, job_from_record, make_record
 from .move.plan import destination, inverse, plan_move
 from .move.refusals import check_movable
-from .package.commit import Changes, commit
+from .package.readwrite import Changes, write_workbook
 from .records.fingerprint import Fingerprint, differing_rows, fingerprint_of
 from .scan.refs import cell_ref
 from .scan.sheet import SheetXml
+from .values.reader import CellReader
 
 __all__ = ["fingerprint_for", "restore_workbook"]
 
@@ -168,7 +168,9 @@ def restore_workbook(
     changes = plan_move(job.inp, job.sx, job.sel, mode, perm)
     _check_is_output(job, record, mode, changes)
     target = dest(dst)
-    written = commit(job.inp, changes, target, in_place=in_place, backup=backup, dry_run=dry_run)
+    written = write_workbook(
+        job.inp, changes, target, in_place=in_place, backup=backup, dry_run=dry_run
+    )
     output = None if dry_run else (job.inp.path if in_place else target)
     restored = make_record("restore", job, record.seed, mode, perm, written, changes, output)
     if record.target.get("kept"):  # the rows the shuffle left in place, which it undoes too

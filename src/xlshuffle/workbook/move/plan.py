@@ -20,12 +20,12 @@ from ...draw.knuth import permutation
 from ...draw.protocol import DrawStream
 from ..formulas.translate import FormulaMover
 from ..limits import LIMITS
-from ..package.commit import Changes, Input
 from ..package.parts import Book
+from ..package.readwrite import Changes, Input
 from ..package.zipread import left_unread
 from ..scan.edits import splice
 from ..scan.refs import Area
-from ..scan.sheet import SheetXml
+from ..scan.sheet import SheetXml, sheet_label
 from ..scan.xmlscan import tag_end
 from ..selection.select import Selection
 from .anchors import ANCHORED, DestOf, retarget_refs, retarget_vml
@@ -39,14 +39,10 @@ from .cells import (
 )
 from .cellwrite import has_number, rewrite_row_tag
 
-__all__ = ["destination", "draw_permutation", "inverse", "plan_move", "sheet_label"]
+__all__ = ["destination", "draw_permutation", "inverse", "plan_move"]
 
 Dest = Callable[[int, int], tuple[int, int]]
 _ANY_FORMULA = re.compile(rb"<(?:[\w.-]+:)?f[\s>/]")
-
-
-def sheet_label(path: str, name: str) -> str:
-    return f"{path}: sheet {name!r}"
 
 
 def draw_permutation(

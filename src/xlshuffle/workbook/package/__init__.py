@@ -3,6 +3,6 @@
 - :mod:`.zipread`: the zip read with bounds (members, inflating, checksums);
 - :mod:`.zipwrite`: the zip written so that every member that is not changed keeps its bytes;
 - :mod:`.parts`: content types, relationships, the workbook part, sheets and defined names;
-- :mod:`.commit`: the input read once, and the output put in place atomically (backups,
+- :mod:`.readwrite`: the input read once, and the output put in place atomically (backups,
   in-place writes, dry runs).
 """

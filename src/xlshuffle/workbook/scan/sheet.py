@@ -19,7 +19,7 @@ from ...draw.errors import WorkbookError
 from .refs import MAX_COL, MAX_ROW, col_index
 from .xmlscan import Tag, attrs, element_end, iter_tags, local, tag_end
 
-__all__ = ["Cell", "SheetXml", "parse_cells"]
+__all__ = ["Cell", "SheetXml", "parse_cells", "sheet_label"]
 
 _ROW_R = re.compile(rb"\sr\s*=\s*[\"'](\d{1,8})[\"']")
 _MARKUP = re.compile(rb"<[!?]")
@@ -395,3 +395,8 @@ class SheetXml:
         if row.count(b'"', 0, j) % 2 or row.count(b"'", 0, j) % 2:
             j = tag_end(row, 0)
         return j
+
+
+def sheet_label(path: str, name: str) -> str:
+    """How messages name a sheet: ``book.xlsx: sheet 'Data'``."""
+    return f"{path}: sheet {name!r}"

@@ -2,5 +2,7 @@
 
 - :mod:`.cells`: a cell's value (numbers, text, booleans, errors, dates) and its text;
 - :mod:`.strings`: the shared strings table and the expat plumbing;
-- :mod:`.styles`: number formats, which styles show dates, and the date system.
+- :mod:`.styles`: number formats, which styles show dates, and the date system;
+- :mod:`.reader`: :class:`~.reader.CellReader`, a workbook's cells read as values, which
+  every draw that reads values uses.
 """

@@ -20,17 +20,16 @@ from ..common.digest import file_sha256
 from ..common.names import check_cell_text
 from ..common.record import DrawRecord
 from ..draw.errors import OptionError, WorkbookError
-from .draws import UNSAVED_FIX, CellReader
+from .add.datarows import DataRows, recorded_free_rows
+from .add.plain_sample import unsaved_cells
 from .jobs import job_from_record
 from .limits import LIMITS
-from .move.plan import sheet_label
-from .package.commit import Input, read_input
-from .plain_sample import unsaved_cells
-from .raffle import DataRows, recorded_free_rows
+from .package.readwrite import Input, read_input
 from .scan.refs import cell_ref, col_letters, parse_area, split_sheet
-from .scan.sheet import SheetXml
+from .scan.sheet import SheetXml, sheet_label
 from .selection.select import choose_sheet
 from .values.cells import unsaved_formula
+from .values.reader import UNSAVED_FIX, CellReader
 
 __all__ = ["headed_column", "range_values", "read_table", "record_rows", "table_xlsx"]
 

@@ -31,15 +31,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..draw.errors import OptionError, WorkbookError
-from ..draw.grid import Mode, parse_mode
-from ..draw.protocol import as_stream
-from .formulas.translate import FormulaMoveError, FormulaMover
-from .inmemory_rules import check_worksheet, selection_of
-from .move.plan import destination, draw_permutation, inverse
-from .selection.keep import spread
-from .selection.select import Selection
-from .selection.suggest import LayoutRefusal, refuse
+from ...draw.errors import OptionError, WorkbookError
+from ...draw.grid import Mode, parse_mode
+from ...draw.protocol import as_stream
+from ..formulas.translate import FormulaMoveError, FormulaMover
+from ..move.plan import destination, draw_permutation, inverse
+from ..selection.keep import spread
+from ..selection.select import Selection
+from ..selection.suggest import LayoutRefusal, refuse
+from .rules import check_worksheet, selection_of
 
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet

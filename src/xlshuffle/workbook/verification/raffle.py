@@ -14,16 +14,17 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from ..common.celltext import text_of
-from ..common.record import DrawRecord
-from ..draw.errors import ListError, OptionError, WorkbookError
-from ..tabledraw.raffles import Drawn, check_exclusion, replay
-from ..tabledraw.winners import delimiter_for, first_difference, read_saved_table
-from .draws import CellReader
-from .jobs import job_from_record
-from .package.commit import read_input
-from .raffle import DataRows, recorded_free_rows, to_data_rows
-from .scan.sheet import SheetXml
+from ...common.celltext import text_of
+from ...common.record import DrawRecord
+from ...draw.errors import ListError, OptionError, WorkbookError
+from ...tabledraw.raffles import Drawn, check_exclusion, replay
+from ...tabledraw.winners import delimiter_for, first_difference, read_saved_table
+from ..add.datarows import DataRows, recorded_free_rows
+from ..add.raffle import to_data_rows
+from ..jobs import job_from_record
+from ..package.readwrite import read_input
+from ..scan.sheet import SheetXml
+from ..values.reader import CellReader
 
 __all__ = ["verify_draw_record", "verify_draw_workbook"]
 

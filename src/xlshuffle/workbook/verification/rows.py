@@ -7,13 +7,13 @@ from __future__ import annotations
 import os
 from array import array
 
-from ..common.a1 import col_letters
-from ..common.record import DrawRecord
-from ..draw.errors import WorkbookError
-from .draws import CellReader
-from .jobs import job_from_record
-from .records.rowdigest import norm_general
-from .scan.sheet import SheetXml
+from ...common.a1 import col_letters
+from ...common.record import DrawRecord
+from ...draw.errors import WorkbookError
+from ..jobs import job_from_record
+from ..records.rowdigest import norm_general
+from ..scan.sheet import SheetXml
+from ..values.reader import CellReader
 
 __all__ = ["RowsAgain", "row_values", "verify_rows"]
 

@@ -23,7 +23,7 @@ from ..limits import LIMITS
 from .parts import Book, open_book
 from .zipwrite import Content, NullSink, write_package
 
-__all__ = ["Changes", "Input", "Written", "commit", "read_input"]
+__all__ = ["Changes", "Input", "Written", "read_input", "write_workbook"]
 
 
 @dataclass
@@ -95,7 +95,7 @@ class Changes:
 
 @dataclass
 class Written:
-    """What :func:`commit` did: the output's SHA-256 and the backup it kept."""
+    """What :func:`write_workbook` did: the output's SHA-256 and the backup it kept."""
 
     sha256: str | None
     backup: str | None
@@ -143,7 +143,7 @@ def check_output_name(book: Book, src: str, dst: str, *, also: str = "") -> None
         )
 
 
-def commit(
+def write_workbook(
     inp: Input,
     changes: Changes,
     dst: str | None,

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..draw.errors import OptionError, WorkbookError
-from ..draw.grid import Mode
-from .package.parts import SheetInfo, TableInfo
-from .scan.refs import MAX_COL, MAX_ROW, Area, parse_area, quote_sheet
-from .selection.layout import Cell, Rows, find_data, trim_blank_tail
-from .selection.options import parse_columns
-from .selection.select import Selection
+from ...draw.errors import OptionError, WorkbookError
+from ...draw.grid import Mode
+from ..package.parts import SheetInfo, TableInfo
+from ..scan.refs import MAX_COL, MAX_ROW, Area, parse_area, quote_sheet
+from ..selection.layout import Cell, Rows, find_data, trim_blank_tail
+from ..selection.options import parse_columns
+from ..selection.select import Selection
 
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet

@@ -6,20 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..common.celltext import text_of
-from ..common.digest import bytes_sha256
-from ..common.files import write_atomically
-from ..draw.errors import SizeError
-from ..draw.knuth import permutation
-from ..draw.protocol import DrawStream
-from ..tabledraw.counts import too_many
-from ..tabledraw.winners import csv_text, delimiter_for
-from .draws import CellReader
-from .jobs import Job
-from .package.commit import Written
-from .scan.refs import cell_ref, col_letters, quote_sheet
-from .selection.keep import free_indexes
-from .values.cells import unsaved_formula
+from ...common.celltext import text_of
+from ...common.digest import bytes_sha256
+from ...common.files import write_atomically
+from ...draw.errors import SizeError
+from ...draw.knuth import permutation
+from ...draw.protocol import DrawStream
+from ...tabledraw.counts import too_many
+from ...tabledraw.winners import csv_text, delimiter_for
+from ..jobs import Job
+from ..package.readwrite import Written
+from ..scan.refs import cell_ref, col_letters, quote_sheet
+from ..selection.keep import free_indexes
+from ..values.cells import unsaved_formula
+from ..values.reader import CellReader
 
 __all__ = ["row_values", "unsaved_cells", "winners", "winners_table", "write_csv"]
 

@@ -1,4 +1,5 @@
-"""Balanced teams in a workbook: ``groups --balance COL`` on a sheet's data rows.
+"""Teams in a workbook: ``groups --balance COL`` on a sheet's data rows, and an earlier
+groups draw dealt again from its record.
 
 :func:`~xlshuffle.workbook.groups_workbook` with ``balance`` deals its data rows into teams
 by protocol section 16 (:func:`xlshuffle.tabledraw.teams.draw_teams`, shared with CSV/TSV
@@ -6,7 +7,13 @@ lists, so the same rows give the same teams in a list and in a workbook) and wri
 team numbers as a plain groups draw writes group numbers. The record is a groups record:
 its ``permutation`` is step 1 of section 16 (the plain groups draw's shuffle) and
 ``target["balance"]`` holds the columns, the balance table and what was avoided, from
-which :func:`verify_balanced_workbook` deals the teams again.
+which :func:`~xlshuffle.workbook.verification.groups.verify_balanced_workbook` deals the
+teams again.
+
+:func:`groups_again` gives each data row's group (or team) in the draw a groups record
+describes, dealt again from the input and the seed: the plain split of section 7, or the
+balanced teams of section 16. ``groups --avoid`` takes an earlier draw's teams from it, and
+``verify`` checks both kinds with it.
 """
 
 from __future__ import annotations
@@ -16,19 +23,17 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from ..common.digest import file_sha256
-from ..common.record import DrawRecord
-from ..draw.errors import OptionError, WorkbookError
-from ..draw.knuth import permutation
-from ..draw.protocol import DrawStream
-from ..draw.teams import repeats
-from ..tabledraw.teams import Teams, balance_table, draw_teams
-from .jobs import Job, _target_of, job_from_record
-from .raffle import DataRows
-from .selection.keep import spread
-from .verify_groups import groups_again, verify_group_column
+from ...common.record import DrawRecord
+from ...draw.errors import OptionError, WorkbookError
+from ...draw.knuth import group_numbers, permutation
+from ...draw.protocol import DrawStream
+from ...draw.seed import Seed
+from ...draw.teams import repeats
+from ...tabledraw.teams import Teams, draw_teams
+from ..jobs import Job, target_of
+from .datarows import DataRows, recorded_free_rows
 
-__all__ = ["deal_teams", "verify_balanced_workbook"]
+__all__ = ["deal_teams", "groups_again"]
 
 PathLike = str | os.PathLike[str]
 
@@ -82,44 +87,29 @@ def _avoid_of_record(name: str, job: Job, free: list[int]) -> list[int | None]:
 
 
 def _ref_of(job: Job) -> str:
-    return str(_target_of(job.sel).get("ref"))
+    return str(target_of(job.sel).get("ref"))
 
 
-def verify_balanced_workbook(
-    record: DrawRecord, src: PathLike | None, saved: PathLike | None = None
-) -> None:
-    """Deal the balanced teams of ``record`` again from ``src`` and its seed; check the
-    record's shuffle and balance table, and ``saved`` (the output) by its SHA-256 or, when
-    its bytes differ (re-saved), by the team column's cells.
+def groups_again(record: DrawRecord, job: Job) -> tuple[list[int], list[int], Teams | None]:
+    """The data rows (0-based; rows kept in place left out) the groups draw ``record``
+    split in ``job``'s selection, each one's group dealt again, and the balanced teams
+    (None for a plain split).
 
-    Raises
-    ------
-    WorkbookError
-        At the first difference: not the recorded input, a permutation or balance table
-        the seed does not give again, an output that is not the one written.
-    OptionError
-        Without ``src`` (the balancing columns are read from it).
+    Raises WorkbookError for a record whose ``k``, kept rows or balance spec is damaged.
     """
-    if src is None:
-        raise OptionError(
-            f"record: the balanced teams of {record.input} are dealt again from its input, "
-            "which holds the balancing columns: pass input= (--input IN) too"
-        )
-    record.check_protocol()
-    path = os.fspath(src)
-    record.check_input(path)
-    job = job_from_record(path, record)
-    sel = job.sel
-    free, numbers, teams = groups_again(record, job)
-    perm = permutation(len(free), seed=record.seed)
-    if free != list(range(sel.n_body)):
-        perm = spread(perm, sel.n_body, free)
-    if perm != record.permutation:
-        raise WorkbookError(f"record: seed {record.seed!r} does not give this permutation")
-    k = int(record.k or 0)  # checked by groups_again
-    want = record.target["balance"].get("teams")
-    if teams is None or balance_table(teams.columns, teams.keys, numbers, k) != want:
-        raise WorkbookError("record: target.balance.teams is not what the draw gives again")
-    if saved is not None and file_sha256(saved) != record.output_sha256:
-        # other bytes (re-saved by Excel?): the team column, cell by cell
-        verify_group_column(record, job, saved, dict(zip(free, numbers, strict=True)))
+    free = recorded_free_rows(job, record)
+    k = record.k
+    if not isinstance(k, int) or k < 1:
+        raise WorkbookError(f"record: k {k!r} is not a number of groups: the record was edited")
+    spec = record.target.get("balance")
+    if spec is None:
+        return free, group_numbers(permutation(len(free), seed=record.seed), k), None
+    try:
+        given = [str(c["column"]) for c in spec["columns"]]
+        before = (spec.get("avoid") or {}).get("before")
+    except (KeyError, TypeError, AttributeError):
+        raise WorkbookError("record: target.balance was edited or damaged") from None
+    teams = draw_teams(
+        DataRows(job, free).entrants(), given, k, Seed.given(record.seed).stream(), before
+    )
+    return free, teams.numbers, teams

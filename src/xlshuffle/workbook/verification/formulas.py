@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 from array import array
 
-from ..common.record import DrawRecord
-from ..draw.errors import WorkbookError
-from ..draw.grid import parse_mode
-from .jobs import job_from_record
-from .move.plan import destination
-from .records.formulatext import (
+from ...common.record import DrawRecord
+from ...draw.errors import WorkbookError
+from ...draw.grid import parse_mode
+from ..jobs import job_from_record
+from ..move.plan import destination
+from ..records.formulatext import (
     Text,
     canonical,
     expected_digests,
@@ -27,9 +27,9 @@ from .records.formulatext import (
     formulas_at,
     found_digests,
 )
-from .scan.refs import cell_ref
-from .scan.sheet import SheetXml
-from .selection.select import Selection
+from ..scan.refs import cell_ref
+from ..scan.sheet import SheetXml
+from ..selection.select import Selection
 
 __all__ = ["FormulaCheck"]
 

@@ -14,24 +14,24 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
-from ..common.digest import file_sha256
-from ..common.record import DrawRecord, load_records
-from ..draw.errors import OptionError, WorkbookError
-from ..draw.grid import parse_mode
-from ..draw.knuth import permutation
-from ..draw.protocol import DrawStream
-from ..draw.seed import Seed
-from .jobs import job_from_record
-from .move.plan import destination, draw_permutation
-from .raffle_verify import verify_draw_record
-from .records.rowdigest import UNKNOWN, block_digests, norm_general, row_digests
-from .scan.refs import cell_ref, parse_area
-from .scan.sheet import SheetXml
-from .selection.keep import free_indexes, parse_kept, spread
-from .teams import verify_balanced_workbook
-from .verify_formulas import FormulaCheck
-from .verify_groups import groups_again, verify_group_column
-from .verify_rows import RowsAgain, verify_rows
+from ...common.digest import file_sha256
+from ...common.record import DrawRecord, load_records
+from ...draw.errors import OptionError, WorkbookError
+from ...draw.grid import parse_mode
+from ...draw.knuth import permutation
+from ...draw.protocol import DrawStream
+from ...draw.seed import Seed
+from ..add.teams import groups_again
+from ..jobs import job_from_record
+from ..move.plan import destination, draw_permutation
+from ..records.rowdigest import UNKNOWN, block_digests, norm_general, row_digests
+from ..scan.refs import cell_ref, parse_area
+from ..scan.sheet import SheetXml
+from ..selection.keep import free_indexes, parse_kept, spread
+from .formulas import FormulaCheck
+from .groups import verify_balanced_workbook, verify_group_column
+from .raffle import verify_draw_record
+from .rows import RowsAgain, verify_rows
 from .winners import verify_printed
 
 __all__ = ["verify_record"]

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import os
 
-from ..common.celltext import text_of
-from ..common.record import DrawRecord
-from ..draw.errors import ListError, OptionError, WorkbookError
-from ..tabledraw.winners import first_difference, read_saved_table
-from .draws import CellReader
-from .jobs import job_from_record
-from .plain_sample import row_values
-from .scan.refs import col_letters
+from ...common.celltext import text_of
+from ...common.record import DrawRecord
+from ...draw.errors import ListError, OptionError, WorkbookError
+from ...tabledraw.winners import first_difference, read_saved_table
+from ..add.plain_sample import row_values
+from ..jobs import job_from_record
+from ..scan.refs import col_letters
+from ..values.reader import CellReader
 
 __all__ = ["verify_printed", "verify_winners"]
 
