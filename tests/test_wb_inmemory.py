@@ -7,6 +7,7 @@ hyperlinks and comments of every cell read back by openpyxl must be the same.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import openpyxl
@@ -88,6 +89,35 @@ def test_whole_columns_of_a_table_are_refused_in_memory_too(tmp_path: Path) -> N
 
 def test_a_pivot_table_in_the_selection_is_refused_in_memory_too(tmp_path: Path) -> None:
     _both_refuse(tmp_path, ENGINE / "pivot.xlsx", r"pivot table output F1:G4 lies in the")
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("array.xlsx", {}),
+        ("protected.xlsx", {}),
+        ("merged.xlsx", {"by": "cells"}),
+        ("table.xlsx", {"cells": "A4:C13"}),
+    ],
+)
+def test_both_engines_refuse_with_one_rule_and_their_own_way_out(
+    tmp_path: Path, name: str, options: dict[str, object]
+) -> None:
+    """One table of refusals: the same rule, the same cell or range named, and the way
+    out in each front end's terms (``--table`` for a file, ``table=`` in memory)."""
+    from xlshuffle import WorkbookError
+
+    with pytest.raises(WorkbookError) as on_file:
+        shuffle_workbook(FIXTURES / name, tmp_path / "o.xlsx", seed=1, **options)
+    ws = openpyxl.load_workbook(FIXTURES / name).active
+    with pytest.raises(WorkbookError) as in_memory:
+        shuffle_worksheet(ws, seed=1, **options)
+    file_text = str(on_file.value).split(": sheet ", 1)[1]  # the path aside
+    memory_text = str(in_memory.value).removeprefix("sheet ")
+    rule = re.split(r": (?:unprotect|unmerge|use|replace)", file_text)[0]
+    assert memory_text.startswith(rule), (file_text, memory_text)
+    assert memory_text != file_text  # each says the way out in its own terms
+    assert "Excel (" not in memory_text and "--table" not in memory_text
 
 
 def test_formulas_are_translated_as_the_file_engine_translates_them(tmp_path: Path) -> None:

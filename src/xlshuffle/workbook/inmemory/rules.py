@@ -4,11 +4,12 @@ applied to what openpyxl holds instead of to the sheet's XML."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...draw.errors import OptionError, WorkbookError
 from ...draw.grid import Mode
+from ..move.refusals import MEMORY_FIXES, TableFound, refuse_immovable
 from ..package.parts import SheetInfo, TableInfo
 from ..scan.refs import MAX_COL, MAX_ROW, Area, parse_area, quote_sheet
 from ..selection.layout import Cell, Rows, find_data, trim_blank_tail
@@ -190,65 +191,44 @@ def _range_selection(ws: Worksheet, used: Area, cells: str, header: bool | None)
 
 
 def check_worksheet(ws: Worksheet, sel: Selection, mode: Mode) -> None:
-    """The refusals of :func:`~.move.refusals.check_movable`, on what openpyxl holds."""
-    where = f"sheet {ws.title!r}"
-    if ws.protection.sheet:
-        raise WorkbookError(f"{where} is protected: unprotect it first")
-    _check_merges(ws, sel, mode, where)
-    _check_tables(ws, sel, mode, where)
-    _check_pivots(ws, sel, mode, where)
-    _check_arrays(ws, sel, mode, where)
-
-
-def _check_merges(ws: Worksheet, sel: Selection, mode: Mode, where: str) -> None:
-    region = sel.moving_area(mode)
-    for rng in ws.merged_cells.ranges:
-        area = Area((rng.min_row, rng.min_col, rng.max_row, rng.max_col))
-        if region.overlaps(area) and not (
-            mode == "rows" and area.top == area.bottom and (sel.whole_rows or region.contains(area))
-        ):
-            raise WorkbookError(
-                f"{where}: merged cells {rng.coord} span cells the draw moves "
-                "apart: unmerge them or choose a selection without them"
+    """The refusals of the file engine (:func:`~..move.refusals.refuse_immovable`, one
+    table of rules for both), on what openpyxl holds."""
+    refuse_immovable(
+        f"sheet {ws.title!r}",
+        sel,
+        mode,
+        MEMORY_FIXES,
+        protected=bool(ws.protection.sheet),
+        merges=(
+            Area((rng.min_row, rng.min_col, rng.max_row, rng.max_col))
+            for rng in ws.merged_cells.ranges
+        ),
+        tables=(
+            TableFound(
+                tbl.name,
+                tbl.ref,
+                parse_area(tbl.ref),
+                sel.table is not None and tbl.name == sel.table.name,
             )
+            for tbl in dict.values(ws.tables)
+        ),
+        pivots=_pivots(ws),
+        arrays=_arrays(ws),
+    )
 
 
-def _check_tables(ws: Worksheet, sel: Selection, mode: Mode, where: str) -> None:
-    for tbl in dict.values(ws.tables):
-        ref = parse_area(tbl.ref)
-        mine = sel.table is not None and tbl.name == sel.table.name
-        if ref is not None and not mine and sel.moves_any_of(ref, mode):
-            raise WorkbookError(
-                f"{where}: the selection cuts through table {tbl.name} ({tbl.ref}): use "
-                f"table={tbl.name!r}, or cells= inside its data rows covering all its columns"
-            )
-    if sel.table is not None and mode == "columns":
-        raise WorkbookError(
-            f"{where}: moving whole columns would reorder table {sel.table.name} "
-            f"({sel.table.ref}), whose column list Excel keeps separately: shuffle its rows, "
-            "or convert it to a range in Excel first"
-        )
-
-
-def _check_pivots(ws: Worksheet, sel: Selection, mode: Mode, where: str) -> None:
+def _pivots(ws: Worksheet) -> Iterator[Area]:
     for pivot in getattr(ws, "_pivots", ()):  # openpyxl lists them nowhere public
         out = parse_area(str(getattr(pivot.location, "ref", "") or ""))
-        if out is not None and sel.moves_any_of(out, mode):
-            raise WorkbookError(
-                f"{where}: pivot table output {out.a1()} lies in the selection: "
-                "choose a range without it (a pivot table refreshes its own cells)"
-            )
+        if out is not None:
+            yield out
 
 
-def _check_arrays(ws: Worksheet, sel: Selection, mode: Mode, where: str) -> None:
+def _arrays(ws: Worksheet) -> Iterator[tuple[Area, bool]]:
     from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
     for cell in ws._cells.values():
         value = cell.value
         if isinstance(value, ArrayFormula | DataTableFormula):
             spans = parse_area(str(value.ref or "")) or Area((cell.row, cell.column) * 2)
-            if sel.moves_any_of(spans, mode):
-                raise WorkbookError(
-                    f"{where}: cell {cell.coordinate} holds an array formula, which "
-                    "cannot move cell by cell: replace it with its values"
-                )
+            yield spans, isinstance(value, DataTableFormula)
