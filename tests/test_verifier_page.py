@@ -2553,7 +2553,8 @@ def test_an_exclusion_that_left_out_nobody_shows_the_warning(page: Any, work: Pa
 
 
 # ---------------------------------------------------------------- the page, built from its modules
-# verifier/index.html is written by tools/make_verifier.py from the modules of verifier/src/.
+# verifier/index.html is written by tools/make_verifier.py from the modules of verifier/src/;
+# `node --test verifier/test/` runs those modules without a browser.
 
 
 def _build_tool() -> Any:
@@ -2621,3 +2622,25 @@ def test_build_refuses_what_it_cannot_join(
     target.write_text(before + edit, encoding="utf-8")
     with pytest.raises(tool.BuildError, match=message):
         tool.render(src_copy)
+
+
+def test_node_runs_the_protocols_vectors_and_the_readers() -> None:
+    """`node --test verifier/test/`: every vector of draw-v1.json through the page's own
+    protocol modules, and the zip, workbook, cell-text, formula, list and record readers on
+    small files; Node's built-in test runner, no browser. Skipped without Node, unless
+    XLSHUFFLE_REQUIRE lists ``node`` (CI)."""
+    import shutil
+
+    node = shutil.which("node")
+    require("node", node is not None, "install Node.js 20 or later (the Debian package nodejs)")
+    assert node is not None
+    done = subprocess.run(
+        [node, "--test", "verifier/test/"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert "# fail 0" in done.stdout
