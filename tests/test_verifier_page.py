@@ -2550,3 +2550,97 @@ def test_an_exclusion_that_left_out_nobody_shows_the_warning(page: Any, work: Pa
     assert result["verified"], result["message"]
     assert "2 listed ID(s) matched no entrant" in result["message"]
     assert f"the record warns: {warning}" in result["message"]
+
+
+# ---------------------------------------------------------------- the page, built from its modules
+# verifier/index.html is written by tools/make_verifier.py from the modules of verifier/src/;
+# `node --test verifier/test/` runs those modules without a browser.
+
+
+def _build_tool() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "make_verifier", ROOT / "tools" / "make_verifier.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_committed_page_is_what_the_build_writes() -> None:
+    stale = "verifier/index.html is stale: run python tools/make_verifier.py"
+    assert PAGE.read_text(encoding="utf-8") == _build_tool().render(), stale
+    assert _build_tool().main(["--check"]) == 0
+
+
+@pytest.fixture
+def src_copy(tmp_path: Path) -> Path:
+    import shutil
+
+    shutil.copytree(ROOT / "verifier" / "src", tmp_path / "src")
+    return tmp_path / "src"
+
+
+def test_build_joins_the_modules_in_dependency_order(src_copy: Path) -> None:
+    page = _build_tool().render(src_copy)
+    order = [
+        line.split('"')[1] for line in page.splitlines() if line.startswith("verifierModules[")
+    ]
+    assert order[0] == "protocol/bytes.js"
+    assert order.index("protocol/stream.js") < order.index("protocol/shuffles.js")
+    assert order.index("read/zip.js") < order.index("read/workbook.js")
+    modules = sorted(p.relative_to(src_copy).as_posix() for p in src_copy.rglob("*.js"))
+    assert sorted([*order, "page.js"]) == modules
+    assert page.count("<script>") == 1 and "import {" not in page and "export " not in page
+    (src_copy / "protocol" / "seeds.js").write_text(
+        (src_copy / "protocol" / "seeds.js").read_text(encoding="utf-8") + "\n// changed\n",
+        encoding="utf-8",
+    )
+    assert "// changed" in _build_tool().render(src_copy)
+
+
+@pytest.mark.parametrize(
+    ("path", "edit", "message"),
+    [
+        ("protocol/python.js", 'import { seedBytes } from "./seeds.js";\n', "a cycle of imports"),
+        ("protocol/python.js", 'import { nothing } from "./bytes.js";\n', "does not export"),
+        ("protocol/python.js", 'import { x } from "./gone.js";\n', "not in verifier/src"),
+        ("protocol/python.js", 'import { a as b } from "./bytes.js";\n', "import names only"),
+        ("protocol/python.js", "export default 1;\n", "outside the subset"),
+        ("protocol/python.js", "const x = import('./bytes.js');\n", "outside the subset"),
+        ("protocol/python.js", "// </script>\n", "upset the page's script"),
+        ("protocol/unused.js", "export const unused = 1;\n", "nothing imports protocol/unused.js"),
+    ],
+)
+def test_build_refuses_what_it_cannot_join(
+    src_copy: Path, path: str, edit: str, message: str
+) -> None:
+    tool = _build_tool()
+    target = src_copy / path
+    before = target.read_text(encoding="utf-8") if target.exists() else ""
+    target.write_text(before + edit, encoding="utf-8")
+    with pytest.raises(tool.BuildError, match=message):
+        tool.render(src_copy)
+
+
+def test_node_runs_the_protocols_vectors_and_the_readers() -> None:
+    """`node --test verifier/test/`: every vector of draw-v1.json through the page's own
+    protocol modules, and the zip, workbook, cell-text, formula, list and record readers on
+    small files; Node's built-in test runner, no browser. Skipped without Node, unless
+    XLSHUFFLE_REQUIRE lists ``node`` (CI)."""
+    import shutil
+
+    node = shutil.which("node")
+    require("node", node is not None, "install Node.js 20 or later (the Debian package nodejs)")
+    assert node is not None
+    done = subprocess.run(
+        [node, "--test", "verifier/test/"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert "# fail 0" in done.stdout

@@ -1,0 +1,183 @@
+/**
+ * The page: its buttons, the verdict shown, and the hooks scripts and tests call.
+ *
+ * xlshuffle's browser verifier (docs/verifier.md) is built from the modules beside this one
+ * (tools/make_verifier.py writes verifier/index.html), in three parts:
+ *
+ * 1. protocol/: an implementation of draw protocol v1 (docs/draw-protocol.md), written from
+ *    the specification and independent of xlshuffle's Python code; section numbers are the
+ *    specification's. Exposed as window.xlshuffleProtocol.
+ * 2. read/: readers of the files a draw reads and writes: zip packages (central directory,
+ *    inflated with DecompressionStream), .xlsx sheets (DOMParser, or a scanner for large
+ *    sheets), CSV/TSV and text lists. Exposed, for tests, as window.xlshuffleVerifier.
+ * 3. records/: the checks of each kind of record against its files. Exposed as
+ *    window.xlshuffleVerify({record, files}) -> {verified, message, supported}.
+ *
+ * Everything runs in the page: no server, no network, no other file.
+ */
+
+import { allocationList } from "./protocol/allocation.js";
+import { monetaryUnit, systematic } from "./protocol/audits.js";
+import { sha256, toHex } from "./protocol/bytes.js";
+import {
+  canonicalJson,
+  commitSeed,
+  commitmentHash,
+  entrantHashes,
+  listDigest,
+  revealedValue,
+} from "./protocol/commit.js";
+import { canonicalId, exclusionDigest, keptIndexes } from "./protocol/exclusions.js";
+import { balancedOrders, personOrder, personStream, williams } from "./protocol/orders.js";
+import { pythonFloatRepr } from "./protocol/python.js";
+import { excelSerial, numberText, seedBytes } from "./protocol/seeds.js";
+import {
+  deal,
+  dealFrom,
+  dealHands,
+  groups,
+  permutation,
+  shuffle,
+  shuffleFrom,
+  shuffleGrid,
+  standardDeck,
+} from "./protocol/shuffles.js";
+import { largestRemainder, strata, stratumStream } from "./protocol/strata.js";
+import { Stream, seedKey, subKey } from "./protocol/stream.js";
+import { balancedTeams, balancedTeamsDrawn } from "./protocol/teams.js";
+import { scaleDecimals, weighted, weightedFrom } from "./protocol/tickets.js";
+import { formulaKey, shiftFormula } from "./read/formulas.js";
+import { parseList } from "./read/lists.js";
+import { domSheet, scanSheet } from "./read/sheets.js";
+import { openWorkbook } from "./read/workbook.js";
+import { zipEntries, zipRead } from "./read/zip.js";
+import { drawRows } from "./records/drawplan.js";
+import { entryVerdict } from "./records/entry.js";
+import { verifyRecord } from "./records/verify.js";
+
+window.xlshuffleProtocol = {
+  seedBytes,
+  numberText,
+  pythonFloatRepr,
+  excelSerial,
+  seedKey,
+  subKey,
+  Stream,
+  sha256,
+  toHex,
+  dealFrom,
+  shuffleFrom,
+  deal,
+  shuffle,
+  permutation,
+  groups,
+  shuffleGrid,
+  weighted,
+  weightedFrom,
+  scaleDecimals,
+  canonicalId,
+  exclusionDigest,
+  keptIndexes,
+  stratumStream,
+  largestRemainder,
+  strata,
+  systematic,
+  monetaryUnit,
+  personStream,
+  personOrder,
+  williams,
+  balancedOrders,
+  allocationList,
+  balancedTeams,
+  balancedTeamsDrawn,
+  standardDeck,
+  dealHands,
+  canonicalJson,
+  commitmentHash,
+  listDigest,
+  revealedValue,
+  commitSeed,
+  entrantHashes,
+  drawRows, // sections 8-12 with one entry per ID and small strata: drawPlan over plain rows
+};
+
+/** Check a record against files, and show the verdict: {verified, message, supported, table}. */
+async function verify(args) {
+  const result = await verifyRecord(args);
+  show(result);
+  return result;
+}
+
+function show(result) {
+  const verdict = document.getElementById("verdict");
+  verdict.className = result.verified ? "ok" : result.supported ? "bad" : "unknown";
+  verdict.textContent = result.message;
+  const details = document.getElementById("details");
+  details.textContent = "";
+  if (!result.table || !result.table.length) return;
+  const table = document.createElement("table");
+  const limit = 200;
+  for (const [label, text] of result.table.slice(0, limit)) {
+    const tr = table.insertRow();
+    tr.insertCell().textContent = label;
+    tr.insertCell().textContent = text;
+  }
+  details.appendChild(table);
+  if (result.table.length > limit) {
+    const more = document.createElement("p");
+    more.textContent = `… and ${result.table.length - limit} more.`;
+    details.appendChild(more);
+  }
+}
+
+document.getElementById("record-file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (file) document.getElementById("record").value = await file.text();
+});
+
+document.getElementById("verify").addEventListener("click", async () => {
+  const verdict = document.getElementById("verdict");
+  verdict.className = "pending";
+  verdict.textContent = "Checking…";
+  await verify({
+    record: document.getElementById("record").value,
+    files: Array.from(document.getElementById("files").files),
+  });
+});
+
+/**
+ * Section 17, step 5, for the page: check the row and show the verdict under it.
+ */
+async function checkEntry(args) {
+  const result = await entryVerdict(args);
+  const box = document.getElementById("entry-verdict");
+  box.className = result.found ? "ok" : "bad";
+  box.textContent = result.message;
+  return result;
+}
+
+document.getElementById("check-entry").addEventListener("click", () =>
+  checkEntry({
+    record: document.getElementById("record").value,
+    row: document.getElementById("entry").value,
+  }),
+);
+
+window.xlshuffleCheckEntry = checkEntry;
+
+/** The page's file readers, for tests. */
+window.xlshuffleVerifier = {
+  zipEntries,
+  zipRead,
+  openWorkbook,
+  scanSheet,
+  domSheet,
+  parseList,
+  shiftFormula,
+  formulaKey,
+};
+
+window.xlshuffleVerify = async (args) => {
+  const r = await verify(args || {});
+  return { verified: r.verified, message: r.message, supported: r.supported };
+};

@@ -1,0 +1,239 @@
+/**
+ * Draw protocol v1's vectors (tests/vectors/draw-v1.json) through the page's own
+ * implementation of it (verifier/src/protocol/), in Node: every vector the page runs in
+ * Chromium (tests/test_verifier_page.py), with the same calls.
+ */
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { allocationList } from "../src/protocol/allocation.js";
+import { monetaryUnit, systematic } from "../src/protocol/audits.js";
+import { sha256, toHex } from "../src/protocol/bytes.js";
+import {
+  canonicalJson,
+  commitSeed,
+  commitmentHash,
+  entrantHashes,
+  listDigest,
+} from "../src/protocol/commit.js";
+import { exclusionDigest, keptIndexes } from "../src/protocol/exclusions.js";
+import { balancedOrders, personOrder, personStream, williams } from "../src/protocol/orders.js";
+import { range } from "../src/protocol/python.js";
+import { seedBytes } from "../src/protocol/seeds.js";
+import { deal, groups, permutation, shuffle, shuffleGrid } from "../src/protocol/shuffles.js";
+import { largestRemainder, strata, stratumStream } from "../src/protocol/strata.js";
+import { Stream } from "../src/protocol/stream.js";
+import { balancedTeams } from "../src/protocol/teams.js";
+import { weighted } from "../src/protocol/tickets.js";
+import { drawRows } from "../src/records/drawplan.js";
+import { VECTORS, seedOf } from "./support.mjs";
+
+const hex = (word) => word.toString(16).padStart(16, "0");
+
+async function words(stream, count) {
+  const out = [];
+  for (let i = 0; i < count; i++) out.push(hex(await stream.next()));
+  return out;
+}
+
+test("seed bytes", () => {
+  for (const c of VECTORS.seed_bytes) assert.equal(toHex(seedBytes(seedOf(c.seed))), c.hex);
+});
+
+test("the stream's first words", async () => {
+  for (const c of VECTORS.words) {
+    assert.deepEqual(await words(await Stream.ofSeed(seedOf(c.seed)), 8), c.first8);
+  }
+});
+
+test("shuffles and deals", async () => {
+  for (const c of VECTORS.shuffles) {
+    assert.deepEqual(await permutation(c.n, seedOf(c.seed)), c.permutation);
+  }
+  for (const c of VECTORS.deals)
+    assert.deepEqual(await deal(range(c.n), c.k, seedOf(c.seed)), c.dealt);
+});
+
+test("the specification's own examples", async () => {
+  const got = [
+    (
+      await shuffle(
+        range(10).map((i) => i + 1),
+        42,
+      )
+    ).join(" "),
+    (await shuffle("ABCDEFGHIJ", "2026 raffle")).join(""),
+    (await deal(range(52), 5, "xlshuffle")).join(" "),
+    (await permutation(100, "Zo\u00eb")).join() === (await permutation(100, "Zoe\u0308")).join(),
+    (await weighted([1, 5, 0, 2, 2], 4, "2026 raffle")).join(" "),
+  ];
+  assert.deepEqual(got, ["9 10 4 5 7 6 1 2 8 3", "DJFECGAIHB", "1 41 36 20 5", true, "1 3 4 0"]);
+});
+
+test("randbelow's rejection, and a long stream by its SHA-256", async () => {
+  const rej = VECTORS.randbelow_rejection,
+    long = VECTORS.long_stream;
+  const s = await Stream.ofSeed(seedOf(rej.seed));
+  const values = [];
+  for (let i = 0; i < rej.values.length; i++) values.push(String(await s.randbelow(BigInt(rej.m))));
+  assert.deepEqual(values, rej.values.map(String));
+  const t = await Stream.ofSeed(seedOf(long.seed));
+  const blob = new Uint8Array(8 * long.words);
+  const view = new DataView(blob.buffer);
+  for (let i = 0; i < long.words; i++) view.setBigUint64(8 * i, await t.next(), false);
+  assert.equal(toHex(await sha256(blob)), long.sha256);
+});
+
+test("grids and groups", async () => {
+  const rows = VECTORS.within_rows,
+    cols = VECTORS.within_columns,
+    grp = VECTORS.groups;
+  assert.deepEqual(await shuffleGrid(rows.grid, "within-rows", seedOf(rows.seed)), rows.result);
+  assert.deepEqual(await shuffleGrid(cols.grid, "within-columns", seedOf(cols.seed)), cols.result);
+  assert.deepEqual(await groups(grp.n, grp.k, seedOf(grp.seed)), grp.groups);
+});
+
+test("weighted draws and reserves", async () => {
+  for (const c of VECTORS.weighted) {
+    assert.deepEqual(await weighted(c.weights, c.k, seedOf(c.seed)), c.drawn);
+  }
+  const res = VECTORS.reserves,
+    seed = seedOf(res.seed),
+    count = res.winners + res.reserves;
+  const drawn = await weighted(res.weights, count, seed);
+  const placings = drawn.map((i, p) =>
+    p < res.winners ? [p + 1, i, "winner", p + 1] : [p + 1, i, "reserve", p - res.winners + 1],
+  );
+  assert.deepEqual(placings, res.placings);
+  assert.deepEqual(await deal(range(res.weights.length), count, seed), res.plain);
+});
+
+test("exclusions", async () => {
+  const c = VECTORS.exclusions;
+  const kept = keptIndexes(c.ids, c.excluded);
+  assert.deepEqual(kept, c.kept);
+  assert.equal(await exclusionDigest(c.excluded), c.digest);
+  assert.deepEqual(await deal(kept, c.k, seedOf(c.seed)), c.drawn);
+});
+
+test("sub-streams, strata and largest-remainder shares", async () => {
+  for (const c of VECTORS.substreams) {
+    assert.deepEqual(await words(await stratumStream(seedOf(c.seed), c.label), 4), c.first4);
+  }
+  for (const c of VECTORS.strata) {
+    const got = await strata(seedOf(c.seed), c.labels, c.mode, c.value, c.weights, c.take_all);
+    assert.deepEqual(got, c.result);
+  }
+  for (const c of VECTORS.allocation)
+    assert.deepEqual(largestRemainder(c.sizes, c.total), c.shares);
+});
+
+test("one entry per ID and small strata taken whole (drawRows)", async () => {
+  const cases = [
+    ...VECTORS.one_entry_per_id.map((c) => [
+      c,
+      { ids: c.ids, labels: c.strata, weights: c.weights, excluded: c.excluded },
+      { perId: true, takeAll: c.take_all },
+    ]),
+    ...VECTORS.small_strata.map((c) => [
+      c,
+      { labels: c.labels, weights: c.weights },
+      { takeAll: true, method: c.method },
+    ]),
+  ];
+  assert.equal(cases.length, 21);
+  for (const [c, columns, rules] of cases) {
+    const got = await drawRows(seedOf(c.seed), c.k, { ...columns, reserves: c.reserves, ...rules });
+    // a systematic start comes back as a decimal text, as the page gives every BigInt
+    const want = c.parts.map((p) =>
+      "start" in p && p.start !== null ? { ...p, start: String(p.start) } : p,
+    );
+    assert.deepEqual(got, want);
+  }
+});
+
+test("audit selections", async () => {
+  for (const c of VECTORS.systematic) {
+    const r = await systematic(String(c.n), c.k, seedOf(c.seed));
+    const start = r.start === null ? null : r.start.toString();
+    assert.deepEqual(
+      [start, r.items.map(String)],
+      [c.start === null ? null : String(c.start), c.items.map(String)],
+    );
+  }
+  for (const c of VECTORS.monetary_unit) {
+    const r = await monetaryUnit(c.amounts, c.k, seedOf(c.seed));
+    const start = r.start === null ? null : r.start.toString();
+    assert.deepEqual(
+      [start, r.units.map(String), r.selected, r.top],
+      [c.start === null ? null : String(c.start), c.units.map(String), c.selected, c.top],
+    );
+  }
+});
+
+test("per-person and counterbalanced orders", async () => {
+  for (const c of VECTORS.person_orders) {
+    const seed = seedOf(c.seed);
+    assert.deepEqual(await words(await personStream(seed, c.id), 4), c.first4);
+    assert.deepEqual(await personOrder(c.n, c.k, seed, c.id), c.order);
+  }
+  for (const c of VECTORS.balanced_orders) {
+    assert.deepEqual(williams(c.n), c.design);
+    assert.deepEqual(await balancedOrders(c.n, c.people, c.k, seedOf(c.seed)), c.orders);
+  }
+});
+
+test("allocation lists", async () => {
+  for (const c of VECTORS.allocation_lists) {
+    const rows = await allocationList(
+      seedOf(c.seed),
+      c.arms,
+      c.ratio,
+      c.n,
+      c.block_sizes,
+      c.strata,
+    );
+    assert.deepEqual(rows, c.rows);
+  }
+});
+
+test("balanced teams", async () => {
+  for (const c of VECTORS.balanced_teams) {
+    assert.deepEqual(await balancedTeams(c.labels, c.k, seedOf(c.seed)), c.teams);
+  }
+  for (const c of VECTORS.balanced_teams_avoid) {
+    assert.deepEqual(await balancedTeams(c.labels, c.k, seedOf(c.seed), c.before), c.teams);
+  }
+});
+
+test("commit, then draw", async () => {
+  for (const c of VECTORS.commit_canonical_json) {
+    assert.equal(canonicalJson(c.value), c.canonical);
+    assert.equal(toHex(await sha256(new TextEncoder().encode(canonicalJson(c.value)))), c.sha256);
+  }
+  const digest = VECTORS.commit_list_digest,
+    seeds = VECTORS.commit_seed;
+  assert.equal(await listDigest(digest.rows), digest.sha256);
+  assert.equal(await commitmentHash(seeds.commitment), seeds.sha256);
+  for (const c of seeds.cases) {
+    const seed = commitSeed(seeds.sha256, c.reveal);
+    assert.equal(seed, c.seed);
+    assert.deepEqual(await deal(range(10), 3, seed), c.deal_3_of_10);
+  }
+  const salted = VECTORS.commit_entrant_hashes;
+  assert.deepEqual(await entrantHashes(salted.salt, salted.rows), [...salted.sha256].sort());
+});
+
+test("every vector is run here", () => {
+  // prettier-ignore
+  const run = [
+    "protocol", "seed_bytes", "words", "shuffles", "deals", "randbelow_rejection", "long_stream",
+    "within_rows", "within_columns", "groups", "weighted", "reserves", "exclusions", "substreams",
+    "allocation", "strata", "systematic", "monetary_unit", "person_orders", "balanced_orders",
+    "allocation_lists", "balanced_teams", "balanced_teams_avoid", "commit_canonical_json",
+    "commit_list_digest", "commit_seed", "commit_entrant_hashes", "one_entry_per_id", "small_strata",
+  ];
+  assert.deepEqual(Object.keys(VECTORS).sort(), run.sort());
+  assert.equal(VECTORS.protocol, "xlshuffle/draw/v1");
+});
