@@ -9,7 +9,7 @@ also reports its peak resident memory:
 * **xlshuffle** - ``xlshuffle shuffle IN -o OUT --seed bench``, the whole command;
 * **verify** - ``xlshuffle verify RECORD --input IN --output OUT``.
 
-Targets (issue 11, for every selection since issue 19): 1M x 5 within 3x the floor and under
+Targets (for every selection: a range, a table, columns): 1M x 5 within 3x the floor and under
 400 MB; 100k x 5 at least 10x faster than openpyxl; verify of the 1M output under 15 s.
 
 Usage::

@@ -10,7 +10,7 @@ and on the same files:
   inside the page (``performance.now()``) from the call to its verdict;
 * **cli** - ``xlshuffle verify R --input IN --output OUT`` in a fresh Python process.
 
-Issue 22 asks for a 100,000-row workbook verified "in seconds".
+The target: a 100,000-row workbook verified "in seconds".
 
 Usage::
 

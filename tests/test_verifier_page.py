@@ -2554,7 +2554,7 @@ def test_an_exclusion_that_left_out_nobody_shows_the_warning(page: Any, work: Pa
 
 # ---------------------------------------------------------------- the page, built from its modules
 # verifier/index.html is written by tools/make_verifier.py from the modules of verifier/src/;
-# `node --test verifier/test/` runs those modules without a browser.
+# `node --test verifier/tests/` runs those modules without a browser.
 
 
 def _build_tool() -> Any:
@@ -2625,7 +2625,7 @@ def test_build_refuses_what_it_cannot_join(
 
 
 def test_node_runs_the_protocols_vectors_and_the_readers() -> None:
-    """`node --test verifier/test/`: every vector of draw-v1.json through the page's own
+    """`node --test verifier/tests/`: every vector of draw-v1.json through the page's own
     protocol modules, and the zip, workbook, cell-text, formula, list and record readers on
     small files; Node's built-in test runner, no browser. Skipped without Node, unless
     XLSHUFFLE_REQUIRE lists ``node`` (CI)."""
@@ -2635,7 +2635,7 @@ def test_node_runs_the_protocols_vectors_and_the_readers() -> None:
     require("node", node is not None, "install Node.js 20 or later (the Debian package nodejs)")
     assert node is not None
     done = subprocess.run(
-        [node, "--test", "verifier/test/"],
+        [node, "--test", "verifier/tests/"],
         cwd=ROOT,
         capture_output=True,
         text=True,

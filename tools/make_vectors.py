@@ -501,7 +501,7 @@ def allocation_list(
 
 
 def add_allocation_lists(vectors: dict[str, object]) -> None:
-    """Section 15 (issue 21): permuted-block allocation lists, with and without strata."""
+    """Section 15: permuted-block allocation lists, with and without strata."""
     cases: list[
         tuple[object, list[str], list[int], int, list[int], list[tuple[str, list[str]]]]
     ] = [
