@@ -255,7 +255,7 @@ def test_every_mistake_is_a_short_value_error_in_the_cell_never_a_traceback() ->
         assert shown.startswith(f"#VALUE! {name}: "), shown
         assert expected in shown, shown
         assert "\n" not in shown and "Traceback" not in shown and "Error:" not in shown
-        assert len(shown) <= len("#VALUE! ") + excel._cells.MAX_MESSAGE
+        assert len(shown) <= len("#VALUE! ") + excel.arguments.MAX_MESSAGE
         shown.encode("utf-8")  # a lone surrogate was escaped, not passed on
 
 

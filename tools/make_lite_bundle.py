@@ -74,7 +74,7 @@ def imports_of(source: str, module: str, *, package: bool) -> list[str]:
     """Every module ``source`` may import, absolute, wherever the import statement sits.
 
     ``from X import a`` gives ``X`` and ``X.a`` (``a`` may be a module: ``from . import
-    _cells``); the caller keeps the names that are modules.
+    arguments``); the caller keeps the names that are modules.
     """
     anchor = module if package else module.rpartition(".")[0]
     found: list[str] = []

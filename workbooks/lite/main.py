@@ -14,15 +14,16 @@
 # xlshuffle.draw.commit, xlshuffle.draw.errors, xlshuffle.draw.grid, xlshuffle.draw.knuth,
 # xlshuffle.draw.orders, xlshuffle.draw.protocol, xlshuffle.draw.raffle,
 # xlshuffle.draw.seed, xlshuffle.draw.strata, xlshuffle.draw.teams, xlshuffle.draw.text,
-# xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel, xlshuffle.excel._cells,
-# xlshuffle.excel._raffle, xlshuffle.excel._teams, xlshuffle.excel._udf,
-# xlshuffle.excel.allocate, xlshuffle.excel.lock, xlshuffle.excel.lock.book,
-# xlshuffle.excel.lock.commands, xlshuffle.excel.lock.committed,
-# xlshuffle.excel.lock.designs, xlshuffle.excel.lock.log, xlshuffle.excel.lock.plan,
-# xlshuffle.excel.orders, xlshuffle.excel.samples, xlshuffle.excel.scripts,
-# xlshuffle.tabledraw, xlshuffle.tabledraw.entrants, xlshuffle.tabledraw.entries,
-# xlshuffle.tabledraw.exclusions, xlshuffle.tabledraw.raffle_options,
-# xlshuffle.tabledraw.raffle_parts, xlshuffle.tabledraw.raffles.
+# xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel,
+# xlshuffle.excel.allocate, xlshuffle.excel.arguments, xlshuffle.excel.lock,
+# xlshuffle.excel.lock.book, xlshuffle.excel.lock.commands,
+# xlshuffle.excel.lock.committed, xlshuffle.excel.lock.designs, xlshuffle.excel.lock.log,
+# xlshuffle.excel.lock.plan, xlshuffle.excel.orders, xlshuffle.excel.raffle,
+# xlshuffle.excel.samples, xlshuffle.excel.scripts, xlshuffle.excel.teams,
+# xlshuffle.excel.udf, xlshuffle.tabledraw, xlshuffle.tabledraw.entrants,
+# xlshuffle.tabledraw.entries, xlshuffle.tabledraw.exclusions,
+# xlshuffle.tabledraw.raffle_options, xlshuffle.tabledraw.raffle_parts,
+# xlshuffle.tabledraw.raffles.
 #
 # Use it in xlwings Lite (docs/lite.md has the details), no package index needed:
 #   1. Excel: Home > Add-ins, add "xlwings Lite" and open its task pane.
@@ -4175,7 +4176,7 @@ ORDERS, ALLOCATE.
 One module serves the three ways xlwings runs Python in Excel: the Windows add-in (classic
 UDFs, "Import Functions"), xlwings Lite (Pyodide inside Excel) and xlwings Server. Each
 function is a thin layer over the core: each argument is read and checked by
-:mod:`xlshuffle.excel._cells` (an error cell, a broken character, a count too large for a
+:mod:`xlshuffle.excel.arguments` (an error cell, a broken character, a count too large for a
 sheet are refused there, by name, before anything is allocated), the core draws (draw
 protocol v1, so the same seed gives the same result as the Python API and the command
 line), and the result goes back as a list of rows that Excel spills. ``SAMPLE``'s
@@ -4229,11 +4230,11 @@ from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode, shuffle_grid
 from ..draw.knuth import deal, groups
 from ..draw.text import shuffle_text
-from . import _cells, _raffle, _teams
-from ._udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, first_column, is_row, items
+from . import arguments, raffle, teams
 from .allocate import ALLOCATE
 from .orders import ORDERS
 from .samples import AUDITSAMPLE, SAMPLEBY
+from .udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, first_column, is_row, items
 
 __all__ = [
     "ALLOCATE",
@@ -4274,12 +4275,12 @@ __all__ = [
 @excel_function
 def SHUFFLE(data: Any, seed: Any = None, by: Any = None, header: Any = False) -> list[Any]:
     """Returns the cells in a fair random order, same shape; whole rows move by default."""
-    rows = _cells.rows("data", data)
-    by = _cells.option("by", by, "rows, columns, cells, within rows, within columns")
+    rows = arguments.rows("data", data)
+    by = arguments.option("by", by, "rows, columns, cells, within rows, within columns")
     default = "columns" if is_row(rows) else "rows"  # a row's cells are its columns
     mode = default if by is None else parse_mode(by)
-    header = _cells.flag("header", header)
-    return shuffle_grid(rows, by=mode, header=header, seed=_cells.seed(seed))
+    header = arguments.flag("header", header)
+    return shuffle_grid(rows, by=mode, header=header, seed=arguments.seed(seed))
 
 
 @xw.func(category=CATEGORY)
@@ -4294,10 +4295,10 @@ def SHUFFLE(data: Any, seed: Any = None, by: Any = None, header: Any = False) ->
 @excel_function
 def SHUFFLESTR(text: Any, seed: Any = None, unit: Any = None) -> str:
     """Returns the text with its letters, or its words, in a fair random order."""
-    unit = _cells.option("unit", unit, "letters, words")
+    unit = arguments.option("unit", unit, "letters, words")
     return shuffle_text(
-        _cells.text("text", text),
-        seed=_cells.seed(seed),
+        arguments.text("text", text),
+        seed=arguments.seed(seed),
         unit="grapheme" if unit is None else unit,
     )
 
@@ -4316,17 +4317,19 @@ def SHUFFLESTR(text: Any, seed: Any = None, unit: Any = None) -> str:
 @excel_function
 def DEAL(cards: Any, hands: Any = 1, seed: Any = None, deck: Any = None) -> list[Any]:
     """Deals cards as at a table: one column per hand, one row per round."""
-    n_cards = _cells.count("cards", cards, most=_cells.SHEET_ROWS, why=" (the rows of a sheet)")
-    n_hands = _cells.count(
-        "hands", hands, default=1, most=_cells.SHEET_COLUMNS, why=" (the columns of a sheet)"
+    n_cards = arguments.count(
+        "cards", cards, most=arguments.SHEET_ROWS, why=" (the rows of a sheet)"
     )
-    if n_cards * n_hands > _cells.MAX_DEALT:
+    n_hands = arguments.count(
+        "hands", hands, default=1, most=arguments.SHEET_COLUMNS, why=" (the columns of a sheet)"
+    )
+    if n_cards * n_hands > arguments.MAX_DEALT:
         raise SizeError(
             f"cannot deal {n_cards:,} cards to {n_hands:,} hands: that is "
-            f"{n_cards * n_hands:,} cards and DEAL deals at most {_cells.MAX_DEALT:,}; "
+            f"{n_cards * n_hands:,} cards and DEAL deals at most {arguments.MAX_DEALT:,}; "
             "deal fewer cards or hands"
         )
-    dealt = deal_hands(n_cards, n_hands, seed=_cells.seed(seed), deck=_cells.deck(deck))
+    dealt = deal_hands(n_cards, n_hands, seed=arguments.seed(seed), deck=arguments.deck(deck))
     return [list(round_) for round_ in zip(*dealt, strict=True)]
 
 
@@ -4381,27 +4384,27 @@ def SAMPLE(
     ids: Any = None,
 ) -> list[Any]:
     """Draws k rows without replacement, in draw order: the first k rows of SHUFFLE."""
-    rows = _cells.rows("data", data, values=True)
-    n = _cells.count("k", k)
-    extra = _cells.count("reserves", reserves, default=0, least=0)
+    rows = arguments.rows("data", data, values=True)
+    n = arguments.count("k", k)
+    extra = arguments.count("reserves", reserves, default=0, least=0)
     if exclude is None and ids is not None:
         raise OptionError("ids is read only with exclude: give exclude, or leave ids empty")
     if weights is None and extra == 0 and exclude is None:  # the draw SAMPLE always made
         if is_row(rows):
-            return [deal(rows[0], n, seed=_cells.seed(seed))]
-        return deal(rows, n, seed=_cells.seed(seed))
+            return [deal(rows[0], n, seed=arguments.seed(seed))]
+        return deal(rows, n, seed=arguments.seed(seed))
     count, noun = items(rows)
     columns = {}
     if weights is not None:
-        columns["weights"] = _cells.per_item("weights", weights, count, noun)
+        columns["weights"] = arguments.per_item("weights", weights, count, noun)
     excluded = None
     if exclude is not None:
-        excluded = _cells.listed("exclude", exclude)
+        excluded = arguments.listed("exclude", exclude)
         given = ids is not None
-        found = _cells.per_item("ids", ids, count, noun) if given else first_column(rows)
-        columns["id"] = _cells.labels("ids", found, noun, blank=True)
-    seed = _cells.seed(seed)
-    return _raffle.draw(rows, n, seed, reserves=extra, columns=columns, excluded=excluded)
+        found = arguments.per_item("ids", ids, count, noun) if given else first_column(rows)
+        columns["id"] = arguments.labels("ids", found, noun, blank=True)
+    seed = arguments.seed(seed)
+    return raffle.draw(rows, n, seed, reserves=extra, columns=columns, excluded=excluded)
 
 
 @xw.func(category=CATEGORY)
@@ -4423,26 +4426,26 @@ def SAMPLE(
 @excel_function
 def GROUPS(data: Any, k: Any, seed: Any = None, balance: Any = None) -> list[Any]:
     """Returns a group number 1 to k for each row, in the rows' order; sizes differ by 1 at most."""
-    rows = _cells.rows("data", data, values=True)
-    n = _cells.count("k", k)
+    rows = arguments.rows("data", data, values=True)
+    n = arguments.count("k", k)
     if balance is not None:
         return _balanced(rows, n, seed, balance)
     if is_row(rows):
-        return [groups(len(rows[0]), n, seed=_cells.seed(seed))]
-    return [[g] for g in groups(len(rows), n, seed=_cells.seed(seed))]
+        return [groups(len(rows[0]), n, seed=arguments.seed(seed))]
+    return [[g] for g in groups(len(rows), n, seed=arguments.seed(seed))]
 
 
-def _balanced(rows: _cells.Rows, k: int, seed: Any, balance: Any) -> list[Any]:
+def _balanced(rows: arguments.Rows, k: int, seed: Any, balance: Any) -> list[Any]:
     """GROUPS with ``balance``: each row is a person (a header row first when a column is
     named by its header text), as ``xlshuffle groups --balance`` reads a list."""
-    given = _teams.names("balance", balance)
+    given = teams.names("balance", balance)
     header = any(isinstance(g, str) for g in given)
-    heads = [_teams.head(v) for v in rows[0]]
-    cols = _teams.balance_columns("balance", given, heads if header else None, len(rows[0]))
+    heads = [teams.head(v) for v in rows[0]]
+    cols = teams.balance_columns("balance", given, heads if header else None, len(rows[0]))
     people = rows[1:] if header else rows
     if not people:
         raise SizeError("data holds only its header row: select the header and the rows below it")
-    numbers = _teams.teams(people, k, _cells.seed(seed), cols, first=2 if header else 1)
+    numbers = teams.teams(people, k, arguments.seed(seed), cols, first=2 if header else 1)
     return [["Group"]] * header + [[g] for g in numbers]
 
 
@@ -4459,7 +4462,214 @@ FUNCTIONS = (
     ALLOCATE,
 )
 ''',
-    "xlshuffle.excel._cells": r'''"""Reading worksheet-function arguments: every check of what a cell may hold, in one place.
+    "xlshuffle.excel.allocate": r'''"""ALLOCATE: a permuted-block allocation list for a trial, as a worksheet function.
+
+A worksheet function like those of :mod:`xlshuffle.excel` (which exports it): every argument
+positional, checked here and by :mod:`xlshuffle.excel.arguments`, a mistake turned into one
+line by :func:`xlshuffle.excel.udf.excel_function`. The list is
+:func:`xlshuffle.draw.allocate.allocation_list` (protocol section 15), so
+``xlshuffle allocate --arms A,B --ratio 2:1 --n 6 --block-sizes 3,6 --seed trial`` writes
+the same rows (a seed cell of 42 is the command line's ``--seed 42``). With ``strata``
+(``"site=North,South;sex=F,M"``, or a range with one stratum per row) the rows are those
+of ``--strata site=North,South --strata sex=F,M``: Seq, one column per stratum, Block,
+BlockSize and Arm.
+
+>>> rows = ALLOCATE([["A"], ["B"]], 6, "trial", "2:1", "3,6")
+>>> rows[:4]
+[[1, 1, 3, 'A'], [2, 1, 3, 'A'], [3, 1, 3, 'B'], [4, 2, 6, 'A']]
+>>> "".join(row[3] for row in rows), len(rows)
+('AABABAAAB', 9)
+>>> ALLOCATE("A,B", 2, "trial", None, 2, "site=N,S")
+[[1, 'N', 1, 2, 'B'], [2, 'N', 1, 2, 'A'], [1, 'S', 1, 2, 'A'], [2, 'S', 1, 2, 'B']]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import xlwings as xw
+
+from ..draw.allocate import MAX_ROWS, AllocationRow, allocation_list, stratum_combinations
+from ..draw.errors import OptionError
+from ..draw.raffle import canonical_id
+from . import arguments
+from .udf import CATEGORY, SEED_DOC, excel_function
+
+__all__ = ["ALLOCATE", "allocation"]
+
+
+def _parts(name: str, value: Any, sep: str, *, numbers: bool = True) -> list[Any]:
+    """A list from a range (one value per cell, empty cells skipped) or from one text cell
+    of values separated by ``sep`` (``"2:1"``, ``"3,6"``, ``"A,B"``); with ``numbers``,
+    whole numbers (``2.0`` and ``"2"`` are 2), else the cells as they are."""
+    cells = [c for c in arguments.listed(name, value) if not (c is None or c == "")]
+    if not cells:
+        raise OptionError(f"{name} has only empty cells: fill it, or leave it out")
+    if len(cells) == 1 and isinstance(cells[0], str) and sep in cells[0]:
+        cells = [part.strip() for part in cells[0].split(sep)]
+        if not all(cells):
+            raise OptionError(f"{name} has an empty item: separate the items with '{sep}'")
+    return [_whole(name, c) for c in cells] if numbers else cells
+
+
+def _whole(name: str, cell: Any) -> int:
+    """One whole number of ``name``, from a number cell or a text such as ``"2"``."""
+    if isinstance(cell, str) and cell.strip().isdecimal():
+        return int(cell.strip())
+    if isinstance(cell, int) and not isinstance(cell, bool):
+        return cell
+    if isinstance(cell, float) and cell.is_integer():
+        return int(cell)
+    raise OptionError(f"{name} must hold whole numbers, not {arguments.show(cell)}")
+
+
+@xw.func(category=CATEGORY)
+@xw.arg(
+    "arms",
+    ndim=2,
+    err_to_str=True,
+    doc='The arms\' names: a range with one name per cell, or one cell such as "A,B".',
+)
+@xw.arg(
+    "n",
+    err_to_str=True,
+    doc="How many rows are wanted: the list has at least n (the last block is complete); "
+    "use its first n rows.",
+)
+@xw.arg("seed", err_to_str=True, doc=SEED_DOC)
+@xw.arg(
+    "ratio",
+    ndim=2,
+    err_to_str=True,
+    doc='Optional. Whole numbers, one per arm: a text such as "2:1" or a range (1 each by '
+    "default).",
+)
+@xw.arg(
+    "block_sizes",
+    ndim=2,
+    err_to_str=True,
+    doc='Optional. The allowed block sizes, each a multiple of the ratio\'s sum: "3,6", a '
+    "number or a range (by default 2 and 4 times the sum).",
+)
+@xw.arg(
+    "strata",
+    ndim=2,
+    err_to_str=True,
+    doc='Optional. Stratum factors and their values: a text such as "site=North,South;sex=F,M", '
+    "or a range with one factor per row, its name first and its values in the cells right of "
+    "it. One sequence per combination, first factor slowest.",
+)
+@excel_function
+def ALLOCATE(
+    arms: Any,
+    n: Any,
+    seed: Any = None,
+    ratio: Any = None,
+    block_sizes: Any = None,
+    strata: Any = None,
+) -> list[Any]:
+    """Returns a permuted-block allocation list: Seq, the strata, Block, BlockSize and Arm."""
+    _, rows = allocation(arms, n, seed, ratio, block_sizes, strata)
+    return [[r.seq, *r.strata, r.block, r.block_size, r.arm] for r in rows]
+
+
+def allocation(
+    arms: Any, n: Any, seed: Any, ratio: Any, block_sizes: Any, strata: Any
+) -> tuple[dict[str, Any], list[AllocationRow]]:
+    """ALLOCATE's options as the command line takes them (``arms``, ``ratio``, ``n``,
+    ``block_sizes`` and ``strata``, canonical texts and whole numbers) and its rows (with
+    their codes), or an :class:`~xlshuffle.XlshuffleError` naming the argument: what the
+    worksheet function and the locked *write allocation list* both write."""
+    names = _parts("arms", arms, ",", numbers=False)
+    count = arguments.count("n", n, most=MAX_ROWS)
+    parts = None if ratio is None else _parts("ratio", ratio, ":")
+    if block_sizes is None:
+        given = [1] * len(names) if parts is None else parts
+        unit = sum(given) // (math.gcd(*given) or 1)
+        sizes: list[Any] = [2 * unit, 4 * unit]
+    else:
+        sizes = _parts("block_sizes", block_sizes, ",")
+    factors = None if strata is None else _strata(strata)
+    rows = allocation_list(
+        names, ratio=parts, n=count, block_sizes=sizes, seed=arguments.seed(seed), strata=factors
+    )
+    heads, combos = stratum_combinations(factors)
+    options = {
+        "arms": [canonical_id(a) for a in names],
+        "ratio": [1] * len(names) if parts is None else parts,
+        "n": count,
+        "block_sizes": sizes,
+        "strata": [[h, list(dict.fromkeys(c[i] for c in combos))] for i, h in enumerate(heads)],
+    }
+    return options, rows
+
+
+_EXAMPLE = 'write them as "site=North,South;sex=F,M"'
+
+
+def _strata(value: Any) -> list[tuple[str, list[Any]]]:
+    """The stratum factors of ``strata``: texts ``NAME=V1,V2`` (several in a cell separated
+    by ``;`` or line breaks), or a range with a factor per row, its name in the first cell
+    and its values in the others (one cell of values separated by ``,`` is split)."""
+    arguments.listed("strata", value)  # an error cell, by its position
+    grid = arguments.rows("strata", value, values=True)
+    filled = [[c for c in row if not (c is None or c == "")] for row in grid]
+    if any(isinstance(c, str) and "=" in c for row in filled for c in row):
+        factors = [f for row in filled for c in row for f in _specs(c)]
+    else:
+        factors = [_factor(row) for row in filled if row]
+    names = [str(name).strip() for name, _ in factors]
+    for i, name in enumerate(names):
+        if name in names[:i] or "|" in name:
+            why = (
+                "is given twice: give each stratum once"
+                if "|" not in name
+                else ("holds '|': rename it without '|' (and '=')")
+            )
+            raise OptionError(f"strata: the stratum {name!r} {why}")
+    try:
+        stratum_combinations(factors)
+    except OptionError as exc:
+        raise OptionError(f"strata: {exc}") from None
+    return factors
+
+
+def _specs(cell: Any) -> list[tuple[str, list[Any]]]:
+    if not isinstance(cell, str):
+        raise OptionError(f"strata: {arguments.show(cell)} is not NAME=V1,V2: {_EXAMPLE}")
+    out = []
+    for spec in (s.strip() for s in re.split(r"[;\n]", cell)):
+        name, eq, values = spec.partition("=")
+        if spec and (not eq or not name.strip() or not values.strip()):
+            raise OptionError(f"strata: {arguments.show(spec)} is not NAME=V1,V2: {_EXAMPLE}")
+        if spec:
+            out.append((name.strip(), _values(name.strip(), [values])))
+    return out
+
+
+def _factor(row: list[Any]) -> tuple[str, list[Any]]:
+    name, *values = ("TRUE" if c is True else "FALSE" if c is False else c for c in row)
+    if not values:
+        raise OptionError(
+            f"strata: the stratum {arguments.show(name)} has no values: put them in the cells "
+            f"right of its name, or {_EXAMPLE}"
+        )
+    return name, _values(name, values)
+
+
+def _values(name: Any, values: list[Any]) -> list[Any]:
+    if len(values) == 1 and isinstance(values[0], str):
+        values = [v.strip() for v in values[0].split(",")]
+        if not all(values):
+            raise OptionError(
+                f"strata: stratum {arguments.show(name)} has an empty value: separate its "
+                "values with ',', as in site=North,South"
+            )
+    return values
+''',
+    "xlshuffle.excel.arguments": r'''"""Reading worksheet-function arguments: every check of what a cell may hold, in one place.
 
 Each reader takes an argument as xlwings hands it over (error cells as their text, see
 ``err_to_str`` in :mod:`xlshuffle.excel`) and returns what the core expects, or raises an
@@ -4832,609 +5042,6 @@ def _check_value(name: str, r: int, c: int, cell: object) -> None:
             f"{name}: the cell in row {r}, column {c} holds {show(cell)}, more than Excel can show"
         )
 ''',
-    "xlshuffle.excel._raffle": r'''"""Raffles and audits on a range of cells: tickets, reserves, exclusions, strata, audits.
-
-``SAMPLE`` (given ``weights``, ``reserves`` or ``exclude``), ``SAMPLEBY``, ``AUDITSAMPLE``
-and the locked raffle hand their range and their one-value-per-row arguments to
-:func:`draw`. It turns them into an :class:`~xlshuffle.tabledraw.entrants.Entrants` and lets
-:func:`~xlshuffle.tabledraw.raffles.choose` pick the rows: the code the command line runs on
-a CSV list, so the range saved as CSV (without a header row) draws the same rows with
-the same seed. The result is laid out as the command line writes such a list: the drawn
-rows in output order (strata one after another), each followed by its ``Role`` and
-``Rank`` (with reserves) or its ``Hits`` (monetary-unit). A single row of data is a list
-of cells: it is drawn as a column of them and its result is turned back into rows.
-
->>> people = [["Ann", 1], ["Bo", 5], ["Cy", 0], ["Di", 2], ["Ed", 2]]
->>> draw(people, 2, "2026 raffle", reserves=1, columns={"weights": [1, 5, 0, 2, 2]})
-[['Bo', 5, 'winner', 1], ['Di', 2, 'winner', 2], ['Ed', 2, 'reserve', 1]]
-"""
-
-from __future__ import annotations
-
-from collections.abc import Callable, Mapping, Sequence
-
-from ..common.a1 import col_letters
-from ..draw.errors import EntryError, OptionError
-from ..draw.protocol import as_stream
-from ..draw.raffle import canonical_id, exclude, exclusion_digest
-from ..tabledraw.entrants import Entrants
-from ..tabledraw.entries import duplicate_id
-from ..tabledraw.raffle_options import parse_method
-from ..tabledraw.raffles import DrawOptions, Exclusion, choose
-from ._cells import Rows
-
-__all__ = ["ARGUMENTS", "draw"]
-
-#: The columns :func:`draw` reads (DrawOptions' names) -> the argument that holds them.
-ARGUMENTS = {"weights": "weights", "strata": "strata", "amount": "amounts", "id": "ids"}
-
-
-def draw(
-    rows: Rows,
-    k: int,
-    seed: object,
-    *,
-    method: str = "random",
-    reserves: int = 0,
-    columns: Mapping[str, Sequence[object]] | None = None,
-    excluded: Sequence[object] | None = None,
-    where: str = "data",
-    at: Callable[[str, int], str] | None = None,
-) -> Rows:
-    """The rows drawn from ``rows``, with the fields the command line adds to each.
-
-    Parameters
-    ----------
-    rows : list of rows
-        The data; a single row of several cells is a list of those cells.
-    k : int
-        Winners (per stratum with ``strata``), or hits for ``method="mus"``.
-    seed : str, int, float, date or None
-        The seed of the draw protocol; None draws a fresh one.
-    method : str
-        ``"random"`` (a raffle), ``"systematic"`` or ``"mus"``, as ``--method``.
-    reserves : int
-        Reserves drawn after the winners of a raffle.
-    columns : mapping, optional
-        One value per item for ``"weights"``, ``"strata"``, ``"amount"`` and ``"id"``
-        (the keys of :data:`ARGUMENTS`), already checked for their count.
-    excluded : sequence, optional
-        IDs that cannot win, matched against ``columns["id"]``.
-    where : str
-        What a message calls the data (``data``, ``the selection``).
-    at : callable, optional
-        ``at(key, i)`` names item ``i`` (0-based) of ``columns[key]`` in a message
-        (a locked draw names the cell, ``the tickets cell C7``); by default ``weights, row 3``.
-
-    Raises
-    ------
-    XlshuffleError
-        With a message that names the argument (``weights, row 3``) and says what to do.
-    """
-    columns = dict(columns or {})
-    across = len(rows) == 1 and len(rows[0]) > 1
-    items = [[cell] for cell in rows[0]] if across else rows
-    noun = "cell" if across else "row"
-    name = at or (lambda key, i: f"{ARGUMENTS[key]}, {noun} {i + 1}")
-    ents = _entrants(items, columns, where, name)
-    given = {key: key if key in columns else None for key in ARGUMENTS}
-    opts = DrawOptions(
-        k=k,
-        method=parse_method(method),
-        weights=given["weights"],
-        amount=given["amount"],
-        reserves=reserves,
-        strata=given["strata"],
-        id=given["id"],
-    )
-    if "id" in columns:  # before choose, whose refusal names the command line's options
-        _unique_ids(ents, opts, name, f"{noun} of {where}")
-    left_out = None
-    if excluded is not None:
-        left_out = _exclusion(list(columns["id"]), list(excluded), noun)
-    drawn = choose(ents, opts, as_stream(seed), left_out)
-    out = [[*items[r], *extra] for r, extra in zip(drawn.rows, drawn.extra, strict=True)]
-    return [list(line) for line in zip(*out, strict=True)] if across else out
-
-
-def _entrants(
-    items: Rows,
-    columns: dict[str, Sequence[object]],
-    where: str,
-    at: Callable[[str, int], str],
-) -> Entrants:
-    """The data's columns, then the per-item arguments as columns headed by their key."""
-    width = len(items[0])
-    keys = list(columns)
-
-    def values(j: int) -> list[object]:
-        if j < width:
-            return [row[j] for row in items]
-        return list(columns[keys[j - width]])
-
-    def cell(i: int, j: int) -> str:
-        return f"{where}, row {i + 1}" if j < width else at(keys[j - width], i)
-
-    return Entrants(
-        where=where,
-        labels=[""] * width + keys,
-        letters=[col_letters(j + 1) for j in range(width + len(keys))],
-        n=len(items),
-        values=values,
-        cell=cell,
-        fail=OptionError,
-    )
-
-
-def _unique_ids(
-    ents: Entrants, opts: DrawOptions, name: Callable[[str, int], str], entrant: str
-) -> None:
-    """Refuse an ID on two items, naming the argument that holds them: each item is one
-    entrant, and an ID names one (a worksheet has no ``--one-entry-per-id``)."""
-    found = duplicate_id(ents, opts.columns(ents)["id"])
-    if found is None:
-        return
-    t, rows = found
-    more = f" ({len(rows)} hold it)" if len(rows) > 2 else ""
-    raise OptionError(
-        f"{name('id', rows[1])}: the ID {t!r} is also in {name('id', rows[0])}{more}: each "
-        f"{entrant} is one entrant, named by its ID: give each its own ID in "
-        f"{ARGUMENTS['id']} (by default the first column of data)"
-    )
-
-
-def _exclusion(ids: list[object], excluded: list[object], noun: str) -> Exclusion:
-    """The rows whose ID is among ``excluded`` (protocol section 10), as ``--exclude``
-    leaves them out, with the errors named by argument and position."""
-    try:
-        digest = exclusion_digest(excluded)
-    except EntryError as exc:
-        raise OptionError(f"exclude, cell {exc.index + 1}: {exc.reason}") from None
-    try:
-        kept = set(exclude(ids, excluded))
-    except EntryError as exc:
-        raise OptionError(f"ids, {noun} {exc.index + 1}: {exc.reason}") from None
-    count = len({canonical_id(x) for x in excluded} - {""})
-    return Exclusion(digest, count, tuple(i for i in range(len(ids)) if i not in kept))
-''',
-    "xlshuffle.excel._teams": r'''"""Balanced teams on a range of cells: the columns ``balance`` names, and the team numbers.
-
-``GROUPS`` with ``balance`` and the locked *assign balanced teams* read their balancing
-columns here and hand each row's values to :func:`~xlshuffle.draw.teams.balanced_groups`
-(protocol section 16), as ``xlshuffle groups IN --balance COL`` hands a CSV list's fields:
-so the range saved as CSV draws the same teams with the same seed. A cell is the value the
-CSV file would hold: TRUE and FALSE their texts, a number its text by section 10 (``7.0``
-is ``7``), an empty cell the blank value.
-
->>> rows = [["Name", "Sex"], ["Ann", "F"], ["Bo", "M"], ["Cy", "M"], ["Dee", "F"]]
->>> teams(rows[1:], 2, 42, [1])
-[1, 1, 2, 2]
-"""
-
-from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import Any
-
-from ..draw.errors import EntryError, OptionError, SeedError
-from ..draw.raffle import canonical_id
-from ..draw.teams import balanced_groups
-from . import _cells
-from ._cells import Rows
-
-__all__ = ["balance_columns", "head", "names", "teams"]
-
-
-def head(cell: Any) -> str:
-    """A header cell's text, as the CSV file would hold it (outer spaces removed)."""
-    try:
-        return canonical_id(_value(cell))
-    except SeedError:
-        return ""
-
-
-def names(name: str, value: Any) -> list[Any]:
-    """The columns ``balance`` names, as given: numbers (1-based, as whole numbers) and
-    header texts. One text cell that is no single header may list several, separated by
-    commas; the caller splits it (:func:`balance_columns`)."""
-    given = [c for c in _cells.listed(name, value) if not (c is None or c == "")]
-    if not given:
-        raise OptionError(f"{name} has only empty cells: name a column, or leave {name} out")
-    out: list[Any] = []
-    for cell in given:
-        if isinstance(cell, bool) or not isinstance(cell, str | int | float):
-            raise OptionError(
-                f"{name} must name columns by header text or number, not {_cells.show(cell)}"
-            )
-        if isinstance(cell, str):
-            out.append(cell.strip())
-        else:
-            out.append(_cells.count(name, cell))
-    return out
-
-
-def balance_columns(name: str, given: list[Any], heads: list[str] | None, width: int) -> list[int]:
-    """The 0-based columns of ``given`` (from :func:`names`) among ``width`` columns whose
-    header texts are ``heads`` (None: no header row). A text matches a header with case
-    and outer spaces ignored; a text that matches none and holds commas is several."""
-    out: list[int] = []
-    for item in given:
-        if isinstance(item, int):
-            if item > width:
-                raise OptionError(
-                    f"{name}: column {item} is past the {width} column(s) of the data: give "
-                    f"a number from 1 to {width}, or a header text"
-                )
-            out.append(item - 1)
-            continue
-        found = _header(name, item, heads)
-        if found is None and "," in item:
-            out += [_need(name, part.strip(), heads) for part in item.split(",")]
-        else:
-            out.append(_need(name, item, heads) if found is None else found)
-    if len(set(out)) < len(out):
-        raise OptionError(f"{name} names one column twice: name each column once")
-    return out
-
-
-def _header(name: str, text: str, heads: list[str] | None) -> int | None:
-    if heads is None:
-        return None
-    found = [j for j, head in enumerate(heads) if head.casefold() == text.casefold()]
-    if len(found) > 1:
-        raise OptionError(
-            f"{name}: {len(found)} columns are headed {text!r}: name the column by its number"
-        )
-    return found[0] if found else None
-
-
-def _need(name: str, text: str, heads: list[str] | None) -> int:
-    found = _header(name, text, heads)
-    if found is None:
-        shown = ", ".join(repr(h) for h in heads or [] if h)[:120] or "nothing"
-        raise OptionError(
-            f"{name}: no column is headed {text!r} (the first row holds {shown}): name the "
-            "column by its header text or its number"
-        )
-    return found
-
-
-def _value(cell: Any) -> Any:
-    """A cell as the balancing value the CSV file would hold (booleans as their text)."""
-    if isinstance(cell, bool):
-        return "TRUE" if cell else "FALSE"
-    return cell
-
-
-def teams(
-    rows: Rows,
-    k: int,
-    seed: Any,
-    columns: Sequence[int],
-    *,
-    where: str = "data",
-    first: int = 1,
-) -> list[int]:
-    """Each row's team number 1..k, balanced by ``columns`` (0-based) of ``rows``; ``first``
-    is the row number a message gives the first row."""
-    values = [tuple(_value(row[c]) for c in columns) for row in rows]
-    try:
-        return balanced_groups(values, k, seed=seed)
-    except EntryError as exc:  # not expected from cells: named all the same
-        raise OptionError(f"{where}, row {exc.index + first}: {exc.reason}") from None
-''',
-    "xlshuffle.excel._udf": r'''"""What every worksheet function shares: its category, the seed's description, and the
-boundary that turns a mistake into the one line Excel shows (:func:`excel_function`).
-
-Private to :mod:`xlshuffle.excel`; the functions themselves are in its ``__init__`` and in
-:mod:`xlshuffle.excel.samples`.
-"""
-
-from __future__ import annotations
-
-import functools
-import sys
-from collections.abc import Callable
-from types import FrameType
-from typing import Any, ParamSpec, TypeVar, cast
-
-import xlwings as xw
-
-from ..draw.errors import XlshuffleError
-from . import _cells
-from ._cells import Rows
-
-__all__ = ["CATEGORY", "PER_ROW", "SEED_DOC", "excel_function", "first_column", "is_row", "items"]
-
-#: The category the Windows add-in files the functions under in Excel's function wizard.
-CATEGORY = "xlshuffle"
-
-SEED_DOC = (
-    "Optional. A number, text or date: the same seed gives the same result everywhere. "
-    "Leave it empty to draw afresh whenever the inputs change."
-)
-
-#: How an argument with one value per row of ``data`` is shaped (``weights``, ``strata``).
-PER_ROW = "one column the height of data (one row, for a single row of data)"
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-# --------------------------------------------------------------------------- boundary
-
-
-def excel_function(func: Callable[P, R]) -> Callable[P, R]:
-    """The one translation point from xlshuffle's errors to what Excel shows.
-
-    A mistake (an :class:`~xlshuffle.XlshuffleError`, whose message says what to change)
-    becomes one line, ``"NAME: what to change"``: at most 300 characters, encodable as
-    UTF-8. How it reaches the cell depends on the runtime:
-
-    - xlwings Server and Lite (Office.js): raised as :class:`xlwings.XlwingsError`,
-      which they keep (Excel shows ``#VALUE!`` with the message on hover) and do not
-      retry.
-    - The classic Windows add-in shows the *text* of any exception in the cell, and for
-      an ordinary exception that text is a whole Python traceback (xlwings #1108). So
-      there the message is returned, as the text ``"#VALUE! NAME: what to change"``.
-
-    A missing package (``ImportError``, whose message names it) gets the same line.
-    Anything else is a bug in xlshuffle; it gets the same one line, saying so, rather
-    than a traceback or an HTTP 500 that Office.js retries. Its traceback stays
-    attached (``__cause__``) for whoever calls the function from Python.
-    """
-    name = func.__name__
-
-    @functools.wraps(func)
-    def call(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return func(*args, **kwargs)
-        except Exception as exc:
-            mistake = isinstance(exc, XlshuffleError)
-            text = _cells.report(name, exc)
-            if _classic_add_in():
-                return cast(R, f"#VALUE! {text}")
-            raise xw.XlwingsError(text) from (None if mistake else exc)
-
-    return call
-
-
-#: The modules of xlwings' classic (COM) add-in that call a worksheet function.
-_CLASSIC_CALLERS = frozenset({"xlwings.udfs", "xlwings.com_server"})
-
-
-def _classic_add_in() -> bool:
-    """Whether xlwings' classic Windows add-in made this call (its ``call_udf`` is on the
-    stack). Only asked on the way out with an error, so it costs a call nothing."""
-    frame: FrameType | None = sys._getframe(1)
-    while frame is not None:
-        if frame.f_globals.get("__name__") in _CLASSIC_CALLERS:
-            return True
-        frame = frame.f_back
-    return False
-
-
-def is_row(rows: Rows) -> bool:
-    """Whether the range is a single row of several cells: its cells are the items."""
-    return len(rows) == 1 and len(rows[0]) > 1
-
-
-def items(rows: Rows) -> tuple[int, str]:
-    """How many items the data holds, and what one is called in a message."""
-    return (len(rows[0]), "cell") if is_row(rows) else (len(rows), "row")
-
-
-def first_column(rows: Rows) -> list[Any]:
-    """The IDs when ``ids`` is omitted: the first column of data (a row's cells)."""
-    return list(rows[0]) if is_row(rows) else [row[0] for row in rows]
-''',
-    "xlshuffle.excel.allocate": r'''"""ALLOCATE: a permuted-block allocation list for a trial, as a worksheet function.
-
-A worksheet function like those of :mod:`xlshuffle.excel` (which exports it): every argument
-positional, checked here and by :mod:`xlshuffle.excel._cells`, a mistake turned into one
-line by :func:`xlshuffle.excel._udf.excel_function`. The list is
-:func:`xlshuffle.draw.allocate.allocation_list` (protocol section 15), so
-``xlshuffle allocate --arms A,B --ratio 2:1 --n 6 --block-sizes 3,6 --seed trial`` writes
-the same rows (a seed cell of 42 is the command line's ``--seed 42``). With ``strata``
-(``"site=North,South;sex=F,M"``, or a range with one stratum per row) the rows are those
-of ``--strata site=North,South --strata sex=F,M``: Seq, one column per stratum, Block,
-BlockSize and Arm.
-
->>> rows = ALLOCATE([["A"], ["B"]], 6, "trial", "2:1", "3,6")
->>> rows[:4]
-[[1, 1, 3, 'A'], [2, 1, 3, 'A'], [3, 1, 3, 'B'], [4, 2, 6, 'A']]
->>> "".join(row[3] for row in rows), len(rows)
-('AABABAAAB', 9)
->>> ALLOCATE("A,B", 2, "trial", None, 2, "site=N,S")
-[[1, 'N', 1, 2, 'B'], [2, 'N', 1, 2, 'A'], [1, 'S', 1, 2, 'A'], [2, 'S', 1, 2, 'B']]
-"""
-
-from __future__ import annotations
-
-import math
-import re
-from typing import Any
-
-import xlwings as xw
-
-from ..draw.allocate import MAX_ROWS, AllocationRow, allocation_list, stratum_combinations
-from ..draw.errors import OptionError
-from ..draw.raffle import canonical_id
-from . import _cells
-from ._udf import CATEGORY, SEED_DOC, excel_function
-
-__all__ = ["ALLOCATE", "allocation"]
-
-
-def _parts(name: str, value: Any, sep: str, *, numbers: bool = True) -> list[Any]:
-    """A list from a range (one value per cell, empty cells skipped) or from one text cell
-    of values separated by ``sep`` (``"2:1"``, ``"3,6"``, ``"A,B"``); with ``numbers``,
-    whole numbers (``2.0`` and ``"2"`` are 2), else the cells as they are."""
-    cells = [c for c in _cells.listed(name, value) if not (c is None or c == "")]
-    if not cells:
-        raise OptionError(f"{name} has only empty cells: fill it, or leave it out")
-    if len(cells) == 1 and isinstance(cells[0], str) and sep in cells[0]:
-        cells = [part.strip() for part in cells[0].split(sep)]
-        if not all(cells):
-            raise OptionError(f"{name} has an empty item: separate the items with '{sep}'")
-    return [_whole(name, c) for c in cells] if numbers else cells
-
-
-def _whole(name: str, cell: Any) -> int:
-    """One whole number of ``name``, from a number cell or a text such as ``"2"``."""
-    if isinstance(cell, str) and cell.strip().isdecimal():
-        return int(cell.strip())
-    if isinstance(cell, int) and not isinstance(cell, bool):
-        return cell
-    if isinstance(cell, float) and cell.is_integer():
-        return int(cell)
-    raise OptionError(f"{name} must hold whole numbers, not {_cells.show(cell)}")
-
-
-@xw.func(category=CATEGORY)
-@xw.arg(
-    "arms",
-    ndim=2,
-    err_to_str=True,
-    doc='The arms\' names: a range with one name per cell, or one cell such as "A,B".',
-)
-@xw.arg(
-    "n",
-    err_to_str=True,
-    doc="How many rows are wanted: the list has at least n (the last block is complete); "
-    "use its first n rows.",
-)
-@xw.arg("seed", err_to_str=True, doc=SEED_DOC)
-@xw.arg(
-    "ratio",
-    ndim=2,
-    err_to_str=True,
-    doc='Optional. Whole numbers, one per arm: a text such as "2:1" or a range (1 each by '
-    "default).",
-)
-@xw.arg(
-    "block_sizes",
-    ndim=2,
-    err_to_str=True,
-    doc='Optional. The allowed block sizes, each a multiple of the ratio\'s sum: "3,6", a '
-    "number or a range (by default 2 and 4 times the sum).",
-)
-@xw.arg(
-    "strata",
-    ndim=2,
-    err_to_str=True,
-    doc='Optional. Stratum factors and their values: a text such as "site=North,South;sex=F,M", '
-    "or a range with one factor per row, its name first and its values in the cells right of "
-    "it. One sequence per combination, first factor slowest.",
-)
-@excel_function
-def ALLOCATE(
-    arms: Any,
-    n: Any,
-    seed: Any = None,
-    ratio: Any = None,
-    block_sizes: Any = None,
-    strata: Any = None,
-) -> list[Any]:
-    """Returns a permuted-block allocation list: Seq, the strata, Block, BlockSize and Arm."""
-    _, rows = allocation(arms, n, seed, ratio, block_sizes, strata)
-    return [[r.seq, *r.strata, r.block, r.block_size, r.arm] for r in rows]
-
-
-def allocation(
-    arms: Any, n: Any, seed: Any, ratio: Any, block_sizes: Any, strata: Any
-) -> tuple[dict[str, Any], list[AllocationRow]]:
-    """ALLOCATE's options as the command line takes them (``arms``, ``ratio``, ``n``,
-    ``block_sizes`` and ``strata``, canonical texts and whole numbers) and its rows (with
-    their codes), or an :class:`~xlshuffle.XlshuffleError` naming the argument: what the
-    worksheet function and the locked *write allocation list* both write."""
-    names = _parts("arms", arms, ",", numbers=False)
-    count = _cells.count("n", n, most=MAX_ROWS)
-    parts = None if ratio is None else _parts("ratio", ratio, ":")
-    if block_sizes is None:
-        given = [1] * len(names) if parts is None else parts
-        unit = sum(given) // (math.gcd(*given) or 1)
-        sizes: list[Any] = [2 * unit, 4 * unit]
-    else:
-        sizes = _parts("block_sizes", block_sizes, ",")
-    factors = None if strata is None else _strata(strata)
-    rows = allocation_list(
-        names, ratio=parts, n=count, block_sizes=sizes, seed=_cells.seed(seed), strata=factors
-    )
-    heads, combos = stratum_combinations(factors)
-    options = {
-        "arms": [canonical_id(a) for a in names],
-        "ratio": [1] * len(names) if parts is None else parts,
-        "n": count,
-        "block_sizes": sizes,
-        "strata": [[h, list(dict.fromkeys(c[i] for c in combos))] for i, h in enumerate(heads)],
-    }
-    return options, rows
-
-
-_EXAMPLE = 'write them as "site=North,South;sex=F,M"'
-
-
-def _strata(value: Any) -> list[tuple[str, list[Any]]]:
-    """The stratum factors of ``strata``: texts ``NAME=V1,V2`` (several in a cell separated
-    by ``;`` or line breaks), or a range with a factor per row, its name in the first cell
-    and its values in the others (one cell of values separated by ``,`` is split)."""
-    _cells.listed("strata", value)  # an error cell, by its position
-    grid = _cells.rows("strata", value, values=True)
-    filled = [[c for c in row if not (c is None or c == "")] for row in grid]
-    if any(isinstance(c, str) and "=" in c for row in filled for c in row):
-        factors = [f for row in filled for c in row for f in _specs(c)]
-    else:
-        factors = [_factor(row) for row in filled if row]
-    names = [str(name).strip() for name, _ in factors]
-    for i, name in enumerate(names):
-        if name in names[:i] or "|" in name:
-            why = (
-                "is given twice: give each stratum once"
-                if "|" not in name
-                else ("holds '|': rename it without '|' (and '=')")
-            )
-            raise OptionError(f"strata: the stratum {name!r} {why}")
-    try:
-        stratum_combinations(factors)
-    except OptionError as exc:
-        raise OptionError(f"strata: {exc}") from None
-    return factors
-
-
-def _specs(cell: Any) -> list[tuple[str, list[Any]]]:
-    if not isinstance(cell, str):
-        raise OptionError(f"strata: {_cells.show(cell)} is not NAME=V1,V2: {_EXAMPLE}")
-    out = []
-    for spec in (s.strip() for s in re.split(r"[;\n]", cell)):
-        name, eq, values = spec.partition("=")
-        if spec and (not eq or not name.strip() or not values.strip()):
-            raise OptionError(f"strata: {_cells.show(spec)} is not NAME=V1,V2: {_EXAMPLE}")
-        if spec:
-            out.append((name.strip(), _values(name.strip(), [values])))
-    return out
-
-
-def _factor(row: list[Any]) -> tuple[str, list[Any]]:
-    name, *values = ("TRUE" if c is True else "FALSE" if c is False else c for c in row)
-    if not values:
-        raise OptionError(
-            f"strata: the stratum {_cells.show(name)} has no values: put them in the cells "
-            f"right of its name, or {_EXAMPLE}"
-        )
-    return name, _values(name, values)
-
-
-def _values(name: Any, values: list[Any]) -> list[Any]:
-    if len(values) == 1 and isinstance(values[0], str):
-        values = [v.strip() for v in values[0].split(",")]
-        if not all(values):
-            raise OptionError(
-                f"strata: stratum {_cells.show(name)} has an empty value: separate its "
-                "values with ',', as in site=North,South"
-            )
-    return values
-''',
     "xlshuffle.excel.lock": r'''"""Draw and lock: draw once on the selection, write plain values, and log how to replay it.
 
 The commands (:mod:`.commands`) that the xlwings runtimes run as scripts or macros, and what
@@ -5505,7 +5112,7 @@ from typing import Any
 from ...common.a1 import col_index
 from ...draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
 from ...draw.protocol import new_seed, normalise_seed
-from .. import _cells
+from .. import arguments
 from .log import LOG_COLUMNS, Draw, Rows, log_text
 
 __all__ = [
@@ -5592,7 +5199,7 @@ def selection(book: Any, *, least_rows: int = 2, rng: Any = None) -> tuple[Any, 
     rng = selected(book) if rng is None else rng
     address = a1(rng)
     rows, columns = rng.shape
-    if rows >= _cells.SHEET_ROWS or columns >= _cells.SHEET_COLUMNS:
+    if rows >= arguments.SHEET_ROWS or columns >= arguments.SHEET_COLUMNS:
         raise SizeError(
             f"the selection {address} is whole rows or columns: select only the cells "
             "that hold the list"
@@ -5608,7 +5215,7 @@ def selection(book: Any, *, least_rows: int = 2, rng: Any = None) -> tuple[Any, 
             f"at least {least_rows} rows (one row per entry)"
         )
     values = cells(rng)
-    _cells.rows("the selection", values, values=True)
+    arguments.rows("the selection", values, values=True)
     return rng.sheet, rng, values
 
 
@@ -5634,7 +5241,7 @@ def seed_of(book: Any) -> tuple[str, str]:
         if not (value is None or value == ""):
             where = f"{cell.sheet.name}!{a1(cell)}"
             try:
-                value = _cells.seed(value)
+                value = arguments.seed(value)
                 text = normalise_seed(value).decode("utf-8")
             except SeedError as exc:
                 raise SeedError(f"the {SEED_NAME} cell {where}: {exc}") from None
@@ -5665,7 +5272,7 @@ def _seed_cell(book: Any) -> Any:
 def beside(sheet: Any, rng: Any, height: int, width: int) -> Any:
     """The empty block right of the selection where a result goes."""
     top, left = rng.row, rng.column + rng.shape[1]
-    if left + width - 1 > _cells.SHEET_COLUMNS or top + height - 1 > _cells.SHEET_ROWS:
+    if left + width - 1 > arguments.SHEET_COLUMNS or top + height - 1 > arguments.SHEET_ROWS:
         raise SizeError("the result does not fit right of the selection: select cells further left")
     target = sheet.range((top, left), (top + height - 1, left + width - 1))
     if any(v is not None and v != "" for row in cells(target) for v in row):
@@ -5756,7 +5363,7 @@ def _entry(value: Any) -> Any:
     prefix, which is not part of the value) keeps any text as it is. The error codes go
     bare, so that an error cell stays that error.
     """
-    if isinstance(value, str) and value and value not in _cells.ERROR_TEXTS:
+    if isinstance(value, str) and value and value not in arguments.ERROR_TEXTS:
         return "'" + value
     return value
 
@@ -5844,7 +5451,7 @@ from typing import Any
 from ...common.a1 import col_letters
 from ...draw.errors import ShapeError, SizeError, WorkbookError
 from ...draw.protocol import new_seed
-from .. import _cells
+from .. import arguments
 from . import committed
 from .book import (
     LOG_SHEET,
@@ -5903,8 +5510,8 @@ __all__ = [
 
 
 def message(command: str, exc: BaseException) -> str:
-    """The one line a runtime shows for a command that failed (:func:`._cells.report`)."""
-    return _cells.report(command, exc)
+    """The one line a runtime shows for a command that failed (:func:`.arguments.report`)."""
+    return arguments.report(command, exc)
 
 
 # --------------------------------------------------------------------------- commands
@@ -5980,13 +5587,13 @@ def shuffle_rows(book: Any) -> Draw:
 
 def draw_winners(book: Any, k: Any = 1) -> Draw:
     """Draw ``k`` of the selected rows, in draw order, into the cells right of them."""
-    return _lock(book, "winners", k=_cells.count("k", number(k)))
+    return _lock(book, "winners", k=arguments.count("k", number(k)))
 
 
 def deal_cards(book: Any, cards: Any = 5, hands: Any = 1) -> Draw:
     """Deal from the selected cells (read row by row): one column per hand, right of them."""
-    n_cards = _cells.count("cards", number(cards), most=_cells.SHEET_ROWS)
-    n_hands = _cells.count("hands", number(hands), most=_cells.SHEET_COLUMNS)
+    n_cards = arguments.count("cards", number(cards), most=arguments.SHEET_ROWS)
+    n_hands = arguments.count("hands", number(hands), most=arguments.SHEET_COLUMNS)
     return _lock(book, "deal", k=n_cards, hands=n_hands)
 
 
@@ -5998,15 +5605,15 @@ def draw_raffle(book: Any, k: Any = 1, reserves: Any = 0, tickets: Any = "Ticket
     ``tickets`` names the column of ticket counts: the selected column headed so in the
     row above the selection, or a column letter; empty gives every row one ticket.
     """
-    n = _cells.count("k", number(k))
-    extra = _cells.count("reserves", number(reserves), default=0, least=0)
+    n = arguments.count("k", number(k))
+    extra = arguments.count("reserves", number(reserves), default=0, least=0)
     given = "" if tickets is None else str(tickets)
     return _lock(book, "raffle", k=n, reserves=extra, tickets=given)
 
 
 def assign_groups(book: Any, k: Any = 2) -> Draw:
     """Write a group number 1..k for each selected row in the column right of them."""
-    return _lock(book, "groups", k=_cells.count("k", number(k)))
+    return _lock(book, "groups", k=arguments.count("k", number(k)))
 
 
 def commit_selection(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
@@ -6130,7 +5737,7 @@ from ...draw.commit import (
 )
 from ...draw.errors import ListError, OptionError, SeedError, SizeError, WorkbookError
 from ...draw.protocol import PROTOCOL
-from .. import _cells
+from .. import arguments
 from .book import (
     COMMIT_COLUMNS,
     LOG_SHEET,
@@ -6243,7 +5850,7 @@ def commit(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Com
         )
     if len(announced) > _MAX_BEACON:
         raise OptionError(f"beacon has {len(announced):,} characters: say it in {_MAX_BEACON:,}")
-    n = None if mode == "shuffle" else _cells.count("k", number(k))
+    n = None if mode == "shuffle" else arguments.count("k", number(k))
     sheet, rng, rows = selection(book)
     if mode == "winners" and n is not None and n > len(rows):
         raise SizeError(
@@ -6462,7 +6069,7 @@ from typing import Any
 
 from ...common.a1 import col_index, col_letters
 from ...draw.errors import OptionError, ShapeError, WorkbookError
-from .. import _cells, _teams
+from .. import arguments, teams
 from ..allocate import allocation
 from ..orders import orders_rows
 from .book import (
@@ -6537,7 +6144,7 @@ def assign_balanced_teams(book: Any, k: Any = 2, balance: Any = "") -> Draw:
     """Write a team number 1..k for each selected row in the column right of them,
     balanced by the ``balance`` columns (``=GROUPS`` with ``balance``): header texts of
     the row above the selection or column letters, separated by commas."""
-    n = _cells.count("k", number(k))
+    n = arguments.count("k", number(k))
     given = _text(balance)
     if not given:
         raise OptionError(
@@ -6548,8 +6155,8 @@ def assign_balanced_teams(book: Any, k: Any = 2, balance: Any = "") -> Draw:
     cols = balance_columns(sheet, rng, given)
     seed, seed_from = seed_of(book)
     log = log_sheet(book)
-    teams = _teams.teams(rows, n, seed, cols, where="the selection", first=rng.row)
-    output = [[t] for t in teams]
+    dealt = teams.teams(rows, n, seed, cols, where="the selection", first=rng.row)
+    output = [[t] for t in dealt]
     target = beside(sheet, rng, len(output), 1)
     letters = [col_letters(rng.column + c) for c in cols]
     numbers = [str(c + 1) for c in cols]
@@ -6669,7 +6276,7 @@ def write_orders(book: Any, ids: Any = "IDS", k: Any = "", balanced: Any = False
     places = None if _text(k) == "" else number(k)
     if isinstance(balanced, str) and balanced.strip().upper() in ("TRUE", "FALSE"):
         balanced = balanced.strip().upper() == "TRUE"  # typed into a form's text box
-    flag = _cells.flag("balanced", balanced)
+    flag = arguments.flag("balanced", balanced)
     seed, seed_from = seed_of(book)
     log = log_sheet(book)
     rows = orders_rows(items, people, seed, places, flag)
@@ -6824,7 +6431,7 @@ from ...draw.errors import WorkbookError
 from ...draw.protocol import PROTOCOL, excel_serial
 from ...draw.seed import Seed
 from ...tabledraw.raffle_options import DrawOptions
-from .._cells import SHEET_COLUMNS, SHEET_ROWS
+from ..arguments import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]
 
@@ -7129,7 +6736,7 @@ from collections.abc import Callable
 
 from ...draw.errors import ShapeError, SizeError
 from ...draw.knuth import deal, group_numbers, permutation
-from .. import _raffle
+from .. import raffle
 from .log import LockMode, Rows
 
 __all__ = ["plan", "undo"]
@@ -7159,7 +6766,7 @@ def plan(
     if mode == "raffle":
         columns = {} if tickets is None else {"weights": [row[tickets] for row in rows]}
         at = None if ticket_cell is None else (lambda _key, i: ticket_cell(i))
-        return _raffle.draw(
+        return raffle.draw(
             rows, _need(k), seed, reserves=reserves, columns=columns, where="the selection", at=at
         )
     if mode == "shuffle":
@@ -7205,8 +6812,8 @@ def _need(value: int | None) -> int:
     "xlshuffle.excel.orders": r'''"""ORDERS: each person's own order of the items, one spilled row per person.
 
 A worksheet function like those of :mod:`xlshuffle.excel` (which exports it): every
-argument positional, checked by :mod:`xlshuffle.excel._cells`, a mistake turned into one
-line by :func:`xlshuffle.excel._udf.excel_function`. Each row is the ID, then the items in
+argument positional, checked by :mod:`xlshuffle.excel.arguments`, a mistake turned into one
+line by :func:`xlshuffle.excel.udf.excel_function`. Each row is the ID, then the items in
 that person's order: :func:`xlshuffle.draw.orders.person_orders` (draw protocol section
 13), or :func:`~xlshuffle.draw.orders.balanced_orders` (section 14) with ``balanced``
 TRUE; so the same seed gives the rows ``xlshuffle orders ITEMS --ids IDS`` writes.
@@ -7225,8 +6832,8 @@ import xlwings as xw
 
 from ..draw.errors import EntryError, OptionError, ShapeError, SizeError
 from ..draw.orders import balanced_orders, person_orders
-from . import _cells
-from ._udf import CATEGORY, SEED_DOC, excel_function
+from . import arguments
+from .udf import CATEGORY, SEED_DOC, excel_function
 
 __all__ = ["ORDERS", "orders_rows"]
 
@@ -7265,20 +6872,20 @@ def orders_rows(items: Any, ids: Any, seed: Any, k: Any, balanced: Any) -> list[
     pool = _line("items", items)
     people = _line("ids", ids)
     for i, cell in enumerate(people, 1):
-        code = _cells.error_text(cell)
+        code = arguments.error_text(cell)
         if code is not None:
             raise OptionError(f"ids, cell {i} shows the error {code}: fix that cell")
-    people = _cells.labels("ids", people, "cell", blank=False)
+    people = arguments.labels("ids", people, "cell", blank=False)
     n = len(pool)
-    places = _cells.count("k", k, default=n, least=0, most=n, why=" (the number of items)")
-    if places + 1 > _cells.SHEET_COLUMNS:
+    places = arguments.count("k", k, default=n, least=0, most=n, why=" (the number of items)")
+    if places + 1 > arguments.SHEET_COLUMNS:
         raise SizeError(
             f"{places:,} places and the ID do not fit in a row of a sheet "
-            f"({_cells.SHEET_COLUMNS:,} columns): give k at most {_cells.SHEET_COLUMNS - 1:,}"
+            f"({arguments.SHEET_COLUMNS:,} columns): give k at most {arguments.SHEET_COLUMNS - 1:,}"
         )
-    draw = balanced_orders if _cells.flag("balanced", balanced) else person_orders
+    draw = balanced_orders if arguments.flag("balanced", balanced) else person_orders
     try:
-        orders = draw(pool, people, seed=_cells.seed(seed), k=places)
+        orders = draw(pool, people, seed=arguments.seed(seed), k=places)
     except EntryError as exc:
         raise OptionError(f"ids, cell {exc.index + 1}: {exc.reason}") from None
     return [[pid, *order] for pid, order in zip(people, orders, strict=True)]
@@ -7286,19 +6893,184 @@ def orders_rows(items: Any, ids: Any, seed: Any, k: Any, balanced: Any) -> list[
 
 def _line(name: str, value: Any) -> list[Any]:
     """The cells of a one-column or one-row range, in order."""
-    grid = _cells.rows(name, value, values=True)
+    grid = arguments.rows(name, value, values=True)
     if len(grid) > 1 and len(grid[0]) > 1:
         raise ShapeError(
             f"{name} is {len(grid)} rows by {len(grid[0])} columns: give one column or one row"
         )
     return [cell for row in grid for cell in row]
 ''',
+    "xlshuffle.excel.raffle": r'''"""Raffles and audits on a range of cells: tickets, reserves, exclusions, strata, audits.
+
+``SAMPLE`` (given ``weights``, ``reserves`` or ``exclude``), ``SAMPLEBY``, ``AUDITSAMPLE``
+and the locked raffle hand their range and their one-value-per-row arguments to
+:func:`draw`. It turns them into an :class:`~xlshuffle.tabledraw.entrants.Entrants` and lets
+:func:`~xlshuffle.tabledraw.raffles.choose` pick the rows: the code the command line runs on
+a CSV list, so the range saved as CSV (without a header row) draws the same rows with
+the same seed. The result is laid out as the command line writes such a list: the drawn
+rows in output order (strata one after another), each followed by its ``Role`` and
+``Rank`` (with reserves) or its ``Hits`` (monetary-unit). A single row of data is a list
+of cells: it is drawn as a column of them and its result is turned back into rows.
+
+>>> people = [["Ann", 1], ["Bo", 5], ["Cy", 0], ["Di", 2], ["Ed", 2]]
+>>> draw(people, 2, "2026 raffle", reserves=1, columns={"weights": [1, 5, 0, 2, 2]})
+[['Bo', 5, 'winner', 1], ['Di', 2, 'winner', 2], ['Ed', 2, 'reserve', 1]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from ..common.a1 import col_letters
+from ..draw.errors import EntryError, OptionError
+from ..draw.protocol import as_stream
+from ..draw.raffle import canonical_id, exclude, exclusion_digest
+from ..tabledraw.entrants import Entrants
+from ..tabledraw.entries import duplicate_id
+from ..tabledraw.raffle_options import parse_method
+from ..tabledraw.raffles import DrawOptions, Exclusion, choose
+from .arguments import Rows
+
+__all__ = ["ARGUMENTS", "draw"]
+
+#: The columns :func:`draw` reads (DrawOptions' names) -> the argument that holds them.
+ARGUMENTS = {"weights": "weights", "strata": "strata", "amount": "amounts", "id": "ids"}
+
+
+def draw(
+    rows: Rows,
+    k: int,
+    seed: object,
+    *,
+    method: str = "random",
+    reserves: int = 0,
+    columns: Mapping[str, Sequence[object]] | None = None,
+    excluded: Sequence[object] | None = None,
+    where: str = "data",
+    at: Callable[[str, int], str] | None = None,
+) -> Rows:
+    """The rows drawn from ``rows``, with the fields the command line adds to each.
+
+    Parameters
+    ----------
+    rows : list of rows
+        The data; a single row of several cells is a list of those cells.
+    k : int
+        Winners (per stratum with ``strata``), or hits for ``method="mus"``.
+    seed : str, int, float, date or None
+        The seed of the draw protocol; None draws a fresh one.
+    method : str
+        ``"random"`` (a raffle), ``"systematic"`` or ``"mus"``, as ``--method``.
+    reserves : int
+        Reserves drawn after the winners of a raffle.
+    columns : mapping, optional
+        One value per item for ``"weights"``, ``"strata"``, ``"amount"`` and ``"id"``
+        (the keys of :data:`ARGUMENTS`), already checked for their count.
+    excluded : sequence, optional
+        IDs that cannot win, matched against ``columns["id"]``.
+    where : str
+        What a message calls the data (``data``, ``the selection``).
+    at : callable, optional
+        ``at(key, i)`` names item ``i`` (0-based) of ``columns[key]`` in a message
+        (a locked draw names the cell, ``the tickets cell C7``); by default ``weights, row 3``.
+
+    Raises
+    ------
+    XlshuffleError
+        With a message that names the argument (``weights, row 3``) and says what to do.
+    """
+    columns = dict(columns or {})
+    across = len(rows) == 1 and len(rows[0]) > 1
+    items = [[cell] for cell in rows[0]] if across else rows
+    noun = "cell" if across else "row"
+    name = at or (lambda key, i: f"{ARGUMENTS[key]}, {noun} {i + 1}")
+    ents = _entrants(items, columns, where, name)
+    given = {key: key if key in columns else None for key in ARGUMENTS}
+    opts = DrawOptions(
+        k=k,
+        method=parse_method(method),
+        weights=given["weights"],
+        amount=given["amount"],
+        reserves=reserves,
+        strata=given["strata"],
+        id=given["id"],
+    )
+    if "id" in columns:  # before choose, whose refusal names the command line's options
+        _unique_ids(ents, opts, name, f"{noun} of {where}")
+    left_out = None
+    if excluded is not None:
+        left_out = _exclusion(list(columns["id"]), list(excluded), noun)
+    drawn = choose(ents, opts, as_stream(seed), left_out)
+    out = [[*items[r], *extra] for r, extra in zip(drawn.rows, drawn.extra, strict=True)]
+    return [list(line) for line in zip(*out, strict=True)] if across else out
+
+
+def _entrants(
+    items: Rows,
+    columns: dict[str, Sequence[object]],
+    where: str,
+    at: Callable[[str, int], str],
+) -> Entrants:
+    """The data's columns, then the per-item arguments as columns headed by their key."""
+    width = len(items[0])
+    keys = list(columns)
+
+    def values(j: int) -> list[object]:
+        if j < width:
+            return [row[j] for row in items]
+        return list(columns[keys[j - width]])
+
+    def cell(i: int, j: int) -> str:
+        return f"{where}, row {i + 1}" if j < width else at(keys[j - width], i)
+
+    return Entrants(
+        where=where,
+        labels=[""] * width + keys,
+        letters=[col_letters(j + 1) for j in range(width + len(keys))],
+        n=len(items),
+        values=values,
+        cell=cell,
+        fail=OptionError,
+    )
+
+
+def _unique_ids(
+    ents: Entrants, opts: DrawOptions, name: Callable[[str, int], str], entrant: str
+) -> None:
+    """Refuse an ID on two items, naming the argument that holds them: each item is one
+    entrant, and an ID names one (a worksheet has no ``--one-entry-per-id``)."""
+    found = duplicate_id(ents, opts.columns(ents)["id"])
+    if found is None:
+        return
+    t, rows = found
+    more = f" ({len(rows)} hold it)" if len(rows) > 2 else ""
+    raise OptionError(
+        f"{name('id', rows[1])}: the ID {t!r} is also in {name('id', rows[0])}{more}: each "
+        f"{entrant} is one entrant, named by its ID: give each its own ID in "
+        f"{ARGUMENTS['id']} (by default the first column of data)"
+    )
+
+
+def _exclusion(ids: list[object], excluded: list[object], noun: str) -> Exclusion:
+    """The rows whose ID is among ``excluded`` (protocol section 10), as ``--exclude``
+    leaves them out, with the errors named by argument and position."""
+    try:
+        digest = exclusion_digest(excluded)
+    except EntryError as exc:
+        raise OptionError(f"exclude, cell {exc.index + 1}: {exc.reason}") from None
+    try:
+        kept = set(exclude(ids, excluded))
+    except EntryError as exc:
+        raise OptionError(f"ids, {noun} {exc.index + 1}: {exc.reason}") from None
+    count = len({canonical_id(x) for x in excluded} - {""})
+    return Exclusion(digest, count, tuple(i for i in range(len(ids)) if i not in kept))
+''',
     "xlshuffle.excel.samples": r'''"""SAMPLEBY and AUDITSAMPLE: a sample from each stratum, and an audit's selection.
 
 Both are worksheet functions like those of :mod:`xlshuffle.excel` (which exports them):
-every argument positional, checked by :mod:`xlshuffle.excel._cells`, a mistake turned into
-one line by :func:`xlshuffle.excel._udf.excel_function`. They draw through
-:func:`xlshuffle.excel._raffle.draw`, the command line's own table logic, so a range saved
+every argument positional, checked by :mod:`xlshuffle.excel.arguments`, a mistake turned into
+one line by :func:`xlshuffle.excel.udf.excel_function`. They draw through
+:func:`xlshuffle.excel.raffle.draw`, the command line's own table logic, so a range saved
 as CSV draws the same rows with the same seed (``xlshuffle sample FILE.csv --no-header
 --strata C -k 2``, ``--method systematic``, ``--method mus --amount C``).
 
@@ -7319,8 +7091,8 @@ from typing import Any
 import xlwings as xw
 
 from ..draw.errors import OptionError
-from . import _cells, _raffle
-from ._udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, items
+from . import arguments, raffle
+from .udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, items
 
 __all__ = ["AUDITSAMPLE", "SAMPLEBY"]
 
@@ -7361,15 +7133,15 @@ def SAMPLEBY(
     data: Any, k: Any, strata: Any, seed: Any = None, weights: Any = None, reserves: Any = None
 ) -> list[Any]:
     """Draws k rows from each stratum on its own, the strata in order of first appearance."""
-    rows = _cells.rows("data", data, values=True)
-    n = _cells.count("k", k)
+    rows = arguments.rows("data", data, values=True)
+    n = arguments.count("k", k)
     count, noun = items(rows)
-    labels = _cells.per_item("strata", strata, count, noun)
-    columns = {"strata": _cells.labels("strata", labels, noun, blank=False)}
+    labels = arguments.per_item("strata", strata, count, noun)
+    columns = {"strata": arguments.labels("strata", labels, noun, blank=False)}
     if weights is not None:
-        columns["weights"] = _cells.per_item("weights", weights, count, noun)
-    extra = _cells.count("reserves", reserves, default=0, least=0)
-    return _raffle.draw(rows, n, _cells.seed(seed), reserves=extra, columns=columns)
+        columns["weights"] = arguments.per_item("weights", weights, count, noun)
+    extra = arguments.count("reserves", reserves, default=0, least=0)
+    return raffle.draw(rows, n, arguments.seed(seed), reserves=extra, columns=columns)
 
 
 @xw.func(category=CATEGORY)
@@ -7405,20 +7177,20 @@ def AUDITSAMPLE(
     data: Any, k: Any, seed: Any = None, method: Any = None, amounts: Any = None
 ) -> list[Any]:
     """Selects rows for an audit at a fixed interval from one random start, in the rows' order."""
-    rows = _cells.rows("data", data, values=True)
-    n = _cells.count("k", k, most=_cells.SHEET_ROWS, why=" (the rows of a sheet)")
+    rows = arguments.rows("data", data, values=True)
+    n = arguments.count("k", k, most=arguments.SHEET_ROWS, why=" (the rows of a sheet)")
     how = _audit_method(method, amounts is not None)
     count, noun = items(rows)
     columns = {}
     if how == "mus":
-        columns["amount"] = _cells.per_item("amounts", amounts, count, noun)
-    return _raffle.draw(rows, n, _cells.seed(seed), method=how, columns=columns)
+        columns["amount"] = arguments.per_item("amounts", amounts, count, noun)
+    return raffle.draw(rows, n, arguments.seed(seed), method=how, columns=columns)
 
 
 def _audit_method(value: Any, amounts: bool) -> str:
     """AUDITSAMPLE's method, ``"systematic"`` or ``"mus"``; a combination that would
     leave an argument unread is refused."""
-    text = _cells.option("method", value, "systematic, mus")
+    text = arguments.option("method", value, "systematic, mus")
     if text is None:
         return "mus" if amounts else "systematic"
     how = _METHODS.get("".join(text.lower().replace("-", " ").split()))
@@ -7452,7 +7224,7 @@ A mistake (a bad selection or count, a log that does not match the sheet) writes
 and raises :class:`xlwings.XlwingsError` with one line, at most 300 characters, that
 says what to change: xlwings Server answers it as HTTP 400 with the message (no retry,
 no traceback), which the add-in shows; Lite shows the message in its output pane. A
-bug gets one line too, saying so (:func:`xlshuffle.excel._cells.report`).
+bug gets one line too, saying so (:func:`xlshuffle.excel.arguments.report`).
 
 The tests drive these through xlwings' own ``custom_scripts_call`` with a real
 ``xw.Book`` built from an Office.js JSON payload (tests/test_excel_lock.py). On Windows
@@ -7588,6 +7360,237 @@ def write_seed(book: xw.Book) -> None:
     """Writes a fresh random seed, as text, into the selected cell."""
     seed = _run("write seed", lock.write_seed, book)
     print(f"xlshuffle: seed {seed}")
+''',
+    "xlshuffle.excel.teams": r'''"""Balanced teams on a range of cells: the columns ``balance`` names, and the team numbers.
+
+``GROUPS`` with ``balance`` and the locked *assign balanced teams* read their balancing
+columns here and hand each row's values to :func:`~xlshuffle.draw.teams.balanced_groups`
+(protocol section 16), as ``xlshuffle groups IN --balance COL`` hands a CSV list's fields:
+so the range saved as CSV draws the same teams with the same seed. A cell is the value the
+CSV file would hold: TRUE and FALSE their texts, a number its text by section 10 (``7.0``
+is ``7``), an empty cell the blank value.
+
+>>> rows = [["Name", "Sex"], ["Ann", "F"], ["Bo", "M"], ["Cy", "M"], ["Dee", "F"]]
+>>> teams(rows[1:], 2, 42, [1])
+[1, 1, 2, 2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..draw.errors import EntryError, OptionError, SeedError
+from ..draw.raffle import canonical_id
+from ..draw.teams import balanced_groups
+from . import arguments
+from .arguments import Rows
+
+__all__ = ["balance_columns", "head", "names", "teams"]
+
+
+def head(cell: Any) -> str:
+    """A header cell's text, as the CSV file would hold it (outer spaces removed)."""
+    try:
+        return canonical_id(_value(cell))
+    except SeedError:
+        return ""
+
+
+def names(name: str, value: Any) -> list[Any]:
+    """The columns ``balance`` names, as given: numbers (1-based, as whole numbers) and
+    header texts. One text cell that is no single header may list several, separated by
+    commas; the caller splits it (:func:`balance_columns`)."""
+    given = [c for c in arguments.listed(name, value) if not (c is None or c == "")]
+    if not given:
+        raise OptionError(f"{name} has only empty cells: name a column, or leave {name} out")
+    out: list[Any] = []
+    for cell in given:
+        if isinstance(cell, bool) or not isinstance(cell, str | int | float):
+            raise OptionError(
+                f"{name} must name columns by header text or number, not {arguments.show(cell)}"
+            )
+        if isinstance(cell, str):
+            out.append(cell.strip())
+        else:
+            out.append(arguments.count(name, cell))
+    return out
+
+
+def balance_columns(name: str, given: list[Any], heads: list[str] | None, width: int) -> list[int]:
+    """The 0-based columns of ``given`` (from :func:`names`) among ``width`` columns whose
+    header texts are ``heads`` (None: no header row). A text matches a header with case
+    and outer spaces ignored; a text that matches none and holds commas is several."""
+    out: list[int] = []
+    for item in given:
+        if isinstance(item, int):
+            if item > width:
+                raise OptionError(
+                    f"{name}: column {item} is past the {width} column(s) of the data: give "
+                    f"a number from 1 to {width}, or a header text"
+                )
+            out.append(item - 1)
+            continue
+        found = _header(name, item, heads)
+        if found is None and "," in item:
+            out += [_need(name, part.strip(), heads) for part in item.split(",")]
+        else:
+            out.append(_need(name, item, heads) if found is None else found)
+    if len(set(out)) < len(out):
+        raise OptionError(f"{name} names one column twice: name each column once")
+    return out
+
+
+def _header(name: str, text: str, heads: list[str] | None) -> int | None:
+    if heads is None:
+        return None
+    found = [j for j, head in enumerate(heads) if head.casefold() == text.casefold()]
+    if len(found) > 1:
+        raise OptionError(
+            f"{name}: {len(found)} columns are headed {text!r}: name the column by its number"
+        )
+    return found[0] if found else None
+
+
+def _need(name: str, text: str, heads: list[str] | None) -> int:
+    found = _header(name, text, heads)
+    if found is None:
+        shown = ", ".join(repr(h) for h in heads or [] if h)[:120] or "nothing"
+        raise OptionError(
+            f"{name}: no column is headed {text!r} (the first row holds {shown}): name the "
+            "column by its header text or its number"
+        )
+    return found
+
+
+def _value(cell: Any) -> Any:
+    """A cell as the balancing value the CSV file would hold (booleans as their text)."""
+    if isinstance(cell, bool):
+        return "TRUE" if cell else "FALSE"
+    return cell
+
+
+def teams(
+    rows: Rows,
+    k: int,
+    seed: Any,
+    columns: Sequence[int],
+    *,
+    where: str = "data",
+    first: int = 1,
+) -> list[int]:
+    """Each row's team number 1..k, balanced by ``columns`` (0-based) of ``rows``; ``first``
+    is the row number a message gives the first row."""
+    values = [tuple(_value(row[c]) for c in columns) for row in rows]
+    try:
+        return balanced_groups(values, k, seed=seed)
+    except EntryError as exc:  # not expected from cells: named all the same
+        raise OptionError(f"{where}, row {exc.index + first}: {exc.reason}") from None
+''',
+    "xlshuffle.excel.udf": r'''"""What every worksheet function shares: its category, the seed's description, and the
+boundary that turns a mistake into the one line Excel shows (:func:`excel_function`).
+
+Private to :mod:`xlshuffle.excel`; the functions themselves are in its ``__init__`` and in
+:mod:`xlshuffle.excel.samples`.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, ParamSpec, TypeVar, cast
+
+import xlwings as xw
+
+from ..draw.errors import XlshuffleError
+from . import arguments
+from .arguments import Rows
+
+__all__ = ["CATEGORY", "PER_ROW", "SEED_DOC", "excel_function", "first_column", "is_row", "items"]
+
+#: The category the Windows add-in files the functions under in Excel's function wizard.
+CATEGORY = "xlshuffle"
+
+SEED_DOC = (
+    "Optional. A number, text or date: the same seed gives the same result everywhere. "
+    "Leave it empty to draw afresh whenever the inputs change."
+)
+
+#: How an argument with one value per row of ``data`` is shaped (``weights``, ``strata``).
+PER_ROW = "one column the height of data (one row, for a single row of data)"
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+# --------------------------------------------------------------------------- boundary
+
+
+def excel_function(func: Callable[P, R]) -> Callable[P, R]:
+    """The one translation point from xlshuffle's errors to what Excel shows.
+
+    A mistake (an :class:`~xlshuffle.XlshuffleError`, whose message says what to change)
+    becomes one line, ``"NAME: what to change"``: at most 300 characters, encodable as
+    UTF-8. How it reaches the cell depends on the runtime:
+
+    - xlwings Server and Lite (Office.js): raised as :class:`xlwings.XlwingsError`,
+      which they keep (Excel shows ``#VALUE!`` with the message on hover) and do not
+      retry.
+    - The classic Windows add-in shows the *text* of any exception in the cell, and for
+      an ordinary exception that text is a whole Python traceback (xlwings #1108). So
+      there the message is returned, as the text ``"#VALUE! NAME: what to change"``.
+
+    A missing package (``ImportError``, whose message names it) gets the same line.
+    Anything else is a bug in xlshuffle; it gets the same one line, saying so, rather
+    than a traceback or an HTTP 500 that Office.js retries. Its traceback stays
+    attached (``__cause__``) for whoever calls the function from Python.
+    """
+    name = func.__name__
+
+    @functools.wraps(func)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except Exception as exc:
+            mistake = isinstance(exc, XlshuffleError)
+            text = arguments.report(name, exc)
+            if _classic_add_in():
+                return cast(R, f"#VALUE! {text}")
+            raise xw.XlwingsError(text) from (None if mistake else exc)
+
+    return call
+
+
+#: The modules of xlwings' classic (COM) add-in that call a worksheet function.
+_CLASSIC_CALLERS = frozenset({"xlwings.udfs", "xlwings.com_server"})
+
+
+def _classic_add_in() -> bool:
+    """Whether xlwings' classic Windows add-in made this call (its ``call_udf`` is on the
+    stack). Only asked on the way out with an error, so it costs a call nothing."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__") in _CLASSIC_CALLERS:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def is_row(rows: Rows) -> bool:
+    """Whether the range is a single row of several cells: its cells are the items."""
+    return len(rows) == 1 and len(rows[0]) > 1
+
+
+def items(rows: Rows) -> tuple[int, str]:
+    """How many items the data holds, and what one is called in a message."""
+    return (len(rows[0]), "cell") if is_row(rows) else (len(rows), "row")
+
+
+def first_column(rows: Rows) -> list[Any]:
+    """The IDs when ``ids`` is omitted: the first column of data (a row's cells)."""
+    return list(rows[0]) if is_row(rows) else [row[0] for row in rows]
 ''',
     "xlshuffle.tabledraw": r'''"""The draws over a table of values that lists, workbooks and Excel share.
 

@@ -4,7 +4,7 @@ ORDERS, ALLOCATE.
 One module serves the three ways xlwings runs Python in Excel: the Windows add-in (classic
 UDFs, "Import Functions"), xlwings Lite (Pyodide inside Excel) and xlwings Server. Each
 function is a thin layer over the core: each argument is read and checked by
-:mod:`xlshuffle.excel._cells` (an error cell, a broken character, a count too large for a
+:mod:`xlshuffle.excel.arguments` (an error cell, a broken character, a count too large for a
 sheet are refused there, by name, before anything is allocated), the core draws (draw
 protocol v1, so the same seed gives the same result as the Python API and the command
 line), and the result goes back as a list of rows that Excel spills. ``SAMPLE``'s
@@ -58,11 +58,11 @@ from ..draw.errors import OptionError, SizeError
 from ..draw.grid import parse_mode, shuffle_grid
 from ..draw.knuth import deal, groups
 from ..draw.text import shuffle_text
-from . import _cells, _raffle, _teams
-from ._udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, first_column, is_row, items
+from . import arguments, raffle, teams
 from .allocate import ALLOCATE
 from .orders import ORDERS
 from .samples import AUDITSAMPLE, SAMPLEBY
+from .udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, first_column, is_row, items
 
 __all__ = [
     "ALLOCATE",
@@ -103,12 +103,12 @@ __all__ = [
 @excel_function
 def SHUFFLE(data: Any, seed: Any = None, by: Any = None, header: Any = False) -> list[Any]:
     """Returns the cells in a fair random order, same shape; whole rows move by default."""
-    rows = _cells.rows("data", data)
-    by = _cells.option("by", by, "rows, columns, cells, within rows, within columns")
+    rows = arguments.rows("data", data)
+    by = arguments.option("by", by, "rows, columns, cells, within rows, within columns")
     default = "columns" if is_row(rows) else "rows"  # a row's cells are its columns
     mode = default if by is None else parse_mode(by)
-    header = _cells.flag("header", header)
-    return shuffle_grid(rows, by=mode, header=header, seed=_cells.seed(seed))
+    header = arguments.flag("header", header)
+    return shuffle_grid(rows, by=mode, header=header, seed=arguments.seed(seed))
 
 
 @xw.func(category=CATEGORY)
@@ -123,10 +123,10 @@ def SHUFFLE(data: Any, seed: Any = None, by: Any = None, header: Any = False) ->
 @excel_function
 def SHUFFLESTR(text: Any, seed: Any = None, unit: Any = None) -> str:
     """Returns the text with its letters, or its words, in a fair random order."""
-    unit = _cells.option("unit", unit, "letters, words")
+    unit = arguments.option("unit", unit, "letters, words")
     return shuffle_text(
-        _cells.text("text", text),
-        seed=_cells.seed(seed),
+        arguments.text("text", text),
+        seed=arguments.seed(seed),
         unit="grapheme" if unit is None else unit,
     )
 
@@ -145,17 +145,19 @@ def SHUFFLESTR(text: Any, seed: Any = None, unit: Any = None) -> str:
 @excel_function
 def DEAL(cards: Any, hands: Any = 1, seed: Any = None, deck: Any = None) -> list[Any]:
     """Deals cards as at a table: one column per hand, one row per round."""
-    n_cards = _cells.count("cards", cards, most=_cells.SHEET_ROWS, why=" (the rows of a sheet)")
-    n_hands = _cells.count(
-        "hands", hands, default=1, most=_cells.SHEET_COLUMNS, why=" (the columns of a sheet)"
+    n_cards = arguments.count(
+        "cards", cards, most=arguments.SHEET_ROWS, why=" (the rows of a sheet)"
     )
-    if n_cards * n_hands > _cells.MAX_DEALT:
+    n_hands = arguments.count(
+        "hands", hands, default=1, most=arguments.SHEET_COLUMNS, why=" (the columns of a sheet)"
+    )
+    if n_cards * n_hands > arguments.MAX_DEALT:
         raise SizeError(
             f"cannot deal {n_cards:,} cards to {n_hands:,} hands: that is "
-            f"{n_cards * n_hands:,} cards and DEAL deals at most {_cells.MAX_DEALT:,}; "
+            f"{n_cards * n_hands:,} cards and DEAL deals at most {arguments.MAX_DEALT:,}; "
             "deal fewer cards or hands"
         )
-    dealt = deal_hands(n_cards, n_hands, seed=_cells.seed(seed), deck=_cells.deck(deck))
+    dealt = deal_hands(n_cards, n_hands, seed=arguments.seed(seed), deck=arguments.deck(deck))
     return [list(round_) for round_ in zip(*dealt, strict=True)]
 
 
@@ -210,27 +212,27 @@ def SAMPLE(
     ids: Any = None,
 ) -> list[Any]:
     """Draws k rows without replacement, in draw order: the first k rows of SHUFFLE."""
-    rows = _cells.rows("data", data, values=True)
-    n = _cells.count("k", k)
-    extra = _cells.count("reserves", reserves, default=0, least=0)
+    rows = arguments.rows("data", data, values=True)
+    n = arguments.count("k", k)
+    extra = arguments.count("reserves", reserves, default=0, least=0)
     if exclude is None and ids is not None:
         raise OptionError("ids is read only with exclude: give exclude, or leave ids empty")
     if weights is None and extra == 0 and exclude is None:  # the draw SAMPLE always made
         if is_row(rows):
-            return [deal(rows[0], n, seed=_cells.seed(seed))]
-        return deal(rows, n, seed=_cells.seed(seed))
+            return [deal(rows[0], n, seed=arguments.seed(seed))]
+        return deal(rows, n, seed=arguments.seed(seed))
     count, noun = items(rows)
     columns = {}
     if weights is not None:
-        columns["weights"] = _cells.per_item("weights", weights, count, noun)
+        columns["weights"] = arguments.per_item("weights", weights, count, noun)
     excluded = None
     if exclude is not None:
-        excluded = _cells.listed("exclude", exclude)
+        excluded = arguments.listed("exclude", exclude)
         given = ids is not None
-        found = _cells.per_item("ids", ids, count, noun) if given else first_column(rows)
-        columns["id"] = _cells.labels("ids", found, noun, blank=True)
-    seed = _cells.seed(seed)
-    return _raffle.draw(rows, n, seed, reserves=extra, columns=columns, excluded=excluded)
+        found = arguments.per_item("ids", ids, count, noun) if given else first_column(rows)
+        columns["id"] = arguments.labels("ids", found, noun, blank=True)
+    seed = arguments.seed(seed)
+    return raffle.draw(rows, n, seed, reserves=extra, columns=columns, excluded=excluded)
 
 
 @xw.func(category=CATEGORY)
@@ -252,26 +254,26 @@ def SAMPLE(
 @excel_function
 def GROUPS(data: Any, k: Any, seed: Any = None, balance: Any = None) -> list[Any]:
     """Returns a group number 1 to k for each row, in the rows' order; sizes differ by 1 at most."""
-    rows = _cells.rows("data", data, values=True)
-    n = _cells.count("k", k)
+    rows = arguments.rows("data", data, values=True)
+    n = arguments.count("k", k)
     if balance is not None:
         return _balanced(rows, n, seed, balance)
     if is_row(rows):
-        return [groups(len(rows[0]), n, seed=_cells.seed(seed))]
-    return [[g] for g in groups(len(rows), n, seed=_cells.seed(seed))]
+        return [groups(len(rows[0]), n, seed=arguments.seed(seed))]
+    return [[g] for g in groups(len(rows), n, seed=arguments.seed(seed))]
 
 
-def _balanced(rows: _cells.Rows, k: int, seed: Any, balance: Any) -> list[Any]:
+def _balanced(rows: arguments.Rows, k: int, seed: Any, balance: Any) -> list[Any]:
     """GROUPS with ``balance``: each row is a person (a header row first when a column is
     named by its header text), as ``xlshuffle groups --balance`` reads a list."""
-    given = _teams.names("balance", balance)
+    given = teams.names("balance", balance)
     header = any(isinstance(g, str) for g in given)
-    heads = [_teams.head(v) for v in rows[0]]
-    cols = _teams.balance_columns("balance", given, heads if header else None, len(rows[0]))
+    heads = [teams.head(v) for v in rows[0]]
+    cols = teams.balance_columns("balance", given, heads if header else None, len(rows[0]))
     people = rows[1:] if header else rows
     if not people:
         raise SizeError("data holds only its header row: select the header and the rows below it")
-    numbers = _teams.teams(people, k, _cells.seed(seed), cols, first=2 if header else 1)
+    numbers = teams.teams(people, k, arguments.seed(seed), cols, first=2 if header else 1)
     return [["Group"]] * header + [[g] for g in numbers]
 
 

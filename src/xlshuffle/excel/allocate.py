@@ -1,8 +1,8 @@
 """ALLOCATE: a permuted-block allocation list for a trial, as a worksheet function.
 
 A worksheet function like those of :mod:`xlshuffle.excel` (which exports it): every argument
-positional, checked here and by :mod:`xlshuffle.excel._cells`, a mistake turned into one
-line by :func:`xlshuffle.excel._udf.excel_function`. The list is
+positional, checked here and by :mod:`xlshuffle.excel.arguments`, a mistake turned into one
+line by :func:`xlshuffle.excel.udf.excel_function`. The list is
 :func:`xlshuffle.draw.allocate.allocation_list` (protocol section 15), so
 ``xlshuffle allocate --arms A,B --ratio 2:1 --n 6 --block-sizes 3,6 --seed trial`` writes
 the same rows (a seed cell of 42 is the command line's ``--seed 42``). With ``strata``
@@ -30,8 +30,8 @@ import xlwings as xw
 from ..draw.allocate import MAX_ROWS, AllocationRow, allocation_list, stratum_combinations
 from ..draw.errors import OptionError
 from ..draw.raffle import canonical_id
-from . import _cells
-from ._udf import CATEGORY, SEED_DOC, excel_function
+from . import arguments
+from .udf import CATEGORY, SEED_DOC, excel_function
 
 __all__ = ["ALLOCATE", "allocation"]
 
@@ -40,7 +40,7 @@ def _parts(name: str, value: Any, sep: str, *, numbers: bool = True) -> list[Any
     """A list from a range (one value per cell, empty cells skipped) or from one text cell
     of values separated by ``sep`` (``"2:1"``, ``"3,6"``, ``"A,B"``); with ``numbers``,
     whole numbers (``2.0`` and ``"2"`` are 2), else the cells as they are."""
-    cells = [c for c in _cells.listed(name, value) if not (c is None or c == "")]
+    cells = [c for c in arguments.listed(name, value) if not (c is None or c == "")]
     if not cells:
         raise OptionError(f"{name} has only empty cells: fill it, or leave it out")
     if len(cells) == 1 and isinstance(cells[0], str) and sep in cells[0]:
@@ -58,7 +58,7 @@ def _whole(name: str, cell: Any) -> int:
         return cell
     if isinstance(cell, float) and cell.is_integer():
         return int(cell)
-    raise OptionError(f"{name} must hold whole numbers, not {_cells.show(cell)}")
+    raise OptionError(f"{name} must hold whole numbers, not {arguments.show(cell)}")
 
 
 @xw.func(category=CATEGORY)
@@ -119,7 +119,7 @@ def allocation(
     their codes), or an :class:`~xlshuffle.XlshuffleError` naming the argument: what the
     worksheet function and the locked *write allocation list* both write."""
     names = _parts("arms", arms, ",", numbers=False)
-    count = _cells.count("n", n, most=MAX_ROWS)
+    count = arguments.count("n", n, most=MAX_ROWS)
     parts = None if ratio is None else _parts("ratio", ratio, ":")
     if block_sizes is None:
         given = [1] * len(names) if parts is None else parts
@@ -129,7 +129,7 @@ def allocation(
         sizes = _parts("block_sizes", block_sizes, ",")
     factors = None if strata is None else _strata(strata)
     rows = allocation_list(
-        names, ratio=parts, n=count, block_sizes=sizes, seed=_cells.seed(seed), strata=factors
+        names, ratio=parts, n=count, block_sizes=sizes, seed=arguments.seed(seed), strata=factors
     )
     heads, combos = stratum_combinations(factors)
     options = {
@@ -149,8 +149,8 @@ def _strata(value: Any) -> list[tuple[str, list[Any]]]:
     """The stratum factors of ``strata``: texts ``NAME=V1,V2`` (several in a cell separated
     by ``;`` or line breaks), or a range with a factor per row, its name in the first cell
     and its values in the others (one cell of values separated by ``,`` is split)."""
-    _cells.listed("strata", value)  # an error cell, by its position
-    grid = _cells.rows("strata", value, values=True)
+    arguments.listed("strata", value)  # an error cell, by its position
+    grid = arguments.rows("strata", value, values=True)
     filled = [[c for c in row if not (c is None or c == "")] for row in grid]
     if any(isinstance(c, str) and "=" in c for row in filled for c in row):
         factors = [f for row in filled for c in row for f in _specs(c)]
@@ -174,12 +174,12 @@ def _strata(value: Any) -> list[tuple[str, list[Any]]]:
 
 def _specs(cell: Any) -> list[tuple[str, list[Any]]]:
     if not isinstance(cell, str):
-        raise OptionError(f"strata: {_cells.show(cell)} is not NAME=V1,V2: {_EXAMPLE}")
+        raise OptionError(f"strata: {arguments.show(cell)} is not NAME=V1,V2: {_EXAMPLE}")
     out = []
     for spec in (s.strip() for s in re.split(r"[;\n]", cell)):
         name, eq, values = spec.partition("=")
         if spec and (not eq or not name.strip() or not values.strip()):
-            raise OptionError(f"strata: {_cells.show(spec)} is not NAME=V1,V2: {_EXAMPLE}")
+            raise OptionError(f"strata: {arguments.show(spec)} is not NAME=V1,V2: {_EXAMPLE}")
         if spec:
             out.append((name.strip(), _values(name.strip(), [values])))
     return out
@@ -189,7 +189,7 @@ def _factor(row: list[Any]) -> tuple[str, list[Any]]:
     name, *values = ("TRUE" if c is True else "FALSE" if c is False else c for c in row)
     if not values:
         raise OptionError(
-            f"strata: the stratum {_cells.show(name)} has no values: put them in the cells "
+            f"strata: the stratum {arguments.show(name)} has no values: put them in the cells "
             f"right of its name, or {_EXAMPLE}"
         )
     return name, _values(name, values)
@@ -200,7 +200,7 @@ def _values(name: Any, values: list[Any]) -> list[Any]:
         values = [v.strip() for v in values[0].split(",")]
         if not all(values):
             raise OptionError(
-                f"strata: stratum {_cells.show(name)} has an empty value: separate its "
+                f"strata: stratum {arguments.show(name)} has an empty value: separate its "
                 "values with ',', as in site=North,South"
             )
     return values

@@ -1,8 +1,8 @@
 """ORDERS: each person's own order of the items, one spilled row per person.
 
 A worksheet function like those of :mod:`xlshuffle.excel` (which exports it): every
-argument positional, checked by :mod:`xlshuffle.excel._cells`, a mistake turned into one
-line by :func:`xlshuffle.excel._udf.excel_function`. Each row is the ID, then the items in
+argument positional, checked by :mod:`xlshuffle.excel.arguments`, a mistake turned into one
+line by :func:`xlshuffle.excel.udf.excel_function`. Each row is the ID, then the items in
 that person's order: :func:`xlshuffle.draw.orders.person_orders` (draw protocol section
 13), or :func:`~xlshuffle.draw.orders.balanced_orders` (section 14) with ``balanced``
 TRUE; so the same seed gives the rows ``xlshuffle orders ITEMS --ids IDS`` writes.
@@ -21,8 +21,8 @@ import xlwings as xw
 
 from ..draw.errors import EntryError, OptionError, ShapeError, SizeError
 from ..draw.orders import balanced_orders, person_orders
-from . import _cells
-from ._udf import CATEGORY, SEED_DOC, excel_function
+from . import arguments
+from .udf import CATEGORY, SEED_DOC, excel_function
 
 __all__ = ["ORDERS", "orders_rows"]
 
@@ -61,20 +61,20 @@ def orders_rows(items: Any, ids: Any, seed: Any, k: Any, balanced: Any) -> list[
     pool = _line("items", items)
     people = _line("ids", ids)
     for i, cell in enumerate(people, 1):
-        code = _cells.error_text(cell)
+        code = arguments.error_text(cell)
         if code is not None:
             raise OptionError(f"ids, cell {i} shows the error {code}: fix that cell")
-    people = _cells.labels("ids", people, "cell", blank=False)
+    people = arguments.labels("ids", people, "cell", blank=False)
     n = len(pool)
-    places = _cells.count("k", k, default=n, least=0, most=n, why=" (the number of items)")
-    if places + 1 > _cells.SHEET_COLUMNS:
+    places = arguments.count("k", k, default=n, least=0, most=n, why=" (the number of items)")
+    if places + 1 > arguments.SHEET_COLUMNS:
         raise SizeError(
             f"{places:,} places and the ID do not fit in a row of a sheet "
-            f"({_cells.SHEET_COLUMNS:,} columns): give k at most {_cells.SHEET_COLUMNS - 1:,}"
+            f"({arguments.SHEET_COLUMNS:,} columns): give k at most {arguments.SHEET_COLUMNS - 1:,}"
         )
-    draw = balanced_orders if _cells.flag("balanced", balanced) else person_orders
+    draw = balanced_orders if arguments.flag("balanced", balanced) else person_orders
     try:
-        orders = draw(pool, people, seed=_cells.seed(seed), k=places)
+        orders = draw(pool, people, seed=arguments.seed(seed), k=places)
     except EntryError as exc:
         raise OptionError(f"ids, cell {exc.index + 1}: {exc.reason}") from None
     return [[pid, *order] for pid, order in zip(people, orders, strict=True)]
@@ -82,7 +82,7 @@ def orders_rows(items: Any, ids: Any, seed: Any, k: Any, balanced: Any) -> list[
 
 def _line(name: str, value: Any) -> list[Any]:
     """The cells of a one-column or one-row range, in order."""
-    grid = _cells.rows(name, value, values=True)
+    grid = arguments.rows(name, value, values=True)
     if len(grid) > 1 and len(grid[0]) > 1:
         raise ShapeError(
             f"{name} is {len(grid)} rows by {len(grid[0])} columns: give one column or one row"

@@ -1,9 +1,9 @@
 """SAMPLEBY and AUDITSAMPLE: a sample from each stratum, and an audit's selection.
 
 Both are worksheet functions like those of :mod:`xlshuffle.excel` (which exports them):
-every argument positional, checked by :mod:`xlshuffle.excel._cells`, a mistake turned into
-one line by :func:`xlshuffle.excel._udf.excel_function`. They draw through
-:func:`xlshuffle.excel._raffle.draw`, the command line's own table logic, so a range saved
+every argument positional, checked by :mod:`xlshuffle.excel.arguments`, a mistake turned into
+one line by :func:`xlshuffle.excel.udf.excel_function`. They draw through
+:func:`xlshuffle.excel.raffle.draw`, the command line's own table logic, so a range saved
 as CSV draws the same rows with the same seed (``xlshuffle sample FILE.csv --no-header
 --strata C -k 2``, ``--method systematic``, ``--method mus --amount C``).
 
@@ -24,8 +24,8 @@ from typing import Any
 import xlwings as xw
 
 from ..draw.errors import OptionError
-from . import _cells, _raffle
-from ._udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, items
+from . import arguments, raffle
+from .udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, items
 
 __all__ = ["AUDITSAMPLE", "SAMPLEBY"]
 
@@ -66,15 +66,15 @@ def SAMPLEBY(
     data: Any, k: Any, strata: Any, seed: Any = None, weights: Any = None, reserves: Any = None
 ) -> list[Any]:
     """Draws k rows from each stratum on its own, the strata in order of first appearance."""
-    rows = _cells.rows("data", data, values=True)
-    n = _cells.count("k", k)
+    rows = arguments.rows("data", data, values=True)
+    n = arguments.count("k", k)
     count, noun = items(rows)
-    labels = _cells.per_item("strata", strata, count, noun)
-    columns = {"strata": _cells.labels("strata", labels, noun, blank=False)}
+    labels = arguments.per_item("strata", strata, count, noun)
+    columns = {"strata": arguments.labels("strata", labels, noun, blank=False)}
     if weights is not None:
-        columns["weights"] = _cells.per_item("weights", weights, count, noun)
-    extra = _cells.count("reserves", reserves, default=0, least=0)
-    return _raffle.draw(rows, n, _cells.seed(seed), reserves=extra, columns=columns)
+        columns["weights"] = arguments.per_item("weights", weights, count, noun)
+    extra = arguments.count("reserves", reserves, default=0, least=0)
+    return raffle.draw(rows, n, arguments.seed(seed), reserves=extra, columns=columns)
 
 
 @xw.func(category=CATEGORY)
@@ -110,20 +110,20 @@ def AUDITSAMPLE(
     data: Any, k: Any, seed: Any = None, method: Any = None, amounts: Any = None
 ) -> list[Any]:
     """Selects rows for an audit at a fixed interval from one random start, in the rows' order."""
-    rows = _cells.rows("data", data, values=True)
-    n = _cells.count("k", k, most=_cells.SHEET_ROWS, why=" (the rows of a sheet)")
+    rows = arguments.rows("data", data, values=True)
+    n = arguments.count("k", k, most=arguments.SHEET_ROWS, why=" (the rows of a sheet)")
     how = _audit_method(method, amounts is not None)
     count, noun = items(rows)
     columns = {}
     if how == "mus":
-        columns["amount"] = _cells.per_item("amounts", amounts, count, noun)
-    return _raffle.draw(rows, n, _cells.seed(seed), method=how, columns=columns)
+        columns["amount"] = arguments.per_item("amounts", amounts, count, noun)
+    return raffle.draw(rows, n, arguments.seed(seed), method=how, columns=columns)
 
 
 def _audit_method(value: Any, amounts: bool) -> str:
     """AUDITSAMPLE's method, ``"systematic"`` or ``"mus"``; a combination that would
     leave an argument unread is refused."""
-    text = _cells.option("method", value, "systematic, mus")
+    text = arguments.option("method", value, "systematic, mus")
     if text is None:
         return "mus" if amounts else "systematic"
     how = _METHODS.get("".join(text.lower().replace("-", " ").split()))

@@ -19,7 +19,7 @@ from typing import Any
 from ...common.a1 import col_index
 from ...draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
 from ...draw.protocol import new_seed, normalise_seed
-from .. import _cells
+from .. import arguments
 from .log import LOG_COLUMNS, Draw, Rows, log_text
 
 __all__ = [
@@ -106,7 +106,7 @@ def selection(book: Any, *, least_rows: int = 2, rng: Any = None) -> tuple[Any, 
     rng = selected(book) if rng is None else rng
     address = a1(rng)
     rows, columns = rng.shape
-    if rows >= _cells.SHEET_ROWS or columns >= _cells.SHEET_COLUMNS:
+    if rows >= arguments.SHEET_ROWS or columns >= arguments.SHEET_COLUMNS:
         raise SizeError(
             f"the selection {address} is whole rows or columns: select only the cells "
             "that hold the list"
@@ -122,7 +122,7 @@ def selection(book: Any, *, least_rows: int = 2, rng: Any = None) -> tuple[Any, 
             f"at least {least_rows} rows (one row per entry)"
         )
     values = cells(rng)
-    _cells.rows("the selection", values, values=True)
+    arguments.rows("the selection", values, values=True)
     return rng.sheet, rng, values
 
 
@@ -148,7 +148,7 @@ def seed_of(book: Any) -> tuple[str, str]:
         if not (value is None or value == ""):
             where = f"{cell.sheet.name}!{a1(cell)}"
             try:
-                value = _cells.seed(value)
+                value = arguments.seed(value)
                 text = normalise_seed(value).decode("utf-8")
             except SeedError as exc:
                 raise SeedError(f"the {SEED_NAME} cell {where}: {exc}") from None
@@ -179,7 +179,7 @@ def _seed_cell(book: Any) -> Any:
 def beside(sheet: Any, rng: Any, height: int, width: int) -> Any:
     """The empty block right of the selection where a result goes."""
     top, left = rng.row, rng.column + rng.shape[1]
-    if left + width - 1 > _cells.SHEET_COLUMNS or top + height - 1 > _cells.SHEET_ROWS:
+    if left + width - 1 > arguments.SHEET_COLUMNS or top + height - 1 > arguments.SHEET_ROWS:
         raise SizeError("the result does not fit right of the selection: select cells further left")
     target = sheet.range((top, left), (top + height - 1, left + width - 1))
     if any(v is not None and v != "" for row in cells(target) for v in row):
@@ -270,7 +270,7 @@ def _entry(value: Any) -> Any:
     prefix, which is not part of the value) keeps any text as it is. The error codes go
     bare, so that an error cell stays that error.
     """
-    if isinstance(value, str) and value and value not in _cells.ERROR_TEXTS:
+    if isinstance(value, str) and value and value not in arguments.ERROR_TEXTS:
         return "'" + value
     return value
 

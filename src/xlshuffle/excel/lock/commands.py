@@ -46,7 +46,7 @@ from typing import Any
 from ...common.a1 import col_letters
 from ...draw.errors import ShapeError, SizeError, WorkbookError
 from ...draw.protocol import new_seed
-from .. import _cells
+from .. import arguments
 from . import committed
 from .book import (
     LOG_SHEET,
@@ -105,8 +105,8 @@ __all__ = [
 
 
 def message(command: str, exc: BaseException) -> str:
-    """The one line a runtime shows for a command that failed (:func:`._cells.report`)."""
-    return _cells.report(command, exc)
+    """The one line a runtime shows for a command that failed (:func:`.arguments.report`)."""
+    return arguments.report(command, exc)
 
 
 # --------------------------------------------------------------------------- commands
@@ -182,13 +182,13 @@ def shuffle_rows(book: Any) -> Draw:
 
 def draw_winners(book: Any, k: Any = 1) -> Draw:
     """Draw ``k`` of the selected rows, in draw order, into the cells right of them."""
-    return _lock(book, "winners", k=_cells.count("k", number(k)))
+    return _lock(book, "winners", k=arguments.count("k", number(k)))
 
 
 def deal_cards(book: Any, cards: Any = 5, hands: Any = 1) -> Draw:
     """Deal from the selected cells (read row by row): one column per hand, right of them."""
-    n_cards = _cells.count("cards", number(cards), most=_cells.SHEET_ROWS)
-    n_hands = _cells.count("hands", number(hands), most=_cells.SHEET_COLUMNS)
+    n_cards = arguments.count("cards", number(cards), most=arguments.SHEET_ROWS)
+    n_hands = arguments.count("hands", number(hands), most=arguments.SHEET_COLUMNS)
     return _lock(book, "deal", k=n_cards, hands=n_hands)
 
 
@@ -200,15 +200,15 @@ def draw_raffle(book: Any, k: Any = 1, reserves: Any = 0, tickets: Any = "Ticket
     ``tickets`` names the column of ticket counts: the selected column headed so in the
     row above the selection, or a column letter; empty gives every row one ticket.
     """
-    n = _cells.count("k", number(k))
-    extra = _cells.count("reserves", number(reserves), default=0, least=0)
+    n = arguments.count("k", number(k))
+    extra = arguments.count("reserves", number(reserves), default=0, least=0)
     given = "" if tickets is None else str(tickets)
     return _lock(book, "raffle", k=n, reserves=extra, tickets=given)
 
 
 def assign_groups(book: Any, k: Any = 2) -> Draw:
     """Write a group number 1..k for each selected row in the column right of them."""
-    return _lock(book, "groups", k=_cells.count("k", number(k)))
+    return _lock(book, "groups", k=arguments.count("k", number(k)))
 
 
 def commit_selection(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:

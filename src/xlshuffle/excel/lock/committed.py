@@ -35,7 +35,7 @@ from ...draw.commit import (
 )
 from ...draw.errors import ListError, OptionError, SeedError, SizeError, WorkbookError
 from ...draw.protocol import PROTOCOL
-from .. import _cells
+from .. import arguments
 from .book import (
     COMMIT_COLUMNS,
     LOG_SHEET,
@@ -148,7 +148,7 @@ def commit(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Com
         )
     if len(announced) > _MAX_BEACON:
         raise OptionError(f"beacon has {len(announced):,} characters: say it in {_MAX_BEACON:,}")
-    n = None if mode == "shuffle" else _cells.count("k", number(k))
+    n = None if mode == "shuffle" else arguments.count("k", number(k))
     sheet, rng, rows = selection(book)
     if mode == "winners" and n is not None and n > len(rows):
         raise SizeError(

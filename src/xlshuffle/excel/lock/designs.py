@@ -17,7 +17,7 @@ from typing import Any
 
 from ...common.a1 import col_index, col_letters
 from ...draw.errors import OptionError, ShapeError, WorkbookError
-from .. import _cells, _teams
+from .. import arguments, teams
 from ..allocate import allocation
 from ..orders import orders_rows
 from .book import (
@@ -92,7 +92,7 @@ def assign_balanced_teams(book: Any, k: Any = 2, balance: Any = "") -> Draw:
     """Write a team number 1..k for each selected row in the column right of them,
     balanced by the ``balance`` columns (``=GROUPS`` with ``balance``): header texts of
     the row above the selection or column letters, separated by commas."""
-    n = _cells.count("k", number(k))
+    n = arguments.count("k", number(k))
     given = _text(balance)
     if not given:
         raise OptionError(
@@ -103,8 +103,8 @@ def assign_balanced_teams(book: Any, k: Any = 2, balance: Any = "") -> Draw:
     cols = balance_columns(sheet, rng, given)
     seed, seed_from = seed_of(book)
     log = log_sheet(book)
-    teams = _teams.teams(rows, n, seed, cols, where="the selection", first=rng.row)
-    output = [[t] for t in teams]
+    dealt = teams.teams(rows, n, seed, cols, where="the selection", first=rng.row)
+    output = [[t] for t in dealt]
     target = beside(sheet, rng, len(output), 1)
     letters = [col_letters(rng.column + c) for c in cols]
     numbers = [str(c + 1) for c in cols]
@@ -224,7 +224,7 @@ def write_orders(book: Any, ids: Any = "IDS", k: Any = "", balanced: Any = False
     places = None if _text(k) == "" else number(k)
     if isinstance(balanced, str) and balanced.strip().upper() in ("TRUE", "FALSE"):
         balanced = balanced.strip().upper() == "TRUE"  # typed into a form's text box
-    flag = _cells.flag("balanced", balanced)
+    flag = arguments.flag("balanced", balanced)
     seed, seed_from = seed_of(book)
     log = log_sheet(book)
     rows = orders_rows(items, people, seed, places, flag)

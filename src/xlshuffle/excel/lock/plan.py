@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ...draw.errors import ShapeError, SizeError
 from ...draw.knuth import deal, group_numbers, permutation
-from .. import _raffle
+from .. import raffle
 from .log import LockMode, Rows
 
 __all__ = ["plan", "undo"]
@@ -38,7 +38,7 @@ def plan(
     if mode == "raffle":
         columns = {} if tickets is None else {"weights": [row[tickets] for row in rows]}
         at = None if ticket_cell is None else (lambda _key, i: ticket_cell(i))
-        return _raffle.draw(
+        return raffle.draw(
             rows, _need(k), seed, reserves=reserves, columns=columns, where="the selection", at=at
         )
     if mode == "shuffle":

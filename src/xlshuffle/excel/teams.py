@@ -20,8 +20,8 @@ from typing import Any
 from ..draw.errors import EntryError, OptionError, SeedError
 from ..draw.raffle import canonical_id
 from ..draw.teams import balanced_groups
-from . import _cells
-from ._cells import Rows
+from . import arguments
+from .arguments import Rows
 
 __all__ = ["balance_columns", "head", "names", "teams"]
 
@@ -38,19 +38,19 @@ def names(name: str, value: Any) -> list[Any]:
     """The columns ``balance`` names, as given: numbers (1-based, as whole numbers) and
     header texts. One text cell that is no single header may list several, separated by
     commas; the caller splits it (:func:`balance_columns`)."""
-    given = [c for c in _cells.listed(name, value) if not (c is None or c == "")]
+    given = [c for c in arguments.listed(name, value) if not (c is None or c == "")]
     if not given:
         raise OptionError(f"{name} has only empty cells: name a column, or leave {name} out")
     out: list[Any] = []
     for cell in given:
         if isinstance(cell, bool) or not isinstance(cell, str | int | float):
             raise OptionError(
-                f"{name} must name columns by header text or number, not {_cells.show(cell)}"
+                f"{name} must name columns by header text or number, not {arguments.show(cell)}"
             )
         if isinstance(cell, str):
             out.append(cell.strip())
         else:
-            out.append(_cells.count(name, cell))
+            out.append(arguments.count(name, cell))
     return out
 
 

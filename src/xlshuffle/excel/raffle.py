@@ -27,7 +27,7 @@ from ..tabledraw.entrants import Entrants
 from ..tabledraw.entries import duplicate_id
 from ..tabledraw.raffle_options import parse_method
 from ..tabledraw.raffles import DrawOptions, Exclusion, choose
-from ._cells import Rows
+from .arguments import Rows
 
 __all__ = ["ARGUMENTS", "draw"]
 

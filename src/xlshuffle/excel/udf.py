@@ -16,8 +16,8 @@ from typing import Any, ParamSpec, TypeVar, cast
 import xlwings as xw
 
 from ..draw.errors import XlshuffleError
-from . import _cells
-from ._cells import Rows
+from . import arguments
+from .arguments import Rows
 
 __all__ = ["CATEGORY", "PER_ROW", "SEED_DOC", "excel_function", "first_column", "is_row", "items"]
 
@@ -66,7 +66,7 @@ def excel_function(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except Exception as exc:
             mistake = isinstance(exc, XlshuffleError)
-            text = _cells.report(name, exc)
+            text = arguments.report(name, exc)
             if _classic_add_in():
                 return cast(R, f"#VALUE! {text}")
             raise xw.XlwingsError(text) from (None if mistake else exc)
