@@ -59,13 +59,13 @@ case (``a1`` becomes ``B2``), ``LOG10 (A1)`` (with a space) is an intersection o
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from openpyxl.formula.translate import Translator
 
 from ..scan.refs import MAX_COL, MAX_ROW
 from .lex import (
     _COL_LETTERS,
-    CACHE_SIZE,
     MAX_FORMULA_LENGTH,
     FormulaMoveError,
     _Key,
@@ -83,6 +83,9 @@ __all__ = [
     "FormulaMover",
     "column_letter",
 ]
+
+CACHE_SIZE: Final = 4_096
+"""Shapes a :class:`FormulaMover` keeps; the cache is emptied when it is full."""
 
 _SURROGATE = re.compile("[\udc80-\udcff]")
 
