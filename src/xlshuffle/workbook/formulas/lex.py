@@ -9,10 +9,21 @@ from typing import Final
 
 from ..scan.refs import MAX_COL, col_letters
 
+__all__ = [
+    "COL_LETTERS",
+    "MAX_FORMULA_LENGTH",
+    "FormulaMoveError",
+    "ShapeKey",
+    "cheap_parts",
+    "column_letter",
+    "shape_key",
+]
+
 MAX_FORMULA_LENGTH: Final = 8_192
 """Excel's limit on the length of a formula, in characters, without the leading ``=``."""
 
-_COL_LETTERS: Final[tuple[str, ...]] = tuple(col_letters(i) for i in range(MAX_COL + 1))
+#: The letters of each column by its number (``COL_LETTERS[1] == "A"``), to XFD, unchecked.
+COL_LETTERS: Final[tuple[str, ...]] = tuple(col_letters(i) for i in range(MAX_COL + 1))
 
 
 def column_letter(index: int) -> str:
@@ -89,10 +100,11 @@ _LEX: Final = re.compile(f"({_UNITS})|{_SLOT}")
 # and a failed string or bracket alternative means no closer exists further on.
 _SPLIT: Final = _LEX.split
 
-_Key = tuple[str | int | None, ...]
+#: What :func:`shape_key` returns: formulas with one key share one template.
+ShapeKey = tuple[str | int | None, ...]
 
 
-def _shape_key(text: str, src_row: int, src_col: int) -> _Key:
+def shape_key(text: str, src_row: int, src_col: int) -> ShapeKey:
     """Return the shape key of `text` in the cell at `src_row`, `src_col`.
 
     ``_LEX.split`` gives ``[text, unit, prefix, row, text, unit, prefix, row, ..., text]``;
@@ -111,6 +123,6 @@ def _shape_key(text: str, src_row: int, src_col: int) -> _Key:
     return tuple(parts)
 
 
-def _cheap_parts(text: str) -> list[tuple[int, int]]:
+def cheap_parts(text: str) -> list[tuple[int, int]]:
     """Return ``(start, end)`` of every relative row part that the shape key abstracts."""
     return [m.span(3) for m in _LEX.finditer(text) if m.lastindex == 3]

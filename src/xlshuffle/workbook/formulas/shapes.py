@@ -11,7 +11,9 @@ from openpyxl.formula.tokenizer import Token, Tokenizer, TokenizerError
 from openpyxl.formula.translate import Translator
 
 from ..scan.refs import MAX_COL, MAX_ROW, col_letters
-from .lex import _COL_LETTERS, FormulaMoveError, _cheap_parts
+from .lex import COL_LETTERS, FormulaMoveError, cheap_parts
+
+__all__ = ["Shape", "build_shape"]
 
 # openpyxl's reference columns go up to ZZZ; we index all of them (errors come from bounds).
 _LAST_LETTERS_COL: Final = 18_278
@@ -119,7 +121,7 @@ _THIS_ROW_RE: Final = re.compile(
 # --------------------------------------------------------------------------- the template
 
 
-class _Shape:
+class Shape:
     """A translated formula: literal pieces around reference slots, offsets from the source.
 
     ``lits`` has one more item than ``slots``; slot ``i`` is ``(is_column, offset)`` and is
@@ -170,7 +172,7 @@ class _Shape:
         here = ["%s"] * len(slots)
         for i, (is_col, off) in enumerate(slots):
             if is_col and 0 < src_col + off <= MAX_COL:
-                here[i] = _COL_LETTERS[src_col + off]
+                here[i] = COL_LETTERS[src_col + off]
         self.fmt_here = "".join(
             lit.replace("%", "%%") + value for lit, value in zip(lits, [*here, ""], strict=True)
         )
@@ -195,7 +197,7 @@ class _Shape:
             if self.only_row is not None:
                 return self.fmt_here % (dst_row + self.only_row)
             return self.fmt_here % tuple([dst_row + off for off in self.row_offs])
-        letters = _COL_LETTERS
+        letters = COL_LETTERS
         return self.fmt % tuple(
             [letters[dst_col + off] if is_col else dst_row + off for is_col, off in self.pairs]
         )
@@ -212,7 +214,7 @@ class _Shape:
         return "the formula does not fit the sheet"  # pragma: no cover - fits() said no
 
 
-def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Translator | None]:
+def build_shape(text: str, src_row: int, src_col: int) -> tuple[Shape, bool, Translator | None]:
     """Tokenize `text` with openpyxl and template its translation.
 
     Returns the shape, whether it may be cached (the parts openpyxl translates are exactly
@@ -231,7 +233,7 @@ def _translator(text: str, src_row: int, src_col: int) -> Translator:
     if text.count("[") * len(text) > _BRACKET_WORK:
         raise FormulaMoveError("the formula has too many [ ] groups for openpyxl to read")
     try:
-        return Translator("=" + text, origin=_COL_LETTERS[src_col] + str(src_row))
+        return Translator("=" + text, origin=COL_LETTERS[src_col] + str(src_row))
     except TokenizerError as exc:
         raise FormulaMoveError(f"openpyxl cannot read the formula ({exc})") from None
     except (IndexError, AssertionError):  # openpyxl's own asserts, e.g. an unmatched ")"
@@ -240,7 +242,7 @@ def _translator(text: str, src_row: int, src_col: int) -> Translator:
 
 class _Builder:
     """One walk over openpyxl's tokens of a formula: the literal pieces and reference
-    slots of its :class:`_Shape`, and what decides whether the shape may be cached."""
+    slots of its :class:`Shape`, and what decides whether the shape may be cached."""
 
     def __init__(self, text: str, src_row: int, src_col: int) -> None:
         self.text, self.src_row, self.src_col = text, src_row, src_col
@@ -265,12 +267,12 @@ class _Builder:
         else:
             self.buf += value
 
-    def result(self, translator: Translator) -> tuple[_Shape, bool, Translator | None]:
+    def result(self, translator: Translator) -> tuple[Shape, bool, Translator | None]:
         self.lits.append(self.buf)
         cacheable = (
-            self.mapped and self.pos == len(self.text) and self.ours == _cheap_parts(self.text)
+            self.mapped and self.pos == len(self.text) and self.ours == cheap_parts(self.text)
         )
-        shape = _Shape(self.lits, self.slots, self.refs, self.error, self.row_local, self.src_col)
+        shape = Shape(self.lits, self.slots, self.refs, self.error, self.row_local, self.src_col)
         return shape, cacheable, None if self.qualified_name else translator
 
     def _locate(self, token: Token) -> None:
