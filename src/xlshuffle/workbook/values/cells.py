@@ -25,15 +25,11 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable
+from typing import TypeAlias
 
-from .strings import (  # noqa: F401 - re-exported and shared
+from .strings import (
     _ASCII_DIGITS,
-    _HEX,
-    _MAC_EPOCH,
-    _SECS_PER_DAY,
-    _WINDOWS_EPOCH,
     _XML_SPACE,
-    CellValue,
     SharedStrings,
     ValuesError,
     _ascii_int,
@@ -41,7 +37,6 @@ from .strings import (  # noqa: F401 - re-exported and shared
     _local,
     _parser,
     _TextCollector,
-    _unescape_xstring,
 )
 from .styles import CellStyles, workbook_date1904
 
@@ -55,6 +50,14 @@ __all__ = [
     "workbook_date1904",
 ]
 
+
+CellValue: TypeAlias = (
+    bool | int | float | str | _dt.datetime | _dt.date | _dt.time | _dt.timedelta | None
+)
+
+_WINDOWS_EPOCH = _dt.datetime(1899, 12, 30)
+_MAC_EPOCH = _dt.datetime(1904, 1, 1)
+_SECS_PER_DAY = 86400
 
 _Parsed = tuple[str, str, str | None, str | None]
 

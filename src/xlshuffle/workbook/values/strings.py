@@ -2,36 +2,16 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Iterable, Iterator
-from typing import TypeAlias
 from xml.parsers import expat
 
 from ...draw.errors import WorkbookError
 
 __all__ = ["SharedStrings", "ValuesError"]
 
-CellValue: TypeAlias = (
-    bool | int | float | str | _dt.datetime | _dt.date | _dt.time | _dt.timedelta | None
-)
-
-# Built-in number formats (ECMA-376 Part 1, 18.8.30) that show a date or a time: 14-22
-# and 45-47 everywhere, 27-36 and 50-58 in the East Asian locales (zh-tw, zh-cn, ja-jp,
-# ko-kr), where every one of them is a date or a time. The Thai ids 59-81 are not
-# included: half of them are numbers and Excel outside th-th shows them as General.
-_BUILTIN_DATE_IDS = frozenset([*range(14, 23), *range(27, 37), *range(45, 48), *range(50, 59)])
-_BUILTIN_ELAPSED_IDS = frozenset([46])  # [h]:mm:ss
-
-_WINDOWS_EPOCH = _dt.datetime(1899, 12, 30)
-_MAC_EPOCH = _dt.datetime(1904, 1, 1)
-_SECS_PER_DAY = 86400
-
 _XML_SPACE = " \t\n\r"
 _HEX = frozenset("0123456789abcdefABCDEF")
 _ASCII_DIGITS = frozenset("0123456789")
-
-_MAX_STYLES = 1_000_000  # Excel allows 64,000 cell formats
-_MAX_FORMATS = 100_000
 
 
 class ValuesError(WorkbookError):

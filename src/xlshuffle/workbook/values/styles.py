@@ -6,10 +6,6 @@ import contextlib
 from collections.abc import Iterable
 
 from .strings import (
-    _BUILTIN_DATE_IDS,
-    _BUILTIN_ELAPSED_IDS,
-    _MAX_FORMATS,
-    _MAX_STYLES,
     _XML_SPACE,
     ValuesError,
     _ascii_int,
@@ -19,6 +15,16 @@ from .strings import (
 )
 
 __all__ = ["CellStyles", "workbook_date1904"]
+
+# Built-in number formats (ECMA-376 Part 1, 18.8.30) that show a date or a time: 14-22
+# and 45-47 everywhere, 27-36 and 50-58 in the East Asian locales (zh-tw, zh-cn, ja-jp,
+# ko-kr), where every one of them is a date or a time. The Thai ids 59-81 are not
+# included: half of them are numbers and Excel outside th-th shows them as General.
+_BUILTIN_DATE_IDS = frozenset([*range(14, 23), *range(27, 37), *range(45, 48), *range(50, 59)])
+_BUILTIN_ELAPSED_IDS = frozenset([46])  # [h]:mm:ss
+
+_MAX_STYLES = 1_000_000  # Excel allows 64,000 cell formats
+_MAX_FORMATS = 100_000
 
 
 def _scan_format(code: str) -> tuple[bool, bool]:
