@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from xlshuffle import deal, shuffled
-from xlshuffle.draw.knuth import _durstenfeld
+from xlshuffle.draw.knuth import durstenfeld
 
 
 class ScriptedSource:
@@ -84,5 +84,5 @@ def test_the_same_enumeration_exposes_the_naive_swap() -> None:
 def test_seam_and_public_path_agree() -> None:
     for choices in choice_sequences(5):
         a = list(range(5))
-        _durstenfeld(a, 4, ScriptedSource(choices).randbelow)
+        durstenfeld(a, 4, ScriptedSource(choices).randbelow)
         assert a == shuffled(range(5), seed=ScriptedSource(choices))

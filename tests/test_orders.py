@@ -27,7 +27,7 @@ from xlshuffle import (
     person_orders,
 )
 from xlshuffle.draw import orders as orders_module
-from xlshuffle.draw.knuth import _durstenfeld
+from xlshuffle.draw.knuth import durstenfeld
 from xlshuffle.draw.orders import person_stream, williams_design
 
 from strategies import seeds
@@ -45,7 +45,7 @@ ids = st.lists(
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 8])
 def test_order_is_section_5s_shuffle_from_the_persons_words(n: int) -> None:
     items = list(range(n))
-    _durstenfeld(items, max(n - 1, 0), person_stream("class 4B", "Ann").randbelow)
+    durstenfeld(items, max(n - 1, 0), person_stream("class 4B", "Ann").randbelow)
     assert person_order(n, "Ann", seed="class 4B") == items
 
 

@@ -22,7 +22,7 @@ from xlshuffle import (
     normalise_seed,
 )
 from xlshuffle.draw import protocol
-from xlshuffle.draw.knuth import _durstenfeld
+from xlshuffle.draw.knuth import durstenfeld
 
 from strategies import seeds
 
@@ -153,7 +153,7 @@ class _CraftedStream(DrawStream):
 def test_fast_path_makes_the_same_swaps_as_randbelow(n: int, words: list[int]) -> None:
     fast, slow = list(range(n)), list(range(n))
     _CraftedStream(words)._durstenfeld(fast, n - 1)  # type: ignore[arg-type]
-    _durstenfeld(slow, n - 1, _CraftedStream(words).randbelow)
+    durstenfeld(slow, n - 1, _CraftedStream(words).randbelow)
     assert fast == slow
 
 
@@ -161,7 +161,7 @@ def test_fast_path_makes_the_same_swaps_as_randbelow(n: int, words: list[int]) -
 def test_fast_path_equals_generic_loop_on_real_streams(seed: object, n: int) -> None:
     fast, slow = list(range(n)), list(range(n))
     DrawStream(seed)._durstenfeld(fast, max(n - 1, 0))  # type: ignore[arg-type]
-    _durstenfeld(slow, max(n - 1, 0), DrawStream(seed).randbelow)
+    durstenfeld(slow, max(n - 1, 0), DrawStream(seed).randbelow)
     assert fast == slow
 
 

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 from openpyxl.formula.tokenizer import Token, Tokenizer, TokenizerError
 from openpyxl.formula.translate import Translator, TranslatorError
 
+from xlshuffle.workbook.formulas.lex import shape_key
 from xlshuffle.workbook.formulas.translate import (
     MAX_COL,
     MAX_FORMULA_LENGTH,
     MAX_ROW,
     FormulaMoveError,
     FormulaMover,
-    _shape_key,
     column_letter,
 )
 
@@ -194,10 +194,10 @@ def test_cache_is_hit_for_one_shape_down_a_column() -> None:
 
 
 def test_shape_key_abstracts_relative_rows_only() -> None:
-    assert _shape_key("C2*2", 2, 4) == _shape_key("C3*2", 3, 4)
-    assert _shape_key("C2*2", 2, 4) != _shape_key("C3*3", 3, 4)
-    assert _shape_key("C$2*2", 2, 4) != _shape_key("C$3*2", 3, 4)
-    assert _shape_key("C2*2", 2, 4) != _shape_key("C2*2", 2, 5)
+    assert shape_key("C2*2", 2, 4) == shape_key("C3*2", 3, 4)
+    assert shape_key("C2*2", 2, 4) != shape_key("C3*3", 3, 4)
+    assert shape_key("C$2*2", 2, 4) != shape_key("C$3*2", 3, 4)
+    assert shape_key("C2*2", 2, 4) != shape_key("C2*2", 2, 5)
 
 
 # Pairs of formulas that a naive key (all digit runs relative to the row) would merge.

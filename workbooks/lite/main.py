@@ -1260,7 +1260,7 @@ from typing import Literal, NamedTuple
 from .errors import SizeError
 from .knuth import check_count
 from .protocol import resolve_source
-from .weighted import _check_weights
+from .weighted import check_weights
 
 __all__ = ["AuditMethod", "AuditSample", "Selection", "monetary_unit_sample", "systematic_sample"]
 
@@ -1406,7 +1406,7 @@ def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = No
     [(0, 2, True), (3, 1, False), (4, 1, True)]
     """
     k = check_count("k", k)
-    cents = _check_weights(amounts, "an amount")
+    cents = check_weights(amounts, "an amount")
     total = sum(cents)
     if k > total:
         raise SizeError(f"cannot hit {k} cents of a total of {total}: k must be at most the total")
@@ -1988,6 +1988,7 @@ from .protocol import DrawStream, resolve_source
 __all__ = [
     "check_count",
     "deal",
+    "durstenfeld",
     "group_numbers",
     "groups",
     "permutation",
@@ -2003,11 +2004,12 @@ T = TypeVar("T")
 _SPARSE_FACTOR = 8
 
 
-def _durstenfeld(items: MutableSequence[T], steps: int, randbelow: Callable[[int], int]) -> None:
+def durstenfeld(items: MutableSequence[T], steps: int, randbelow: Callable[[int], int]) -> None:
     """Forward Durstenfeld, in place, for ``steps`` steps, fed by any ``randbelow``.
 
-    This is the test seam: exact-enumeration tests feed it every possible sequence of
-    choices. Seeded calls take :meth:`DrawStream._durstenfeld`, which makes the same swaps.
+    Balanced teams (:mod:`.teams`) shuffle with it from their own ``randbelow``, and
+    exact-enumeration tests feed it every possible sequence of choices. Seeded calls take
+    :meth:`DrawStream._durstenfeld`, which makes the same swaps.
     """
     n = len(items)
     for i in range(steps):
@@ -2022,7 +2024,7 @@ def shuffle_prefix(items: list[T], steps: int, seed: object) -> None:
     if isinstance(source, DrawStream):
         source._durstenfeld(items, steps)  # type: ignore[arg-type]
     else:
-        _durstenfeld(items, steps, source.randbelow)
+        durstenfeld(items, steps, source.randbelow)
 
 
 def _sparse_prefix(n: int, k: int, seed: object) -> list[int]:
@@ -2811,7 +2813,7 @@ class DrawStream:
     def _durstenfeld(self, items: list[object], steps: int) -> None:
         """Forward Durstenfeld, in place, for ``steps`` steps (protocol step 5).
 
-        Makes the same swaps as ``xlshuffle.draw.knuth._durstenfeld`` fed by
+        Makes the same swaps as ``xlshuffle.draw.knuth.durstenfeld`` fed by
         :meth:`randbelow` (a test holds them equal), a buffer at a time: when every word
         of the buffer is below ``2**64 - m`` for the largest ``m`` still to come, none can
         be rejected, so the ``j`` of the whole run are computed by C-level ``map`` and
@@ -3214,7 +3216,7 @@ from typing import NamedTuple
 from .errors import EntryError, OptionError, SeedError, SizeError
 from .knuth import check_count, deal
 from .protocol import Source, normalise_seed, resolve_source
-from .weighted import _check_weights, weighted_sample
+from .weighted import check_weights, weighted_sample
 
 __all__ = ["Stratum", "proportional_allocation", "stratified_sample"]
 
@@ -3347,7 +3349,7 @@ def stratified_sample(
     if weights is not None:
         if len(weights) != len(labels):
             raise SizeError(f"{len(weights)} weights for {len(labels)} rows: give one per row")
-        ws = _check_weights(weights)
+        ws = check_weights(weights)
     if total is not None:
         wanted = proportional_allocation(sizes, total)
     elif counts is not None:
@@ -3447,7 +3449,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .errors import EntryError, SeedError, SizeError
-from .knuth import _durstenfeld, check_count
+from .knuth import check_count, durstenfeld
 from .protocol import resolve_source
 from .raffle import canonical_id
 
@@ -3560,7 +3562,7 @@ def _candidate(
     """One deal of section 16: shuffles, the line, the round-robin."""
     n = len(keys)
     perm = list(range(n))
-    _durstenfeld(perm, max(n - 1, 0), randbelow)
+    durstenfeld(perm, max(n - 1, 0), randbelow)
     columns = len(keys[0]) if keys else 0
     ranks: dict[tuple[str, ...], int] = {}  # (v_1, ..., v_c) -> rank of v_c in its block
     for c in range(columns):
@@ -3569,10 +3571,10 @@ def _candidate(
             blocks.setdefault(key[:c], {})[key[c]] = None
         for prefix, values in blocks.items():
             drawn = list(values)
-            _durstenfeld(drawn, len(drawn) - 1, randbelow)
+            durstenfeld(drawn, len(drawn) - 1, randbelow)
             ranks.update({(*prefix, value): r for r, value in enumerate(drawn)})
     relabel = list(range(k))
-    _durstenfeld(relabel, k - 1, randbelow)
+    durstenfeld(relabel, k - 1, randbelow)
     place = {person: p for p, person in enumerate(perm)}
 
     def order(person: int) -> tuple[int, ...]:
@@ -4006,13 +4008,16 @@ from .errors import EntryError, SizeError
 from .knuth import check_count
 from .protocol import resolve_source
 
-__all__ = ["reduce_weights", "weighted_sample"]
+__all__ = ["check_weights", "reduce_weights", "weighted_sample"]
 
 _TWO64 = 1 << 64
 
 
-def _check_weights(weights: Iterable[object], what: str = "a weight") -> list[int]:
-    """The weights (or amounts) as ints >= 0, or EntryError naming the first bad one."""
+def check_weights(weights: Iterable[object], what: str = "a weight") -> list[int]:
+    """The weights (or amounts) as ints >= 0, or EntryError naming the first bad one.
+
+    Weighted draws, strata and the monetary-unit audit (its amounts) all check with it.
+    """
     given = list(weights)
     if set(map(type, given)) <= {int}:  # the common case, checked at C speed
         ws: list[int] = given  # type: ignore[assignment]
@@ -4056,7 +4061,7 @@ def reduce_weights(weights: Iterable[object]) -> list[int]:
     >>> reduce_weights([10, 20, 0, 30])
     [1, 2, 0, 3]
     """
-    ws = _check_weights(weights, "a weight")
+    ws = check_weights(weights, "a weight")
     g = math.gcd(*ws)
     if g > 1:
         ws = list(map(g.__rfloordiv__, ws))

@@ -18,7 +18,7 @@ from typing import Literal, NamedTuple
 from .errors import SizeError
 from .knuth import check_count
 from .protocol import resolve_source
-from .weighted import _check_weights
+from .weighted import check_weights
 
 __all__ = ["AuditMethod", "AuditSample", "Selection", "monetary_unit_sample", "systematic_sample"]
 
@@ -164,7 +164,7 @@ def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = No
     [(0, 2, True), (3, 1, False), (4, 1, True)]
     """
     k = check_count("k", k)
-    cents = _check_weights(amounts, "an amount")
+    cents = check_weights(amounts, "an amount")
     total = sum(cents)
     if k > total:
         raise SizeError(f"cannot hit {k} cents of a total of {total}: k must be at most the total")

@@ -19,6 +19,7 @@ from .protocol import DrawStream, resolve_source
 __all__ = [
     "check_count",
     "deal",
+    "durstenfeld",
     "group_numbers",
     "groups",
     "permutation",
@@ -34,11 +35,12 @@ T = TypeVar("T")
 _SPARSE_FACTOR = 8
 
 
-def _durstenfeld(items: MutableSequence[T], steps: int, randbelow: Callable[[int], int]) -> None:
+def durstenfeld(items: MutableSequence[T], steps: int, randbelow: Callable[[int], int]) -> None:
     """Forward Durstenfeld, in place, for ``steps`` steps, fed by any ``randbelow``.
 
-    This is the test seam: exact-enumeration tests feed it every possible sequence of
-    choices. Seeded calls take :meth:`DrawStream._durstenfeld`, which makes the same swaps.
+    Balanced teams (:mod:`.teams`) shuffle with it from their own ``randbelow``, and
+    exact-enumeration tests feed it every possible sequence of choices. Seeded calls take
+    :meth:`DrawStream._durstenfeld`, which makes the same swaps.
     """
     n = len(items)
     for i in range(steps):
@@ -53,7 +55,7 @@ def shuffle_prefix(items: list[T], steps: int, seed: object) -> None:
     if isinstance(source, DrawStream):
         source._durstenfeld(items, steps)  # type: ignore[arg-type]
     else:
-        _durstenfeld(items, steps, source.randbelow)
+        durstenfeld(items, steps, source.randbelow)
 
 
 def _sparse_prefix(n: int, k: int, seed: object) -> list[int]:

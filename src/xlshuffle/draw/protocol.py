@@ -323,7 +323,7 @@ class DrawStream:
     def _durstenfeld(self, items: list[object], steps: int) -> None:
         """Forward Durstenfeld, in place, for ``steps`` steps (protocol step 5).
 
-        Makes the same swaps as ``xlshuffle.draw.knuth._durstenfeld`` fed by
+        Makes the same swaps as ``xlshuffle.draw.knuth.durstenfeld`` fed by
         :meth:`randbelow` (a test holds them equal), a buffer at a time: when every word
         of the buffer is below ``2**64 - m`` for the largest ``m`` still to come, none can
         be rejected, so the ``j`` of the whole run are computed by C-level ``map`` and

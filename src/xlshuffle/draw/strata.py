@@ -14,7 +14,7 @@ from typing import NamedTuple
 from .errors import EntryError, OptionError, SeedError, SizeError
 from .knuth import check_count, deal
 from .protocol import Source, normalise_seed, resolve_source
-from .weighted import _check_weights, weighted_sample
+from .weighted import check_weights, weighted_sample
 
 __all__ = ["Stratum", "proportional_allocation", "stratified_sample"]
 
@@ -147,7 +147,7 @@ def stratified_sample(
     if weights is not None:
         if len(weights) != len(labels):
             raise SizeError(f"{len(weights)} weights for {len(labels)} rows: give one per row")
-        ws = _check_weights(weights)
+        ws = check_weights(weights)
     if total is not None:
         wanted = proportional_allocation(sizes, total)
     elif counts is not None:

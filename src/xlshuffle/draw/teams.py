@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .errors import EntryError, SeedError, SizeError
-from .knuth import _durstenfeld, check_count
+from .knuth import check_count, durstenfeld
 from .protocol import resolve_source
 from .raffle import canonical_id
 
@@ -150,7 +150,7 @@ def _candidate(
     """One deal of section 16: shuffles, the line, the round-robin."""
     n = len(keys)
     perm = list(range(n))
-    _durstenfeld(perm, max(n - 1, 0), randbelow)
+    durstenfeld(perm, max(n - 1, 0), randbelow)
     columns = len(keys[0]) if keys else 0
     ranks: dict[tuple[str, ...], int] = {}  # (v_1, ..., v_c) -> rank of v_c in its block
     for c in range(columns):
@@ -159,10 +159,10 @@ def _candidate(
             blocks.setdefault(key[:c], {})[key[c]] = None
         for prefix, values in blocks.items():
             drawn = list(values)
-            _durstenfeld(drawn, len(drawn) - 1, randbelow)
+            durstenfeld(drawn, len(drawn) - 1, randbelow)
             ranks.update({(*prefix, value): r for r, value in enumerate(drawn)})
     relabel = list(range(k))
-    _durstenfeld(relabel, k - 1, randbelow)
+    durstenfeld(relabel, k - 1, randbelow)
     place = {person: p for p, person in enumerate(perm)}
 
     def order(person: int) -> tuple[int, ...]:

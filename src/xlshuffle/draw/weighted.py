@@ -23,13 +23,16 @@ from .errors import EntryError, SizeError
 from .knuth import check_count
 from .protocol import resolve_source
 
-__all__ = ["reduce_weights", "weighted_sample"]
+__all__ = ["check_weights", "reduce_weights", "weighted_sample"]
 
 _TWO64 = 1 << 64
 
 
-def _check_weights(weights: Iterable[object], what: str = "a weight") -> list[int]:
-    """The weights (or amounts) as ints >= 0, or EntryError naming the first bad one."""
+def check_weights(weights: Iterable[object], what: str = "a weight") -> list[int]:
+    """The weights (or amounts) as ints >= 0, or EntryError naming the first bad one.
+
+    Weighted draws, strata and the monetary-unit audit (its amounts) all check with it.
+    """
     given = list(weights)
     if set(map(type, given)) <= {int}:  # the common case, checked at C speed
         ws: list[int] = given  # type: ignore[assignment]
@@ -73,7 +76,7 @@ def reduce_weights(weights: Iterable[object]) -> list[int]:
     >>> reduce_weights([10, 20, 0, 30])
     [1, 2, 0, 3]
     """
-    ws = _check_weights(weights, "a weight")
+    ws = check_weights(weights, "a weight")
     g = math.gcd(*ws)
     if g > 1:
         ws = list(map(g.__rfloordiv__, ws))

@@ -32,13 +32,16 @@ from .fairness import (
 )
 
 __all__ = [
+    "BIASED",
     "COST_SIZES",
+    "FAIR",
     "HEADLINE",
     "cost_figure",
     "figure_steps",
     "headline_figure",
     "orders_figure",
     "positions_figure",
+    "save_png",
     "write_figures",
 ]
 
@@ -69,8 +72,9 @@ def _order_names(n: int) -> list[tuple[int, ...]]:
     return list(permutations(range(n)))
 
 
-def _save(fig: Any, path: Path, dpi: int = DPI) -> Path:
-    """Save as a 256-colour PNG: flat plot colours survive, files shrink 2-3 times."""
+def save_png(fig: Any, path: Path, dpi: int = DPI) -> Path:
+    """Save `fig` to `path` as a 256-colour PNG and close it: flat plot colours survive,
+    files shrink 2-3 times. Every figure of the lab is saved this way."""
     import io
 
     from PIL import Image  # Pillow is a dependency of matplotlib itself
@@ -152,7 +156,7 @@ def orders_figure(algs: Sequence[Algorithm], n: int, path: Path) -> Path:
         fontsize=12,
     )
     fig.tight_layout()
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def headline_figure(algs: Sequence[Algorithm], path: Path) -> Path:
@@ -178,7 +182,7 @@ def headline_figure(algs: Sequence[Algorithm], path: Path) -> Path:
     axes_list[0].legend(loc="upper left", fontsize=8)
     fig.suptitle("Shuffling 3 items: exact chance of each order", fontsize=11)
     fig.tight_layout()
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def positions_figure(results: Sequence[tuple[Algorithm, SampleResult]], path: Path) -> Path:
@@ -214,7 +218,7 @@ def positions_figure(results: Sequence[tuple[Algorithm, SampleResult]], path: Pa
     fig.tight_layout(rect=(0, 0, 0.92, 1))
     cax = fig.add_axes((0.93, 0.15, 0.015, 0.7))
     fig.colorbar(image, cax=cax, label=f"P(item i in slot j) x {n}  (1 = fair)")
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def cost_figure(costs: dict[str, tuple[Algorithm, list[Cost]]], path: Path) -> Path:
@@ -266,7 +270,7 @@ def cost_figure(costs: dict[str, tuple[Algorithm, list[Cost]]], path: Path) -> P
     fig.legend(handles=methods, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.suptitle("Cost of each method in CPython, fed by the seeded draw-protocol stream")
     fig.tight_layout(rect=(0, 0.17, 1, 1))
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def write_figures(

@@ -1,7 +1,8 @@
 """The figure of weighted draws: xlshuffle beside the ways by hand (needs matplotlib).
 
-Kept apart from :mod:`xlshuffle.lab.plots` (the shuffles' figures) so that each stays a
-short module; both draw with the Agg backend and save small 256-colour PNGs.
+The shuffles' figures are :mod:`xlshuffle.lab.plots` (``xlshuffle fairness --plot``); this
+is ``xlshuffle fairness --draws --plot``'s. It takes the lab's colours and its PNG writer
+(:func:`~xlshuffle.lab.plots.save_png`) from there.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # after use(): the backend must be chosen first
 
-from .plots import BIASED, FAIR, _save
+from .plots import BIASED, FAIR, save_png
 from .raffles import METHODS, WeightedComparison, compare_weighted
 
 __all__ = ["WEIGHTED_FIGURE", "weighted_figure"]
@@ -89,4 +90,4 @@ def weighted_figure(weights: Sequence[int], k: int, path: Path) -> Path:
         fontsize=11,
     )
     fig.tight_layout()
-    return _save(fig, path)
+    return save_png(fig, path)

@@ -1,6 +1,6 @@
 """Formulas moved the way Excel moves them when it sorts rows.
 
 Only :mod:`.translate` (``FormulaMover``, ``FormulaMoveError``) is used outside this
-sub-package; :mod:`.lex` (the cheap shape key and openpyxl's tokenizer) and :mod:`.shapes`
-(translated formulas as cached templates) are its private parts.
+sub-package; :mod:`.lex` (the cheap shape key) and :mod:`.shapes` (translated formulas as
+cached templates, from openpyxl's tokens) are its parts.
 """

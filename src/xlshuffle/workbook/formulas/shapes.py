@@ -1,33 +1,127 @@
 """Formula templates for :mod:`.formulas`: a translated formula as literal pieces and
-reference slots, built from openpyxl's own tokens and checked against its output."""
+reference slots, built from openpyxl's own tokens (its reference patterns mirrored, the
+functions told apart by what they depend on) and checked against its output."""
 
 from __future__ import annotations
 
-from openpyxl.formula.tokenizer import Token, TokenizerError
+import re
+from typing import Final
+
+from openpyxl.formula.tokenizer import Token, Tokenizer, TokenizerError
 from openpyxl.formula.translate import Translator
 
-from ..scan.refs import MAX_COL, MAX_ROW
-from .lex import (  # noqa: F401 - the module's vocabulary
-    _BRACKET_WORK,
-    _COL_INDEX,
-    _COL_LETTERS,
-    _FUNC_PREFIXES,
-    _FUNCS_POSITIONAL,
-    _FUNCS_PURE,
-    _QUOTED_RE,
-    _THIS_ROW_RE,
-    _WSPACE_RE,
-    MAX_FORMULA_LENGTH,
-    FormulaMoveError,
-    _cheap_parts,
-    _describe,
-    _Part,
-    _part_value,
-    _range_parts,
+from ..scan.refs import MAX_COL, MAX_ROW, col_letters
+from .lex import COL_LETTERS, FormulaMoveError, cheap_parts
+
+__all__ = ["Shape", "build_shape"]
+
+# openpyxl's reference columns go up to ZZZ; we index all of them (errors come from bounds).
+_LAST_LETTERS_COL: Final = 18_278
+_COL_INDEX: Final[dict[str, int]] = {col_letters(i): i for i in range(1, _LAST_LETTERS_COL + 1)}
+
+
+# ------------------------------------------------------------ openpyxl's translate_range
+
+_ROW_RANGE_RE: Final = Translator.ROW_RANGE_RE
+_COL_RANGE_RE: Final = Translator.COL_RANGE_RE
+_CELL_REF_RE: Final = Translator.CELL_REF_RE
+_WSPACE_RE: Final = Tokenizer.WSPACE_RE
+# openpyxl rescans the rest of the formula at every "[": refuse what would take ~1/4 s.
+_BRACKET_WORK: Final = 4_000_000
+_QUOTED_RE: Final = re.compile(r"'[^']*(?:''[^']*)*'|\[[^\[\]]*\]")
+
+# A part: (start in token value, end, is_column, text). `exact` is False when a regex
+# matched before a trailing newline (openpyxl then drops the newline).
+_Part = tuple[int, int, bool, str]
+
+
+def _range_parts(value: str) -> tuple[list[_Part], bool, int, bool]:
+    """Mirror ``Translator.translate_range``: the row and column parts it rewrites.
+
+    Returns the parts, whether the matches covered the pieces exactly, where the reference
+    proper starts (after any ``Sheet!`` prefix), and whether it is a run of cell
+    references (not whole rows or columns, and no piece that is a name).
+    """
+    base = value.rfind("!") + 1
+    rest = value[base:]
+    for regex, is_col in ((_ROW_RANGE_RE, False), (_COL_RANGE_RE, True)):
+        m = regex.match(rest)
+        if m is not None:
+            parts = [(base + m.start(g), base + m.end(g), is_col, m.group(g)) for g in (1, 2)]
+            return parts, m.end() == len(rest), base, False
+    parts = []
+    exact = cells = True
+    offset = base
+    for piece in rest.split(":"):
+        m = _CELL_REF_RE.match(piece)
+        if m is None:
+            cells = False
+        else:
+            parts.append((offset + m.start(1), offset + m.end(1), True, m.group(1)))
+            parts.append((offset + m.start(2), offset + m.end(2), False, m.group(2)))
+            exact = exact and m.end() == len(piece)
+        offset += len(piece) + 1
+    return parts, exact, base, cells
+
+
+def _part_value(part: _Part) -> int:
+    digits = part[3].lstrip("$")
+    return _COL_INDEX[digits.upper()] if part[2] else int(digits)
+
+
+def _describe(ref: str, value: int, is_col: bool, moved: bool) -> str:
+    if not moved:
+        return f"reference {ref} is not inside the sheet (Excel reads it as a name)"
+    if is_col:
+        side = "left of column A" if value < 1 else "right of column XFD"
+    else:
+        side = "above row 1" if value < 1 else f"below row {MAX_ROW:,}"
+    return f"reference {ref} would move {side}"
+
+
+# ------------------------------------------------------------------------------ functions
+
+_POSITIONAL_NAMES: Final = (
+    "ROW ROWS COLUMN COLUMNS OFFSET INDIRECT CELL INFO ADDRESS RAND RANDBETWEEN RANDARRAY "
+    "NOW TODAY SUBTOTAL AGGREGATE SHEET SHEETS FORMULATEXT ISFORMULA GETPIVOTDATA "
+    "HYPERLINK LAMBDA LET"
+)
+_FUNCS_POSITIONAL: Final = frozenset(_POSITIONAL_NAMES.split())
+# Functions whose value depends only on their arguments (not on where the cell is, the
+# clock, randomness or the workbook around it). Anything else is "not understood".
+_PURE_NAMES: Final = """
+    ABS ACOS ACOSH AND ASIN ASINH ATAN ATAN2 ATANH AVERAGE AVERAGEA AVERAGEIF AVERAGEIFS
+    BIN2DEC BIN2HEX BIN2OCT CEILING CEILING.MATH CHAR CHOOSE CLEAN CODE COMBIN CONCAT
+    CONCATENATE CORREL COS COSH COUNT COUNTA COUNTBLANK COUNTIF COUNTIFS DATE DATEDIF
+    DATEVALUE DAY DAYS DAYS360 DB DDB DEC2BIN DEC2HEX DEC2OCT DEGREES DOLLAR EDATE EOMONTH
+    EVEN EXACT EXP FACT FALSE FIND FINDB FIXED FLOOR FLOOR.MATH FV GCD HEX2BIN HEX2DEC
+    HEX2OCT HLOOKUP HOUR IF IFERROR IFNA IFS INDEX INT IPMT IRR ISBLANK ISERR ISERROR
+    ISEVEN ISLOGICAL ISNA ISNONTEXT ISNUMBER ISODD ISOWEEKNUM ISTEXT LARGE LCM LEFT LEFTB
+    LEN LENB LN LOG LOG10 LOOKUP LOWER MATCH MAX MAXA MAXIFS MEDIAN MID MIDB MIN MINA
+    MINIFS MINUTE MOD MODE MONTH MROUND N NA NETWORKDAYS NETWORKDAYS.INTL NOT NPER NPV
+    NUMBERVALUE OCT2BIN OCT2DEC OCT2HEX ODD OR PI PMT POWER PPMT PRODUCT PROPER PV QUOTIENT
+    RADIANS RANK RANK.AVG RANK.EQ RATE REPLACE REPLACEB REPT RIGHT RIGHTB ROMAN ROUND
+    ROUNDDOWN ROUNDUP SEARCH SEARCHB SECOND SIGN SIN SINH SLN SMALL SQRT STDEV STDEV.P
+    STDEV.S STDEVA STDEVP SUBSTITUTE SUM SUMIF SUMIFS SUMPRODUCT SUMSQ SWITCH SYD T TAN
+    TANH TEXT TEXTJOIN TIME TIMEVALUE TRIM TRUE TRUNC TYPE UNICHAR UNICODE UPPER VALUE VAR
+    VAR.P VAR.S VARA VARP VLOOKUP WEEKDAY WEEKNUM WORKDAY WORKDAY.INTL XLOOKUP XMATCH XOR
+    YEAR YEARFRAC"""
+_FUNCS_PURE: Final = frozenset(_PURE_NAMES.split())
+_FUNC_PREFIXES: Final = ("_xlfn._xlws.", "_xlfn.", "_xlws.")
+# Structured references to the formula's own table row: Table1[@Col], [@[Col A]],
+# Table1[[#This Row],[Col]], Table1[@[A]:[B]]. Column names may hold '-escaped brackets.
+_COLNAME: Final = r"(?:[^\[\]']|'.)*"
+_THIS_ROW_RE: Final = re.compile(
+    rf"(?:[A-Za-z_\\][\w.]*)?\[(?:@(?:{_COLNAME}|\[{_COLNAME}\](?::\[{_COLNAME}\])?)"
+    rf"|\[#This Row\],\[{_COLNAME}\](?::\[{_COLNAME}\])?)\]",
+    re.IGNORECASE,
 )
 
 
-class _Shape:
+# --------------------------------------------------------------------------- the template
+
+
+class Shape:
     """A translated formula: literal pieces around reference slots, offsets from the source.
 
     ``lits`` has one more item than ``slots``; slot ``i`` is ``(is_column, offset)`` and is
@@ -78,7 +172,7 @@ class _Shape:
         here = ["%s"] * len(slots)
         for i, (is_col, off) in enumerate(slots):
             if is_col and 0 < src_col + off <= MAX_COL:
-                here[i] = _COL_LETTERS[src_col + off]
+                here[i] = COL_LETTERS[src_col + off]
         self.fmt_here = "".join(
             lit.replace("%", "%%") + value for lit, value in zip(lits, [*here, ""], strict=True)
         )
@@ -103,7 +197,7 @@ class _Shape:
             if self.only_row is not None:
                 return self.fmt_here % (dst_row + self.only_row)
             return self.fmt_here % tuple([dst_row + off for off in self.row_offs])
-        letters = _COL_LETTERS
+        letters = COL_LETTERS
         return self.fmt % tuple(
             [letters[dst_col + off] if is_col else dst_row + off for is_col, off in self.pairs]
         )
@@ -120,7 +214,7 @@ class _Shape:
         return "the formula does not fit the sheet"  # pragma: no cover - fits() said no
 
 
-def _build(text: str, src_row: int, src_col: int) -> tuple[_Shape, bool, Translator | None]:
+def build_shape(text: str, src_row: int, src_col: int) -> tuple[Shape, bool, Translator | None]:
     """Tokenize `text` with openpyxl and template its translation.
 
     Returns the shape, whether it may be cached (the parts openpyxl translates are exactly
@@ -139,7 +233,7 @@ def _translator(text: str, src_row: int, src_col: int) -> Translator:
     if text.count("[") * len(text) > _BRACKET_WORK:
         raise FormulaMoveError("the formula has too many [ ] groups for openpyxl to read")
     try:
-        return Translator("=" + text, origin=_COL_LETTERS[src_col] + str(src_row))
+        return Translator("=" + text, origin=COL_LETTERS[src_col] + str(src_row))
     except TokenizerError as exc:
         raise FormulaMoveError(f"openpyxl cannot read the formula ({exc})") from None
     except (IndexError, AssertionError):  # openpyxl's own asserts, e.g. an unmatched ")"
@@ -148,7 +242,7 @@ def _translator(text: str, src_row: int, src_col: int) -> Translator:
 
 class _Builder:
     """One walk over openpyxl's tokens of a formula: the literal pieces and reference
-    slots of its :class:`_Shape`, and what decides whether the shape may be cached."""
+    slots of its :class:`Shape`, and what decides whether the shape may be cached."""
 
     def __init__(self, text: str, src_row: int, src_col: int) -> None:
         self.text, self.src_row, self.src_col = text, src_row, src_col
@@ -173,12 +267,12 @@ class _Builder:
         else:
             self.buf += value
 
-    def result(self, translator: Translator) -> tuple[_Shape, bool, Translator | None]:
+    def result(self, translator: Translator) -> tuple[Shape, bool, Translator | None]:
         self.lits.append(self.buf)
         cacheable = (
-            self.mapped and self.pos == len(self.text) and self.ours == _cheap_parts(self.text)
+            self.mapped and self.pos == len(self.text) and self.ours == cheap_parts(self.text)
         )
-        shape = _Shape(self.lits, self.slots, self.refs, self.error, self.row_local, self.src_col)
+        shape = Shape(self.lits, self.slots, self.refs, self.error, self.row_local, self.src_col)
         return shape, cacheable, None if self.qualified_name else translator
 
     def _locate(self, token: Token) -> None:
@@ -245,6 +339,3 @@ class _Builder:
         self.refs.append(value[ref_start:])
         if self.mapped and not is_col:
             self.ours.append((self.start + p_start, self.start + p_end))
-
-
-# ------------------------------------------------------------------------------ the mover

@@ -59,20 +59,20 @@ case (``a1`` becomes ``B2``), ``LOG10 (A1)`` (with a space) is an intersection o
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from openpyxl.formula.translate import Translator
 
 from ..scan.refs import MAX_COL, MAX_ROW
 from .lex import (
-    _COL_LETTERS,
-    CACHE_SIZE,
+    COL_LETTERS,
     MAX_FORMULA_LENGTH,
     FormulaMoveError,
-    _Key,
-    _shape_key,
+    ShapeKey,
     column_letter,
+    shape_key,
 )
-from .shapes import _build, _Shape
+from .shapes import Shape, build_shape
 
 __all__ = [
     "CACHE_SIZE",
@@ -83,6 +83,9 @@ __all__ = [
     "FormulaMover",
     "column_letter",
 ]
+
+CACHE_SIZE: Final = 4_096
+"""Shapes a :class:`FormulaMover` keeps; the cache is emptied when it is full."""
 
 _SURROGATE = re.compile("[\udc80-\udcff]")
 
@@ -120,11 +123,11 @@ class FormulaMover:
     """
 
     def __init__(self) -> None:
-        self._cache: dict[_Key, _Shape | None] = {}
+        self._cache: dict[ShapeKey, Shape | None] = {}
         self.hits = 0
         self.misses = 0
 
-    def _shape(self, text: str, row: int, col: int) -> tuple[_Shape, Translator | None, bool]:
+    def _shape(self, text: str, row: int, col: int) -> tuple[Shape, Translator | None, bool]:
         """The cached shape of `text` at (`row`, `col`), or a new one and its Translator."""
         if len(text) > MAX_FORMULA_LENGTH:
             raise FormulaMoveError(
@@ -135,16 +138,16 @@ class FormulaMover:
         if not text.isascii() and _SURROGATE.search(text):  # bytes kept by surrogateescape
             raise FormulaMoveError("its text is not UTF-8")
         cache = self._cache
-        key = _shape_key(text, row, col)
+        key = shape_key(text, row, col)
         shape = cache.get(key)
         if shape is not None:
             return shape, None, False
         self.misses += 1
-        built, cacheable, translator = _build(text, row, col)
+        built, cacheable, translator = build_shape(text, row, col)
         if translator is not None:  # check the template against openpyxl, one row down or up
             probe = row + 1 if row < MAX_ROW else row - 1
             out = built.render(row, col, probe, col)
-            expected = translator.translate_formula(_COL_LETTERS[col] + str(probe))[1:]
+            expected = translator.translate_formula(COL_LETTERS[col] + str(probe))[1:]
             if out is not None and out != expected:  # pragma: no cover - a bug here
                 cache[key] = None
                 raise FormulaMoveError(f"internal check failed: {out!r}, not {expected!r}")
@@ -185,7 +188,7 @@ class FormulaMover:
         if len(text) <= MAX_FORMULA_LENGTH and (
             0 < src_row <= MAX_ROW and 0 < src_col <= MAX_COL
         ):  # the fast path: a cached shape that fits
-            shape = self._cache.get(_shape_key(text, src_row, src_col))
+            shape = self._cache.get(shape_key(text, src_row, src_col))
             if shape is not None:
                 out = shape.render(src_row, src_col, dst_row, dst_col)
                 if out is not None:
@@ -197,12 +200,12 @@ class FormulaMover:
         out = shape.render(src_row, src_col, dst_row, dst_col)
         if out is None:
             if not fresh:  # cached: explain with this formula's own references
-                shape = _build(text, src_row, src_col)[0]
+                shape = build_shape(text, src_row, src_col)[0]
             raise FormulaMoveError(shape.error or shape.explain(src_row, src_col, dst_row, dst_col))
         if translator is not None:  # a shape built just now: check it against openpyxl
-            expected = translator.translate_formula(_COL_LETTERS[dst_col] + str(dst_row))
+            expected = translator.translate_formula(COL_LETTERS[dst_col] + str(dst_row))
             if out != expected[1:]:
-                self._cache[_shape_key(text, src_row, src_col)] = None
+                self._cache[shape_key(text, src_row, src_col)] = None
                 raise FormulaMoveError(  # pragma: no cover - a bug in this module
                     f"internal check failed: {out!r} is not openpyxl's {expected[1:]!r}"
                 )
@@ -212,7 +215,7 @@ class FormulaMover:
         """``(move(text, src_row, col, dst_row, col), keeps_value_on_row_move(text, src_row,
         col))`` from one shape lookup: the quick path of whole-row moves."""
         if len(text) <= MAX_FORMULA_LENGTH and 0 < src_row <= MAX_ROW and 0 < col <= MAX_COL:
-            shape = self._cache.get(_shape_key(text, src_row, col))
+            shape = self._cache.get(shape_key(text, src_row, col))
             if shape is not None:
                 # a shape that renders at all renders in place (its references are inside
                 # the sheet where the formula is), so keeps_value_on_row_move is row_local

@@ -19,15 +19,31 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
 from ..scan.sheet import SheetXml, parse_cells
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
-from .rowcut import RowCut, _Own, fix_spans
+from .rowcut import RowCut, fix_spans
 
 __all__ = ["BlockMover"]
 
 _CHUNK = 1 << 20
+
+
+@dataclass
+class _Own:
+    """What a row keeps at its place: start tag, the cells outside the block, the tail.
+    ``gaps`` (what precedes each cell, when anything does) is for the careful write."""
+
+    head: bytes
+    left: list[bytes]
+    right: list[bytes]
+    #: first and last columns of the left cells, of the right cells (0 when none)
+    edges: tuple[int, int, int, int] = (0, 0, 0, 0)
+    tail: bytes = b""
+    gaps: list[bytes] | None = None
+    numbered: bool = True  # the start tag says ``r=``
 
 
 class BlockMover(RowCut):

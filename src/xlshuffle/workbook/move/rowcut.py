@@ -93,21 +93,6 @@ class _Shape:
 _UNSEEN = _Shape([], [], 0, 0)
 
 
-@dataclass
-class _Own:
-    """What a row keeps at its place: start tag, the cells outside the block, the tail.
-    ``gaps`` (what precedes each cell, when anything does) is for the careful write."""
-
-    head: bytes
-    left: list[bytes]
-    right: list[bytes]
-    #: first and last columns of the left cells, of the right cells (0 when none)
-    edges: tuple[int, int, int, int] = (0, 0, 0, 0)
-    tail: bytes = b""
-    gaps: list[bytes] | None = None
-    numbered: bool = True  # the start tag says ``r=``
-
-
 class RowCut:
     """The quick cut of the rows of ``sx`` around the block of columns ``c0..c1``."""
 

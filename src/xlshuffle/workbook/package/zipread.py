@@ -18,14 +18,33 @@ from dataclasses import dataclass
 from ...draw.errors import WorkbookError
 from ..limits import LIMITS
 
-__all__ = ["UNDRAWN_SHEET_READ_MAX", "Member", "Package", "left_unread"]
+__all__ = [
+    "CENTRAL",
+    "EOCD",
+    "LOCAL",
+    "SIG_EOCD",
+    "U32",
+    "UNDRAWN_SHEET_READ_MAX",
+    "Member",
+    "Package",
+    "left_unread",
+    "strip_zip64",
+    "zip64_values",
+]
 
-_EOCD = struct.Struct("<4sHHHHIIH")
+# The zip's records (APPNOTE 4.3) that the writer (:mod:`.zipwrite`) writes too.
+#: End of central directory record, and its signature.
+EOCD = struct.Struct("<4sHHHHIIH")
+SIG_EOCD = b"PK\x05\x06"
+#: Central directory file header.
+CENTRAL = struct.Struct("<4sHHHHHHIIIHHHHHII")
+#: Local file header.
+LOCAL = struct.Struct("<4sHHHHHIIIHH")
+#: A 32-bit size or offset holding this is in the zip64 extra block; a value this large needs one.
+U32 = 0xFFFFFFFF
+
 _EOCD64_LOCATOR = struct.Struct("<4sIQI")
 _EOCD64 = struct.Struct("<4sQHHIIQQQQ")
-_CENTRAL = struct.Struct("<4sHHHHHHIIIHHHHHII")
-_LOCAL = struct.Struct("<4sHHHHHIIIHH")
-_SIG_EOCD = b"PK\x05\x06"
 _SIG_EOCD64 = b"PK\x06\x06"
 _SIG_LOCATOR = b"PK\x06\x07"
 _SIG_CENTRAL = b"PK\x01\x02"
@@ -33,7 +52,6 @@ _SIG_CENTRAL = b"PK\x01\x02"
 _NEWEST_ZIP = 63
 _SIG_LOCAL = b"PK\x03\x04"
 _SIG_DESCRIPTOR = b"PK\x07\x08"
-_U32 = 0xFFFFFFFF
 _CHUNK = 1 << 20
 _RATIO_FLOOR = 64 * 1024**2
 
@@ -84,7 +102,7 @@ def _bad(label: str, what: str) -> WorkbookError:
     )
 
 
-def _zip64_values(extra: bytes, wanted: list[bool]) -> list[int | None]:
+def zip64_values(extra: bytes, wanted: list[bool]) -> list[int | None]:
     """Values of the zip64 extra block for the fields flagged in ``wanted`` (usize, csize,
     offset), in that order."""
     pos = 0
@@ -102,7 +120,8 @@ def _zip64_values(extra: bytes, wanted: list[bool]) -> list[int | None]:
     return out
 
 
-def _strip_zip64(extra: bytes) -> bytes:
+def strip_zip64(extra: bytes) -> bytes:
+    """The extra field `extra` without its zip64 block (the writer writes no zip64)."""
     pos, kept = 0, []
     while pos + 4 <= len(extra):
         tag, size = struct.unpack_from("<HH", extra, pos)
@@ -154,14 +173,14 @@ class Package:
         """The end-of-archive record (zip64 too): entry count, directory size and offset;
         the archive comment is kept."""
         data, label = self.data, self.label
-        at = data.rfind(_SIG_EOCD, max(0, len(data) - 65_557 - 22))
-        if at < 0 or at + _EOCD.size > len(data):
+        at = data.rfind(SIG_EOCD, max(0, len(data) - 65_557 - 22))
+        if at < 0 or at + EOCD.size > len(data):
             raise _bad(label, "no end-of-archive record; the file may be truncated")
-        _, _disk, _cd_disk, _n_disk, count, cd_size, cd_offset, comment_len = _EOCD.unpack_from(
+        _, _disk, _cd_disk, _n_disk, count, cd_size, cd_offset, comment_len = EOCD.unpack_from(
             data, at
         )
-        self.comment = data[at + _EOCD.size : at + _EOCD.size + comment_len]
-        if count == 0xFFFF or cd_offset == _U32 or cd_size == _U32:
+        self.comment = data[at + EOCD.size : at + EOCD.size + comment_len]
+        if count == 0xFFFF or cd_offset == U32 or cd_size == U32:
             loc = at - _EOCD64_LOCATOR.size
             if loc < 0 or data[loc : loc + 4] != _SIG_LOCATOR:
                 raise _bad(label, "a zip64 archive without its locator")
@@ -178,7 +197,7 @@ class Package:
         """The member of the central directory entry at ``pos``, and where the next
         entry starts."""
         data, label = self.data, self.label
-        if data[pos : pos + 4] != _SIG_CENTRAL or pos + _CENTRAL.size > len(data):
+        if data[pos : pos + 4] != _SIG_CENTRAL or pos + CENTRAL.size > len(data):
             raise _bad(label, "a broken central directory entry")
         (
             _,
@@ -198,15 +217,15 @@ class Package:
             _iattr,
             _eattr,
             offset,
-        ) = _CENTRAL.unpack_from(data, pos)
-        end = pos + _CENTRAL.size + nlen + xlen + clen
+        ) = CENTRAL.unpack_from(data, pos)
+        end = pos + CENTRAL.size + nlen + xlen + clen
         if end > end_of_directory:
             raise _bad(label, "a central directory entry runs past its end")
-        raw_name = data[pos + _CENTRAL.size : pos + _CENTRAL.size + nlen]
-        extra = data[pos + _CENTRAL.size + nlen : pos + _CENTRAL.size + nlen + xlen]
+        raw_name = data[pos + CENTRAL.size : pos + CENTRAL.size + nlen]
+        extra = data[pos + CENTRAL.size + nlen : pos + CENTRAL.size + nlen + xlen]
         name = raw_name.decode("utf-8" if flags & 0x800 else "cp437", "replace")
-        if usize == _U32 or csize == _U32 or offset == _U32:
-            z = _zip64_values(extra, [usize == _U32, csize == _U32, offset == _U32])
+        if usize == U32 or csize == U32 or offset == U32:
+            z = zip64_values(extra, [usize == U32, csize == U32, offset == U32])
             usize = z[0] if z[0] is not None else usize
             csize = z[1] if z[1] is not None else csize
             offset = z[2] if z[2] is not None else offset
@@ -237,18 +256,18 @@ class Package:
         mdate: int,
     ) -> Member:
         data, label = self.data, self.label
-        if offset + _LOCAL.size > len(data) or data[offset : offset + 4] != _SIG_LOCAL:
+        if offset + LOCAL.size > len(data) or data[offset : offset + 4] != _SIG_LOCAL:
             raise _bad(label, f"member {name!r} has no local header where the directory says")
         nlen, xlen = struct.unpack_from("<HH", data, offset + 26)
-        start = offset + _LOCAL.size + nlen + xlen
-        if data[offset + _LOCAL.size : offset + _LOCAL.size + nlen] != raw_name:
+        start = offset + LOCAL.size + nlen + xlen
+        if data[offset + LOCAL.size : offset + LOCAL.size + nlen] != raw_name:
             raise _bad(label, f"member {name!r} has another name in its local header")
         end = start + csize
         if end > len(data):
             raise _bad(label, f"member {name!r} runs past the end of the file")
         record_end = end
         if flags & 0x08:
-            zip64 = csize >= _U32 or usize >= _U32
+            zip64 = csize >= U32 or usize >= U32
             size = 20 if zip64 else 12
             if data[end : end + 4] == _SIG_DESCRIPTOR:
                 size += 4

@@ -19,16 +19,16 @@ from typing import Any, Protocol
 from ...draw.errors import WorkbookError
 from ..limits import LIMITS
 from .zipread import (
-    _CENTRAL,
-    _EOCD,
-    _LOCAL,
-    _SIG_EOCD,
-    _U32,
+    CENTRAL,
+    EOCD,
+    LOCAL,
+    SIG_EOCD,
+    U32,
     Member,
     Package,
-    _strip_zip64,
-    _zip64_values,
     left_unread,
+    strip_zip64,
+    zip64_values,
 )
 
 __all__ = ["Content", "NullSink", "write_package"]
@@ -95,30 +95,30 @@ class NullSink:
 def _patched_central(raw: bytes, **fields: int) -> bytes:
     """The central record ``raw`` with some fields replaced (``offset``, ``crc``,
     ``csize``, ``usize``, ``flags``); zip64 values are dropped when they are replaced."""
-    head = list(_CENTRAL.unpack_from(raw, 0))
+    head = list(CENTRAL.unpack_from(raw, 0))
     nlen, xlen = head[10], head[11]
-    name = raw[_CENTRAL.size : _CENTRAL.size + nlen]
-    extra = raw[_CENTRAL.size + nlen : _CENTRAL.size + nlen + xlen]
-    rest = raw[_CENTRAL.size + nlen + xlen :]
+    name = raw[CENTRAL.size : CENTRAL.size + nlen]
+    extra = raw[CENTRAL.size + nlen : CENTRAL.size + nlen + xlen]
+    rest = raw[CENTRAL.size + nlen + xlen :]
     slots = {"flags": 3, "crc": 7, "csize": 8, "usize": 9, "offset": 16}
-    zip64_in_use = _U32 in (head[8], head[9], head[16])
+    zip64_in_use = U32 in (head[8], head[9], head[16])
     if zip64_in_use:
-        usize, csize, offset = _zip64_values(
-            extra, [head[9] == _U32, head[8] == _U32, head[16] == _U32]
+        usize, csize, offset = zip64_values(
+            extra, [head[9] == U32, head[8] == U32, head[16] == U32]
         )
         head[9] = usize if usize is not None else head[9]
         head[8] = csize if csize is not None else head[8]
         head[16] = offset if offset is not None else head[16]
-        extra = _strip_zip64(extra)
+        extra = strip_zip64(extra)
         head[11] = len(extra)
     for key, value in fields.items():
         head[slots[key]] = value
-    if max(head[8], head[9], head[16]) >= _U32:
+    if max(head[8], head[9], head[16]) >= U32:
         raise WorkbookError(
             "the output would be larger than 4 GB, which xlshuffle does not write: "
             "split the workbook"
         )
-    return _CENTRAL.pack(*head) + name + extra + rest
+    return CENTRAL.pack(*head) + name + extra + rest
 
 
 Content = bytes | Iterable[bytes]
@@ -195,43 +195,43 @@ def _write_member(
     ``new`` member borrows its version, times and flags under its own name.
     """
     offset = out.tell()
-    head = list(_LOCAL.unpack_from(data, template.offset))
+    head = list(LOCAL.unpack_from(data, template.offset))
     nlen, xlen = head[9], head[10]
-    base = template.offset + _LOCAL.size
+    base = template.offset + LOCAL.size
     if new:
         name_bytes = name.encode("utf-8")
         extra = b""
         utf8 = 0 if name.isascii() else 0x800
         head[2] = (head[2] & ~0x0809) | utf8
         head[3] = method = 8
-        central = list(_CENTRAL.unpack_from(template.central, 0))
+        central = list(CENTRAL.unpack_from(template.central, 0))
         central[3] = (central[3] & ~0x0809) | utf8
         central[4] = 8
         central[10], central[11], central[12] = len(name_bytes), 0, 0
         central[14], central[15] = 0, 0
-        record = _CENTRAL.pack(*central) + name_bytes
+        record = CENTRAL.pack(*central) + name_bytes
     else:
         name_bytes = data[base : base + nlen]
-        extra = _strip_zip64(data[base + nlen : base + nlen + xlen])
+        extra = strip_zip64(data[base + nlen : base + nlen + xlen])
         method = template.method
         record = template.central
     head[2] &= ~0x08
     head[9], head[10] = len(name_bytes), len(extra)
-    out.write(b"\0" * (_LOCAL.size + len(name_bytes) + len(extra)))
+    out.write(b"\0" * (LOCAL.size + len(name_bytes) + len(extra)))
     pieces = [content] if isinstance(content, bytes | bytearray) else content
     packer = new_compressor() if method == 8 else None
     crc, usize, csize = _pump(pieces, packer, out)
     end = out.tell()
-    if max(usize, csize, offset) >= _U32:
+    if max(usize, csize, offset) >= U32:
         raise WorkbookError(
             f"part {name} would be larger than 4 GB, which xlshuffle does not write: "
             "split the workbook"
         )
     head[6], head[7], head[8] = crc, csize, usize
     out.seek(offset)
-    out.write(_LOCAL.pack(*head) + name_bytes + extra)
+    out.write(LOCAL.pack(*head) + name_bytes + extra)
     out.seek(end)
-    flags = _CENTRAL.unpack_from(record, 0)[3] & ~0x08
+    flags = CENTRAL.unpack_from(record, 0)[3] & ~0x08
     return _patched_central(record, offset=offset, crc=crc, csize=csize, usize=usize, flags=flags)
 
 
@@ -290,13 +290,13 @@ def write_package(
     for record in ordered:
         out.write(record)
     cd_size = out.tell() - cd_offset
-    if len(ordered) > 0xFFFE or cd_offset >= _U32:
+    if len(ordered) > 0xFFFE or cd_offset >= U32:
         raise WorkbookError(
             "the output would need zip64 (more than 65,534 parts or 4 GB), which xlshuffle "
             "does not write: split the workbook"
         )
     comment = pkg.comment
     out.write(
-        _EOCD.pack(_SIG_EOCD, 0, 0, len(ordered), len(ordered), cd_size, cd_offset, len(comment))
+        EOCD.pack(SIG_EOCD, 0, 0, len(ordered), len(ordered), cd_size, cd_offset, len(comment))
         + comment
     )

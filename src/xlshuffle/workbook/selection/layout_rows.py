@@ -19,8 +19,7 @@ from ..scan.refs import Area, cell_ref, parse_area
 from ..scan.rowfind import used_cols
 from ..scan.sheet import SheetXml
 from ..scan.xmlscan import attrs, iter_tags, local, unescape
-from ..values.cells import CellStyles, cell_value
-from ..values.strings import SharedStrings, ValuesError
+from ..values.cells import CellStyles, SharedStrings, ValuesError, cell_value
 from .layout import Cell, Rows
 
 __all__ = ["SheetRows"]

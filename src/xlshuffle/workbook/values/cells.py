@@ -25,25 +25,19 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable
+from typing import TypeAlias
 
-from .strings import (  # noqa: F401 - re-exported and shared
-    _ASCII_DIGITS,
-    _HEX,
-    _MAC_EPOCH,
-    _SECS_PER_DAY,
-    _WINDOWS_EPOCH,
-    _XML_SPACE,
-    CellValue,
-    SharedStrings,
-    ValuesError,
-    _ascii_int,
-    _feed,
-    _local,
-    _parser,
-    _TextCollector,
-    _unescape_xstring,
-)
+from .strings import SharedStrings, TextCollector
 from .styles import CellStyles, workbook_date1904
+from .xmlread import (
+    ASCII_DIGITS,
+    XML_SPACE,
+    ValuesError,
+    ascii_int,
+    expat_parser,
+    feed,
+    local_name,
+)
 
 __all__ = [
     "CellStyles",
@@ -55,6 +49,14 @@ __all__ = [
     "workbook_date1904",
 ]
 
+
+CellValue: TypeAlias = (
+    bool | int | float | str | _dt.datetime | _dt.date | _dt.time | _dt.timedelta | None
+)
+
+_WINDOWS_EPOCH = _dt.datetime(1899, 12, 30)
+_MAC_EPOCH = _dt.datetime(1904, 1, 1)
+_SECS_PER_DAY = 86400
 
 _Parsed = tuple[str, str, str | None, str | None]
 
@@ -70,12 +72,12 @@ class _CellSplitter:
         self.head: dict[str, str] = {}
         self.value: list[str] | None = None
         self.in_v = False
-        self.collector: _TextCollector | None = None
+        self.collector: TextCollector | None = None
         self.in_is = False
         self.formula = False
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
-        local = _local(name)
+        local = local_name(name)
         stack = self.stack
         stack.append(local)
         depth = len(stack)
@@ -88,7 +90,7 @@ class _CellSplitter:
                 self.value = []
                 self.in_v = True
             elif local == "is" and self.collector is None:
-                self.collector = _TextCollector(stack, 1)
+                self.collector = TextCollector(stack, 1)
                 self.in_is = True
             elif local == "f":
                 self.formula = True
@@ -114,11 +116,11 @@ class _CellSplitter:
 
 def _split(data: bytes) -> _CellSplitter:
     splitter = _CellSplitter()
-    parser = _parser()
+    parser = expat_parser()
     parser.StartElementHandler = splitter.start
     parser.EndElementHandler = splitter.end
     parser.CharacterDataHandler = splitter.characters
-    _feed(parser, data, "the cell")
+    feed(parser, data, "the cell")
     return splitter
 
 
@@ -157,14 +159,14 @@ def unsaved_formula(cell_xml: bytes) -> bool:
     t = splitter.head.get("t", "n")
     if t in ("str", "inlineStr"):
         return t == "str" and splitter.value is None
-    return splitter.value is None or not "".join(splitter.value).strip(_XML_SPACE)
+    return splitter.value is None or not "".join(splitter.value).strip(XML_SPACE)
 
 
 def _number(text: str) -> int | float:
     """An xsd:double literal: int when it is an integer literal, else float."""
-    literal = text.strip(_XML_SPACE)
+    literal = text.strip(XML_SPACE)
     body = literal[1:] if literal[:1] in ("+", "-") else literal
-    if body and _ASCII_DIGITS.issuperset(body):
+    if body and ASCII_DIGITS.issuperset(body):
         try:
             return int(literal)
         except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
@@ -175,9 +177,9 @@ def _number(text: str) -> int | float:
         exponent = exponent[1:]
     if (
         (whole or fraction)
-        and _ASCII_DIGITS.issuperset(whole)
-        and _ASCII_DIGITS.issuperset(fraction)
-        and (not e or (exponent and _ASCII_DIGITS.issuperset(exponent)))
+        and ASCII_DIGITS.issuperset(whole)
+        and ASCII_DIGITS.issuperset(fraction)
+        and (not e or (exponent and ASCII_DIGITS.issuperset(exponent)))
     ):
         return float(literal)
     raise ValuesError(f"a numeric cell holds {text[:40]!r}, which is not a number")
@@ -210,7 +212,7 @@ def _from_excel(value: int | float, *, date1904: bool, elapsed: bool) -> CellVal
 
 def _iso8601(text: str) -> _dt.datetime | _dt.date | _dt.time:
     """The value of a ``t="d"`` cell: an ISO 8601 date, time or date and time (naive)."""
-    literal = text.strip(_XML_SPACE)
+    literal = text.strip(XML_SPACE)
     if literal[-1:] in ("Z", "z"):
         literal = literal[:-1]
     try:
@@ -311,14 +313,14 @@ def cell_value(
         return inline
     if t == "str":
         return text
-    if text is None or not text.strip(_XML_SPACE):
+    if text is None or not text.strip(XML_SPACE):
         return None
     if t == "n":
         return _numeric(text, s, styles, date1904)
     if t == "s":
         if strings is None:
             raise ValuesError("a shared-string cell in a workbook without shared strings")
-        return strings[_ascii_int(text, "a shared string index")]
+        return strings[ascii_int(text, "a shared string index")]
     read = _READERS.get(t)
     if read is None:
         raise ValuesError(f"unknown cell type t={t[:20]!r}")
@@ -328,14 +330,14 @@ def cell_value(
 def _numeric(text: str, s: str, styles: CellStyles, date1904: bool) -> CellValue:
     """A number cell: int or float, or a date, time or duration by its style."""
     number = _number(text)
-    style = _ascii_int(s, "a style index")
+    style = ascii_int(s, "a style index")
     if styles.is_date(style):
         return _from_excel(number, date1904=date1904, elapsed=styles.is_elapsed(style))
     return number
 
 
 def _boolean(text: str) -> bool:
-    flag = text.strip(_XML_SPACE)
+    flag = text.strip(XML_SPACE)
     if flag in ("1", "true"):
         return True
     if flag in ("0", "false"):

@@ -1,92 +1,18 @@
-"""Shared strings and the expat plumbing of :mod:`.values` (see there for the rules)."""
+"""Shared strings for :mod:`.values`: the ``sharedStrings.xml`` table, and the text of a
+string item (``<si>``, or a cell's inline ``<is>``) with its ``_xHHHH_`` escapes decoded."""
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Iterable, Iterator
-from typing import TypeAlias
-from xml.parsers import expat
 
-from ...draw.errors import WorkbookError
+from .xmlread import ValuesError, expat_parser, feed, local_name
 
-__all__ = ["SharedStrings", "ValuesError"]
+__all__ = ["SharedStrings", "TextCollector"]
 
-CellValue: TypeAlias = (
-    bool | int | float | str | _dt.datetime | _dt.date | _dt.time | _dt.timedelta | None
-)
-
-# Built-in number formats (ECMA-376 Part 1, 18.8.30) that show a date or a time: 14-22
-# and 45-47 everywhere, 27-36 and 50-58 in the East Asian locales (zh-tw, zh-cn, ja-jp,
-# ko-kr), where every one of them is a date or a time. The Thai ids 59-81 are not
-# included: half of them are numbers and Excel outside th-th shows them as General.
-_BUILTIN_DATE_IDS = frozenset([*range(14, 23), *range(27, 37), *range(45, 48), *range(50, 59)])
-_BUILTIN_ELAPSED_IDS = frozenset([46])  # [h]:mm:ss
-
-_WINDOWS_EPOCH = _dt.datetime(1899, 12, 30)
-_MAC_EPOCH = _dt.datetime(1904, 1, 1)
-_SECS_PER_DAY = 86400
-
-_XML_SPACE = " \t\n\r"
 _HEX = frozenset("0123456789abcdefABCDEF")
-_ASCII_DIGITS = frozenset("0123456789")
-
-_MAX_STYLES = 1_000_000  # Excel allows 64,000 cell formats
-_MAX_FORMATS = 100_000
 
 
-class ValuesError(WorkbookError):
-    """A part or a cell that cannot be read: malformed XML, too many shared strings...
-
-    It is a :class:`~xlshuffle.WorkbookError` (so also a :class:`ValueError`).
-
-    Parameters
-    ----------
-    reason : str
-        A short phrase saying what is wrong, also available as :attr:`reason`.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-# --------------------------------------------------------------------------- XML plumbing
-
-
-def _local(name: str) -> str:
-    """The local part of an element name, whatever its prefix."""
-    return name.rpartition(":")[2]
-
-
-def _refuse_dtd(*_args: object) -> None:
-    raise ValuesError("a document type declaration is not allowed")
-
-
-def _parser() -> expat.XMLParserType:
-    """A non-namespace-aware expat parser that refuses DTDs and buffers text."""
-    parser = expat.ParserCreate()
-    parser.buffer_text = True
-    parser.buffer_size = 1 << 16
-    parser.StartDoctypeDeclHandler = _refuse_dtd
-    parser.EntityDeclHandler = _refuse_dtd
-    return parser
-
-
-def _feed(parser: expat.XMLParserType, xml: bytes | Iterable[bytes], what: str) -> None:
-    """Parse ``xml`` (bytes or chunks of bytes) to the end, or raise :class:`ValuesError`."""
-    chunks: Iterable[bytes] = (
-        (bytes(xml),) if isinstance(xml, bytes | bytearray | memoryview) else xml
-    )
-    try:
-        for chunk in chunks:
-            parser.Parse(bytes(chunk), False)
-        parser.Parse(b"", True)
-    except ValuesError:
-        raise
-    except expat.ExpatError as exc:
-        raise ValuesError(f"{what} is not well-formed XML ({exc})") from None
-    except (ValueError, LookupError) as exc:  # an encoding pyexpat cannot use (shift_jis, rot13)
-        raise ValuesError(f"{what} has an unusable encoding ({exc})") from None
+# ------------------------------------------------------------------------------ string items
 
 
 def _unescape_xstring(text: str) -> str:
@@ -133,21 +59,11 @@ def _hex4(text: str, at: int) -> int | None:
     return None
 
 
-def _ascii_int(text: str, what: str) -> int:
-    """A non-negative decimal integer of ASCII digits (XML whitespace around it allowed)."""
-    digits = text.strip(_XML_SPACE)
-    if not digits or len(digits) > 18 or not _ASCII_DIGITS.issuperset(digits):
-        raise ValuesError(f"{what} is not a small non-negative integer: {text[:40]!r}")
-    return int(digits)
-
-
-# --------------------------------------------------------------------------- shared strings
-
-
-class _TextCollector:
+class TextCollector:
     """Collects the plain text of ``<si>``/``<is>``: ``<t>`` and ``<r><t>``, not ``<rPh>``.
 
-    ``base`` is the depth of the ``si``/``is`` element in the element stack.
+    ``base`` is the depth of the ``si``/``is`` element in the element stack. The shared
+    strings table reads its ``<si>`` with it, and a cell (:mod:`.cells`) its ``<is>``.
     """
 
     __slots__ = ("base", "pieces", "stack", "t_depth")
@@ -173,18 +89,21 @@ class _TextCollector:
         return _unescape_xstring("".join(self.pieces))
 
 
+# --------------------------------------------------------------------------- shared strings
+
+
 class _StringsReader:
     """The expat handlers of :meth:`SharedStrings.parse`: one string per ``<si>``."""
 
     def __init__(self, max_strings: int, max_chars: int) -> None:
         self.strings: list[str] = []
         self.stack: list[str] = []
-        self.collector: _TextCollector | None = None
+        self.collector: TextCollector | None = None
         self.chars = 0
         self.max_strings, self.max_chars = max_strings, max_chars
 
     def start(self, name: str, _attrs: dict[str, str]) -> None:
-        local = _local(name)
+        local = local_name(name)
         stack = self.stack
         stack.append(local)
         if len(stack) == 1:
@@ -193,7 +112,7 @@ class _StringsReader:
         elif len(stack) == 2 and local == "si":
             if len(self.strings) >= self.max_strings:
                 raise ValuesError(f"more than {self.max_strings:,} shared strings")
-            self.collector = _TextCollector(stack, 1)
+            self.collector = TextCollector(stack, 1)
         elif self.collector is not None:
             self.collector.start(local)
 
@@ -273,11 +192,11 @@ class SharedStrings:
             ``max_strings`` or ``max_chars`` (raised as soon as the limit is passed).
         """
         reader = _StringsReader(max_strings, max_chars)
-        parser = _parser()
+        parser = expat_parser()
         parser.StartElementHandler = reader.start
         parser.EndElementHandler = reader.end
         parser.CharacterDataHandler = reader.characters
-        _feed(parser, xml, "the shared strings part")
+        feed(parser, xml, "the shared strings part")
         return cls(reader.strings)
 
     def __len__(self) -> int:

@@ -5,20 +5,19 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 
-from .strings import (
-    _BUILTIN_DATE_IDS,
-    _BUILTIN_ELAPSED_IDS,
-    _MAX_FORMATS,
-    _MAX_STYLES,
-    _XML_SPACE,
-    ValuesError,
-    _ascii_int,
-    _feed,
-    _local,
-    _parser,
-)
+from .xmlread import XML_SPACE, ValuesError, ascii_int, expat_parser, feed, local_name
 
 __all__ = ["CellStyles", "workbook_date1904"]
+
+# Built-in number formats (ECMA-376 Part 1, 18.8.30) that show a date or a time: 14-22
+# and 45-47 everywhere, 27-36 and 50-58 in the East Asian locales (zh-tw, zh-cn, ja-jp,
+# ko-kr), where every one of them is a date or a time. The Thai ids 59-81 are not
+# included: half of them are numbers and Excel outside th-th shows them as General.
+_BUILTIN_DATE_IDS = frozenset([*range(14, 23), *range(27, 37), *range(45, 48), *range(50, 59)])
+_BUILTIN_ELAPSED_IDS = frozenset([46])  # [h]:mm:ss
+
+_MAX_STYLES = 1_000_000  # Excel allows 64,000 cell formats
+_MAX_FORMATS = 100_000
 
 
 def _scan_format(code: str) -> tuple[bool, bool]:
@@ -67,7 +66,7 @@ class _StylesReader:
         self.stack: list[str] = []
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
-        local = _local(name)
+        local = local_name(name)
         stack = self.stack
         stack.append(local)
         if len(stack) != 3:
@@ -75,12 +74,12 @@ class _StylesReader:
         if local == "numFmt" and stack[1] == "numFmts":
             if len(self.custom) >= _MAX_FORMATS:
                 raise ValuesError("too many number formats")
-            num_fmt_id = _ascii_int(attrs.get("numFmtId", ""), "a numFmtId")
+            num_fmt_id = ascii_int(attrs.get("numFmtId", ""), "a numFmtId")
             self.custom[num_fmt_id] = attrs.get("formatCode", "")
         elif local == "xf" and stack[1] == "cellXfs":
             if len(self.xf_formats) >= _MAX_STYLES:
                 raise ValuesError("too many cell formats")
-            self.xf_formats.append(_ascii_int(attrs.get("numFmtId", "0"), "a numFmtId"))
+            self.xf_formats.append(ascii_int(attrs.get("numFmtId", "0"), "a numFmtId"))
 
     def end(self, _name: str) -> None:
         self.stack.pop()
@@ -148,10 +147,10 @@ class CellStyles:
         if styles_xml is None:
             return cls()
         reader = _StylesReader()
-        parser = _parser()
+        parser = expat_parser()
         parser.StartElementHandler = reader.start
         parser.EndElementHandler = reader.end
-        _feed(parser, styles_xml, "the styles part")
+        feed(parser, styles_xml, "the styles part")
         dates: list[int] = []
         elapsed: list[int] = []
         for index, num_fmt_id in enumerate(reader.xf_formats):
@@ -213,12 +212,12 @@ def workbook_date1904(workbook_xml: bytes) -> bool:
     found: list[bool] = []
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        if _local(name) == "workbookPr":
-            found.append(attrs.get("date1904", "").strip(_XML_SPACE) in ("1", "true"))
+        if local_name(name) == "workbookPr":
+            found.append(attrs.get("date1904", "").strip(XML_SPACE) in ("1", "true"))
             raise _Found
 
-    parser = _parser()
+    parser = expat_parser()
     parser.StartElementHandler = start
     with contextlib.suppress(_Found):
-        _feed(parser, workbook_xml, "the workbook part")
+        feed(parser, workbook_xml, "the workbook part")
     return bool(found and found[0])
