@@ -1,4 +1,5 @@
-"""Benchmark: research and classroom draws (orders, allocation lists, balanced teams) against a plain seeded shuffle.
+"""Benchmark: research and classroom draws (orders, allocation lists, balanced teams)
+against a plain seeded shuffle.
 
 Usage: python benchmarks/bench_designs.py [--repeat 5] [--cli]
 

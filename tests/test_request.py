@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from xlshuffle.cli import _parse, build_parser
+from xlshuffle.cli import build_parser, parse_command
 from xlshuffle.cli.request import draw_of, requests_of
 from xlshuffle.common.request import (
     DrawRequest,
@@ -28,7 +28,7 @@ from xlshuffle.tabledraw.raffle_options import DrawOptions
 
 def parsed(argv: list[str]) -> DrawRequest:
     """The request the command line builds from ``argv`` (as ``shuffle|sample|groups``)."""
-    args = _parse(build_parser(), argv)
+    args = parse_command(build_parser(), argv)
     assert args is not None
     options, sides = draw_of(args)
     seed = Seed.typed(args.seed, exact=args.exact_seed)

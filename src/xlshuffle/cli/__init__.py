@@ -97,11 +97,11 @@ def _whole(text: str, least: int) -> int:
     return value
 
 
-def _positive(text: str) -> int:
+def whole_number(text: str) -> int:
     return _whole(text, 0)
 
 
-def _one_or_more(text: str) -> int:
+def one_or_more(text: str) -> int:
     """A count whose 0 would deal nothing (empty hands, no deck): refused, not obeyed."""
     return _whole(text, 1)
 
@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .commit import as_committed_draw
 
         argv = as_committed_draw(list(sys.argv[1:] if argv is None else argv))
-        args = _parse(build_parser(), argv)
+        args = parse_command(build_parser(), argv)
         if args is None:
             return 2
         handler: Handler = args.func
@@ -153,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _parse(
+def parse_command(
     parser: argparse.ArgumentParser, argv: Sequence[str] | None
 ) -> argparse.Namespace | None:
     """The parsed arguments, or None when no command was given (the help is printed)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..draw.cards import deal_hands
 from ..draw.protocol import new_seed
-from . import UsageError, _one_or_more, _positive, add_seed, seed_note, seed_of
+from . import UsageError, add_seed, one_or_more, seed_note, seed_of, whole_number
 
 __all__ = ["register"]
 
@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
         "file's own ending (its first line's).",
     )
     p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")
-    p.add_argument("-n", type=_positive, help="output at most N lines, in draw order")
+    p.add_argument("-n", type=whole_number, help="output at most N lines, in draw order")
     add_seed(p, "order")
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
     p.add_argument(
@@ -60,11 +60,11 @@ def register(sub: Any) -> None:
         "deal as xlshuffle.deal_hands, and as the Excel function DEAL for one deck without "
         "jokers.",
     )
-    p.add_argument("--cards", type=_one_or_more, default=5, help="cards per hand (default 5)")
-    p.add_argument("--hands", type=_one_or_more, default=1, help="number of hands (default 1)")
-    p.add_argument("--deck", type=_one_or_more, help="deal from the numbers 1..N instead of cards")
-    p.add_argument("--jokers", type=_positive, default=0, help="jokers per deck")
-    p.add_argument("--decks", type=_one_or_more, default=1, help="decks shuffled together")
+    p.add_argument("--cards", type=one_or_more, default=5, help="cards per hand (default 5)")
+    p.add_argument("--hands", type=one_or_more, default=1, help="number of hands (default 1)")
+    p.add_argument("--deck", type=one_or_more, help="deal from the numbers 1..N instead of cards")
+    p.add_argument("--jokers", type=whole_number, default=0, help="jokers per deck")
+    p.add_argument("--decks", type=one_or_more, default=1, help="decks shuffled together")
     add_seed(p, "deal")
     p.add_argument("--json", action="store_true", help="print a JSON record")
     p.set_defaults(func=_cmd_deal)
@@ -75,7 +75,7 @@ def register(sub: Any) -> None:
         description="Print a fresh seed (128 bits from the operating system's random source, "
         "as 26 letters and digits) to announce before a draw and pass to --seed.",
     )
-    p.add_argument("-c", "--count", type=_positive, default=1, help="how many seeds")
+    p.add_argument("-c", "--count", type=whole_number, default=1, help="how many seeds")
     p.set_defaults(func=_cmd_seed)
 
 

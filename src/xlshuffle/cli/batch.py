@@ -20,7 +20,7 @@ from . import add_seed, guards, records
 from .commit import add_committed_options
 from .draws import add_draw_options
 from .options import add_limits
-from .paths import DEFAULT_SUFFIX, _Usage, destination, expand
+from .paths import DEFAULT_SUFFIX, PathUsageError, destination, expand
 from .report import human_channel, outcome, report, write_record
 from .request import check_options, draw_of, requests_of
 
@@ -275,7 +275,7 @@ def _inputs(args: argparse.Namespace) -> list[str]:
 
     try:
         return expand(args.inputs, args.suffix or DEFAULT_SUFFIX[args.command])
-    except _Usage as exc:
+    except PathUsageError as exc:
         raise UsageError(str(exc)) from None
 
 
@@ -286,7 +286,7 @@ def _sources(args: argparse.Namespace, paths: list[str]) -> list[tuple[str, str 
     many = len(paths) > 1
     try:
         return [(path, destination(args, path, many)) for path in paths]
-    except _Usage as exc:
+    except PathUsageError as exc:
         raise UsageError(str(exc)) from None
 
 

@@ -183,10 +183,10 @@ def _extra(args: argparse.Namespace) -> list[str]:
 def request_of(command: str, src: str, options: list[str]) -> DrawRequest:
     """The request of ``xlshuffle COMMAND SRC OPTIONS...``: the draw's own parser and
     checks, no file drawn."""
-    from . import UsageError, _parse, build_parser
+    from . import UsageError, build_parser, parse_command
 
     try:
-        args = _parse(build_parser(), [command, src, *options])
+        args = parse_command(build_parser(), [command, src, *options])
     except UsageError as exc:  # the draw's parser: name the draw's help
         text = str(exc)
         if " (see 'xlshuffle " in text:

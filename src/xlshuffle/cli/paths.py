@@ -7,7 +7,7 @@ import glob
 import os
 import re
 
-__all__ = ["DEFAULT_SUFFIX", "destination", "expand"]
+__all__ = ["DEFAULT_SUFFIX", "PathUsageError", "destination", "expand"]
 
 # xlshuffle.lists.LIST_EXTENSIONS written out: importing the lists package for three
 # strings would cost every run ~30 ms of start-up (a test keeps the two equal)
@@ -16,7 +16,7 @@ _BACKUP = re.compile(r"\.bak(?:-\d+)?\.[^.]+$", re.IGNORECASE)  # NAME.bak.xlsx,
 DEFAULT_SUFFIX = {"shuffle": ".shuffled", "groups": ".groups", "sample": ".sample"}
 
 
-class _Usage(Exception):
+class PathUsageError(Exception):
     """Raised inside a handler for a command line that cannot work (exit code 2)."""
 
 
@@ -35,12 +35,12 @@ def expand(patterns: list[str], skip_suffix: str) -> list[str]:
             )
             if not found:
                 kinds = ", ".join(_EXTENSIONS)
-                raise _Usage(f"{pattern}: the folder holds no workbook or list ({kinds})")
+                raise PathUsageError(f"{pattern}: the folder holds no workbook or list ({kinds})")
             out.extend(found)
         elif not os.path.exists(pattern) and glob.has_magic(pattern):
             matched = sorted(glob.glob(pattern))
             if not matched:
-                raise _Usage(f"{pattern}: no file matches this pattern")
+                raise PathUsageError(f"{pattern}: no file matches this pattern")
             out.extend(matched)
         else:
             out.append(pattern)
@@ -53,12 +53,12 @@ def destination(args: argparse.Namespace, path: str, many: bool) -> str | None:
         return None
     if args.output is not None:
         if many:
-            raise _Usage("-o takes one input: use --out-dir or --suffix for several")
+            raise PathUsageError("-o takes one input: use --out-dir or --suffix for several")
         return None if args.output == "-" else str(args.output)
     stem, ext = os.path.splitext(os.path.basename(path))
     if args.command == "sample" and args.suffix is None and args.out_dir is None:
         if many and not args.json:  # --json: each file's winners in its own JSON line
-            raise _Usage(
+            raise PathUsageError(
                 "sample prints CSV for one input: use --out-dir or --suffix for several "
                 "(or --json: one JSON document per file, a line each)"
             )

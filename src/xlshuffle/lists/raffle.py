@@ -26,12 +26,12 @@ from ..tabledraw.winners import first_difference, read_saved_table
 from .lines import DEFAULT_MAX_MB
 from .opened import Opened, csv_field, list_record, list_request, opened, write_list
 
-__all__ = ["draw_csv", "drawn_sample", "verify_draw_csv"]
+__all__ = ["Fields", "draw_csv", "drawn_sample", "verify_draw_csv"]
 
 PathLike = str | os.PathLike[str]
 
 
-class _Fields:
+class Fields:
     """The list's records split into fields (decoded UTF-8, any byte kept), on demand:
     all at once, and only the columns asked for, when no record holds a quote."""
 
@@ -163,7 +163,7 @@ def drawn_sample(
     options, dst, dry_run = asked.draw, request.output.path, request.output.dry_run
     options.check()
     stream, op = request.seed.stream(), opened(request)
-    ents = _Fields(op).entrants()
+    ents = Fields(op).entrants()
     cols = options.columns(ents)
     drawn = choose(ents, options, stream, exclusion_of(ents, options, cols.get("id")))
     if notes is not None:
@@ -196,7 +196,7 @@ def verify_draw_csv(
     op = Opened(src, bool(record["header"]), max_bytes)
     if op.sha256 != record["input_sha256"]:
         raise ListError(f"{op.path}: not the recorded input (SHA-256 differs)")
-    ents = _Fields(op).entrants()
+    ents = Fields(op).entrants()
     if excluded is not None:
         why = check_exclusion(ents, record["target"]["draw"], excluded)
         if why is not None:
@@ -232,7 +232,7 @@ def list_rows(src: PathLike, *, header: bool, max_bytes: int) -> list[list[str]]
     record's, empty fields at the end left out (the rows a commitment digests, protocol
     section 17)."""
     op = Opened(src, header, max_bytes)
-    fields = _Fields(op)
+    fields = Fields(op)
     rows = ([fields.record(0)] if header else []) + fields.rows()
     return [_trimmed(row) for row in rows]
 

@@ -37,7 +37,7 @@ from .opened import (
     too_many_records,
     write_list,
 )
-from .raffle import _Fields
+from .raffle import Fields
 
 __all__ = ["balance_table", "balanced_groups_csv", "balanced_groups_list", "verify_balanced_csv"]
 
@@ -52,7 +52,7 @@ def _teams(
     before: Sequence[int | None] | None = None,
 ) -> Teams:
     """The list's data records dealt into balanced teams (:func:`draw_teams`)."""
-    return draw_teams(_Fields(op).entrants(), balance, k, stream, before)
+    return draw_teams(Fields(op).entrants(), balance, k, stream, before)
 
 
 def _chunks(op: Opened, numbers: Sequence[int], label: str) -> Iterator[bytes | bytearray]:
@@ -184,7 +184,7 @@ def read_avoid(path: PathLike, op: Opened, header: bool) -> list[int | None]:
             f"--avoid {name}: {earlier.n} data rows, not the {op.n} of {op.path}: give "
             "the output of a groups draw of this list"
         )
-    ours, theirs = _Fields(op), _Fields(earlier)
+    ours, theirs = Fields(op), Fields(earlier)
     out: list[int | None] = []
     for i in range(op.n):
         fields = theirs.record(earlier.first + i)
