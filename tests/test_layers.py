@@ -12,7 +12,7 @@ Layers, from the bottom::
     tabledraw the draws over a table of values the edges share (raffles, audits, teams)
     common    the typed request and record, and stdlib utilities (file writing, progress)
     excel     the worksheet functions, through xlwings
-    lab       the fairness lab (stdlib; matplotlib only in lab.plots and lab.raffle_plots)
+    lab       the fairness lab (stdlib; matplotlib only in lab.plots)
     lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
     filedraw  one typed draw request run on a file by the list or workbook engine, and
@@ -67,7 +67,6 @@ RULES: dict[str, Rule] = {
     "lab": rule("draw", "common", "lab"),
     "lists": rule("draw", "tabledraw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
     "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),
-    "lab.raffle_plots": rule("draw", "common", "lab", third_party=("matplotlib",)),
     # the root only for __version__ (the record names the tool's version)
     "workbook": rule(
         "draw",

@@ -150,7 +150,7 @@ def raffles_section() -> str:
 
 
 def write_figure(img: Path) -> Path:
-    from xlshuffle.lab.raffle_plots import WEIGHTED_FIGURE, weighted_figure
+    from xlshuffle.lab.plots import WEIGHTED_FIGURE, weighted_figure
 
     return weighted_figure(WEIGHTS, WINNERS, img / WEIGHTED_FIGURE)
 

@@ -281,9 +281,9 @@ def _cmd_draws(args: argparse.Namespace) -> int:
     winners = DRAWS_WINNERS if args.winners is None else args.winners
     plots = None
     if args.plot:
-        from ..lab import raffle_plots  # needs matplotlib: fail before any work
+        from ..lab import plots as lab_plots  # needs matplotlib: fail before any work
 
-        plots = raffle_plots
+        plots = lab_plots
     report = draws_report(weights, winners)
     written = []
     if plots is not None:

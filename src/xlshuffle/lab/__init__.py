@@ -1,8 +1,7 @@
 """The fairness lab: the classic shuffles, fair and biased, measured exactly and by sampling.
 
-Pure standard library, except :mod:`xlshuffle.lab.plots` and
-:mod:`xlshuffle.lab.raffle_plots`, which need matplotlib and are imported only by whoever
-draws the figures (``xlshuffle fairness --plot``).
+Pure standard library, except :mod:`xlshuffle.lab.plots`, which needs matplotlib and is
+imported only by whoever draws the figures (``xlshuffle fairness --plot``).
 
 Modules
 -------

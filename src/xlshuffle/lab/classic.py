@@ -17,7 +17,7 @@ exactly (same seed, same order).
 
 This module is the specimens' documented home and holds their registry,
 :data:`ALGORITHMS`; the shuffles themselves are written in two private modules, the fair
-ones in ``_fair`` and the biased ones (with the generators they run on) in ``_biased``.
+ones in ``fair`` and the biased ones (with the generators they run on) in ``biased``.
 
 Examples
 --------
@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..draw.protocol import Source
-from ._biased import (
+from .biased import (
     MsvcRand,
     VbaRnd,
     naive_swap,
@@ -43,7 +43,7 @@ from ._biased import (
     random_swaps,
     vba_int_rnd,
 )
-from ._fair import (
+from .fair import (
     durstenfeld_backward,
     durstenfeld_forward,
     fisher_yates,

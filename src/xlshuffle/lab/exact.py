@@ -21,8 +21,8 @@ from fractions import Fraction
 
 from ..draw.errors import SizeError
 from ..draw.protocol import Source
-from ._shared import Perm, Tick, as_algorithm
 from .classic import Algorithm, VbaRnd
+from .shared import Perm, Tick, as_algorithm
 
 __all__ = [
     "ExactSummary",

@@ -38,7 +38,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..draw.errors import OptionError, SizeError
-from ._shared import Tick
 from .classic import ALGORITHMS, Algorithm
 from .exact import (
     ExactSummary,
@@ -50,6 +49,7 @@ from .exact import (
     summarise,
 )
 from .sampled import ALPHA, Cost, CountingSource, SampleResult, measure_cost, sample
+from .shared import Tick
 from .stats import chi2_sf, gammaincc
 
 __all__ = [

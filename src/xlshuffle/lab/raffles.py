@@ -15,7 +15,7 @@ What it shows, for small cases:
 * systematic and monetary-unit selections give each item the chance the protocol states,
   ``k/n`` and ``min(1, a*k/T)`` (:func:`audit_chances`).
 
-Beside them, the ways by hand (from ``_byhand``): running totals with ``RANDBETWEEN``
+Beside them, the ways by hand (from ``byhand``): running totals with ``RANDBETWEEN``
 (a winner can win twice) and sorting by ``RAND()*weight`` (not proportional), and the
 point users of ``sample(weights=..., replace=False)`` miss: a raffle's chance of being among
 ``k`` winners is not ``k * weight / total``; the monetary-unit selection's is
@@ -32,8 +32,8 @@ from typing import Any
 
 from ..draw import reduce_weights
 from ..draw.errors import SizeError
-from ._byhand import rand_key_chances, rand_times_weight, running_totals
-from ._proofs import (
+from .byhand import rand_key_chances, rand_times_weight, running_totals
+from .proofs import (
     AuditChances,
     audit_chances,
     draw_distribution,

@@ -20,8 +20,8 @@ from operator import itemgetter
 from ..draw.errors import SizeError
 from ..draw.protocol import Source
 from ..draw.seed import Seed
-from ._shared import Perm, Tick, as_algorithm
 from .classic import Algorithm, MsvcRand, VbaRnd
+from .shared import Perm, Tick, as_algorithm
 from .stats import chi2_sf, poisson_sf
 
 __all__ = ["ALPHA", "Cost", "CountingSource", "SampleResult", "measure_cost", "sample"]

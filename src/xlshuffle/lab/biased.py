@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from ..draw.protocol import Source
-from ._fair import durstenfeld_backward
+from .fair import durstenfeld_backward
 
 __all__ = [
     "MsvcRand",
