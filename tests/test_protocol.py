@@ -152,7 +152,7 @@ class _CraftedStream(DrawStream):
 )
 def test_fast_path_makes_the_same_swaps_as_randbelow(n: int, words: list[int]) -> None:
     fast, slow = list(range(n)), list(range(n))
-    _CraftedStream(words)._durstenfeld(fast, n - 1)  # type: ignore[arg-type]
+    _CraftedStream(words).durstenfeld(fast, n - 1)
     durstenfeld(slow, n - 1, _CraftedStream(words).randbelow)
     assert fast == slow
 
@@ -160,7 +160,7 @@ def test_fast_path_makes_the_same_swaps_as_randbelow(n: int, words: list[int]) -
 @given(seeds, st.integers(min_value=0, max_value=1500))
 def test_fast_path_equals_generic_loop_on_real_streams(seed: object, n: int) -> None:
     fast, slow = list(range(n)), list(range(n))
-    DrawStream(seed)._durstenfeld(fast, max(n - 1, 0))  # type: ignore[arg-type]
+    DrawStream(seed).durstenfeld(fast, max(n - 1, 0))  # type: ignore[arg-type]
     durstenfeld(slow, max(n - 1, 0), DrawStream(seed).randbelow)
     assert fast == slow
 

@@ -2009,7 +2009,7 @@ def durstenfeld(items: MutableSequence[T], steps: int, randbelow: Callable[[int]
 
     Balanced teams (:mod:`.teams`) shuffle with it from their own ``randbelow``, and
     exact-enumeration tests feed it every possible sequence of choices. Seeded calls take
-    :meth:`DrawStream._durstenfeld`, which makes the same swaps.
+    :meth:`DrawStream.durstenfeld`, which makes the same swaps.
     """
     n = len(items)
     for i in range(steps):
@@ -2022,7 +2022,7 @@ def shuffle_prefix(items: list[T], steps: int, seed: object) -> None:
     ``steps`` places get their final items, as the first ``steps`` of a whole shuffle do."""
     source = resolve_source(seed)
     if isinstance(source, DrawStream):
-        source._durstenfeld(items, steps)  # type: ignore[arg-type]
+        source.durstenfeld(items, steps)
     else:
         durstenfeld(items, steps, source.randbelow)
 
@@ -2509,7 +2509,7 @@ import unicodedata
 from decimal import Decimal
 from operator import add as _add
 from operator import mod as _mod
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 from .errors import SeedError
 
@@ -2810,8 +2810,9 @@ class DrawStream:
             w = self.next_word()
         return w % m
 
-    def _durstenfeld(self, items: list[object], steps: int) -> None:
-        """Forward Durstenfeld, in place, for ``steps`` steps (protocol step 5).
+    def durstenfeld(self, items: list[Any], steps: int) -> None:
+        """Forward Durstenfeld, in place, for ``steps`` steps (protocol step 5): after it the
+        first ``steps`` places of ``items`` hold what a whole shuffle puts there.
 
         Makes the same swaps as ``xlshuffle.draw.knuth.durstenfeld`` fed by
         :meth:`randbelow` (a test holds them equal), a buffer at a time: when every word

@@ -40,7 +40,7 @@ def durstenfeld(items: MutableSequence[T], steps: int, randbelow: Callable[[int]
 
     Balanced teams (:mod:`.teams`) shuffle with it from their own ``randbelow``, and
     exact-enumeration tests feed it every possible sequence of choices. Seeded calls take
-    :meth:`DrawStream._durstenfeld`, which makes the same swaps.
+    :meth:`DrawStream.durstenfeld`, which makes the same swaps.
     """
     n = len(items)
     for i in range(steps):
@@ -53,7 +53,7 @@ def shuffle_prefix(items: list[T], steps: int, seed: object) -> None:
     ``steps`` places get their final items, as the first ``steps`` of a whole shuffle do."""
     source = resolve_source(seed)
     if isinstance(source, DrawStream):
-        source._durstenfeld(items, steps)  # type: ignore[arg-type]
+        source.durstenfeld(items, steps)
     else:
         durstenfeld(items, steps, source.randbelow)
 

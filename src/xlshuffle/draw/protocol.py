@@ -19,7 +19,7 @@ import unicodedata
 from decimal import Decimal
 from operator import add as _add
 from operator import mod as _mod
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 from .errors import SeedError
 
@@ -320,8 +320,9 @@ class DrawStream:
             w = self.next_word()
         return w % m
 
-    def _durstenfeld(self, items: list[object], steps: int) -> None:
-        """Forward Durstenfeld, in place, for ``steps`` steps (protocol step 5).
+    def durstenfeld(self, items: list[Any], steps: int) -> None:
+        """Forward Durstenfeld, in place, for ``steps`` steps (protocol step 5): after it the
+        first ``steps`` places of ``items`` hold what a whole shuffle puts there.
 
         Makes the same swaps as ``xlshuffle.draw.knuth.durstenfeld`` fed by
         :meth:`randbelow` (a test holds them equal), a buffer at a time: when every word

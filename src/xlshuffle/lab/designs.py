@@ -68,7 +68,7 @@ class _Scripted(DrawStream):
     ) -> DrawStream:
         return self  # every sub-stream (stratum, person, combination) answers from the script
 
-    def _durstenfeld(self, items: list[object], steps: int) -> None:
+    def durstenfeld(self, items: list[Any], steps: int) -> None:
         """Protocol step 5 one ``randbelow`` at a time (the stream's fast path reads words)."""
         n = len(items)
         for i in range(steps):
