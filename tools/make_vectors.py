@@ -252,6 +252,7 @@ def main() -> None:
     add_teams(vectors)
     add_commitments(vectors)
     add_rules(vectors)
+    add_tickets(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
@@ -910,6 +911,133 @@ def add_rules(vectors: dict[str, object]) -> None:
             ),
         }
         for c in small
+    ]
+
+
+# ------------------------------------------------------------------ section 18: tickets
+
+
+def ticket_text(seed: object, number: int, ident: str) -> str:
+    """Section 18, step 1: the text a ticket hashes, built from the words of the section."""
+    key = hashlib.sha256(b"xlshuffle/draw/v1" + b"\x00" + seed_bytes(seed)).hexdigest()
+    return "xlshuffle/ticket/v1/" + key + "/" + str(number) + "/" + ident
+
+
+def one_ticket(seed: object, number: int, ident: str) -> str:
+    return hashlib.sha256(ticket_text(seed, number, ident).encode("utf-8")).hexdigest()
+
+
+def entrant_ticket(seed: object, ident: str, count: int) -> int:
+    """Step 2: the smallest of the entrant's ticket numbers, as an integer (compared as
+    the 256-bit numbers, which orders them as their hex texts do)."""
+    return min(int(one_ticket(seed, j, ident), 16) for j in range(count))
+
+
+def ticket_draw(
+    seed: object,
+    ids: list[object],
+    k: int | None,
+    *,
+    weights: list[int] | None = None,
+    rate: tuple[int, int] | None = None,
+    reserves: int = 0,
+) -> list[int]:
+    """Steps 2 and 3 by sorting every entrant: (ticket, ID) ascending."""
+    texts = [canonical(v) for v in ids]
+    counts = weights or [1] * len(ids)
+    keyed = sorted(
+        (entrant_ticket(seed, t, c), t, i)
+        for i, (t, c) in enumerate(zip(texts, counts, strict=True))
+        if c > 0
+    )
+    if rate is not None:
+        num, den = rate
+        # ticket < ceil(p * 2**256)  <=>  ticket * den < num * 2**256 (tickets are whole)
+        won = sum(1 for t, _, _ in keyed if t * den < num * 2**256)
+        return [i for _, _, i in keyed[: won + reserves]]
+    n = len(keyed) if k is None else k + reserves
+    return [i for _, _, i in keyed[:n]]
+
+
+def rivest_order(seed: object, ids: list[object]) -> list[int]:
+    """Step 6, from Rivest's description: SHA-256 of the seed text's SHA-256 hex and the ID,
+    its decimal digits (at least 64) reversed after "0.", ascending as texts, ties by ID."""
+    seed_hash = hashlib.sha256(seed_bytes(seed)).hexdigest()
+    keyed = []
+    for i, v in enumerate(ids):
+        t = canonical(v)
+        value = int(hashlib.sha256((seed_hash + t).encode("utf-8")).hexdigest(), 16)
+        digits = str(value).rjust(64, "0")
+        keyed.append(("0." + "".join(reversed(digits)), t, i))
+    return [i for _, _, i in sorted(keyed)]
+
+
+def population(ids: list[object], weights: list[int] | None = None) -> str:
+    lines = [canonical(v) for v in ids]
+    if weights is not None:
+        lines = [f"{t}\t{w}" for t, w in zip(lines, weights, strict=True)]
+    return hashlib.sha256("\n".join(sorted(lines)).encode("utf-8")).hexdigest()
+
+
+def add_tickets(vectors: dict[str, object]) -> None:
+    """Section 18 (added to v1 later; the vectors above are unchanged)."""
+    ids: list[object] = ["M-017", "M-018", " M-019", 42, 42.5, "Zoe\u0308", "名前", "a/b", "z"]
+    many = [f"B-{i:04d}" for i in range(300)]
+    vectors["tickets"] = [
+        {"seed": encode_seed(s), "id": v, "number": j, "ticket": one_ticket(s, j, canonical(v))}
+        for s in ("2026", 42, "Zoë")
+        for v in ("M-017", " M-017 ", 42.0, "名前", "x\ty")
+        for j in (0, 1, 9)
+    ]
+    cases: list[dict[str, object]] = [
+        {"seed": "2026", "ids": ids, "k": None},
+        {"seed": "2026", "ids": ids, "k": 3, "reserves": 2},
+        {"seed": "2026", "ids": ids[:5], "k": None},  # the same entrants keep their order
+        {"seed": "2026", "ids": ids, "k": 4, "weights": [1, 5, 0, 2, 2, 1, 3, 1, 10]},
+        {"seed": "audit", "ids": many, "k": 12},
+        {"seed": "audit", "ids": many[:150], "k": 12},
+        {"seed": "audit", "ids": many, "rate": [1, 20]},
+        {"seed": "audit", "ids": many, "rate": [1, 20], "reserves": 3},
+        {"seed": "audit", "ids": many[:150], "rate": [1, 20]},
+        {"seed": "audit", "ids": many, "rate": [1, 1]},
+        {"seed": 7, "ids": many[:40], "k": 5, "weights": [i % 4 for i in range(40)]},
+    ]
+    vectors["ticket_orders"] = [
+        {
+            "seed": encode_seed(c["seed"]),
+            "ids": c["ids"],
+            "k": c.get("k"),
+            "rate": c.get("rate"),
+            "reserves": c.get("reserves", 0),
+            "weights": c.get("weights"),
+            "order": ticket_draw(
+                c["seed"],
+                c["ids"],  # type: ignore[arg-type]
+                c.get("k"),  # type: ignore[arg-type]
+                weights=c.get("weights"),  # type: ignore[arg-type]
+                rate=tuple(c["rate"]) if c.get("rate") else None,  # type: ignore[arg-type]
+                reserves=c.get("reserves", 0),  # type: ignore[arg-type]
+            ),
+        }
+        for c in cases
+    ]
+    vectors["rivest_orders"] = [
+        {"seed": encode_seed(s), "ids": v, "order": rivest_order(s, v)}
+        for s, v in (
+            (314159, ["A-1", "A-2", "A-3", "B-1", "B-2", "B-3"]),
+            ("314159", ["ab-1", "ab-2", "cd-1", "ef-3"]),
+            ("01382438112797316654", many[:60]),
+            ("Zoë", ids),
+        )
+    ]
+    vectors["population_digests"] = [
+        {"ids": v, "weights": w, "digest": population(v, w)}
+        for v, w in (
+            (ids, None),
+            (list(reversed(ids)), None),
+            (ids, [1, 5, 0, 2, 2, 1, 3, 1, 10]),
+            ([], None),
+        )
     ]
 
 

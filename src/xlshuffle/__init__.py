@@ -53,6 +53,7 @@ from .draw import (
     person_order,
     person_orders,
     placings,
+    population_digest,
     proportional_allocation,
     reduce_weights,
     shuffle,
@@ -62,6 +63,8 @@ from .draw import (
     standard_deck,
     stratified_sample,
     systematic_sample,
+    ticket,
+    ticket_order,
     weighted_sample,
 )
 
@@ -110,6 +113,7 @@ __all__ = [
     "person_order",
     "person_orders",
     "placings",
+    "population_digest",
     "proportional_allocation",
     "reduce_weights",
     "shuffle",
@@ -119,5 +123,7 @@ __all__ = [
     "standard_deck",
     "stratified_sample",
     "systematic_sample",
+    "ticket",
+    "ticket_order",
     "weighted_sample",
 ]

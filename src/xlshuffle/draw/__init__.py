@@ -28,6 +28,9 @@ teams
     Balanced teams: sizes and each balancing value's count per team within one.
 audit
     Systematic and monetary-unit (PPS) audit selections.
+tickets
+    Ticket draws: each entrant's own tickets from the seed and its ID, consistent as lists
+    grow (and Rivest's consistent-sampler order).
 allocate
     Block allocation lists for trials: permuted blocks, per stratum combination.
 values
@@ -73,6 +76,7 @@ from .raffle import Placing, canonical_id, exclude, exclusion_digest, placings
 from .strata import Stratum, proportional_allocation, stratified_sample
 from .teams import balanced_groups
 from .text import TEXT_UNITS, graphemes, shuffle_text
+from .tickets import population_digest, ticket, ticket_order
 from .values import parse_amounts, parse_weights
 from .weighted import reduce_weights, weighted_sample
 
@@ -122,6 +126,7 @@ __all__ = [
     "person_orders",
     "person_stream",
     "placings",
+    "population_digest",
     "proportional_allocation",
     "reduce_weights",
     "shuffle",
@@ -131,6 +136,8 @@ __all__ = [
     "standard_deck",
     "stratified_sample",
     "systematic_sample",
+    "ticket",
+    "ticket_order",
     "weighted_sample",
     "williams_design",
 ]
