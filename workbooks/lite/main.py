@@ -744,6 +744,7 @@ def _options_argv(options: Options, request: DrawRequest) -> list[str]:
     out += _flag("--total", d.total) + _flag("--strata-counts", side.get("--strata-counts"))
     out += _flag("--id", d.id) + _flag("--exclude", side.get("--exclude"))
     out += ["--one-entry-per-id"] if d.one_entry_per_id else []
+    out += _flag("--rate", d.rate) + _flag("--weight-scale", d.weight_scale)
     return out + (["--all-of-small-strata"] if d.all_of_small_strata else [])
 
 
@@ -784,9 +785,9 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
             side = request.side_file("--exclude")
             out["exclude"] = None if value is None else (side.name if side else "")
             continue
-        if f.name in _RULES and not value:
-            continue  # rules added to the draw later: absent unless asked for, so that
-            # the canonical request of a draw without them is what it always was
+        if f.name in _RULES and value in (None, False):
+            continue  # rules and options added to the draw later: absent unless asked
+            # for, so that the canonical request of a draw without them is what it was
         if f.name == "counts" and value is not None:
             value = [[label, n] for label, n in value]
         elif isinstance(value, tuple):
@@ -795,8 +796,9 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
     return out
 
 
-#: DrawOptions' rules (flags) that a canonical request holds only when they are on.
-_RULES = ("one_entry_per_id", "all_of_small_strata")
+#: DrawOptions' rules (flags) and later options that a canonical request holds only when
+#: they are given.
+_RULES = ("one_entry_per_id", "all_of_small_strata", "rate", "weight_scale")
 
 
 def _draw_options(data: dict[str, Any], excluded: tuple[str, ...] | None) -> DrawOptions:
@@ -3812,6 +3814,7 @@ __all__ = [
     "TICKET_DOMAIN",
     "TicketMethod",
     "Ticketed",
+    "draw_tickets",
     "population_digest",
     "rate_threshold",
     "rivest_ticket",
@@ -4064,6 +4067,24 @@ def ticket_order(
     >>> ticket_order(["ann", "bo", "cy", "di", "ed"], "2026")
     [1, 4, 3, 0, 2]
     """
+    drawn = draw_tickets(
+        ids, seed, k=k, rate=rate, reserves=reserves, weights=weights, method=method
+    )
+    return [t.entrant for t in drawn[0]]
+
+
+def draw_tickets(
+    ids: Sequence[object],
+    seed: object,
+    *,
+    k: int | None = None,
+    rate: Fraction | None = None,
+    reserves: int = 0,
+    weights: Sequence[int] | None = None,
+    method: TicketMethod = "ticket",
+) -> tuple[list[Ticketed], int]:
+    """:func:`ticket_order` with each drawn entrant's ticket, and how many of them win
+    (the rest are reserves): what a record and an output's ``Ticket`` column show."""
     if k is not None and rate is not None:
         raise OptionError("give k or a rate, not both")
     if rate is not None and method == "rivest":
@@ -4071,15 +4092,17 @@ def ticket_order(
     if (k is not None and k < 0) or reserves < 0:
         raise SizeError("k and reserves are 0 or more")
     found = tickets_of(ids, seed, weights=weights, method=method)
-    keyed = ((t.ticket, t.id, t.entrant) for t in found)
+    keyed = ((t.ticket, t.id, t) for t in found)
     if rate is not None:
         threshold = rate_threshold(rate)
         ordered = sorted(keyed)
         won = sum(1 for t, _, _ in ordered if threshold is None or t < threshold)
-        return [e for _, _, e in ordered[: won + reserves]]
+        return [t for _, _, t in ordered[: won + reserves]], won
     if k is None:
-        return [e for _, _, e in sorted(keyed)]
-    return [e for _, _, e in heapq.nsmallest(k + reserves, keyed)]
+        ordered = sorted(keyed)
+        return [t for _, _, t in ordered], len(ordered)
+    drawn = [t for _, _, t in heapq.nsmallest(k + reserves, keyed)]
+    return drawn, min(k, len(drawn))
 
 
 def population_digest(ids: Iterable[object], weights: Sequence[int] | None = None) -> str:
@@ -4120,7 +4143,7 @@ from fractions import Fraction
 
 from .errors import EntryError, SizeError
 
-__all__ = ["parse_amounts", "parse_weights"]
+__all__ = ["parse_amounts", "parse_weights", "whole_tickets"]
 
 _PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 # 1,234,567.89 - and the same with a space, a no-break space, a narrow no-break space or an
@@ -4249,6 +4272,55 @@ write a number of tickets such as 3 or 2.5
             )
         most = max(most, places)
     return [digits * 10 ** (most - places) for digits, places in decimals]
+
+
+def whole_tickets(values: Iterable[object], *, scale: int = 1) -> list[int]:
+    """Ticket counts at a stated ``scale``: each value read exactly and multiplied by
+    ``scale``, which must make it whole (protocol section 18; no common divisor taken).
+
+    A ticket draw states its scale so that an entrant added later, whatever its number,
+    never changes the tickets of the others (:func:`parse_weights` picks the scale from the
+    values, which a new value can change).
+
+    Parameters
+    ----------
+    values : iterable of int, float, Decimal or str
+        Read as :func:`parse_weights` reads them.
+    scale : int, optional
+        Tickets per unit (default 1: whole numbers only; 10 lets ``2.5`` be 25 tickets).
+
+    Raises
+    ------
+    EntryError
+        Naming the first value (0-based ``index``) that is not a number of tickets, or
+        that ``scale`` does not make whole.
+
+    Examples
+    --------
+    >>> whole_tickets([3, "2.5", 0], scale=10)
+    [30, 25, 0]
+    >>> whole_tickets(["2.5"])
+    Traceback (most recent call last):
+    ...
+    xlshuffle.draw.errors.EntryError: item 0 (0-based): 2.5 tickets is not a whole number \
+of tickets at scale 1: state a scale that makes every weight whole (--weight-scale 10)
+    """
+    if scale < 1:
+        raise SizeError(f"a scale is a whole number 1 or more, not {scale}")
+    example = "a number of tickets such as 3"
+    out = []
+    for index, value in enumerate(values):
+        number = _exact(index, value, "weight", example, money=False) * scale
+        if number.denominator != 1:
+            places = max(_places(number / scale), 0)
+            raise EntryError(
+                index,
+                f"{_decimal_text(number / scale)} tickets is not a whole number of tickets at "
+                f"scale {scale}: state a scale that makes every weight whole "
+                f"(--weight-scale {10**places if places > 0 else 'N'})",
+            )
+        out.append(int(number))
+    return out
 
 
 _QUICK = re.compile(r"\+?([0-9]+)(?:\.([0-9]*?)0*)?")
@@ -8345,6 +8417,8 @@ of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it ba
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from ..draw.errors import OptionError
@@ -8352,25 +8426,55 @@ from ..draw.errors import OptionError
 if TYPE_CHECKING:
     from .entrants import Column, Entrants
 
-__all__ = ["METHODS", "DrawOptions", "Method", "RecordMethod", "parse_method"]
+__all__ = [
+    "METHODS",
+    "TICKET_METHODS",
+    "DrawOptions",
+    "Method",
+    "RecordMethod",
+    "parse_method",
+    "parse_rate",
+]
 
-#: How the rows are chosen: a raffle, or an audit selection.
-Method = Literal["random", "systematic", "mus"]
+#: How the rows are chosen: a raffle, an audit selection, or a ticket draw (each
+#: entrant's own tickets from the seed and its ID, protocol section 18).
+Method = Literal["random", "systematic", "mus", "ticket", "rivest"]
 #: The record's name of the method (``random`` is ``weighted`` with tickets).
-RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit"]
+RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit", "ticket", "rivest"]
 
 #: ``--method`` -> the record's method name (``random`` becomes ``weighted`` with tickets)
 METHODS: dict[Method, RecordMethod] = {
     "random": "random",
     "systematic": "systematic",
     "mus": "monetary-unit",
+    "ticket": "ticket",
+    "rivest": "rivest",
 }
+#: The ticket draws of section 18, which need an ID per entrant.
+TICKET_METHODS: frozenset[Method] = frozenset({"ticket", "rivest"})
 _FROM_RECORD: dict[str, Method] = {
     "random": "random",
     "weighted": "random",
     "systematic": "systematic",
     "monetary-unit": "mus",
+    "ticket": "ticket",
+    "rivest": "rivest",
 }
+
+
+def parse_rate(text: str) -> Fraction:
+    """A ticket draw's rate, a decimal more than 0 and at most 1 (``"0.05"``), exactly
+    (OptionError saying how to write one)."""
+    try:
+        rate = Fraction(Decimal(text.strip()))
+    except (InvalidOperation, ValueError):
+        rate = Fraction(-1)
+    if not 0 < rate <= 1:
+        raise OptionError(
+            f"--rate {text}: a rate is a decimal more than 0 and at most 1, such as 0.05 "
+            "(each entrant drawn with that chance)"
+        )
+    return rate
 
 
 def parse_method(text: str) -> Method:
@@ -8392,6 +8496,9 @@ class DrawOptions:
     ``id`` names the ID column, which the record then lists the winners by;
     ``one_entry_per_id`` makes the rows sharing an ID one entrant (protocol section 10),
     ``all_of_small_strata`` takes whole a stratum smaller than its count (section 11).
+    A ticket draw (``method`` ``ticket`` or ``rivest``, section 18) needs ``id``; instead
+    of ``k`` it may take a ``rate`` (a decimal text, ``"0.05"``), and its ``weights`` are
+    whole tickets at ``weight_scale`` (None: 1).
     """
 
     k: int
@@ -8406,6 +8513,17 @@ class DrawOptions:
     counts: tuple[tuple[str, int], ...] | None = None
     one_entry_per_id: bool = False
     all_of_small_strata: bool = False
+    rate: str | None = None
+    weight_scale: int | None = None
+
+    @property
+    def tickets(self) -> bool:
+        """Whether this is a ticket draw (section 18)."""
+        return self.method in TICKET_METHODS
+
+    def rate_fraction(self) -> Fraction | None:
+        """:attr:`rate` as an exact fraction (None without one)."""
+        return None if self.rate is None else parse_rate(self.rate)
 
     def check(self) -> None:
         """Refuse options that cannot combine (each an OptionError, a usage error)."""
@@ -8415,11 +8533,49 @@ class DrawOptions:
             raise OptionError("-k, --total and --reserves must be 0 or more")
         if any(n < 0 for _, n in self.counts or ()):
             raise OptionError("--strata-counts: every count must be 0 or more")
-        for problem in self._conflicts():
+        self.rate_fraction()
+        if self.weight_scale is not None and self.weight_scale < 1:
+            raise OptionError(f"--weight-scale {self.weight_scale}: give a whole number 1 or more")
+        for problem in [*self._conflicts(), *self._ticket_conflicts()]:
             raise OptionError(problem)
 
+    def _ticket_conflicts(self) -> list[str]:
+        method = self.method
+        return [
+            text
+            for bad, text in (
+                (
+                    self.tickets and self.id is None,
+                    f"--method {method} gives each entrant tickets from its ID: add --id COL",
+                ),
+                (
+                    self.rate is not None and method != "ticket",
+                    "--rate draws by section 18's tickets: add --method ticket",
+                ),
+                (
+                    self.rate is not None and (self.k > 0 or self.total is not None),
+                    "-k (or --total) and --rate both say how many: give one",
+                ),
+                (
+                    self.rate is not None and self.counts is not None,
+                    "--strata-counts and --rate both say how many: give one",
+                ),
+                (
+                    method == "rivest" and (self.weights is not None or self.one_entry_per_id),
+                    "--method rivest holds one ticket per entrant (as consistent_sampler "
+                    "does): leave out --weights and --one-entry-per-id, or use --method ticket",
+                ),
+                (
+                    self.weight_scale is not None and (method != "ticket" or not self.weights),
+                    "--weight-scale states how many tickets a unit of --weights is, for "
+                    "--method ticket --weights COL",
+                ),
+            )
+            if bad
+        ]
+
     def _conflicts(self) -> list[str]:
-        audit = self.method != "random"
+        audit = self.method in ("systematic", "mus")
         return [
             text
             for bad, text in (
@@ -8496,7 +8652,7 @@ class DrawOptions:
     def method_name(self) -> RecordMethod:
         """The record's name of the method."""
         tickets = self.weights is not None or self.one_entry_per_id
-        return "weighted" if tickets else METHODS[self.method]
+        return "weighted" if tickets and self.method == "random" else METHODS[self.method]
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any]) -> DrawOptions:
@@ -8521,13 +8677,16 @@ class DrawOptions:
             id=given("id"),
             one_entry_per_id=spec.get("one_entry_per_id", False) is True,
             all_of_small_strata=spec.get("all_of_small_strata", False) is True,
+            rate=None if spec.get("rate") is None else str(spec["rate"]),
+            weight_scale=None if spec.get("weight_scale") is None else int(spec["weight_scale"]),
         )
 ''',
     "xlshuffle.tabledraw.raffle_parts": r'''"""One stratum's draw (or the whole list's, without strata): :func:`draw_part`.
 
 A raffle draws ``k + reserves`` rows, by tickets or evenly, and splits them into winners
 and reserves (protocol sections 8 and 9); an audit selects rows systematically or by
-monetary unit (section 12), in input order.
+monetary unit (section 12), in input order; a ticket draw takes its entrants in increasing
+order of their own tickets (section 18), ``k`` of them or those below a rate.
 """
 
 from __future__ import annotations
@@ -8536,11 +8695,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..draw.audit import AuditSample, monetary_unit_sample, systematic_sample
-from ..draw.errors import SizeError
+from ..draw.errors import SeedError, SizeError
 from ..draw.knuth import deal
 from ..draw.protocol import DrawStream, normalise_seed
-from ..draw.raffle import WINNER, placings
-from ..draw.values import parse_amounts, parse_weights
+from ..draw.raffle import WINNER, canonical_id, placings
+from ..draw.tickets import Ticketed, draw_tickets
+from ..draw.values import parse_amounts, parse_weights, whole_tickets
 from ..draw.weighted import weighted_sample
 
 if TYPE_CHECKING:
@@ -8562,6 +8722,8 @@ class Part:
     roles: list[tuple[str, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     audit: AuditSample | None = None
+    #: a ticket draw's tickets, one per drawn row
+    tickets: list[str] = field(default_factory=list)
 
     def winners(self) -> list[int]:
         """The drawn rows that win (all of them, unless there are reserves)."""
@@ -8619,6 +8781,8 @@ def draw_part(
         if opts.method == "mus":
             cents = ents.read(cols["amount"], rows, parse_amounts)
             return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
+        if opts.tickets:
+            return _ticketed(ents, opts, cols, (label, rows, k), stream.seed, members)
         return _raffle(ents, opts, cols, (label, rows, k), source, members)
     except SizeError as exc:
         if label is None:
@@ -8660,15 +8824,92 @@ def _raffle(
     return Part(label, len(rows), [rows[p] for p in picked], k, roles)
 
 
+def _ticketed(
+    ents: Entrants,
+    opts: DrawOptions,
+    cols: dict[str, Column],
+    part: tuple[object, list[int], int],
+    seed: object,
+    members: dict[int, list[int]] | None = None,
+) -> Part:
+    """A ticket draw of one stratum's entrants (section 18): in increasing ticket order,
+    its count (or those below the rate), then the reserves."""
+    label, rows, k = part
+    ids = _entrant_ids(ents, cols["id"], rows)
+    scale = opts.weight_scale or 1
+    weights = None
+    if members is not None:
+        weights = _entry_tickets(ents, cols, rows, members, scale)
+    elif "weights" in cols:
+        weights = ents.read(cols["weights"], rows, lambda v: whole_tickets(v, scale=scale))
+    can = len(rows) if weights is None else sum(w > 0 for w in weights)
+    rate = opts.rate_fraction()
+    if rate is None:
+        count = k + opts.reserves
+        if opts.all_of_small_strata:
+            count = min(count, can)
+        if count > can:
+            asked = f"{k} + {opts.reserves} reserves" if opts.reserves else f"{k}"
+            raise SizeError(
+                f"cannot draw {asked} from {can} entrant{'s' if can != 1 else ''}: ask for fewer"
+            )
+        k = min(k, count)
+    drawn, won = draw_tickets(
+        ids,
+        seed,
+        k=None if rate is not None else k,
+        rate=rate,
+        reserves=opts.reserves if rate is not None else count - k,
+        weights=weights,
+        method="rivest" if opts.method == "rivest" else "ticket",
+    )
+    picked = [t.entrant for t in drawn]
+    roles = [(p.role, p.rank) for p in placings(picked, won)] if opts.reserves else []
+    part_k = won if rate is not None else part[2]
+    return Part(label, len(rows), [rows[p] for p in picked], part_k, roles, tickets=_texts(drawn))
+
+
+def _texts(drawn: list[Ticketed]) -> list[str]:
+    return [t.ticket for t in drawn]
+
+
+def _entrant_ids(ents: Entrants, column: Column, rows: list[int]) -> list[str]:
+    """The canonical IDs of ``rows``, each an entrant of a ticket draw (refused in one line
+    naming the cell: a blank ID, or one that is not a text or a number)."""
+    values = ents.values(column.index)
+    out = []
+    for i in rows:
+        try:
+            text = canonical_id(values[i])
+        except SeedError:
+            text = None
+        if not text or "\n" in text or "\r" in text:
+            what = "is blank" if text == "" else f"{values[i]!r} cannot be an ID"
+            raise ents.fail(
+                f"{ents.cell(i, column.index)}: the ID {what}: every entrant of a ticket draw "
+                "needs its own ID (a text or a number on one line)"
+            )
+        out.append(text)
+    return out
+
+
 def _entry_tickets(
-    ents: Entrants, cols: dict[str, Column], rows: list[int], members: dict[int, list[int]]
+    ents: Entrants,
+    cols: dict[str, Column],
+    rows: list[int],
+    members: dict[int, list[int]],
+    scale: int | None = None,
 ) -> list[int]:
     """Each entrant's tickets with one entry per ID: its rows' count, or the sum of its
-    rows' tickets, all scaled to whole numbers together (exact: no floats)."""
+    rows' tickets, all scaled to whole numbers together (exact: no floats); a ticket draw
+    states its ``scale`` instead (section 18)."""
     if "weights" not in cols:
         return [len(members[r]) for r in rows]
     every = [m for r in rows for m in members[r]]
-    weights = iter(ents.read(cols["weights"], every, parse_weights))
+    if scale is None:
+        weights = iter(ents.read(cols["weights"], every, parse_weights))
+    else:
+        weights = iter(ents.read(cols["weights"], every, lambda v: whole_tickets(v, scale=scale)))
     return [sum(next(weights) for _ in members[r]) for r in rows]
 
 
@@ -8805,8 +9046,10 @@ def _spec(
         return cols[key].to_dict() if key in cols else None
 
     flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
+    given = {key: getattr(opts, key) for key in _GIVEN if getattr(opts, key) is not None}
     return {
         **flags,
+        **given,
         "method": opts.method_name,
         "k": opts.k,
         "allocation": opts.allocation(),
@@ -8824,6 +9067,8 @@ def _spec(
 #: The draw's rules that are recorded only when asked for: the records of draws without
 #: them stay as they were.
 _FLAGS = ("one_entry_per_id", "all_of_small_strata")
+#: The ticket draw's options, recorded only when given (section 18).
+_GIVEN = ("rate", "weight_scale")
 
 
 def shares(
@@ -8926,6 +9171,7 @@ def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[o
     labels = (["Role", "Rank"] if opts.reserves else []) + (
         ["Hits"] if opts.method == "mus" else []
     )
+    labels += ["Ticket"] if opts.tickets else []
     extra: list[list[object]] = []
     for p in parts:
         for n in range(len(p.rows)):
@@ -8934,6 +9180,8 @@ def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[o
                 row += [p.roles[n][0], p.roles[n][1]]
             if opts.method == "mus":
                 row.append(p.hits[n])
+            if opts.tickets:
+                row.append(p.tickets[n])
             extra.append(row)
     return labels, extra
 

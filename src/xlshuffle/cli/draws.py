@@ -101,7 +101,23 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         help="random (default: a raffle, by --weights if given); systematic (every n/k-th "
         "row from a random start); mus (monetary-unit sampling of --amount: -k cents hit "
         "at a fixed interval, each row selected with chance proportional to its amount, "
-        "rows of at least the interval always)",
+        "rows of at least the interval always); ticket (each entrant's own ticket from the "
+        "seed and its --id, lowest first: entrants added later never change the others' "
+        "order; adds the column Ticket); rivest (the order of Rivest's consistent_sampler)",
+    )
+    g.add_argument(
+        "--rate",
+        metavar="P",
+        help="with --method ticket, instead of -k: draw every entrant whose ticket is below "
+        "P (a decimal such as 0.05: each entrant drawn with that chance), so the sample "
+        "only grows as entrants are added",
+    )
+    g.add_argument(
+        "--weight-scale",
+        type=int,
+        metavar="N",
+        help="with --method ticket --weights: N tickets per unit of weight (10 makes 2.5 "
+        "be 25 tickets); stated, so that a new entrant never changes the others' tickets",
     )
     g.add_argument(
         "--amount",
@@ -117,8 +133,11 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
 
     shared = (args.total, args.strata_counts)
     given = (args.weights, args.exclude, args.id, args.strata, args.amount, *shared)
-    if args.k is None and all(x is None for x in shared):
-        raise UsageError("-k K is required: how many rows to draw (or, with --strata, --total N)")
+    if args.k is None and all(x is None for x in (*shared, args.rate)):
+        raise UsageError(
+            "-k K is required: how many rows to draw (or, with --strata, --total N; with "
+            "--method ticket, --rate P)"
+        )
     if args.k is not None and any(x is not None for x in shared):
         raise UsageError("-k and --total/--strata-counts both say how many: give one")
     flags = args.one_entry_per_id or args.all_of_small_strata
@@ -127,6 +146,8 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         and not flags
         and not args.reserves
         and args.method == "random"
+        and args.rate is None
+        and args.weight_scale is None
     ):
         return None
     if args.reserves < 0:
@@ -144,6 +165,8 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         excluded=None if args.exclude is None else (),
         one_entry_per_id=args.one_entry_per_id,
         all_of_small_strata=args.all_of_small_strata,
+        rate=None if args.rate is None else args.rate.strip(),
+        weight_scale=args.weight_scale,
     )
     try:
         options.check()

@@ -354,6 +354,7 @@ def _options_argv(options: Options, request: DrawRequest) -> list[str]:
     out += _flag("--total", d.total) + _flag("--strata-counts", side.get("--strata-counts"))
     out += _flag("--id", d.id) + _flag("--exclude", side.get("--exclude"))
     out += ["--one-entry-per-id"] if d.one_entry_per_id else []
+    out += _flag("--rate", d.rate) + _flag("--weight-scale", d.weight_scale)
     return out + (["--all-of-small-strata"] if d.all_of_small_strata else [])
 
 
@@ -394,9 +395,9 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
             side = request.side_file("--exclude")
             out["exclude"] = None if value is None else (side.name if side else "")
             continue
-        if f.name in _RULES and not value:
-            continue  # rules added to the draw later: absent unless asked for, so that
-            # the canonical request of a draw without them is what it always was
+        if f.name in _RULES and value in (None, False):
+            continue  # rules and options added to the draw later: absent unless asked
+            # for, so that the canonical request of a draw without them is what it was
         if f.name == "counts" and value is not None:
             value = [[label, n] for label, n in value]
         elif isinstance(value, tuple):
@@ -405,8 +406,9 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
     return out
 
 
-#: DrawOptions' rules (flags) that a canonical request holds only when they are on.
-_RULES = ("one_entry_per_id", "all_of_small_strata")
+#: DrawOptions' rules (flags) and later options that a canonical request holds only when
+#: they are given.
+_RULES = ("one_entry_per_id", "all_of_small_strata", "rate", "weight_scale")
 
 
 def _draw_options(data: dict[str, Any], excluded: tuple[str, ...] | None) -> DrawOptions:

@@ -42,6 +42,7 @@ __all__ = [
     "TICKET_DOMAIN",
     "TicketMethod",
     "Ticketed",
+    "draw_tickets",
     "population_digest",
     "rate_threshold",
     "rivest_ticket",
@@ -294,6 +295,24 @@ def ticket_order(
     >>> ticket_order(["ann", "bo", "cy", "di", "ed"], "2026")
     [1, 4, 3, 0, 2]
     """
+    drawn = draw_tickets(
+        ids, seed, k=k, rate=rate, reserves=reserves, weights=weights, method=method
+    )
+    return [t.entrant for t in drawn[0]]
+
+
+def draw_tickets(
+    ids: Sequence[object],
+    seed: object,
+    *,
+    k: int | None = None,
+    rate: Fraction | None = None,
+    reserves: int = 0,
+    weights: Sequence[int] | None = None,
+    method: TicketMethod = "ticket",
+) -> tuple[list[Ticketed], int]:
+    """:func:`ticket_order` with each drawn entrant's ticket, and how many of them win
+    (the rest are reserves): what a record and an output's ``Ticket`` column show."""
     if k is not None and rate is not None:
         raise OptionError("give k or a rate, not both")
     if rate is not None and method == "rivest":
@@ -301,15 +320,17 @@ def ticket_order(
     if (k is not None and k < 0) or reserves < 0:
         raise SizeError("k and reserves are 0 or more")
     found = tickets_of(ids, seed, weights=weights, method=method)
-    keyed = ((t.ticket, t.id, t.entrant) for t in found)
+    keyed = ((t.ticket, t.id, t) for t in found)
     if rate is not None:
         threshold = rate_threshold(rate)
         ordered = sorted(keyed)
         won = sum(1 for t, _, _ in ordered if threshold is None or t < threshold)
-        return [e for _, _, e in ordered[: won + reserves]]
+        return [t for _, _, t in ordered[: won + reserves]], won
     if k is None:
-        return [e for _, _, e in sorted(keyed)]
-    return [e for _, _, e in heapq.nsmallest(k + reserves, keyed)]
+        ordered = sorted(keyed)
+        return [t for _, _, t in ordered], len(ordered)
+    drawn = [t for _, _, t in heapq.nsmallest(k + reserves, keyed)]
+    return drawn, min(k, len(drawn))
 
 
 def population_digest(ids: Iterable[object], weights: Sequence[int] | None = None) -> str:

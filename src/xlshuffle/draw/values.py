@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from .errors import EntryError, SizeError
 
-__all__ = ["parse_amounts", "parse_weights"]
+__all__ = ["parse_amounts", "parse_weights", "whole_tickets"]
 
 _PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 # 1,234,567.89 - and the same with a space, a no-break space, a narrow no-break space or an
@@ -148,6 +148,55 @@ write a number of tickets such as 3 or 2.5
             )
         most = max(most, places)
     return [digits * 10 ** (most - places) for digits, places in decimals]
+
+
+def whole_tickets(values: Iterable[object], *, scale: int = 1) -> list[int]:
+    """Ticket counts at a stated ``scale``: each value read exactly and multiplied by
+    ``scale``, which must make it whole (protocol section 18; no common divisor taken).
+
+    A ticket draw states its scale so that an entrant added later, whatever its number,
+    never changes the tickets of the others (:func:`parse_weights` picks the scale from the
+    values, which a new value can change).
+
+    Parameters
+    ----------
+    values : iterable of int, float, Decimal or str
+        Read as :func:`parse_weights` reads them.
+    scale : int, optional
+        Tickets per unit (default 1: whole numbers only; 10 lets ``2.5`` be 25 tickets).
+
+    Raises
+    ------
+    EntryError
+        Naming the first value (0-based ``index``) that is not a number of tickets, or
+        that ``scale`` does not make whole.
+
+    Examples
+    --------
+    >>> whole_tickets([3, "2.5", 0], scale=10)
+    [30, 25, 0]
+    >>> whole_tickets(["2.5"])
+    Traceback (most recent call last):
+    ...
+    xlshuffle.draw.errors.EntryError: item 0 (0-based): 2.5 tickets is not a whole number \
+of tickets at scale 1: state a scale that makes every weight whole (--weight-scale 10)
+    """
+    if scale < 1:
+        raise SizeError(f"a scale is a whole number 1 or more, not {scale}")
+    example = "a number of tickets such as 3"
+    out = []
+    for index, value in enumerate(values):
+        number = _exact(index, value, "weight", example, money=False) * scale
+        if number.denominator != 1:
+            places = max(_places(number / scale), 0)
+            raise EntryError(
+                index,
+                f"{_decimal_text(number / scale)} tickets is not a whole number of tickets at "
+                f"scale {scale}: state a scale that makes every weight whole "
+                f"(--weight-scale {10**places if places > 0 else 'N'})",
+            )
+        out.append(int(number))
+    return out
 
 
 _QUICK = re.compile(r"\+?([0-9]+)(?:\.([0-9]*?)0*)?")

@@ -4,6 +4,8 @@ of it (``target["draw"]``), from which :meth:`DrawOptions.from_spec` reads it ba
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from ..draw.errors import OptionError
@@ -11,25 +13,55 @@ from ..draw.errors import OptionError
 if TYPE_CHECKING:
     from .entrants import Column, Entrants
 
-__all__ = ["METHODS", "DrawOptions", "Method", "RecordMethod", "parse_method"]
+__all__ = [
+    "METHODS",
+    "TICKET_METHODS",
+    "DrawOptions",
+    "Method",
+    "RecordMethod",
+    "parse_method",
+    "parse_rate",
+]
 
-#: How the rows are chosen: a raffle, or an audit selection.
-Method = Literal["random", "systematic", "mus"]
+#: How the rows are chosen: a raffle, an audit selection, or a ticket draw (each
+#: entrant's own tickets from the seed and its ID, protocol section 18).
+Method = Literal["random", "systematic", "mus", "ticket", "rivest"]
 #: The record's name of the method (``random`` is ``weighted`` with tickets).
-RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit"]
+RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit", "ticket", "rivest"]
 
 #: ``--method`` -> the record's method name (``random`` becomes ``weighted`` with tickets)
 METHODS: dict[Method, RecordMethod] = {
     "random": "random",
     "systematic": "systematic",
     "mus": "monetary-unit",
+    "ticket": "ticket",
+    "rivest": "rivest",
 }
+#: The ticket draws of section 18, which need an ID per entrant.
+TICKET_METHODS: frozenset[Method] = frozenset({"ticket", "rivest"})
 _FROM_RECORD: dict[str, Method] = {
     "random": "random",
     "weighted": "random",
     "systematic": "systematic",
     "monetary-unit": "mus",
+    "ticket": "ticket",
+    "rivest": "rivest",
 }
+
+
+def parse_rate(text: str) -> Fraction:
+    """A ticket draw's rate, a decimal more than 0 and at most 1 (``"0.05"``), exactly
+    (OptionError saying how to write one)."""
+    try:
+        rate = Fraction(Decimal(text.strip()))
+    except (InvalidOperation, ValueError):
+        rate = Fraction(-1)
+    if not 0 < rate <= 1:
+        raise OptionError(
+            f"--rate {text}: a rate is a decimal more than 0 and at most 1, such as 0.05 "
+            "(each entrant drawn with that chance)"
+        )
+    return rate
 
 
 def parse_method(text: str) -> Method:
@@ -51,6 +83,9 @@ class DrawOptions:
     ``id`` names the ID column, which the record then lists the winners by;
     ``one_entry_per_id`` makes the rows sharing an ID one entrant (protocol section 10),
     ``all_of_small_strata`` takes whole a stratum smaller than its count (section 11).
+    A ticket draw (``method`` ``ticket`` or ``rivest``, section 18) needs ``id``; instead
+    of ``k`` it may take a ``rate`` (a decimal text, ``"0.05"``), and its ``weights`` are
+    whole tickets at ``weight_scale`` (None: 1).
     """
 
     k: int
@@ -65,6 +100,17 @@ class DrawOptions:
     counts: tuple[tuple[str, int], ...] | None = None
     one_entry_per_id: bool = False
     all_of_small_strata: bool = False
+    rate: str | None = None
+    weight_scale: int | None = None
+
+    @property
+    def tickets(self) -> bool:
+        """Whether this is a ticket draw (section 18)."""
+        return self.method in TICKET_METHODS
+
+    def rate_fraction(self) -> Fraction | None:
+        """:attr:`rate` as an exact fraction (None without one)."""
+        return None if self.rate is None else parse_rate(self.rate)
 
     def check(self) -> None:
         """Refuse options that cannot combine (each an OptionError, a usage error)."""
@@ -74,11 +120,49 @@ class DrawOptions:
             raise OptionError("-k, --total and --reserves must be 0 or more")
         if any(n < 0 for _, n in self.counts or ()):
             raise OptionError("--strata-counts: every count must be 0 or more")
-        for problem in self._conflicts():
+        self.rate_fraction()
+        if self.weight_scale is not None and self.weight_scale < 1:
+            raise OptionError(f"--weight-scale {self.weight_scale}: give a whole number 1 or more")
+        for problem in [*self._conflicts(), *self._ticket_conflicts()]:
             raise OptionError(problem)
 
+    def _ticket_conflicts(self) -> list[str]:
+        method = self.method
+        return [
+            text
+            for bad, text in (
+                (
+                    self.tickets and self.id is None,
+                    f"--method {method} gives each entrant tickets from its ID: add --id COL",
+                ),
+                (
+                    self.rate is not None and method != "ticket",
+                    "--rate draws by section 18's tickets: add --method ticket",
+                ),
+                (
+                    self.rate is not None and (self.k > 0 or self.total is not None),
+                    "-k (or --total) and --rate both say how many: give one",
+                ),
+                (
+                    self.rate is not None and self.counts is not None,
+                    "--strata-counts and --rate both say how many: give one",
+                ),
+                (
+                    method == "rivest" and (self.weights is not None or self.one_entry_per_id),
+                    "--method rivest holds one ticket per entrant (as consistent_sampler "
+                    "does): leave out --weights and --one-entry-per-id, or use --method ticket",
+                ),
+                (
+                    self.weight_scale is not None and (method != "ticket" or not self.weights),
+                    "--weight-scale states how many tickets a unit of --weights is, for "
+                    "--method ticket --weights COL",
+                ),
+            )
+            if bad
+        ]
+
     def _conflicts(self) -> list[str]:
-        audit = self.method != "random"
+        audit = self.method in ("systematic", "mus")
         return [
             text
             for bad, text in (
@@ -155,7 +239,7 @@ class DrawOptions:
     def method_name(self) -> RecordMethod:
         """The record's name of the method."""
         tickets = self.weights is not None or self.one_entry_per_id
-        return "weighted" if tickets else METHODS[self.method]
+        return "weighted" if tickets and self.method == "random" else METHODS[self.method]
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any]) -> DrawOptions:
@@ -180,4 +264,6 @@ class DrawOptions:
             id=given("id"),
             one_entry_per_id=spec.get("one_entry_per_id", False) is True,
             all_of_small_strata=spec.get("all_of_small_strata", False) is True,
+            rate=None if spec.get("rate") is None else str(spec["rate"]),
+            weight_scale=None if spec.get("weight_scale") is None else int(spec["weight_scale"]),
         )

@@ -2,7 +2,8 @@
 
 A raffle draws ``k + reserves`` rows, by tickets or evenly, and splits them into winners
 and reserves (protocol sections 8 and 9); an audit selects rows systematically or by
-monetary unit (section 12), in input order.
+monetary unit (section 12), in input order; a ticket draw takes its entrants in increasing
+order of their own tickets (section 18), ``k`` of them or those below a rate.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..draw.audit import AuditSample, monetary_unit_sample, systematic_sample
-from ..draw.errors import SizeError
+from ..draw.errors import SeedError, SizeError
 from ..draw.knuth import deal
 from ..draw.protocol import DrawStream, normalise_seed
-from ..draw.raffle import WINNER, placings
-from ..draw.values import parse_amounts, parse_weights
+from ..draw.raffle import WINNER, canonical_id, placings
+from ..draw.tickets import Ticketed, draw_tickets
+from ..draw.values import parse_amounts, parse_weights, whole_tickets
 from ..draw.weighted import weighted_sample
 
 if TYPE_CHECKING:
@@ -37,6 +39,8 @@ class Part:
     roles: list[tuple[str, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     audit: AuditSample | None = None
+    #: a ticket draw's tickets, one per drawn row
+    tickets: list[str] = field(default_factory=list)
 
     def winners(self) -> list[int]:
         """The drawn rows that win (all of them, unless there are reserves)."""
@@ -94,6 +98,8 @@ def draw_part(
         if opts.method == "mus":
             cents = ents.read(cols["amount"], rows, parse_amounts)
             return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
+        if opts.tickets:
+            return _ticketed(ents, opts, cols, (label, rows, k), stream.seed, members)
         return _raffle(ents, opts, cols, (label, rows, k), source, members)
     except SizeError as exc:
         if label is None:
@@ -135,15 +141,92 @@ def _raffle(
     return Part(label, len(rows), [rows[p] for p in picked], k, roles)
 
 
+def _ticketed(
+    ents: Entrants,
+    opts: DrawOptions,
+    cols: dict[str, Column],
+    part: tuple[object, list[int], int],
+    seed: object,
+    members: dict[int, list[int]] | None = None,
+) -> Part:
+    """A ticket draw of one stratum's entrants (section 18): in increasing ticket order,
+    its count (or those below the rate), then the reserves."""
+    label, rows, k = part
+    ids = _entrant_ids(ents, cols["id"], rows)
+    scale = opts.weight_scale or 1
+    weights = None
+    if members is not None:
+        weights = _entry_tickets(ents, cols, rows, members, scale)
+    elif "weights" in cols:
+        weights = ents.read(cols["weights"], rows, lambda v: whole_tickets(v, scale=scale))
+    can = len(rows) if weights is None else sum(w > 0 for w in weights)
+    rate = opts.rate_fraction()
+    if rate is None:
+        count = k + opts.reserves
+        if opts.all_of_small_strata:
+            count = min(count, can)
+        if count > can:
+            asked = f"{k} + {opts.reserves} reserves" if opts.reserves else f"{k}"
+            raise SizeError(
+                f"cannot draw {asked} from {can} entrant{'s' if can != 1 else ''}: ask for fewer"
+            )
+        k = min(k, count)
+    drawn, won = draw_tickets(
+        ids,
+        seed,
+        k=None if rate is not None else k,
+        rate=rate,
+        reserves=opts.reserves if rate is not None else count - k,
+        weights=weights,
+        method="rivest" if opts.method == "rivest" else "ticket",
+    )
+    picked = [t.entrant for t in drawn]
+    roles = [(p.role, p.rank) for p in placings(picked, won)] if opts.reserves else []
+    part_k = won if rate is not None else part[2]
+    return Part(label, len(rows), [rows[p] for p in picked], part_k, roles, tickets=_texts(drawn))
+
+
+def _texts(drawn: list[Ticketed]) -> list[str]:
+    return [t.ticket for t in drawn]
+
+
+def _entrant_ids(ents: Entrants, column: Column, rows: list[int]) -> list[str]:
+    """The canonical IDs of ``rows``, each an entrant of a ticket draw (refused in one line
+    naming the cell: a blank ID, or one that is not a text or a number)."""
+    values = ents.values(column.index)
+    out = []
+    for i in rows:
+        try:
+            text = canonical_id(values[i])
+        except SeedError:
+            text = None
+        if not text or "\n" in text or "\r" in text:
+            what = "is blank" if text == "" else f"{values[i]!r} cannot be an ID"
+            raise ents.fail(
+                f"{ents.cell(i, column.index)}: the ID {what}: every entrant of a ticket draw "
+                "needs its own ID (a text or a number on one line)"
+            )
+        out.append(text)
+    return out
+
+
 def _entry_tickets(
-    ents: Entrants, cols: dict[str, Column], rows: list[int], members: dict[int, list[int]]
+    ents: Entrants,
+    cols: dict[str, Column],
+    rows: list[int],
+    members: dict[int, list[int]],
+    scale: int | None = None,
 ) -> list[int]:
     """Each entrant's tickets with one entry per ID: its rows' count, or the sum of its
-    rows' tickets, all scaled to whole numbers together (exact: no floats)."""
+    rows' tickets, all scaled to whole numbers together (exact: no floats); a ticket draw
+    states its ``scale`` instead (section 18)."""
     if "weights" not in cols:
         return [len(members[r]) for r in rows]
     every = [m for r in rows for m in members[r]]
-    weights = iter(ents.read(cols["weights"], every, parse_weights))
+    if scale is None:
+        weights = iter(ents.read(cols["weights"], every, parse_weights))
+    else:
+        weights = iter(ents.read(cols["weights"], every, lambda v: whole_tickets(v, scale=scale)))
     return [sum(next(weights) for _ in members[r]) for r in rows]
 
 

@@ -121,8 +121,10 @@ def _spec(
         return cols[key].to_dict() if key in cols else None
 
     flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
+    given = {key: getattr(opts, key) for key in _GIVEN if getattr(opts, key) is not None}
     return {
         **flags,
+        **given,
         "method": opts.method_name,
         "k": opts.k,
         "allocation": opts.allocation(),
@@ -140,6 +142,8 @@ def _spec(
 #: The draw's rules that are recorded only when asked for: the records of draws without
 #: them stay as they were.
 _FLAGS = ("one_entry_per_id", "all_of_small_strata")
+#: The ticket draw's options, recorded only when given (section 18).
+_GIVEN = ("rate", "weight_scale")
 
 
 def shares(
@@ -242,6 +246,7 @@ def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[o
     labels = (["Role", "Rank"] if opts.reserves else []) + (
         ["Hits"] if opts.method == "mus" else []
     )
+    labels += ["Ticket"] if opts.tickets else []
     extra: list[list[object]] = []
     for p in parts:
         for n in range(len(p.rows)):
@@ -250,6 +255,8 @@ def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[o
                 row += [p.roles[n][0], p.roles[n][1]]
             if opts.method == "mus":
                 row.append(p.hits[n])
+            if opts.tickets:
+                row.append(p.tickets[n])
             extra.append(row)
     return labels, extra
 
