@@ -363,3 +363,72 @@ def test_a_blank_id_is_refused_naming_its_cell(
     )
     assert code == 1 and "cell A5" in err and "ID is blank" in err, err
     assert text(ROWS[0][0]) == "T1"
+
+
+def test_the_listing_is_the_whole_order_every_sample_is_a_prefix_of(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src, listing = save_csv(tmp_path / "e.csv"), tmp_path / "t.csv"
+    code, _, err = run(capsys, "tickets", src, "--id", "ID", "--seed", "2026", "-o", listing)
+    assert code == 0, err
+    rows = read_csv(listing)
+    assert rows[0] == ["Place", "ID", "Ticket"]
+    assert [r[1] for r in rows[1:]] == ref_order(IDS, "2026")
+    assert [r[0] for r in rows[1:]] == [str(n) for n in range(1, len(IDS) + 1)]
+    assert all(r[2] == REF["ticket"]("2026", 0, r[1]) for r in rows[1:])
+    out = tmp_path / "w.csv"
+    run(
+        capsys,
+        "sample",
+        src,
+        "-k",
+        4,
+        "--method",
+        "ticket",
+        "--id",
+        "ID",
+        "--seed",
+        "2026",
+        "-o",
+        out,
+    )
+    assert drawn_ids(out) == [r[1] for r in rows[1:5]]
+
+
+def test_the_listing_by_stratum_with_tickets_and_rivests_to_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = save_csv(tmp_path / "e.csv")
+    code, out, err = run(
+        capsys,
+        "tickets",
+        src,
+        "--id",
+        "ID",
+        "--seed",
+        5,
+        "--strata",
+        "Region",
+        "--weights",
+        "Tickets",
+        "--weight-scale",
+        2,
+    )
+    assert code == 0, err
+    rows = [line.split(",") for line in out.splitlines()]
+    assert rows[0] == ["Place", "ID", "Stratum", "Tickets", "Ticket"]
+    for region in ("North", "South", "East"):
+        mine = [r for r in rows[1:] if r[2] == region]
+        ids = [str(r[0]) for r in ROWS if r[3] == region]
+        counts = [int(Fraction(str(r[2])) * 2) for r in ROWS if r[3] == region]
+        want = ref_order(ids, 5, counts=counts)
+        assert [r[1] for r in mine] == want  # T5 holds no ticket: never drawn, not listed
+        assert [r[0] for r in mine] == [str(n) for n in range(1, len(want) + 1)]
+    code, out, err = run(
+        capsys, "tickets", src, "--id", "ID", "--seed", 314159, "--method", "rivest"
+    )
+    assert code == 0, err
+    theirs = list(sampler(IDS, seed="314159", output="tuple", digits=80))
+    listed = [line.split(",") for line in out.splitlines()[1:]]
+    assert [r[1] for r in listed] == [t[1] for t in theirs]
+    assert all(r[2].startswith(t[0][:40]) for r, t in zip(listed, theirs, strict=True))

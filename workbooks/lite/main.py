@@ -4045,7 +4045,7 @@ def ticket_order(
         How many win (``None`` with no ``rate``: every entrant, the whole order).
     rate : Fraction, optional
         Instead of ``k``: every entrant whose ticket is below ``rate * 2**256`` wins
-        (not with ``rivest``).
+        (with ``rivest``, only 1: every entrant).
     reserves : int, optional
         How many more follow the winners in the order (section 9).
     weights : sequence of int, optional
@@ -4087,8 +4087,8 @@ def draw_tickets(
     (the rest are reserves): what a record and an output's ``Ticket`` column show."""
     if k is not None and rate is not None:
         raise OptionError("give k or a rate, not both")
-    if rate is not None and method == "rivest":
-        raise OptionError("a rate takes section 18's tickets: use the ticket method")
+    if rate is not None and rate != 1 and method == "rivest":
+        raise OptionError("a rate below 1 takes section 18's tickets: use the ticket method")
     if (k is not None and k < 0) or reserves < 0:
         raise SizeError("k and reserves are 0 or more")
     found = tickets_of(ids, seed, weights=weights, method=method)
@@ -8549,8 +8549,13 @@ class DrawOptions:
                     f"--method {method} gives each entrant tickets from its ID: add --id COL",
                 ),
                 (
-                    self.rate is not None and method != "ticket",
+                    self.rate is not None and not self.tickets,
                     "--rate draws by section 18's tickets: add --method ticket",
+                ),
+                (
+                    method == "rivest" and self.rate is not None and self.rate_fraction() != 1,
+                    "--method rivest orders every entrant (rate 1): a rate below 1 takes "
+                    "--method ticket",
                 ),
                 (
                     self.rate is not None and (self.k > 0 or self.total is not None),
@@ -8722,8 +8727,9 @@ class Part:
     roles: list[tuple[str, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     audit: AuditSample | None = None
-    #: a ticket draw's tickets, one per drawn row
+    #: a ticket draw's tickets, one per drawn row, and how many tickets each one held
     tickets: list[str] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
 
     def winners(self) -> list[int]:
         """The drawn rows that win (all of them, unless there are reserves)."""
@@ -8866,7 +8872,16 @@ def _ticketed(
     picked = [t.entrant for t in drawn]
     roles = [(p.role, p.rank) for p in placings(picked, won)] if opts.reserves else []
     part_k = won if rate is not None else part[2]
-    return Part(label, len(rows), [rows[p] for p in picked], part_k, roles, tickets=_texts(drawn))
+    held = [1 if weights is None else weights[p] for p in picked]
+    return Part(
+        label,
+        len(rows),
+        [rows[p] for p in picked],
+        part_k,
+        roles,
+        tickets=_texts(drawn),
+        counts=held,
+    )
 
 
 def _texts(drawn: list[Ticketed]) -> list[str]:

@@ -38,6 +38,7 @@ _COMMANDS = (
     "xlshuffle.cli.fairness",
     "xlshuffle.cli.allocate",
     "xlshuffle.cli.commit",
+    "xlshuffle.cli.tickets",
 )
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.

@@ -273,7 +273,7 @@ def ticket_order(
         How many win (``None`` with no ``rate``: every entrant, the whole order).
     rate : Fraction, optional
         Instead of ``k``: every entrant whose ticket is below ``rate * 2**256`` wins
-        (not with ``rivest``).
+        (with ``rivest``, only 1: every entrant).
     reserves : int, optional
         How many more follow the winners in the order (section 9).
     weights : sequence of int, optional
@@ -315,8 +315,8 @@ def draw_tickets(
     (the rest are reserves): what a record and an output's ``Ticket`` column show."""
     if k is not None and rate is not None:
         raise OptionError("give k or a rate, not both")
-    if rate is not None and method == "rivest":
-        raise OptionError("a rate takes section 18's tickets: use the ticket method")
+    if rate is not None and rate != 1 and method == "rivest":
+        raise OptionError("a rate below 1 takes section 18's tickets: use the ticket method")
     if (k is not None and k < 0) or reserves < 0:
         raise SizeError("k and reserves are 0 or more")
     found = tickets_of(ids, seed, weights=weights, method=method)

@@ -26,7 +26,7 @@ from ..tabledraw.winners import first_difference, read_saved_table
 from .lines import DEFAULT_MAX_MB
 from .opened import Opened, csv_field, list_record, list_request, opened, write_list
 
-__all__ = ["Fields", "draw_csv", "drawn_sample", "verify_draw_csv"]
+__all__ = ["Fields", "draw_csv", "drawn_sample", "request_entrants", "verify_draw_csv"]
 
 PathLike = str | os.PathLike[str]
 
@@ -150,6 +150,12 @@ def draw_csv(
         max_bytes=max_bytes,
     )
     return drawn_sample(request, out=out, notes=notes)
+
+
+def request_entrants(request: DrawRequest) -> Entrants:
+    """The entrants of the list ``request`` names (its header and records), as the draws
+    of this module read them: what ``xlshuffle tickets`` lists."""
+    return Fields(opened(request)).entrants()
 
 
 def drawn_sample(

@@ -136,8 +136,13 @@ class DrawOptions:
                     f"--method {method} gives each entrant tickets from its ID: add --id COL",
                 ),
                 (
-                    self.rate is not None and method != "ticket",
+                    self.rate is not None and not self.tickets,
                     "--rate draws by section 18's tickets: add --method ticket",
+                ),
+                (
+                    method == "rivest" and self.rate is not None and self.rate_fraction() != 1,
+                    "--method rivest orders every entrant (rate 1): a rate below 1 takes "
+                    "--method ticket",
                 ),
                 (
                     self.rate is not None and (self.k > 0 or self.total is not None),

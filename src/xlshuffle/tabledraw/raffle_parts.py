@@ -39,8 +39,9 @@ class Part:
     roles: list[tuple[str, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     audit: AuditSample | None = None
-    #: a ticket draw's tickets, one per drawn row
+    #: a ticket draw's tickets, one per drawn row, and how many tickets each one held
     tickets: list[str] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
 
     def winners(self) -> list[int]:
         """The drawn rows that win (all of them, unless there are reserves)."""
@@ -183,7 +184,16 @@ def _ticketed(
     picked = [t.entrant for t in drawn]
     roles = [(p.role, p.rank) for p in placings(picked, won)] if opts.reserves else []
     part_k = won if rate is not None else part[2]
-    return Part(label, len(rows), [rows[p] for p in picked], part_k, roles, tickets=_texts(drawn))
+    held = [1 if weights is None else weights[p] for p in picked]
+    return Part(
+        label,
+        len(rows),
+        [rows[p] for p in picked],
+        part_k,
+        roles,
+        tickets=_texts(drawn),
+        counts=held,
+    )
 
 
 def _texts(drawn: list[Ticketed]) -> list[str]:

@@ -16,6 +16,8 @@ from ..draw.grid import Mode, parse_mode
 from ..draw.knuth import check_count
 from ..draw.protocol import DrawStream
 from ..draw.seed import Seed
+from ..tabledraw.entrants import Entrants
+from .add.datarows import DataRows, free_rows
 from .add.plain_sample import unsaved_cells, winners, winners_table, write_csv
 from .add.raffle import draw_options, draw_sample
 from .add.sheetxml import sample_sheet_xml
@@ -28,6 +30,7 @@ from .selection.keep import free_indexes, spread
 
 __all__ = [
     "SampleResult",
+    "request_entrants",
     "restore_workbook",
     "sample_request",
     "sample_workbook",
@@ -361,6 +364,14 @@ def sample_workbook(
             dry_run=dry_run,
         )
     )
+
+
+def request_entrants(request: DrawRequest) -> Entrants:
+    """The entrants of the workbook region ``request`` names (its data rows, blank rows
+    kept in place left out), read as a sample reads them: what ``xlshuffle tickets``
+    lists."""
+    job = open_request(request, sample_request, whole_rows=False)
+    return DataRows(job, free_rows(job, job.sel.kept)).entrants()
 
 
 def sample_request(request: DrawRequest) -> SampleResult:

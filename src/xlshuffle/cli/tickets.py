@@ -1,0 +1,117 @@
+"""``xlshuffle tickets``: every entrant's ticket and place in a ticket draw (section 18).
+
+``xlshuffle tickets IN --id COL --seed S [-o OUT.csv]`` writes a header row, then one row
+per entrant in draw order: its place, its ID (and stratum, ticket count) and its ticket as
+64 hex digits. A sample by ``--method ticket`` of the same file, seed and options draws a
+prefix of this order (per stratum), so observers can see where every entrant stands and an
+entrant can find their own ticket, which depends only on the seed and their ID.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..common.files import write_atomically
+from ..common.request import DrawRequest, Output, Region, SampleOptions, SideFile
+from ..common.targets import check_writable
+from ..filedraw.sidefiles import read_excluded
+from ..tabledraw.raffle_options import DrawOptions, parse_method
+from ..tabledraw.winners import csv_text, delimiter_for
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``tickets`` to the ``xlshuffle`` parser."""
+    from . import add_seed
+
+    p = subparsers.add_parser(
+        "tickets",
+        help="list every entrant's ticket and place in a ticket draw",
+        description="Write every entrant of IN (a CSV/TSV list or a workbook's data rows) "
+        "in draw order: its place, its ID and its ticket, the SHA-256 of the seed's key "
+        "and the ID (draw protocol section 18) as 64 hex digits, lowest first. An "
+        "entrant's ticket depends only on the seed and its ID, so adding entrants never "
+        "changes the others' order; 'xlshuffle sample IN --method ticket' with the same "
+        "seed and options draws the first of this order (in each stratum).",
+    )
+    p.add_argument("input", metavar="IN", help="a CSV/TSV list or a workbook")
+    p.add_argument("--id", required=True, metavar="COL", help="the entrants' ID column")
+    p.add_argument(
+        "-o", "--output", metavar="OUT", help="write here (.csv or .tsv; default stdout)"
+    )
+    add_seed(p, "tickets")
+    p.add_argument(
+        "--method",
+        choices=["ticket", "rivest"],
+        default="ticket",
+        help="ticket (default: section 18's tickets) or rivest (consistent_sampler's order "
+        "and tickets, decimals written low digit first)",
+    )
+    p.add_argument("--weights", metavar="COL", help="tickets per entrant (--method ticket)")
+    p.add_argument("--weight-scale", type=int, metavar="N", help="tickets per unit of weight")
+    p.add_argument("--strata", metavar="COL", help="number the places within each stratum")
+    p.add_argument("--exclude", metavar="FILE", help="IDs left out (as sample --exclude reads)")
+    p.add_argument(
+        "--one-entry-per-id",
+        action="store_true",
+        help="the rows sharing an ID are one entrant, holding a ticket per row",
+    )
+    p.add_argument("--sheet", help="a workbook's sheet (default: the active sheet)")
+    sel = p.add_mutually_exclusive_group()
+    sel.add_argument("--range", metavar="A1:D9", help="a workbook's cells, such as A1:D200")
+    sel.add_argument("--table", help="a workbook's Excel table, by name")
+    sel.add_argument("--columns", metavar="B,D", help="only these columns of a workbook")
+    p.add_argument(
+        "--header",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the first row is a header (default: on, off for --range)",
+    )
+    p.add_argument("--keep-blank-rows", action="store_true", help="blank rows are no entrants")
+    p.set_defaults(func=cmd_tickets)
+
+
+def cmd_tickets(args: argparse.Namespace) -> int:
+    from ..filedraw.tickets import ticket_list
+    from . import UsageError, seed_note, seed_of
+
+    seed = seed_of(args)
+    draw = DrawOptions(
+        k=0,
+        rate="1",
+        method=parse_method(args.method),
+        weights=args.weights,
+        weight_scale=args.weight_scale,
+        strata=args.strata,
+        id=args.id,
+        excluded=None if args.exclude is None else read_excluded(args.exclude, args.id),
+        one_entry_per_id=args.one_entry_per_id,
+    )
+    try:
+        draw.check()
+    except ValueError as exc:
+        raise UsageError(str(exc).replace("--rate", "a ticket listing's rate")) from None
+    if args.output:
+        check_writable(args.output)
+    sides = () if args.exclude is None else (SideFile.read("--exclude", args.exclude),)
+    request = DrawRequest(
+        kind="sample",
+        src=args.input,
+        seed=seed,
+        options=SampleOptions(k=None, draw=draw),
+        region=Region.of_options(args),
+        output=Output(dry_run=True),
+        side_files=sides,
+    )
+    table = ticket_list(request)
+    text = csv_text(table, delimiter_for(args.output or "out.csv"))
+    if args.output:
+        write_atomically(args.output, text.encode("utf-8"))
+        print(f"{args.input} -> {args.output}: {len(table) - 1} entrants' tickets, seed {seed}")
+    else:
+        sys.stdout.write(text)
+    seed_note(seed, sys.stderr)
+    return 0
