@@ -51,7 +51,7 @@ def test_a_ticket_draw_is_the_lowest_tickets_and_shows_them(
     )
     assert code == 0, err
     rows = read_csv(out)
-    assert rows[0] == [*HEAD, "Ticket"]
+    assert rows[0] == [*HEAD, "Draw ticket"]
     assert drawn_ids(out) == ref_order(IDS, "2026", k=3)
     assert [r[-1] for r in rows[1:]] == [REF["ticket"]("2026", 0, r[0]) for r in rows[1:]]
 
@@ -260,7 +260,7 @@ def test_a_workbook_draws_what_its_csv_draws_and_verifies(
     assert code == 0, err
     drawn = sheet_rows(out)
     assert drawn == read_csv(csv_out)
-    assert drawn[0][-1] == "Ticket"
+    assert drawn[0][-1] == "Draw ticket"
     for region in ("North", "South", "East"):
         ids = [str(r[0]) for r in ROWS if r[3] == region]
         want = ref_order(ids, "fair", k=2, reserves=1)
@@ -372,7 +372,7 @@ def test_the_listing_is_the_whole_order_every_sample_is_a_prefix_of(
     code, _, err = run(capsys, "tickets", src, "--id", "ID", "--seed", "2026", "-o", listing)
     assert code == 0, err
     rows = read_csv(listing)
-    assert rows[0] == ["Place", "ID", "Ticket"]
+    assert rows[0] == ["Place", "ID", "Draw ticket"]
     assert [r[1] for r in rows[1:]] == ref_order(IDS, "2026")
     assert [r[0] for r in rows[1:]] == [str(n) for n in range(1, len(IDS) + 1)]
     assert all(r[2] == REF["ticket"]("2026", 0, r[1]) for r in rows[1:])
@@ -416,7 +416,7 @@ def test_the_listing_by_stratum_with_tickets_and_rivests_to_stdout(
     )
     assert code == 0, err
     rows = [line.split(",") for line in out.splitlines()]
-    assert rows[0] == ["Place", "ID", "Stratum", "Tickets", "Ticket"]
+    assert rows[0] == ["Place", "ID", "Stratum", "Tickets", "Draw ticket"]
     for region in ("North", "South", "East"):
         mine = [r for r in rows[1:] if r[2] == region]
         ids = [str(r[0]) for r in ROWS if r[3] == region]

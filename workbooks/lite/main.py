@@ -8971,6 +8971,7 @@ from .raffle_options import DrawOptions
 from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
 
 __all__ = [
+    "TICKET_LABEL",
     "DrawOptions",
     "Drawn",
     "Exclusion",
@@ -9082,6 +9083,9 @@ def _spec(
 #: The draw's rules that are recorded only when asked for: the records of draws without
 #: them stay as they were.
 _FLAGS = ("one_entry_per_id", "all_of_small_strata")
+#: The field a ticket draw adds to each drawn row: its ticket (not "Ticket", which raffle
+#: lists often use for their own ticket numbers).
+TICKET_LABEL = "Draw ticket"
 #: The ticket draw's options, recorded only when given (section 18).
 _GIVEN = ("rate", "weight_scale")
 
@@ -9186,7 +9190,7 @@ def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[o
     labels = (["Role", "Rank"] if opts.reserves else []) + (
         ["Hits"] if opts.method == "mus" else []
     )
-    labels += ["Ticket"] if opts.tickets else []
+    labels += [TICKET_LABEL] if opts.tickets else []
     extra: list[list[object]] = []
     for p in parts:
         for n in range(len(p.rows)):

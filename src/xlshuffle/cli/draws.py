@@ -103,7 +103,7 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         "at a fixed interval, each row selected with chance proportional to its amount, "
         "rows of at least the interval always); ticket (each entrant's own ticket from the "
         "seed and its --id, lowest first: entrants added later never change the others' "
-        "order; adds the column Ticket); rivest (the order of Rivest's consistent_sampler)",
+        "order; adds the column Draw ticket); rivest (the order of Rivest's consistent_sampler)",
     )
     g.add_argument(
         "--rate",

@@ -13,7 +13,7 @@ import dataclasses
 from ..common.request import DrawRequest, SampleOptions
 from ..draw.errors import OptionError
 from ..tabledraw.entrants import Entrants
-from ..tabledraw.raffles import choose, exclusion_of
+from ..tabledraw.raffles import TICKET_LABEL, choose, exclusion_of
 
 __all__ = ["ticket_list"]
 
@@ -22,7 +22,7 @@ def ticket_list(request: DrawRequest) -> list[list[object]]:
     """The rows of the listing of ``request`` (a sample whose draw options name a ticket
     method): a header, then one row per entrant in draw order, each ``Place`` (1-based,
     within its stratum), the ID, the stratum (with strata), the entrant's ticket count
-    (with weights or one entry per ID) and its ``Ticket``.
+    (with weights or one entry per ID) and its ticket (``Draw ticket``).
 
     Raises
     ------
@@ -41,7 +41,7 @@ def ticket_list(request: DrawRequest) -> list[list[object]]:
     head: list[object] = ["Place", cols["id"].given]
     head += ["Stratum"] if "strata" in cols else []
     head += ["Tickets"] if weighed else []
-    table: list[list[object]] = [[*head, "Ticket"]]
+    table: list[list[object]] = [[*head, TICKET_LABEL]]
     for part in drawn.parts:
         counts = part.counts if weighed else None
         for place, (row, ticket) in enumerate(zip(part.rows, part.tickets, strict=True), 1):
