@@ -41,6 +41,7 @@ NAMES = (
     "GROUPS",
     "ORDERS",
     "ALLOCATE",
+    "TICKET",
 )
 VECTOR_42 = [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]  # shuffle of 1..10, seed 42 (draw protocol v1)
 
@@ -99,7 +100,7 @@ def meta() -> dict[str, dict[str, Any]]:
     return {f["name"]: f for f in custom_functions_meta(udfs)["functions"]}
 
 
-def test_registers_exactly_the_eight_functions(meta: dict[str, dict[str, Any]]) -> None:
+def test_registers_exactly_the_worksheet_functions(meta: dict[str, dict[str, Any]]) -> None:
     assert sorted(meta) == sorted(NAMES)
     assert [f.__name__ for f in udfs.FUNCTIONS] == list(NAMES)
 
@@ -112,8 +113,8 @@ def test_registers_exactly_the_eight_functions(meta: dict[str, dict[str, Any]]) 
         ("DEAL", ["cards", "hands", "seed", "deck"], [False, True, True, True]),
         (
             "SAMPLE",
-            ["data", "k", "seed", "weights", "reserves", "exclude", "ids"],
-            [False, False, True, True, True, True, True],
+            ["data", "k", "seed", "weights", "reserves", "exclude", "ids", "method"],
+            [False, False, True, True, True, True, True, True],
         ),
         (
             "SAMPLEBY",
@@ -136,6 +137,7 @@ def test_registers_exactly_the_eight_functions(meta: dict[str, dict[str, Any]]) 
             ["arms", "n", "seed", "ratio", "block_sizes", "strata"],
             [False, False, True, True, True, True],
         ),
+        ("TICKET", ["ids", "seed", "number"], [False, False, True]),
     ],
 )
 def test_parameters_and_optional_arguments(

@@ -49,7 +49,7 @@ SIGNATURES = {
     "DEAL": "Function DEAL(cards, Optional hands, Optional seed, Optional deck)",
     "SAMPLE": (
         "Function SAMPLE(data, k, Optional seed, Optional weights, Optional reserves, "
-        "Optional exclude, Optional ids)"
+        "Optional exclude, Optional ids, Optional method)"
     ),
     "SAMPLEBY": (
         "Function SAMPLEBY(data, k, strata, Optional seed, Optional weights, Optional reserves)"
@@ -59,6 +59,7 @@ SIGNATURES = {
     ),
     "GROUPS": "Function GROUPS(data, k, Optional seed, Optional balance)",
     "ORDERS": "Function ORDERS(items, ids, Optional seed, Optional k, Optional balanced)",
+    "TICKET": "Function TICKET(ids, seed, Optional number)",
 }
 
 # VBA's reserved words, and Excel object names a parameter would shadow in the wrapper.

@@ -96,6 +96,11 @@ CASES: list[tuple[str, list[Any]]] = [
     ),
     ("ALLOCATE", [cell("A,B"), cell(4), cell(1), None, None, cell("site")]),  # a mistake
     ("ORDERS", [column(NAMES[:4]), column(["P1", "P2", 42]), cell("study"), None, cell(True)]),
+    # ticket draws: each row's own ticket from the seed and its ID
+    ("SAMPLE", [RAFFLE, cell(2), cell("spring"), None, cell(1), None, None, cell("ticket")]),
+    ("SAMPLE", [RAFFLE, cell(3), cell(314159), None, None, None, None, cell("rivest")]),
+    ("TICKET", [column(NAMES), cell("spring"), None]),
+    ("TICKET", [cell("Ann"), None, None]),  # a mistake: no seed
 ]
 LETTER_CASES: list[tuple[str, list[Any]]] = [
     ("SHUFFLESTR", [cell("Zoe\u0308 \U0001f1e9\U0001f1ea!"), cell("jumble"), None]),

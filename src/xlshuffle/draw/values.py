@@ -179,7 +179,8 @@ def whole_tickets(values: Iterable[object], *, scale: int = 1) -> list[int]:
     Traceback (most recent call last):
     ...
     xlshuffle.draw.errors.EntryError: item 0 (0-based): 2.5 tickets is not a whole number \
-of tickets at scale 1: state a scale that makes every weight whole (--weight-scale 10)
+of tickets at scale 1: a ticket draw counts whole tickets, so give the weights 10 times over \
+(--weight-scale 10 on the command line)
     """
     if scale < 1:
         raise SizeError(f"a scale is a whole number 1 or more, not {scale}")
@@ -189,11 +190,12 @@ of tickets at scale 1: state a scale that makes every weight whole (--weight-sca
         number = _exact(index, value, "weight", example, money=False) * scale
         if number.denominator != 1:
             places = max(_places(number / scale), 0)
+            times = 10**places if places > 0 else "N"
             raise EntryError(
                 index,
                 f"{_decimal_text(number / scale)} tickets is not a whole number of tickets at "
-                f"scale {scale}: state a scale that makes every weight whole "
-                f"(--weight-scale {10**places if places > 0 else 'N'})",
+                f"scale {scale}: a ticket draw counts whole tickets, so give the weights "
+                f"{times} times over (--weight-scale {times} on the command line)",
             )
         out.append(int(number))
     return out

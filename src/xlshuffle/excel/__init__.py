@@ -62,6 +62,7 @@ from . import arguments, raffle, teams
 from .allocate import ALLOCATE
 from .orders import ORDERS
 from .samples import AUDITSAMPLE, SAMPLEBY
+from .tickets import TICKET
 from .udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, first_column, is_row, items
 
 __all__ = [
@@ -76,6 +77,7 @@ __all__ = [
     "SAMPLEBY",
     "SHUFFLE",
     "SHUFFLESTR",
+    "TICKET",
 ]
 
 
@@ -198,8 +200,15 @@ def DEAL(cards: Any, hands: Any = 1, seed: Any = None, deck: Any = None) -> list
     "ids",
     ndim=2,
     err_to_str=True,
-    doc=f"Optional. The IDs exclude is matched against, {PER_ROW}. "
+    doc=f"Optional. The IDs exclude is matched against and tickets are drawn from, {PER_ROW}. "
     "By default the first column of data.",
+)
+@xw.arg(
+    "method",
+    err_to_str=True,
+    doc='Optional. "random" (the default), or "ticket": each row\'s own ticket from the seed '
+    "and its ID, lowest first (rows added later never change the others' order; the result "
+    'gets the column Draw ticket), or "rivest" (the order of Rivest\'s consistent sampler).',
 )
 @excel_function
 def SAMPLE(
@@ -210,29 +219,47 @@ def SAMPLE(
     reserves: Any = None,
     exclude: Any = None,
     ids: Any = None,
+    method: Any = None,
 ) -> list[Any]:
     """Draws k rows without replacement, in draw order: the first k rows of SHUFFLE."""
     rows = arguments.rows("data", data, values=True)
     n = arguments.count("k", k)
     extra = arguments.count("reserves", reserves, default=0, least=0)
-    if exclude is None and ids is not None:
-        raise OptionError("ids is read only with exclude: give exclude, or leave ids empty")
-    if weights is None and extra == 0 and exclude is None:  # the draw SAMPLE always made
-        if is_row(rows):
+    how = _sample_method(method)
+    if exclude is None and ids is not None and how == "random":
+        raise OptionError(
+            'ids is read with exclude or with method "ticket": give one, or leave ids empty'
+        )
+    if how == "rivest" and weights is not None:
+        raise OptionError(
+            'method "rivest" gives one ticket per row: leave weights empty, or use method "ticket"'
+        )
+    if how == "random" and weights is None and extra == 0 and exclude is None:
+        if is_row(rows):  # the draw SAMPLE always made
             return [deal(rows[0], n, seed=arguments.seed(seed))]
         return deal(rows, n, seed=arguments.seed(seed))
     count, noun = items(rows)
     columns = {}
     if weights is not None:
         columns["weights"] = arguments.per_item("weights", weights, count, noun)
-    excluded = None
-    if exclude is not None:
-        excluded = arguments.listed("exclude", exclude)
+    excluded = None if exclude is None else arguments.listed("exclude", exclude)
+    if exclude is not None or how != "random":
         given = ids is not None
         found = arguments.per_item("ids", ids, count, noun) if given else first_column(rows)
-        columns["id"] = arguments.labels("ids", found, noun, blank=True)
+        columns["id"] = arguments.labels("ids", found, noun, blank=how == "random")
     seed = arguments.seed(seed)
-    return raffle.draw(rows, n, seed, reserves=extra, columns=columns, excluded=excluded)
+    return raffle.draw(
+        rows, n, seed, method=how, reserves=extra, columns=columns, excluded=excluded
+    )
+
+
+def _sample_method(value: Any) -> str:
+    """SAMPLE's method: ``random`` (the default), ``ticket`` or ``rivest``."""
+    text = arguments.option("method", value, "random, ticket, rivest")
+    how = "random" if text is None else text.strip().lower()
+    if how not in ("random", "ticket", "rivest"):
+        raise OptionError(f"unknown method {text!r}: use random, ticket or rivest")
+    return how
 
 
 @xw.func(category=CATEGORY)
@@ -288,4 +315,5 @@ FUNCTIONS = (
     GROUPS,
     ORDERS,
     ALLOCATE,
+    TICKET,
 )
