@@ -28,12 +28,13 @@ PARAMETERS = {
     "SHUFFLE": 4,
     "SHUFFLESTR": 3,
     "DEAL": 4,
-    "SAMPLE": 7,
+    "SAMPLE": 8,
     "SAMPLEBY": 6,
     "AUDITSAMPLE": 5,
     "GROUPS": 3,
     "ORDERS": 5,
     "ALLOCATE": 5,
+    "TICKET": 3,
 }
 VALUE_IN = {"type": "Error", "basicValue": "#VALUE!", "errorType": "Value"}
 SURROGATE = "\ud800"

@@ -362,7 +362,7 @@ BAD: list[tuple[str, list[Any], str]] = [
     (
         "SAMPLE",
         [THREE, cell(2), cell(1), None, None, None, THREE],
-        "ids is read only with exclude: give exclude, or leave ids empty",
+        'ids is read with exclude or with method "ticket": give one, or leave ids empty',
     ),
     (
         "SAMPLE",
