@@ -253,6 +253,7 @@ def main() -> None:
     add_commitments(vectors)
     add_rules(vectors)
     add_tickets(vectors)
+    add_prizes(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
@@ -1039,6 +1040,40 @@ def add_tickets(vectors: dict[str, object]) -> None:
             ([], None),
         )
     ]
+
+
+# ------------------------------------------------------------------ section 9: prize tables
+
+
+def add_prizes(vectors: dict[str, object]) -> None:
+    """Section 9's prize tables: one draw of every winner and reserve, places mapped to
+    prizes in the table's order (added to v1 later; the vectors above are unchanged)."""
+    table = [["Third prize", 3, 1], ["Second prize", 1, 1], ["Grand prize", 1, 2]]
+    places = [(name, n, "winner") for name, count, _ in table for n in range(1, count + 1)]
+    places += [(name, n, "reserve") for name, _, r in table for n in range(1, r + 1)]
+    weights = [5, 1, 3, 0, 2, 4, 1, 6, 2, 2, 1, 3]
+    cases = [
+        ("spring", None, 12),
+        ("spring", weights, 12),
+    ]
+    out = []
+    for seed, w, n in cases:
+        total = len(places)
+        drawn = (
+            deal(list(range(n)), total, seed)
+            if w is None
+            else weighted(w, total, words(seed))
+        )
+        out.append(
+            {
+                "seed": encode_seed(seed),
+                "n": n,
+                "weights": w,
+                "prizes": table,
+                "drawn": [[i, *place] for i, place in zip(drawn, places, strict=True)],
+            }
+        )
+    vectors["prizes"] = out
 
 
 if __name__ == "__main__":

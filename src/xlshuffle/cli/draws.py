@@ -13,7 +13,7 @@ import dataclasses
 from typing import Any
 
 from ..draw.errors import OptionError
-from ..filedraw.sidefiles import read_counts, read_excluded
+from ..filedraw.sidefiles import read_counts, read_excluded, read_prizes
 from ..tabledraw.raffle_options import METHODS, DrawOptions, parse_method
 
 __all__ = ["add_draw_options", "draw_lines", "draw_options", "read_counts", "read_excluded"]
@@ -120,6 +120,14 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         "be 25 tickets); stated, so that a new entrant never changes the others' tickets",
     )
     g.add_argument(
+        "--prizes",
+        metavar="FILE",
+        help="a prize table, instead of -k and --reserves: a CSV/TSV file of lines "
+        "'prize,count[,reserves]' in the order the prizes are drawn (a header line allowed). "
+        "One draw: the first places win the first prize, the next the second...; then each "
+        "prize's reserves in the same order. Adds the columns Prize, Place and Role",
+    )
+    g.add_argument(
         "--amount",
         metavar="COL",
         help="the money column of --method mus (numbers or texts such as $1,234.56)",
@@ -132,8 +140,15 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
     from . import UsageError
 
     shared = (args.total, args.strata_counts)
-    given = (args.weights, args.exclude, args.id, args.strata, args.amount, *shared)
-    if args.k is None and all(x is None for x in (*shared, args.rate)):
+    given = (args.weights, args.exclude, args.id, args.strata, args.amount, *shared, args.prizes)
+    prizes = None if args.prizes is None else read_prizes(args.prizes)
+    if prizes is not None:
+        if args.k is not None or args.reserves:
+            raise UsageError(
+                "--prizes says how many win and how many are reserves: leave out -k and --reserves"
+            )
+        args.k = None
+    if args.k is None and prizes is None and all(x is None for x in (*shared, args.rate)):
         raise UsageError(
             "-k K is required: how many rows to draw (or, with --strata, --total N; with "
             "--method ticket, --rate P)"
@@ -153,19 +168,20 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
     if args.reserves < 0:
         raise UsageError(f"--reserves must be 0 or more, not {args.reserves}")
     options = DrawOptions(
-        k=args.k or 0,
+        k=args.k or sum(p.count for p in prizes or ()),
         total=args.total,
         counts=None if args.strata_counts is None else (),
         method=parse_method(args.method),
         weights=args.weights,
         amount=args.amount,
-        reserves=args.reserves,
+        reserves=sum(p.reserves for p in prizes) if prizes else args.reserves,
         strata=args.strata,
         id=args.id,
         excluded=None if args.exclude is None else (),
         one_entry_per_id=args.one_entry_per_id,
         all_of_small_strata=args.all_of_small_strata,
         rate=None if args.rate is None else args.rate.strip(),
+        prizes=prizes,
         weight_scale=args.weight_scale,
     )
     try:

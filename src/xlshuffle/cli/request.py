@@ -49,6 +49,7 @@ def draw_of(args: argparse.Namespace) -> tuple[Options, tuple[SideFile, ...]]:
     named: tuple[tuple[SideOption, str | None], ...] = (
         ("--strata-counts", args.strata_counts),
         ("--exclude", args.exclude),
+        ("--prizes", args.prizes),
     )
     sides = tuple(
         SideFile.read(option, path)

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeAlias, get_args
 from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
 from ..draw.seed import Seed
-from ..tabledraw.raffle_options import DrawOptions
+from ..tabledraw.raffle_options import DrawOptions, Prize
 from .digest import file_sha256
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
 #: The draws on a file.
 DrawKind = Literal["shuffle", "sample", "groups"]
 #: The options that name a file beyond the list, by their command-line names.
-SideOption = Literal["--exclude", "--strata-counts", "--avoid"]
+SideOption = Literal["--exclude", "--strata-counts", "--avoid", "--prizes"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -340,14 +340,15 @@ def _options_argv(options: Options, request: DrawRequest) -> list[str]:
     d = options.draw
     if d is None:
         return out
-    for option, given in (("--exclude", d.excluded), ("--strata-counts", d.counts)):
+    named = (("--exclude", d.excluded), ("--strata-counts", d.counts), ("--prizes", d.prizes))
+    for option, given in named:
         if given is not None and option not in side:
             raise OptionError(
                 f"{option}: the command line reads these from a file, and this request "
                 "names none: give the request its side file"
             )
     out += _flag("--weights", d.weights) + (
-        [] if not d.reserves else ["--reserves", str(d.reserves)]
+        [] if not d.reserves or d.prizes is not None else ["--reserves", str(d.reserves)]
     )
     out += [] if d.method == "random" else ["--method", d.method]
     out += _flag("--amount", d.amount) + _flag("--strata", d.strata)
@@ -355,6 +356,7 @@ def _options_argv(options: Options, request: DrawRequest) -> list[str]:
     out += _flag("--id", d.id) + _flag("--exclude", side.get("--exclude"))
     out += ["--one-entry-per-id"] if d.one_entry_per_id else []
     out += _flag("--rate", d.rate) + _flag("--weight-scale", d.weight_scale)
+    out += _flag("--prizes", side.get("--prizes"))
     return out + (["--all-of-small-strata"] if d.all_of_small_strata else [])
 
 
@@ -400,6 +402,8 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
             # for, so that the canonical request of a draw without them is what it was
         if f.name == "counts" and value is not None:
             value = [[label, n] for label, n in value]
+        elif f.name == "prizes" and value is not None:
+            value = [p.to_list() for p in value]
         elif isinstance(value, tuple):
             value = list(value)
         out[f.name] = value
@@ -408,15 +412,19 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
 
 #: DrawOptions' rules (flags) and later options that a canonical request holds only when
 #: they are given.
-_RULES = ("one_entry_per_id", "all_of_small_strata", "rate", "weight_scale")
+_RULES = ("one_entry_per_id", "all_of_small_strata", "rate", "weight_scale", "prizes")
 
 
 def _draw_options(data: dict[str, Any], excluded: tuple[str, ...] | None) -> DrawOptions:
     given = {f.name for f in dataclasses.fields(DrawOptions)}
-    values = {k: v for k, v in data.items() if k in given and k not in ("excluded", "counts")}
+    skip = ("excluded", "counts", "prizes")
+    values = {k: v for k, v in data.items() if k in given and k not in skip}
     counts = data.get("counts")
     if counts is not None:
         values["counts"] = tuple((str(label), int(n)) for label, n in counts)
+    prizes = data.get("prizes")
+    if prizes is not None:
+        values["prizes"] = tuple(Prize(str(n), int(c), int(r)) for n, c, r in prizes)
     if data.get("exclude") is not None:
         if excluded is None:
             raise ValueError("the request excludes IDs read from a file: give them")

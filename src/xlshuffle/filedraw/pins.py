@@ -41,6 +41,8 @@ def _holds(side: SideFile, record: dict[str, Any]) -> dict[str, Any]:
         return {"ids": exclusion.get("ids"), "digest": exclusion.get("digest")}
     if side.option == "--strata-counts":
         return {"counts": (spec.get("allocation") or {}).get("counts")}
+    if side.option == "--prizes":
+        return {"prizes": spec.get("prizes")}
     avoid = (target.get("balance") or {}).get("avoid") or {}
     return {"before_sha256": hashlib.sha256(canonical_json(avoid.get("before"))).hexdigest()}
 
@@ -71,8 +73,8 @@ def side_files(
 ) -> tuple[SideFile, ...]:
     """The committed side files the draw reads again, found by name beside the commitment
     file ``where`` (or in the current folder, or at the path ``given`` names for the
-    option), each refused unless its bytes are the committed ones. The strata counts are
-    not among them: the canonical request holds the counts themselves."""
+    option), each refused unless its bytes are the committed ones. The strata counts and
+    the prize table are not among them: the canonical request holds them itself."""
     out = []
     for pin in body.get("inputs") or []:
         option, name = pin["option"], os.path.basename(str(pin["file"]))

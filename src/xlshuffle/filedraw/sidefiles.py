@@ -24,8 +24,9 @@ from typing import Any
 from ..common.a1 import col_letters
 from ..draw.errors import OptionError
 from ..tabledraw.entrants import find_column
+from ..tabledraw.raffle_options import Prize
 
-__all__ = ["read_counts", "read_excluded"]
+__all__ = ["read_counts", "read_excluded", "read_prizes"]
 
 _MAX_EXCLUDE_BYTES = 256 * 1024**2
 _MAX_COUNTS_BYTES = 16 * 1024**2
@@ -56,6 +57,40 @@ def read_counts(path: str) -> tuple[tuple[str, int], ...]:
             )
     if not out:
         raise OptionError(f"--strata-counts {path}: no 'stratum,count' lines")
+    return tuple(out)
+
+
+def read_prizes(path: str) -> tuple[Prize, ...]:
+    """A ``--prizes`` table: ``prize,count[,reserves]`` a line (comma, semicolon or tab), in
+    the order the prizes are drawn; a header line allowed first, blank lines skipped.
+
+    OptionError naming the file and the line for anything else (a count that is not a
+    whole number 1 or more, reserves that are not 0 or more, no prize at all).
+    """
+    with open(path, "rb") as fh:
+        data = fh.read(_MAX_COUNTS_BYTES + 1)
+    if len(data) > _MAX_COUNTS_BYTES:
+        raise OptionError(f"--prizes {path}: more than 16 MB: not a prize table")
+    lines = data.decode("utf-8-sig", "replace").splitlines()
+    sample = next((line for line in lines if line.strip()), "")
+    delimiter = max("\t;,", key=sample.count)
+    out: list[Prize] = []
+    for number, fields in enumerate(csv.reader(lines, delimiter=delimiter), 1):
+        if not any(f.strip() for f in fields):
+            continue
+        cells = [f.strip().replace("_", "") for f in fields]
+        whole = len(cells) in (2, 3) and all(c.isdigit() for c in cells[1:])
+        if whole and cells[0] and int(cells[1]) >= 1:
+            reserves = int(cells[2]) if len(cells) == 3 else 0
+            out.append(Prize(fields[0].strip(), int(cells[1]), reserves))
+        elif out or number > 1 or len(cells) not in (2, 3) or _numberish(cells[1]):
+            raise OptionError(
+                f"--prizes {path}: line {number} is not 'prize,count' or "
+                "'prize,count,reserves' (a count 1 or more, reserves 0 or more): write one "
+                "prize a line, in the order they are drawn"
+            )
+    if not out:
+        raise OptionError(f"--prizes {path}: no 'prize,count' lines")
     return tuple(out)
 
 

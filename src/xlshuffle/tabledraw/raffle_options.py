@@ -18,6 +18,7 @@ __all__ = [
     "TICKET_METHODS",
     "DrawOptions",
     "Method",
+    "Prize",
     "RecordMethod",
     "parse_method",
     "parse_rate",
@@ -47,6 +48,19 @@ _FROM_RECORD: dict[str, Method] = {
     "ticket": "ticket",
     "rivest": "rivest",
 }
+
+
+@dataclass(frozen=True)
+class Prize:
+    """One line of a prize table: its name, how many win it, and its reserves (protocol
+    section 9: the prizes take the draw's places in the table's order)."""
+
+    name: str
+    count: int
+    reserves: int = 0
+
+    def to_list(self) -> list[object]:
+        return [self.name, self.count, self.reserves]
 
 
 def parse_rate(text: str) -> Fraction:
@@ -102,6 +116,7 @@ class DrawOptions:
     all_of_small_strata: bool = False
     rate: str | None = None
     weight_scale: int | None = None
+    prizes: tuple[Prize, ...] | None = None
 
     @property
     def tickets(self) -> bool:
@@ -123,8 +138,42 @@ class DrawOptions:
         self.rate_fraction()
         if self.weight_scale is not None and self.weight_scale < 1:
             raise OptionError(f"--weight-scale {self.weight_scale}: give a whole number 1 or more")
-        for problem in [*self._conflicts(), *self._ticket_conflicts()]:
+        for problem in [*self._conflicts(), *self._ticket_conflicts(), *self._prize_conflicts()]:
             raise OptionError(problem)
+
+    def _prize_conflicts(self) -> list[str]:
+        if self.prizes is None:
+            return []
+        names = [p.name for p in self.prizes]
+        checks = (
+            (not self.prizes, "--prizes: the table lists no prize"),
+            (
+                any(not p.name.strip() for p in self.prizes),
+                "--prizes: a prize without a name: name every prize",
+            ),
+            (
+                len(set(names)) < len(names),
+                "--prizes: a prize is listed twice: give each prize once, with its count",
+            ),
+            (
+                any(p.count < 1 or p.reserves < 0 for p in self.prizes),
+                "--prizes: a count is 1 or more and reserves 0 or more",
+            ),
+            (
+                self.k != sum(p.count for p in self.prizes)
+                or self.reserves != sum(p.reserves for p in self.prizes),
+                "--prizes says how many win and how many are reserves: leave out -k and --reserves",
+            ),
+            (
+                self.strata is not None or self.rate is not None,
+                "--prizes are drawn from the whole list: leave out --strata and --rate",
+            ),
+            (
+                self.method in ("systematic", "mus"),
+                f"--prizes are for a raffle, not --method {self.method}",
+            ),
+        )
+        return [text for bad, text in checks if bad]
 
     def _ticket_conflicts(self) -> list[str]:
         method = self.method
@@ -270,5 +319,13 @@ class DrawOptions:
             one_entry_per_id=spec.get("one_entry_per_id", False) is True,
             all_of_small_strata=spec.get("all_of_small_strata", False) is True,
             rate=None if spec.get("rate") is None else str(spec["rate"]),
+            prizes=_prizes_of(spec.get("prizes")),
             weight_scale=None if spec.get("weight_scale") is None else int(spec["weight_scale"]),
         )
+
+
+def _prizes_of(given: Any) -> tuple[Prize, ...] | None:
+    """A record's ``prizes`` (``[{"prize", "count", "reserves"}...]``) as Prize lines."""
+    if given is None:
+        return None
+    return tuple(Prize(str(p["prize"]), int(p["count"]), int(p["reserves"])) for p in given)

@@ -21,13 +21,13 @@ from typing import Any
 
 from ..draw.errors import OptionError, SeedError, SizeError
 from ..draw.protocol import DrawStream, normalise_seed
-from ..draw.raffle import canonical_id
+from ..draw.raffle import RESERVE, WINNER, canonical_id
 from ..draw.seed import Seed
 from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
 from .entries import check_unique_ids, entries_by_id
 from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
-from .raffle_options import DrawOptions
+from .raffle_options import DrawOptions, Prize
 from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
 
 __all__ = [
@@ -123,6 +123,10 @@ def _spec(
 
     flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
     given = {key: getattr(opts, key) for key in _GIVEN if getattr(opts, key) is not None}
+    if opts.prizes is not None:
+        given["prizes"] = [
+            {"prize": p.name, "count": p.count, "reserves": p.reserves} for p in opts.prizes
+        ]
     return {
         **flags,
         **given,
@@ -246,7 +250,23 @@ def _ids(ents: Entrants, column: Column, rows: Sequence[int]) -> list[str]:
     return out
 
 
+def prize_places(prizes: Sequence[Prize]) -> list[tuple[str, int, str]]:
+    """Each place of a draw with a prize table, in draw order: the prize, the place within
+    it (1-based) and the role (protocol section 9): the winners of each prize in the
+    table's order, then each prize's reserves in the same order.
+
+    Examples
+    --------
+    >>> prize_places([Prize("Bike", 1, 1), Prize("Mug", 2, 0)])
+    [('Bike', 1, 'winner'), ('Mug', 1, 'winner'), ('Mug', 2, 'winner'), ('Bike', 1, 'reserve')]
+    """
+    won = [(p.name, n, WINNER) for p in prizes for n in range(1, p.count + 1)]
+    return won + [(p.name, n, RESERVE) for p in prizes for n in range(1, p.reserves + 1)]
+
+
 def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[object]]]:
+    if opts.prizes is not None:
+        return _prize_extra(opts, parts)
     labels = (["Role", "Rank"] if opts.reserves else []) + (
         ["Hits"] if opts.method == "mus" else []
     )
@@ -262,6 +282,18 @@ def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[o
             if opts.tickets:
                 row.append(p.tickets[n])
             extra.append(row)
+    return labels, extra
+
+
+def _prize_extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[object]]]:
+    """A prize table's fields for each drawn row: Prize, Place, Role (and the ticket)."""
+    places = prize_places(opts.prizes or ())
+    labels = ["Prize", "Place", "Role", *([TICKET_LABEL] if opts.tickets else [])]
+    (part,) = parts  # a prize table draws from the whole list
+    extra: list[list[object]] = []
+    for n in range(len(part.rows)):
+        prize, place, role = places[n]
+        extra.append([prize, place, role, *([part.tickets[n]] if opts.tickets else [])])
     return labels, extra
 
 
