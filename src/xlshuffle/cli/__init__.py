@@ -39,6 +39,7 @@ _COMMANDS = (
     "xlshuffle.cli.allocate",
     "xlshuffle.cli.commit",
     "xlshuffle.cli.tickets",
+    "xlshuffle.cli.rounds",
 )
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.

@@ -19,7 +19,16 @@ workbook engine (the ``xlsx`` extra) when they run.
 """  # noqa: E501
 
 from ..common.record import RECORD_VERSION, DrawRecord
-from .kinds import AllocationRecord, DealRecord, OrdersRecord, Record, RecordKind, load, parse
+from .kinds import (
+    AllocationRecord,
+    DealRecord,
+    OrdersRecord,
+    Record,
+    RecordKind,
+    RoundRecord,
+    load,
+    parse,
+)
 from .verify import Verdict, verify
 
 __all__ = [
@@ -30,6 +39,7 @@ __all__ = [
     "OrdersRecord",
     "Record",
     "RecordKind",
+    "RoundRecord",
     "Verdict",
     "load",
     "parse",

@@ -27,12 +27,13 @@ __all__ = [
     "OrdersRecord",
     "Record",
     "RecordKind",
+    "RoundRecord",
     "load",
     "parse",
 ]
 
 #: The kinds of record, by the command that writes them.
-RecordKind = Literal["draw", "orders", "allocation", "deal"]
+RecordKind = Literal["draw", "orders", "allocation", "deal", "round"]
 
 
 @dataclass(frozen=True)
@@ -120,8 +121,16 @@ class DealRecord:
         return cls(str(data["seed"]), hands, deck, decks, jokers, str(data.get("protocol", "")))
 
 
+@dataclass(frozen=True)
+class RoundRecord(_Written):
+    """A round's record (``xlshuffle redraw``): a winner's place given to a reserve, linked
+    by SHA-256 to the record before it."""
+
+    kind: ClassVar[RecordKind] = "round"
+
+
 #: Any record xlshuffle writes.
-Record: TypeAlias = DrawRecord | OrdersRecord | AllocationRecord | DealRecord
+Record: TypeAlias = DrawRecord | OrdersRecord | AllocationRecord | DealRecord | RoundRecord
 
 
 def parse(data: Mapping[str, Any], label: str = "record") -> Record:
@@ -133,6 +142,16 @@ def parse(data: Mapping[str, Any], label: str = "record") -> Record:
         return OrdersRecord(data)
     if command == "allocate":
         return AllocationRecord(data)
+    if command == "redraw":
+        missing = [
+            k for k in ("previous", "replace", "reason", "given_to", "seed") if k not in data
+        ]
+        if missing:
+            raise WorkbookError(
+                f"{label}: not a complete round record (no {missing[0]}): give the record "
+                "'xlshuffle redraw' wrote"
+            )
+        return RoundRecord(data)
     if "hands" in data and command in (None, "deal"):
         return DealRecord.from_dict(data, label)
     return DrawRecord.from_dict(dict(data), label)

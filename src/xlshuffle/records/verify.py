@@ -16,7 +16,7 @@ from typing import Any
 
 from ..common.record import DrawRecord
 from ..draw.errors import EntryError, ListError, OptionError, WorkbookError
-from .kinds import AllocationRecord, DealRecord, OrdersRecord, Record, load
+from .kinds import AllocationRecord, DealRecord, OrdersRecord, Record, RoundRecord, load
 
 __all__ = ["Verdict", "verify"]
 
@@ -129,7 +129,7 @@ def _named(text: str, where: str | None) -> str:
 
 
 def _as_list(record: Record | Sequence[Record]) -> list[Record]:
-    if isinstance(record, DrawRecord | OrdersRecord | AllocationRecord | DealRecord):
+    if isinstance(record, DrawRecord | OrdersRecord | AllocationRecord | DealRecord | RoundRecord):
         return [record]
     return list(record)
 
@@ -144,6 +144,8 @@ def _check(records: list[Record], where: str, given: dict[str, str | None]) -> l
         return [_allocation(first, where, given)]
     if isinstance(first, DealRecord):
         return [_deal(first, where, given)]
+    if isinstance(first, RoundRecord):
+        return [_round(where, given)]
     draws = [r for r in records if isinstance(r, DrawRecord)]
     if len(draws) != len(records):
         raise WorkbookError(f"{where}: holds records of several kinds: verify one at a time")
@@ -376,3 +378,15 @@ def _deal(rec: DealRecord, where: str, given: dict[str, str | None]) -> str:
                 f"{' '.join(map(str, got))}, the seed deals {' '.join(map(str, want))}"
             )
     return f"ok: deal with seed {rec.seed}: {len(rec.hands)} hands of {cards} dealt again"
+
+
+def _round(where: str, given: dict[str, str | None]) -> str:
+    """A round (``redraw``): its chain of records back to the draw, drawn again."""
+    from ..filedraw.rounds import verify_round
+
+    if where == "record" or given["input"] is None:
+        raise OptionError(
+            "a round is checked from its record file (the records before it lie beside it) "
+            "and the draw's input: give the record's path and --input IN"
+        )
+    return verify_round(where, given["input"], given["output"])
