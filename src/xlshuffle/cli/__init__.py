@@ -40,6 +40,7 @@ _COMMANDS = (
     "xlshuffle.cli.commit",
     "xlshuffle.cli.tickets",
     "xlshuffle.cli.rounds",
+    "xlshuffle.cli.certificate",
 )
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.

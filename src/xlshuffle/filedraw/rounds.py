@@ -127,10 +127,10 @@ def _draw_standing(record: dict[str, Any], src: str) -> Standing:
             "sample the same table saved as CSV)"
         )
     spec = record["target"].get("draw") or {}
-    if spec.get("id") is None or not (spec.get("prizes") or spec.get("reserves")):
+    if spec.get("id") is None:
         raise OptionError(
-            "redraw gives a winner's place to a reserve: the draw needs --id and reserves "
-            "(--reserves R, or a --prizes table with reserves)"
+            "a draw's standing names its entrants by ID: the draw needs --id COL (and, for "
+            "a round, reserves: --reserves R, or a --prizes table with reserves)"
         )
     op = Opened(src, bool(record["header"]), DEFAULT_MAX_MB * 1024**2)
     if op.sha256 != record["input_sha256"]:
@@ -144,13 +144,13 @@ def _draw_standing(record: dict[str, Any], src: str) -> Standing:
     labels = tuple(ents.labels) if ents.labels is not None else tuple(ents.letters)
     at = {label: n for n, label in enumerate(drawn.extra_labels)}
     placed = []
-    for row, extra in zip(drawn.rows, drawn.extra, strict=True):
+    for n, (row, extra) in enumerate(zip(drawn.rows, drawn.extra, strict=True), 1):
         prize = str(extra[at["Prize"]]) if "Prize" in at else None
-        place = str(extra[at["Place"]] if "Place" in at else extra[at["Rank"]])
+        rank = at.get("Place", at.get("Rank"))
+        place = n if rank is None else int(str(extra[rank]))
+        role = str(extra[at["Role"]]) if "Role" in at else WINNER
         values = tuple(ents.values(j)[row] for j in range(width))
-        placed.append(
-            Placed(row, canonical_id(ids[row]), values, prize, int(place), str(extra[at["Role"]]))
-        )
+        placed.append(Placed(row, canonical_id(ids[row]), values, prize, place, role))
     return Standing(labels[:width], tuple(placed), "Prize" in at)
 
 
