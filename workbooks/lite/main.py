@@ -413,7 +413,7 @@ from typing import Any, Literal, TypeAlias, get_args
 from ..draw.errors import OptionError
 from ..draw.grid import Mode, parse_mode
 from ..draw.seed import Seed
-from ..tabledraw.raffle_options import DrawOptions
+from ..tabledraw.raffle_options import DrawOptions, Prize
 from .digest import file_sha256
 
 __all__ = [
@@ -432,7 +432,7 @@ __all__ = [
 #: The draws on a file.
 DrawKind = Literal["shuffle", "sample", "groups"]
 #: The options that name a file beyond the list, by their command-line names.
-SideOption = Literal["--exclude", "--strata-counts", "--avoid"]
+SideOption = Literal["--exclude", "--strata-counts", "--avoid", "--prizes"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -730,14 +730,15 @@ def _options_argv(options: Options, request: DrawRequest) -> list[str]:
     d = options.draw
     if d is None:
         return out
-    for option, given in (("--exclude", d.excluded), ("--strata-counts", d.counts)):
+    named = (("--exclude", d.excluded), ("--strata-counts", d.counts), ("--prizes", d.prizes))
+    for option, given in named:
         if given is not None and option not in side:
             raise OptionError(
                 f"{option}: the command line reads these from a file, and this request "
                 "names none: give the request its side file"
             )
     out += _flag("--weights", d.weights) + (
-        [] if not d.reserves else ["--reserves", str(d.reserves)]
+        [] if not d.reserves or d.prizes is not None else ["--reserves", str(d.reserves)]
     )
     out += [] if d.method == "random" else ["--method", d.method]
     out += _flag("--amount", d.amount) + _flag("--strata", d.strata)
@@ -745,6 +746,7 @@ def _options_argv(options: Options, request: DrawRequest) -> list[str]:
     out += _flag("--id", d.id) + _flag("--exclude", side.get("--exclude"))
     out += ["--one-entry-per-id"] if d.one_entry_per_id else []
     out += _flag("--rate", d.rate) + _flag("--weight-scale", d.weight_scale)
+    out += _flag("--prizes", side.get("--prizes"))
     return out + (["--all-of-small-strata"] if d.all_of_small_strata else [])
 
 
@@ -790,6 +792,8 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
             # for, so that the canonical request of a draw without them is what it was
         if f.name == "counts" and value is not None:
             value = [[label, n] for label, n in value]
+        elif f.name == "prizes" and value is not None:
+            value = [p.to_list() for p in value]
         elif isinstance(value, tuple):
             value = list(value)
         out[f.name] = value
@@ -798,15 +802,19 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
 
 #: DrawOptions' rules (flags) and later options that a canonical request holds only when
 #: they are given.
-_RULES = ("one_entry_per_id", "all_of_small_strata", "rate", "weight_scale")
+_RULES = ("one_entry_per_id", "all_of_small_strata", "rate", "weight_scale", "prizes")
 
 
 def _draw_options(data: dict[str, Any], excluded: tuple[str, ...] | None) -> DrawOptions:
     given = {f.name for f in dataclasses.fields(DrawOptions)}
-    values = {k: v for k, v in data.items() if k in given and k not in ("excluded", "counts")}
+    skip = ("excluded", "counts", "prizes")
+    values = {k: v for k, v in data.items() if k in given and k not in skip}
     counts = data.get("counts")
     if counts is not None:
         values["counts"] = tuple((str(label), int(n)) for label, n in counts)
+    prizes = data.get("prizes")
+    if prizes is not None:
+        values["prizes"] = tuple(Prize(str(n), int(c), int(r)) for n, c, r in prizes)
     if data.get("exclude") is not None:
         if excluded is None:
             raise ValueError("the request excludes IDs read from a file: give them")
@@ -8532,6 +8540,7 @@ __all__ = [
     "TICKET_METHODS",
     "DrawOptions",
     "Method",
+    "Prize",
     "RecordMethod",
     "parse_method",
     "parse_rate",
@@ -8561,6 +8570,19 @@ _FROM_RECORD: dict[str, Method] = {
     "ticket": "ticket",
     "rivest": "rivest",
 }
+
+
+@dataclass(frozen=True)
+class Prize:
+    """One line of a prize table: its name, how many win it, and its reserves (protocol
+    section 9: the prizes take the draw's places in the table's order)."""
+
+    name: str
+    count: int
+    reserves: int = 0
+
+    def to_list(self) -> list[object]:
+        return [self.name, self.count, self.reserves]
 
 
 def parse_rate(text: str) -> Fraction:
@@ -8616,6 +8638,7 @@ class DrawOptions:
     all_of_small_strata: bool = False
     rate: str | None = None
     weight_scale: int | None = None
+    prizes: tuple[Prize, ...] | None = None
 
     @property
     def tickets(self) -> bool:
@@ -8637,8 +8660,42 @@ class DrawOptions:
         self.rate_fraction()
         if self.weight_scale is not None and self.weight_scale < 1:
             raise OptionError(f"--weight-scale {self.weight_scale}: give a whole number 1 or more")
-        for problem in [*self._conflicts(), *self._ticket_conflicts()]:
+        for problem in [*self._conflicts(), *self._ticket_conflicts(), *self._prize_conflicts()]:
             raise OptionError(problem)
+
+    def _prize_conflicts(self) -> list[str]:
+        if self.prizes is None:
+            return []
+        names = [p.name for p in self.prizes]
+        checks = (
+            (not self.prizes, "--prizes: the table lists no prize"),
+            (
+                any(not p.name.strip() for p in self.prizes),
+                "--prizes: a prize without a name: name every prize",
+            ),
+            (
+                len(set(names)) < len(names),
+                "--prizes: a prize is listed twice: give each prize once, with its count",
+            ),
+            (
+                any(p.count < 1 or p.reserves < 0 for p in self.prizes),
+                "--prizes: a count is 1 or more and reserves 0 or more",
+            ),
+            (
+                self.k != sum(p.count for p in self.prizes)
+                or self.reserves != sum(p.reserves for p in self.prizes),
+                "--prizes says how many win and how many are reserves: leave out -k and --reserves",
+            ),
+            (
+                self.strata is not None or self.rate is not None,
+                "--prizes are drawn from the whole list: leave out --strata and --rate",
+            ),
+            (
+                self.method in ("systematic", "mus"),
+                f"--prizes are for a raffle, not --method {self.method}",
+            ),
+        )
+        return [text for bad, text in checks if bad]
 
     def _ticket_conflicts(self) -> list[str]:
         method = self.method
@@ -8784,8 +8841,16 @@ class DrawOptions:
             one_entry_per_id=spec.get("one_entry_per_id", False) is True,
             all_of_small_strata=spec.get("all_of_small_strata", False) is True,
             rate=None if spec.get("rate") is None else str(spec["rate"]),
+            prizes=_prizes_of(spec.get("prizes")),
             weight_scale=None if spec.get("weight_scale") is None else int(spec["weight_scale"]),
         )
+
+
+def _prizes_of(given: Any) -> tuple[Prize, ...] | None:
+    """A record's ``prizes`` (``[{"prize", "count", "reserves"}...]``) as Prize lines."""
+    if given is None:
+        return None
+    return tuple(Prize(str(p["prize"]), int(p["count"]), int(p["reserves"])) for p in given)
 ''',
     "xlshuffle.tabledraw.raffle_parts": r'''"""One stratum's draw (or the whole list's, without strata): :func:`draw_part`.
 
@@ -9062,13 +9127,13 @@ from typing import Any
 
 from ..draw.errors import OptionError, SeedError, SizeError
 from ..draw.protocol import DrawStream, normalise_seed
-from ..draw.raffle import canonical_id
+from ..draw.raffle import RESERVE, WINNER, canonical_id
 from ..draw.seed import Seed
 from ..draw.strata import proportional_allocation
 from .entrants import Column, Entrants
 from .entries import check_unique_ids, entries_by_id
 from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
-from .raffle_options import DrawOptions
+from .raffle_options import DrawOptions, Prize
 from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
 
 __all__ = [
@@ -9164,6 +9229,10 @@ def _spec(
 
     flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
     given = {key: getattr(opts, key) for key in _GIVEN if getattr(opts, key) is not None}
+    if opts.prizes is not None:
+        given["prizes"] = [
+            {"prize": p.name, "count": p.count, "reserves": p.reserves} for p in opts.prizes
+        ]
     return {
         **flags,
         **given,
@@ -9287,7 +9356,23 @@ def _ids(ents: Entrants, column: Column, rows: Sequence[int]) -> list[str]:
     return out
 
 
+def prize_places(prizes: Sequence[Prize]) -> list[tuple[str, int, str]]:
+    """Each place of a draw with a prize table, in draw order: the prize, the place within
+    it (1-based) and the role (protocol section 9): the winners of each prize in the
+    table's order, then each prize's reserves in the same order.
+
+    Examples
+    --------
+    >>> prize_places([Prize("Bike", 1, 1), Prize("Mug", 2, 0)])
+    [('Bike', 1, 'winner'), ('Mug', 1, 'winner'), ('Mug', 2, 'winner'), ('Bike', 1, 'reserve')]
+    """
+    won = [(p.name, n, WINNER) for p in prizes for n in range(1, p.count + 1)]
+    return won + [(p.name, n, RESERVE) for p in prizes for n in range(1, p.reserves + 1)]
+
+
 def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[object]]]:
+    if opts.prizes is not None:
+        return _prize_extra(opts, parts)
     labels = (["Role", "Rank"] if opts.reserves else []) + (
         ["Hits"] if opts.method == "mus" else []
     )
@@ -9303,6 +9388,18 @@ def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[o
             if opts.tickets:
                 row.append(p.tickets[n])
             extra.append(row)
+    return labels, extra
+
+
+def _prize_extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[object]]]:
+    """A prize table's fields for each drawn row: Prize, Place, Role (and the ticket)."""
+    places = prize_places(opts.prizes or ())
+    labels = ["Prize", "Place", "Role", *([TICKET_LABEL] if opts.tickets else [])]
+    (part,) = parts  # a prize table draws from the whole list
+    extra: list[list[object]] = []
+    for n in range(len(part.rows)):
+        prize, place, role = places[n]
+        extra.append([prize, place, role, *([part.tickets[n]] if opts.tickets else [])])
     return labels, extra
 
 
