@@ -1059,11 +1059,7 @@ def add_prizes(vectors: dict[str, object]) -> None:
     out = []
     for seed, w, n in cases:
         total = len(places)
-        drawn = (
-            deal(list(range(n)), total, seed)
-            if w is None
-            else weighted(w, total, words(seed))
-        )
+        drawn = deal(list(range(n)), total, seed) if w is None else weighted(w, total, words(seed))
         out.append(
             {
                 "seed": encode_seed(seed),

@@ -69,8 +69,9 @@ def register(subparsers: Any) -> None:
         "--entrant-hashes",
         metavar="SALT.txt",
         help="also commit one salted hash per entrant, so each can check their own line "
-        "without the list being published; the secret salt is written to SALT.txt, to "
-        "reveal with the draw",
+        "without the list being published (with --id, also one per ID, so an entrant "
+        "checks by their ID alone); the secret salt is written to SALT.txt, to reveal "
+        "with the draw",
     )
     p.set_defaults(func=_cmd_commit, extra_ok=True)
 

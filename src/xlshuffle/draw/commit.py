@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .errors import OptionError
+from .raffle import canonical_id
 
 __all__ = [
     "COMMITMENT_VERSION",
@@ -38,6 +39,7 @@ __all__ = [
     "canonical_json",
     "commit_seed",
     "commitment_sha256",
+    "entrant_id_sha256",
     "entrant_sha256",
     "new_salt",
     "reveal_values",
@@ -145,6 +147,21 @@ def commit_seed(commitment_hash: str, values: Sequence[str]) -> str:
     if not re.fullmatch(r"[0-9a-f]{64}", commitment_hash):
         raise OptionError(f"{commitment_hash!r} is not a commitment hash (64 hex digits)")
     return f"{_SEED_PREFIX}{commitment_hash}/" + "".join(v + "/" for v in reveal_values(values))
+
+
+def entrant_id_sha256(salt: str, entrant_id: object) -> str:
+    """An entrant's salted hash by ID alone (a draw with an ID column): SHA-256 of the
+    salt's text, a line feed, and the canonical ID (section 10), so that an entrant checks
+    their entry knowing only their ID.
+
+    Examples
+    --------
+    >>> salt = "00" * 16
+    >>> entrant_id_sha256(salt, " ann@x.org ") == entrant_id_sha256(salt, "ann@x.org")
+    True
+    """
+    data = salt.encode("utf-8") + b"\n" + canonical_id(entrant_id).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
 
 
 def entrant_sha256(salt: str, row: Sequence[str]) -> str:

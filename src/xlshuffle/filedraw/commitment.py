@@ -29,6 +29,7 @@ from ..draw.commit import (
     UNREVEALED_SEED,
     commit_seed,
     commitment_sha256,
+    entrant_id_sha256,
     entrant_sha256,
     new_salt,
     reveal_values,
@@ -149,6 +150,18 @@ def _entrants(rows: list[list[str]], header: bool, salt: str) -> list[str]:
     return sorted(entrant_sha256(salt, row) for row in rows[1 if header else 0 :])
 
 
+def _entrant_ids(rows: list[list[str]], record: dict[str, Any], salt: str) -> list[str] | None:
+    """The salted hashes of the entrants' IDs (section 17, step 5), each once, sorted: None
+    for a draw without an ID column."""
+    column = ((record.get("target") or {}).get("draw") or {}).get("id")
+    if column is None:
+        return None
+    j = int(column["index"])
+    data = rows[1 if record["header"] else 0 :]
+    ids = {row[j].strip() for row in data if j < len(row) and row[j].strip()}
+    return sorted({entrant_id_sha256(salt, i) for i in ids})
+
+
 def check_list(
     request: DrawRequest, commitment: Commitment, salt: str | None, seed: Seed = _DRY_SEED
 ) -> dict[str, Any]:
@@ -176,6 +189,9 @@ def check_rows(src: str, record: dict[str, Any], commitment: Commitment, salt: s
     hashes = None if held is None else held.get("salted_sha256")
     if salt is not None and _entrants(rows, bool(record["header"]), salt) != hashes:
         raise ListError("the salt given does not give the committed entrant hashes")
+    by_id = None if held is None else held.get("ids_salted_sha256")
+    if salt is not None and by_id is not None and _entrant_ids(rows, record, salt) != by_id:
+        raise ListError("the salt given does not give the committed hashes of the IDs")
 
 
 def committed_request(
@@ -240,11 +256,21 @@ def commit(
             "sha256": rows_sha256(rows),
         },
         "beacon": beacon,
-        "entrants": None if salt is None else {"salted_sha256": _entrants(rows, header, salt)},
+        "entrants": None if salt is None else _entrant_hashes(rows, record, salt),
         "tool_version": tool_version,
         "time_utc": time.isoformat()[:19] + "Z",
     }
     return Commitment(body, commitment_sha256(body)), record, salt
+
+
+def _entrant_hashes(rows: list[list[str]], record: dict[str, Any], salt: str) -> dict[str, Any]:
+    """The commitment's ``entrants``: each row's salted hash and, with an ID column, each
+    ID's, so that an entrant checks their entry by their ID alone."""
+    held: dict[str, Any] = {"salted_sha256": _entrants(rows, bool(record["header"]), salt)}
+    by_id = _entrant_ids(rows, record, salt)
+    if by_id is not None:
+        held["ids_salted_sha256"] = by_id
+    return held
 
 
 def draw(
