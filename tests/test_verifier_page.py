@@ -408,6 +408,34 @@ def test_commit_then_draw(page: Any) -> None:
     assert got == want
 
 
+def test_ticket_draws(page: Any) -> None:
+    """Section 18: tickets, ticket orders (k, rate, reserves, weights), Rivest's order and
+    population digests through the page's own ticket draws."""
+    tickets, orders = VECTORS["tickets"], VECTORS["ticket_orders"]
+    rivest, digests = VECTORS["rivest_orders"], VECTORS["population_digests"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.tickets) out.push(await P.ticket(c.seed, c.id, c.number));
+        for (const c of a.orders) {
+          const { k, rate, reserves, weights } = c;
+          out.push(await P.ticketOrder(c.ids, c.seed, { k, rate, reserves, weights }));
+        }
+        for (const c of a.rivest) {
+          out.push(await P.ticketOrder(c.ids, c.seed, { method: "rivest" }));
+        }
+        for (const c of a.digests) out.push(await P.populationDigest(c.ids, c.weights));
+        return out;""",
+        tickets=[{**c, "seed": seed_arg(c["seed"])} for c in tickets],
+        orders=[{**c, "seed": seed_arg(c["seed"])} for c in orders],
+        rivest=[{**c, "seed": seed_arg(c["seed"])} for c in rivest],
+        digests=digests,
+    )
+    want: list[Any] = [c["ticket"] for c in tickets] + [c["order"] for c in orders]
+    want += [c["order"] for c in rivest] + [c["digest"] for c in digests]
+    assert got == want
+
+
 # ---------------------------------------------------------------- records of the command line
 
 

@@ -45,6 +45,17 @@ import {
 import { largestRemainder, strata, stratumStream } from "./protocol/strata.js";
 import { Stream, seedKey, subKey } from "./protocol/stream.js";
 import { balancedTeams, balancedTeamsDrawn } from "./protocol/teams.js";
+import {
+  populationDigest,
+  rateThreshold,
+  rivestTicket,
+  ticket,
+  ticketDraw,
+  ticketOrder,
+  ticketPrefix,
+  ticketsAtScale,
+  ticketsOf,
+} from "./protocol/ticketdraws.js";
 import { scaleDecimals, weighted, weightedFrom } from "./protocol/tickets.js";
 import { formulaKey, shiftFormula } from "./read/formulas.js";
 import { parseList } from "./read/lists.js";
@@ -98,6 +109,15 @@ window.xlshuffleProtocol = {
   revealedValue,
   commitSeed,
   entrantHashes,
+  ticketPrefix, // section 18: ticket draws
+  ticket,
+  ticketsOf,
+  ticketDraw,
+  ticketOrder,
+  rateThreshold,
+  ticketsAtScale,
+  rivestTicket,
+  populationDigest,
   drawRows, // sections 8-12 with one entry per ID and small strata: drawPlan over plain rows
 };
 
