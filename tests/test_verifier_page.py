@@ -754,6 +754,7 @@ def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Pat
     ("draw", "options"),
     [
         ("sample", ["-k", "2", "--weights", "tickets", "--reserves", "1"]),
+        ("sample", ["--method", "ticket", "--rate", "0.5", "--id", "id", "--reserves", "1"]),
         ("shuffle", []),
         ("groups", ["-k", "3"]),
     ],
@@ -2578,6 +2579,75 @@ def test_an_exclusion_that_left_out_nobody_shows_the_warning(page: Any, work: Pa
     assert result["verified"], result["message"]
     assert "2 listed ID(s) matched no entrant" in result["message"]
     assert f"the record warns: {warning}" in result["message"]
+
+
+# ---------------------------------------------------------------- ticket draws (section 18)
+
+# (source, options, an edit of the record's draw that the page must refuse)
+TICKET_DRAWS = [
+    ("draws.csv", ["-k", "2", "--strata", "site", "--reserves", "1"], {"k": 1}),
+    ("draws.csv", ["--rate", "0.4", "--reserves", "1"], {"rate": "0.6"}),
+    ("draws.csv", ["-k", "3", "--weights", "tickets", "--weight-scale", "10"],
+     {"weight_scale": 20}),
+    ("draws.csv", ["-k", "3", "--exclude", "excluded.txt"], {"exclusion": None}),
+    ("entries.csv", ["-k", "2", "--one-entry-per-id", "--weights", "tickets",
+                     "--weight-scale", "2"], {"one_entry_per_id": None}),
+    ("draws.csv", ["-k", "4", "--method", "rivest"], {"method": "ticket"}),
+    ("book.xlsx", ["-k", "2", "--strata", "site", "--reserves", "1"], {"reserves": 2}),
+    ("book.xlsx", ["--rate", "0.02", "--weights", "score", "--weight-scale", "2"],
+     {"rate": "0.01"}),
+    ("book.xlsx", ["-k", "3", "--method", "rivest"], {"method": "ticket"}),
+]  # fmt: skip
+
+
+def ticket_sample(work: Path, source: str, *options: str, out: str = "") -> dict[str, Any]:
+    """The record of ``sample --method ticket`` (unless the options name one) of ``source``."""
+    (work / "entries.csv").write_text(ENTRIES, encoding="utf-8")
+    method = [] if "--method" in options else ["--method", "ticket"]
+    id_column = "name" if source.endswith(".xlsx") else "id"
+    out = out or ("out.xlsx" if source.endswith(".xlsx") else "out.csv")
+    cli("sample", source, *method, *options, "--id", id_column, "--seed", "fair 2026", "-o", out,
+        "--record", "r.json", "--overwrite", cwd=work)  # fmt: skip
+    record: dict[str, Any] = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    return record
+
+
+@pytest.mark.parametrize(
+    ("source", "options", "edit"),
+    TICKET_DRAWS,
+    ids=lambda x: " ".join(x) if isinstance(x, list) else None,
+)
+def test_ticket_draws_verify(
+    page: Any, work: Path, source: str, options: list[str], edit: dict[str, Any]
+) -> None:
+    """Records of sample --method ticket|rivest verify with their files, the Ticket column of
+    the output included; an edited ticket or draw is refused."""
+    import openpyxl
+
+    record = ticket_sample(work, source, *options)
+    out = work / record["output"]
+    files: list[Path | tuple[str, bytes]] = [work / source, out]
+    if "--exclude" in options:
+        files.append(work / "excluded.txt")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "section 18" in result["message"]
+    # one drawn row's ticket edited in the output
+    if out.suffix == ".xlsx":
+        sheet = openpyxl.load_workbook(out)["Sample"]
+        assert sheet.cell(1, sheet.max_column).value == "Ticket"
+        tampered = edited(out, "Sample", f"{sheet.cell(2, sheet.max_column).coordinate}", "0" * 64)
+    else:
+        lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+        assert lines[0].rstrip().endswith(",Ticket")
+        lines[1] = lines[1].rstrip()[:-1] + ("0" if lines[1].rstrip()[-1] != "0" else "1") + "\n"
+        tampered = (out.name, "".join(lines).encode())
+    result = verify(page, json.dumps(record), files[0], tampered, *files[2:])
+    assert not result["verified"] and result["supported"], result["message"]
+    assert "differs" in result["message"]
+    # the record's draw edited
+    result = verify(page, with_draw(record, **edit), *files)
+    assert not result["verified"] and result["supported"], result["message"]
 
 
 # ---------------------------------------------------------------- the page, built from its modules
