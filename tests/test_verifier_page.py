@@ -2650,6 +2650,72 @@ def test_ticket_draws_verify(
     assert not result["verified"] and result["supported"], result["message"]
 
 
+def check_ticket(page: Any, *files: Path | tuple[str, bytes], **args: str) -> dict[str, Any]:
+    """window.xlshuffleCheckTicket with ``args`` (record, seed, id) and File objects."""
+    payload = []
+    for f in files:
+        name, data = (f.name, f.read_bytes()) if isinstance(f, Path) else f
+        payload.append({"name": name, "b64": base64.b64encode(data).decode("ascii")})
+    result: dict[str, Any] = page.evaluate(
+        """async (a) => {
+          const files = a.files.map((f) => new File(
+            [Uint8Array.from(atob(f.b64), (ch) => ch.charCodeAt(0))], f.name));
+          return window.xlshuffleCheckTicket({...a.args, files});
+        }""",
+        {"args": args, "files": payload},
+    )
+    assert page.inner_text("#ticket-verdict") == result["message"]
+    return result
+
+
+def test_an_entrant_finds_their_ticket_and_place(page: Any, work: Path) -> None:
+    """By ID and seed alone, the ticket; with the record and its files, or the organiser's
+    listing, the place and whether drawn, without typing the row."""
+    import csv
+
+    record = ticket_sample(work, "draws.csv", "-k", "2", "--strata", "site", "--reserves", "1")
+    text = json.dumps(record)
+    cli("tickets", "draws.csv", "--id", "id", "--seed", "fair 2026", "--strata", "site", "-o",
+        "listing.csv", cwd=work)  # fmt: skip
+    listing = list(csv.DictReader((work / "listing.csv").read_text("utf-8").splitlines()))
+    files = (work / "draws.csv", work / "out.csv")
+    roles = {"1": "drawn: winner 1", "2": "drawn: winner 2", "3": "drawn: reserve 1"}
+    for row in listing:
+        row["ID"] = row.pop("id")  # the listing names the ID column as --id does
+        # the seed and the ID alone (typed with spaces around it) give the ticket
+        alone = check_ticket(page, id=f" {row['ID']} ", seed="fair 2026")
+        assert alone["found"] and alone["ticket"] == row["Ticket"], alone["message"]
+        # with the record and its files: the draw is verified, the place found in it
+        mine = check_ticket(page, *files, id=row["ID"], record=text)
+        assert mine["found"], mine["message"]
+        assert (mine["ticket"], str(mine["place"])) == (row["Ticket"], row["Place"])
+        assert mine["role"] == roles.get(row["Place"], mine["role"])
+        assert f'in stratum "{row["Stratum"]}"' in mine["message"]
+        if row["Place"] not in roles:
+            assert mine["role"].startswith("not drawn")
+    # the organiser's listing: the place, the ticket checked against the seed
+    last = listing[-1]
+    mine = check_ticket(page, work / "listing.csv", id=last["ID"], seed="fair 2026")
+    assert mine["found"] and mine["place"] == int(last["Place"]), mine["message"]
+    other = check_ticket(page, work / "listing.csv", id=last["ID"], seed="fair 2027")
+    assert not other["found"] and other["message"].startswith("NOT matching")
+    # another seed, an unknown ID: said, not passed
+    assert "is not the record's" in check_ticket(page, id="1", record=text, seed="x")["message"]
+    nobody = check_ticket(page, *files, id="99", record=text)
+    assert not nobody["found"] and "not among the entrants" in nobody["message"]
+    # through the page's own fields and button, the seed taken from the record
+    page.fill("#record", text)
+    page.set_input_files("#files", [str(p) for p in files])
+    page.fill("#ticket-id", listing[0]["ID"])
+    page.fill("#ticket-seed", "")
+    page.click("#check-ticket")
+    page.wait_for_function("() => document.getElementById('ticket-verdict').className === 'ok'")
+    assert "Your place: 1 of" in page.inner_text("#ticket-verdict")
+    # the record of a draw that is not a ticket draw
+    plain = draw_record(work, "draws.csv", "-k", "3")
+    assert "not of a ticket draw" in check_ticket(page, id="1", record=json.dumps(plain))["message"]
+
+
 # ---------------------------------------------------------------- the page, built from its modules
 # verifier/index.html is written by tools/make_verifier.py from the modules of verifier/src/;
 # `node --test verifier/tests/` runs those modules without a browser.
