@@ -10,8 +10,9 @@ import { cannot, fail } from "./verdict.js";
 export const TICKET_METHODS = ["ticket", "rivest"];
 
 /**
- * The most ticket numbers the page hashes for one draw: WebCrypto hashes some 50,000 a
- * second, so a draw past it would hold the page for minutes (xlshuffle verify is quicker).
+ * The most ticket numbers the page hashes for one draw: WebCrypto hashes some 70,000 a
+ * second in Chromium, so a draw past it would hold the page for minutes (xlshuffle verify
+ * is quicker).
  */
 const PAGE_TICKETS = 2_000_000n;
 
