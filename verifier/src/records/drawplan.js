@@ -284,7 +284,7 @@ export async function drawPlan(
     perId,
     takeAll,
     exclusion: d.exclusion,
-    orders, // a ticket draw's whole order per stratum: [{label, won, order: [{row, id, ticket, tickets}]}]
+    orders, // a ticket draw's whole order per stratum: [{label, won, order: [{id, ticket, tickets}]}]
   };
 }
 

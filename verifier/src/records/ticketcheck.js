@@ -8,6 +8,7 @@ import { canonicalId } from "../protocol/exclusions.js";
 import { rateThreshold, rivestTicket, ticketId, ticketsOf } from "../protocol/ticketdraws.js";
 import { decodeText, readFile } from "../read/files.js";
 import { parseList } from "../read/lists.js";
+import { isZip } from "../read/zip.js";
 import { TICKET_METHODS } from "./ticketplan.js";
 import { Verdict, cannot, fail } from "./verdict.js";
 import { parseRecords, verifyRecord } from "./verify.js";
@@ -24,12 +25,14 @@ async function ticketOf(seed, id, method, count = 1n) {
  * [Tickets], Ticket, then a row per entrant in draw order.
  */
 function listingOf(file) {
+  if (isZip(file.bytes)) return null;
   const delimiter = /\.(tsv|tab)$/i.test(file.name) ? "\t" : ",";
-  const rows = parseList(decodeText(file.bytes).replace(/^\ufeff/, ""), delimiter).map(
-    (r) => r.cells,
-  );
-  const head = rows[0] || [];
+  const text = decodeText(file.bytes).replace(/^\ufeff/, "");
+  // the header alone first: a list the draw read or wrote is no listing, and may be long
+  const [first] = parseList(text.split(/\r?\n/, 1)[0], delimiter);
+  const head = first ? first.cells : [];
   if (head.length < 3 || head[0] !== "Place" || head[head.length - 1] !== "Ticket") return null;
+  const rows = parseList(text, delimiter).map((r) => r.cells);
   const at = (name) => head.indexOf(name, 2);
   return rows.slice(1).map((cells) => ({
     place: cells[0],

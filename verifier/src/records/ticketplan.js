@@ -54,10 +54,10 @@ function ticketCounts(d, rows, members, textOf, rowNo, where) {
 }
 
 /**
- * A ticket draw with the record's seed of one stratum's entrants (data row indexes `rows`, each an entrant's first
- * row) with count `q` or the record's rate, then the reserves: {got: rows in draw order,
- * won, tickets: the ticket of each row got, order: [{row, id, ticket, tickets}] every
- * entrant holding a ticket, in draw order}.
+ * The ticket draw, with the record's seed, of one stratum's entrants (data row indexes
+ * `rows`, each an entrant's first row): its count `q` or those below the record's rate, then
+ * the reserves. {got: rows in draw order, won, tickets: the ticket of each row got, order:
+ * [{id, ticket, tickets}] every entrant holding a ticket, in draw order}.
  */
 export async function ticketPart(seed, d, rows, q, { members, textOf, rowNo, where, takeAll }) {
   const ids = rows.map((i) => {
@@ -68,7 +68,8 @@ export async function ticketPart(seed, d, rows, q, { members, textOf, rowNo, whe
     }
   });
   const weights = ticketCounts(d, rows, members, textOf, rowNo, where);
-  if (weights && weights.reduce((a, b) => a + b, 0n) > PAGE_TICKETS)
+  const total = weights ? weights.reduce((a, b) => a + b, 0n) : BigInt(rows.length);
+  if (total > PAGE_TICKETS)
     cannot(
       `the record's draw holds more than ${PAGE_TICKETS.toLocaleString("en")} tickets${where}, more than this page hashes in good time: use xlshuffle verify`,
     );
@@ -99,11 +100,6 @@ export async function ticketPart(seed, d, rows, q, { members, textOf, rowNo, whe
     got: draw.drawn.map((t) => rows[t.entrant]),
     won: draw.won,
     tickets: draw.drawn.map((t) => t.ticket),
-    order: draw.order.map((t) => ({
-      row: rows[t.entrant],
-      id: t.id,
-      ticket: t.ticket,
-      tickets: t.tickets,
-    })),
+    order: draw.order.map(({ id, ticket, tickets }) => ({ id, ticket, tickets })),
   };
 }
