@@ -2620,8 +2620,8 @@ def ticket_sample(work: Path, source: str, *options: str, out: str = "") -> dict
 def test_ticket_draws_verify(
     page: Any, work: Path, source: str, options: list[str], edit: dict[str, Any]
 ) -> None:
-    """Records of sample --method ticket|rivest verify with their files, the Ticket column of
-    the output included; an edited ticket or draw is refused."""
+    """Records of sample --method ticket|rivest verify with their files, the Draw ticket
+    column of the output included; an edited ticket or draw is refused."""
     import openpyxl
 
     record = ticket_sample(work, source, *options)
@@ -2635,11 +2635,11 @@ def test_ticket_draws_verify(
     # one drawn row's ticket edited in the output
     if out.suffix == ".xlsx":
         sheet = openpyxl.load_workbook(out)["Sample"]
-        assert sheet.cell(1, sheet.max_column).value == "Ticket"
+        assert sheet.cell(1, sheet.max_column).value == "Draw ticket"
         tampered = edited(out, "Sample", f"{sheet.cell(2, sheet.max_column).coordinate}", "0" * 64)
     else:
         lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
-        assert lines[0].rstrip().endswith(",Ticket")
+        assert lines[0].rstrip().endswith(",Draw ticket")
         lines[1] = lines[1].rstrip()[:-1] + ("0" if lines[1].rstrip()[-1] != "0" else "1") + "\n"
         tampered = (out.name, "".join(lines).encode())
     result = verify(page, json.dumps(record), files[0], tampered, *files[2:])
@@ -2684,11 +2684,11 @@ def test_an_entrant_finds_their_ticket_and_place(page: Any, work: Path) -> None:
         row["ID"] = row.pop("id")  # the listing names the ID column as --id does
         # the seed and the ID alone (typed with spaces around it) give the ticket
         alone = check_ticket(page, id=f" {row['ID']} ", seed="fair 2026")
-        assert alone["found"] and alone["ticket"] == row["Ticket"], alone["message"]
+        assert alone["found"] and alone["ticket"] == row["Draw ticket"], alone["message"]
         # with the record and its files: the draw is verified, the place found in it
         mine = check_ticket(page, *files, id=row["ID"], record=text)
         assert mine["found"], mine["message"]
-        assert (mine["ticket"], str(mine["place"])) == (row["Ticket"], row["Place"])
+        assert (mine["ticket"], str(mine["place"])) == (row["Draw ticket"], row["Place"])
         assert mine["role"] == roles.get(row["Place"], mine["role"])
         assert f'in stratum "{row["Stratum"]}"' in mine["message"]
         if row["Place"] not in roles:

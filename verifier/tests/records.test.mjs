@@ -163,7 +163,7 @@ async function ticketRecord() {
   const rows = await Promise.all(
     drawn.map(async (i, p) => `${PEOPLE[i]},${roles[p]},${await ticket("2026", PEOPLE[i])}`),
   );
-  const output = "id,Role,Rank,Ticket\n" + rows.join("\n") + "\n";
+  const output = "id,Role,Rank,Draw ticket\n" + rows.join("\n") + "\n";
   const draw = {
     method: "ticket",
     k: 2,

@@ -14,7 +14,7 @@ import { Stream } from "../protocol/stream.js";
 import { holder, scaleDecimals, weightedFrom } from "../protocol/tickets.js";
 import { baseName } from "../read/files.js";
 import { checkExclusion } from "./exclusion.js";
-import { TICKET_METHODS, checkTicketRules, ticketPart } from "./ticketplan.js";
+import { TICKET_FIELD, TICKET_METHODS, checkTicketRules, ticketPart } from "./ticketplan.js";
 import { cannot, fail } from "./verdict.js";
 
 /**
@@ -150,7 +150,7 @@ export async function drawPlan(
   let extraHeader = [];
   if (reserves > 0) extraHeader = ["Role", "Rank"];
   if (method === "monetary-unit") extraHeader = ["Hits"];
-  if (ticketed) extraHeader = [...extraHeader, "Ticket"]; // each drawn row's ticket (section 18)
+  if (ticketed) extraHeader = [...extraHeader, TICKET_FIELD]; // each drawn row's ticket (section 18)
   for (let s = 0; s < strata.length; s++) {
     const { label, rows } = strata[s];
     let q = counts[s];
@@ -395,7 +395,7 @@ export function planTable(plan, rowsOf) {
         : cell(p, "Hits") !== null
           ? `${cell(p, "Hits")} hit(s)`
           : `winner ${p - first + 1}`;
-    const ticket = cell(p, "Ticket");
+    const ticket = cell(p, TICKET_FIELD);
     const shown = ticket === null ? "" : ` (ticket ${ticket.slice(0, 18)}…)`;
     return [stratum + role, `data row ${i + 1}: ${rowsOf(i)}${shown}`];
   });

@@ -9,7 +9,7 @@ import { rateThreshold, rivestTicket, ticketId, ticketsOf } from "../protocol/ti
 import { decodeText, readFile } from "../read/files.js";
 import { parseList } from "../read/lists.js";
 import { isZip } from "../read/zip.js";
-import { TICKET_METHODS } from "./ticketplan.js";
+import { TICKET_FIELD, TICKET_METHODS } from "./ticketplan.js";
 import { Verdict, cannot, fail } from "./verdict.js";
 import { parseRecords, verifyRecord } from "./verify.js";
 
@@ -22,7 +22,7 @@ async function ticketOf(seed, id, method, count = 1n) {
 
 /**
  * An `xlshuffle tickets` listing, or null: a header Place, the ID column's name, [Stratum],
- * [Tickets], Ticket, then a row per entrant in draw order.
+ * [Tickets], Draw ticket, then a row per entrant in draw order.
  */
 function listingOf(file) {
   if (isZip(file.bytes)) return null;
@@ -31,7 +31,7 @@ function listingOf(file) {
   // the header alone first: a list the draw read or wrote is no listing, and may be long
   const [first] = parseList(text.split(/\r?\n/, 1)[0], delimiter);
   const head = first ? first.cells : [];
-  if (head.length < 3 || head[0] !== "Place" || head[head.length - 1] !== "Ticket") return null;
+  if (head.length < 3 || head[0] !== "Place" || head[head.length - 1] !== TICKET_FIELD) return null;
   const rows = parseList(text, delimiter).map((r) => r.cells);
   const at = (name) => head.indexOf(name, 2);
   return rows.slice(1).map((cells) => ({

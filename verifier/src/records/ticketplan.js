@@ -9,6 +9,9 @@ import { cannot, fail } from "./verdict.js";
 
 export const TICKET_METHODS = ["ticket", "rivest"];
 
+/** The field a ticket draw adds to each drawn row, and a ticket listing's last: its ticket. */
+export const TICKET_FIELD = "Draw ticket";
+
 /**
  * The most ticket numbers the page hashes for one draw: WebCrypto hashes some 70,000 a
  * second in Chromium, so a draw past it would hold the page for minutes (xlshuffle verify

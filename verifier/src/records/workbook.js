@@ -38,6 +38,7 @@ import {
   teamTable,
 } from "./replay.js";
 import { compareTable } from "./tables.js";
+import { TICKET_FIELD } from "./ticketplan.js";
 import { cannot, fail } from "./verdict.js";
 
 export async function verifyWorkbook(rec, files) {
@@ -276,8 +277,8 @@ export async function verifyWorkbook(rec, files) {
         );
         if (plan)
           plan.extra[p].forEach((x, j) => {
-            // Rank and Hits are numbers; a Ticket is text, even one of decimal digits only
-            const text = plan.extraHeader[j] === "Ticket" || !/^\d+$/.test(x);
+            // Rank and Hits are numbers; a draw ticket is text, even one of decimal digits only
+            const text = plan.extraHeader[j] === TICKET_FIELD || !/^\d+$/.test(x);
             row.push((text ? "s:" : "n:") + x);
           });
         row.forEach((v, j) => {
