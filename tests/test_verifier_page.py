@@ -436,6 +436,26 @@ def test_ticket_draws(page: Any) -> None:
     assert got == want
 
 
+def test_prize_tables(page: Any) -> None:
+    """Section 9's prize table: one draw of every winner and reserve, its places given to the
+    prizes in the table's order."""
+    cases = VECTORS["prizes"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) {
+          const places = P.prizePlaces(c.prizes);
+          const drawn = c.weights
+            ? await P.weighted(c.weights, places.length, c.seed)
+            : await P.deal([...Array(c.n).keys()], places.length, c.seed);
+          out.push(drawn.map((i, p) => [i, ...places[p]]));
+        }
+        return out;""",
+        cases=[{**c, "seed": seed_arg(c["seed"])} for c in cases],
+    )
+    assert got == [c["drawn"] for c in cases]
+
+
 # ---------------------------------------------------------------- records of the command line
 
 
@@ -2648,6 +2668,15 @@ def test_ticket_draws_verify(
     # the record's draw edited
     result = verify(page, with_draw(record, **edit), *files)
     assert not result["verified"] and result["supported"], result["message"]
+
+
+def test_a_prize_table_record_cannot_be_checked_by_the_page(page: Any, work: Path) -> None:
+    """The page does not replay a prize table yet: it says so, never "NOT verified"."""
+    (work / "prizes.csv").write_text("prize,count,reserves\nGrand,1,1\nSecond,2,0\n", "utf-8")
+    record = draw_record(work, "draws.csv", "--prizes", "prizes.csv")
+    result = verify(page, json.dumps(record), work / "draws.csv", work / "out.csv")
+    assert not result["verified"] and not result["supported"], result["message"]
+    assert "prize tables" in result["message"]
 
 
 def check_ticket(page: Any, *files: Path | tuple[str, bytes], **args: str) -> dict[str, Any]:

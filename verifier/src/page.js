@@ -31,6 +31,7 @@ import {
 } from "./protocol/commit.js";
 import { canonicalId, exclusionDigest, keptIndexes } from "./protocol/exclusions.js";
 import { balancedOrders, personOrder, personStream, williams } from "./protocol/orders.js";
+import { prizePlaces } from "./protocol/prizes.js";
 import { pythonFloatRepr } from "./protocol/python.js";
 import { excelSerial, numberText, seedBytes } from "./protocol/seeds.js";
 import {
@@ -89,6 +90,7 @@ window.xlshuffleProtocol = {
   weighted,
   weightedFrom,
   scaleDecimals,
+  prizePlaces, // section 9: a prize table's places
   canonicalId,
   exclusionDigest,
   keptIndexes,

@@ -19,6 +19,7 @@ import {
 } from "../src/protocol/commit.js";
 import { exclusionDigest, keptIndexes } from "../src/protocol/exclusions.js";
 import { balancedOrders, personOrder, personStream, williams } from "../src/protocol/orders.js";
+import { prizePlaces } from "../src/protocol/prizes.js";
 import { range } from "../src/protocol/python.js";
 import { seedBytes } from "../src/protocol/seeds.js";
 import { deal, groups, permutation, shuffle, shuffleGrid } from "../src/protocol/shuffles.js";
@@ -291,6 +292,20 @@ test("ticket draws: the specification's examples, rates and scales", async () =>
   );
 });
 
+test("prize tables: one draw of every winner and reserve, its places given to the prizes", async () => {
+  for (const c of VECTORS.prizes) {
+    const places = prizePlaces(c.prizes);
+    const seed = seedOf(c.seed);
+    const drawn = c.weights
+      ? await weighted(c.weights, places.length, seed)
+      : await deal(range(c.n), places.length, seed);
+    assert.deepEqual(
+      drawn.map((i, p) => [i, ...places[p]]),
+      c.drawn,
+    );
+  }
+});
+
 test("every vector is run here", () => {
   // prettier-ignore
   const run = [
@@ -299,7 +314,7 @@ test("every vector is run here", () => {
     "allocation", "strata", "systematic", "monetary_unit", "person_orders", "balanced_orders",
     "allocation_lists", "balanced_teams", "balanced_teams_avoid", "commit_canonical_json",
     "commit_list_digest", "commit_seed", "commit_entrant_hashes", "one_entry_per_id", "small_strata",
-    "tickets", "ticket_orders", "rivest_orders", "population_digests",
+    "tickets", "ticket_orders", "rivest_orders", "population_digests", "prizes",
   ];
   assert.deepEqual(Object.keys(VECTORS).sort(), run.sort());
   assert.equal(VECTORS.protocol, "xlshuffle/draw/v1");

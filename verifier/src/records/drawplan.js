@@ -51,6 +51,8 @@ export async function drawPlan(
     cannot(`the draw method ${JSON.stringify(method)} is unknown to this page`);
   const perId = d.one_entry_per_id === true,
     takeAll = d.all_of_small_strata === true;
+  if (d.prizes !== undefined)
+    cannot("prize tables (sample --prizes) are not checked by this page yet: use xlshuffle verify");
   if (ticketed) checkTicketRules(d);
   if (perId && method !== "weighted" && method !== "ticket")
     fail(
