@@ -150,7 +150,7 @@ export async function ticketVerdict({ record = "", files = [], seed = "", id = "
     const weighted = d && (d.weights || d.one_entry_per_id);
     if (weighted)
       notes.push(
-        "In this draw you may hold several tickets (your ticket is the smallest of them): choose the draw's list above to see yours and your place.",
+        "In this draw you may hold several tickets, numbered from 0, and your ticket is the smallest of them: choose the draw's list above to see it and your place.",
       );
     else if (d && d.rate !== undefined) {
       // by a rate, an entrant's ticket alone decides: drawn when below the rate's bound
@@ -171,7 +171,7 @@ export async function ticketVerdict({ record = "", files = [], seed = "", id = "
     return {
       found: true,
       ticket: mine,
-      message: `Your ticket ${said}: ${mine}.\n${notes.join(" ")}`,
+      message: `Your ticket${weighted ? " number 0" : ""} ${said}: ${mine}.\n${notes.join(" ")}`,
     };
   } catch (e) {
     return {
