@@ -408,6 +408,54 @@ def test_commit_then_draw(page: Any) -> None:
     assert got == want
 
 
+def test_ticket_draws(page: Any) -> None:
+    """Section 18: tickets, ticket orders (k, rate, reserves, weights), Rivest's order and
+    population digests through the page's own ticket draws."""
+    tickets, orders = VECTORS["tickets"], VECTORS["ticket_orders"]
+    rivest, digests = VECTORS["rivest_orders"], VECTORS["population_digests"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.tickets) out.push(await P.ticket(c.seed, c.id, c.number));
+        for (const c of a.orders) {
+          const { k, rate, reserves, weights } = c;
+          out.push(await P.ticketOrder(c.ids, c.seed, { k, rate, reserves, weights }));
+        }
+        for (const c of a.rivest) {
+          out.push(await P.ticketOrder(c.ids, c.seed, { method: "rivest" }));
+        }
+        for (const c of a.digests) out.push(await P.populationDigest(c.ids, c.weights));
+        return out;""",
+        tickets=[{**c, "seed": seed_arg(c["seed"])} for c in tickets],
+        orders=[{**c, "seed": seed_arg(c["seed"])} for c in orders],
+        rivest=[{**c, "seed": seed_arg(c["seed"])} for c in rivest],
+        digests=digests,
+    )
+    want: list[Any] = [c["ticket"] for c in tickets] + [c["order"] for c in orders]
+    want += [c["order"] for c in rivest] + [c["digest"] for c in digests]
+    assert got == want
+
+
+def test_prize_tables(page: Any) -> None:
+    """Section 9's prize table: one draw of every winner and reserve, its places given to the
+    prizes in the table's order."""
+    cases = VECTORS["prizes"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cases) {
+          const places = P.prizePlaces(c.prizes);
+          const drawn = c.weights
+            ? await P.weighted(c.weights, places.length, c.seed)
+            : await P.deal([...Array(c.n).keys()], places.length, c.seed);
+          out.push(drawn.map((i, p) => [i, ...places[p]]));
+        }
+        return out;""",
+        cases=[{**c, "seed": seed_arg(c["seed"])} for c in cases],
+    )
+    assert got == [c["drawn"] for c in cases]
+
+
 # ---------------------------------------------------------------- records of the command line
 
 
@@ -726,6 +774,7 @@ def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Pat
     ("draw", "options"),
     [
         ("sample", ["-k", "2", "--weights", "tickets", "--reserves", "1"]),
+        ("sample", ["--method", "ticket", "--rate", "0.5", "--id", "id", "--reserves", "1"]),
         ("shuffle", []),
         ("groups", ["-k", "3"]),
     ],
@@ -2550,6 +2599,150 @@ def test_an_exclusion_that_left_out_nobody_shows_the_warning(page: Any, work: Pa
     assert result["verified"], result["message"]
     assert "2 listed ID(s) matched no entrant" in result["message"]
     assert f"the record warns: {warning}" in result["message"]
+
+
+# ---------------------------------------------------------------- ticket draws (section 18)
+
+# (source, options, an edit of the record's draw that the page must refuse)
+TICKET_DRAWS = [
+    ("draws.csv", ["-k", "2", "--strata", "site", "--reserves", "1"], {"k": 1}),
+    ("draws.csv", ["--rate", "0.4", "--reserves", "1"], {"rate": "0.6"}),
+    ("draws.csv", ["-k", "3", "--weights", "tickets", "--weight-scale", "10"],
+     {"weight_scale": 20}),
+    ("draws.csv", ["-k", "3", "--exclude", "excluded.txt"], {"exclusion": None}),
+    ("entries.csv", ["-k", "2", "--one-entry-per-id", "--weights", "tickets",
+                     "--weight-scale", "2"], {"one_entry_per_id": None}),
+    ("draws.csv", ["-k", "4", "--method", "rivest"], {"method": "ticket"}),
+    ("book.xlsx", ["-k", "2", "--strata", "site", "--reserves", "1"], {"reserves": 2}),
+    ("book.xlsx", ["--rate", "0.02", "--weights", "score", "--weight-scale", "2"],
+     {"rate": "0.01"}),
+    ("book.xlsx", ["-k", "3", "--method", "rivest"], {"method": "ticket"}),
+]  # fmt: skip
+
+
+def ticket_sample(work: Path, source: str, *options: str, out: str = "") -> dict[str, Any]:
+    """The record of ``sample --method ticket`` (unless the options name one) of ``source``."""
+    (work / "entries.csv").write_text(ENTRIES, encoding="utf-8")
+    method = [] if "--method" in options else ["--method", "ticket"]
+    id_column = "name" if source.endswith(".xlsx") else "id"
+    out = out or ("out.xlsx" if source.endswith(".xlsx") else "out.csv")
+    cli("sample", source, *method, *options, "--id", id_column, "--seed", "fair 2026", "-o", out,
+        "--record", "r.json", "--overwrite", cwd=work)  # fmt: skip
+    record: dict[str, Any] = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    return record
+
+
+@pytest.mark.parametrize(
+    ("source", "options", "edit"),
+    TICKET_DRAWS,
+    ids=lambda x: " ".join(x) if isinstance(x, list) else None,
+)
+def test_ticket_draws_verify(
+    page: Any, work: Path, source: str, options: list[str], edit: dict[str, Any]
+) -> None:
+    """Records of sample --method ticket|rivest verify with their files, the Draw ticket
+    column of the output included; an edited ticket or draw is refused."""
+    import openpyxl
+
+    record = ticket_sample(work, source, *options)
+    out = work / record["output"]
+    files: list[Path | tuple[str, bytes]] = [work / source, out]
+    if "--exclude" in options:
+        files.append(work / "excluded.txt")
+    result = verify(page, json.dumps(record), *files)
+    assert result["verified"], result["message"]
+    assert "section 18" in result["message"]
+    # one drawn row's ticket edited in the output
+    if out.suffix == ".xlsx":
+        sheet = openpyxl.load_workbook(out)["Sample"]
+        assert sheet.cell(1, sheet.max_column).value == "Draw ticket"
+        tampered = edited(out, "Sample", f"{sheet.cell(2, sheet.max_column).coordinate}", "0" * 64)
+    else:
+        lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+        assert lines[0].rstrip().endswith(",Draw ticket")
+        lines[1] = lines[1].rstrip()[:-1] + ("0" if lines[1].rstrip()[-1] != "0" else "1") + "\n"
+        tampered = (out.name, "".join(lines).encode())
+    result = verify(page, json.dumps(record), files[0], tampered, *files[2:])
+    assert not result["verified"] and result["supported"], result["message"]
+    assert "differs" in result["message"]
+    # the record's draw edited
+    result = verify(page, with_draw(record, **edit), *files)
+    assert not result["verified"] and result["supported"], result["message"]
+
+
+def test_a_prize_table_record_cannot_be_checked_by_the_page(page: Any, work: Path) -> None:
+    """The page does not replay a prize table yet: it says so, never "NOT verified"."""
+    (work / "prizes.csv").write_text("prize,count,reserves\nGrand,1,1\nSecond,2,0\n", "utf-8")
+    record = draw_record(work, "draws.csv", "--prizes", "prizes.csv")
+    result = verify(page, json.dumps(record), work / "draws.csv", work / "out.csv")
+    assert not result["verified"] and not result["supported"], result["message"]
+    assert "prize tables" in result["message"]
+
+
+def check_ticket(page: Any, *files: Path | tuple[str, bytes], **args: str) -> dict[str, Any]:
+    """window.xlshuffleCheckTicket with ``args`` (record, seed, id) and File objects."""
+    payload = []
+    for f in files:
+        name, data = (f.name, f.read_bytes()) if isinstance(f, Path) else f
+        payload.append({"name": name, "b64": base64.b64encode(data).decode("ascii")})
+    result: dict[str, Any] = page.evaluate(
+        """async (a) => {
+          const files = a.files.map((f) => new File(
+            [Uint8Array.from(atob(f.b64), (ch) => ch.charCodeAt(0))], f.name));
+          return window.xlshuffleCheckTicket({...a.args, files});
+        }""",
+        {"args": args, "files": payload},
+    )
+    assert page.inner_text("#ticket-verdict") == result["message"]
+    return result
+
+
+def test_an_entrant_finds_their_ticket_and_place(page: Any, work: Path) -> None:
+    """By ID and seed alone, the ticket; with the record and its files, or the organiser's
+    listing, the place and whether drawn, without typing the row."""
+    import csv
+
+    record = ticket_sample(work, "draws.csv", "-k", "2", "--strata", "site", "--reserves", "1")
+    text = json.dumps(record)
+    cli("tickets", "draws.csv", "--id", "id", "--seed", "fair 2026", "--strata", "site", "-o",
+        "listing.csv", cwd=work)  # fmt: skip
+    listing = list(csv.DictReader((work / "listing.csv").read_text("utf-8").splitlines()))
+    files = (work / "draws.csv", work / "out.csv")
+    roles = {"1": "drawn: winner 1", "2": "drawn: winner 2", "3": "drawn: reserve 1"}
+    for row in listing:
+        row["ID"] = row.pop("id")  # the listing names the ID column as --id does
+        # the seed and the ID alone (typed with spaces around it) give the ticket
+        alone = check_ticket(page, id=f" {row['ID']} ", seed="fair 2026")
+        assert alone["found"] and alone["ticket"] == row["Draw ticket"], alone["message"]
+        # with the record and its files: the draw is verified, the place found in it
+        mine = check_ticket(page, *files, id=row["ID"], record=text)
+        assert mine["found"], mine["message"]
+        assert (mine["ticket"], str(mine["place"])) == (row["Draw ticket"], row["Place"])
+        assert mine["role"] == roles.get(row["Place"], mine["role"])
+        assert f'in stratum "{row["Stratum"]}"' in mine["message"]
+        if row["Place"] not in roles:
+            assert mine["role"].startswith("not drawn")
+    # the organiser's listing: the place, the ticket checked against the seed
+    last = listing[-1]
+    mine = check_ticket(page, work / "listing.csv", id=last["ID"], seed="fair 2026")
+    assert mine["found"] and mine["place"] == int(last["Place"]), mine["message"]
+    other = check_ticket(page, work / "listing.csv", id=last["ID"], seed="fair 2027")
+    assert not other["found"] and other["message"].startswith("NOT matching")
+    # another seed, an unknown ID: said, not passed
+    assert "is not the record's" in check_ticket(page, id="1", record=text, seed="x")["message"]
+    nobody = check_ticket(page, *files, id="99", record=text)
+    assert not nobody["found"] and "not among the entrants" in nobody["message"]
+    # through the page's own fields and button, the seed taken from the record
+    page.fill("#record", text)
+    page.set_input_files("#files", [str(p) for p in files])
+    page.fill("#ticket-id", listing[0]["ID"])
+    page.fill("#ticket-seed", "")
+    page.click("#check-ticket")
+    page.wait_for_function("() => document.getElementById('ticket-verdict').className === 'ok'")
+    assert "Your place: 1 of" in page.inner_text("#ticket-verdict")
+    # the record of a draw that is not a ticket draw
+    plain = draw_record(work, "draws.csv", "-k", "3")
+    assert "not of a ticket draw" in check_ticket(page, id="1", record=json.dumps(plain))["message"]
 
 
 # ---------------------------------------------------------------- the page, built from its modules

@@ -11,7 +11,9 @@
  *    inflated with DecompressionStream), .xlsx sheets (DOMParser, or a scanner for large
  *    sheets), CSV/TSV and text lists. Exposed, for tests, as window.xlshuffleVerifier.
  * 3. records/: the checks of each kind of record against its files. Exposed as
- *    window.xlshuffleVerify({record, files}) -> {verified, message, supported}.
+ *    window.xlshuffleVerify({record, files}) -> {verified, message, supported}; an
+ *    entrant's own checks as window.xlshuffleCheckEntry (section 17) and
+ *    window.xlshuffleCheckTicket({record, files, seed, id}) (section 18).
  *
  * Everything runs in the page: no server, no network, no other file.
  */
@@ -29,6 +31,7 @@ import {
 } from "./protocol/commit.js";
 import { canonicalId, exclusionDigest, keptIndexes } from "./protocol/exclusions.js";
 import { balancedOrders, personOrder, personStream, williams } from "./protocol/orders.js";
+import { prizePlaces } from "./protocol/prizes.js";
 import { pythonFloatRepr } from "./protocol/python.js";
 import { excelSerial, numberText, seedBytes } from "./protocol/seeds.js";
 import {
@@ -45,6 +48,17 @@ import {
 import { largestRemainder, strata, stratumStream } from "./protocol/strata.js";
 import { Stream, seedKey, subKey } from "./protocol/stream.js";
 import { balancedTeams, balancedTeamsDrawn } from "./protocol/teams.js";
+import {
+  populationDigest,
+  rateThreshold,
+  rivestTicket,
+  ticket,
+  ticketDraw,
+  ticketOrder,
+  ticketPrefix,
+  ticketsAtScale,
+  ticketsOf,
+} from "./protocol/ticketdraws.js";
 import { scaleDecimals, weighted, weightedFrom } from "./protocol/tickets.js";
 import { formulaKey, shiftFormula } from "./read/formulas.js";
 import { parseList } from "./read/lists.js";
@@ -53,6 +67,7 @@ import { openWorkbook } from "./read/workbook.js";
 import { zipEntries, zipRead } from "./read/zip.js";
 import { drawRows } from "./records/drawplan.js";
 import { entryVerdict } from "./records/entry.js";
+import { ticketVerdict } from "./records/ticketcheck.js";
 import { verifyRecord } from "./records/verify.js";
 
 window.xlshuffleProtocol = {
@@ -75,6 +90,7 @@ window.xlshuffleProtocol = {
   weighted,
   weightedFrom,
   scaleDecimals,
+  prizePlaces, // section 9: a prize table's places
   canonicalId,
   exclusionDigest,
   keptIndexes,
@@ -98,6 +114,15 @@ window.xlshuffleProtocol = {
   revealedValue,
   commitSeed,
   entrantHashes,
+  ticketPrefix, // section 18: ticket draws
+  ticket,
+  ticketsOf,
+  ticketDraw,
+  ticketOrder,
+  rateThreshold,
+  ticketsAtScale,
+  rivestTicket,
+  populationDigest,
   drawRows, // sections 8-12 with one entry per ID and small strata: drawPlan over plain rows
 };
 
@@ -164,6 +189,31 @@ document.getElementById("check-entry").addEventListener("click", () =>
 );
 
 window.xlshuffleCheckEntry = checkEntry;
+
+/**
+ * Section 18 for an entrant: their ticket by ID and seed (the record's when left empty), and
+ * their place with the record's files or a ticket listing; the verdict shown under it.
+ */
+async function checkTicket(args) {
+  const box = document.getElementById("ticket-verdict");
+  box.className = "pending";
+  box.textContent = "Checking…";
+  const result = await ticketVerdict(args);
+  box.className = result.found ? "ok" : "bad";
+  box.textContent = result.message;
+  return result;
+}
+
+document.getElementById("check-ticket").addEventListener("click", () =>
+  checkTicket({
+    record: document.getElementById("record").value,
+    files: Array.from(document.getElementById("files").files),
+    seed: document.getElementById("ticket-seed").value,
+    id: document.getElementById("ticket-id").value,
+  }),
+);
+
+window.xlshuffleCheckTicket = checkTicket;
 
 /** The page's file readers, for tests. */
 window.xlshuffleVerifier = {

@@ -19,12 +19,21 @@ import {
 } from "../src/protocol/commit.js";
 import { exclusionDigest, keptIndexes } from "../src/protocol/exclusions.js";
 import { balancedOrders, personOrder, personStream, williams } from "../src/protocol/orders.js";
+import { prizePlaces } from "../src/protocol/prizes.js";
 import { range } from "../src/protocol/python.js";
 import { seedBytes } from "../src/protocol/seeds.js";
 import { deal, groups, permutation, shuffle, shuffleGrid } from "../src/protocol/shuffles.js";
 import { largestRemainder, strata, stratumStream } from "../src/protocol/strata.js";
 import { Stream } from "../src/protocol/stream.js";
 import { balancedTeams } from "../src/protocol/teams.js";
+import {
+  populationDigest,
+  rivestTicket,
+  ticket,
+  ticketDraw,
+  ticketOrder,
+  ticketsAtScale,
+} from "../src/protocol/ticketdraws.js";
 import { weighted } from "../src/protocol/tickets.js";
 import { drawRows } from "../src/records/drawplan.js";
 import { VECTORS, seedOf } from "./support.mjs";
@@ -225,6 +234,78 @@ test("commit, then draw", async () => {
   assert.deepEqual(await entrantHashes(salted.salt, salted.rows), [...salted.sha256].sort());
 });
 
+test("ticket draws (section 18): tickets, orders, Rivest's order, population digests", async () => {
+  for (const c of VECTORS.tickets) {
+    assert.equal(await ticket(seedOf(c.seed), c.id, c.number), c.ticket, JSON.stringify(c));
+  }
+  for (const c of VECTORS.ticket_orders) {
+    const { k, rate, reserves, weights } = c;
+    const got = await ticketOrder(c.ids, seedOf(c.seed), { k, rate, reserves, weights });
+    assert.deepEqual(got, c.order, JSON.stringify({ k, rate, reserves, weights }));
+  }
+  for (const c of VECTORS.rivest_orders) {
+    const got = await ticketOrder(c.ids, seedOf(c.seed), { method: "rivest" });
+    assert.deepEqual(got, c.order);
+  }
+  for (const c of VECTORS.population_digests) {
+    assert.equal(await populationDigest(c.ids, c.weights), c.digest);
+  }
+});
+
+test("ticket draws: the specification's examples, rates and scales", async () => {
+  const five = ["ann", "bo", "cy", "di", "ed"];
+  const named = async (ids, opts) => (await ticketOrder(ids, "2026", opts)).map((i) => ids[i]);
+  assert.deepEqual(await named(five), ["bo", "ed", "di", "ann", "cy"]);
+  assert.deepEqual(await named(five.slice(0, 4)), ["bo", "di", "ann", "cy"]);
+  const rivest = ["A-1", "A-2", "A-3", "B-1", "B-2", "B-3"];
+  const byRivest = await ticketOrder(rivest, 314159, { method: "rivest" });
+  assert.equal(byRivest.map((i) => rivest[i]).join(" "), "B-2 B-3 A-3 A-2 B-1 A-1");
+  assert.equal((await rivestTicket(314159, "B-2")).slice(0, 12), "0.4103108580");
+  // a rate as a decimal text draws what the same rate as a fraction draws; 1 draws everyone
+  const ids = Array.from({ length: 60 }, (_, i) => `B-${i}`);
+  for (const [text, fraction] of [
+    ["0.05", [1, 20]],
+    [".5", [1, 2]],
+    ["1", [1, 1]],
+  ]) {
+    const a = await ticketDraw(ids, "audit", { rate: text, reserves: 1 });
+    const b = await ticketDraw(ids, "audit", { rate: fraction, reserves: 1 });
+    assert.deepEqual(a.drawn, b.drawn);
+    assert.equal(a.won, b.won);
+  }
+  assert.equal((await ticketDraw(ids, "audit", { rate: "1" })).won, 60);
+  await assert.rejects(ticketDraw(ids, "audit", { rate: "0" }), /more than 0/);
+  await assert.rejects(ticketDraw(["a", " a"], "x"), /share the ID/);
+  await assert.rejects(ticketDraw(["a", ""], "x"), /blank/);
+  // weights at a stated scale: no common divisor taken
+  assert.deepEqual(ticketsAtScale(["2.5", "3", "0", "1.50"], 10), [25n, 30n, 0n, 15n]);
+  assert.throws(() => ticketsAtScale(["2.5"]), /not a whole number of tickets at scale 1/);
+  // an entrant holding w tickets has the smallest of its numbers 0 .. w-1; 0 tickets, none
+  const { order } = await ticketDraw(five, "2026", { weights: [3, 1, 0, 1, 1] });
+  const ann = [0, 1, 2].map((j) => ticket("2026", "ann", j));
+  assert.equal(order.find((t) => t.id === "ann").ticket, (await Promise.all(ann)).sort()[0]);
+  assert.equal(order.find((t) => t.id === "ann").tickets, 3n);
+  assert.ok(!order.some((t) => t.id === "cy"));
+  assert.deepEqual(
+    await ticketOrder(five, "2026", { weights: [1, 1, 1, 1, 1] }),
+    await ticketOrder(five, "2026"),
+  );
+});
+
+test("prize tables: one draw of every winner and reserve, its places given to the prizes", async () => {
+  for (const c of VECTORS.prizes) {
+    const places = prizePlaces(c.prizes);
+    const seed = seedOf(c.seed);
+    const drawn = c.weights
+      ? await weighted(c.weights, places.length, seed)
+      : await deal(range(c.n), places.length, seed);
+    assert.deepEqual(
+      drawn.map((i, p) => [i, ...places[p]]),
+      c.drawn,
+    );
+  }
+});
+
 test("every vector is run here", () => {
   // prettier-ignore
   const run = [
@@ -233,6 +314,7 @@ test("every vector is run here", () => {
     "allocation", "strata", "systematic", "monetary_unit", "person_orders", "balanced_orders",
     "allocation_lists", "balanced_teams", "balanced_teams_avoid", "commit_canonical_json",
     "commit_list_digest", "commit_seed", "commit_entrant_hashes", "one_entry_per_id", "small_strata",
+    "tickets", "ticket_orders", "rivest_orders", "population_digests", "prizes",
   ];
   assert.deepEqual(Object.keys(VECTORS).sort(), run.sort());
   assert.equal(VECTORS.protocol, "xlshuffle/draw/v1");

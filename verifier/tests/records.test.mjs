@@ -10,7 +10,9 @@ import { readdirSync } from "node:fs";
 import { test } from "node:test";
 
 import { commitmentHash, entrantHashes } from "../src/protocol/commit.js";
+import { ticket } from "../src/protocol/ticketdraws.js";
 import { entryVerdict } from "../src/records/entry.js";
+import { ticketVerdict } from "../src/records/ticketcheck.js";
 import { verifyRecord } from "../src/records/verify.js";
 import { DOMParser } from "./dom.mjs";
 import { bytesOf, sha256Hex, textOf } from "./support.mjs";
@@ -149,4 +151,78 @@ test("an entrant finds their own row among a commitment's entrant hashes", async
   assert.match(missing.message, /^NOT found: no entrant hash of the commitment/);
   const forged = JSON.stringify({ commitment: { ...commitment, sha256: "0".repeat(64) } });
   assert.match((await entryVerdict({ record: forged, row: "Bo,,1" })).message, /does not hash to/);
+});
+
+// section 18's example: seed "2026" orders ann bo cy di ed as bo ed di ann cy
+const PEOPLE = ["ann", "bo", "cy", "di", "ed"];
+const TICKETED = "id\n" + PEOPLE.join("\n") + "\n";
+
+async function ticketRecord() {
+  const drawn = [1, 4, 3]; // two winners, then a reserve
+  const roles = ["winner,1", "winner,2", "reserve,1"];
+  const rows = await Promise.all(
+    drawn.map(async (i, p) => `${PEOPLE[i]},${roles[p]},${await ticket("2026", PEOPLE[i])}`),
+  );
+  const output = "id,Role,Rank,Draw ticket\n" + rows.join("\n") + "\n";
+  const draw = {
+    method: "ticket",
+    k: 2,
+    reserves: 1,
+    id: { column: "id", index: 0 },
+    parts: [{ stratum: null, size: 5, k: 2, drawn: 3 }],
+    winners: ["bo", "ed"],
+  };
+  const record = {
+    ...listRecord(TICKETED, output),
+    command: "sample",
+    seed: "2026",
+    rows: 6,
+    k: 2,
+    permutation: drawn,
+    target: { kind: "list", delimiter: ",", draw },
+  };
+  return { record, files: [file("in.csv", TICKETED), file("out.csv", output)], output };
+}
+
+test("a ticket draw's record verifies with its Ticket column; an edited ticket does not", async () => {
+  const { record, files, output } = await ticketRecord();
+  let result = await verifyRecord({ record: JSON.stringify(record), files });
+  assert.ok(result.verified, result.message);
+  assert.match(result.message, /by each ID's own tickets \(section 18\)/);
+  const edited = output.replace(
+    /,([0-9a-f])([0-9a-f]{63})\n/,
+    (m, a, b) => `,${a === "0" ? "1" : "0"}${b}\n`,
+  );
+  result = await verifyRecord({
+    record: JSON.stringify(record),
+    files: [files[0], file("out.csv", edited)],
+  });
+  assert.ok(!result.verified && result.supported);
+  assert.match(result.message, /differs at row 2, column 4/);
+});
+
+test("an entrant finds their ticket by ID and seed, and their place with the files", async () => {
+  const { record, files } = await ticketRecord();
+  const text = JSON.stringify(record);
+  const alone = await ticketVerdict({ id: " di ", seed: "2026" });
+  assert.ok(alone.found, alone.message);
+  assert.equal(alone.ticket, await ticket("2026", "di"));
+  const places = {
+    bo: [1, "drawn: winner 1"],
+    ed: [2, "drawn: winner 2"],
+    di: [3, "drawn: reserve 1"],
+  };
+  for (const [id, [place, role]] of Object.entries(places)) {
+    const mine = await ticketVerdict({ id, record: text, files });
+    assert.deepEqual([mine.place, mine.role], [place, role], mine.message);
+  }
+  const cy = await ticketVerdict({ id: "cy", record: text, files });
+  assert.equal(cy.place, 5);
+  assert.match(cy.role, /^not drawn/);
+  assert.match((await ticketVerdict({ id: "zed", record: text, files })).message, /not among/);
+  assert.match(
+    (await ticketVerdict({ id: "bo", record: text, seed: "1" })).message,
+    /not the record's/,
+  );
+  assert.match((await ticketVerdict({ id: "", seed: "2026" })).message, /type your ID/);
 });

@@ -106,6 +106,8 @@ const RECORD_METHODS = {
   random: ["random", "weighted"],
   systematic: ["systematic"],
   mus: ["monetary-unit"],
+  ticket: ["ticket"],
+  rivest: ["rivest"],
 };
 
 /**
@@ -168,6 +170,16 @@ function checkCommittedRequest(rec, req) {
     fail(`the commitment draws ${reserves} reserves, the record ${(d && d.reserves) || 0}`);
   if (w && d && RECORD_METHODS[w.method] && !RECORD_METHODS[w.method].includes(d.method))
     fail(`the commitment draws by --method ${w.method}, the record by ${d.method}`);
+  // a ticket draw's rate and stated scale (section 18), present only when given
+  for (const [flag, name] of [
+    ["--rate", "rate"],
+    ["--weight-scale", "weight_scale"],
+  ]) {
+    const want = w ? (w[name] ?? null) : null,
+      have = d ? (d[name] ?? null) : null;
+    if (String(want) !== String(have))
+      fail(`the commitment's ${flag} is ${shown(want)}, the record's ${shown(have)}`);
+  }
   for (const name of ["one_entry_per_id", "all_of_small_strata"]) {
     // rules present only when asked for
     const want = Boolean(w && w[name] === true),

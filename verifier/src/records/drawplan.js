@@ -1,6 +1,6 @@
 /**
- * Sections 8-12 in a record (target.draw): tickets, reserves, strata, exclusions and audits,
- * drawn again as the record's draw drew them.
+ * Sections 8-12 and 18 in a record (target.draw): tickets, reserves, strata, exclusions,
+ * audits and ticket draws, drawn again as the record's draw drew them.
  */
 
 import { auditHits } from "../protocol/audits.js";
@@ -14,6 +14,7 @@ import { Stream } from "../protocol/stream.js";
 import { holder, scaleDecimals, weightedFrom } from "../protocol/tickets.js";
 import { baseName } from "../read/files.js";
 import { checkExclusion } from "./exclusion.js";
+import { TICKET_FIELD, TICKET_METHODS, checkTicketRules, ticketPart } from "./ticketplan.js";
 import { cannot, fail } from "./verdict.js";
 
 /**
@@ -45,11 +46,15 @@ export async function drawPlan(
 ) {
   const d = rec.target.draw;
   const method = d.method;
-  if (!["random", "weighted", "systematic", "monetary-unit"].includes(method))
+  const ticketed = TICKET_METHODS.includes(method);
+  if (!["random", "weighted", "systematic", "monetary-unit"].includes(method) && !ticketed)
     cannot(`the draw method ${JSON.stringify(method)} is unknown to this page`);
   const perId = d.one_entry_per_id === true,
     takeAll = d.all_of_small_strata === true;
-  if (perId && method !== "weighted")
+  if (d.prizes !== undefined)
+    cannot("prize tables (sample --prizes) are not checked by this page yet: use xlshuffle verify");
+  if (ticketed) checkTicketRules(d);
+  if (perId && method !== "weighted" && method !== "ticket")
     fail(
       `the record draws one entry per ID by the method ${JSON.stringify(method)}: such a draw is by tickets (weighted), the record was edited`,
     );
@@ -142,20 +147,39 @@ export async function drawPlan(
     extra = [],
     parts = [],
     strataOf = [],
-    winners = [];
+    winners = [],
+    orders = [];
   let extraHeader = [];
   if (reserves > 0) extraHeader = ["Role", "Rank"];
   if (method === "monetary-unit") extraHeader = ["Hits"];
+  if (ticketed) extraHeader = [...extraHeader, TICKET_FIELD]; // each drawn row's ticket (section 18)
   for (let s = 0; s < strata.length; s++) {
     const { label, rows } = strata[s];
-    const q = counts[s];
-    const stream =
-      label === null ? await Stream.ofSeed(rec.seed) : await stratumStream(rec.seed, label);
+    let q = counts[s];
+    // a ticket draw uses no stream: its tickets are the seed's and the IDs' alone
+    const stream = ticketed
+      ? null
+      : label === null
+        ? await Stream.ofSeed(rec.seed)
+        : await stratumStream(rec.seed, label);
     const where = label === null ? "" : ` in stratum ${JSON.stringify(label)}`;
     let got = [],
       hits = null,
-      start = null;
-    if (method === "random") {
+      start = null,
+      tickets = null;
+    if (ticketed) {
+      const part = await ticketPart(rec.seed, d, rows, q, {
+        members,
+        textOf,
+        rowNo,
+        where,
+        takeAll,
+      });
+      got = part.got;
+      tickets = part.tickets;
+      if (d.rate !== undefined) q = part.won; // by a rate, the stratum's winners are its count
+      orders.push({ label, won: part.won, order: part.order });
+    } else if (method === "random") {
       // section 11, small strata taken whole: the count becomes what the stratum can give
       const count = takeAll ? Math.min(q + reserves, rows.length) : q + reserves;
       if (count > rows.length)
@@ -210,15 +234,18 @@ export async function drawPlan(
     got.forEach((i, p) => {
       drawn.push(i);
       strataOf.push(label);
-      if (method === "monetary-unit") extra.push([String(hits.get(i))]);
+      let cells = [];
+      if (method === "monetary-unit") cells = [String(hits.get(i))];
       else if (reserves > 0)
-        extra.push(p < q ? ["winner", String(p + 1)] : ["reserve", String(p - q + 1)]);
-      else extra.push([]);
+        cells = p < q ? ["winner", String(p + 1)] : ["reserve", String(p - q + 1)];
+      extra.push(tickets ? [...cells, tickets[p]] : cells);
     });
     parts.push({ label, size: rows.length, k: q, drawn: got.length, first: rows[0], start });
     if (d.id && Number.isInteger(d.id.index)) {
       const winning =
-        method === "random" || method === "weighted" ? got.slice(0, Math.min(q, got.length)) : got;
+        method === "random" || method === "weighted" || ticketed
+          ? got.slice(0, Math.min(q, got.length))
+          : got;
       winners.push(...winning.map((i) => canonicalId(textOf(i, d.id.index) || "")));
     }
   }
@@ -259,6 +286,7 @@ export async function drawPlan(
     perId,
     takeAll,
     exclusion: d.exclusion,
+    orders, // a ticket draw's whole order per stratum: [{label, won, order: [{id, ticket, tickets}]}]
   };
 }
 
@@ -324,6 +352,8 @@ export function drawSummary(rec, plan) {
     weighted: `by tickets (${d.weights ? d.weights.column : "one a row"})`,
     systematic: "by systematic selection",
     "monetary-unit": `by monetary units (${d.amount && d.amount.column})`,
+    ticket: `by each ID's own tickets (section 18${d.weights ? `; ${d.weights.column} at scale ${d.weight_scale || 1}` : ""})${d.rate !== undefined ? `, every entrant below the rate ${d.rate},` : ""}`,
+    rivest: "in Rivest's order (consistent_sampler; section 18)",
   }[d.method];
   const parts = plan.parts
     .map(
@@ -354,15 +384,21 @@ export function drawSummary(rec, plan) {
 }
 
 export function planTable(plan, rowsOf) {
+  const cell = (p, name) => {
+    const j = plan.extraHeader.indexOf(name);
+    return j < 0 ? null : plan.extra[p][j];
+  };
   return plan.drawn.map((i, p) => {
     const stratum = plan.strataOf[p] === null ? "" : `${plan.strataOf[p]}: `;
     const first = plan.strataOf.indexOf(plan.strataOf[p]);
     const role =
-      plan.extra[p].length === 2
-        ? `${plan.extra[p][0]} ${plan.extra[p][1]}`
-        : plan.extra[p].length === 1
-          ? `${plan.extra[p][0]} hit(s)`
+      cell(p, "Role") !== null
+        ? `${cell(p, "Role")} ${cell(p, "Rank")}`
+        : cell(p, "Hits") !== null
+          ? `${cell(p, "Hits")} hit(s)`
           : `winner ${p - first + 1}`;
-    return [stratum + role, `data row ${i + 1}: ${rowsOf(i)}`];
+    const ticket = cell(p, TICKET_FIELD);
+    const shown = ticket === null ? "" : ` (ticket ${ticket.slice(0, 18)}…)`;
+    return [stratum + role, `data row ${i + 1}: ${rowsOf(i)}${shown}`];
   });
 }

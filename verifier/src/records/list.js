@@ -174,6 +174,7 @@ export async function verifyList(rec, files) {
       : teams
         ? teamTable(rec.k, teams, (i) => shortRow(data[i].cells))
         : resultTable(rec, drawn, (i) => shortRow(data[i].cells)),
+    plan,
   };
 }
 

@@ -90,19 +90,28 @@ function fromVersion1(rec) {
   };
 }
 
-/** Check a record (JSON text, or a Draw log row) against files: {verified, message, supported, table}. */
+/** Check a record (JSON text, or a Draw log row) against files: {verified, message, supported, table, plans}. */
 export async function verifyRecord({ record, files = [] }) {
   let result;
   try {
     const recs = parseRecords(record);
     const messages = [],
-      tables = [];
+      tables = [],
+      plans = [];
     for (const rec of recs) {
       const one = await verifyOne(rec, files);
       messages.push(one.message);
       tables.push(...one.table);
+      plans.push(one.plan || null);
     }
-    result = { verified: true, supported: true, message: messages.join("\n"), table: tables };
+    // plans: each sample's draw drawn again (drawplan.js), where an entrant finds their place
+    result = {
+      verified: true,
+      supported: true,
+      message: messages.join("\n"),
+      table: tables,
+      plans,
+    };
   } catch (e) {
     if (e instanceof Verdict) {
       result = {

@@ -38,6 +38,7 @@ import {
   teamTable,
 } from "./replay.js";
 import { compareTable } from "./tables.js";
+import { TICKET_FIELD } from "./ticketplan.js";
 import { cannot, fail } from "./verdict.js";
 
 export async function verifyWorkbook(rec, files) {
@@ -245,6 +246,7 @@ export async function verifyWorkbook(rec, files) {
       return {
         message: `Verified: ${plan ? drawSummary(rec, plan) : describe(rec)} (${rec.selection}). Checked: ${checked.join("; ")}.`,
         table: plan ? planTable(plan, name) : resultTable(rec, drawn, name),
+        plan,
       };
     }
     if (!isZip(output.bytes)) fail(`the output ${output.name} is not an .xlsx workbook`);
@@ -273,7 +275,12 @@ export async function verifyWorkbook(rec, files) {
         const row = (plan ? [] : ["n:" + (p + 1)]).concat(
           sel.columns.map((c) => valueAt(first + item, c)),
         );
-        if (plan) for (const x of plan.extra[p]) row.push(/^\d+$/.test(x) ? "n:" + x : "s:" + x);
+        if (plan)
+          plan.extra[p].forEach((x, j) => {
+            // Rank and Hits are numbers; a draw ticket is text, even one of decimal digits only
+            const text = plan.extraHeader[j] === TICKET_FIELD || !/^\d+$/.test(x);
+            row.push((text ? "s:" : "n:") + x);
+          });
         row.forEach((v, j) => {
           if (v !== undefined) expected.set(cellKey(p + 2, j + 1), v);
         });
@@ -383,6 +390,7 @@ export async function verifyWorkbook(rec, files) {
   return {
     message: `Verified: ${plan ? drawSummary(rec, plan) : describe(rec)}${balanceSummary(balance)} (${rec.selection}). Checked: ${checked.join("; ")}.`,
     table,
+    plan,
   };
 }
 
