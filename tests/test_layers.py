@@ -15,6 +15,8 @@ Layers, from the bottom::
     lab       the fairness lab (stdlib; matplotlib only in lab.plots)
     lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
+    sql       ticket draws as SQL queries (sql.query: the core only) and DuckDB as an
+              engine for big CSV/TSV and Parquet files (duckdb imported when it runs)
     filedraw  one typed draw request run on a file by the list or workbook engine, and
               commit-then-draw of such a request (engines imported when they run)
     records   every kind of record, and verify(record) -> Verdict over all of them
@@ -78,9 +80,17 @@ RULES: dict[str, Rule] = {
         lazy=("isal",),
     ),
     # the root only for __version__ (a list's record names the tool's version)
-    "filedraw": rule("draw", "tabledraw", "common", "lists", "workbook", "filedraw", "__init__"),
+    # ticket draws as SQL text: pure, the core only (what `xlshuffle sql` prints)
+    "sql.query": rule("draw"),
+    # the root only for __version__ (the DuckDB engine's record names the tool's version)
+    "sql": rule("draw", "tabledraw", "common", "sql", "__init__", lazy=("duckdb",)),
+    "filedraw": rule(
+        "draw", "tabledraw", "common", "lists", "workbook", "sql", "filedraw", "__init__"
+    ),
     # every kind of record and its verification (the engines' checks imported as they run)
-    "records": rule("draw", "tabledraw", "common", "lists", "workbook", "filedraw", "records"),
+    "records": rule(
+        "draw", "tabledraw", "common", "lists", "workbook", "sql", "filedraw", "records"
+    ),
     "cli": Rule(layers=ANY, third_party=ANY),
     "__init__": rule("draw"),  # the root re-exports the core's public API, nothing else
     "__main__": rule("cli"),  # `python -m xlshuffle`

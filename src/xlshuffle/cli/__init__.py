@@ -41,10 +41,11 @@ _COMMANDS = (
     "xlshuffle.cli.tickets",
     "xlshuffle.cli.rounds",
     "xlshuffle.cli.certificate",
+    "xlshuffle.cli.sql",
 )
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.
-_EXTRAS = {"openpyxl": "xlsx", "matplotlib": "plot", "xlwings": "excel"}
+_EXTRAS = {"openpyxl": "xlsx", "matplotlib": "plot", "xlwings": "excel", "duckdb": "duckdb"}
 
 Handler = Callable[[argparse.Namespace], int]
 
