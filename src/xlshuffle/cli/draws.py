@@ -128,6 +128,15 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         "prize's reserves in the same order. Adds the columns Prize, Place and Role",
     )
     g.add_argument(
+        "--engine",
+        choices=["memory", "duckdb"],
+        default="memory",
+        help="what reads the file: memory (default: the list or the workbook engine) or "
+        "duckdb, for a ticket draw (--method ticket) on a CSV/TSV file of any size, "
+        "streamed on every core (pip install 'xlshuffle[duckdb]'); Parquet files always "
+        "take duckdb. The winners, the output and the record are the same",
+    )
+    g.add_argument(
         "--amount",
         metavar="COL",
         help="the money column of --method mus (numbers or texts such as $1,234.56)",

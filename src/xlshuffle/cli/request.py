@@ -83,6 +83,7 @@ def requests_of(
             ),
             limits=limits,
             side_files=side_files,
+            engine=getattr(args, "engine", "memory"),
         )
         for src, dst in sources
     ]

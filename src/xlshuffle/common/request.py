@@ -29,6 +29,7 @@ from .digest import file_sha256
 __all__ = [
     "DrawKind",
     "DrawRequest",
+    "Engine",
     "GroupsOptions",
     "Options",
     "Output",
@@ -41,6 +42,8 @@ __all__ = [
 
 #: The draws on a file.
 DrawKind = Literal["shuffle", "sample", "groups"]
+#: What reads a file for a draw: the list or workbook engine in memory, or DuckDB.
+Engine = Literal["memory", "duckdb"]
 #: The options that name a file beyond the list, by their command-line names.
 SideOption = Literal["--exclude", "--strata-counts", "--avoid", "--prizes"]
 
@@ -183,6 +186,10 @@ class DrawRequest:
     output: Output = field(default_factory=Output)
     limits: tuple[tuple[str, int], ...] = ()
     side_files: tuple[SideFile, ...] = ()
+    #: which engine reads the file: ``memory`` (the list or the workbook engine) or
+    #: ``duckdb`` (ticket draws on CSV/TSV and Parquet files of any size); the draw is the
+    #: same, so a commitment leaves it out
+    engine: Engine = "memory"
 
     def __post_init__(self) -> None:
         if self.kind not in get_args(DrawKind):

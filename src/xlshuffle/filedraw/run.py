@@ -1,8 +1,9 @@
 """Run one :class:`~xlshuffle.common.request.DrawRequest` on its file: :func:`run`.
 
 A CSV/TSV list (``.csv``, ``.tsv``, ``.tab``) goes to the list engine, anything else to the
-workbook engine; both give the same record (a dict, as written to ``--record``) and, for a
-sample, the rows drawn.
+workbook engine; a Parquet file, or a request for the DuckDB engine, to DuckDB
+(:mod:`xlshuffle.sql.engine`, ticket draws only). All give the same record (a dict, as
+written to ``--record``) and, for a sample, the rows drawn.
 """
 
 from __future__ import annotations
@@ -48,10 +49,25 @@ def run(request: DrawRequest, *, out: BinaryIO | None = None) -> DrawResult:
         A file that cannot be read or written.
     """
     from ..lists import is_list
+    from ..sql.engine import is_table_file
 
+    if request.engine == "duckdb" or is_table_file(request.src):
+        return _run_duckdb(request, out)
     if is_list(request.src):
         return _run_list(request, out)
     return _run_workbook(request)
+
+
+def _run_duckdb(request: DrawRequest, out: BinaryIO | None) -> DrawResult:
+    from ..draw.errors import OptionError
+    from ..sql.engine import sample_file
+
+    if request.kind != "sample":
+        raise OptionError(
+            f"{request.src}: the DuckDB engine draws samples by tickets: {request.kind} "
+            "takes a CSV/TSV list or a workbook in memory"
+        )
+    return DrawResult(sample_file(request, out=out))
 
 
 def _run_workbook(request: DrawRequest) -> DrawResult:

@@ -232,7 +232,13 @@ def _drawn_again(records: list[DrawRecord], where: str, given: dict[str, str | N
     exclude = given["exclude"]
     id_column = (rec.target["draw"].get("id") or {}).get("column")
     excluded = None if exclude is None else read_excluded(exclude, id_column)
-    if rec.target.get("kind") == "list":
+    if rec.target.get("engine") == "duckdb":  # replayed by the engine that drew it
+        from ..sql.engine import verify_sample_file
+
+        if excluded is not None:
+            raise OptionError(f"{where}: --exclude: the DuckDB engine's draws exclude nothing")
+        verify_sample_file(rec.to_dict(), src, out)
+    elif rec.target.get("kind") == "list":
         from ..lists.raffle import verify_draw_csv
 
         verify_draw_csv(rec.to_dict(), src, out, excluded=excluded)

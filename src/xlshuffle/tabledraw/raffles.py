@@ -37,6 +37,7 @@ __all__ = [
     "Exclusion",
     "check_exclusion",
     "choose",
+    "draw_spec",
     "exclusion_of",
     "replay",
 ]
@@ -84,7 +85,7 @@ def choose(
         for (label, rows), k in zip(strata, counts, strict=True)
     ]
     rows = [r for p in parts for r in p.rows]
-    spec = _spec(opts, cols, excluded, parts)
+    spec = draw_spec(opts, cols, parts, excluded)
     if "id" in cols:
         spec["winners"] = _ids(ents, cols["id"], [r for p in parts for r in p.winners()])
     extra_labels, extra = _extra(opts, parts)
@@ -112,8 +113,11 @@ def _one_stratum_each(
             )
 
 
-def _spec(
-    opts: DrawOptions, cols: dict[str, Column], excluded: Exclusion | None, parts: list[Part]
+def draw_spec(
+    opts: DrawOptions,
+    cols: dict[str, Column],
+    parts: list[Part],
+    excluded: Exclusion | None = None,
 ) -> dict[str, Any]:
     """The record's ``target["draw"]``: the options, and each stratum's draw (read back by
     :meth:`DrawOptions.from_spec`)."""
