@@ -111,7 +111,7 @@ def test_winners_on_stdout_and_refusals(tmp_path: Path, capsys: pytest.CaptureFi
         "--engine", "duckdb",
     )  # fmt: skip
     assert code == 0, err
-    assert out.splitlines()[0] == "ID,Name,Region,Weight,Ticket"
+    assert out.splitlines()[0] == "ID,Name,Region,Weight,Draw ticket"
     code, _, err = run(
         capsys, "sample", src, "-k", 2, "--method", "ticket", "--id", "ID", "--seed", "1",
         "--engine", "duckdb", "--one-entry-per-id",

@@ -30,7 +30,8 @@ import pytest
 from raffle_books import read_csv, run, save_csv
 from test_tickets import REF
 from xlshuffle.sql import TicketSQL, population_query, ticket_query
-from xlshuffle.sql.query import WHITESPACE
+from xlshuffle.sql.query import TICKET_COLUMN, WHITESPACE
+from xlshuffle.tabledraw.raffles import TICKET_LABEL
 
 from support import require
 
@@ -66,7 +67,7 @@ def cli_draw(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: object) 
     assert code == 0, err
     table = read_csv(out)
     head, rows = table[0], table[1:]
-    keep = [head.index(c) for c in ("Region", "Role", "Rank", "Ticket") if c in head]
+    keep = [head.index(c) for c in ("Region", "Role", "Rank", TICKET_LABEL) if c in head]
     keep = [i for i in keep if head[i] != "Region" or "--strata" in args]
     return [(canonical(r[0]), *(r[i] for i in keep)) for r in rows]
 
@@ -232,6 +233,10 @@ def test_the_query_says_how_to_recompute_its_prefix() -> None:
     key = hashlib.sha256(b"xlshuffle/draw/v1\0" + bytes.fromhex(seed_hex[1])).hexdigest()
     assert f"'xlshuffle/ticket/v1/{key}/0/' || xls_id" in sql
     assert sql.startswith("-- xlshuffle sql --dialect bigquery")
+
+
+def test_the_ticket_column_is_named_as_the_command_line_names_it() -> None:
+    assert TICKET_COLUMN == TICKET_LABEL
 
 
 def test_the_trimmed_characters_are_pythons_white_space() -> None:

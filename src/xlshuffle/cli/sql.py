@@ -32,7 +32,7 @@ def register(subparsers: Any) -> None:
         "winners of 'xlshuffle sample --method ticket' over a table: the same entrants in "
         "the same order as the command line draws from the table saved as a CSV list. The "
         "query returns the ID column first, then the stratum, Role and Rank (with "
-        "--reserves) and the Ticket (64 hex digits); with --strata it is ordered by stratum "
+        "--reserves) and the Draw ticket (64 hex digits); with --strata it is ordered by stratum "
         "(code point order), then by place. The seed's key is computed here and written "
         "into the query, whose first lines say how to recompute it.",
     )

@@ -3,7 +3,7 @@
 ``xlshuffle sample IN --method ticket --id COL ... --engine duckdb`` (the only engine for
 Parquet) runs the query of :func:`~xlshuffle.sql.query.ticket_query` on the file through
 DuckDB: streaming, in bounded memory, on every core. Its output (the drawn rows with
-``Role``, ``Rank`` and ``Ticket`` added) and its record are the list engine's for a CSV/TSV
+``Role``, ``Rank`` and ``Draw ticket`` added) and its record are the list engine's for a CSV/TSV
 list both can read, so ``xlshuffle verify`` replays either with either engine.
 
 Two passes over the file: the draw itself (tickets, and the smallest ``k + R`` kept per
@@ -35,7 +35,7 @@ from ..draw.protocol import PROTOCOL
 from ..tabledraw.entrants import Column, find_column
 from ..tabledraw.raffle_options import DrawOptions
 from ..tabledraw.raffle_parts import Part
-from ..tabledraw.raffles import draw_spec
+from ..tabledraw.raffles import TICKET_LABEL, draw_spec
 from .query import TicketSQL, ticket_query
 
 __all__ = ["ENGINE", "is_table_file", "sample_file", "verify_sample_file"]
@@ -153,6 +153,7 @@ def _refuse_unsupported(opts: DrawOptions, request: DrawRequest) -> None:
         (opts.one_entry_per_id, "--one-entry-per-id"),
         (opts.all_of_small_strata, "--all-of-small-strata"),
         (opts.total is not None or opts.counts is not None, "--total and --strata-counts"),
+        (opts.prizes is not None, "--prizes"),
         (request.region.header is False, "--no-header (the first row names the columns)"),
         (bool(request.region.workbook_only()), "a workbook's --sheet, --range or --table"),
         (request.output.in_place, "--in-place"),
@@ -315,10 +316,11 @@ def _draw(request: DrawRequest, opts: DrawOptions) -> tuple[_Source, _Drawn]:
 
 
 def _lines(src: _Source, drawn: _Drawn, opts: DrawOptions) -> Iterator[bytes]:
-    """The output: the header and each drawn row, its fields then Role, Rank, Ticket."""
+    """The output: the header and each drawn row, its fields, then Role and Rank (with
+    reserves) and the ticket, as the list engine adds them."""
     delimiter = src.delimiter or ","
     head, ending, bom = _header(src)
-    extra = (["Role", "Rank"] if opts.reserves else []) + ["Ticket"]
+    extra = (["Role", "Rank"] if opts.reserves else []) + [TICKET_LABEL]
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=delimiter, lineterminator=ending)
     writer.writerow(extra)

@@ -2,7 +2,7 @@
 
 :func:`ticket_query` writes the query that returns the winners (and reserves) of a ticket
 draw over a table, in draw order: the ID column first, then the stratum, ``Role`` and
-``Rank`` (with reserves) and the ``Ticket`` as 64 hex digits, exactly the entrants
+``Rank`` (with reserves) and the ``Draw ticket`` as 64 hex digits, exactly the entrants
 ``xlshuffle sample --method ticket`` draws from the same table saved as a list.
 :func:`population_query` writes the query of the population digest (section 18, step 5).
 
@@ -38,12 +38,17 @@ from ..draw.tickets import TICKET_DOMAIN, rate_threshold, ticket_prefix
 
 __all__ = [
     "DIALECTS",
+    "TICKET_COLUMN",
     "WHITESPACE",
     "Dialect",
     "TicketSQL",
     "population_query",
     "ticket_query",
 ]
+
+#: The column of the drawn entrants' tickets, named as the command line's output names it
+#: (a raffle list often has a column "Ticket" of its own).
+TICKET_COLUMN = "Draw ticket"
 
 #: The SQL engines a query is written for.
 Dialect = Literal["duckdb", "spark", "bigquery", "postgres"]
@@ -443,7 +448,7 @@ def _checked_result(draw: TicketSQL, e: _Engine) -> list[str]:
         out.append(f"drawn.xls_stratum AS {q(draw.strata)}")
     if draw.reserves:
         out += [f"drawn.xls_role AS {q('Role')}", f"drawn.xls_rank AS {q('Rank')}"]
-    out.append(f"drawn.xls_ticket AS {q('Ticket')}")
+    out.append(f"drawn.xls_ticket AS {q(TICKET_COLUMN)}")
     out += [f"drawn.xls_c{n} AS {q(c)}" for n, c in enumerate(draw.carry)]
     check = f"  WHERE CASE\n{whens}\n      ELSE 'ok' END = 'ok'"
     if draw.strata is None:
