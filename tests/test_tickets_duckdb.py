@@ -16,6 +16,7 @@ import duckdb
 import pytest
 
 from raffle_books import read_csv, run, save_csv
+from test_record_schema import errors
 from test_tickets_sql import DRAWS, HEAD, ROWS
 from xlshuffle.lists.raffle import verify_draw_csv
 from xlshuffle.records import verify
@@ -60,6 +61,7 @@ def test_duckdb_writes_what_the_list_engine_writes(
     assert (tmp_path / f"d{suffix}").read_bytes() == (tmp_path / f"m{suffix}").read_bytes()
     assert verify(tmp_path / "d.json", input=src, output=tmp_path / f"d{suffix}").ok
     verify_draw_csv(ours, src, tmp_path / f"d{suffix}")  # the list engine replays it too
+    assert errors(ours) == []  # docs/record.schema.json
     same_record(ours, memory)
 
 
@@ -79,6 +81,7 @@ def test_a_parquet_file_draws_the_rows_its_csv_draws(
     assert ours["permutation"] == memory["permutation"]
     assert ours["target"]["draw"] == memory["target"]["draw"]
     assert ours["target"]["delimiter"] is None
+    assert errors(ours) == []  # docs/record.schema.json
     assert verify(tmp_path / "p.json", input=parquet, output=tmp_path / "p.csv").ok
     edited = dict(ours, permutation=list(reversed(ours["permutation"])))
     (tmp_path / "edited.json").write_text(json.dumps(edited), encoding="utf-8")
