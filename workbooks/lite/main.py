@@ -419,6 +419,7 @@ from .digest import file_sha256
 __all__ = [
     "DrawKind",
     "DrawRequest",
+    "Engine",
     "GroupsOptions",
     "Options",
     "Output",
@@ -431,6 +432,8 @@ __all__ = [
 
 #: The draws on a file.
 DrawKind = Literal["shuffle", "sample", "groups"]
+#: What reads a file for a draw: the list or workbook engine in memory, or DuckDB.
+Engine = Literal["memory", "duckdb"]
 #: The options that name a file beyond the list, by their command-line names.
 SideOption = Literal["--exclude", "--strata-counts", "--avoid", "--prizes"]
 
@@ -573,6 +576,10 @@ class DrawRequest:
     output: Output = field(default_factory=Output)
     limits: tuple[tuple[str, int], ...] = ()
     side_files: tuple[SideFile, ...] = ()
+    #: which engine reads the file: ``memory`` (the list or the workbook engine) or
+    #: ``duckdb`` (ticket draws on CSV/TSV and Parquet files of any size); the draw is the
+    #: same, so a commitment leaves it out
+    engine: Engine = "memory"
 
     def __post_init__(self) -> None:
         if self.kind not in get_args(DrawKind):
@@ -9160,6 +9167,7 @@ __all__ = [
     "Exclusion",
     "check_exclusion",
     "choose",
+    "draw_spec",
     "exclusion_of",
     "replay",
 ]
@@ -9207,7 +9215,7 @@ def choose(
         for (label, rows), k in zip(strata, counts, strict=True)
     ]
     rows = [r for p in parts for r in p.rows]
-    spec = _spec(opts, cols, excluded, parts)
+    spec = draw_spec(opts, cols, parts, excluded)
     if "id" in cols:
         spec["winners"] = _ids(ents, cols["id"], [r for p in parts for r in p.winners()])
     extra_labels, extra = _extra(opts, parts)
@@ -9235,8 +9243,11 @@ def _one_stratum_each(
             )
 
 
-def _spec(
-    opts: DrawOptions, cols: dict[str, Column], excluded: Exclusion | None, parts: list[Part]
+def draw_spec(
+    opts: DrawOptions,
+    cols: dict[str, Column],
+    parts: list[Part],
+    excluded: Exclusion | None = None,
 ) -> dict[str, Any]:
     """The record's ``target["draw"]``: the options, and each stratum's draw (read back by
     :meth:`DrawOptions.from_spec`)."""
