@@ -9,6 +9,7 @@ import { parseLogRows } from "./drawlog-rows.js";
 import { verifyLogEntry } from "./drawlog.js";
 import { verifyList } from "./list.js";
 import { verifyOrders } from "./orders.js";
+import { verifyRound } from "./rounds.js";
 import { Verdict, cannot } from "./verdict.js";
 import { verifyWorkbook } from "./workbook.js";
 
@@ -45,6 +46,7 @@ async function verifyOne(rec, files) {
     );
   if (rec.command === "orders") return verifyOrders(rec, files);
   if (rec.command === "allocate") return verifyAllocation(rec, files);
+  if (rec.command === "redraw") return verifyRound(rec, files);
   if (!["shuffle", "sample", "groups", "restore"].includes(rec.command))
     cannot(`a record of "${rec.command}" is not supported by this page yet`);
   const target = rec.target || {};
