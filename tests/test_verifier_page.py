@@ -97,8 +97,9 @@ def run(page: Any, body: str, **args: Any) -> Any:
 # ---------------------------------------------------------------- the protocol's vectors
 
 
-def test_page_is_self_contained() -> None:
-    text = PAGE.read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", ["index.html", "reveal.html"])
+def test_page_is_self_contained(name: str) -> None:
+    text = (ROOT / "verifier" / name).read_text(encoding="utf-8")
     for external in (" src=", "<link ", "@import", "url(", "fetch(", "XMLHttpRequest", "import("):
         assert external not in text, external
     assert text.count("<script>") == 1
@@ -2761,9 +2762,11 @@ def _build_tool() -> Any:
     return module
 
 
-def test_committed_page_is_what_the_build_writes() -> None:
-    stale = "verifier/index.html is stale: run python tools/make_verifier.py"
-    assert PAGE.read_text(encoding="utf-8") == _build_tool().render(), stale
+@pytest.mark.parametrize("name", ["index.html", "reveal.html"])
+def test_committed_page_is_what_the_build_writes(name: str) -> None:
+    stale = f"verifier/{name} is stale: run python tools/make_verifier.py"
+    built = _build_tool().render(out=name)
+    assert (ROOT / "verifier" / name).read_text(encoding="utf-8") == built, stale
     assert _build_tool().main(["--check"]) == 0
 
 
@@ -2776,16 +2779,24 @@ def src_copy(tmp_path: Path) -> Path:
 
 
 def test_build_joins_the_modules_in_dependency_order(src_copy: Path) -> None:
-    page = _build_tool().render(src_copy)
-    order = [
-        line.split('"')[1] for line in page.splitlines() if line.startswith("verifierModules[")
-    ]
-    assert order[0] == "protocol/bytes.js"
-    assert order.index("protocol/stream.js") < order.index("protocol/shuffles.js")
-    assert order.index("read/zip.js") < order.index("read/workbook.js")
+    pages = _build_tool().render_all(src_copy)
+    assert sorted(pages) == ["index.html", "reveal.html"]
+    joined = set()
+    for page in pages.values():
+        order = [
+            line.split('"')[1] for line in page.splitlines() if line.startswith("verifierModules[")
+        ]
+        assert order[0] == "protocol/bytes.js"
+        assert order.index("protocol/stream.js") < order.index("protocol/shuffles.js")
+        assert order.index("read/zip.js") < order.index("read/workbook.js")
+        assert page.count("<script>") == 1 and "import {" not in page and "export " not in page
+        joined.update(order)
+    # every module is in a page, and the reveal page holds only what its entry needs
     modules = sorted(p.relative_to(src_copy).as_posix() for p in src_copy.rglob("*.js"))
-    assert sorted([*order, "page.js"]) == modules
-    assert page.count("<script>") == 1 and "import {" not in page and "export " not in page
+    assert sorted([*joined, "page.js", "reveal.js"]) == modules
+    assert "records/drawlog.js" not in pages["reveal.html"]
+    assert "window.xlshuffleReveal" in pages["reveal.html"]
+    assert "window.xlshuffleReveal" not in pages["index.html"]
     (src_copy / "protocol" / "seeds.js").write_text(
         (src_copy / "protocol" / "seeds.js").read_text(encoding="utf-8") + "\n// changed\n",
         encoding="utf-8",
@@ -2804,6 +2815,7 @@ def test_build_joins_the_modules_in_dependency_order(src_copy: Path) -> None:
         ("protocol/python.js", "const x = import('./bytes.js');\n", "outside the subset"),
         ("protocol/python.js", "// </script>\n", "upset the page's script"),
         ("protocol/unused.js", "export const unused = 1;\n", "nothing imports protocol/unused.js"),
+        ("reveal.html", "<script>1</script>\n", "exactly one script element"),
     ],
 )
 def test_build_refuses_what_it_cannot_join(

@@ -80,3 +80,14 @@ export function csvText(rows, delimiter = ",") {
     })
     .join("");
 }
+
+/**
+ * A list's delimiter, as xlshuffle reads it: a tab for .tsv and .tab; otherwise a comma,
+ * unless the first line holds more ";" than "," (Excel writes ";" where the decimal
+ * separator is a comma).
+ */
+export function sniffDelimiter(name, text) {
+  if (/\.(tsv|tab)$/i.test(name)) return "\t";
+  const line = text.split("\n", 1)[0];
+  return line.split(";").length > line.split(",").length ? ";" : ",";
+}
