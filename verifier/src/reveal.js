@@ -30,6 +30,9 @@ async function prepare(args) {
   step = -1;
   $("start").disabled = true;
   $("stage").classList.remove("on");
+  $("setup").hidden = false;
+  for (const id of ["heading", "names", "done", "hash", "beacon", "values", "progress"])
+    $(id).replaceChildren(); // nothing of an earlier reveal stays in the page
   const result = await prepareReveal(args);
   showStatus(result);
   const select = $("show-column");

@@ -1,7 +1,7 @@
 /**
  * Draw day in Node: a prize table's places in a record (section 9), rounds that give a
- * winner's place to the next reserve of the prize, and an entrant's check by ID (section 17,
- * step 5). Expected values come from the vectors of tests/vectors/draw-v1.json (drawn by
+ * winner's place to the next reserve of the prize, an entrant's check by ID (section 17,
+ * step 5), and the live reveal's steps and refusals. Expected values come from the vectors of tests/vectors/draw-v1.json (drawn by
  * tools/make_vectors.py on its own), written out by hand, and node:crypto's SHA-256.
  */
 
@@ -14,6 +14,7 @@ import { prizePlaces, prizeTotals } from "../src/protocol/prizes.js";
 import { csvText } from "../src/read/lists.js";
 import { entryHint, entryVerdict } from "../src/records/entry.js";
 import { prizePlan } from "../src/records/prizeplan.js";
+import { groupOf, prepareReveal, revealSteps } from "../src/records/reveal.js";
 import { REPLACED, replaceWinner, standingTable } from "../src/records/rounds.js";
 import { verifyRecord } from "../src/records/verify.js";
 import { VECTORS, sha256Hex } from "./support.mjs";
@@ -235,4 +236,70 @@ test("an entrant checks their entry by ID alone, and whether the record names th
   assert.ok((await entryVerdict({ record: commitment, id: "E07", salt })).found);
   const forged = JSON.stringify({ commitment: body, sha256: "0".repeat(64) });
   assert.match((await entryVerdict({ record: forged, id: "E07", salt })).message, /not hash/);
+});
+
+// ---------------------------------------------------------------- the live reveal
+
+test("the reveal shows each group's heading alone, then its names one at a time", () => {
+  const winners = CASE.drawn.map(([i, prize, place, role]) => ({ prize, place, role, id: IDS[i] }));
+  const steps = revealSteps(winners);
+  assert.equal(steps.length, winners.length + 6); // six groups: three prizes, their reserves
+  assert.deepEqual(steps[0], { heading: "Third prize", shown: [] });
+  assert.deepEqual(steps[3], { heading: "Third prize", shown: [0, 1, 2] });
+  assert.deepEqual(steps[4], { heading: "Second prize", shown: [] });
+  assert.deepEqual(steps.at(-1), { heading: "Reserves for Grand prize", shown: [7, 8] });
+  const plain = [
+    { prize: null, place: 1, role: "winner", id: "a", stratum: "N" },
+    { prize: null, place: 1, role: "reserve", id: "b", stratum: "N" },
+    { prize: null, place: 1, role: "winner", id: "c" },
+  ];
+  assert.deepEqual(plain.map(groupOf), ["Winners in N", "Reserves in N", "Winners"]);
+});
+
+test("the reveal refuses, in one line and with no winner, what it cannot check", async () => {
+  const body = {
+    commitment_version: 2,
+    protocol: "xlshuffle/draw/v1",
+    beacon: "dice",
+    list: { file: "entrants.csv", sheet: "", selection: "rows 1-13", header: true, rows: 12 },
+    draw: { command: "sample", request: { kind: "sample", sample: { k: 2, draw: null } } },
+  };
+  body.list.sha256 = createHash("sha256")
+    .update(
+      LIST.trim()
+        .split("\n")
+        .map((line) => JSON.stringify(line.split(",")) + "\n")
+        .join(""),
+    )
+    .digest("hex");
+  const sha256 = await commitmentHash(body);
+  const commitment = JSON.stringify({ commitment: body, sha256 });
+  const files = [file("entrants.csv", LIST)];
+  const shuffle = {
+    ...body,
+    draw: { command: "shuffle", request: { kind: "shuffle", shuffle: {} } },
+  };
+  const shuffled = JSON.stringify({ commitment: shuffle, sha256: await commitmentHash(shuffle) });
+  const ok = await prepareReveal({ commitment, files, reveal: "3 4" });
+  assert.ok(ok.ok, ok.message);
+  assert.equal(ok.winners.length, 2);
+  assert.equal(ok.shown.seed, `xlshuffle-commit:${sha256}/3 4/`);
+  const cases = [
+    [{ commitment: "{", files, reveal: "3" }, /the commitment is not JSON/],
+    [{ commitment, files, reveal: "" }, /no revealed value was given/],
+    [{ commitment, files: [file("entrants.csv", LIST + "E99,1\n")] }, /not the committed list/],
+    [{ commitment, files: [] }, /give the committed list \(entrants\.csv\)/],
+    [
+      { commitment: JSON.stringify({ commitment: { ...body, beacon: "coin" }, sha256 }), files },
+      /changed since it was made/,
+    ],
+    [{ commitment: shuffled, files }, /the commitment is to a shuffle/],
+  ];
+  for (const [args, message] of cases) {
+    const got = await prepareReveal({ reveal: "3 4", ...args });
+    assert.ok(!got.ok, JSON.stringify(args));
+    assert.deepEqual(got.winners, []);
+    assert.match(got.message, /^Refused: .*Nothing is revealed\.$/);
+    assert.match(got.message, message);
+  }
 });

@@ -12,7 +12,7 @@ import { deal } from "../protocol/shuffles.js";
 import { PROTOCOL } from "../protocol/stream.js";
 import { cellKey, columnLetters } from "../read/a1.js";
 import { textRows } from "../read/celltexts.js";
-import { decodeText } from "../read/files.js";
+import { baseName, decodeText } from "../read/files.js";
 import { parseList, sniffDelimiter } from "../read/lists.js";
 import { plain } from "../read/values.js";
 import { openWorkbook } from "../read/workbook.js";
@@ -197,11 +197,10 @@ async function prepared(commitment, files, reveal) {
   if (req.region && req.region.keep_blank_rows)
     fail("the committed draw keeps blank rows in place, which the reveal page does not draw");
   const loaded = await loadFiles(files);
-  if (!loaded.length) fail(`give the committed list (${body.list.file})`);
+  if (!loaded.length) fail(`give the committed list (${baseName(body.list.file)})`);
   // the committed list: by its name first, then any file whose rows have the committed digest
-  const order = [...loaded].sort(
-    (a, b) => (b.name === body.list.file) - (a.name === body.list.file),
-  );
+  const named = baseName(body.list.file);
+  const order = [...loaded].sort((a, b) => (b.name === named) - (a.name === named));
   let list = null,
     file = null,
     first = null;
