@@ -1,8 +1,9 @@
 """verifier/index.html in a real browser: its own JavaScript implementation of draw protocol v1.
 
-Headless Chromium (the system's /usr/bin/chromium, Debian package ``chromium``) driven by Python
-Playwright loads the page from disk (file://). Every vector of tests/vectors/draw-v1.json goes
-through the page's ``window.xlshuffleProtocol`` (``one_entry_per_id`` and ``small_strata``
+Headless Chromium (the system's /usr/bin/chromium, Debian package ``chromium``, one browser for
+the module: tests/browser_pages.py) driven by Python Playwright loads the page from disk
+(file://). Every vector of tests/vectors/draw-v1.json goes through the page's
+``window.xlshuffleProtocol`` (``one_entry_per_id`` and ``small_strata``
 through ``drawRows``, the draw the page replays for a record); records written by the real
 command line go through ``window.xlshuffleVerify`` with their files, and tampered copies must
 be shown as not verified. Without Chromium or Playwright the tests skip, unless
@@ -24,50 +25,20 @@ from typing import Any
 
 import pytest
 
+from browser_pages import chromium_browser, opened  # noqa: F401 (the module's browser)
+
 from support import ROOT, require
 
 PAGE = ROOT / "verifier" / "index.html"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VECTORS: dict[str, Any] = json.loads(
     (ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8")
 )
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[Any]:
-    require(
-        "chromium",
-        CHROMIUM.exists(),
-        f"{CHROMIUM} is missing: install the Debian package `chromium`",
-    )
-    require(
-        "chromium",
-        importlib.util.find_spec("playwright") is not None,
-        "the Python package playwright is missing: pip install -e '.[test]'",
-    )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        tab = browser.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda e: errors.append(str(e)))
-        # the page loads nothing but itself: any other request is an error
-        tab.on("request", lambda r: r.url == PAGE.as_uri() or errors.append(f"request {r.url}"))
-        tab.goto(PAGE.as_uri())
-        tab.wait_for_function("() => window.xlshuffleProtocol")
+def page(chromium: Any) -> Iterator[Any]:
+    with opened(chromium, PAGE, "() => window.xlshuffleProtocol") as tab:
         yield tab
-        browser.close()
-        assert not errors, errors
 
 
 def js_safe(x: Any) -> Any:
@@ -97,8 +68,9 @@ def run(page: Any, body: str, **args: Any) -> Any:
 # ---------------------------------------------------------------- the protocol's vectors
 
 
-def test_page_is_self_contained() -> None:
-    text = PAGE.read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", ["index.html", "reveal.html"])
+def test_page_is_self_contained(name: str) -> None:
+    text = (ROOT / "verifier" / name).read_text(encoding="utf-8")
     for external in (" src=", "<link ", "@import", "url(", "fetch(", "XMLHttpRequest", "import("):
         assert external not in text, external
     assert text.count("<script>") == 1
@@ -2670,13 +2642,13 @@ def test_ticket_draws_verify(
     assert not result["verified"] and result["supported"], result["message"]
 
 
-def test_a_prize_table_record_cannot_be_checked_by_the_page(page: Any, work: Path) -> None:
-    """The page does not replay a prize table yet: it says so, never "NOT verified"."""
+def test_a_prize_table_record_verifies_on_the_page(page: Any, work: Path) -> None:
+    """The page replays a prize table (section 9; more in tests/test_draw_day_pages.py)."""
     (work / "prizes.csv").write_text("prize,count,reserves\nGrand,1,1\nSecond,2,0\n", "utf-8")
     record = draw_record(work, "draws.csv", "--prizes", "prizes.csv")
     result = verify(page, json.dumps(record), work / "draws.csv", work / "out.csv")
-    assert not result["verified"] and not result["supported"], result["message"]
-    assert "prize tables" in result["message"]
+    assert result["verified"], result["message"]
+    assert "prizes in drawing order: Grand (1, 1 reserve(s)), Second (2)" in result["message"]
 
 
 def check_ticket(page: Any, *files: Path | tuple[str, bytes], **args: str) -> dict[str, Any]:
@@ -2761,9 +2733,11 @@ def _build_tool() -> Any:
     return module
 
 
-def test_committed_page_is_what_the_build_writes() -> None:
-    stale = "verifier/index.html is stale: run python tools/make_verifier.py"
-    assert PAGE.read_text(encoding="utf-8") == _build_tool().render(), stale
+@pytest.mark.parametrize("name", ["index.html", "reveal.html"])
+def test_committed_page_is_what_the_build_writes(name: str) -> None:
+    stale = f"verifier/{name} is stale: run python tools/make_verifier.py"
+    built = _build_tool().render(out=name)
+    assert (ROOT / "verifier" / name).read_text(encoding="utf-8") == built, stale
     assert _build_tool().main(["--check"]) == 0
 
 
@@ -2776,16 +2750,24 @@ def src_copy(tmp_path: Path) -> Path:
 
 
 def test_build_joins_the_modules_in_dependency_order(src_copy: Path) -> None:
-    page = _build_tool().render(src_copy)
-    order = [
-        line.split('"')[1] for line in page.splitlines() if line.startswith("verifierModules[")
-    ]
-    assert order[0] == "protocol/bytes.js"
-    assert order.index("protocol/stream.js") < order.index("protocol/shuffles.js")
-    assert order.index("read/zip.js") < order.index("read/workbook.js")
+    pages = _build_tool().render_all(src_copy)
+    assert sorted(pages) == ["index.html", "reveal.html"]
+    joined = set()
+    for page in pages.values():
+        order = [
+            line.split('"')[1] for line in page.splitlines() if line.startswith("verifierModules[")
+        ]
+        assert order[0] == "protocol/bytes.js"
+        assert order.index("protocol/stream.js") < order.index("protocol/shuffles.js")
+        assert order.index("read/zip.js") < order.index("read/workbook.js")
+        assert page.count("<script>") == 1 and "import {" not in page and "export " not in page
+        joined.update(order)
+    # every module is in a page, and the reveal page holds only what its entry needs
     modules = sorted(p.relative_to(src_copy).as_posix() for p in src_copy.rglob("*.js"))
-    assert sorted([*order, "page.js"]) == modules
-    assert page.count("<script>") == 1 and "import {" not in page and "export " not in page
+    assert sorted([*joined, "page.js", "reveal.js"]) == modules
+    assert "records/drawlog.js" not in pages["reveal.html"]
+    assert "window.xlshuffleReveal" in pages["reveal.html"]
+    assert "window.xlshuffleReveal" not in pages["index.html"]
     (src_copy / "protocol" / "seeds.js").write_text(
         (src_copy / "protocol" / "seeds.js").read_text(encoding="utf-8") + "\n// changed\n",
         encoding="utf-8",
@@ -2804,6 +2786,7 @@ def test_build_joins_the_modules_in_dependency_order(src_copy: Path) -> None:
         ("protocol/python.js", "const x = import('./bytes.js');\n", "outside the subset"),
         ("protocol/python.js", "// </script>\n", "upset the page's script"),
         ("protocol/unused.js", "export const unused = 1;\n", "nothing imports protocol/unused.js"),
+        ("reveal.html", "<script>1</script>\n", "exactly one script element"),
     ],
 )
 def test_build_refuses_what_it_cannot_join(

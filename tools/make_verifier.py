@@ -1,17 +1,21 @@
-"""Write verifier/index.html, the browser verifier, from its modules in verifier/src/.
+"""Write the browser pages, verifier/index.html (the verifier) and verifier/reveal.html (the
+live reveal of a committed draw), from their modules in verifier/src/.
 
-The page must open from disk (``file://``) and load nothing, and a browser refuses ES
-modules from disk. So this script joins them: ``verifier/src/page.html`` is the page's HTML
-and CSS with one placeholder, ``<script type="module" src="page.js"></script>`` (the page
-works as it is from a local web server, for development); the script puts in its place one
-classic ``<script>`` in strict mode that runs every module in a function of its own, in
-dependency order, each module's imports read from the exports of the modules before it.
+A page must open from disk (``file://``) and load nothing, and a browser refuses ES modules
+from disk. So this script joins them: each page has a shell, its HTML and CSS with one
+placeholder, ``<script type="module" src="ENTRY"></script>`` (``verifier/src/page.html``
+with ``page.js`` for index.html, ``verifier/src/reveal.html`` with ``reveal.js`` for
+reveal.html; a shell works as it is from a local web server, for development); the script
+puts in its place one classic ``<script>`` in strict mode that runs every module the entry
+needs in a function of its own, in dependency order, each module's imports read from the
+exports of the modules before it.
 
 The modules are written in a small subset of ES modules, so that joining them needs no
 JavaScript parser:
 
-- a module is a ``.js`` file under ``verifier/src/`` (in folders or not); ``page.js`` is
-  the entry, and every module must be imported, directly or not, from it;
+- a module is a ``.js`` file under ``verifier/src/`` (in folders or not); ``page.js`` and
+  ``reveal.js`` are the entries (of the pages in ``PAGES``), and every other module must be
+  imported, directly or not, from one of them;
 - an import is ``import { a, b } from "./x.js";`` (or ``"../folder/x.js"``), at the start of
   a line, on one line or several, naming exported names only (no ``as``, no default, no
   namespace, no import for its side effects, no ``import()``);
@@ -24,10 +28,11 @@ JavaScript parser:
   below, which holds the modules' exports in the page.
 
 The output depends only on the sources (no timestamps, no absolute paths), so
-``tests/test_verifier_page.py`` compares it with the committed page. Standard library only.
+``tests/test_verifier_page.py`` compares each page with the committed one. Standard library
+only.
 
-    python tools/make_verifier.py          # write verifier/index.html
-    python tools/make_verifier.py --check  # exit 1 if it is stale
+    python tools/make_verifier.py          # write verifier/index.html and verifier/reveal.html
+    python tools/make_verifier.py --check  # exit 1 if either is stale
 """
 
 from __future__ import annotations
@@ -42,9 +47,26 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "verifier" / "src"
 OUT = ROOT / "verifier" / "index.html"
-SHELL = "page.html"
-ENTRY = "page.js"
-PLACEHOLDER = '<script type="module" src="page.js"></script>\n'
+
+
+class Page(NamedTuple):
+    """One page the build writes: its shell and entry module (in verifier/src) and its file
+    (in verifier/)."""
+
+    shell: str
+    entry: str
+    out: str
+
+    @property
+    def placeholder(self) -> str:
+        return f'<script type="module" src="{self.entry}"></script>\n'
+
+
+#: The pages, the verifier first.
+PAGES = (
+    Page("page.html", "page.js", "index.html"),
+    Page("reveal.html", "reveal.js", "reveal.html"),
+)
 #: The name under which the page keeps each module's exports.
 MODULES_NAME = "verifierModules"
 
@@ -104,10 +126,10 @@ def read_modules(src: Path = SRC) -> dict[str, Module]:
     return {p: read_module(p, (src / p).read_text(encoding="utf-8")) for p in paths}
 
 
-def dependency_order(modules: dict[str, Module]) -> list[str]:
+def dependency_order(modules: dict[str, Module], entry: str = PAGES[0].entry) -> list[str]:
     """Every module after those it imports, from the entry, in the order they are imported."""
-    if ENTRY not in modules:
-        raise BuildError(f"no {ENTRY} in verifier/src")
+    if entry not in modules:
+        raise BuildError(f"no {entry} in verifier/src")
     order: list[str] = []
     visiting: list[str] = []
 
@@ -130,16 +152,11 @@ def dependency_order(modules: dict[str, Module]) -> list[str]:
         visiting.pop()
         order.append(path)
 
-    visit(ENTRY)
-    unused = sorted(set(modules) - set(order))
-    if unused:
-        raise BuildError(
-            f"nothing imports {', '.join(unused)} (from {ENTRY}): remove it, or use it"
-        )
+    visit(entry)
     return order
 
 
-def joined(module: Module) -> str:
+def joined(module: Module, entry: str) -> str:
     """The module as a function of the page's script that returns its exports."""
     key = f'{MODULES_NAME}["{module.path}"]'
 
@@ -150,19 +167,37 @@ def joined(module: Module) -> str:
 
     body = EXPORT.sub(lambda m: f"{m.group(1)} {m.group(2)}", IMPORT.sub(imported, module.text))
     head = f"// {'-' * 60} {module.path}\n"
-    if module.path == ENTRY:
+    if module.path == entry:
         return f"{head}(() => {{\n{body.rstrip()}\n}})();\n"
     exports = ", ".join(module.exports)
     return f"{head}{key} = (() => {{\n{body.rstrip()}\n\nreturn {{ {exports} }};\n}})();\n"
 
 
-def render(src: Path = SRC) -> str:
-    """The text of verifier/index.html, built from ``src``."""
+def render_all(src: Path = SRC) -> dict[str, str]:
+    """The text of each page (by its file name in verifier/), built from ``src``."""
     modules = read_modules(src)
-    order = dependency_order(modules)
-    shell = (src / SHELL).read_text(encoding="utf-8")
-    if shell.count(PLACEHOLDER) != 1 or "<script" in shell.replace(PLACEHOLDER, ""):
-        raise BuildError(f"{SHELL} must hold exactly one script element, the line {PLACEHOLDER!r}")
+    orders = {page: dependency_order(modules, page.entry) for page in PAGES}
+    entries = {page.entry for page in PAGES}
+    used = {path for order in orders.values() for path in order}
+    unused = sorted(set(modules) - used)
+    if unused:
+        raise BuildError(
+            f"nothing imports {', '.join(unused)} (from {' or '.join(sorted(entries))}):"
+            " remove it, or use it"
+        )
+    for page, order in orders.items():
+        inner = sorted(set(order) & entries - {page.entry})
+        if inner:
+            raise BuildError(f"{page.entry} imports {', '.join(inner)}, another page's entry")
+    return {page.out: _page(src, page, modules, order) for page, order in orders.items()}
+
+
+def _page(src: Path, page: Page, modules: dict[str, Module], order: list[str]) -> str:
+    shell = (src / page.shell).read_text(encoding="utf-8")
+    if shell.count(page.placeholder) != 1 or "<script" in shell.replace(page.placeholder, ""):
+        raise BuildError(
+            f"{page.shell} must hold exactly one script element, the line {page.placeholder!r}"
+        )
     script = "".join(
         [
             "<script>\n",
@@ -170,31 +205,40 @@ def render(src: Path = SRC) -> str:
             "// GENERATED by tools/make_verifier.py from verifier/src/: do not edit it; change\n",
             "// the modules and run `python tools/make_verifier.py` again.\n",
             f"const {MODULES_NAME} = {{}};\n\n",
-            "\n".join(joined(modules[p]) for p in order),
+            "\n".join(joined(modules[p], page.entry) for p in order),
             "</script>\n",
         ]
     )
-    return shell.replace(PLACEHOLDER, script)
+    return shell.replace(page.placeholder, script)
+
+
+def render(src: Path = SRC, out: str = PAGES[0].out) -> str:
+    """The text of one page (verifier/index.html unless ``out`` names another), from ``src``."""
+    return render_all(src)[out]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the page is stale")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a page is stale")
     args = parser.parse_args(argv)
     try:
-        page = render()
+        pages = render_all()
     except BuildError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 2
-    current = OUT.read_text(encoding="utf-8") if OUT.exists() else None
-    if current != page:
-        if args.check:
-            print("stale: verifier/index.html: run python tools/make_verifier.py", file=sys.stderr)
-            return 1
-        OUT.write_text(page, encoding="utf-8", newline="\n")
-        print("wrote verifier/index.html")
-    print(f"verifier/index.html: {len(page.encode('utf-8')):,} bytes, up to date")
-    return 0
+    stale = 0
+    for name, page in pages.items():
+        path = OUT.parent / name
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current != page:
+            if args.check:
+                print(f"stale: verifier/{name}: run python tools/make_verifier.py", file=sys.stderr)
+                stale = 1
+                continue
+            path.write_text(page, encoding="utf-8", newline="\n")
+            print(f"wrote verifier/{name}")
+        print(f"verifier/{name}: {len(page.encode('utf-8')):,} bytes, up to date")
+    return stale
 
 
 if __name__ == "__main__":

@@ -26,12 +26,13 @@ import {
   commitSeed,
   commitmentHash,
   entrantHashes,
+  entrantIdHashes,
   listDigest,
   revealedValue,
 } from "./protocol/commit.js";
 import { canonicalId, exclusionDigest, keptIndexes } from "./protocol/exclusions.js";
 import { balancedOrders, personOrder, personStream, williams } from "./protocol/orders.js";
-import { prizePlaces } from "./protocol/prizes.js";
+import { prizePlaces, prizeTotals } from "./protocol/prizes.js";
 import { pythonFloatRepr } from "./protocol/python.js";
 import { excelSerial, numberText, seedBytes } from "./protocol/seeds.js";
 import {
@@ -66,7 +67,7 @@ import { domSheet, scanSheet } from "./read/sheets.js";
 import { openWorkbook } from "./read/workbook.js";
 import { zipEntries, zipRead } from "./read/zip.js";
 import { drawRows } from "./records/drawplan.js";
-import { entryVerdict } from "./records/entry.js";
+import { entryHint, entryVerdict } from "./records/entry.js";
 import { ticketVerdict } from "./records/ticketcheck.js";
 import { verifyRecord } from "./records/verify.js";
 
@@ -91,6 +92,7 @@ window.xlshuffleProtocol = {
   weightedFrom,
   scaleDecimals,
   prizePlaces, // section 9: a prize table's places
+  prizeTotals,
   canonicalId,
   exclusionDigest,
   keptIndexes,
@@ -114,6 +116,7 @@ window.xlshuffleProtocol = {
   revealedValue,
   commitSeed,
   entrantHashes,
+  entrantIdHashes,
   ticketPrefix, // section 18: ticket draws
   ticket,
   ticketsOf,
@@ -155,9 +158,19 @@ function show(result) {
   }
 }
 
+/** What an entrant types to check their entry, said as soon as the record is given. */
+function showEntryHint() {
+  document.getElementById("entry-hint").textContent = entryHint(
+    document.getElementById("record").value,
+  );
+}
+
+document.getElementById("record").addEventListener("input", showEntryHint);
+
 document.getElementById("record-file").addEventListener("change", async (event) => {
   const file = event.target.files[0];
   if (file) document.getElementById("record").value = await file.text();
+  showEntryHint();
 });
 
 document.getElementById("verify").addEventListener("click", async () => {
@@ -171,7 +184,8 @@ document.getElementById("verify").addEventListener("click", async () => {
 });
 
 /**
- * Section 17, step 5, for the page: check the row and show the verdict under it.
+ * Section 17, step 5, for the page: check the row ({record, row}) or the ID ({record, id,
+ * salt}) and show the verdict under it.
  */
 async function checkEntry(args) {
   const result = await entryVerdict(args);
@@ -185,6 +199,14 @@ document.getElementById("check-entry").addEventListener("click", () =>
   checkEntry({
     record: document.getElementById("record").value,
     row: document.getElementById("entry").value,
+  }),
+);
+
+document.getElementById("check-id").addEventListener("click", () =>
+  checkEntry({
+    record: document.getElementById("record").value,
+    id: document.getElementById("entry-id").value,
+    salt: document.getElementById("entry-salt").value,
   }),
 );
 

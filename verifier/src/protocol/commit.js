@@ -1,9 +1,10 @@
 /**
  * Section 17, commit then draw: canonical JSON, the commitment hash, the list digest,
- * the seed from the revealed values, and the entrant hashes.
+ * the seed from the revealed values, and the entrant hashes (by row and by ID).
  */
 
 import { UTF8, sha256, toHex } from "./bytes.js";
+import { canonicalId } from "./exclusions.js";
 import { PY_SPACE, compareCodePoints } from "./python.js";
 
 /** Canonical JSON: keys sorted by code point, no white space, minimal escapes, whole numbers. */
@@ -62,5 +63,17 @@ export async function entrantHashes(salt, rows) {
   const out = [];
   for (const row of rows)
     out.push(toHex(await sha256(UTF8.encode(salt + "\n" + canonicalJson(row)))));
+  return out.sort();
+}
+
+/**
+ * Step 5, by ID: the sorted salted hashes of the distinct non-blank canonical IDs (section
+ * 10) among `ids`, so that an entrant checks their entry knowing only their ID.
+ */
+export async function entrantIdHashes(salt, ids) {
+  const out = [];
+  for (const id of new Set(ids.map(canonicalId))) {
+    if (id !== "") out.push(toHex(await sha256(UTF8.encode(salt + "\n" + id))));
+  }
   return out.sort();
 }

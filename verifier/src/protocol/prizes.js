@@ -23,3 +23,14 @@ export function prizePlaces(prizes) {
   }
   return places;
 }
+
+/** How many win and how many are reserves in a prize table: {k, reserves}. */
+export function prizeTotals(prizes) {
+  let k = 0,
+    reserves = 0;
+  for (const [, count, r] of prizes) {
+    k += count;
+    reserves += r;
+  }
+  return { k, reserves };
+}

@@ -1,6 +1,6 @@
 /**
  * A committed draw's record (section 17): the commitment, the seed, the committed request
- * and pinned files, the list digest and the entrant hashes.
+ * and pinned files, the list digest and the entrant hashes (by row and by ID).
  */
 
 import { UTF8, sha256, toHex } from "../protocol/bytes.js";
@@ -9,6 +9,7 @@ import {
   commitSeed,
   commitmentHash,
   entrantHashes,
+  entrantIdHashes,
   listDigest,
 } from "../protocol/commit.js";
 import { PROTOCOL } from "../protocol/stream.js";
@@ -75,6 +76,20 @@ export async function checkCommitment(rec, headRows, dataRows) {
     if (JSON.stringify(hashes) !== JSON.stringify(body.entrants.salted_sha256))
       fail("the committed entrant hashes are not those of the input's rows with the revealed salt");
     checked.push("the committed entrant hashes are the input's rows with the revealed salt");
+    if (body.entrants.ids_salted_sha256 !== undefined) {
+      const id = (rec.target.draw || {}).id;
+      if (!id || !Number.isInteger(id.index))
+        fail("the commitment holds entrant hashes by ID but the record's draw names no ID column");
+      const ids = await entrantIdHashes(
+        c.salt,
+        dataRows.map((row) => row[id.index] ?? ""),
+      );
+      if (JSON.stringify(ids) !== JSON.stringify(body.entrants.ids_salted_sha256))
+        fail(
+          `the committed entrant hashes by ID are not those of the input's IDs (${id.column}) with the revealed salt`,
+        );
+      checked.push(`the committed entrant hashes by ID are the input's IDs (${id.column})`);
+    }
   }
   return checked;
 }
@@ -189,6 +204,13 @@ function checkCommittedRequest(rec, req) {
         `the commitment's --${name.replaceAll("_", "-")} is ${want ? "given" : "not given"}, the record's draw ${have ? "applies it" : "does not apply it"}`,
       );
   }
+  // section 9: the prize table, [[name, count, reserves], ...] in the request
+  const prizes = w ? (w.prizes ?? null) : null,
+    drawn = d && d.prizes ? d.prizes.map((p) => [p.prize, p.count, p.reserves]) : null;
+  if (canonicalJson(prizes) !== canonicalJson(drawn))
+    fail(
+      `the commitment's prize table is ${showPrizes(prizes)}, the record's draw ${showPrizes(drawn)}: not the committed draw`,
+    );
   const exclude = w ? (w.exclude ?? null) : null,
     excluded = d ? d.exclusion || null : null;
   if ((exclude === null) !== !excluded)
@@ -208,6 +230,13 @@ function checkCommittedRequest(rec, req) {
     );
 }
 
+/** A prize table ([[name, count, reserves], ...]) as "Bike 1+1, Mug 2+0". */
+function showPrizes(prizes) {
+  return Array.isArray(prizes)
+    ? prizes.map((p) => (Array.isArray(p) ? `${p[0]} ${p[1]}+${p[2]}` : "?")).join(", ")
+    : "none";
+}
+
 /** Strata counts ([[label, n], ...]) as "N 1, S 2". */
 function showCounts(counts) {
   return Array.isArray(counts)
@@ -218,7 +247,8 @@ function showCounts(counts) {
 }
 
 /**
- * Version 2: each file the draw read beside the list (--exclude, --strata-counts, --avoid), as
+ * Version 2: each file the draw read beside the list (--exclude, --strata-counts, --avoid,
+ * --prizes), as
  * body.inputs pins it: what the record's draw took from it must be what the commitment pinned
  * ("holds"), and a file the request names must be pinned. Returns the files' names.
  */
@@ -263,6 +293,11 @@ async function checkPins(rec, body) {
       };
       show = (h) => `an earlier split of SHA-256 ${short(h.before_sha256)}`;
       took = "avoided";
+    } else if (option === "--prizes") {
+      got = { prizes: d.prizes ?? null };
+      show = (h) =>
+        `the prize table ${showPrizes(Array.isArray(h.prizes) ? h.prizes.map((p) => [p.prize, p.count, p.reserves]) : null)}`;
+      took = "drew";
     } else cannot(`the commitment pins ${option} ${file}, a file this page does not know`);
     let same;
     try {

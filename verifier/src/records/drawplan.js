@@ -1,6 +1,6 @@
 /**
- * Sections 8-12 and 18 in a record (target.draw): tickets, reserves, strata, exclusions,
- * audits and ticket draws, drawn again as the record's draw drew them.
+ * Sections 8-12 and 18 in a record (target.draw): tickets, reserves, prize tables, strata,
+ * exclusions, audits and ticket draws, drawn again as the record's draw drew them.
  */
 
 import { auditHits } from "../protocol/audits.js";
@@ -14,6 +14,7 @@ import { Stream } from "../protocol/stream.js";
 import { holder, scaleDecimals, weightedFrom } from "../protocol/tickets.js";
 import { baseName } from "../read/files.js";
 import { checkExclusion } from "./exclusion.js";
+import { PRIZE_FIELDS, prizePlan, prizeSummary, prizeTable } from "./prizeplan.js";
 import { TICKET_FIELD, TICKET_METHODS, checkTicketRules, ticketPart } from "./ticketplan.js";
 import { cannot, fail } from "./verdict.js";
 
@@ -51,8 +52,8 @@ export async function drawPlan(
     cannot(`the draw method ${JSON.stringify(method)} is unknown to this page`);
   const perId = d.one_entry_per_id === true,
     takeAll = d.all_of_small_strata === true;
-  if (d.prizes !== undefined)
-    cannot("prize tables (sample --prizes) are not checked by this page yet: use xlshuffle verify");
+  // section 9: a prize table's places, in draw order (null: no table)
+  const places = d.prizes === undefined ? null : prizePlan(d);
   if (ticketed) checkTicketRules(d);
   if (perId && method !== "weighted" && method !== "ticket")
     fail(
@@ -151,6 +152,7 @@ export async function drawPlan(
     orders = [];
   let extraHeader = [];
   if (reserves > 0) extraHeader = ["Role", "Rank"];
+  if (places) extraHeader = PRIZE_FIELDS;
   if (method === "monetary-unit") extraHeader = ["Hits"];
   if (ticketed) extraHeader = [...extraHeader, TICKET_FIELD]; // each drawn row's ticket (section 18)
   for (let s = 0; s < strata.length; s++) {
@@ -236,6 +238,7 @@ export async function drawPlan(
       strataOf.push(label);
       let cells = [];
       if (method === "monetary-unit") cells = [String(hits.get(i))];
+      else if (places) cells = [places[p][0], String(places[p][1]), places[p][2]];
       else if (reserves > 0)
         cells = p < q ? ["winner", String(p + 1)] : ["reserve", String(p - q + 1)];
       extra.push(tickets ? [...cells, tickets[p]] : cells);
@@ -380,7 +383,9 @@ export function drawSummary(rec, plan) {
     (d.one_entry_per_id
       ? `; one entry per ID (${d.id.column}): the rows of an ID are one entrant at its first row, holding their tickets`
       : "") + (d.all_of_small_strata ? `; small strata taken whole` : "");
-  return `sample ${how} of ${baseName(rec.input)} with seed ${JSON.stringify(rec.seed)}: ${parts}${d.reserves ? `, ${d.reserves} reserve(s) each` : ""}${rules}${excluded}`;
+  const prizes = d.prizes ? `; prizes in drawing order: ${prizeSummary(prizeTable(d.prizes))}` : "";
+  const each = d.reserves && !d.prizes ? `, ${d.reserves} reserve(s) each` : "";
+  return `sample ${how} of ${baseName(rec.input)} with seed ${JSON.stringify(rec.seed)}: ${parts}${each}${prizes}${rules}${excluded}`;
 }
 
 export function planTable(plan, rowsOf) {
@@ -392,11 +397,13 @@ export function planTable(plan, rowsOf) {
     const stratum = plan.strataOf[p] === null ? "" : `${plan.strataOf[p]}: `;
     const first = plan.strataOf.indexOf(plan.strataOf[p]);
     const role =
-      cell(p, "Role") !== null
-        ? `${cell(p, "Role")} ${cell(p, "Rank")}`
-        : cell(p, "Hits") !== null
-          ? `${cell(p, "Hits")} hit(s)`
-          : `winner ${p - first + 1}`;
+      cell(p, "Prize") !== null
+        ? `${cell(p, "Prize")}: ${cell(p, "Role")} ${cell(p, "Place")}`
+        : cell(p, "Role") !== null
+          ? `${cell(p, "Role")} ${cell(p, "Rank")}`
+          : cell(p, "Hits") !== null
+            ? `${cell(p, "Hits")} hit(s)`
+            : `winner ${p - first + 1}`;
     const ticket = cell(p, TICKET_FIELD);
     const shown = ticket === null ? "" : ` (ticket ${ticket.slice(0, 18)}…)`;
     return [stratum + role, `data row ${i + 1}: ${rowsOf(i)}${shown}`];

@@ -1,22 +1,113 @@
 /**
- * Section 17, step 5: an entrant's own row found among a commitment's entrant hashes, without
- * the list.
+ * Section 17, step 5: an entrant's own row, or their ID alone, among a commitment's entrant
+ * hashes, without the list; with the draw's record, whether the record names them a winner.
  */
 
-import { canonicalJson, commitmentHash, entrantHashes } from "../protocol/commit.js";
+import {
+  canonicalJson,
+  commitmentHash,
+  entrantHashes,
+  entrantIdHashes,
+} from "../protocol/commit.js";
+import { canonicalId } from "../protocol/exclusions.js";
+import { prizePlaces } from "../protocol/prizes.js";
 import { parseList } from "../read/lists.js";
+import { committedBody } from "./committed.js";
+import { prizeTable } from "./prizeplan.js";
 import { Verdict, cannot, fail } from "./verdict.js";
 import { parseRecords } from "./verify.js";
 
+/** The committed --id column's name, as the commitment's request states it (null: none). */
+function idColumn(body) {
+  const req = (body.draw && body.draw.request) || {};
+  const o = (typeof req.kind === "string" && req[req.kind]) || {};
+  return (o.draw && o.draw.id) || null;
+}
+
+/**
+ * What an entrant types to check their entry in the draw of this record or commitment text
+ * (one sentence), or "" when it holds no entrant hashes.
+ */
+export function entryHint(text) {
+  let c;
+  try {
+    c = committedBody(parseRecords(text)[0]);
+  } catch {
+    return "";
+  }
+  const entrants = c && c.body.entrants;
+  if (!entrants) return "";
+  const column = idColumn(c.body);
+  if (Array.isArray(entrants.ids_salted_sha256))
+    return `This draw's commitment holds entrant hashes by ID: type only your ID${column ? ` (its "${column}" column)` : ""} as the list holds it, under "Your ID", and press Check my ID.`;
+  return 'This draw\'s commitment holds entrant hashes by row only: type your whole line of the entry list, field by field, under "Your line".';
+}
+
+/**
+ * Is this ID among the committed entrant hashes by ID (section 17, step 5), with the salt the
+ * record reveals (or `salt`, for a commitment alone)? With the draw's record, also whether
+ * it names the ID a winner (and of which prize). {found, won, message}.
+ */
+async function idVerdict(value, id, salt) {
+  const c = committedBody(value);
+  if (!c) cannot("the text is neither a committed draw's record nor a commitment");
+  const hashes = c.body.entrants && c.body.entrants.ids_salted_sha256;
+  if (!Array.isArray(hashes))
+    cannot(
+      c.body.entrants
+        ? "the commitment holds entrant hashes by row only (no ID column): type your whole line instead"
+        : "the commitment holds no entrant hashes (commit --entrant-hashes with --id)",
+    );
+  const hash = await commitmentHash(c.body);
+  if (c.sha256 !== null && hash !== c.sha256) fail(`the commitment does not hash to ${c.sha256}`);
+  const key = c.salt || String(salt || "").trim();
+  if (!key)
+    fail(
+      "the salt is revealed with the draw, in its record: paste the draw's record (or type the salt the organiser published)",
+    );
+  const mine = canonicalId(String(id ?? ""));
+  if (!mine)
+    fail(`type your ID${idColumn(c.body) ? ` (the "${idColumn(c.body)}" column)` : ""} first`);
+  const [h] = await entrantIdHashes(key, [mine]);
+  if (!hashes.includes(h))
+    return {
+      found: false,
+      won: false,
+      message: `NOT found: no entrant hash of the commitment ${hash} is that of the ID ${JSON.stringify(mine)} with ${c.salt ? "the revealed" : "this"} salt. Check it is exactly as the list holds it (capitals, dashes)${c.salt ? "" : ", and the salt"}.`,
+    };
+  let won = false,
+    result = "";
+  const d = c.record && c.record.target && c.record.target.draw;
+  if (d && Array.isArray(d.winners)) {
+    const at = d.winners.map((w) => canonicalId(String(w))).indexOf(mine);
+    won = at >= 0;
+    let prize = "";
+    if (won && d.prizes) {
+      const [name, place] = prizePlaces(prizeTable(d.prizes))[at] || [];
+      if (name !== undefined) prize = `: ${name}, place ${place}`;
+    }
+    result = won
+      ? ` The draw's record names you a winner${prize} (check the record with its files above to know it is the draw's result).`
+      : " The draw's record does not name you among its winners.";
+  }
+  return {
+    found: true,
+    won,
+    message: `Your ID ${JSON.stringify(mine)} is in the committed list (commitment ${hash}).${result}`,
+  };
+}
+
 /**
  * Is this row (an array of texts, or one line of comma-separated fields) among the committed
- * entrant hashes, with the salt the record reveals? {found, message}.
+ * entrant hashes, with the salt the record reveals? {found, message}. With `id` instead, is
+ * the ID among the hashes by ID ({found, won, message}; `salt` for a commitment alone)?
  */
-export async function entryVerdict({ record, row }) {
+export async function entryVerdict({ record, row, id, salt }) {
   let result;
   try {
     const recs = parseRecords(record);
     const rec = recs[0] || {};
+    if (id !== undefined && id !== null) return await idVerdict(rec, id, salt);
     const c = rec.commitment;
     if (!c || !c.body) cannot("the record is not of a committed draw (xlshuffle draw --reveal)");
     if (!c.body.entrants || !Array.isArray(c.body.entrants.salted_sha256))

@@ -9,6 +9,8 @@ import { parseLogRows } from "./drawlog-rows.js";
 import { verifyLogEntry } from "./drawlog.js";
 import { verifyList } from "./list.js";
 import { verifyOrders } from "./orders.js";
+import { verifyRound } from "./rounds.js";
+import { targetOfSelection } from "./selection.js";
 import { Verdict, cannot } from "./verdict.js";
 import { verifyWorkbook } from "./workbook.js";
 
@@ -45,6 +47,7 @@ async function verifyOne(rec, files) {
     );
   if (rec.command === "orders") return verifyOrders(rec, files);
   if (rec.command === "allocate") return verifyAllocation(rec, files);
+  if (rec.command === "redraw") return verifyRound(rec, files);
   if (!["shuffle", "sample", "groups", "restore"].includes(rec.command))
     cannot(`a record of "${rec.command}" is not supported by this page yet`);
   const target = rec.target || {};
@@ -61,23 +64,9 @@ async function verifyOne(rec, files) {
  */
 function fromVersion1(rec) {
   const text = String(rec.selection || "");
-  let target = null,
-    m;
-  if ((m = /^table (.+) \((.*)!([A-Z]+\d+:[A-Z]+\d+)\)$/.exec(text))) {
-    target = { kind: "table", ref: m[3], columns: null, table: m[1] };
-  } else if ((m = /^(.*)!([A-Z]{1,3}(?:,[A-Z]{1,3})*) \(rows (\d+)-(\d+)\)$/.exec(text))) {
-    const cols = m[2].split(",");
-    target = {
-      kind: "columns",
-      ref: `${cols[0]}${m[3]}:${cols[cols.length - 1]}${m[4]}`,
-      columns: m[2],
-      table: null,
-    };
-  } else if ((m = /^(.*)!([A-Z]+\d+(?::[A-Z]+\d+)?)$/.exec(text))) {
-    target = { kind: "range", ref: m[2], columns: null, table: null };
-  } else {
+  const target = targetOfSelection(text);
+  if (!target)
     cannot(`the version 1 record's selection ${JSON.stringify(text)} is not one this page reads`);
-  }
   if (rec.lost.length) cannot(`the version 1 record says its save lost ${rec.lost.join(", ")}`);
   return {
     ...rec,
