@@ -243,11 +243,16 @@ class MusEvaluation:
         """Whether the upper limit is below the tolerable misstatement (None without one)."""
         return None if self.tolerable is None else self.upper_limit < _decimal(self.tolerable)
 
+    @property
+    def precision_gap_widening(self) -> Decimal:
+        """``B / n * sum (U(i) - U(i-1) - 1) t(i)``: what the upper limit adds to the basic
+        precision and the projected overstatements."""
+        over = sum((min(t, Fraction(1)) for t in self.taintings if t > 0), Fraction(0))
+        with localcontext(CONTEXT):
+            return self.upper_limit - self.basic_precision - _decimal(self.interval * over)
+
     def as_dict(self) -> dict[str, object]:
         """The evaluation as plain JSON values (amounts as numbers)."""
-        over = [min(t, Fraction(1)) for t in self.taintings if t > 0]
-        with localcontext(CONTEXT):
-            widening = self.upper_limit - self.basic_precision - _decimal(self.interval * sum(over))
         return {
             "sample_size": self.sample_size,
             "book_value": float(self.book_value),
@@ -260,7 +265,7 @@ class MusEvaluation:
             "factors": [float(f) for f in self.factors],
             "basic_precision": float(self.basic_precision),
             "projected": float(self.projected),
-            "precision_gap_widening": float(widening),
+            "precision_gap_widening": float(self.precision_gap_widening),
             "upper_limit": float(self.upper_limit),
             "tolerable": None if self.tolerable is None else float(self.tolerable),
             "accepted": self.accepted,

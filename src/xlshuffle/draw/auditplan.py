@@ -141,7 +141,8 @@ def rate(name: str, value: RateLike, *, zero: bool = False) -> Fraction:
     found = number(name, value, "a rate such as 0.95 or 95%")
     if found < 0 or (found == 0 and not zero) or found >= 1:
         low = "0 or more" if zero else "more than 0"
-        hint = f": for {_show(value)} percent, write {_show(value)}%" if found >= 1 else ""
+        plain = value.strip() if isinstance(value, str) else str(value)
+        hint = f": for {plain} percent, write {plain}%" if found >= 1 else ""
         raise OptionError(
             f"{name} must be {low} and less than 1 (0.05 or 5%), not {_show(value)}{hint}"
         )
