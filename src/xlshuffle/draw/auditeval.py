@@ -29,7 +29,7 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Literal
 
-from .auditplan import Model, RateLike, amount, model_of, number, rate
+from .auditplan import MAX_SAMPLE, Model, RateLike, amount, model_of, number, rate
 from .errors import EntryError, OptionError, SizeError
 from .tails import CONTEXT, binomial_upper, hypergeometric_upper, poisson_factor
 from .values import parse_amounts
@@ -149,7 +149,7 @@ def attribute_upper_limit(
     (59, Decimal('0.059'))
     """
     model = model_of(model)
-    n = _whole("the sample size", sample_size, 1)
+    n = _whole("the sample size", sample_size, 1, MAX_SAMPLE)
     k = _whole("the number of deviations", deviations, 0)
     if k > n:
         raise SizeError(f"{k} deviations cannot be found in a sample of {n} items")
@@ -289,7 +289,7 @@ def stringer_bound(
     >>> [round(f, 2) for f in factors], round(bound, 6)
     ([Decimal('3.00'), Decimal('4.74'), Decimal('6.30')], Decimal('0.055198'))
     """
-    n = _whole("the sample size", sample_size, 1)
+    n = _whole("the sample size", sample_size, 1, MAX_SAMPLE)
     c = rate("confidence", confidence)
     if model not in ("poisson", "binomial"):
         raise OptionError(f"unknown model {model!r} for a Stringer bound: use poisson or binomial")
@@ -362,6 +362,8 @@ def mus_upper_limit(
     if not books:
         raise SizeError("the sample holds no item: give each sampled item's amounts")
     counts = [1] * len(books) if hits is None else _hits(hits, len(books))
+    if sum(counts) > MAX_SAMPLE:
+        raise SizeError(f"the sample holds {sum(counts):,} hits: at most {MAX_SAMPLE:,} are taken")
     for i, b in enumerate(books):
         if b == 0:
             raise EntryError(i, "the book amount is 0: such an item cannot be hit by a unit")
@@ -390,7 +392,7 @@ def mus_upper_limit(
 # --------------------------------------------------------------------------- inputs
 
 
-def _whole(name: str, value: object, least: int) -> int:
+def _whole(name: str, value: object, least: int, most: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
@@ -398,6 +400,10 @@ def _whole(name: str, value: object, least: int) -> int:
             raise SizeError(f"{name} must be a whole number, not {value!r}")
     if value < least:
         raise SizeError(f"{name} must be {least} or more, not {value}")
+    if most is not None and value > most:
+        raise SizeError(
+            f"{name} must be at most {most:,}: split a larger sample, or test every item"
+        )
     return value
 
 

@@ -60,8 +60,9 @@ __all__ = [
 #: The models of the number of errors in a sample.
 Model = Literal["binomial", "poisson", "hypergeometric"]
 MODELS: tuple[Model, ...] = get_args(Model)
-#: The largest sample size a plan looks for (jfa's ``max`` is 5,000).
-MAX_SAMPLE = 100_000
+#: The largest sample a plan looks for and an evaluation takes (jfa's ``max`` is 5,000;
+#: the AICPA tables go to 2,308).
+MAX_SAMPLE = 10_000
 
 RateLike = Fraction | Decimal | float | int | str
 
@@ -141,7 +142,7 @@ def rate(name: str, value: RateLike, *, zero: bool = False) -> Fraction:
     found = number(name, value, "a rate such as 0.95 or 95%")
     if found < 0 or (found == 0 and not zero) or found >= 1:
         low = "0 or more" if zero else "more than 0"
-        plain = value.strip() if isinstance(value, str) else str(value)
+        plain = value.strip() if isinstance(value, str) else _show(value)
         hint = f": for {plain} percent, write {plain}%" if found >= 1 else ""
         raise OptionError(
             f"{name} must be {low} and less than 1 (0.05 or 5%), not {_show(value)}{hint}"
@@ -174,7 +175,11 @@ def model_of(value: str) -> Model:
 
 
 def _show(value: object) -> str:
-    return repr(value) if isinstance(value, str) else str(value)
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40])[:-1] + "...'"
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"a number of about {value.bit_length() * 30103 // 100000 + 1} digits"
+    return str(value)
 
 
 def number(name: str, value: RateLike, example: str) -> Fraction:
@@ -239,7 +244,7 @@ def attribute_sample_size(
     model : {"binomial", "poisson", "hypergeometric"}, optional
         The model of the errors in the sample (default binomial, as the AICPA tables).
     max_size : int, optional
-        The largest size looked for (default 100,000).
+        The largest size looked for (default :data:`MAX_SAMPLE`, 10,000).
 
     Returns
     -------
@@ -311,7 +316,7 @@ def mus_sample_size(
     model : {"poisson", "binomial", "hypergeometric"}, optional
         Default poisson, as the AICPA tables for monetary units.
     max_size : int, optional
-        The largest size looked for (default 100,000).
+        The largest size looked for (default :data:`MAX_SAMPLE`, 10,000).
 
     Returns
     -------
@@ -367,7 +372,8 @@ def mus_sample_size(
 
 
 def _money(value: Fraction) -> str:
-    return f"{float(value):,.2f}"
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return f"{exact.quantize(Decimal('0.01')):,}" if exact.adjusted() < 20 else f"{exact:.3e}"
 
 
 def _allowed(model: Model, e: Fraction, n: int) -> Fraction:
@@ -416,9 +422,11 @@ def _first_candidate(model: Model, alpha: Fraction, r: Fraction) -> int:
     if model == "hypergeometric":
         return 1
     if model == "poisson":
-        estimate = -math.log(alpha) / r
+        estimate = -math.log(alpha) / float(r)
     else:
         estimate = math.log(alpha) / math.log1p(-float(r))
+    if not math.isfinite(estimate) or estimate > 2 * MAX_SAMPLE:
+        return 2 * MAX_SAMPLE  # past any limit: the walk finds nothing, and says so
     return max(1, math.floor(estimate * (1 - 1e-9)) - 1)
 
 

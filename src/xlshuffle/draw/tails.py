@@ -39,6 +39,7 @@ from .errors import SizeError
 __all__ = [
     "CONTEXT",
     "DIGITS",
+    "EXACT_CHECK",
     "binomial_below",
     "binomial_cdf",
     "binomial_upper",
@@ -53,6 +54,8 @@ __all__ = [
 
 #: Significant digits of every real-valued result (bounds, factors), rounded up.
 DIGITS = 30
+#: The largest ``n * (terms + 1)`` whose binomial bound is checked with exact fractions.
+EXACT_CHECK = 2_000_000
 #: Working precision of the Decimal computations.
 _PREC = 50
 #: The Decimal context of every computation here (50 digits, a wide exponent range).
@@ -183,7 +186,12 @@ def hypergeometric_upper(k: int, n: int, population: int, confidence: Fraction) 
 def binomial_upper(k: int, n: int, confidence: Fraction) -> Decimal:
     """The one-sided Clopper-Pearson upper bound on a rate after ``k`` deviations in ``n``
     (``qbeta(confidence, k + 1, n - k)``), rounded up to :data:`DIGITS` significant
-    digits and checked exactly; 1 when every item deviated.
+    digits; 1 when every item deviated.
+
+    The decimal is checked with exact fractions (the true bound is at most it, and more
+    than it less one unit in its last digit) when the sums are small enough to be quick,
+    ``n * (min(k, n - k) + 1)`` at most :data:`EXACT_CHECK`: every sample an audit plan
+    gives. Beyond that it stands on the 50-digit computation alone.
 
     >>> binomial_upper(0, 59, Fraction(95, 100))
     Decimal('0.0495076098882269473859795169968')
@@ -193,6 +201,8 @@ def binomial_upper(k: int, n: int, confidence: Fraction) -> Decimal:
     alpha = 1 - confidence
     with localcontext(CONTEXT):
         hi = _round_up(_binomial_root(k, n, _decimal(alpha)))
+        if n * (min(k, n - k) + 1) > EXACT_CHECK:
+            return hi
         # the exact check: P(X <= k) at hi is at most alpha, one unit lower it is more
         while _binomial_sign(k, n, hi, alpha) > 0:
             hi = _next_up(hi)
@@ -209,8 +219,22 @@ def _binomial_sign(k: int, n: int, p: Decimal, alpha: Fraction) -> int:
 
 
 def _binomial_tail(k: int, n: int, p: Decimal) -> Decimal:
+    """``P(X <= k)`` in Decimal, summing the shorter side: term by term from ``(1-p)**n``
+    (or from ``p**n``, for the complement), each term from the one before."""
     q = 1 - p
-    return sum((Decimal(math.comb(n, i)) * p**i * q ** (n - i) for i in range(k + 1)), Decimal(0))
+    if k < n / 2:
+        term = q**n
+        total = term
+        for i in range(k):
+            term = term * (n - i) / (i + 1) * p / q
+            total += term
+        return total
+    term = p**n  # P(X = n), then down to P(X = k + 1)
+    upper = term
+    for i in range(n, k + 1, -1):
+        term = term * i / (n - i + 1) * q / p
+        upper += term
+    return 1 - upper
 
 
 def _binomial_root(k: int, n: int, alpha: Decimal) -> Decimal:
