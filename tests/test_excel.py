@@ -42,6 +42,8 @@ NAMES = (
     "ORDERS",
     "ALLOCATE",
     "TICKET",
+    "SAMPLESIZE",
+    "UPPERLIMIT",
 )
 VECTOR_42 = [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]  # shuffle of 1..10, seed 42 (draw protocol v1)
 
@@ -138,6 +140,16 @@ def test_registers_exactly_the_worksheet_functions(meta: dict[str, dict[str, Any
             [False, False, True, True, True, True],
         ),
         ("TICKET", ["ids", "seed", "number"], [False, False, True]),
+        (
+            "SAMPLESIZE",
+            ["confidence", "tolerable", "expected", "population", "model"],
+            [False, False, True, True, True],
+        ),
+        (
+            "UPPERLIMIT",
+            ["sample_size", "errors", "confidence", "population", "model"],
+            [False, False, False, True, True],
+        ),
     ],
 )
 def test_parameters_and_optional_arguments(

@@ -60,6 +60,13 @@ SIGNATURES = {
     "GROUPS": "Function GROUPS(data, k, Optional seed, Optional balance)",
     "ORDERS": "Function ORDERS(items, ids, Optional seed, Optional k, Optional balanced)",
     "TICKET": "Function TICKET(ids, seed, Optional number)",
+    "SAMPLESIZE": (
+        "Function SAMPLESIZE(confidence, tolerable, Optional expected, Optional population, "
+        "Optional model)"
+    ),
+    "UPPERLIMIT": (
+        "Function UPPERLIMIT(sample_size, errors, confidence, Optional population, Optional model)"
+    ),
 }
 
 # VBA's reserved words, and Excel object names a parameter would shadow in the wrapper.

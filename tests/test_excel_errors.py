@@ -35,6 +35,8 @@ PARAMETERS = {
     "ORDERS": 5,
     "ALLOCATE": 5,
     "TICKET": 3,
+    "SAMPLESIZE": 5,
+    "UPPERLIMIT": 5,
 }
 VALUE_IN = {"type": "Error", "basicValue": "#VALUE!", "errorType": "Value"}
 SURROGATE = "\ud800"

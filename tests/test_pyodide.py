@@ -101,6 +101,14 @@ CASES: list[tuple[str, list[Any]]] = [
     ("SAMPLE", [RAFFLE, cell(3), cell(314159), None, None, None, None, cell("rivest")]),
     ("TICKET", [column(NAMES), cell("spring"), None]),
     ("TICKET", [cell("Ann"), None, None]),  # a mistake: no seed
+    # audit planning and evaluation: exact sums and 50-digit Decimal, the same in Pyodide
+    ("SAMPLESIZE", [cell(0.95), cell(0.05), cell(0.01), None, None]),
+    ("SAMPLESIZE", [cell("95%"), cell("5%"), cell(0.025), None, cell("poisson")]),
+    ("SAMPLESIZE", [cell(0.9), cell(0.05), cell(0.035), cell(1000), cell("hypergeometric")]),
+    ("UPPERLIMIT", [cell(100), cell(2), cell(0.95), cell(1000), cell("hypergeometric")]),
+    ("UPPERLIMIT", [cell(93), cell(1), cell(0.95), None, None]),
+    ("UPPERLIMIT", [cell(33), column([1, 0.1, 0.05, 0.05]), cell(0.95), None, None]),
+    ("SAMPLESIZE", [cell(95), cell(0.05), None, None, None]),  # a mistake: 95 is not 95%
 ]
 LETTER_CASES: list[tuple[str, list[Any]]] = [
     ("SHUFFLESTR", [cell("Zoe\u0308 \U0001f1e9\U0001f1ea!"), cell("jumble"), None]),

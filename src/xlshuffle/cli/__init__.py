@@ -42,6 +42,7 @@ _COMMANDS = (
     "xlshuffle.cli.rounds",
     "xlshuffle.cli.certificate",
     "xlshuffle.cli.sql",
+    "xlshuffle.cli.audit",
 )
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.

@@ -28,6 +28,11 @@ teams
     Balanced teams: sizes and each balancing value's count per team within one.
 audit
     Systematic and monetary-unit (PPS) audit selections.
+auditplan, auditeval
+    Audit planning (the sample size) and evaluation (the upper limit, the Stringer bound).
+tails
+    Tails and upper bounds of the binomial, Poisson and hypergeometric models, exact or to
+    30 digits.
 tickets
     Ticket draws: each entrant's own tickets from the seed and its ID, consistent as lists
     grow (and Rivest's consistent-sampler order).
@@ -47,6 +52,8 @@ Examples
 
 from .allocate import AllocationRow, allocation_list
 from .audit import AuditSample, Selection, monetary_unit_sample, systematic_sample
+from .auditeval import AttributeEvaluation, MusEvaluation, attribute_upper_limit, mus_upper_limit
+from .auditplan import SamplePlan, attribute_sample_size, mus_sample_size
 from .cards import RANKS, SUITS, deal_hands, standard_deck
 from .errors import (
     EntryError,
@@ -74,6 +81,7 @@ from .protocol import (
 )
 from .raffle import Placing, canonical_id, exclude, exclusion_digest, placings
 from .strata import Stratum, proportional_allocation, stratified_sample
+from .tails import poisson_factor
 from .teams import balanced_groups
 from .text import TEXT_UNITS, graphemes, shuffle_text
 from .tickets import population_digest, ticket, ticket_order
@@ -87,12 +95,15 @@ __all__ = [
     "SUITS",
     "TEXT_UNITS",
     "AllocationRow",
+    "AttributeEvaluation",
     "AuditSample",
     "DrawStream",
     "EntryError",
     "ListError",
+    "MusEvaluation",
     "OptionError",
     "Placing",
+    "SamplePlan",
     "SeedError",
     "SeedLike",
     "Selection",
@@ -105,6 +116,8 @@ __all__ = [
     "XlshuffleError",
     "allocation_list",
     "as_stream",
+    "attribute_sample_size",
+    "attribute_upper_limit",
     "balanced_groups",
     "balanced_orders",
     "canonical_id",
@@ -116,6 +129,8 @@ __all__ = [
     "graphemes",
     "groups",
     "monetary_unit_sample",
+    "mus_sample_size",
+    "mus_upper_limit",
     "new_seed",
     "normalise_seed",
     "parse_amounts",
@@ -126,6 +141,7 @@ __all__ = [
     "person_orders",
     "person_stream",
     "placings",
+    "poisson_factor",
     "population_digest",
     "proportional_allocation",
     "reduce_weights",

@@ -1,5 +1,5 @@
 """Excel worksheet functions: SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS,
-ORDERS, ALLOCATE.
+ORDERS, ALLOCATE, TICKET, SAMPLESIZE, UPPERLIMIT.
 
 One module serves the three ways xlwings runs Python in Excel: the Windows add-in (classic
 UDFs, "Import Functions"), xlwings Lite (Pyodide inside Excel) and xlwings Server. Each
@@ -60,6 +60,7 @@ from ..draw.knuth import deal, groups
 from ..draw.text import shuffle_text
 from . import arguments, raffle, teams
 from .allocate import ALLOCATE
+from .auditing import SAMPLESIZE, UPPERLIMIT
 from .orders import ORDERS
 from .samples import AUDITSAMPLE, SAMPLEBY
 from .tickets import TICKET
@@ -75,9 +76,11 @@ __all__ = [
     "ORDERS",
     "SAMPLE",
     "SAMPLEBY",
+    "SAMPLESIZE",
     "SHUFFLE",
     "SHUFFLESTR",
     "TICKET",
+    "UPPERLIMIT",
 ]
 
 
@@ -316,4 +319,6 @@ FUNCTIONS = (
     ORDERS,
     ALLOCATE,
     TICKET,
+    SAMPLESIZE,
+    UPPERLIMIT,
 )
