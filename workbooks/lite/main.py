@@ -4435,8 +4435,11 @@ DIGITS = 30
 EXACT_CHECK = 2_000_000
 #: Working precision of the Decimal computations.
 _PREC = 50
-#: The Decimal context of every computation here (50 digits, a wide exponent range).
-CONTEXT = Context(prec=_PREC, Emax=10**9, Emin=-(10**9))
+#: The Decimal context of every computation here: 50 digits and an exponent range of a
+#: million either way, far beyond what a sample of at most 10,000 items reaches, and within
+#: what every platform's decimal allows (32-bit builds such as Pyodide's, on which xlwings
+#: Lite runs, stop at 425,000,000), so that the same context exists everywhere.
+CONTEXT = Context(prec=_PREC, Emax=10**6, Emin=-(10**6))
 # pi to 60 digits, for ln(2 pi) / 2 in Stirling's series
 _PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494")
 # Bernoulli numbers B2, B4, ..., B30: Stirling's series to w**-29, below 1e-43 for w >= 40
