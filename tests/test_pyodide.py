@@ -30,8 +30,8 @@ from typing import Any
 import pytest
 import xlwings as xw
 
-from test_excel import DIV0_IN, NA_IN, VECTOR_42, call, cell, column
-from test_excel_lock import PEOPLE, Excel, people, sha256_of
+from excel_book import PEOPLE, Excel, people, sha256_of
+from excel_calls import DIV0_IN, NA_IN, VECTOR_42, call, cell, column
 from xlshuffle import PROTOCOL, __version__, excel, permutation, standard_deck
 
 from support import ROOT, require
@@ -103,7 +103,7 @@ LETTER_CASES: list[tuple[str, list[Any]]] = [
 
 
 def _seeded() -> Excel:
-    """The people of test_excel_lock, with a seed cell named SEED holding 7."""
+    """The people of excel_book, with a seed cell named SEED holding 7."""
     book = people()
     book.name("SEED", "H1")
     book.put("Sheet1", 1, 8, 7)

@@ -2081,7 +2081,7 @@ def edited(path: Path, sheet: str, cell: str, value: Any) -> tuple[str, bytes]:
 @pytest.mark.parametrize("balanced", [False, True])
 def test_draw_log_orders_rows_verify(page: Any, tmp_path: Path, balanced: bool) -> None:
     pytest.importorskip("xlwings")
-    from test_excel_lock_designs import study
+    from excel_book import study
 
     excel = study()
     if balanced:
@@ -2104,8 +2104,7 @@ def test_draw_log_orders_rows_verify(page: Any, tmp_path: Path, balanced: bool) 
 
 def test_draw_log_allocation_rows_verify(page: Any, tmp_path: Path) -> None:
     pytest.importorskip("xlwings")
-    from test_excel_lock import Excel
-    from test_excel_lock_designs import ARGS, seeded
+    from excel_book import ARGS, Excel, seeded
 
     excel = seeded(Excel([["Trial"]], None), "trial 7")
     script(excel, "write_allocation_list", *ARGS)
@@ -2127,7 +2126,7 @@ def test_draw_log_allocation_rows_verify(page: Any, tmp_path: Path) -> None:
 
 def test_draw_log_commit_rows_verify(page: Any, tmp_path: Path) -> None:
     pytest.importorskip("xlwings")
-    from test_excel_lock import people
+    from excel_book import people
 
     excel = people()
     script(excel, "commit_selection", "sample", 2, "Lotto 2026-12-04")
