@@ -29,6 +29,8 @@ import pytest
 
 from source_imports import PACKAGE, SRC, STDLIB, Import, imports_of, module_name
 
+from support import ROOT
+
 ANY = None  # a rule field that allows everything
 
 
@@ -250,3 +252,20 @@ def test_checker_knows_the_roots_attributes_from_its_modules() -> None:
 def test_checker_refuses_a_module_with_no_rule() -> None:
     assert "no rule" in check("import os\n", "xlshuffle.newthing.mod")[0]
     assert check("from ..draw import shuffled\n", "xlshuffle.workbook.reader") == []
+
+
+# --------------------------------------------------------------------------- the tests' helpers
+
+
+def test_no_test_file_imports_another() -> None:
+    """What tests share lives in helper modules (support.py, excel_calls.py, oracle.py...): a
+    test file holds its tests and its own helpers, so it runs, moves and is marked alone."""
+    paths = [*sorted((ROOT / "tests").glob("*.py")), ROOT / "conftest.py"]
+    paths += sorted((ROOT / "tools").glob("*.py"))
+    found = [
+        f"{path.relative_to(ROOT)}:{imp.line}: {imp.target}"
+        for path in paths
+        for imp in imports_of(path.read_text(encoding="utf-8"), path.stem)
+        if imp.target.startswith("test_")
+    ]
+    assert found == [], "move what these import into a helper module"
