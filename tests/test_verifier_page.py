@@ -12,8 +12,10 @@ XLSHUFFLE_REQUIRE lists ``chromium`` (CI), when they fail.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -23,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from xlshuffle.cli import main
 
 from support import ROOT, require
 
@@ -412,14 +416,19 @@ def test_commit_then_draw(page: Any) -> None:
 
 
 def cli(*args: str | Path, cwd: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    subprocess.run(
-        [sys.executable, "-m", "xlshuffle", *map(str, args)],
-        cwd=cwd,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    """Run the command line in ``cwd``: its ``main``, which ``python -m xlshuffle`` runs, called
+    in this process (a Python started and xlshuffle imported per record cost more than the
+    page's check; the entry point itself is tested in tests/test_cli.py)."""
+    with contextlib.chdir(cwd):
+        assert main([str(a) for a in args]) == 0
+
+
+def cli_refused(*args: str | Path, cwd: Path) -> str:
+    """What the command line prints on stderr when it refuses (exits non-zero) in ``cwd``."""
+    err = io.StringIO()
+    with contextlib.chdir(cwd), contextlib.redirect_stderr(err):
+        assert main([str(a) for a in args]) != 0
+    return err.getvalue()
 
 
 def verify(page: Any, record: str, *files: Path | tuple[str, bytes]) -> dict[str, Any]:
@@ -1282,8 +1291,6 @@ def test_every_workbook_fixture_the_command_line_draws_verifies(page: Any, tmp_p
     """The engine's fixtures (shared and inline strings, shared and array formulas, CDATA,
     a document type, prefixed elements, Strict Open XML, tables, merges...): every draw the
     command line makes of them verifies in the page."""
-    from xlshuffle.cli import main
-
     checked = 0
     for fixture in FIXTURES:
         for command, options in (("shuffle", []), ("sample", ["-k", "2"]), ("groups", ["-k", "2"])):
@@ -1704,9 +1711,10 @@ def test_committed_workbook_draws_verify(page: Any, tmp_path: Path) -> None:
     work = tmp_path
     odd_book(work / "odd.xlsx")
     # its =1+1 has no saved value (openpyxl wrote it): commit refuses to digest it as blank
-    with pytest.raises(subprocess.CalledProcessError) as refused:
-        cli("commit", "odd.xlsx", "-k", "3", "--beacon", "b", "-o", "c.json", cwd=work)
-    assert b"Entrants!E6 is a formula without a saved value" in refused.value.stderr
+    refused = cli_refused(
+        "commit", "odd.xlsx", "-k", "3", "--beacon", "b", "-o", "c.json", cwd=work
+    )
+    assert "Entrants!E6 is a formula without a saved value" in refused
     with zipfile.ZipFile(work / "odd.xlsx") as src:  # the value Excel would have saved
         parts = {info.filename: src.read(info) for info in src.infolist()}
     sheet = parts["xl/worksheets/sheet1.xml"].decode()
