@@ -23,6 +23,7 @@ from xlshuffle.workbook import shuffle_workbook, verify_record
 from support import require
 
 
+@pytest.mark.slow  # the whole corpus, a draw per suggestion
 def test_every_option_a_corpus_refusal_suggests_draws(tmp_path: Path) -> None:
     files = sorted(corpus_manifest())
     require("corpus", bool(files), f"put the shared corpus at {CORPUS}")
