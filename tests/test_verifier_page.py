@@ -413,6 +413,11 @@ def test_commit_then_draw(page: Any) -> None:
 
 
 # ---------------------------------------------------------------- records of the command line
+#
+# End to end: the command line writes a record and its files, the page checks them. The quick
+# suite (-m "not slow") runs test_records_verify, a record of each draw on a list and a
+# workbook; the others are marked slow, as are the round trips in the sections below. The
+# checks of the page's own readers against Python's stay quick.
 
 
 def cli(*args: str | Path, cwd: Path) -> None:
@@ -524,6 +529,7 @@ def test_records_verify(
     assert verify(page, record, out, work / source)["verified"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -554,6 +560,7 @@ def test_draw_records_verify(page: Any, work: Path, options: list[str]) -> None:
     assert result["supported"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -577,6 +584,7 @@ def test_balanced_teams_verify(page: Any, work: Path, options: list[str]) -> Non
     assert "differs at row 2, column 6" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options", [[], ["-k", "2"], ["--balanced"], ["--balanced", "-k", "3"]], ids=" ".join
 )
@@ -597,6 +605,7 @@ def test_orders_records_verify(page: Any, work: Path, options: list[str]) -> Non
     assert "orders.csv differs at row " in result["message"]
 
 
+@pytest.mark.slow
 def test_orders_of_workbooks_verify(page: Any, work: Path) -> None:
     import openpyxl
 
@@ -615,6 +624,7 @@ def test_orders_of_workbooks_verify(page: Any, work: Path) -> None:
     assert "orders.xlsx differs at row 2" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("suffix", "options"),
     [
@@ -640,6 +650,7 @@ def test_allocation_records_verify(page: Any, work: Path, suffix: str, options: 
     assert f"alloc{suffix} " in result["message"]
 
 
+@pytest.mark.slow
 def test_orders_from_chosen_cells_verify(page: Any, work: Path) -> None:
     """--items-range and --ids-range: exactly those cells, as texts (a date in ISO 8601)."""
     import datetime as dt
@@ -678,6 +689,7 @@ def test_orders_from_chosen_cells_verify(page: Any, work: Path) -> None:
     assert "the items file holds 3 items, the record says 4" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
 def test_allocation_redcap_tables_verify(page: Any, work: Path, suffix: str) -> None:
     """REDCap's allocation table (always CSV) beside a CSV or workbook list."""
@@ -704,6 +716,7 @@ def test_allocation_redcap_tables_verify(page: Any, work: Path, suffix: str) -> 
     assert "redcap.csv differs at row 2, column 1" in result["message"]
 
 
+@pytest.mark.slow
 def test_the_exclusion_list_is_checked_when_given(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "2", "--id", "id", "--seed", "spring", "-o", "first.csv",
         "--record", "first.json", cwd=work)  # fmt: skip
@@ -720,6 +733,7 @@ def test_the_exclusion_list_is_checked_when_given(page: Any, work: Path) -> None
         assert "other.txt is not the exclusion list the draw used" in result["message"]
 
 
+@pytest.mark.slow
 def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Path) -> None:
     rows = ["$1,234.56", "1 234.50 €", "7", "0.10 €", "£12", "3'000", "250.5", "0"]
     text = "id,amount\n" + "".join(f'{i},"{a}"\n' for i, a in enumerate(rows, 1))
@@ -731,6 +745,7 @@ def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Pat
     assert result["verified"], result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("draw", "options"),
     [
@@ -764,6 +779,7 @@ def test_committed_draws_verify(page: Any, work: Path, draw: str, options: list[
     assert "the commitment in the record hashes to" in result["message"]
 
 
+@pytest.mark.slow
 def test_an_entrant_checks_their_own_entry(page: Any, work: Path) -> None:
     cli("commit", "draws.csv", "--draw", "sample", "-k", "2", "--beacon", "Lotto", "-o",
         "commitment.json", "--entrant-hashes", "salt.txt", cwd=work)  # fmt: skip
@@ -785,6 +801,7 @@ def test_an_entrant_checks_their_own_entry(page: Any, work: Path) -> None:
     page.wait_for_function("() => document.getElementById('entry-verdict').className === 'ok'")
 
 
+@pytest.mark.slow
 def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "3", "--weights", "tickets", "--seed", "42", "-o", "out.csv",
         "--record", "r.json", cwd=work)  # fmt: skip
@@ -819,6 +836,7 @@ def spliced(work: Path, honest: dict[str, Any], *options: str) -> str:
     return json.dumps(forged)
 
 
+@pytest.mark.slow
 def test_a_committed_draw_with_an_exclusion_list_verifies(page: Any, work: Path) -> None:
     (work / "april.txt").write_text("2\n", encoding="utf-8")
     record = committed(work, "-k", "2", "--id", "id", "--exclude", "april.txt")
@@ -829,6 +847,7 @@ def test_a_committed_draw_with_an_exclusion_list_verifies(page: Any, work: Path)
     assert "the draw is the committed one" in result["message"]
 
 
+@pytest.mark.slow
 def test_a_record_of_another_exclusion_list_is_not_the_committed_draw(
     page: Any, work: Path
 ) -> None:
@@ -858,6 +877,7 @@ def test_a_record_of_another_exclusion_list_is_not_the_committed_draw(
     assert "the commitment draws -k 2, the record 3" in result["message"]
 
 
+@pytest.mark.slow
 def test_strata_counts_are_pinned_by_the_commitment(page: Any, work: Path) -> None:
     honest = committed(work, "--strata", "site", "--strata-counts", "counts.csv")
     assert honest["commitment"]["body"]["inputs"][0]["holds"] == {"counts": [["N", 2], ["S", 1]]}
@@ -876,6 +896,7 @@ def test_strata_counts_are_pinned_by_the_commitment(page: Any, work: Path) -> No
     ) in result["message"]
 
 
+@pytest.mark.slow
 def test_a_committed_balanced_split_pins_the_earlier_split_it_avoids(page: Any, work: Path) -> None:
     cli("groups", "draws.csv", "-k", "2", "--balance", "site", "--seed", "march", "-o",
         "march.csv", "--record", "march.json", cwd=work)  # fmt: skip
@@ -899,6 +920,7 @@ def test_a_committed_balanced_split_pins_the_earlier_split_it_avoids(page: Any, 
     assert "the commitment pinned --avoid march.json holding an earlier split" in result["message"]
 
 
+@pytest.mark.slow
 def test_a_committed_draw_of_version_1_verifies(page: Any, work: Path) -> None:
     """A commitment of version 1 (the draw as options' texts, no file pinned) still verifies,
     and its options are still held against the record."""
@@ -930,6 +952,7 @@ def test_a_committed_draw_of_version_1_verifies(page: Any, work: Path) -> None:
     assert "the commitment draws -k 2, the record 3" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "options"),
     [("shuffle", []), ("sample", ["-k", "4"]), ("groups", ["-k", "3"])],
@@ -968,6 +991,7 @@ def other_seed(record: str) -> str:
     return json.dumps({**data, "seed": data["seed"] + "x"})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -1014,6 +1038,7 @@ def test_kept_blank_rows_with_balanced_teams_verify(
     assert "differs at Entrants!F5: it holds 1, the draw gives (empty)" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -1058,6 +1083,7 @@ def test_kept_blank_rows_with_draws_verify(page: Any, work: Path, options: list[
     assert 'A2: it holds "someone else"' in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "text"),
     [
@@ -1082,6 +1108,7 @@ def test_lists_with_quotes_line_breaks_and_other_delimiters(
         assert result["verified"], result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["book.xlsx", "list.csv"])
 def test_an_in_place_draw_verifies_with_its_backup(page: Any, work: Path, name: str) -> None:
     cli("shuffle", name, "--in-place", "--record", "r.json", cwd=work)  # a fresh seed
@@ -1094,6 +1121,7 @@ def test_an_in_place_draw_verifies_with_its_backup(page: Any, work: Path, name: 
     assert f'with seed "{seed}"' in result["message"]
 
 
+@pytest.mark.slow
 def test_winners_printed_to_the_screen_verify(page: Any, work: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     winners = subprocess.run(
@@ -1124,6 +1152,7 @@ def restore_record(work: Path, record: str, shuffled: str, restored: str) -> str
     return json.dumps(restore_csv(data, work / shuffled, work / restored))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("source", "options"),
     [
@@ -1184,6 +1213,7 @@ def test_restore_records_verify(page: Any, work: Path, source: str, options: lis
     assert f"the original {source} holds 99.5" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("source", "options"),
     [
@@ -1229,6 +1259,7 @@ def test_a_restored_file_is_checked_with_the_shuffle_s_record(
     assert 'the restored back.xlsx differs at Entrants!C9: it holds "edited"' in result["message"]
 
 
+@pytest.mark.slow
 def test_one_record_of_several_inputs(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "list.tsv", "draws.csv", "--seed", "5", "--suffix", ".out",
         "--record", "r.json", cwd=work)  # fmt: skip
@@ -1244,6 +1275,7 @@ def test_one_record_of_several_inputs(page: Any, work: Path) -> None:
     assert "draws.out.csv differs at row 1, column 1" in result["message"]
 
 
+@pytest.mark.slow
 def test_the_page_s_own_buttons(page: Any, work: Path) -> None:
     cli("sample", "list.csv", "-k", "2", "--seed", "42", "-o", "out.csv", "--record", "r.json",
         cwd=work)  # fmt: skip
@@ -1260,6 +1292,7 @@ def test_the_page_s_own_buttons(page: Any, work: Path) -> None:
     assert page.inner_text("#verdict").startswith("NOT verified: ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "options"),
     [("shuffle", []), ("shuffle", ["--range", "B1:D301"]), ("sample", ["-k", "5"])],
@@ -1287,6 +1320,7 @@ FIXTURES = sorted(
 )
 
 
+@pytest.mark.slow
 def test_every_workbook_fixture_the_command_line_draws_verifies(page: Any, tmp_path: Path) -> None:
     """The engine's fixtures (shared and inline strings, shared and array formulas, CDATA,
     a document type, prefixed elements, Strict Open XML, tables, merges...): every draw the
@@ -1312,6 +1346,7 @@ def test_every_workbook_fixture_the_command_line_draws_verifies(page: Any, tmp_p
 V1 = ROOT / "tests" / "fixtures" / "records_v1"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(p.stem for p in V1.glob("*.json")))
 def test_version_1_records_verify(page: Any, name: str) -> None:
     """Records xlshuffle 0.1 wrote (tests/fixtures/records_v1) still verify in the page."""
@@ -1321,6 +1356,7 @@ def test_version_1_records_verify(page: Any, name: str) -> None:
     assert result["verified"], result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options", [[], ["--cards", "7", "--hands", "4"], ["--jokers", "2", "--decks", "2"]]
 )
@@ -1346,6 +1382,7 @@ def test_deal_records_verify(page: Any, tmp_path: Path, options: list[str]) -> N
     assert not verify(page, json.dumps(data))["supported"]
 
 
+@pytest.mark.slow
 def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
     record = json.loads((work / "r.json").read_text(encoding="utf-8"))
@@ -1356,6 +1393,7 @@ def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
     assert 'the seed "43" does not give the record' in result["message"]
 
 
+@pytest.mark.slow
 def test_a_changed_permutation_and_seed_together_are_caught_by_the_output(
     page: Any, work: Path
 ) -> None:
@@ -1371,6 +1409,7 @@ def test_a_changed_permutation_and_seed_together_are_caught_by_the_output(
     assert "the output out.csv differs at row 2" in result["message"]
 
 
+@pytest.mark.slow
 def test_a_one_cell_edit_of_a_list_output_is_not_verified(page: Any, work: Path) -> None:
     cli(
         "sample",
@@ -1400,6 +1439,7 @@ def test_a_one_cell_edit_of_a_list_output_is_not_verified(page: Any, work: Path)
     assert '"9"' in result["message"]
 
 
+@pytest.mark.slow
 def test_a_one_cell_edit_of_a_workbook_output_is_not_verified(page: Any, work: Path) -> None:
     import openpyxl
 
@@ -1424,6 +1464,7 @@ def test_a_one_cell_edit_of_a_workbook_output_is_not_verified(page: Any, work: P
     assert "saved again" in result["message"]
 
 
+@pytest.mark.slow
 def test_a_swapped_input_is_not_verified(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
     record = (work / "r.json").read_text(encoding="utf-8")
@@ -1441,6 +1482,7 @@ def test_a_swapped_input_is_not_verified(page: Any, work: Path) -> None:
     assert "the input book.xlsx is not the workbook the draw read" in result["message"]
 
 
+@pytest.mark.slow
 def test_unknown_kinds_are_not_passed(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
     record = json.loads((work / "r.json").read_text(encoding="utf-8"))
@@ -1702,6 +1744,7 @@ def test_cell_texts_are_xlshuffles(page: Any, tmp_path: Path) -> None:
     assert page_texts(page, path) == python_texts(path)
 
 
+@pytest.mark.slow
 def test_committed_workbook_draws_verify(page: Any, tmp_path: Path) -> None:
     import re
     import zipfile
@@ -1756,6 +1799,7 @@ def test_committed_workbook_draws_verify(page: Any, tmp_path: Path) -> None:
     assert "not the committed list" in result["message"]
 
 
+@pytest.mark.slow
 def test_committed_workbook_with_a_header_and_kept_rows(page: Any, work: Path) -> None:
     import datetime as dt
 
@@ -1782,6 +1826,7 @@ def test_committed_workbook_with_a_header_and_kept_rows(page: Any, work: Path) -
     assert "the input is the committed list" in result["message"]
 
 
+@pytest.mark.slow
 def test_committed_workbook_of_durations_verifies(page: Any, work: Path) -> None:
     """Cells shown as elapsed time are digested as Python prints the duration."""
     import openpyxl
@@ -1892,6 +1937,7 @@ def locked_draw(
     return "\t".join(draw.log_row()), path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", list(LOCKED))
 def test_draw_log_rows_verify(page: Any, tmp_path: Path, mode: str) -> None:
     row, book = locked_draw(tmp_path, mode)
@@ -1910,6 +1956,7 @@ def test_draw_log_rows_verify(page: Any, tmp_path: Path, mode: str) -> None:
     assert result["supported"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["shuffle", "winners", "raffle"])
 def test_an_edited_cell_of_a_locked_draw_is_not_verified(
     page: Any, tmp_path: Path, mode: str
@@ -1936,6 +1983,7 @@ def test_an_edited_cell_of_a_locked_draw_is_not_verified(
         assert "the values in People!A2:C10 are not the ones the draw read" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["shuffle", "winners", "groups"])
 def test_a_committed_locked_draw_verifies(page: Any, tmp_path: Path, mode: str) -> None:
     """A draw-and-lock of a committed list: the log row's commitment columns (section 17)."""
@@ -1972,6 +2020,7 @@ def test_a_committed_locked_draw_verifies(page: Any, tmp_path: Path, mode: str) 
     assert "give the seed" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["shuffle", "winners"])
 def test_a_committed_locked_draw_of_dates_verifies(page: Any, tmp_path: Path, mode: str) -> None:
     """The list digest of a locked committed draw takes dates in ISO 8601 and floats by
@@ -2024,6 +2073,7 @@ def test_a_committed_locked_draw_of_dates_verifies(page: Any, tmp_path: Path, mo
     assert "not the committed list" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["shuffle", "winners"])
 def test_a_restored_locked_draw_verifies_from_its_input(
     page: Any, tmp_path: Path, mode: str
@@ -2086,6 +2136,7 @@ def edited(path: Path, sheet: str, cell: str, value: Any) -> tuple[str, bytes]:
     return path.name, path.with_name("edited.xlsx").read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("balanced", [False, True])
 def test_draw_log_orders_rows_verify(page: Any, tmp_path: Path, balanced: bool) -> None:
     pytest.importorskip("xlwings")
@@ -2110,6 +2161,7 @@ def test_draw_log_orders_rows_verify(page: Any, tmp_path: Path, balanced: bool) 
     assert "Orders!A3 holds" in result["message"]
 
 
+@pytest.mark.slow
 def test_draw_log_allocation_rows_verify(page: Any, tmp_path: Path) -> None:
     pytest.importorskip("xlwings")
     from excel_book import ARGS, Excel, seeded
@@ -2132,6 +2184,7 @@ def test_draw_log_allocation_rows_verify(page: Any, tmp_path: Path) -> None:
     assert not result["verified"]
 
 
+@pytest.mark.slow
 def test_draw_log_commit_rows_verify(page: Any, tmp_path: Path) -> None:
     pytest.importorskip("xlwings")
     from excel_book import people
@@ -2329,6 +2382,7 @@ def _resaved(src: Path, dst: Path, edit: Any = None) -> bytes:
     return dst.read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shared", [False, True], ids=["plain", "shared"])
 @pytest.mark.parametrize(
     "options", [[], ["--by", "cells", "--range", "F2:H31"]], ids=["rows", "cells"]
@@ -2389,6 +2443,7 @@ def with_draw(record: dict[str, Any], **draw: Any) -> str:
     return json.dumps({**record, "target": {**record["target"], "draw": spec}})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -2425,6 +2480,7 @@ def test_one_entry_per_id_verifies(page: Any, work: Path, options: list[str]) ->
     assert not result["verified"]
 
 
+@pytest.mark.slow
 def test_one_entry_per_id_in_a_workbook_verifies(page: Any, work: Path) -> None:
     import openpyxl
 
@@ -2446,6 +2502,7 @@ def test_one_entry_per_id_in_a_workbook_verifies(page: Any, work: Path) -> None:
     assert not result["verified"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -2482,6 +2539,7 @@ def test_small_strata_taken_whole_verify(page: Any, work: Path, options: list[st
 # ---------------------------------------------------------------- exclusion lists by the ID column
 
 
+@pytest.mark.slow
 def test_an_exclusion_csv_is_read_by_the_id_column(page: Any, work: Path) -> None:
     """Last draw's winners file (several columns) given to --exclude, and to the page."""
     cli("sample", "draws.csv", "-k", "3", "--id", "id", "--seed", "spring", "-o", "last.csv",
@@ -2527,6 +2585,7 @@ def test_an_exclusion_csv_is_read_by_the_id_column(page: Any, work: Path) -> Non
     assert "matched no entrant, but 0 of those in last.csv do not" in result["message"]
 
 
+@pytest.mark.slow
 def test_an_exclusion_workbook_cannot_be_checked_by_the_page(page: Any, work: Path) -> None:
     import openpyxl
 
@@ -2548,6 +2607,7 @@ def test_an_exclusion_workbook_cannot_be_checked_by_the_page(page: Any, work: Pa
     assert "give the exclusion list too" in result["message"]
 
 
+@pytest.mark.slow
 def test_an_exclusion_that_left_out_nobody_shows_the_warning(page: Any, work: Path) -> None:
     (work / "nobody.txt").write_text("99\n98\n", encoding="utf-8")
     record = draw_record(work, "draws.csv", "-k", "3", "--id", "id", "--exclude", "nobody.txt")
