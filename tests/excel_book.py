@@ -284,5 +284,5 @@ def study(selection: str = "A2:A5") -> Excel:
     return excel
 
 
-# the arms, block size, ratio, blocks and strata of an allocation list
+# write_allocation_list's arguments: arms, rows, ratio, block sizes and strata
 ARGS = ("Drug,Placebo", 4, "2:1", "3,6", "site=North,South;sex=F,M")
