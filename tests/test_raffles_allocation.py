@@ -9,20 +9,15 @@ worked out by hand.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from protocol_references import MV
 from raffle_books import CSV_ROWS, read_csv, run, said, save_csv
 from xlshuffle.cli import main
-
-from support import ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-import make_vectors as ref
 
 REGIONS = [r[3] for r in CSV_ROWS]  # North 4, South 2, East 2
 
@@ -33,7 +28,7 @@ def src(tmp_path: Path) -> Path:
 
 
 def _expected(seed: str, mode: str, value: object) -> list[list[str]]:
-    parts = ref.strata(seed, list(REGIONS), mode, value, None)
+    parts = MV.strata(seed, list(REGIONS), mode, value, None)
     return [CSV_ROWS[i] for _, _, rows in parts for i in rows]  # type: ignore[attr-defined]
 
 
@@ -125,6 +120,6 @@ def test_total_matches_the_independent_generator(
     out = tmp / "out.csv"
     argv = ["sample", str(src), "--total", str(total), "--strata", "Region", "--seed", "h"]
     assert main([*argv, "-o", str(out)]) == 0
-    parts = ref.strata("h", list(labels), "total", total, None)
+    parts = MV.strata("h", list(labels), "total", total, None)
     assert sum(len(p[2]) for p in parts) == total  # type: ignore[arg-type]
     assert read_csv(out)[1:] == [rows[i] for _, _, got in parts for i in got]  # type: ignore[attr-defined]
