@@ -29,6 +29,19 @@ ROWS: list[list[object]] = [
     ["T10", "Jo", 2, "East", 12.4],
 ]
 
+# The list as a CSV file typed by a person holds it: texts as typed (two decimals, a thousands
+# separator), eight rows; the command line's draws on lists start from it.
+CSV_ROWS: list[list[str]] = [
+    ["T1", "Ann", "3", "North", "120.50"],
+    ["T2", "Bo", "1", "South", "15.00"],
+    ["T3", "Cy", "5", "North", "900.00"],
+    ["T4", "Di", "2", "South", "33.10"],
+    ["T5", "Ed", "0", "North", "0"],
+    ["T6", "Fay", "4", "East", "410.00"],
+    ["T7", "Gus", "2.5", "East", "1,250.00"],
+    ["T8", "Hal", "1", "North", "75.25"],
+]
+
 
 def text(value: object) -> str:
     """A value as the CSV of the same table holds it (independent of xlshuffle's text_of)."""
@@ -105,3 +118,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, st
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def said(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str]:
+    """The exit code and everything printed (the summary is on stdout with -o)."""
+    code, out, err = run(capsys, *argv)
+    return code, out + err

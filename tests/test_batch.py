@@ -331,6 +331,7 @@ def test_custom_xml_and_every_other_part_survive(tmp_path: Path):
     assert any(n.startswith("customXml/") for n in zipfile.ZipFile(out).namelist())
 
 
+@pytest.mark.slow  # builds and inflates a 900 MB member (test_wb_zipio.py checks the ratio small)
 def test_zip_bomb_is_refused(tmp_path: Path):
     plain = copy_fixture("plain.xlsx", tmp_path)
     bomb = tmp_path / "bomb.xlsx"

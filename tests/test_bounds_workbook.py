@@ -179,6 +179,7 @@ def inflated(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     return seen
 
 
+@pytest.mark.slow  # builds three sheets of 12 MB
 def test_only_the_drawn_sheet_of_many_large_sheets_is_read(
     big: Path, tmp_path: Path, inflated: Counter[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -249,6 +250,7 @@ def test_only_the_drawn_sheet_of_many_large_sheets_is_read(
     assert sorted(r[1] for r in rows[1:]) == list(range(2, 1002))
 
 
+@pytest.mark.slow  # draws a sheet of 12 MB
 def test_a_large_sheet_that_is_drawn_is_read(
     big: Path, tmp_path: Path, inflated: Counter[str]
 ) -> None:

@@ -1,4 +1,4 @@
-"""The command line a person meets (issue 18): output names, channels, evidence kept,
+"""The command line a person meets: output names, channels, evidence kept,
 sheet-qualified ranges, help that names the subcommand, empty seeds, groups by size and
 ``lines --header``. Outputs are read back with openpyxl and csv, not the engine."""
 

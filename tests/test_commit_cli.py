@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from test_vectors import reference_namespace
+from protocol_references import reference_namespace
 from xlshuffle.cli import main
 
 REF = reference_namespace()

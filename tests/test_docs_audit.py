@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from test_docs_tickets import _same, _steps
+from doc_examples import same as _same
+from doc_examples import steps as _steps
 from xlshuffle import excel
 from xlshuffle.cli import main
 

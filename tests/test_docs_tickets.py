@@ -12,32 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from doc_examples import same as _same
+from doc_examples import steps as _steps
 from xlshuffle.cli import main
 
 from support import ROOT
 
 PAGE = ROOT / "docs" / "tickets.md"
-
-
-def _steps(text: str) -> list[tuple[str, list[str]]]:
-    steps: list[tuple[str, list[str]]] = []
-    for block in re.findall(r"```console\n(.*?)```", text, flags=re.DOTALL):
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                steps.append((line[2:], []))
-            elif steps:
-                steps[-1][1].append(line)
-    return steps
-
-
-def _same(got: list[str], expected: list[str]) -> bool:
-    """Line by line; a line the page ends with '...' matches any ending."""
-    if len(got) != len(expected):
-        return False
-    return all(
-        g.startswith(e[:-3]) if e.endswith("...") else g == e
-        for g, e in zip(got, expected, strict=True)
-    )
 
 
 def test_console_examples_print_what_the_page_says(

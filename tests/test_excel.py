@@ -8,7 +8,6 @@ draw protocol, never from the Excel layer itself.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from typing import Any
 
@@ -16,8 +15,9 @@ import pytest
 import xlwings as xw
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from xlwings.server import custom_functions_call, custom_functions_meta
+from xlwings.server import custom_functions_meta
 
+from excel_calls import DIV0_IN, DIV0_OUT, NA_IN, NA_OUT, VECTOR_42, call, cell, column
 from xlshuffle import (
     GRID_MODES,
     deal,
@@ -45,38 +45,6 @@ NAMES = (
     "SAMPLESIZE",
     "UPPERLIMIT",
 )
-VECTOR_42 = [9, 10, 4, 5, 7, 6, 1, 2, 8, 3]  # shuffle of 1..10, seed 42 (draw protocol v1)
-
-# How Office.js hands over an error cell (allowErrorForDataTypeAny) ...
-DIV0_IN = {"type": "Error", "basicValue": "#DIV/0!", "errorType": "Div0"}
-NA_IN = {"type": "Error", "basicValue": "#N/A", "errorType": "NotAvailable"}
-# ... and how xlwings sends an error back to Excel.
-DIV0_OUT = {"type": "Error", "errorType": "Div0"}
-NA_OUT = {"type": "Error", "errorType": "NotAvailable"}
-
-
-def call(name: str, *args: Any) -> Any:
-    """Evaluate ``=NAME(args...)`` as Excel does: one 2D list (or None) per argument."""
-    body = {
-        "client": "Office.js",
-        "func_name": name,
-        "args": list(args),
-        "caller_address": "[Book1.xlsx]Sheet1!C1",
-        "session_id": "test",
-        "culture_info_name": "en-US",
-        "date_format": "M/d/yyyy",
-        "version": xw.__version__,
-        "runtime": "1.4",
-    }
-    return asyncio.run(custom_functions_call(body, udfs))
-
-
-def cell(value: Any) -> list[list[Any]]:
-    return [[value]]
-
-
-def column(values: list[Any]) -> list[list[Any]]:
-    return [[v] for v in values]
 
 
 def flat(rows: list[list[Any]]) -> list[Any]:

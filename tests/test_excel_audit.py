@@ -7,7 +7,7 @@ import pytest
 import xlwings as xw
 from scipy import stats
 
-from test_excel import NA_IN, call, cell, column
+from excel_calls import NA_IN, call, cell, column
 from xlshuffle import attribute_sample_size, mus_upper_limit
 
 

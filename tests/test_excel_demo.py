@@ -7,7 +7,7 @@ cells its array formula covers.
 
 The "Draw and lock" sheet holds no formula: its winners are checked against the draw
 recomputed from its seed (``permutation``), its ``Draw log`` row against the rules
-docs/excel.md states (the hash re-implemented in test_excel_lock.py), against the real
+docs/excel.md states (the hash re-implemented in tests/excel_book.py), against the real
 ``draw winners`` command run on the same list, and by running its command line.
 """
 
@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from test_excel import call
-from test_excel_lock import LOG_HEADER, Excel, sha256_of
+from excel_book import LOG_HEADER, Excel, sha256_of
+from excel_calls import call
 from xlshuffle import PROTOCOL, __version__
 from xlshuffle.draw.knuth import deal, permutation
 

@@ -1,6 +1,6 @@
 """Bad input to the worksheet functions: always a short, named Excel error, never a crash.
 
-Every call goes through xlwings' own custom-function machinery (:func:`test_excel.call`),
+Every call goes through xlwings' own custom-function machinery (:func:`excel_calls.call`),
 so the argument conversion is the one Excel gets. A mistake must come back as
 :class:`xlwings.XlwingsError` (Excel shows ``#VALUE!`` with its message), in bounded
 time; any other exception would be an HTTP 500 that xlwings Server retries and shows
@@ -19,7 +19,7 @@ import xlwings as xw
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from test_excel import DIV0_IN, NA_IN, call, cell, column
+from excel_calls import DIV0_IN, NA_IN, call, cell, column, refusal
 from xlshuffle import excel as udfs
 
 from strategies import office_js_arguments, python_arguments
@@ -40,21 +40,6 @@ PARAMETERS = {
 }
 VALUE_IN = {"type": "Error", "basicValue": "#VALUE!", "errorType": "Value"}
 SURROGATE = "\ud800"
-
-
-def refusal(name: str, *args: Any) -> str:
-    """The message of the XlwingsError that ``=NAME(args...)`` gives, checked for form."""
-    started = time.perf_counter()
-    with pytest.raises(xw.XlwingsError) as info:
-        call(name, *args)
-    assert time.perf_counter() - started < 1.0
-    text = str(info.value)
-    assert type(info.value) is xw.XlwingsError
-    assert text.startswith(f"{name}: ")
-    assert "\n" not in text
-    assert len(text) <= 300
-    text.encode("utf-8")  # no lone surrogate in the message itself
-    return text
 
 
 # --------------------------------------------------------------------------- error cells

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 import xlwings as xw
 
-from test_excel import call
-from test_excel_lock import LOG_HEADER, PEOPLE, Excel, one_line, people, sha256_of
-from test_vectors import reference_namespace
+from excel_book import LOG_HEADER, PEOPLE, Excel, one_line, people, sha256_of
+from excel_calls import call
+from protocol_references import reference_namespace
 from xlshuffle.cli import main
 
 REF = reference_namespace()

@@ -18,10 +18,9 @@ from typing import Any
 import pytest
 import xlwings as xw
 
-from test_excel import call, column
-from test_excel_lock import Excel, one_line, sha256_of
-from test_excel_raffles import texts
-from test_vectors import reference_namespace
+from excel_book import ARGS, IDS, TASKS, Excel, one_line, seeded, sha256_of, study
+from excel_calls import call, column, texts
+from protocol_references import reference_namespace
 from xlshuffle.cli import main
 
 REF = reference_namespace()
@@ -39,14 +38,6 @@ CLASS: list[list[Any]] = [
     ["Ida", "F", 1],
     ["Jo", "F", 3],
 ]
-TASKS = ["Maze", "Stroop", "N-back", "Flanker"]
-IDS = ["P01", "P02", 42, "Zoë", "P05"]
-
-
-def seeded(excel: Excel, seed: object = SEED) -> Excel:
-    excel.put("Sheet1", 1, 8, seed)
-    excel.name("SEED", "H1")
-    return excel
 
 
 def run_logged(command: str, tmp_path: Path, **files: list[list[Any]]) -> None:
@@ -71,7 +62,7 @@ def read(path: Path) -> list[list[str]]:
 
 
 def test_balanced_teams_are_the_references_and_the_log_replays_them(tmp_path: Path) -> None:
-    excel = seeded(Excel([HEADER, *CLASS], "A2:C11"))
+    excel = seeded(Excel([HEADER, *CLASS], "A2:C11"), SEED)
     excel.script("assign_balanced_teams", 3, "Gender, Level")
     want = REF["balanced_teams"]([[g, str(lv)] for _, g, lv in CLASS], 3, SEED)
     written = excel.cells("Sheet1", 2, 4, 10, 1)
@@ -108,9 +99,9 @@ def test_balanced_teams_are_the_references_and_the_log_replays_them(tmp_path: Pa
 
 
 def test_balanced_teams_by_letter_and_restore_clears_them() -> None:
-    by_header = seeded(Excel([HEADER, *CLASS], "A2:C11"))
+    by_header = seeded(Excel([HEADER, *CLASS], "A2:C11"), SEED)
     by_header.script("assign_balanced_teams", 2, "gender")
-    by_letter = seeded(Excel([HEADER, *CLASS], "A2:C11"))
+    by_letter = seeded(Excel([HEADER, *CLASS], "A2:C11"), SEED)
     by_letter.script("assign_balanced_teams", 2, "B")
     written = by_letter.cells("Sheet1", 2, 4, 10, 1)
     assert written == by_header.cells("Sheet1", 2, 4, 10, 1)
@@ -130,7 +121,7 @@ def test_balanced_teams_by_letter_and_restore_clears_them() -> None:
     ],
 )
 def test_balanced_teams_refusals_write_nothing(balance: str, words: str) -> None:
-    excel = seeded(Excel([HEADER, *CLASS], "A2:C11"))
+    excel = seeded(Excel([HEADER, *CLASS], "A2:C11"), SEED)
     before = copy.deepcopy(excel.payload)
     with pytest.raises(xw.XlwingsError) as info:
         excel.script("assign_balanced_teams", 2, balance)
@@ -139,8 +130,8 @@ def test_balanced_teams_refusals_write_nothing(balance: str, words: str) -> None
 
 
 def test_the_windows_sub_writes_what_the_script_writes(monkeypatch: pytest.MonkeyPatch) -> None:
-    by_script = seeded(Excel([HEADER, *CLASS], "A2:C11"))
-    by_sub = seeded(Excel([HEADER, *CLASS], "A2:C11"))
+    by_script = seeded(Excel([HEADER, *CLASS], "A2:C11"), SEED)
+    by_sub = seeded(Excel([HEADER, *CLASS], "A2:C11"), SEED)
     by_script.script("assign_balanced_teams", 3, "Level")
     by_sub.sub(monkeypatch, "assign_balanced_teams", 3, "Level")
     assert by_sub.alerts == []
@@ -148,16 +139,6 @@ def test_the_windows_sub_writes_what_the_script_writes(monkeypatch: pytest.Monke
 
 
 # --------------------------------------------------------------------------- orders
-
-
-def study(selection: str = "A2:A5") -> Excel:
-    """Tasks in A1:A5, IDs in E1:E6 named IDS, a SEED cell."""
-    grid: list[list[Any]] = [["Task", "", "", "", "ID"]]
-    for i in range(5):
-        grid.append([TASKS[i] if i < 4 else "", "", "", "", IDS[i]])
-    excel = seeded(Excel(grid, selection), "study 2026")
-    excel.name("IDS", "E2:E6")
-    return excel
 
 
 def test_orders_go_on_a_new_sheet_and_the_log_replays_them(tmp_path: Path) -> None:
@@ -248,8 +229,6 @@ def test_orders_refusals_write_nothing(args: tuple[Any, ...], words: str) -> Non
 
 
 # --------------------------------------------------------------------------- allocation
-
-ARGS = ("Drug,Placebo", 4, "2:1", "3,6", "site=North,South;sex=F,M")
 
 
 def test_an_allocation_list_and_its_codes_go_on_new_sheets(tmp_path: Path) -> None:

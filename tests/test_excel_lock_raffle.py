@@ -19,9 +19,9 @@ import openpyxl
 import pytest
 import xlwings as xw
 
-from test_excel import call
-from test_excel_lock import LOG_HEADER, Excel, one_line, sha256_of
-from test_excel_raffles import MV, tenths, texts
+from excel_book import LOG_HEADER, Excel, one_line, sha256_of
+from excel_calls import call, texts
+from protocol_references import MV, tenths
 from xlshuffle import PROTOCOL
 from xlshuffle.cli import main
 

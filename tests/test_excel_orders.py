@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import xlwings as xw
 
-from test_excel import call, cell, column
-from test_vectors import reference_namespace
+from excel_calls import call, cell, column
+from protocol_references import reference_namespace
 from xlshuffle.cli import main
 
 REF = reference_namespace()

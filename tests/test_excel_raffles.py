@@ -1,5 +1,5 @@
-"""Issue 20's worksheet functions: SAMPLE's tickets, reserves and exclusions, SAMPLEBY and
-AUDITSAMPLE, through xlwings' own custom-function machinery (:func:`test_excel.call`).
+"""The raffle and audit worksheet functions: SAMPLE's tickets, reserves and exclusions, SAMPLEBY and
+AUDITSAMPLE, through xlwings' own custom-function machinery (:func:`excel_calls.call`).
 
 Two independent references for every result:
 
@@ -13,12 +13,9 @@ Two independent references for every result:
 
 from __future__ import annotations
 
-import ast
 import csv
-import importlib.util
 from decimal import Decimal
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -26,28 +23,13 @@ import xlwings as xw
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from test_excel import NA_IN, call, cell, column
+from excel_calls import NA_IN, call, cell, column, texts
+from protocol_references import MV, tenths
 from xlshuffle import deal
 from xlshuffle.cli import main
 from xlshuffle.excel import AUDITSAMPLE, SAMPLE, SAMPLEBY
 
 from support import ROOT
-
-
-def _make_vectors() -> ModuleType:
-    path = ROOT / "tools" / "make_vectors.py"
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
-    names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
-    assert not [n for n in names if n.startswith("xlshuffle")], "the oracle must stay independent"
-    spec = importlib.util.spec_from_file_location("make_vectors_oracle", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-MV = _make_vectors()
 
 # name, email, tickets, department, amount: a raffle list and a ledger in one table.
 TABLE: list[list[Any]] = [
@@ -72,17 +54,6 @@ def col(j: int, rows: list[list[Any]] = TABLE) -> list[list[Any]]:
     return [[row[j]] for row in rows]
 
 
-def text(value: Any) -> str:
-    """A cell as the CSV the sheet saves shows it (General format)."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return "" if value is None else str(value)
-
-
-def texts(rows: list[list[Any]]) -> list[list[str]]:
-    return [[text(v) for v in row] for row in rows]
-
-
 def cli(tmp_path: Path, seed: object, *options: str, rows: list[list[Any]] = TABLE) -> Any:
     """What ``xlshuffle sample`` draws from ``rows`` saved as CSV without a header row."""
     src = tmp_path / "table.csv"
@@ -93,11 +64,6 @@ def cli(tmp_path: Path, seed: object, *options: str, rows: list[list[Any]] = TAB
     assert main(argv) == 0
     with out.open(newline="", encoding="utf-8") as fh:
         return list(csv.reader(fh))
-
-
-def tenths(values: list[Any]) -> list[int]:
-    """Ticket counts with one decimal place as whole tenths (the oracle takes integers)."""
-    return [int(Decimal(str(v)) * 10) for v in values]
 
 
 def placed(indexes: list[int], winners: int, rows: list[list[Any]] = TABLE) -> list[list[Any]]:

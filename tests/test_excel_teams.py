@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from test_excel import call, cell, column
-from test_excel_errors import refusal
-from test_vectors import reference_namespace
+from excel_calls import call, cell, column, refusal
+from protocol_references import reference_namespace
 from xlshuffle import groups
 from xlshuffle.cli import main
 

@@ -11,9 +11,11 @@ import pytest
 import xlwings as xw
 from consistent_sampler import sampler
 
-from test_excel import call, cell, column
-from test_tickets import REF
+from excel_calls import call, cell, column
+from protocol_references import reference_namespace
 from xlshuffle.cli import main
+
+REF = reference_namespace()
 
 PEOPLE = [["Ann", 3], ["Bo", 1], ["Cy", 5], ["Di", 2], ["Ed", 0], ["Fay", 4], ["Gus", 2]]
 NAMES = [p[0] for p in PEOPLE]

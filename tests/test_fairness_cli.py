@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from test_fairness import check_schema
+from fairness_reports import check_schema
 from xlshuffle.cli import main
 from xlshuffle.lab.fairness import resolve_algorithms, sample
 

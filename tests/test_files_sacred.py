@@ -189,7 +189,16 @@ def _limited_run(args: list[str], limit: int, cwd: Path) -> subprocess.Completed
 
 
 @POSIX
-@pytest.mark.parametrize("share", [0.0, 0.3, 0.6, 0.9, 0.999])
+@pytest.mark.parametrize(
+    "share",
+    [
+        pytest.param(0.0, marks=pytest.mark.slow),
+        pytest.param(0.3, marks=pytest.mark.slow),
+        pytest.param(0.6, marks=pytest.mark.slow),
+        pytest.param(0.9, marks=pytest.mark.slow),
+        0.999,  # the quick suite's: the last bytes, where a write once hung
+    ],
+)
 def test_a_starved_write_leaves_input_backup_and_target_intact(tmp_path: Path, share: float):
     """RLIMIT_FSIZE cuts the output at ``share`` of its size: in the middle of a member,
     in the central directory, at its last bytes (a hang there was a real bug)."""

@@ -25,17 +25,14 @@ Layers, from the bottom::
 
 from __future__ import annotations
 
-import ast
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from support import ROOT
+from source_imports import PACKAGE, SRC, STDLIB, Import, imports_of, module_name
 
-PACKAGE = "xlshuffle"
-SRC = ROOT / "src" / PACKAGE
+from support import ROOT
 
 ANY = None  # a rule field that allows everything
 
@@ -96,58 +93,6 @@ RULES: dict[str, Rule] = {
     "__main__": rule("cli"),  # `python -m xlshuffle`
     "batch": rule("workbook"),  # 0.1's import path, kept as an alias of the workbook API
 }
-
-# CPython's SHA-256 accelerator is `_sha2` from 3.12, `_sha256` before (draw/protocol.py
-# tries both); neither name is in every version's sys.stdlib_module_names.
-STDLIB = frozenset(sys.stdlib_module_names) | {"__future__", "_sha2", "_sha256"}
-
-
-@dataclass(frozen=True)
-class Import:
-    """One import: the module named (absolute, dotted) and whether it sits in a function."""
-
-    target: str
-    lazy: bool
-    line: int
-
-
-def module_name(path: Path, src: Path = SRC) -> str:
-    """``src/xlshuffle/draw/knuth.py`` -> ``xlshuffle.draw.knuth`` (a package's __init__
-    -> the package)."""
-    parts = [PACKAGE, *path.relative_to(src).with_suffix("").parts]
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def imports_of(source: str, module: str, *, is_package: bool = False) -> list[Import]:
-    """Every import in ``source``, the text of ``module``, with relative ones resolved.
-
-    ``from PKG import name`` yields ``PKG.name``, one import per name: ``name`` may be a
-    module (``from .. import batch``), and :func:`layer_of` takes an attribute of a
-    package for that package.
-    """
-    package = module if is_package else module.rpartition(".")[0]
-    found: list[Import] = []
-
-    def visit(node: ast.AST, lazy: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            inner = lazy or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
-            if isinstance(child, ast.Import):
-                found.extend(Import(a.name, lazy, child.lineno) for a in child.names)
-            elif isinstance(child, ast.ImportFrom):
-                base = child.module or ""
-                if child.level:
-                    anchor = package.split(".")
-                    if child.level - 1 > len(anchor) - 1:
-                        raise ValueError(f"{module}:{child.lineno}: import beyond the top")
-                    anchor = anchor[: len(anchor) - (child.level - 1)]
-                    base = ".".join([*anchor, base] if base else anchor)
-                found.extend(Import(f"{base}.{a.name}", lazy, child.lineno) for a in child.names)
-            visit(child, inner)
-
-    visit(ast.parse(source), False)
-    return found
 
 
 def rule_key(module: str) -> str | None:
@@ -324,3 +269,20 @@ def test_checker_knows_the_roots_attributes_from_its_modules() -> None:
 def test_checker_refuses_a_module_with_no_rule() -> None:
     assert "no rule" in check("import os\n", "xlshuffle.newthing.mod")[0]
     assert check("from ..draw import shuffled\n", "xlshuffle.workbook.reader") == []
+
+
+# --------------------------------------------------------------------------- the tests' helpers
+
+
+def test_no_test_file_imports_another() -> None:
+    """What tests share lives in helper modules (support.py, excel_calls.py, oracle.py...): a
+    test file holds its tests and its own helpers, so it runs, moves and is marked alone."""
+    paths = [*sorted((ROOT / "tests").glob("*.py")), ROOT / "conftest.py"]
+    paths += sorted((ROOT / "tools").glob("*.py"))
+    found = [
+        f"{path.relative_to(ROOT)}:{imp.line}: {imp.target}"
+        for path in paths
+        for imp in imports_of(path.read_text(encoding="utf-8"), path.stem)
+        if imp.target.startswith("test_")
+    ]
+    assert found == [], "move what these import into a helper module"

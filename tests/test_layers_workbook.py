@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from test_layers import SRC, imports_of, module_name
+from source_imports import SRC, imports_of, module_name
 
 WORKBOOK = SRC / "workbook"
 ORDER = [

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 import xlwings as xw
 
-from test_excel import DIV0_IN, VECTOR_42, call, cell, column
-from test_layers import STDLIB, imports_of
+from excel_calls import DIV0_IN, VECTOR_42, call, cell, column
+from source_imports import STDLIB, imports_of
 from xlshuffle import excel
 
 from support import ROOT

@@ -15,8 +15,11 @@ from typing import Any
 
 import pytest
 
+from protocol_references import VECTORS, reference_namespace
+from protocol_references import decode_seed as _seed
 from raffle_books import read_csv, run, save_book, save_csv, sheet_rows
-from test_tickets import REF, VECTORS, _seed
+
+REF = reference_namespace()
 
 TABLE = "Prize,Count,Reserves\nThird prize,3,1\nSecond prize,1,1\nGrand prize,1,2\n"
 

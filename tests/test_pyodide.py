@@ -30,8 +30,8 @@ from typing import Any
 import pytest
 import xlwings as xw
 
-from test_excel import DIV0_IN, NA_IN, VECTOR_42, call, cell, column
-from test_excel_lock import PEOPLE, Excel, people, sha256_of
+from excel_book import PEOPLE, Excel, people, sha256_of
+from excel_calls import DIV0_IN, NA_IN, VECTOR_42, call, cell, column
 from xlshuffle import PROTOCOL, __version__, excel, permutation, standard_deck
 
 from support import ROOT, require
@@ -69,7 +69,7 @@ CASES: list[tuple[str, list[Any]]] = [
     ("SAMPLE", [column([None, None]), cell(1), None]),
     ("SHUFFLESTR", [cell(NA_IN), cell(1), cell("words")]),
     ("SHUFFLE", [column(["a", "b\ud800"]), cell(1), None, None]),
-    # issue 20: tickets, reserves, exclusions, strata and audits
+    # raffles and audits: tickets, reserves, exclusions, strata
     ("SAMPLE", [RAFFLE, cell(3), cell("spring"), column(TICKET_COUNTS), cell(2), None, None]),
     ("SAMPLE", [RAFFLE, cell(2), cell(7), None, cell(1), [["Ben", "Eli"]], None]),
     ("SAMPLE", [[NAMES], cell(2), cell(9), [TICKET_COUNTS], cell(1), None, None]),
@@ -79,7 +79,7 @@ CASES: list[tuple[str, list[Any]]] = [
     ("AUDITSAMPLE", [RAFFLE, cell(4), cell("audit 2026"), cell("mus"), column(AMOUNTS)]),
     ("SAMPLE", [RAFFLE, cell(2), cell(1), column([1, -2, 3, 4, 5, 6]), None, None, None]),
     ("AUDITSAMPLE", [RAFFLE, cell(2), cell(1), cell("cell"), None]),
-    # issue 21: balanced teams, allocation lists with strata, orders
+    # research and classroom designs: balanced teams, allocation lists with strata, orders
     ("GROUPS", [[["Name", "Team", "Amount"], *RAFFLE], cell(2), cell("teams"), cell("Team")]),
     ("GROUPS", [RAFFLE, cell(3), cell(5), [[2, 3]]]),
     ("GROUPS", [RAFFLE, cell(3), cell(5), cell("Team")]),  # a mistake: no header row
@@ -116,7 +116,7 @@ LETTER_CASES: list[tuple[str, list[Any]]] = [
 
 
 def _seeded() -> Excel:
-    """The people of test_excel_lock, with a seed cell named SEED holding 7."""
+    """The people of excel_book, with a seed cell named SEED holding 7."""
     book = people()
     book.name("SEED", "H1")
     book.put("Sheet1", 1, 8, 7)

@@ -9,32 +9,27 @@ worked out by hand.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_raffles_cli import HEAD, ROWS, drawn, run, said, write
+from protocol_references import MV
+from raffle_books import CSV_ROWS, read_csv, run, said, save_csv
 from xlshuffle.cli import main
 
-from support import ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-import make_vectors as ref
-
-REGIONS = [r[3] for r in ROWS]  # North 4, South 2, East 2
+REGIONS = [r[3] for r in CSV_ROWS]  # North 4, South 2, East 2
 
 
 @pytest.fixture
 def src(tmp_path: Path) -> Path:
-    return write(tmp_path / "raffle.csv", ROWS)
+    return save_csv(tmp_path / "raffle.csv", CSV_ROWS)
 
 
 def _expected(seed: str, mode: str, value: object) -> list[list[str]]:
-    parts = ref.strata(seed, list(REGIONS), mode, value, None)
-    return [ROWS[i] for _, _, rows in parts for i in rows]  # type: ignore[attr-defined]
+    parts = MV.strata(seed, list(REGIONS), mode, value, None)
+    return [CSV_ROWS[i] for _, _, rows in parts for i in rows]  # type: ignore[attr-defined]
 
 
 def test_total_is_shared_by_largest_remainder(capsys, src: Path, tmp_path: Path) -> None:
@@ -44,7 +39,7 @@ def test_total_is_shared_by_largest_remainder(capsys, src: Path, tmp_path: Path)
     argv = ["sample", src, "--total", "5", "--strata", "Region", "--seed", "t"]
     code, err = said(capsys, *argv, "-o", out, "--record", record)
     assert code == 0, err
-    assert drawn(out)[1:] == _expected("t", "total", 5)
+    assert read_csv(out)[1:] == _expected("t", "total", 5)
     for line in ("stratum 'North': 3 of 4", "stratum 'South': 1 of 2", "stratum 'East': 1 of 2"):
         assert line in err
     spec = json.loads(record.read_text())["target"]["draw"]
@@ -61,7 +56,7 @@ def test_strata_counts_from_a_table(capsys, src: Path, tmp_path: Path) -> None:
     code, err = said(capsys, *argv, "-o", out, "--record", record)
     assert code == 0, err
     want = _expected("c", "counts", [("East", 2), ("North", 1), ("South", 0)])
-    assert drawn(out)[1:] == want and len(want) == 3
+    assert read_csv(out)[1:] == want and len(want) == 3
     assert "stratum 'South': 0 of 2 drawn" in err
     assert run(capsys, "verify", record, "--input", src, "--output", out)[0] == 0
     # the record replays its own counts, not the file's: an edit of the file changes nothing
@@ -78,7 +73,7 @@ def test_a_stratum_keeps_its_draw_when_its_count_grows(capsys, src: Path, tmp_pa
         out = tmp_path / f"{n}.csv"
         argv = ["sample", src, "--strata-counts", table, "--strata", "Region", "--seed", "p"]
         assert run(capsys, *argv, "-o", out)[0] == 0
-        outs.append(drawn(out)[1:])
+        outs.append(read_csv(out)[1:])
     assert outs[1][:1] == outs[0][:1] and outs[1][3:] == outs[0][1:]
 
 
@@ -121,10 +116,10 @@ def test_total_matches_the_independent_generator(
     total = data.draw(st.integers(0, len(labels)))
     tmp = tmp_path_factory.mktemp("alloc")
     rows = [[f"E{i}", f"n{i}", "1", label, "1"] for i, label in enumerate(labels)]
-    src = write(tmp / "in.csv", rows, HEAD)
+    src = save_csv(tmp / "in.csv", rows)
     out = tmp / "out.csv"
     argv = ["sample", str(src), "--total", str(total), "--strata", "Region", "--seed", "h"]
     assert main([*argv, "-o", str(out)]) == 0
-    parts = ref.strata("h", list(labels), "total", total, None)
+    parts = MV.strata("h", list(labels), "total", total, None)
     assert sum(len(p[2]) for p in parts) == total  # type: ignore[arg-type]
-    assert drawn(out)[1:] == [rows[i] for _, _, got in parts for i in got]  # type: ignore[attr-defined]
+    assert read_csv(out)[1:] == [rows[i] for _, _, got in parts for i in got]  # type: ignore[attr-defined]

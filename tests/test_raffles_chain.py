@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from test_raffles_cli import ROWS, run, said, write
+from raffle_books import CSV_ROWS, run, said, save_csv
 
 
 @pytest.fixture
 def src(tmp_path: Path) -> Path:
-    return write(tmp_path / "raffle.csv", ROWS)
+    return save_csv(tmp_path / "raffle.csv", CSV_ROWS)
 
 
 def _draw(capsys, src: Path, tmp: Path, name: str, *extra: object) -> tuple[Path, Path]:

@@ -1,4 +1,4 @@
-"""Issue 20's draws on CSV lists through ``xlshuffle sample``: known answers, refusals,
+"""Raffles and audits on CSV lists through ``xlshuffle sample``: known answers, refusals,
 records that validate and verify, and the properties the protocol promises.
 
 The expected rows are computed here from the protocol's rules (docs/draw-protocol.md
@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from raffle_books import CSV_ROWS, HEAD, read_csv, run, said, save_csv
 from xlshuffle.cli import main
 from xlshuffle.draw.knuth import deal
 from xlshuffle.draw.protocol import DrawStream
@@ -27,42 +28,6 @@ from support import ROOT
 jsonschema = pytest.importorskip("jsonschema")
 SCHEMA = json.loads((ROOT / "docs" / "record.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-
-HEAD = ["ID", "Name", "Tickets", "Region", "Amount"]
-ROWS = [
-    ["T1", "Ann", "3", "North", "120.50"],
-    ["T2", "Bo", "1", "South", "15.00"],
-    ["T3", "Cy", "5", "North", "900.00"],
-    ["T4", "Di", "2", "South", "33.10"],
-    ["T5", "Ed", "0", "North", "0"],
-    ["T6", "Fay", "4", "East", "410.00"],
-    ["T7", "Gus", "2.5", "East", "1,250.00"],
-    ["T8", "Hal", "1", "North", "75.25"],
-]
-
-
-def write(path: Path, rows: list[list[str]], head: list[str] = HEAD) -> Path:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\r\n").writerows([head, *rows])
-    path.write_text(buf.getvalue(), encoding="utf-8", newline="")
-    return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def said(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str]:
-    """The exit code and everything printed (the summary is on stdout with -o)."""
-    code, out, err = run(capsys, *argv)
-    return code, out + err
-
-
-def drawn(path: Path) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
-
 
 # --------------------------------------------------------------------- independent rules
 
@@ -105,7 +70,7 @@ def fixed_interval(amounts: list[int], k: int, stream: DrawStream) -> list[tuple
 
 @pytest.fixture
 def src(tmp_path: Path) -> Path:
-    return write(tmp_path / "raffle.csv", ROWS)
+    return save_csv(tmp_path / "raffle.csv", CSV_ROWS)
 
 
 def test_weights_reserves_known_answer(capsys, src: Path, tmp_path: Path) -> None:
@@ -129,8 +94,8 @@ def test_weights_reserves_known_answer(capsys, src: Path, tmp_path: Path) -> Non
     tickets = [30, 10, 50, 20, 0, 40, 25, 10]  # 2.5 tickets: all scaled by 10
     want = linear_weighted(tickets, 4, DrawStream("may"))
     roles = [["winner", "1"], ["winner", "2"], ["reserve", "1"], ["reserve", "2"]]
-    assert drawn(out) == [[*HEAD, "Role", "Rank"]] + [
-        ROWS[i] + role for i, role in zip(want, roles, strict=True)
+    assert read_csv(out) == [[*HEAD, "Role", "Rank"]] + [
+        CSV_ROWS[i] + role for i, role in zip(want, roles, strict=True)
     ]
     assert "4 of 8 rows drawn" in err and "(weighted)" in err
 
@@ -140,8 +105,8 @@ def test_weights_by_column_letter_and_prefix_property(capsys, src: Path, tmp_pat
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     assert run(capsys, "sample", src, "-k", "3", "--weights", "C", "--seed", "p", "-o", a)[0] == 0
     assert run(capsys, "sample", src, "-k", "7", "--weights", "c", "--seed", "p", "-o", b)[0] == 0
-    assert drawn(b)[:4] == drawn(a)
-    assert "Ed" not in {row[1] for row in drawn(b)}  # 0 tickets never wins
+    assert read_csv(b)[:4] == read_csv(a)
+    assert "Ed" not in {row[1] for row in read_csv(b)}  # 0 tickets never wins
 
 
 def test_exclude_a_text_file_of_ids(capsys, src: Path, tmp_path: Path) -> None:
@@ -151,7 +116,7 @@ def test_exclude_a_text_file_of_ids(capsys, src: Path, tmp_path: Path) -> None:
     argv = ["sample", src, "-k", "3", "--exclude", ids, "--id", "ID", "--seed", "x", "-o", out]
     assert run(capsys, *argv)[0] == 0
     kept = [0, 2, 3, 5, 6, 7]
-    assert drawn(out)[1:] == [ROWS[i] for i in deal(kept, 3, seed="x")]
+    assert read_csv(out)[1:] == [CSV_ROWS[i] for i in deal(kept, 3, seed="x")]
 
 
 def test_exclude_last_months_record(capsys, src: Path, tmp_path: Path) -> None:
@@ -161,12 +126,12 @@ def test_exclude_last_months_record(capsys, src: Path, tmp_path: Path) -> None:
     argv = ["sample", src, "-k", "2", "--reserves", "1", "--id", "ID", "--seed", "m"]
     assert run(capsys, *argv, "--record", may)[0] == 0
     winners = json.loads(may.read_text())["target"]["draw"]["winners"]
-    assert winners == [ROWS[i][0] for i in deal(range(8), 2, seed="m")]
+    assert winners == [CSV_ROWS[i][0] for i in deal(range(8), 2, seed="m")]
     out = tmp_path / "june.csv"
     argv = ["sample", src, "-k", "6", "--exclude", may, "--id", "A", "--seed", "j"]
     code, err = said(capsys, *argv, "-o", out, "--record", june)
     assert code == 0, err
-    assert not {row[0] for row in drawn(out)[1:]} & set(winners)
+    assert not {row[0] for row in read_csv(out)[1:]} & set(winners)
     exclusion = json.loads(june.read_text())["target"]["draw"]["exclusion"]
     from xlshuffle.draw.raffle import exclusion_digest
 
@@ -180,8 +145,8 @@ def test_strata_known_answer_and_terminal(capsys, src: Path, tmp_path: Path) -> 
         capsys, "sample", src, "-k", "1", "--strata", "Region", "--seed", "s", "-o", out
     )
     assert code == 0, err
-    want = stratified_sample([r[3] for r in ROWS], k=1, seed="s")
-    assert drawn(out)[1:] == [ROWS[i] for s in want for i in s.drawn]
+    want = stratified_sample([r[3] for r in CSV_ROWS], k=1, seed="s")
+    assert read_csv(out)[1:] == [CSV_ROWS[i] for s in want for i in s.drawn]
     for line in (
         "stratum 'North': 1 of 4 drawn",
         "stratum 'South': 1 of 2 drawn",
@@ -192,15 +157,15 @@ def test_strata_known_answer_and_terminal(capsys, src: Path, tmp_path: Path) -> 
 
 def test_strata_are_independent(capsys, tmp_path: Path) -> None:
     """Rows added to one stratum leave another stratum's winners as they were."""
-    more = ROWS + [[f"N{i}", f"New{i}", "1", "North", "1"] for i in range(9)]
-    a = write(tmp_path / "a.csv", ROWS)
-    b = write(tmp_path / "b.csv", more[:3] + more[8:] + more[3:8])  # and in another place
+    more = CSV_ROWS + [[f"N{i}", f"New{i}", "1", "North", "1"] for i in range(9)]
+    a = save_csv(tmp_path / "a.csv", CSV_ROWS)
+    b = save_csv(tmp_path / "b.csv", more[:3] + more[8:] + more[3:8])  # and in another place
     outs = []
     for src in (a, b):
         out = tmp_path / f"{src.stem}.out.csv"
         argv = ["sample", src, "-k", "2", "--strata", "D", "--weights", "C", "--seed", "i"]
         assert run(capsys, *argv, "-o", out)[0] == 0
-        outs.append([row for row in drawn(out)[1:] if row[3] != "North"])
+        outs.append([row for row in read_csv(out)[1:] if row[3] != "North"])
     assert outs[0] == outs[1] and len(outs[0]) == 4
 
 
@@ -209,7 +174,7 @@ def test_systematic_known_answer(capsys, src: Path, tmp_path: Path) -> None:
     argv = ["sample", src, "-k", "3", "--method", "systematic", "--seed", "a", "-o", out]
     assert run(capsys, *argv)[0] == 0
     items = [i for i, _ in fixed_interval([1] * 8, 3, DrawStream("a"))]
-    assert drawn(out)[1:] == [ROWS[i] for i in items]
+    assert read_csv(out)[1:] == [CSV_ROWS[i] for i in items]
 
 
 def test_monetary_unit_known_answer(capsys, src: Path, tmp_path: Path) -> None:
@@ -219,7 +184,7 @@ def test_monetary_unit_known_answer(capsys, src: Path, tmp_path: Path) -> None:
     assert code == 0, err
     cents = [12050, 1500, 90000, 3310, 0, 41000, 125000, 7525]
     want = fixed_interval(cents, 4, DrawStream("a"))
-    assert drawn(out) == [[*HEAD, "Hits"]] + [ROWS[i] + [str(h)] for i, h in want]
+    assert read_csv(out) == [[*HEAD, "Hits"]] + [CSV_ROWS[i] + [str(h)] for i, h in want]
     assert f"interval {sum(cents)}/4" in err  # 70096.25 cents, shown exactly
 
 
@@ -231,9 +196,9 @@ def test_monetary_unit_known_answer(capsys, src: Path, tmp_path: Path) -> None:
     [("-2", "cannot be negative"), ("lots", "is not a number"), ("", "is blank")],
 )
 def test_a_bad_weight_is_named_by_its_cell(capsys, tmp_path: Path, value: str, reason: str) -> None:
-    rows = [list(r) for r in ROWS]
+    rows = [list(r) for r in CSV_ROWS]
     rows[5][2] = value  # data row 6 is line 7 of the file: cell C7
-    src = write(tmp_path / "raffle.csv", rows)
+    src = save_csv(tmp_path / "raffle.csv", rows)
     code, out, err = run(capsys, "sample", src, "-k", "2", "--weights", "Tickets", "--seed", "1")
     assert code == 1 and out == ""
     assert err.startswith(f"Error: {src}: cell C7: ") and reason in err
@@ -333,7 +298,7 @@ def test_weighted_draws_follow_the_rule_and_never_pick_the_excluded(rows, k, see
 
     with tempfile.TemporaryDirectory() as folder:
         table = [[f"id{i}", "x", str(w), s, "1"] for i, (w, s, _) in enumerate(rows)]
-        src = write(Path(folder) / "p.csv", table)
+        src = save_csv(Path(folder) / "p.csv", table)
         ids = Path(folder) / "ex.txt"
         banned = {f"id{i}" for i, (_, _, out) in enumerate(rows) if out}
         ids.write_text("\n".join(sorted(banned)) + "\n", encoding="utf-8")
@@ -347,7 +312,7 @@ def test_weighted_draws_follow_the_rule_and_never_pick_the_excluded(rows, k, see
             return
         assert code == 0
         want = [kept[p] for p in linear_weighted(weights, k, DrawStream(seed))] if k else []
-        got = [row[0] for row in drawn(out)[1:]]
+        got = [row[0] for row in read_csv(out)[1:]]
         assert got == [f"id{i}" for i in want]
         assert not set(got) & banned
 
@@ -357,4 +322,4 @@ def test_plain_sample_records_no_draw(capsys, src: Path, tmp_path: Path) -> None
     code, out, _ = run(capsys, "sample", src, "-k", "3", "--seed", "p", "--record", rec)
     assert code == 0 and "draw" not in json.loads(rec.read_text())["target"]
     got = list(csv.reader(io.StringIO(out, newline="")))[1:]
-    assert got == [ROWS[i] for i in deal(range(8), 3, seed="p")]
+    assert got == [CSV_ROWS[i] for i in deal(range(8), 3, seed="p")]

@@ -1,9 +1,9 @@
-"""Issue 20's draws on workbooks: the same rows as the same table saved as CSV, for every
+"""Raffles and audits on workbooks: the same rows as the same table saved as CSV, for every
 kind, and the rows the protocol's own reference code (docs/draw-protocol.md) draws.
 
 The workbook's outputs are read back with openpyxl and the csv module, not with
 xlshuffle; the expected rows of the reference tests come from the reference blocks of
-the protocol document, run as they are (``test_vectors.reference_namespace``).
+the protocol document, run as they are (``protocol_references.reference_namespace``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from protocol_references import reference_namespace
 from raffle_books import (
     HEAD,
     ROWS,
@@ -25,7 +26,6 @@ from raffle_books import (
     text,
     with_formula_tickets,
 )
-from test_vectors import reference_namespace
 
 from support import ROOT
 

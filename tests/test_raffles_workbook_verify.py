@@ -1,4 +1,4 @@
-"""Workbook draws of issue 20: ``verify`` replays them and refuses what differs; the
+"""Raffles and audits on workbooks: ``verify`` replays them and refuses what differs; the
 Python API (``sample_workbook``'s keywords, ``verify_record``); LibreOffice reads the
 sample sheet (slow)."""
 

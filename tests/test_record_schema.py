@@ -14,10 +14,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import openpyxl
 import pytest
 from openpyxl.worksheet.table import Table
 
+from schema_check import SCHEMA, VALIDATOR, errors  # noqa: F401 (the tests use them)
 from xlshuffle.cli import main
 from xlshuffle.common.record import RECORD_VERSION
 from xlshuffle.lists import api as lists_api
@@ -26,20 +28,9 @@ from xlshuffle.workbook import DrawRecord, restore_workbook, shuffle_workbook
 
 from support import ROOT
 
-jsonschema = pytest.importorskip("jsonschema")
-
-SCHEMA = json.loads((ROOT / "docs" / "record.schema.json").read_text(encoding="utf-8"))
-VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-
 
 def run(*argv: str | Path) -> int:
     return main([str(a) for a in argv])
-
-
-def errors(data: Any) -> list[str]:
-    return [
-        f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in VALIDATOR.iter_errors(data)
-    ]
 
 
 def _workbook(path: Path) -> Path:

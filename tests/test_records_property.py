@@ -250,6 +250,7 @@ def test_every_corpus_draw_verifies_and_a_one_cell_edit_is_caught(tmp_path: Path
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # forty generated workbooks, seconds (the CSV property below stays quick)
 @SETTINGS
 @given(
     spec=book_specs(min_rows=1),

@@ -8,6 +8,7 @@ workbooks and CSV/TSV lists. The edits are made on the saved bytes, not by xlshu
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -72,12 +73,23 @@ def _list(path: Path) -> Path:
 SOURCES = {"workbook": ("in.xlsx", _workbook), "list": ("in.csv", _list)}
 
 
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path, Path]]:
+    """Each source drawn once (a Python started per draw), for every test to copy."""
+    out = {}
+    for kind, (name, make) in SOURCES.items():
+        folder = tmp_path_factory.mktemp(kind)
+        src = make(folder / name)
+        out[kind] = (src, *_printed(folder, src, 4, "winners"))
+    return out
+
+
 @pytest.fixture(params=sorted(SOURCES))
-def drawn(request, tmp_path: Path) -> tuple[Path, Path, Path]:
-    name, make = SOURCES[request.param]
-    src = make(tmp_path / name)
-    record, saved = _printed(tmp_path, src, 4, "winners")
-    return src, record, saved
+def drawn(request, printed, tmp_path: Path) -> tuple[Path, Path, Path]:
+    """The source, the record and the saved winners, copies this test may edit."""
+    return tuple(  # type: ignore[return-value]
+        Path(shutil.copy(path, tmp_path / path.name)) for path in printed[request.param]
+    )
 
 
 def test_saved_winners_verify(drawn, capsys):

@@ -1,4 +1,4 @@
-"""Refusals that lead somewhere (issue 18): the deciding reason first, and every option a
+"""Refusals that lead somewhere: the deciding reason first, and every option a
 refusal suggests is accepted on the same file; ``--keep-blank-rows`` keeps blank rows
 inside the data in place while the other rows are drawn.
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import shutil
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 
 import oracle
 import xlshuffle
+from refusal_options import suggestions
 from xlshuffle import OptionError, WorkbookError, XlshuffleError
 from xlshuffle.cli import main
 from xlshuffle.workbook import (
@@ -33,40 +33,6 @@ from xlshuffle.workbook import (
 )
 
 ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
-
-_OPTION = re.compile(
-    r"--sheet (?:'[^']*'|\"'\"|[^\s,;()'\"])+|--(?:range|table|columns) [^\s,;()]+"
-    r"|--(?:header|no-header|keep-blank-rows)\b"
-)
-
-
-def suggestions(message: str) -> list[dict[str, object]]:
-    """The option sets a refusal names (options one space apart go together), as keyword
-    arguments of the workbook functions."""
-    groups: list[list[str]] = []
-    end = -2
-    for m in _OPTION.finditer(message):
-        if m.start() == end + 1 and groups:
-            groups[-1].append(m[0])
-        else:
-            groups.append([m[0]])
-        end = m.end()
-    keys = {"--range": "cells", "--table": "table", "--columns": "columns", "--sheet": "sheet"}
-    out = []
-    for group in groups:
-        kwargs: dict[str, object] = {}
-        for option in group:
-            name, _, value = option.partition(" ")
-            if name == "--sheet":
-                kwargs["sheet"] = shlex.split(value)[0]  # quoted as a shell would take it
-            elif name in keys:
-                kwargs[keys[name]] = value
-            elif name == "--keep-blank-rows":
-                kwargs["keep_blank_rows"] = True
-            else:
-                kwargs["header"] = name == "--header"
-        out.append(kwargs)
-    return out
 
 
 def refusal(src: Path, **kwargs: object) -> str:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from test_vectors import reference_namespace
+from protocol_references import reference_namespace
 from xlshuffle.cli import main
 from xlshuffle.draw.errors import SeedError
 from xlshuffle.draw.seed import Seed

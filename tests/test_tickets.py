@@ -8,10 +8,7 @@ auditors run).
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
-import json
-import re
 from fractions import Fraction
 from typing import Any
 
@@ -20,6 +17,7 @@ from consistent_sampler import sampler
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from protocol_references import VECTORS, decode_seed, reference_namespace
 from xlshuffle.draw.errors import EntryError, OptionError
 from xlshuffle.draw.tickets import (
     population_digest,
@@ -31,29 +29,8 @@ from xlshuffle.draw.tickets import (
     tickets_of,
 )
 
-from support import ROOT
-
-VECTORS: dict[str, Any] = json.loads(
-    (ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8")
-)
-
-
-def _seed(spec: dict[str, Any]) -> object:
-    if spec["type"] == "date":
-        return dt.date.fromisoformat(spec["value"])
-    return spec["value"]
-
-
-def _reference() -> dict[str, Any]:
-    """The python blocks of docs/draw-protocol.md, run in order in one namespace."""
-    text = (ROOT / "docs" / "draw-protocol.md").read_text(encoding="utf-8")
-    namespace: dict[str, Any] = {}
-    for number, block in enumerate(re.findall(r"```python\n(.*?)```", text, re.DOTALL), 1):
-        exec(compile(block, f"draw-protocol.md block {number}", "exec"), namespace)
-    return namespace
-
-
-REF = _reference()
+REF = reference_namespace()
+_seed = decode_seed
 
 
 # ---------------------------------------------------------------- known answers

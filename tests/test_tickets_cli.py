@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 from consistent_sampler import sampler
 
+from protocol_references import reference_namespace
 from raffle_books import HEAD, ROWS, read_csv, run, save_book, save_csv, sheet_rows, text
-from test_tickets import REF
+
+REF = reference_namespace()
 
 IDS = [str(r[0]) for r in ROWS]
 

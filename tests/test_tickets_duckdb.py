@@ -16,8 +16,8 @@ import duckdb
 import pytest
 
 from raffle_books import read_csv, run, save_csv
-from test_record_schema import errors
-from test_tickets_sql import DRAWS, HEAD, ROWS
+from schema_check import errors
+from ticket_tables import DRAWS, HEAD, ROWS
 from xlshuffle.lists.raffle import verify_draw_csv
 from xlshuffle.records import verify
 

@@ -6,32 +6,14 @@ without importing xlshuffle. If xlshuffle disagrees with them, xlshuffle is wron
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
-import json
-import re
 from typing import Any
 
 import pytest
 
 import xlshuffle
+from protocol_references import VECTORS, decode_seed, reference_blocks, reference_namespace
 from xlshuffle import DrawStream, deal, groups, normalise_seed, shuffle_grid, shuffled
-
-from support import ROOT
-
-VECTORS: dict[str, Any] = json.loads(
-    (ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8")
-)
-
-
-def decode_seed(spec: dict[str, Any]) -> object:
-    kind, value = spec["type"], spec["value"]
-    if kind == "date":
-        return dt.date.fromisoformat(value)
-    if kind == "datetime":
-        return dt.datetime.fromisoformat(value)
-    return value
-
 
 # ---------------------------------------------------------------- the issue's vectors
 
@@ -120,25 +102,6 @@ def test_groups_vector() -> None:
 
 
 # ---------------------------------------------------------------- the document itself
-
-
-def reference_blocks() -> list[str]:
-    """The python blocks of docs/draw-protocol.md: steps 1-5, sections 8-12, 13-14, 15, 16,
-    17, and the rules of sections 10-11 a caller asks for."""
-    text = (ROOT / "docs" / "draw-protocol.md").read_text(encoding="utf-8")
-    return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
-
-
-def reference_namespace() -> dict[str, Any]:
-    """Every reference block run, in order, in one namespace (later blocks use earlier ones)."""
-    blocks = reference_blocks()
-    # steps 1-5, sections 8-12, 13-14, 15, 16, 17, then sections 10-11's rules (one entry
-    # per ID, small strata taken whole): one block per later addition
-    assert len(blocks) >= 7, "docs/draw-protocol.md should hold its python reference blocks"
-    namespace: dict[str, Any] = {}
-    for number, block in enumerate(blocks, 1):
-        exec(compile(block, f"draw-protocol.md block {number}", "exec"), namespace)
-    return namespace
 
 
 def test_reference_implementation_in_the_docs_is_short_and_right() -> None:

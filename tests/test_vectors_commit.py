@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_vectors import VECTORS, reference_namespace
+from protocol_references import VECTORS, reference_namespace
 from xlshuffle import OptionError, deal
 from xlshuffle.draw.commit import (
     canonical_json,

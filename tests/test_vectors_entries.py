@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from test_vectors import VECTORS, decode_seed, reference_namespace
+from protocol_references import VECTORS, decode_seed, reference_namespace
 from xlshuffle.common.a1 import col_letters
 from xlshuffle.draw.protocol import DrawStream
 from xlshuffle.lists.raffle import draw_csv

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from test_vectors import VECTORS, decode_seed, reference_namespace
+from protocol_references import VECTORS, decode_seed, reference_namespace
 from xlshuffle import (
     DrawStream,
     canonical_id,

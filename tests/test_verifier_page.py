@@ -13,8 +13,10 @@ XLSHUFFLE_REQUIRE lists ``chromium`` (CI), when they fail.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -26,6 +28,7 @@ from typing import Any
 import pytest
 
 from browser_pages import chromium_browser, opened  # noqa: F401 (the module's browser)
+from xlshuffle.cli import main
 
 from support import ROOT, require
 
@@ -429,17 +432,27 @@ def test_prize_tables(page: Any) -> None:
 
 
 # ---------------------------------------------------------------- records of the command line
+#
+# End to end: the command line writes a record and its files, the page checks them. The quick
+# suite (-m "not slow") runs test_records_verify, a record of each draw on a list and a
+# workbook; the others are marked slow, as are the round trips in the sections below. The
+# checks of the page's own readers against Python's stay quick.
 
 
 def cli(*args: str | Path, cwd: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    subprocess.run(
-        [sys.executable, "-m", "xlshuffle", *map(str, args)],
-        cwd=cwd,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    """Run the command line in ``cwd``: its ``main``, which ``python -m xlshuffle`` runs, called
+    in this process (a Python started and xlshuffle imported per record cost more than the
+    page's check; the entry point itself is tested in tests/test_cli.py)."""
+    with contextlib.chdir(cwd):
+        assert main([str(a) for a in args]) == 0
+
+
+def cli_refused(*args: str | Path, cwd: Path) -> str:
+    """What the command line prints on stderr when it refuses (exits non-zero) in ``cwd``."""
+    err = io.StringIO()
+    with contextlib.chdir(cwd), contextlib.redirect_stderr(err):
+        assert main([str(a) for a in args]) != 0
+    return err.getvalue()
 
 
 def verify(page: Any, record: str, *files: Path | tuple[str, bytes]) -> dict[str, Any]:
@@ -535,6 +548,7 @@ def test_records_verify(
     assert verify(page, record, out, work / source)["verified"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -565,6 +579,7 @@ def test_draw_records_verify(page: Any, work: Path, options: list[str]) -> None:
     assert result["supported"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -588,6 +603,7 @@ def test_balanced_teams_verify(page: Any, work: Path, options: list[str]) -> Non
     assert "differs at row 2, column 6" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options", [[], ["-k", "2"], ["--balanced"], ["--balanced", "-k", "3"]], ids=" ".join
 )
@@ -608,6 +624,7 @@ def test_orders_records_verify(page: Any, work: Path, options: list[str]) -> Non
     assert "orders.csv differs at row " in result["message"]
 
 
+@pytest.mark.slow
 def test_orders_of_workbooks_verify(page: Any, work: Path) -> None:
     import openpyxl
 
@@ -626,6 +643,7 @@ def test_orders_of_workbooks_verify(page: Any, work: Path) -> None:
     assert "orders.xlsx differs at row 2" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("suffix", "options"),
     [
@@ -651,6 +669,7 @@ def test_allocation_records_verify(page: Any, work: Path, suffix: str, options: 
     assert f"alloc{suffix} " in result["message"]
 
 
+@pytest.mark.slow
 def test_orders_from_chosen_cells_verify(page: Any, work: Path) -> None:
     """--items-range and --ids-range: exactly those cells, as texts (a date in ISO 8601)."""
     import datetime as dt
@@ -689,6 +708,7 @@ def test_orders_from_chosen_cells_verify(page: Any, work: Path) -> None:
     assert "the items file holds 3 items, the record says 4" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
 def test_allocation_redcap_tables_verify(page: Any, work: Path, suffix: str) -> None:
     """REDCap's allocation table (always CSV) beside a CSV or workbook list."""
@@ -715,6 +735,7 @@ def test_allocation_redcap_tables_verify(page: Any, work: Path, suffix: str) -> 
     assert "redcap.csv differs at row 2, column 1" in result["message"]
 
 
+@pytest.mark.slow
 def test_the_exclusion_list_is_checked_when_given(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "2", "--id", "id", "--seed", "spring", "-o", "first.csv",
         "--record", "first.json", cwd=work)  # fmt: skip
@@ -731,6 +752,7 @@ def test_the_exclusion_list_is_checked_when_given(page: Any, work: Path) -> None
         assert "other.txt is not the exclusion list the draw used" in result["message"]
 
 
+@pytest.mark.slow
 def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Path) -> None:
     rows = ["$1,234.56", "1 234.50 €", "7", "0.10 €", "£12", "3'000", "250.5", "0"]
     text = "id,amount\n" + "".join(f'{i},"{a}"\n' for i, a in enumerate(rows, 1))
@@ -742,6 +764,7 @@ def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Pat
     assert result["verified"], result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("draw", "options"),
     [
@@ -776,6 +799,7 @@ def test_committed_draws_verify(page: Any, work: Path, draw: str, options: list[
     assert "the commitment in the record hashes to" in result["message"]
 
 
+@pytest.mark.slow
 def test_an_entrant_checks_their_own_entry(page: Any, work: Path) -> None:
     cli("commit", "draws.csv", "--draw", "sample", "-k", "2", "--beacon", "Lotto", "-o",
         "commitment.json", "--entrant-hashes", "salt.txt", cwd=work)  # fmt: skip
@@ -797,6 +821,7 @@ def test_an_entrant_checks_their_own_entry(page: Any, work: Path) -> None:
     page.wait_for_function("() => document.getElementById('entry-verdict').className === 'ok'")
 
 
+@pytest.mark.slow
 def test_an_edited_ticket_count_is_not_verified(page: Any, work: Path) -> None:
     cli("sample", "draws.csv", "-k", "3", "--weights", "tickets", "--seed", "42", "-o", "out.csv",
         "--record", "r.json", cwd=work)  # fmt: skip
@@ -831,6 +856,7 @@ def spliced(work: Path, honest: dict[str, Any], *options: str) -> str:
     return json.dumps(forged)
 
 
+@pytest.mark.slow
 def test_a_committed_draw_with_an_exclusion_list_verifies(page: Any, work: Path) -> None:
     (work / "april.txt").write_text("2\n", encoding="utf-8")
     record = committed(work, "-k", "2", "--id", "id", "--exclude", "april.txt")
@@ -841,6 +867,7 @@ def test_a_committed_draw_with_an_exclusion_list_verifies(page: Any, work: Path)
     assert "the draw is the committed one" in result["message"]
 
 
+@pytest.mark.slow
 def test_a_record_of_another_exclusion_list_is_not_the_committed_draw(
     page: Any, work: Path
 ) -> None:
@@ -870,6 +897,7 @@ def test_a_record_of_another_exclusion_list_is_not_the_committed_draw(
     assert "the commitment draws -k 2, the record 3" in result["message"]
 
 
+@pytest.mark.slow
 def test_strata_counts_are_pinned_by_the_commitment(page: Any, work: Path) -> None:
     honest = committed(work, "--strata", "site", "--strata-counts", "counts.csv")
     assert honest["commitment"]["body"]["inputs"][0]["holds"] == {"counts": [["N", 2], ["S", 1]]}
@@ -888,6 +916,7 @@ def test_strata_counts_are_pinned_by_the_commitment(page: Any, work: Path) -> No
     ) in result["message"]
 
 
+@pytest.mark.slow
 def test_a_committed_balanced_split_pins_the_earlier_split_it_avoids(page: Any, work: Path) -> None:
     cli("groups", "draws.csv", "-k", "2", "--balance", "site", "--seed", "march", "-o",
         "march.csv", "--record", "march.json", cwd=work)  # fmt: skip
@@ -911,6 +940,7 @@ def test_a_committed_balanced_split_pins_the_earlier_split_it_avoids(page: Any, 
     assert "the commitment pinned --avoid march.json holding an earlier split" in result["message"]
 
 
+@pytest.mark.slow
 def test_a_committed_draw_of_version_1_verifies(page: Any, work: Path) -> None:
     """A commitment of version 1 (the draw as options' texts, no file pinned) still verifies,
     and its options are still held against the record."""
@@ -942,6 +972,7 @@ def test_a_committed_draw_of_version_1_verifies(page: Any, work: Path) -> None:
     assert "the commitment draws -k 2, the record 3" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "options"),
     [("shuffle", []), ("sample", ["-k", "4"]), ("groups", ["-k", "3"])],
@@ -980,6 +1011,7 @@ def other_seed(record: str) -> str:
     return json.dumps({**data, "seed": data["seed"] + "x"})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -1026,6 +1058,7 @@ def test_kept_blank_rows_with_balanced_teams_verify(
     assert "differs at Entrants!F5: it holds 1, the draw gives (empty)" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -1070,6 +1103,7 @@ def test_kept_blank_rows_with_draws_verify(page: Any, work: Path, options: list[
     assert 'A2: it holds "someone else"' in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "text"),
     [
@@ -1094,6 +1128,7 @@ def test_lists_with_quotes_line_breaks_and_other_delimiters(
         assert result["verified"], result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["book.xlsx", "list.csv"])
 def test_an_in_place_draw_verifies_with_its_backup(page: Any, work: Path, name: str) -> None:
     cli("shuffle", name, "--in-place", "--record", "r.json", cwd=work)  # a fresh seed
@@ -1106,6 +1141,7 @@ def test_an_in_place_draw_verifies_with_its_backup(page: Any, work: Path, name: 
     assert f'with seed "{seed}"' in result["message"]
 
 
+@pytest.mark.slow
 def test_winners_printed_to_the_screen_verify(page: Any, work: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     winners = subprocess.run(
@@ -1136,6 +1172,7 @@ def restore_record(work: Path, record: str, shuffled: str, restored: str) -> str
     return json.dumps(restore_csv(data, work / shuffled, work / restored))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("source", "options"),
     [
@@ -1196,6 +1233,7 @@ def test_restore_records_verify(page: Any, work: Path, source: str, options: lis
     assert f"the original {source} holds 99.5" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("source", "options"),
     [
@@ -1241,6 +1279,7 @@ def test_a_restored_file_is_checked_with_the_shuffle_s_record(
     assert 'the restored back.xlsx differs at Entrants!C9: it holds "edited"' in result["message"]
 
 
+@pytest.mark.slow
 def test_one_record_of_several_inputs(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "list.tsv", "draws.csv", "--seed", "5", "--suffix", ".out",
         "--record", "r.json", cwd=work)  # fmt: skip
@@ -1256,6 +1295,7 @@ def test_one_record_of_several_inputs(page: Any, work: Path) -> None:
     assert "draws.out.csv differs at row 1, column 1" in result["message"]
 
 
+@pytest.mark.slow
 def test_the_page_s_own_buttons(page: Any, work: Path) -> None:
     cli("sample", "list.csv", "-k", "2", "--seed", "42", "-o", "out.csv", "--record", "r.json",
         cwd=work)  # fmt: skip
@@ -1272,6 +1312,7 @@ def test_the_page_s_own_buttons(page: Any, work: Path) -> None:
     assert page.inner_text("#verdict").startswith("NOT verified: ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "options"),
     [("shuffle", []), ("shuffle", ["--range", "B1:D301"]), ("sample", ["-k", "5"])],
@@ -1299,12 +1340,11 @@ FIXTURES = sorted(
 )
 
 
+@pytest.mark.slow
 def test_every_workbook_fixture_the_command_line_draws_verifies(page: Any, tmp_path: Path) -> None:
     """The engine's fixtures (shared and inline strings, shared and array formulas, CDATA,
     a document type, prefixed elements, Strict Open XML, tables, merges...): every draw the
     command line makes of them verifies in the page."""
-    from xlshuffle.cli import main
-
     checked = 0
     for fixture in FIXTURES:
         for command, options in (("shuffle", []), ("sample", ["-k", "2"]), ("groups", ["-k", "2"])):
@@ -1326,6 +1366,7 @@ def test_every_workbook_fixture_the_command_line_draws_verifies(page: Any, tmp_p
 V1 = ROOT / "tests" / "fixtures" / "records_v1"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(p.stem for p in V1.glob("*.json")))
 def test_version_1_records_verify(page: Any, name: str) -> None:
     """Records xlshuffle 0.1 wrote (tests/fixtures/records_v1) still verify in the page."""
@@ -1335,6 +1376,7 @@ def test_version_1_records_verify(page: Any, name: str) -> None:
     assert result["verified"], result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options", [[], ["--cards", "7", "--hands", "4"], ["--jokers", "2", "--decks", "2"]]
 )
@@ -1360,6 +1402,7 @@ def test_deal_records_verify(page: Any, tmp_path: Path, options: list[str]) -> N
     assert not verify(page, json.dumps(data))["supported"]
 
 
+@pytest.mark.slow
 def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
     record = json.loads((work / "r.json").read_text(encoding="utf-8"))
@@ -1370,6 +1413,7 @@ def test_a_changed_seed_is_not_verified(page: Any, work: Path) -> None:
     assert 'the seed "43" does not give the record' in result["message"]
 
 
+@pytest.mark.slow
 def test_a_changed_permutation_and_seed_together_are_caught_by_the_output(
     page: Any, work: Path
 ) -> None:
@@ -1385,6 +1429,7 @@ def test_a_changed_permutation_and_seed_together_are_caught_by_the_output(
     assert "the output out.csv differs at row 2" in result["message"]
 
 
+@pytest.mark.slow
 def test_a_one_cell_edit_of_a_list_output_is_not_verified(page: Any, work: Path) -> None:
     cli(
         "sample",
@@ -1414,6 +1459,7 @@ def test_a_one_cell_edit_of_a_list_output_is_not_verified(page: Any, work: Path)
     assert '"9"' in result["message"]
 
 
+@pytest.mark.slow
 def test_a_one_cell_edit_of_a_workbook_output_is_not_verified(page: Any, work: Path) -> None:
     import openpyxl
 
@@ -1438,6 +1484,7 @@ def test_a_one_cell_edit_of_a_workbook_output_is_not_verified(page: Any, work: P
     assert "saved again" in result["message"]
 
 
+@pytest.mark.slow
 def test_a_swapped_input_is_not_verified(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
     record = (work / "r.json").read_text(encoding="utf-8")
@@ -1455,6 +1502,7 @@ def test_a_swapped_input_is_not_verified(page: Any, work: Path) -> None:
     assert "the input book.xlsx is not the workbook the draw read" in result["message"]
 
 
+@pytest.mark.slow
 def test_unknown_kinds_are_not_passed(page: Any, work: Path) -> None:
     cli("shuffle", "list.csv", "--seed", "42", "-o", "out.csv", "--record", "r.json", cwd=work)
     record = json.loads((work / "r.json").read_text(encoding="utf-8"))
@@ -1716,6 +1764,7 @@ def test_cell_texts_are_xlshuffles(page: Any, tmp_path: Path) -> None:
     assert page_texts(page, path) == python_texts(path)
 
 
+@pytest.mark.slow
 def test_committed_workbook_draws_verify(page: Any, tmp_path: Path) -> None:
     import re
     import zipfile
@@ -1725,9 +1774,10 @@ def test_committed_workbook_draws_verify(page: Any, tmp_path: Path) -> None:
     work = tmp_path
     odd_book(work / "odd.xlsx")
     # its =1+1 has no saved value (openpyxl wrote it): commit refuses to digest it as blank
-    with pytest.raises(subprocess.CalledProcessError) as refused:
-        cli("commit", "odd.xlsx", "-k", "3", "--beacon", "b", "-o", "c.json", cwd=work)
-    assert b"Entrants!E6 is a formula without a saved value" in refused.value.stderr
+    refused = cli_refused(
+        "commit", "odd.xlsx", "-k", "3", "--beacon", "b", "-o", "c.json", cwd=work
+    )
+    assert "Entrants!E6 is a formula without a saved value" in refused
     with zipfile.ZipFile(work / "odd.xlsx") as src:  # the value Excel would have saved
         parts = {info.filename: src.read(info) for info in src.infolist()}
     sheet = parts["xl/worksheets/sheet1.xml"].decode()
@@ -1769,6 +1819,7 @@ def test_committed_workbook_draws_verify(page: Any, tmp_path: Path) -> None:
     assert "not the committed list" in result["message"]
 
 
+@pytest.mark.slow
 def test_committed_workbook_with_a_header_and_kept_rows(page: Any, work: Path) -> None:
     import datetime as dt
 
@@ -1795,6 +1846,7 @@ def test_committed_workbook_with_a_header_and_kept_rows(page: Any, work: Path) -
     assert "the input is the committed list" in result["message"]
 
 
+@pytest.mark.slow
 def test_committed_workbook_of_durations_verifies(page: Any, work: Path) -> None:
     """Cells shown as elapsed time are digested as Python prints the duration."""
     import openpyxl
@@ -1905,6 +1957,7 @@ def locked_draw(
     return "\t".join(draw.log_row()), path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", list(LOCKED))
 def test_draw_log_rows_verify(page: Any, tmp_path: Path, mode: str) -> None:
     row, book = locked_draw(tmp_path, mode)
@@ -1923,6 +1976,7 @@ def test_draw_log_rows_verify(page: Any, tmp_path: Path, mode: str) -> None:
     assert result["supported"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["shuffle", "winners", "raffle"])
 def test_an_edited_cell_of_a_locked_draw_is_not_verified(
     page: Any, tmp_path: Path, mode: str
@@ -1949,6 +2003,7 @@ def test_an_edited_cell_of_a_locked_draw_is_not_verified(
         assert "the values in People!A2:C10 are not the ones the draw read" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["shuffle", "winners", "groups"])
 def test_a_committed_locked_draw_verifies(page: Any, tmp_path: Path, mode: str) -> None:
     """A draw-and-lock of a committed list: the log row's commitment columns (section 17)."""
@@ -1985,6 +2040,7 @@ def test_a_committed_locked_draw_verifies(page: Any, tmp_path: Path, mode: str) 
     assert "give the seed" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["shuffle", "winners"])
 def test_a_committed_locked_draw_of_dates_verifies(page: Any, tmp_path: Path, mode: str) -> None:
     """The list digest of a locked committed draw takes dates in ISO 8601 and floats by
@@ -2037,6 +2093,7 @@ def test_a_committed_locked_draw_of_dates_verifies(page: Any, tmp_path: Path, mo
     assert "not the committed list" in result["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["shuffle", "winners"])
 def test_a_restored_locked_draw_verifies_from_its_input(
     page: Any, tmp_path: Path, mode: str
@@ -2099,10 +2156,11 @@ def edited(path: Path, sheet: str, cell: str, value: Any) -> tuple[str, bytes]:
     return path.name, path.with_name("edited.xlsx").read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("balanced", [False, True])
 def test_draw_log_orders_rows_verify(page: Any, tmp_path: Path, balanced: bool) -> None:
     pytest.importorskip("xlwings")
-    from test_excel_lock_designs import study
+    from excel_book import study
 
     excel = study()
     if balanced:
@@ -2123,10 +2181,10 @@ def test_draw_log_orders_rows_verify(page: Any, tmp_path: Path, balanced: bool) 
     assert "Orders!A3 holds" in result["message"]
 
 
+@pytest.mark.slow
 def test_draw_log_allocation_rows_verify(page: Any, tmp_path: Path) -> None:
     pytest.importorskip("xlwings")
-    from test_excel_lock import Excel
-    from test_excel_lock_designs import ARGS, seeded
+    from excel_book import ARGS, Excel, seeded
 
     excel = seeded(Excel([["Trial"]], None), "trial 7")
     script(excel, "write_allocation_list", *ARGS)
@@ -2146,9 +2204,10 @@ def test_draw_log_allocation_rows_verify(page: Any, tmp_path: Path) -> None:
     assert not result["verified"]
 
 
+@pytest.mark.slow
 def test_draw_log_commit_rows_verify(page: Any, tmp_path: Path) -> None:
     pytest.importorskip("xlwings")
-    from test_excel_lock import people
+    from excel_book import people
 
     excel = people()
     script(excel, "commit_selection", "sample", 2, "Lotto 2026-12-04")
@@ -2343,6 +2402,7 @@ def _resaved(src: Path, dst: Path, edit: Any = None) -> bytes:
     return dst.read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shared", [False, True], ids=["plain", "shared"])
 @pytest.mark.parametrize(
     "options", [[], ["--by", "cells", "--range", "F2:H31"]], ids=["rows", "cells"]
@@ -2403,6 +2463,7 @@ def with_draw(record: dict[str, Any], **draw: Any) -> str:
     return json.dumps({**record, "target": {**record["target"], "draw": spec}})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -2439,6 +2500,7 @@ def test_one_entry_per_id_verifies(page: Any, work: Path, options: list[str]) ->
     assert not result["verified"]
 
 
+@pytest.mark.slow
 def test_one_entry_per_id_in_a_workbook_verifies(page: Any, work: Path) -> None:
     import openpyxl
 
@@ -2460,6 +2522,7 @@ def test_one_entry_per_id_in_a_workbook_verifies(page: Any, work: Path) -> None:
     assert not result["verified"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -2496,6 +2559,7 @@ def test_small_strata_taken_whole_verify(page: Any, work: Path, options: list[st
 # ---------------------------------------------------------------- exclusion lists by the ID column
 
 
+@pytest.mark.slow
 def test_an_exclusion_csv_is_read_by_the_id_column(page: Any, work: Path) -> None:
     """Last draw's winners file (several columns) given to --exclude, and to the page."""
     cli("sample", "draws.csv", "-k", "3", "--id", "id", "--seed", "spring", "-o", "last.csv",
@@ -2541,6 +2605,7 @@ def test_an_exclusion_csv_is_read_by_the_id_column(page: Any, work: Path) -> Non
     assert "matched no entrant, but 0 of those in last.csv do not" in result["message"]
 
 
+@pytest.mark.slow
 def test_an_exclusion_workbook_cannot_be_checked_by_the_page(page: Any, work: Path) -> None:
     import openpyxl
 
@@ -2562,6 +2627,7 @@ def test_an_exclusion_workbook_cannot_be_checked_by_the_page(page: Any, work: Pa
     assert "give the exclusion list too" in result["message"]
 
 
+@pytest.mark.slow
 def test_an_exclusion_that_left_out_nobody_shows_the_warning(page: Any, work: Path) -> None:
     (work / "nobody.txt").write_text("99\n98\n", encoding="utf-8")
     record = draw_record(work, "draws.csv", "-k", "3", "--id", "id", "--exclude", "nobody.txt")

@@ -19,7 +19,6 @@ encrypted) must be refused. The input is never changed.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import re
 import zipfile
@@ -29,60 +28,12 @@ from pathlib import Path
 import pytest
 
 import oracle
+from shared_corpus import CORPUS, REASONS, corpus_manifest, real_suffix
 from xlshuffle import XlshuffleError
 from xlshuffle.workbook import restore_workbook, shuffle_workbook
 from xlshuffle.workbook.scan.refs import parse_area
 
-from support import SHARED, require
-
-CORPUS = SHARED / "corpus"
-
-#: Why a workbook may be refused; every refusal must match one of these.
-REASONS = {
-    "formula would leave the sheet": r"the formula in [A-Z]+\d+ cannot move to",
-    "protected sheet": r"is protected: unprotect it",
-    "pivot table in the selection": r"pivot table output .* lies in the selection",
-    "selection cuts a table": r"cuts through table",
-    "merge across drawn rows": r"merged cells .* span cells the draw moves apart",
-    "array formula, spill or data table": r"holds (an array formula or spill|a data table)",
-    "link or comment across drawn rows": r"(hyperlink|comment|threaded comment) .* covers cells",
-    "encrypted": r"password-protected \(encrypted\)",
-    "legacy or not a workbook": r"legacy Excel|not a zip package|the file is empty|OpenDocument",
-    "damaged": r"damaged or not a zip package|not well-formed XML|out of order|cut short",
-    "entity declarations": r"declares XML entities",
-    "no worksheet": r"has no worksheet to draw from",
-    "blank row inside the data": r"blank inside the data",
-    "two header rows": r"look like two header rows|join header row",
-    "no data rows": r"is only a header row .* no data rows|holds no data",
-}
-
-
-def _manifest() -> dict[str, str]:
-    path = CORPUS / "MANIFEST.tsv"
-    if not path.exists():
-        return {}
-    with path.open(encoding="utf-8", newline="") as fh:
-        return {row["file"]: row["category"] for row in csv.DictReader(fh, delimiter="\t")}
-
-
-def _real_suffix(path: Path) -> str:
-    """The extension Excel needs for this package, read from its content types (some
-    corpus files are macro-enabled workbooks named .xlsx: an output must not copy that)."""
-    try:
-        with zipfile.ZipFile(path) as zf:
-            types = zf.read("[Content_Types].xml").decode("utf-8", "replace")
-    except (zipfile.BadZipFile, KeyError, OSError, RuntimeError, ValueError):
-        return path.suffix
-    # only the workbook part has a "...main+xml" content type
-    for mark, suffix in (
-        ("sheet.macroEnabled.main+xml", ".xlsm"),
-        ("template.macroEnabled.main+xml", ".xltm"),
-        ("spreadsheetml.template.main+xml", ".xltx"),
-        ("spreadsheetml.sheet.main+xml", ".xlsx"),
-    ):
-        if mark in types:
-            return suffix
-    return path.suffix
+from support import require
 
 
 def _reason(message: str) -> str | None:
@@ -135,14 +86,14 @@ def _row_key(cells, cols=None) -> tuple:
 
 @pytest.mark.slow
 def test_every_corpus_workbook_is_drawn_exactly_or_refused_for_a_reason(tmp_path: Path):
-    manifest = _manifest()
+    manifest = corpus_manifest()
     require("corpus", bool(manifest), f"put the shared corpus at {CORPUS}")
     outcomes: Counter[str] = Counter()
     drawn: list[tuple[Path, Path, Path, object]] = []
     for i, (name, category) in enumerate(sorted(manifest.items())):
         src = CORPUS / name
         digest = hashlib.sha256(src.read_bytes()).hexdigest()
-        out = tmp_path / f"out{i}{_real_suffix(src)}"
+        out = tmp_path / f"out{i}{real_suffix(src)}"
         try:
             record = shuffle_workbook(src, out, seed="corpus")
         except XlshuffleError as exc:
@@ -164,7 +115,7 @@ def test_every_corpus_workbook_is_drawn_exactly_or_refused_for_a_reason(tmp_path
         assert hashlib.sha256(src.read_bytes()).hexdigest() == digest, f"{name} changed"
     print(f"corpus: {dict(outcomes)}")
     valid = sum(1 for c in manifest.values() if c != "negative")
-    # Workbooks whose active sheet holds data rows. Until issue 18 the 62 empty or
+    # Workbooks whose active sheet holds data rows. Until empty sheets were refused the 62 empty or
     # header-only sheets were "drawn" (into records verify rejected) and counted here as
     # drawn exactly, which is how 0.7 of all valid files was reached; of the files with
     # data rows 80 of 136 draw at once today (the rest: a blank row inside the data, two
@@ -210,7 +161,7 @@ def _check_libreoffice(drawn) -> None:
         # workbooks (120 files) a run, a few seconds of start-up each
         for items in (group[i : i + 40] for i in range(0, len(group), 40)):
             compared += _compare_batch(items, index)
-    # nearly every drawn workbook (the empty sheets "drawn" before issue 18 no longer are)
+    # nearly every drawn workbook (the empty sheets once "drawn" no longer are)
     assert compared >= max(60, 0.9 * len(drawn)), (compared, len(drawn))
 
 
@@ -231,7 +182,6 @@ def _too_wide_for_csv(src: Path, sheet: str) -> bool:
     """A sheet that reaches row 1,048,576 or column ZZZ (one cell or comment out there is
     enough): LibreOffice's CSV export writes the whole used area, a million rows by
     thousands of columns, which takes it many minutes. Two corpus files are like that."""
-    import zipfile
 
     part = oracle.sheet_part(src, sheet)
     with zipfile.ZipFile(src) as zf:

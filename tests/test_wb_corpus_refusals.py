@@ -1,4 +1,4 @@
-"""Every option a refusal suggests on the shared corpus draws (issue 18).
+"""Every option a refusal suggests on the shared corpus draws.
 
 For each workbook of ../shared/corpus the default shuffle of the active sheet is tried
 (a dry run). For each refusal, every option set it names (``--range X``, ``--header``,
@@ -10,32 +10,22 @@ The tally (drawn at once, drawn with a suggested option, refused by reason) is p
 
 from __future__ import annotations
 
-import csv
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from test_refusals import suggestions
-from test_wb_corpus import _real_suffix
+from refusal_options import suggestions
+from shared_corpus import CORPUS, corpus_manifest, real_suffix
 from xlshuffle import XlshuffleError
 from xlshuffle.workbook import shuffle_workbook, verify_record
 
-from support import SHARED, require
-
-CORPUS = SHARED / "corpus"
+from support import require
 
 
-def _files() -> list[str]:
-    path = CORPUS / "MANIFEST.tsv"
-    if not path.exists():
-        return []
-    with path.open(encoding="utf-8", newline="") as fh:
-        return sorted(row["file"] for row in csv.DictReader(fh, delimiter="\t"))
-
-
+@pytest.mark.slow  # the whole corpus, a draw per suggestion
 def test_every_option_a_corpus_refusal_suggests_draws(tmp_path: Path) -> None:
-    files = _files()
+    files = sorted(corpus_manifest())
     require("corpus", bool(files), f"put the shared corpus at {CORPUS}")
     tally: Counter[str] = Counter()
     tried = 0
@@ -49,7 +39,7 @@ def test_every_option_a_corpus_refusal_suggests_draws(tmp_path: Path) -> None:
             tally["drawn at once"] += 1
             continue
         for j, options in enumerate(offered):
-            out = tmp_path / f"out{i}-{j}{_real_suffix(src)}"
+            out = tmp_path / f"out{i}-{j}{real_suffix(src)}"
             try:
                 record = shuffle_workbook(src, out, seed="corpus", **options)  # type: ignore[arg-type]
                 verify_record(record, input=src, output=out)

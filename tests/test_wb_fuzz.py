@@ -18,6 +18,7 @@ import tempfile
 import time
 import tracemalloc
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -247,9 +248,13 @@ def test_a_member_needing_a_zip_version_no_one_defined_is_refused(tmp_path: Path
 COST_SECONDS = 5.0
 COST_KB = 300 * 1024
 
+# The books of many rows or megabytes take seconds each to build and draw: the full suite runs
+# them, the quick one the claims and shapes that stay small.
+BIG = pytest.mark.slow
+
 COSTLY = [
-    ("merges", "shuffle", "drawn"),
-    ("merges", "groups", "drawn"),
+    pytest.param("merges", "shuffle", "drawn", marks=BIG),
+    pytest.param("merges", "groups", "drawn", marks=BIG),
     ("wide_merges", "shuffle", "drawn"),
     ("wide_merges", "cells", "drawn"),
     # the lone cell at XFD1048576 leaves a gap the layout rules will not guess across
@@ -259,28 +264,32 @@ COSTLY = [
     ("whole_sheet_claims", "cells", "refused: .*blank inside the data"),
     ("wide_used_range", "shuffle", "drawn"),
     ("wide_used_range", "within-rows", "drawn"),
-    ("empty_rows", "shuffle", "drawn"),
-    ("empty_rows", "sample", "drawn"),
-    ("long_values", "shuffle", "drawn"),
-    ("long_values", "groups", "drawn"),
+    pytest.param("empty_rows", "shuffle", "drawn", marks=BIG),
+    pytest.param("empty_rows", "sample", "drawn", marks=BIG),
+    pytest.param("long_values", "shuffle", "drawn", marks=BIG),
+    pytest.param("long_values", "groups", "drawn", marks=BIG),
 ]
 
 
 @pytest.fixture(scope="module")
-def costly_books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def costly_books(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """Each adversarial workbook, built once, when a test first asks for it."""
     folder = tmp_path_factory.mktemp("costly")
-    books = {}
-    for name, build in wb_costly.BUILDERS.items():
-        books[name] = folder / f"{name}.xlsx"
-        books[name].write_bytes(wb_costly.workbook(build()))
-    return books
+
+    def book(name: str) -> Path:
+        path = folder / f"{name}.xlsx"
+        if not path.exists():
+            path.write_bytes(wb_costly.workbook(wb_costly.BUILDERS[name]()))
+        return path
+
+    return book
 
 
 @pytest.mark.parametrize(("name", "call", "outcome"), COSTLY)
 def test_cost_follows_the_content(
-    costly_books: dict[str, Path], tmp_path: Path, name: str, call: str, outcome: str
+    costly_books: Callable[[str], Path], tmp_path: Path, name: str, call: str, outcome: str
 ) -> None:
-    src = costly_books[name]
+    src = costly_books(name)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(TESTS)])}
     out = tmp_path / "o.xlsx"
     done = subprocess.run(

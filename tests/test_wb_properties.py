@@ -45,7 +45,9 @@ headers = st.sampled_from([None, True, False])
 seeds = st.one_of(st.integers(0, 10**9), st.text(min_size=1, max_size=8))
 
 # Each example writes and reads a few small workbooks: no deadline, and a function-scoped
-# temporary folder is not used (hypothesis runs many examples per test call).
+# temporary folder is not used (hypothesis runs many examples per test call). A property
+# takes seconds (a hundred examples), so each is marked slow: the quick suite draws the
+# engine's fixtures (tests/test_wb_engine.py, test_batch.py), the full suite runs these.
 SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
@@ -430,6 +432,7 @@ def check_draw(src: Path, dst: Path, record: Any, by: str, header: bool | None, 
 # ---------------------------------------------------------------- the properties
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(spec=book_specs(), by=modes, header=headers, seed=seeds)
 def test_any_mode_moves_values_and_translates_formulas(spec, by, header, seed) -> None:
@@ -446,6 +449,7 @@ def test_any_mode_moves_values_and_translates_formulas(spec, by, header, seed) -
         check_draw(src, dst, record, by, header, seed)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     spec=book_specs(with_formulas=False, with_merges=False), by=modes, header=headers, seed=seeds
@@ -469,6 +473,7 @@ def test_members_not_listed_are_byte_identical_and_in_order(spec, by, header, se
         check_draw(src, dst, record, by, header, seed)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(spec=book_specs(min_rows=1), header=headers, seed=seeds)
 def test_whole_rows_carry_attributes_merges_comments_links_and_styles(spec, header, seed) -> None:
@@ -495,6 +500,7 @@ def same_sheet(a: Path, b: Path) -> None:
     assert no_spans(oracle.sheet_rows(a, SHEET)) == no_spans(oracle.sheet_rows(b, SHEET))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(spec=book_specs(), by=modes, header=headers, seed=seeds)
 def test_shuffle_then_restore_gives_back_the_sheet(spec, by, header, seed) -> None:
@@ -514,6 +520,7 @@ def test_shuffle_then_restore_gives_back_the_sheet(spec, by, header, seed) -> No
         assert links(wb_back[SHEET]) == links(wb_in[SHEET])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(spec=book_specs(with_merges=False), seed=seeds, data=st.data())
 def test_sample_is_the_first_k_rows_of_the_shuffle(spec, seed, data) -> None:
@@ -557,6 +564,7 @@ def test_sample_is_the_first_k_rows_of_the_shuffle(spec, seed, data) -> None:
         assert [[cached(c) for c in row] for row in sheet.iter_rows()] == result.table
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(spec=book_specs(min_rows=1), seed=seeds, data=st.data())
 def test_groups_numbers_are_the_cores(spec, seed, data) -> None:
@@ -580,6 +588,7 @@ def test_groups_numbers_are_the_cores(spec, seed, data) -> None:
         assert no_spans(oracle.sheet_rows(src, SHEET)) == no_spans(oracle.sheet_rows(dst, SHEET))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(spec=book_specs(min_rows=2), by=modes, header=headers, seed=seeds, data=st.data())
 def test_verify_passes_and_catches_one_changed_cell(spec, by, header, seed, data) -> None:
@@ -644,6 +653,7 @@ def ranges(draw: st.DrawFn, n_rows: int, n_cols: int) -> str:
     return f"{get_column_letter(left)}{top}:{get_column_letter(right)}{bottom}"
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     spec=book_specs(min_rows=1, layout_traps=True),
@@ -667,6 +677,7 @@ def test_explicit_cells_move_only_those_cells(spec, by, header, seed, data) -> N
         check_draw(src, dst, record, by, header, seed)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     spec=book_specs(min_rows=1, layout_traps=True),

@@ -17,8 +17,8 @@ from xlshuffle.workbook import shuffle_workbook
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from test_refusals import suggestions  # noqa: E402  (the tests' parser of a refusal's options)
-from test_wb_corpus import REASONS  # noqa: E402  (the first pattern that matches names it)
+from refusal_options import suggestions  # noqa: E402  (the tests' parser of a refusal's options)
+from shared_corpus import REASONS  # noqa: E402  (the first pattern that matches names it)
 
 
 def reason_of(message: str) -> str:
