@@ -275,8 +275,8 @@ def test_outside_the_add_in_a_mistake_still_raises() -> None:
 
 
 def test_the_add_in_draws_tickets_strata_and_audits_like_office_js() -> None:
-    """The raffle and audit functions' arguments through the add-in's own ``call_udf``: omitted ones arrive as
-    COM's "missing" marker, numbers as floats; the draws are the protocol's (the oracle
+    """The raffle and audit functions' arguments through the add-in's own ``call_udf``:
+    omitted ones arrive as COM's "missing" marker, numbers as floats; the draws are the protocol's (the oracle
     is tools/make_vectors.py, which never imports xlshuffle)."""
     from protocol_references import MV
 

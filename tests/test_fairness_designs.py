@@ -1,4 +1,5 @@
-"""The fairness lab's design proofs (research and classroom designs), held against closed forms worked out here.
+"""The fairness lab's proofs of the research and classroom designs, held against closed
+forms worked out here.
 
 ``xlshuffle.lab.designs`` runs the real per-person and counterbalanced orders, block
 allocation lists and balanced teams through the scripted source; each test compares its

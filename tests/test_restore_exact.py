@@ -180,8 +180,8 @@ def test_every_restored_corpus_workbook_is_its_input_but_what_is_recomputed(tmp_
         restored += 1
         if problems:
             failures.append(f"{name}: {problems[0]}")
-    # 80 workbooks draw (the 62 empty or header-only sheets "drawn" before empty sheets were refused, and
-    # counted here, are refused now)
+    # 80 workbooks draw (the 62 empty or header-only sheets once "drawn", and counted here,
+    # are refused now)
     assert restored >= 75, restored
     assert not failures, "\n".join(failures)
 
