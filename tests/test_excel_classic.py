@@ -276,8 +276,8 @@ def test_outside_the_add_in_a_mistake_still_raises() -> None:
 
 def test_the_add_in_draws_tickets_strata_and_audits_like_office_js() -> None:
     """The raffle and audit functions' arguments through the add-in's own ``call_udf``:
-    omitted ones arrive as COM's "missing" marker, numbers as floats; the draws are the protocol's (the oracle
-    is tools/make_vectors.py, which never imports xlshuffle)."""
+    omitted ones arrive as COM's "missing" marker, numbers as floats; the draws are the
+    protocol's (the oracle is tools/make_vectors.py, which never imports xlshuffle)."""
     from protocol_references import MV
 
     tickets = column(5.0, 1.0, 0.0, 2.5, 4.0, 1.0, 3.0, 0.5, 2.0, 6.0)
