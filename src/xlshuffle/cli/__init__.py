@@ -55,7 +55,10 @@ class UsageError(Exception):
     """A command line that does not make sense: printed as one line, exit code 2."""
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
+    """The parser of the command and of every subcommand (and of theirs): a mistake is one
+    line naming the help to read (exit code 2), never argparse's usage dump."""
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
@@ -113,7 +116,7 @@ def one_or_more(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of the ``xlshuffle`` command, with every installed subcommand."""
-    parser = _Parser(
+    parser = Parser(
         prog="xlshuffle",
         description="Fair, reproducible shuffles, deals and draws (draw protocol v1).",
         epilog="Without --seed a fresh seed is drawn and printed on stderr for replay. A "
@@ -121,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
         '=SHUFFLE(r, "42.0").',
     )
     parser.add_argument("--version", action="version", version=f"xlshuffle {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     for name in _COMMANDS:
         try:

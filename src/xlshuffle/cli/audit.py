@@ -30,7 +30,7 @@ _RATE = "a decimal (0.95) or a percentage (95%%)"
 
 def register(sub: Any) -> None:
     """Add ``plan`` and ``evaluate`` to the ``xlshuffle`` parser."""
-    from . import _Parser
+    from . import Parser
 
     plan = sub.add_parser(
         "plan",
@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
         "stays below the tolerable rate at the confidence asked (the AICPA Audit Sampling "
         "guide's tables; jfa's planning()).",
     )
-    kinds = plan.add_subparsers(dest="kind", metavar="KIND", parser_class=_Parser, required=True)
+    kinds = plan.add_subparsers(dest="kind", metavar="KIND", parser_class=Parser, required=True)
     p = kinds.add_parser(
         "attribute",
         help="items to test for a deviation rate",
@@ -73,7 +73,7 @@ def register(sub: Any) -> None:
         description="The upper limit on the population's deviation rate or misstatement at "
         "the confidence asked, after the sample is audited.",
     )
-    kinds = ev.add_subparsers(dest="kind", metavar="KIND", parser_class=_Parser, required=True)
+    kinds = ev.add_subparsers(dest="kind", metavar="KIND", parser_class=Parser, required=True)
     p = kinds.add_parser(
         "attribute",
         help="the upper deviation limit",
