@@ -14,12 +14,13 @@ import operator
 import re
 from array import array
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...draw.errors import WorkbookError
-from .refs import MAX_COL, MAX_ROW, col_index
+from .refs import MAX_COL, MAX_ROW, col_index, col_letters
 from .xmlscan import Tag, attrs, element_end, iter_tags, local, tag_end
 
-__all__ = ["Cell", "SheetXml", "parse_cells", "sheet_label"]
+__all__ = ["Cell", "SheetXml", "numbered_row", "parse_cells", "sheet_label"]
 
 _ROW_R = re.compile(rb"\sr\s*=\s*[\"'](\d{1,8})[\"']")
 _MARKUP = re.compile(rb"<[!?]")
@@ -161,6 +162,70 @@ def _inner(row: bytes, cell: Cell, prefix: bytes) -> None:
         pos = end
 
 
+# an ``r`` attribute (or text that reads like one, which only sends a row the careful way)
+_ANY_R = re.compile(rb"\sr\s*=")
+
+
+@lru_cache(maxsize=64)
+def _cell_marks(prefix: bytes, n: int) -> tuple[bytes, ...]:
+    """``<c r="A``, ``<c r="B``... for the first ``n`` columns."""
+    return tuple(b"<" + prefix + b'c r="' + col_letters(c).encode() for c in range(1, n + 1))
+
+
+def numbered_row(row: bytes, number: int, prefix: bytes) -> bytes | None:
+    """A row whose cells say no ``r`` (legal: each is then the one after the previous,
+    the first in column A), with ``r`` written as the cell-by-cell path writes it: right
+    after the name of every cell, and of the row's start tag when it has none.
+
+    Done by a split and C-level maps, with no Python code a cell, so that such rows take
+    the paths of rows that say their place. None when any cell says ``r``, or the row holds
+    markup that the split could misread (a comment or CDATA, an element whose name starts
+    with ``c`` inside a rich text, a tag spelled with a line break): the caller then reads
+    the row cell by cell. A row that says ``r="N"`` first says ``number`` instead.
+
+    Examples
+    --------
+    >>> numbered_row(b'<row spans="1:2"><c t="s"><v>0</v></c><c/></row>', 7, b"")
+    b'<row r="7" spans="1:2"><c r="A7" t="s"><v>0</v></c><c r="B7"/></row>'
+    >>> numbered_row(b'<x:row r="2"><x:c><x:v>1</x:v></x:c></x:row>', 9, b"x:")
+    b'<x:row r="9"><x:c r="A9"><x:v>1</x:v></x:c></x:row>'
+    >>> numbered_row(b'<row><c r="A7"><v>1</v></c><c><v>2</v></c></row>', 7, b"") is None
+    True
+    """
+    h = row.find(b">") + 1
+    if h <= 0 or row.count(b'"', 0, h) % 2 or row.count(b"'", 0, h) % 2:
+        return None
+    body = row[h:]
+    if _ANY_R.search(body) is not None or (b"!" in body and b"<!" in body):
+        return None
+    head = row[:h]
+    cut = len(prefix) + 4  # <row
+    if _ANY_R.search(head) is None:
+        if head[cut : cut + 1] not in (b" ", b">", b"/"):
+            return None
+        head = head[:cut] + b' r="%d"' % number + head[cut:]
+    elif head.startswith(b' r="', cut):
+        head = head[:cut] + b' r="%d' % number + head[head.index(b'"', cut + 4) :]
+    else:
+        return None
+    mark = b"<" + prefix + b"c"
+    parts = body.split(mark)
+    n = len(parts) - 1
+    if not n:
+        return head + body
+    if (
+        n > MAX_COL
+        or body.count(mark + b">") + body.count(mark + b" ") + body.count(mark + b"/") != n
+    ):
+        return None
+    tail = b"".join(
+        itertools.chain.from_iterable(
+            zip(_cell_marks(prefix, n), itertools.repeat(b'%d"' % number), parts[1:])
+        )
+    )
+    return head + parts[0] + tail
+
+
 def _closed_or_empty(data: bytes, starts: array[int], ends: array[int], close: bytes) -> bool:
     """Whether each span is a row that ends with ``close`` or a lone empty row tag (one
     ``<``, ending ``/>``; ``<`` cannot occur in an attribute value). C-level passes."""
@@ -242,8 +307,16 @@ class SheetXml:
         # two C-level passes: no Python code runs per row
         starts = array("q", map(re.Match.start, pattern.finditer(data, start, stop)))
         numbers = array("l", map(int, pattern.findall(data, start, stop)))
-        if len(starts) != data.count(open_tag, start, stop):
-            return False
+        count = data.count(open_tag, start, stop)
+        if len(starts) != count:
+            if starts or not self._unnumbered(start, stop):
+                return False
+            # no row says its number: each is the one after the previous
+            bare = re.compile(re.escape(open_tag) + rb"[ >/]")
+            starts = array("q", map(re.Match.start, bare.finditer(data, start, stop)))
+            if len(starts) != count or count > MAX_ROW:
+                return False
+            numbers = array("l", range(1, count + 1))
         if not starts:
             return not data[start:stop].strip()
         if data[start : starts[0]].strip():
@@ -264,6 +337,12 @@ class SheetXml:
             return False
         self.numbers, self.starts, self.ends = numbers, starts, ends
         return True
+
+    def _unnumbered(self, start: int, stop: int) -> bool:
+        """Whether no row tag of ``data[start:stop]`` has an ``r`` attribute (a C-level
+        search of the row tags alone)."""
+        tag = re.compile(rb"<" + re.escape(self.prefix) + rb"row\s[^<>]*?(?<=\s)r\s*=")
+        return tag.search(self.data, start, stop) is None
 
     def _foreign(self, start: int, end: int) -> None:
         """Something other than rows between rows (some producers put <autoFilter> there):
