@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
-from ..scan.sheet import SheetXml, parse_cells
+from ..scan.sheet import SheetXml, numbered_row, parse_cells
 from ..scan.xmlscan import tag_end
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 from .rowcut import fix_spans
@@ -96,8 +96,10 @@ class _QuickRows:
     The quick path is ``bytes.replace`` of ``5"`` by ``9"`` (row 5 to row 9). It is
     right when the row starts with ``<row r="5"``, every cell starts with
     ``<c r="LETTERS5"`` (one count in the row with its capitals deleted) and ``5"``
-    occurs nowhere else (one count). Plain formulas are then translated one by one. Any
-    other row goes the careful way, which handles everything.
+    occurs nowhere else (one count). A row whose cells say no ``r`` is numbered for its
+    new place by :func:`~..scan.sheet.numbered_row` instead, as the careful way numbers
+    it. Plain formulas (LibreOffice's ``aca="false"`` too) are then translated one by
+    one. Any other row goes the careful way, which handles everything.
     """
 
     def __init__(self, sx: SheetXml, mover: FormulaMover, shared: SharedGroups) -> None:
@@ -107,7 +109,7 @@ class _QuickRows:
         # inside a row only cells start with "<c" (the other child is <extLst>)
         self.c_any = b"<" + p + b"c"
         self.cell = (b"<" + p + b'c r="').translate(None, _CAPITALS)
-        self.fmark, self.plain_f = b"<" + p + b"f", b"<" + p + b"f>"
+        self.fmark = b"<" + p + b"f"
         self.writer = CellWriter(sx, mover, shared)
         self.formulas = PlainFormulas(sx, mover)
 
@@ -120,16 +122,21 @@ class _QuickRows:
             return row if has_number(row) else rewrite_row_tag(row, tag_end(row, 0), dst)
         q = b'%d"' % src
         n_c = row.count(self.c_any)
+        new: bytes | None = None
         if (
             row.startswith(self.row_r + q)
             and row.count(q) == n_c + 1
             and (sx.plain or b"<!" not in row)
             and (not n_c or row.translate(None, _CAPITALS).count(self.cell + q) == n_c)
         ):
-            if self.fmark not in row:
-                return row.replace(q, b'%d"' % dst)
-            if row.count(self.fmark) == row.count(self.plain_f):
-                return self.formulas.move(row.replace(q, b'%d"' % dst), src, dst)
+            new = row.replace(q, b'%d"' % dst)
+        else:  # cells that say no r (their places counted), or the careful way
+            new = numbered_row(row, dst, sx.prefix)
+        if new is not None:
+            if self.fmark not in new:
+                return new
+            if self.formulas.plain(new):
+                return self.formulas.move(new, src, dst)
         return _rewrite_row(sx, self.writer, i, src, dst)
 
 
