@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from ...draw.errors import WorkbookError
 from ..scan.refs import col_letters
-from ..scan.sheet import SheetXml, parse_cells
+from ..scan.sheet import SheetXml, numbered_row, parse_cells
 from ..values.cells import SharedStrings, ValuesError, split_cell
 
 __all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "fingerprint_of"]
@@ -52,6 +52,16 @@ SIZE = 4
 _BLOCK = 4096
 _BLOCK_BYTES = 4 << 20
 _SEPARATORS = re.compile(rb"[\x1c-\x1f]")
+#: Text of an inline string that reads as its own bytes and that the fingerprint writes as
+#: they are (:func:`_escaped` of its decoded text): valid UTF-8 that XML allows, without
+#: a markup character or reference (``<``, ``>``, ``&``), a carriage return (a parser
+#: reads it as a line feed) or an ``_x`` escape.
+_PLAIN_TEXT = (
+    rb"(?:[\t\n\x20-\x25\x27-\x3b\x3d\x3f-\x5e\x60-\x7f]|_(?!x)"
+    rb"|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee][\x80-\xbf]{2}"
+    rb"|\xef(?!\xbf[\xbe\xbf])[\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]"
+    rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})*"
+)
 
 
 @dataclass
@@ -112,8 +122,34 @@ class _Canon:
         self.shared = re.compile(rb' t="s"><' + p + rb"v>(\d+)</" + p + rb"v>")
         self.text_open, self.text_close = b' t="S"><' + x + b"v>", b"</" + x + b"v>"
         self.blank = re.compile(rb">\s+<")
-        # CDATA, comments, processing instructions, inline strings: read with expat
+        # CDATA, comments, processing instructions, inline strings: read with expat,
+        # but for the plain inline string, which is spelt here as _plain spells it
         self.careful = (b"<!", b"<?", b"<" + x + b"is>")
+        self.inline = re.compile(
+            rb"<"
+            + p
+            + rb'c r="([A-Z]{1,3}\d{1,7})"[^<>]*? t="inlineStr"[^<>]*><'
+            + p
+            + rb"is><"
+            + p
+            + rb't(?: xml:space="preserve")?>('
+            + _PLAIN_TEXT
+            + rb")</"
+            + p
+            + rb"t></"
+            + p
+            + rb"is></"
+            + p
+            + rb"c>"
+        )
+        self.inline_as = (
+            b"<" + x + b'c r="',
+            b'" t="S"><' + x + b"v>",
+            self.v_close + b"</" + x + b"c>",
+        )
+        # cells that say no r: numbered as the careful path numbers them
+        self.cell_mark = b"<" + x + b"c"
+        self.numbered = b"<" + x + b'c r="'
         self.others = None
         if cols is not None:
             letters = b"|".join(col_letters(c).encode() for c in cols)
@@ -138,15 +174,54 @@ class _Canon:
 
     def _source(self, i0: int, i1: int) -> bytes:
         """The rows' bytes, written plainly where a regular expression could misread them,
-        without the cells of other columns."""
+        without the cells of other columns. Cells that say no ``r`` are numbered and plain
+        inline strings spelt as :meth:`_plain` spells them, both by C-level passes; only a
+        row that still holds markup a regular expression could misread (CDATA, a comment,
+        a rich or escaped inline string) is read cell by cell."""
         sx = self.sx
         s = sx.data[sx.starts[i0] : sx.ends[i1 - 1]]
-        a, b, c = self.careful
-        if a in s or b in s or c in s:
-            s = b"".join(self._plain(i) for i in range(i0, i1))
+        if self._unnumbered(s):
+            s = b"".join(map(self._numbered, range(i0, i1)))
+        if self.careful[2] in s:
+            s = self.inline.sub(self._inline, s)
+        if self._misread(s):
+            s = b"".join(map(self._row_source, range(i0, i1)))
         if self.others is not None:
             s = self.others.sub(b"", s)
         return s
+
+    def _unnumbered(self, s: bytes) -> bool:
+        """Whether a cell of ``s`` may say no ``r`` (one count against another)."""
+        return s.count(self.cell_mark) != s.count(self.numbered)
+
+    def _misread(self, s: bytes) -> bool:
+        """Whether ``s`` holds markup that the block's regular expressions could misread.
+        One-byte searches first: most blocks hold no ``!`` or ``?`` at all."""
+        a, b, c = self.careful
+        return (b"!" in s and a in s) or (b"?" in s and b in s) or c in s
+
+    def _numbered(self, i: int) -> bytes:
+        """Row ``i`` with its cells numbered when they say no ``r`` (as it is otherwise:
+        :meth:`_row_source` reads it cell by cell)."""
+        sx = self.sx
+        row = sx.row(i)
+        if not self._unnumbered(row):
+            return row
+        return numbered_row(row, sx.numbers[i], sx.prefix) or row
+
+    def _row_source(self, i: int) -> bytes:
+        """Row ``i`` as :meth:`_source` gives it, one row at a time."""
+        row = self._numbered(i)
+        if self.careful[2] in row:
+            row = self.inline.sub(self._inline, row)
+        return self._plain(i) if self._misread(row) or self._unnumbered(row) else row
+
+    def _inline(self, m: re.Match[bytes]) -> bytes:
+        """A plain inline string cell, as :meth:`_plain` writes it."""
+        head, mid, end = self.inline_as
+        if not m[2]:
+            return head + m[1] + b'" t="S"/>'
+        return head + m[1] + mid + m[2] + end
 
     def _markup(self, s: bytes) -> bytes:
         """Without what a re-save may change around the values: styles, row attributes
