@@ -127,13 +127,11 @@ class BlockMover(RowCut):
         """Place ``dst`` (row ``io``) with the block of row ``i`` (numbered ``src``) when both
         rows cut quickly, in one go: the common case, without the pieces of :meth:`_own`
         and :meth:`_block`. None otherwise."""
-        sx = self.sx
-        data, starts, ends = sx.data, sx.starts, sx.ends
-        row = data[starts[io] : ends[io]]
+        row = self._row(io, dst)
         own = self._shape(row, dst)
         if own is None or row.endswith(b"/>"):
             return None
-        source = data[starts[i] : ends[i]]
+        source = self._row(i, src)
         shape = self._shape(source, src)
         if shape is None:
             return None
@@ -196,8 +194,7 @@ class BlockMover(RowCut):
         return head + body + own.tail + self.close_tag
 
     def _own(self, i: int, number: int) -> _Own:
-        sx = self.sx
-        row = sx.row(i)
+        row = self._row(i, number)
         shape = self._shape(row, number)
         if shape is None:
             return self._own_careful(i, number)
@@ -251,7 +248,7 @@ class BlockMover(RowCut):
 
     def _block(self, i: int, src: int, dst: int, by_cell: bool) -> tuple[list[bytes], int, int]:
         """Row ``i``'s block cells written for row ``dst``, their first and last column."""
-        row = self.sx.row(i)
+        row = self._row(i, src)
         shape = None if by_cell else self._shape(row, src)
         if shape is not None:
             self.quick += 1

@@ -168,8 +168,30 @@ _ANY_R = re.compile(rb"\sr\s*=")
 
 @lru_cache(maxsize=64)
 def _cell_marks(prefix: bytes, n: int) -> tuple[bytes, ...]:
-    """``<c r="A``, ``<c r="B``... for the first ``n`` columns."""
-    return tuple(b"<" + prefix + b'c r="' + col_letters(c).encode() for c in range(1, n + 1))
+    """``<c r="A``, ``<c r="B``... for the first ``n`` columns, and an empty end."""
+    marks = [b"<" + prefix + b'c r="' + col_letters(c).encode() for c in range(1, n + 1)]
+    return (*marks, b"")
+
+
+@lru_cache(maxsize=8)
+def _not_a_cell(prefix: bytes) -> re.Pattern[bytes]:
+    """``<c`` starting another name (a rich text's ``<color>``)."""
+    return re.compile(rb"<" + re.escape(prefix) + rb"c[^\s>/]")
+
+
+# ``r =`` with anything before it: a literal first, which a search finds quickly
+_R_IS = re.compile(rb"r\s*=")
+_SPACE = b" \t\r\n"
+
+
+def _says_r(body: bytes) -> bool:
+    """Whether an attribute ``r`` (or text reading like one) occurs in ``body``."""
+    m = _R_IS.search(body)
+    while m is not None:
+        if m.start() and body[m.start() - 1] in _SPACE:
+            return True
+        m = _R_IS.search(body, m.end())
+    return False
 
 
 def numbered_row(row: bytes, number: int, prefix: bytes) -> bytes | None:
@@ -180,8 +202,8 @@ def numbered_row(row: bytes, number: int, prefix: bytes) -> bytes | None:
     Done by a split and C-level maps, with no Python code a cell, so that such rows take
     the paths of rows that say their place. None when any cell says ``r``, or the row holds
     markup that the split could misread (a comment or CDATA, an element whose name starts
-    with ``c`` inside a rich text, a tag spelled with a line break): the caller then reads
-    the row cell by cell. A row that says ``r="N"`` first says ``number`` instead.
+    with ``c`` inside a rich text): the caller then reads the row cell by cell. A row that
+    says ``r="N"`` first says ``number`` instead.
 
     Examples
     --------
@@ -196,7 +218,7 @@ def numbered_row(row: bytes, number: int, prefix: bytes) -> bytes | None:
     if h <= 0 or row.count(b'"', 0, h) % 2 or row.count(b"'", 0, h) % 2:
         return None
     body = row[h:]
-    if _ANY_R.search(body) is not None or (b"!" in body and b"<!" in body):
+    if _says_r(body) or (b"!" in body and b"<!" in body):
         return None
     head = row[:h]
     cut = len(prefix) + 4  # <row
@@ -208,22 +230,14 @@ def numbered_row(row: bytes, number: int, prefix: bytes) -> bytes | None:
         head = head[:cut] + b' r="%d' % number + head[head.index(b'"', cut + 4) :]
     else:
         return None
-    mark = b"<" + prefix + b"c"
-    parts = body.split(mark)
+    parts = body.split(b"<" + prefix + b"c")
     n = len(parts) - 1
     if not n:
         return head + body
-    if (
-        n > MAX_COL
-        or body.count(mark + b">") + body.count(mark + b" ") + body.count(mark + b"/") != n
-    ):
+    if n > MAX_COL or _not_a_cell(prefix).search(body) is not None:
         return None
-    tail = b"".join(
-        itertools.chain.from_iterable(
-            zip(_cell_marks(prefix, n), itertools.repeat(b'%d"' % number), parts[1:])
-        )
-    )
-    return head + parts[0] + tail
+    # part k ends where cell k + 1 starts: its mark, then the number, then its attributes
+    return head + (b'%d"' % number).join(map(bytes.__add__, parts, _cell_marks(prefix, n)))
 
 
 def _closed_or_empty(data: bytes, starts: array[int], ends: array[int], close: bytes) -> bool:
