@@ -57,10 +57,10 @@ _SEPARATORS = re.compile(rb"[\x1c-\x1f]")
 #: a markup character or reference (``<``, ``>``, ``&``), a carriage return (a parser
 #: reads it as a line feed) or an ``_x`` escape.
 _PLAIN_TEXT = (
-    rb"(?:[\t\n\x20-\x25\x27-\x3b\x3d\x3f-\x5e\x60-\x7f]|_(?!x)"
+    rb"(?:[\t\n\x20-\x25\x27-\x3b\x3d\x3f-\x5e\x60-\x7f]++|_(?!x)"
     rb"|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee][\x80-\xbf]{2}"
     rb"|\xef(?!\xbf[\xbe\xbf])[\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]"
-    rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})*"
+    rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})*+"
 )
 
 
@@ -147,9 +147,8 @@ class _Canon:
             b'" t="S"><' + x + b"v>",
             self.v_close + b"</" + x + b"c>",
         )
-        # cells that say no r: numbered as the careful path numbers them
+        self.agreed = _Agreed(x)
         self.cell_mark = b"<" + x + b"c"
-        self.numbered = b"<" + x + b'c r="'
         self.others = None
         if cols is not None:
             letters = b"|".join(col_letters(c).encode() for c in cols)
@@ -174,47 +173,55 @@ class _Canon:
 
     def _source(self, i0: int, i1: int) -> bytes:
         """The rows' bytes, written plainly where a regular expression could misread them,
-        without the cells of other columns. Cells that say no ``r`` are numbered and plain
-        inline strings spelt as :meth:`_plain` spells them, both by C-level passes; only a
-        row that still holds markup a regular expression could misread (CDATA, a comment,
-        a rich or escaped inline string) is read cell by cell."""
+        without the cells of other columns.
+
+        Cells that say no ``r`` are numbered first (:func:`~..scan.sheet.numbered_row`).
+        A block holding CDATA, a comment or an inline string is read by :meth:`_plain`,
+        cell by cell, except the rows that the regular expressions read exactly as
+        :meth:`_plain` does once their plain inline strings are spelt as it spells them
+        (:class:`_Agreed`): found by C-level passes, a block at a time where it can be."""
         sx = self.sx
-        s = sx.data[sx.starts[i0] : sx.ends[i1 - 1]]
-        if self._unnumbered(s):
+        a, b = sx.starts[i0], sx.ends[i1 - 1]
+        s = sx.data[a:b]
+        if not sx.cells_numbered(a, b):
             s = b"".join(map(self._numbered, range(i0, i1)))
-        if self.careful[2] in s:
-            s = self.inline.sub(self._inline, s)
         if self._misread(s):
-            s = b"".join(map(self._row_source, range(i0, i1)))
+            spelt = self._spelt(s)
+            agreed = not self._misread(spelt) and self.agreed(spelt)
+            s = spelt if agreed else b"".join(map(self._row_source, range(i0, i1)))
         if self.others is not None:
             s = self.others.sub(b"", s)
         return s
 
-    def _unnumbered(self, s: bytes) -> bool:
-        """Whether a cell of ``s`` may say no ``r`` (one count against another)."""
-        return s.count(self.cell_mark) != s.count(self.numbered)
-
     def _misread(self, s: bytes) -> bool:
-        """Whether ``s`` holds markup that the block's regular expressions could misread.
-        One-byte searches first: most blocks hold no ``!`` or ``?`` at all."""
+        """Whether ``s`` holds what sends a block to :meth:`_plain`: CDATA, a comment or a
+        processing instruction, an inline string. One-byte searches first: most blocks
+        hold no ``!`` or ``?`` at all."""
         a, b, c = self.careful
         return (b"!" in s and a in s) or (b"?" in s and b in s) or c in s
 
+    def _spelt(self, s: bytes) -> bytes:
+        """``s`` with its plain inline strings spelt as :meth:`_plain` spells them."""
+        return self.inline.sub(self._inline, s) if self.careful[2] in s else s
+
     def _numbered(self, i: int) -> bytes:
-        """Row ``i`` with its cells numbered when they say no ``r`` (as it is otherwise:
-        :meth:`_row_source` reads it cell by cell)."""
+        """Row ``i`` of a block where cells may say no ``r``: numbered when none of its
+        cells says it, as it is when every one does, read by :meth:`_plain` (which
+        numbers its cells) when some do and some do not."""
         sx = self.sx
         row = sx.row(i)
-        if not self._unnumbered(row):
-            return row
-        return numbered_row(row, sx.numbers[i], sx.prefix) or row
+        new = numbered_row(row, sx.numbers[i], sx.prefix)
+        if new is not None:
+            return new
+        mark = self.cell_mark
+        return row if row.count(mark) == row.count(mark + b' r="') else self._plain(i)
 
     def _row_source(self, i: int) -> bytes:
-        """Row ``i`` as :meth:`_source` gives it, one row at a time."""
-        row = self._numbered(i)
-        if self.careful[2] in row:
-            row = self.inline.sub(self._inline, row)
-        return self._plain(i) if self._misread(row) or self._unnumbered(row) else row
+        """Row ``i`` of a block that holds what sends it to :meth:`_plain`: spelt by C-level
+        passes when the regular expressions then read it as :meth:`_plain` does, read by
+        :meth:`_plain` otherwise."""
+        row = self._spelt(self._numbered(i))
+        return row if not self._misread(row) and self.agreed(row) else self._plain(i)
 
     def _inline(self, m: re.Match[bytes]) -> bytes:
         """A plain inline string cell, as :meth:`_plain` writes it."""
@@ -301,6 +308,44 @@ class _Canon:
             out.append(head + kind + (b">" + body + b"</" + x + b"c>" if body else b"/>"))
         out.append(b"</" + x + b"row>")
         return b"".join(out)
+
+
+class _Agreed:
+    """Whether rows (spelt by :meth:`_Canon._spelt`) are read by the block's regular
+    expressions exactly as :meth:`_Canon._plain` reads them, told by C-level searches for
+    what the two read differently: markup the block could misread (an inline string left,
+    CDATA), LibreOffice's ``TRUE()``/``FALSE()`` (the block drops those, ``_plain`` keeps
+    them as formulas), a row tag closed by ``/>``, a cell tag other than ``<c r="A1"``
+    followed by ``s``, ``t``, ``cm``, ``vm`` in ``name="value"`` form, any element but a
+    row, a cell, a formula and a ``<v>``, and text that is not its own decoded bytes
+    (``&quot;`` and character references, a raw ``>`` or carriage return, bytes XML does
+    not allow). Each search looks for a reason to read cell by cell; none found, the rows
+    agree."""
+
+    def __init__(self, x: bytes) -> None:
+        p = re.escape(x)
+        self.rules = [
+            re.compile(rb"<" + p + rb"row\b[^<>]*/>"),
+            re.compile(rb"<(?!" + p + rb"(?:row[\s>]|c\s|f[\s>/]|v>)|/" + p + rb"(?:row|c|f|v)>)"),
+            re.compile(rb"<" + p + rb'c(?! r="[A-Z]{1,3}\d{1,7}"(?: (?:s|t|cm|vm)="[^"<>]*")*/?>)'),
+            re.compile(rb">[^<]*>"),
+            re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]"),
+        ]
+        self.entity = re.compile(rb"&(?!amp;|lt;|gt;)")
+
+    def __call__(self, s: bytes) -> bool:
+        if (b"(" in s and b"()</" in s) or b"\r" in s:
+            return False
+        if b"&" in s and self.entity.search(s) is not None:
+            return False
+        if not s.isascii():
+            try:
+                s.decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+            if b"\xef\xbf\xbe" in s or b"\xef\xbf\xbf" in s:
+                return False
+        return all(rule.search(s) is None for rule in self.rules)
 
 
 def _fourteen(m: re.Match[bytes]) -> bytes:

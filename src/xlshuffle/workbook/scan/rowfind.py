@@ -64,10 +64,9 @@ def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
     data, p = sx.data, sx.prefix
     mark = b"<" + p + b'c r="'
     a, b = sx.starts[i0], sx.ends[i1]
-    numbered, cells = data.count(mark, a, b), data.count(b"<" + p + b"c", a, b)
-    if not sx.plain or numbered != cells:
-        if sx.plain and not numbered:
-            found = _used_cols_unnumbered(sx, i0, i1, cells)
+    if not sx.plain or not sx.cells_numbered(a, b):
+        if sx.plain and data.find(mark, a, b) < 0:
+            found = _used_cols_unnumbered(sx, i0, i1, data.count(b"<" + p + b"c", a, b))
             if found is not None:
                 return found
         return _used_cols_careful(sx, i0, i1)

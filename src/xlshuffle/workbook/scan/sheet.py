@@ -276,6 +276,8 @@ class SheetXml:
         #: Indexes of rows preceded by something other than white space (elements some
         #: producers put inside <sheetData>); such content keeps its place.
         self.foreign: list[int] = []
+        #: Byte spans whose cells all say ``r`` (:meth:`cells_numbered`), remembered.
+        self._numbered_spans: list[tuple[int, int]] = []
         self.numbers = array("l")
         self.starts = array("q")
         self.ends = array("q")
@@ -480,6 +482,17 @@ class SheetXml:
     def cells(self, i: int) -> list[Cell]:
         """Parsed cells of row ``i``."""
         return parse_cells(self.row(i), self.numbers[i], self.prefix, self.label)
+
+    def cells_numbered(self, start: int, end: int) -> bool:
+        """Whether every cell tag in ``data[start:end]`` starts ``<c r="`` (one count
+        against another, remembered: the used columns and the fingerprint ask alike)."""
+        if any(a <= start and end <= b for a, b in self._numbered_spans):
+            return True
+        mark = b"<" + self.prefix + b"c"
+        if self.data.count(mark + b' r="', start, end) != self.data.count(mark, start, end):
+            return False
+        self._numbered_spans.append((start, end))
+        return True
 
     def row_tag_end(self, i: int) -> int:
         """Offset (within the row's bytes) of the end of row ``i``'s start tag."""
