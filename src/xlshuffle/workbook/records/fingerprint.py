@@ -38,13 +38,24 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from ...draw.errors import WorkbookError
 from ..scan.refs import col_letters
 from ..scan.sheet import SheetXml, numbered_row, parse_cells
 from ..values.cells import SharedStrings, ValuesError, split_cell
 
-__all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "fingerprint_of"]
+__all__ = [
+    "DIGEST",
+    "SIZE",
+    "Canon",
+    "Fingerprint",
+    "canon",
+    "differing_rows",
+    "empty_digests",
+    "fill_digests",
+    "fingerprint_of",
+]
 
 #: The digest, named in the record so that another may replace it one day.
 DIGEST = "crc32"
@@ -413,8 +424,36 @@ def fingerprint_of(
     """The fingerprint of rows ``top..bottom`` of a sheet: of their cells in ``cols``, or
     of every cell when ``cols`` is None. ``strings()`` gives the shared strings, read
     only when a row holds one."""
-    digests = bytearray(_crc32([b""]) * max(0, bottom - top + 1))
-    canon = _Canon(sx, strings, cols)
+    digests = empty_digests(top, bottom)
+    fill_digests(digests, _Canon(sx, strings, cols), top, bottom)
+    return Fingerprint(base64.b64encode(bytes(digests)).decode("ascii"))
+
+
+def empty_digests(top: int, bottom: int) -> bytearray:
+    """The digests of rows ``top..bottom`` when none is stored (an empty row's)."""
+    return bytearray(_crc32([b""]) * max(0, bottom - top + 1))
+
+
+class Canon(Protocol):
+    """What :func:`fill_digests` takes: a sheet and the canonical form of its rows."""
+
+    sx: SheetXml
+
+    def block(self, i0: int, i1: int) -> list[bytes]: ...
+
+
+def canon(
+    sx: SheetXml, strings: Callable[[], SharedStrings | None], cols: list[int] | None
+) -> _Canon:
+    """The canonical form of the rows of ``sx`` (its :attr:`~_Canon.sx` may be set to
+    another part of the same sheet: :mod:`.beside` reads the sheet a window at a time)."""
+    return _Canon(sx, strings, cols)
+
+
+def fill_digests(digests: bytearray, canon: Canon, top: int, bottom: int) -> None:
+    """Write into ``digests`` (rows ``top..bottom``) the digest of each row of
+    ``canon.sx`` that lies there."""
+    sx = canon.sx
     i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
     try:
         for c0, c1 in _blocks(sx, i0, i1):
@@ -430,7 +469,6 @@ def fingerprint_of(
         raise WorkbookError(
             f"{sx.label}: {exc.reason}: open the workbook in Excel, save it again, and retry"
         ) from None
-    return Fingerprint(base64.b64encode(bytes(digests)).decode("ascii"))
 
 
 def differing_rows(got: Fingerprint, want: Fingerprint, top: int) -> list[int]:

@@ -271,6 +271,9 @@ class SheetXml:
         #: ``<sheetData/>``, which :attr:`empty_data` flags).
         self.content_start = self.content_end = 0
         self.empty_data = False
+        #: Every row tag starts ``<row r="N"`` (the quick scan found it): rows cut out of
+        #: the sheet data say their numbers on their own.
+        self.rows_say_r = False
         #: No comment, CDATA section or processing instruction inside <sheetData>.
         self.plain = True
         #: Indexes of rows preceded by something other than white space (elements some
@@ -324,6 +327,7 @@ class SheetXml:
         starts = array("q", map(re.Match.start, pattern.finditer(data, start, stop)))
         numbers = array("l", map(int, pattern.findall(data, start, stop)))
         count = data.count(open_tag, start, stop)
+        self.rows_say_r = len(starts) == count
         if len(starts) != count:
             if starts or not self._unnumbered(start, stop):
                 return False
@@ -493,6 +497,11 @@ class SheetXml:
             return False
         self._numbered_spans.append((start, end))
         return True
+
+    def know_cells_numbered(self) -> None:
+        """Remember that every cell of the sheet data says ``r`` (another reading of the
+        same bytes found it): :meth:`cells_numbered` then counts nothing."""
+        self._numbered_spans.append((0, len(self.data)))
 
     def row_tag_end(self, i: int) -> int:
         """Offset (within the row's bytes) of the end of row ``i``'s start tag."""
