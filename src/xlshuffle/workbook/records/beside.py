@@ -23,8 +23,9 @@ Memory: the child streams the sheet through :mod:`zipfile` a window of whole row
 time (:data:`WINDOW` bytes), which it reads as a sheet of its own (:class:`SheetXml`), so
 it holds a window, its canonical forms and the digests (4 bytes a row), never the sheet;
 it is sent where the windows start and what rows they hold (a few numbers a window). Its
-windows must find the rows the caller found there: a sheet whose rows say no ``r`` (the
-child would count them from 1 in every window) is fingerprinted by the caller.
+windows must find the rows the caller found there (rows that say no ``r`` are counted from
+the window's first row's number); a sheet whose rows the quick scan did not read is
+fingerprinted by the caller.
 """
 
 from __future__ import annotations
@@ -38,10 +39,12 @@ import pickle
 import subprocess
 import sys
 import zipfile
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import pairwise, repeat
+from operator import add
 from typing import Any
 
 from ..limits import LIMITS
@@ -55,7 +58,7 @@ __all__ = ["MIN_BYTES", "WINDOW", "Beside", "Request", "fingerprint_of_file", "s
 #: ``benchmarks/bench_batch.py`` adds to the command's own.
 last_child_peak_mb: float | None = None
 #: Rows of fewer bytes are fingerprinted here: starting a process costs about 0.2 s.
-MIN_BYTES = 16 << 20
+MIN_BYTES = 8 << 20
 #: The child's window: whole rows, about this many bytes of XML.
 WINDOW = 2 << 20
 
@@ -88,6 +91,9 @@ class Request:
     prefix: bytes
     #: every cell of the rows says ``r`` (:meth:`~..scan.sheet.SheetXml.cells_numbered`)
     numbered: bool
+    #: no row says ``r`` (:attr:`~..scan.sheet.SheetXml.row_numbering`): a window counts
+    #: its rows from 1, and from its first row's number in the sheet once shifted
+    counted: bool
     cuts: list[int]
     rows: list[tuple[int, int, int]]
     top: int
@@ -166,7 +172,7 @@ def start(
     sheet ``sx`` (part ``part`` of the file at ``path``) started in a child process, or
     None where the caller had better compute it itself."""
     i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
-    if i0 >= i1 or sx.ends[i1 - 1] - sx.starts[i0] < MIN_BYTES or not sx.rows_say_r:
+    if i0 >= i1 or sx.ends[i1 - 1] - sx.starts[i0] < MIN_BYTES or not sx.row_numbering:
         return None
     if not sys.executable or getattr(sys, "frozen", False):
         return None
@@ -179,6 +185,7 @@ def start(
         label=sx.label,
         prefix=sx.prefix,
         numbered=sx.cells_numbered(sx.starts[i0], sx.ends[i1 - 1]),
+        counted=sx.row_numbering == "counted",
         cuts=cuts,
         rows=rows,
         top=top,
@@ -270,6 +277,8 @@ def fingerprint_of_file(request: Request) -> dict[str, Any]:
         windows = _read_windows(zf, request.part, request.cuts)
         for window, (count, first, last) in zip(windows, request.rows, strict=True):
             sx = SheetXml(head + window + tail, request.label)
+            if request.counted and sx.row_numbering == "counted":
+                sx.numbers = array("l", map(add, sx.numbers, repeat(first - 1)))
             if len(sx) != count or (sx.numbers[0], sx.numbers[-1]) != (first, last):
                 raise ValueError("a window does not hold the rows the sheet has there")
             if request.numbered:

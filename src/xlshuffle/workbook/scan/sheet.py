@@ -271,9 +271,11 @@ class SheetXml:
         #: ``<sheetData/>``, which :attr:`empty_data` flags).
         self.content_start = self.content_end = 0
         self.empty_data = False
-        #: Every row tag starts ``<row r="N"`` (the quick scan found it): rows cut out of
-        #: the sheet data say their numbers on their own.
-        self.rows_say_r = False
+        #: How the quick scan found the rows numbered: ``"r"`` (every row tag starts
+        #: ``<row r="N"``: rows cut out of the sheet data say their numbers on their own),
+        #: ``"counted"`` (no row says ``r``: each is the one after the previous), ``""``
+        #: (some rows do, or the quick scan did not read the rows).
+        self.row_numbering = ""
         #: No comment, CDATA section or processing instruction inside <sheetData>.
         self.plain = True
         #: Indexes of rows preceded by something other than white space (elements some
@@ -327,7 +329,7 @@ class SheetXml:
         starts = array("q", map(re.Match.start, pattern.finditer(data, start, stop)))
         numbers = array("l", map(int, pattern.findall(data, start, stop)))
         count = data.count(open_tag, start, stop)
-        self.rows_say_r = len(starts) == count
+        self.row_numbering = "r" if len(starts) == count else ""
         if len(starts) != count:
             if starts or not self._unnumbered(start, stop):
                 return False
@@ -337,6 +339,7 @@ class SheetXml:
             if len(starts) != count or count > MAX_ROW:
                 return False
             numbers = array("l", range(1, count + 1))
+            self.row_numbering = "counted"
         if not starts:
             return not data[start:stop].strip()
         if data[start : starts[0]].strip():
