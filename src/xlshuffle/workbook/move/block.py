@@ -18,7 +18,7 @@ rows of both kinds mix freely.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
@@ -75,7 +75,7 @@ class BlockMover(RowCut):
 
     # One loop over a million rows, kept inline on purpose: a call per row costs more than
     # the row (the streaming path is measured against move_rows in benchmarks/).
-    def rows(self, perm: list[int]) -> Iterator[bytes]:  # noqa: C901
+    def rows(self, perm: Sequence[int]) -> Iterator[bytes]:  # noqa: C901
         """The new bytes from the first row of the region to the end of its last one."""
         sx, top = self.sx, self.top
         n = self.bottom - top + 1

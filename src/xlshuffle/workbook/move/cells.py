@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
@@ -46,7 +46,7 @@ class Region:
 def move_rows(
     sx: SheetXml,
     region: Region,
-    perm: list[int],
+    perm: Sequence[int],
     mover: FormulaMover,
     shared: SharedGroups,
 ) -> Iterator[bytes]:

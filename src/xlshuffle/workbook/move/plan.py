@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...draw.errors import WorkbookError
@@ -70,7 +70,7 @@ def draw_permutation(
     return [permutation(n_rows, seed=stream) for _ in range(n_cols)]
 
 
-def inverse_array(perm: list[int]) -> array[int]:
+def inverse_array(perm: Sequence[int]) -> array[int]:
     """:func:`inverse` as a compact array (8 bytes an item, not 36): for lookups."""
     inv = array("q", bytes(8 * len(perm)))
     for pos, item in enumerate(perm):
@@ -78,7 +78,7 @@ def inverse_array(perm: list[int]) -> array[int]:
     return inv
 
 
-def inverse(perm: list[int]) -> list[int]:
+def inverse(perm: Sequence[int]) -> list[int]:
     """``inverse(p)[p[i]] == i``."""
     inv = [0] * len(perm)
     for pos, item in enumerate(perm):
@@ -86,7 +86,7 @@ def inverse(perm: list[int]) -> list[int]:
     return inv
 
 
-def destination(mode: Mode, top: int, cols: list[int], perm: list[Any]) -> Dest:
+def destination(mode: Mode, top: int, cols: list[int], perm: Sequence[Any]) -> Dest:
     """Where the cell at ``(row, col)`` of the moving block goes; ``perm[p] = s`` means
     item ``s`` lands at position ``p``."""
     pos = {c: j for j, c in enumerate(cols)}
@@ -130,7 +130,13 @@ def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
 
 
 def plan_move(
-    inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[Any], *, careful: bool = False
+    inp: Input,
+    sx: SheetXml,
+    sel: Selection,
+    mode: Mode,
+    perm: Sequence[Any],
+    *,
+    careful: bool = False,
 ) -> Changes:
     """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content.
 
@@ -183,7 +189,7 @@ def _moved_rows(
     sx: SheetXml,
     sel: Selection,
     mode: Mode,
-    perm: list[Any],
+    perm: Sequence[Any],
     mover: FormulaMover,
     shared: SharedGroups,
     *,
