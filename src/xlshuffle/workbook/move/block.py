@@ -17,12 +17,12 @@ rows of both kinds mix freely.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
 from ..scan.sheet import SheetXml, parse_cells
+from .cells import stored_at
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 from .rowcut import RowCut, fix_spans
 
@@ -78,11 +78,8 @@ class BlockMover(RowCut):
     def rows(self, perm: Sequence[int]) -> Iterator[bytes]:  # noqa: C901
         """The new bytes from the first row of the region to the end of its last one."""
         sx, top = self.sx, self.top
-        n = self.bottom - top + 1
-        where = array("l", [-1]) * n
         i0, i1 = sx.index_of(top), sx.index_of(self.bottom + 1)
-        for i in range(i0, i1):
-            where[sx.numbers[i] - top] = i
+        where = stored_at(sx, top, self.bottom, i0, i1)
         data, starts, ends, close_tag = sx.data, sx.starts, sx.ends, self.close_tag
         buf: list[bytes] = []
         size = 0

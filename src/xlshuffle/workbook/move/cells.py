@@ -54,11 +54,8 @@ def move_rows(
     at ``top + perm[p]``. Yields the new bytes from the first body row's place to the end
     of the last one."""
     top = region.top
-    n = region.bottom - top + 1
-    where = array("l", [-1]) * n
     i0, i1 = sx.index_of(top), sx.index_of(region.bottom + 1)
-    for i in range(i0, i1):
-        where[sx.numbers[i] - top] = i
+    where = stored_at(sx, top, region.bottom, i0, i1)
     quick = _QuickRows(sx, mover, shared)
     data, starts, ends = sx.data, sx.starts, sx.ends
     row_of = quick.row
@@ -88,6 +85,18 @@ def move_rows(
 
 
 _CAPITALS = bytes(range(65, 91))
+
+
+def stored_at(sx: SheetXml, top: int, bottom: int, i0: int, i1: int) -> array[int]:
+    """Where each row ``top..bottom`` is stored (an index of ``sx``, -1 when it is not),
+    stored rows ``i0..i1-1`` being theirs: C-level when every row is stored."""
+    n = bottom - top + 1
+    if i1 - i0 == n and (n == 0 or sx.numbers[i0] == top):  # ascending: all there
+        return array("l", range(i0, i1))
+    where = array("l", [-1]) * n
+    for i in range(i0, i1):
+        where[sx.numbers[i] - top] = i
+    return where
 
 
 class _QuickRows:
@@ -135,8 +144,9 @@ class _QuickRows:
         if new is not None:
             if self.fmark not in new:
                 return new
-            if self.formulas.plain(new):
-                return self.formulas.move(new, src, dst)
+            formulas = self.formulas
+            if new.count(self.fmark) == new.count(formulas.bare) or formulas.plain(new):
+                return formulas.move(new, src, dst)
         return _rewrite_row(sx, self.writer, i, src, dst)
 
 

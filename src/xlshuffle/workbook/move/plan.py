@@ -78,6 +78,21 @@ def inverse_array(perm: Sequence[int]) -> array[int]:
     return inv
 
 
+class _Inverse:
+    """:func:`inverse_array`, computed when first asked: a draw whose sheet has nothing
+    that points at its cells (merges, links, comments...) never needs it, and a million
+    rows take 0.3 s."""
+
+    def __init__(self, perm: Sequence[int]) -> None:
+        self.perm = perm
+        self.inv: array[int] | None = None
+
+    def __getitem__(self, i: int) -> int:
+        if self.inv is None:
+            self.inv = inverse_array(self.perm)
+        return self.inv[i]
+
+
 def inverse(perm: Sequence[int]) -> list[int]:
     """``inverse(p)[p[i]] == i``."""
     inv = [0] * len(perm)
@@ -92,7 +107,7 @@ def destination(mode: Mode, top: int, cols: list[int], perm: Sequence[Any]) -> D
     pos = {c: j for j, c in enumerate(cols)}
     width = len(cols)
     if mode in ("rows", "columns", "cells"):
-        inv = inverse_array(perm)
+        inv = _Inverse(perm)
         if mode == "rows":
             return lambda r, c: (top + inv[r - top], c)
         if mode == "columns":
@@ -202,7 +217,7 @@ def _moved_rows(
     first, last = sx.index_of(top), sx.index_of(bottom + 1)
     region = Region(top, bottom, sel.cols)
     if mode == "rows" and sel.whole_rows:
-        inv = inverse_array(perm)
+        inv = _Inverse(perm)
 
         def row_dest(r: int, c: int) -> tuple[int, int] | None:
             return (top + inv[r - top], c) if top <= r <= bottom else None
