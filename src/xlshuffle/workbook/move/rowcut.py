@@ -107,6 +107,7 @@ class RowCut:
     """The quick cut of the rows of ``sx`` around the block of columns ``c0..c1``."""
 
     _MAX_SHAPES = 4096
+    _NUMBERED_BYTES = 64 << 20
 
     def __init__(self, sx: SheetXml, c0: int, c1: int) -> None:
         self.sx, self.c0, self.c1 = sx, c0, c1
@@ -118,6 +119,8 @@ class RowCut:
         self.c_r_bare = self.c_r.translate(None, _CAPITALS)
         self.close_tag = b"</" + p + b"row>"
         self.shapes: dict[bytes, _Shape | None] = {}
+        self.numbered: dict[tuple[int, int], bytes] = {}
+        self.numbered_bytes = 0
 
     def _row(self, i: int, number: int) -> bytes:
         """Row ``i`` as the quick cut reads it at place ``number``: a row whose cells say no
@@ -127,7 +130,19 @@ class RowCut:
         row = sx.data[sx.starts[i] : sx.ends[i]]
         if row.startswith(self.row_r) and (self.c_r in row or self.c_any not in row):
             return row
-        return numbered_row(row, number, sx.prefix) or row
+        # a block move reads each row twice, at its place and as a source, both times at
+        # its own number: numbered once, kept while they take less than _NUMBERED_BYTES
+        key = (i, number)
+        done = self.numbered.get(key)
+        if done is None:
+            done = numbered_row(row, number, sx.prefix) or row
+            if self.numbered_bytes < self._NUMBERED_BYTES:
+                self.numbered[key] = done
+                self.numbered_bytes += len(done)
+        else:  # its second reading: not asked again
+            del self.numbered[key]
+            self.numbered_bytes -= len(done)
+        return done
 
     def block_of(self, i: int) -> bytes | None:
         """The block cells of row ``i`` as they stand (``b""`` when none), or None when the
