@@ -142,11 +142,11 @@ class _QuickRows:
         else:  # cells that say no r (their places counted), or the careful way
             new = numbered_row(row, dst, sx.prefix)
         if new is not None:
-            if self.fmark not in new:
+            n_f = new.count(self.fmark)
+            if not n_f:
                 return new
-            formulas = self.formulas
-            if new.count(self.fmark) == new.count(formulas.bare) or formulas.plain(new):
-                return formulas.move(new, src, dst)
+            if self.formulas.plain(new, n_f):
+                return self.formulas.move(new, src, dst)
         return _rewrite_row(sx, self.writer, i, src, dst)
 
 

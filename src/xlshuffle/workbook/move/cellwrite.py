@@ -255,12 +255,13 @@ class PlainFormulas:
             else moved.encode()
         ), keep
 
-    def plain(self, row: bytes) -> bool:
-        """Whether every ``<f`` of ``row`` starts a plain formula: ``<f>``, or a start tag
-        whose attributes leave the formula what its text says (LibreOffice's
-        ``aca="false"``, ``ca``, ``bx``, ``t="normal"``). Counts first, the regular
-        expression only for other spellings."""
-        n = row.count(self.open)
+    def plain(self, row: bytes, n: int = -1) -> bool:
+        """Whether every ``<f`` of ``row`` (``n`` of them, when the caller counted them)
+        starts a plain formula: ``<f>``, or a start tag whose attributes leave the formula
+        what its text says (LibreOffice's ``aca="false"``, ``ca``, ``bx``,
+        ``t="normal"``). Counts first, the regular expression only for other spellings."""
+        if n < 0:
+            n = row.count(self.open)
         k = row.count(self.bare)
         if k == n:
             return True
