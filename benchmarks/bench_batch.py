@@ -10,7 +10,8 @@ also reports its peak resident memory:
 * **verify** - ``xlshuffle verify RECORD --input IN --output OUT``.
 
 Targets (for every selection: a range, a table, columns): 1M x 5 within 3x the floor and under
-400 MB; 100k x 5 at least 10x faster than openpyxl; verify of the 1M output under 15 s.
+400 MB; 100k x 5 at least 10x faster than openpyxl; verify of the 1M output under 15 s; every
+producer's variant within 1.5x of the plain file at 100k.
 
 Usage::
 
@@ -18,11 +19,22 @@ Usage::
     .venv/bin/python benchmarks/bench_batch.py --rows 100000 --repeat 3
     .venv/bin/python benchmarks/bench_batch.py --openpyxl-max 1000000   # openpyxl at 1M too (minutes, ~3 GB)
     .venv/bin/python benchmarks/bench_batch.py --variants default three-columns
+    .venv/bin/python benchmarks/bench_batch.py --rows 100000 --producers plain no-r --no-verify
 
 Each size is timed for each selection (``--variants``, all by default): ``default`` (the
 whole used range, found by xlshuffle), ``whole-range`` (``--range A1:E{n+1} --header``, the
 same cells named explicitly) and ``three-columns`` (``--range B1:D{n+1} --header``: only the
 middle three cells of each row move, the rest stay).
+
+And for each producer of the same workbook (``--producers``, all by default, up to
+``--producers-max`` rows): ``plain`` (as generated), ``libreoffice`` (saved again by
+LibreOffice headless, ``soffice --headless --convert-to xlsx``: ``aca="false"`` on every
+formula, a style and a type on every cell, six attributes on every row), ``no-r`` (the
+``r`` attributes of rows and cells stripped: legal, their places counted) and ``inline``
+(every 20th string written inline, ``t="inlineStr"``, as XlsxWriter's constant-memory
+mode writes strings). Each producer's time is printed with its ratio to the plain file's,
+measured in the same run, interleaved. Peak memory is the command's own plus that of the
+second process that computes the restore fingerprint beside it (when one ran).
 
 Rows have 5 columns: a number, a shared string, a date, a float and a same-row formula
 (``=B7*2``) with its cached value. The workbook is written directly as XML (quick even at a
@@ -35,51 +47,111 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 
-FLOOR = """
+_PEAK = """
+def peak_mb():
+    # Linux: this program's own peak (ru_maxrss also counts the pages of the process it was
+    # started from, which a benchmark that built a big workbook holds)
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(x.split()[1]) for x in fh if x.startswith("VmHWM")) / 1024
+    except (OSError, StopIteration):
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+"""
+
+FLOOR = (
+    _PEAK
+    + """
 import json, resource, sys, time, zipfile
 t = time.perf_counter()
 with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w") as dst:
     for info in src.infolist():
         dst.writestr(info, src.read(info), compress_type=zipfile.ZIP_DEFLATED)
-print(json.dumps({"seconds": time.perf_counter() - t,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"seconds": time.perf_counter() - t, "peak_mb": peak_mb()}))
 """
+)
 
-OPENPYXL = """
+OPENPYXL = (
+    _PEAK
+    + """
 import json, resource, sys, time
 t = time.perf_counter()
 import openpyxl
 wb = openpyxl.load_workbook(sys.argv[1])
 wb.save(sys.argv[2])
-print(json.dumps({"seconds": time.perf_counter() - t,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"seconds": time.perf_counter() - t, "peak_mb": peak_mb()}))
 """
+)
 
 XLSHUFFLE = """
-import json, resource, sys, time
+import json, os, resource, sys, threading, time
 t = time.perf_counter()
+together = [0.0]
+
+def sample():  # this process and its children (the fingerprint's), every 5 ms, on Linux
+    me = os.getpid()
+    def rss(pid):
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                return next(int(x.split()[1]) for x in fh if x.startswith("VmRSS")) / 1024
+        except (OSError, StopIteration):
+            return 0.0
+    def ours(pid):  # a child once it runs its own program (before, it shares our pages)
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                return b"records.beside" in fh.read()
+        except OSError:
+            return False
+    while True:
+        try:
+            with open(f"/proc/{me}/task/{me}/children") as fh:
+                kids = [k for k in fh.read().split() if ours(k)]
+        except OSError:
+            return
+        together[0] = max(together[0], rss(me) + sum(map(rss, kids)))
+        time.sleep(0.005)
+
+threading.Thread(target=sample, daemon=True).start()
 from xlshuffle.cli import main
 code = main(["shuffle", sys.argv[1], "-o", sys.argv[2], "--seed", "bench",
              "--record", sys.argv[2] + ".json", "--overwrite", *sys.argv[3:]])  # each run replaces its own
 assert code == 0, code
-print(json.dumps({"seconds": time.perf_counter() - t,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+seconds = time.perf_counter() - t
+try:  # the second process of the restore fingerprint, when one ran
+    from xlshuffle.workbook.records import beside
+    child = beside.last_child_peak_mb or 0.0
+except ImportError:
+    child = 0.0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+try:  # Linux: the peak of this program alone (ru_maxrss also counts the pages of the
+    # process it was started from, which a benchmark that built a big workbook holds)
+    with open("/proc/self/status") as fh:
+        peak = next(int(x.split()[1]) for x in fh if x.startswith("VmHWM")) / 1024
+except (OSError, StopIteration):
+    pass
+print(json.dumps({"seconds": seconds, "child_mb": child, "peak_mb": peak,
+                  "together_mb": max(together[0], peak) if together[0] else peak + child}))
 """
 
-VERIFY = """
+VERIFY = (
+    _PEAK
+    + """
 import json, resource, sys, time
 t = time.perf_counter()
 from xlshuffle.cli import main
 code = main(["verify", sys.argv[2] + ".json", "--input", sys.argv[1], "--output", sys.argv[2]])
 assert code == 0, code
-print(json.dumps({"seconds": time.perf_counter() - t,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"seconds": time.perf_counter() - t, "peak_mb": peak_mb()}))
 """
+)
 
 _CT = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
@@ -168,6 +240,80 @@ def make_workbook(path: str, rows: int) -> None:
             fh.write(b"</sheetData></worksheet>")
 
 
+def _rewrite_sheet(src: str, dst: str, change: Callable[[bytes], bytes]) -> None:
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = change(data)
+            zout.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
+
+
+def _no_r(data: bytes) -> bytes:
+    return re.sub(rb'(<(?:row|c)) r="[A-Z]*\d+"', rb"\1", data)
+
+
+def _inline(data: bytes) -> bytes:
+    """Every 20th string of column B written inline (the shared strings say ``note N``)."""
+
+    def one(m: re.Match[bytes]) -> bytes:
+        r = int(m[1])
+        if r % 20:
+            return m[0]
+        return b'<c r="B%d" t="inlineStr"><is><t>note %s</t></is></c>' % (r, m[2])
+
+    return re.sub(rb'<c r="B(\d+)" t="s"><v>(\d+)</v></c>', one, data)
+
+
+def _libreoffice(src: str, dst: str, folder: str) -> bool:
+    """``src`` saved again by LibreOffice headless; False without ``soffice``."""
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is None:
+        return False
+    out = os.path.join(folder, "lo-out")
+    profile = "file://" + os.path.abspath(os.path.join(folder, "lo-profile"))
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation={profile}",
+            "--headless",
+            "--convert-to",
+            "xlsx",
+            "--outdir",
+            out,
+            src,
+        ],
+        check=True,
+        capture_output=True,
+        timeout=3600,
+    )
+    os.replace(os.path.join(out, os.path.basename(src)), dst)
+    return True
+
+
+def make_producers(src: str, folder: str, names: list[str]) -> dict[str, str]:
+    """The workbook ``src`` as each producer of ``names`` writes it: name -> path."""
+    made = {"plain": src}
+    stem = os.path.splitext(src)[0]
+    for name in names:
+        path = f"{stem}-{name}.xlsx"
+        if name == "no-r":
+            _rewrite_sheet(src, path, _no_r)
+        elif name == "inline":
+            _rewrite_sheet(src, path, _inline)
+        elif name == "libreoffice":
+            if not _libreoffice(src, path, folder):
+                print("no soffice: the libreoffice producer is left out")
+                continue
+        else:
+            continue
+        made[name] = path
+    return made
+
+
+#: The producers of the workbook timed (see the module's docstring).
+PRODUCERS = ["plain", "libreoffice", "no-r", "inline"]
+
 #: The selections timed: name -> the extra arguments for ``rows`` data rows (a header
 #: row on top). ``whole-range`` names every used cell, ``three-columns`` the middle three.
 VARIANTS = {
@@ -214,41 +360,71 @@ def main() -> None:
         default=list(VARIANTS),
         help="selections to time (default: all); verify is timed for each",
     )
+    parser.add_argument(
+        "--producers",
+        nargs="+",
+        choices=PRODUCERS,
+        default=PRODUCERS,
+        help="producers of the workbook to time (default: all); plain is always timed",
+    )
+    parser.add_argument(
+        "--producers-max",
+        type=int,
+        default=100_000,
+        help="largest size the other producers are timed at",
+    )
+    parser.add_argument("--no-verify", action="store_true", help="do not time verify")
     args = parser.parse_args()
     print(
         f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, best of {args.repeat}; "
-        f"xlshuffle deflates with {deflate()}"
+        f"xlshuffle deflates with {deflate()}; load average {_load()}"
     )
     print(
-        f"{'rows':>9}  {'selection':<13}  {'floor s':>8}  {'openpyxl s':>10}  {'xlshuffle s':>11}  "
-        f"{'x floor':>7}  {'openpyxl/x':>10}  {'verify s':>8}  {'MB floor/openpyxl/xlshuffle/verify':>36}"
+        f"{'rows':>9}  {'producer':<11}  {'selection':<13}  {'floor s':>8}  {'openpyxl s':>10}  "
+        f"{'xlshuffle s':>11}  {'x floor':>7}  {'openpyxl/x':>10}  {'x plain':>7}  "
+        f"{'verify s':>8}  {'MB floor/openpyxl/xlshuffle(+2nd)/verify':>40}"
     )
     with tempfile.TemporaryDirectory() as folder:
         for rows in args.rows:
             src = os.path.join(folder, f"in-{rows}.xlsx")
             make_workbook(src, rows)
+            wanted = [p for p in args.producers if p != "plain"]
+            books = make_producers(src, folder, wanted if rows <= args.producers_max else [])
             runs: dict[str, list[dict[str, float]]] = {"floor": [], "openpyxl": []}
-            for name in args.variants:
-                runs[name], runs[name + "/verify"] = [], []
+            cases = [(p, v) for p in books for v in args.variants]
+            for p, v in cases:
+                runs[f"{p}/{v}"], runs[f"{p}/{v}/verify"] = [], []
             for _ in range(args.repeat):  # interleaved, so drift in machine load hits all
                 runs["floor"].append(measure(FLOOR, src, os.path.join(folder, "floor.xlsx")))
                 if rows <= args.openpyxl_max:
                     runs["openpyxl"].append(measure(OPENPYXL, src, os.path.join(folder, "o.xlsx")))
-                for name in args.variants:
-                    out = os.path.join(folder, f"ours-{name}.xlsx")
-                    runs[name].append(measure(XLSHUFFLE, src, out, *VARIANTS[name](rows)))
-                    runs[name + "/verify"].append(measure(VERIFY, src, out))
-            best = {k: min(r["seconds"] for r in v) if v else float("nan") for k, v in runs.items()}
-            peak = {k: max(r["peak_mb"] for r in v) if v else float("nan") for k, v in runs.items()}
-            for name in args.variants:
-                ours, verify = best[name], best[name + "/verify"]
+                for p, v in cases:
+                    out = os.path.join(folder, f"ours-{p}-{v}.xlsx")
+                    runs[f"{p}/{v}"].append(measure(XLSHUFFLE, books[p], out, *VARIANTS[v](rows)))
+                    if not args.no_verify:
+                        runs[f"{p}/{v}/verify"].append(measure(VERIFY, books[p], out))
+            nan = float("nan")
+            best = {k: min(r["seconds"] for r in v) if v else nan for k, v in runs.items()}
+            peak = {
+                k: max(r.get("together_mb", r["peak_mb"]) for r in v) if v else nan
+                for k, v in runs.items()
+            }
+            for p, v in cases:
+                ours, verify = best[f"{p}/{v}"], best[f"{p}/{v}/verify"]
                 print(
-                    f"{rows:>9,}  {name:<13}  {best['floor']:>8.2f}  {best['openpyxl']:>10.2f}  "
-                    f"{ours:>11.2f}  {ours / best['floor']:>7.2f}  "
-                    f"{best['openpyxl'] / ours:>10.1f}  {verify:>8.2f}  "
-                    f"{peak['floor']:>8.0f}/{peak['openpyxl']:.0f}/{peak[name]:.0f}/"
-                    f"{peak[name + '/verify']:.0f}"
+                    f"{rows:>9,}  {p:<11}  {v:<13}  {best['floor']:>8.2f}  "
+                    f"{best['openpyxl']:>10.2f}  {ours:>11.2f}  {ours / best['floor']:>7.2f}  "
+                    f"{best['openpyxl'] / ours:>10.1f}  {ours / best[f'plain/{v}']:>7.2f}  "
+                    f"{verify:>8.2f}  {peak['floor']:>8.0f}/{peak['openpyxl']:.0f}/"
+                    f"{peak[f'{p}/{v}']:.0f}/{peak[f'{p}/{v}/verify']:.0f}"
                 )
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 if __name__ == "__main__":

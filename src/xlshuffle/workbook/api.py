@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from .jobs import Job, file_request, make_record, open_request
 from .move.plan import draw_permutation, plan_move
 from .move.refusals import check_movable
 from .package.readwrite import Changes, Written, check_output_name, write_workbook
-from .restore import fingerprint_for, restore_workbook
+from .restore import fingerprint_beside, fingerprint_for, restore_workbook
 from .selection.keep import free_indexes, spread
 
 __all__ = [
@@ -217,19 +218,39 @@ def _shuffle(
         )
         if free is not None:  # --keep-blank-rows: the draw is over the other rows
             perm = spread(perm, sel.n_body, free)
-    changes = plan_move(job.inp, job.sx, sel, mode, perm)
-    # what the selection holds, taken before the write (which consumes the plan)
-    drawn = fingerprint_for(job, mode) if command == "shuffle" and not dry_run else None
-    written = write_workbook(
-        job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run
-    )
+    # a row draw's permutation as an array while the sheet is rewritten (8 bytes a row, not
+    # 40: a million rows' list of ints is 32 MB more at the peak); the record's list is
+    # made again once the write is done
+    moving: Sequence[Any] = array("q", perm) if mode in ("rows", "columns") else perm
+    del perm
+    # what the selection holds, taken from the input before the write: beside it, in a
+    # second process, where that is worth it (an in-place write keeps its backup first,
+    # and must refuse before that)
+    fingerprint = command == "shuffle" and not dry_run
+    pending = fingerprint_beside(job, mode) if fingerprint and not in_place else None
+    try:
+        changes = plan_move(job.inp, job.sx, sel, mode, moving)
+        part = sel.sheet.part
+        if pending is not None and part in changes.changed:
+            # collected before the output is put in place: a refusal still writes nothing
+            changes.changed[part] = pending.after(changes.changed[part])
+        # what the selection holds, taken before the write (which consumes the plan)
+        drawn = fingerprint_for(job, mode) if fingerprint and pending is None else None
+        written = write_workbook(
+            job.inp, changes, dst, in_place=in_place, backup=backup, dry_run=dry_run
+        )
+        if pending is not None:
+            drawn = pending.result()
+    finally:
+        if pending is not None:
+            pending.cancel()
     output = None if dry_run else (job.inp.path if in_place else dst)
     record = make_record(
         command,
         job,
         stream if stream is not None else seed_text,
         mode,
-        perm,
+        moving.tolist() if isinstance(moving, array) else list(moving),
         written,
         changes,
         output,

@@ -20,12 +20,14 @@ from .jobs import Job, dest, job_from_record, make_record
 from .move.plan import destination, inverse, plan_move
 from .move.refusals import check_movable
 from .package.readwrite import Changes, write_workbook
+from .records import beside
+from .records.beside import Beside
 from .records.fingerprint import Fingerprint, differing_rows, fingerprint_of
 from .scan.refs import cell_ref
 from .scan.sheet import SheetXml
 from .values.reader import CellReader
 
-__all__ = ["fingerprint_for", "restore_workbook"]
+__all__ = ["fingerprint_beside", "fingerprint_for", "restore_workbook"]
 
 PathLike = str | os.PathLike[str]
 
@@ -45,6 +47,28 @@ def fingerprint_for(job: Job, mode: Mode, sx: SheetXml | None = None) -> dict[st
     return fingerprint_of(
         sx or job.sx, lambda: CellReader.of(book).strings, top, bottom, cols
     ).to_dict()
+
+
+def fingerprint_beside(job: Job, mode: Mode) -> Beside | None:
+    """:func:`fingerprint_for`, started in a second process (:mod:`.records.beside`) to
+    run beside the rewrite; None where it is better computed here."""
+    top, bottom, cols = _scope(job, mode)
+    book = job.inp.book
+    strings = None
+    for rel in book.rels(book.part):
+        if rel.type == "sharedStrings" and not rel.external:
+            strings = book.pkg.find(rel.target)
+    return beside.start(
+        job.sx,
+        job.inp.path,
+        job.inp.sha256,
+        job.sel.sheet.part,
+        strings,
+        top,
+        bottom,
+        cols,
+        lambda: fingerprint_for(job, mode),
+    )
 
 
 def _inverse_draw(mode: Mode, perm: list[Any]) -> list[Any]:

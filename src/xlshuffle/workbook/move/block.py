@@ -17,12 +17,12 @@ rows of both kinds mix freely.
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
 from ..scan.sheet import SheetXml, parse_cells
+from .cells import stored_at
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 from .rowcut import RowCut, fix_spans
 
@@ -75,14 +75,11 @@ class BlockMover(RowCut):
 
     # One loop over a million rows, kept inline on purpose: a call per row costs more than
     # the row (the streaming path is measured against move_rows in benchmarks/).
-    def rows(self, perm: list[int]) -> Iterator[bytes]:  # noqa: C901
+    def rows(self, perm: Sequence[int]) -> Iterator[bytes]:  # noqa: C901
         """The new bytes from the first row of the region to the end of its last one."""
         sx, top = self.sx, self.top
-        n = self.bottom - top + 1
-        where = array("l", [-1]) * n
         i0, i1 = sx.index_of(top), sx.index_of(self.bottom + 1)
-        for i in range(i0, i1):
-            where[sx.numbers[i] - top] = i
+        where = stored_at(sx, top, self.bottom, i0, i1)
         data, starts, ends, close_tag = sx.data, sx.starts, sx.ends, self.close_tag
         buf: list[bytes] = []
         size = 0
@@ -127,13 +124,11 @@ class BlockMover(RowCut):
         """Place ``dst`` (row ``io``) with the block of row ``i`` (numbered ``src``) when both
         rows cut quickly, in one go: the common case, without the pieces of :meth:`_own`
         and :meth:`_block`. None otherwise."""
-        sx = self.sx
-        data, starts, ends = sx.data, sx.starts, sx.ends
-        row = data[starts[io] : ends[io]]
+        row = self._row(io, dst)
         own = self._shape(row, dst)
         if own is None or row.endswith(b"/>"):
             return None
-        source = data[starts[i] : ends[i]]
+        source = self._row(i, src)
         shape = self._shape(source, src)
         if shape is None:
             return None
@@ -196,8 +191,7 @@ class BlockMover(RowCut):
         return head + body + own.tail + self.close_tag
 
     def _own(self, i: int, number: int) -> _Own:
-        sx = self.sx
-        row = sx.row(i)
+        row = self._row(i, number)
         shape = self._shape(row, number)
         if shape is None:
             return self._own_careful(i, number)
@@ -251,7 +245,7 @@ class BlockMover(RowCut):
 
     def _block(self, i: int, src: int, dst: int, by_cell: bool) -> tuple[list[bytes], int, int]:
         """Row ``i``'s block cells written for row ``dst``, their first and last column."""
-        row = self.sx.row(i)
+        row = self._row(i, src)
         shape = None if by_cell else self._shape(row, src)
         if shape is not None:
             self.quick += 1

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
-from ..scan.sheet import SheetXml, parse_cells
+from ..scan.sheet import SheetXml, numbered_row, parse_cells
 from ..scan.xmlscan import tag_end
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 from .rowcut import fix_spans
@@ -46,7 +46,7 @@ class Region:
 def move_rows(
     sx: SheetXml,
     region: Region,
-    perm: list[int],
+    perm: Sequence[int],
     mover: FormulaMover,
     shared: SharedGroups,
 ) -> Iterator[bytes]:
@@ -54,11 +54,8 @@ def move_rows(
     at ``top + perm[p]``. Yields the new bytes from the first body row's place to the end
     of the last one."""
     top = region.top
-    n = region.bottom - top + 1
-    where = array("l", [-1]) * n
     i0, i1 = sx.index_of(top), sx.index_of(region.bottom + 1)
-    for i in range(i0, i1):
-        where[sx.numbers[i] - top] = i
+    where = stored_at(sx, top, region.bottom, i0, i1)
     quick = _QuickRows(sx, mover, shared)
     data, starts, ends = sx.data, sx.starts, sx.ends
     row_of = quick.row
@@ -90,14 +87,28 @@ def move_rows(
 _CAPITALS = bytes(range(65, 91))
 
 
+def stored_at(sx: SheetXml, top: int, bottom: int, i0: int, i1: int) -> array[int]:
+    """Where each row ``top..bottom`` is stored (an index of ``sx``, -1 when it is not),
+    stored rows ``i0..i1-1`` being theirs: C-level when every row is stored."""
+    n = bottom - top + 1
+    if i1 - i0 == n and (n == 0 or sx.numbers[i0] == top):  # ascending: all there
+        return array("l", range(i0, i1))
+    where = array("l", [-1]) * n
+    for i in range(i0, i1):
+        where[sx.numbers[i] - top] = i
+    return where
+
+
 class _QuickRows:
     """Renumbering whole rows.
 
     The quick path is ``bytes.replace`` of ``5"`` by ``9"`` (row 5 to row 9). It is
     right when the row starts with ``<row r="5"``, every cell starts with
     ``<c r="LETTERS5"`` (one count in the row with its capitals deleted) and ``5"``
-    occurs nowhere else (one count). Plain formulas are then translated one by one. Any
-    other row goes the careful way, which handles everything.
+    occurs nowhere else (one count). A row whose cells say no ``r`` is numbered for its
+    new place by :func:`~..scan.sheet.numbered_row` instead, as the careful way numbers
+    it. Plain formulas (LibreOffice's ``aca="false"`` too) are then translated one by
+    one. Any other row goes the careful way, which handles everything.
     """
 
     def __init__(self, sx: SheetXml, mover: FormulaMover, shared: SharedGroups) -> None:
@@ -107,7 +118,7 @@ class _QuickRows:
         # inside a row only cells start with "<c" (the other child is <extLst>)
         self.c_any = b"<" + p + b"c"
         self.cell = (b"<" + p + b'c r="').translate(None, _CAPITALS)
-        self.fmark, self.plain_f = b"<" + p + b"f", b"<" + p + b"f>"
+        self.fmark = b"<" + p + b"f"
         self.writer = CellWriter(sx, mover, shared)
         self.formulas = PlainFormulas(sx, mover)
 
@@ -120,16 +131,22 @@ class _QuickRows:
             return row if has_number(row) else rewrite_row_tag(row, tag_end(row, 0), dst)
         q = b'%d"' % src
         n_c = row.count(self.c_any)
+        new: bytes | None = None
         if (
             row.startswith(self.row_r + q)
             and row.count(q) == n_c + 1
             and (sx.plain or b"<!" not in row)
             and (not n_c or row.translate(None, _CAPITALS).count(self.cell + q) == n_c)
         ):
-            if self.fmark not in row:
-                return row.replace(q, b'%d"' % dst)
-            if row.count(self.fmark) == row.count(self.plain_f):
-                return self.formulas.move(row.replace(q, b'%d"' % dst), src, dst)
+            new = row.replace(q, b'%d"' % dst)
+        else:  # cells that say no r (their places counted), or the careful way
+            new = numbered_row(row, dst, sx.prefix)
+        if new is not None:
+            n_f = new.count(self.fmark)
+            if not n_f:
+                return new
+            if self.formulas.plain(new, n_f):
+                return self.formulas.move(new, src, dst)
         return _rewrite_row(sx, self.writer, i, src, dst)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...draw.errors import WorkbookError
 from ..formulas.translate import FormulaMoveError, FormulaMover
@@ -187,8 +188,19 @@ _UNSEEN = object()
 _SPECIAL = re.compile(r"[&<>]")
 
 
+@lru_cache(maxsize=8)
+def _plain_tag(prefix: bytes) -> re.Pattern[bytes]:
+    """The start tag of a formula whose attributes do not change what it is: ``aca`` and
+    ``ca`` (when to calculate), ``bx`` (whether it assigns a name's value), ``t="normal"``.
+    ``t="shared"``, ``"array"`` and ``"dataTable"`` formulas take the careful path."""
+    return re.compile(
+        rb"<" + re.escape(prefix) + rb'f(?:\s+(?:aca|ca|bx)="[^"<>]*"|\s+t="normal")*>'
+    )
+
+
 class PlainFormulas:
-    """The quick path for rows whose formulas are all plain ``<f>text</f>``: the text is
+    """The quick path for rows whose formulas are all plain (``<f>text</f>``, or with the
+    attributes of :meth:`plain`, such as LibreOffice's ``aca="false"``): the text is
     translated, and the cached ``<v>`` right after it is dropped unless it still holds.
 
     A whole-row move shifts every relative row by the same amount and no column, so the
@@ -206,7 +218,9 @@ class PlainFormulas:
 
     def __init__(self, sx: SheetXml, mover: FormulaMover) -> None:
         p = sx.prefix
-        self.open, self.close = b"<" + p + b"f>", b"</" + p + b"f>"
+        self.open, self.close = b"<" + p + b"f", b"</" + p + b"f>"
+        self.bare, self.calc = b"<" + p + b"f>", b"<" + p + b'f aca="false">'
+        self.tag = _plain_tag(p)
         self.v_open, self.v_close = b"<" + p + b"v>", b"</" + p + b"v>"
         self.cell = b"<" + p + b'c r="'
         self.mover = mover
@@ -241,6 +255,19 @@ class PlainFormulas:
             else moved.encode()
         ), keep
 
+    def plain(self, row: bytes, n: int = -1) -> bool:
+        """Whether every ``<f`` of ``row`` (``n`` of them, when the caller counted them)
+        starts a plain formula: ``<f>``, or a start tag whose attributes leave the formula
+        what its text says (LibreOffice's ``aca="false"``, ``ca``, ``bx``,
+        ``t="normal"``). Counts first, the regular expression only for other spellings."""
+        if n < 0:
+            n = row.count(self.open)
+        k = row.count(self.bare)
+        if k == n:
+            return True
+        k += row.count(self.calc)
+        return k == n or len(self.tag.findall(row)) == n
+
     def move(self, row: bytes, src: int, dst: int, *, keep_values: bool = True) -> bytes:
         """``row`` (references already rewritten) with each formula translated. Without
         ``keep_values`` (cells moved out of their row, as :class:`CellWriter` does with
@@ -253,6 +280,7 @@ class PlainFormulas:
         i = find(open_)
         while i >= 0:
             i += len(open_)
+            i = i + 1 if row[i] == 0x3E else find(b">", i) + 1  # '>': no attribute
             j = find(close, i)
             raw = row[i:j]
             blank = raw.replace(src_b, b"\0")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...draw.errors import WorkbookError
@@ -70,7 +70,7 @@ def draw_permutation(
     return [permutation(n_rows, seed=stream) for _ in range(n_cols)]
 
 
-def inverse_array(perm: list[int]) -> array[int]:
+def inverse_array(perm: Sequence[int]) -> array[int]:
     """:func:`inverse` as a compact array (8 bytes an item, not 36): for lookups."""
     inv = array("q", bytes(8 * len(perm)))
     for pos, item in enumerate(perm):
@@ -78,7 +78,22 @@ def inverse_array(perm: list[int]) -> array[int]:
     return inv
 
 
-def inverse(perm: list[int]) -> list[int]:
+class _Inverse:
+    """:func:`inverse_array`, computed when first asked: a draw whose sheet has nothing
+    that points at its cells (merges, links, comments...) never needs it, and a million
+    rows take 0.3 s."""
+
+    def __init__(self, perm: Sequence[int]) -> None:
+        self.perm = perm
+        self.inv: array[int] | None = None
+
+    def __getitem__(self, i: int) -> int:
+        if self.inv is None:
+            self.inv = inverse_array(self.perm)
+        return self.inv[i]
+
+
+def inverse(perm: Sequence[int]) -> list[int]:
     """``inverse(p)[p[i]] == i``."""
     inv = [0] * len(perm)
     for pos, item in enumerate(perm):
@@ -86,13 +101,13 @@ def inverse(perm: list[int]) -> list[int]:
     return inv
 
 
-def destination(mode: Mode, top: int, cols: list[int], perm: list[Any]) -> Dest:
+def destination(mode: Mode, top: int, cols: list[int], perm: Sequence[Any]) -> Dest:
     """Where the cell at ``(row, col)`` of the moving block goes; ``perm[p] = s`` means
     item ``s`` lands at position ``p``."""
     pos = {c: j for j, c in enumerate(cols)}
     width = len(cols)
     if mode in ("rows", "columns", "cells"):
-        inv = inverse_array(perm)
+        inv = _Inverse(perm)
         if mode == "rows":
             return lambda r, c: (top + inv[r - top], c)
         if mode == "columns":
@@ -130,7 +145,13 @@ def needs_full_calc(book: Book, sx: SheetXml, part: str) -> bool:
 
 
 def plan_move(
-    inp: Input, sx: SheetXml, sel: Selection, mode: Mode, perm: list[Any], *, careful: bool = False
+    inp: Input,
+    sx: SheetXml,
+    sel: Selection,
+    mode: Mode,
+    perm: Sequence[Any],
+    *,
+    careful: bool = False,
 ) -> Changes:
     """Every part a shuffle of ``sel`` by ``perm`` changes, as lazily written content.
 
@@ -183,7 +204,7 @@ def _moved_rows(
     sx: SheetXml,
     sel: Selection,
     mode: Mode,
-    perm: list[Any],
+    perm: Sequence[Any],
     mover: FormulaMover,
     shared: SharedGroups,
     *,
@@ -196,7 +217,7 @@ def _moved_rows(
     first, last = sx.index_of(top), sx.index_of(bottom + 1)
     region = Region(top, bottom, sel.cols)
     if mode == "rows" and sel.whole_rows:
-        inv = inverse_array(perm)
+        inv = _Inverse(perm)
 
         def row_dest(r: int, c: int) -> tuple[int, int] | None:
             return (top + inv[r - top], c) if top <= r <= bottom else None

@@ -4,8 +4,10 @@ block | block cells | cells right of it | what follows the last cell (:class:`Ro
 A row takes the quick cut when its bytes, digits deleted, match the plain grammar of
 :func:`_grammar` (``<c r=...>`` cells holding at most a plain ``<f>``, a ``<v>`` and an
 inline ``<is><t>``; no gap, comment or other child), its cells are in order and every
-one says the row's number. The shape is analysed once and remembered: the rows of a
-sheet share a handful. The streaming block path (:mod:`.block`) and verify's row digests
+one says the row's number. A row whose cells say no ``r`` is numbered first
+(:meth:`RowCut._row`), as the careful path numbers it. The shape is analysed once and
+remembered: the rows of a sheet share a handful. The streaming block path (:mod:`.block`)
+and verify's row digests
 (:func:`~..records.rowdigest.block_digests`) both cut rows this way.
 """
 
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..scan.refs import MAX_COL, col_index
-from ..scan.sheet import SheetXml
+from ..scan.sheet import SheetXml, numbered_row
 
 __all__ = ["RowCut", "fix_spans"]
 
@@ -40,8 +42,16 @@ def _grammar(prefix: bytes) -> re.Pattern[bytes]:
     p = re.escape(prefix.translate(None, _DIGITS))
     attr = rb'\s+[A-Za-z_][\w:.-]*="[^"<>]*"'
     text = rb"[^<]*"
-    # a formula the quick translation reads exactly as CellWriter does: ASCII, no CR
-    formula = rb"<" + p + rb"f>[^<\r\x80-\xff]+</" + p + rb"f>"
+    # a formula the quick translation reads exactly as CellWriter does: ASCII, no CR; its
+    # start tag plain or with attributes that leave it what its text says (LibreOffice's
+    # aca="false"), as PlainFormulas.plain reads them
+    formula = (
+        rb"<"
+        + p
+        + rb'f(?:\s+(?:aca|ca|bx)="[^"<>]*"|\s+t="normal")*>[^<\r\x80-\xff]+</'
+        + p
+        + rb"f>"
+    )
     inline = (
         rb"<"
         + p
@@ -97,6 +107,7 @@ class RowCut:
     """The quick cut of the rows of ``sx`` around the block of columns ``c0..c1``."""
 
     _MAX_SHAPES = 4096
+    _NUMBERED_BYTES = 64 << 20
 
     def __init__(self, sx: SheetXml, c0: int, c1: int) -> None:
         self.sx, self.c0, self.c1 = sx, c0, c1
@@ -104,9 +115,34 @@ class RowCut:
         self.grammar = _grammar(p)
         self.cell_letters = re.compile(rb"<" + re.escape(p) + rb'c r="([A-Z]{1,3})"')
         self.row_r, self.c_r = b"<" + p + b'row r="', b"<" + p + b'c r="'
+        self.c_any = b"<" + p + b"c"
         self.c_r_bare = self.c_r.translate(None, _CAPITALS)
         self.close_tag = b"</" + p + b"row>"
         self.shapes: dict[bytes, _Shape | None] = {}
+        self.numbered: dict[tuple[int, int], bytes] = {}
+        self.numbered_bytes = 0
+
+    def _row(self, i: int, number: int) -> bytes:
+        """Row ``i`` as the quick cut reads it at place ``number``: a row whose cells say no
+        ``r`` numbered there as the careful path numbers it
+        (:func:`~..scan.sheet.numbered_row`), any other as it is."""
+        sx = self.sx
+        row = sx.data[sx.starts[i] : sx.ends[i]]
+        if row.startswith(self.row_r) and (self.c_r in row or self.c_any not in row):
+            return row
+        # a block move reads each row twice, at its place and as a source, both times at
+        # its own number: numbered once, kept while they take less than _NUMBERED_BYTES
+        key = (i, number)
+        done = self.numbered.get(key)
+        if done is None:
+            done = numbered_row(row, number, sx.prefix) or row
+            if self.numbered_bytes < self._NUMBERED_BYTES:
+                self.numbered[key] = done
+                self.numbered_bytes += len(done)
+        else:  # its second reading: not asked again
+            del self.numbered[key]
+            self.numbered_bytes -= len(done)
+        return done
 
     def block_of(self, i: int) -> bytes | None:
         """The block cells of row ``i`` as they stand (``b""`` when none), or None when the

@@ -38,13 +38,24 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from ...draw.errors import WorkbookError
 from ..scan.refs import col_letters
-from ..scan.sheet import SheetXml, parse_cells
+from ..scan.sheet import SheetXml, numbered_row, parse_cells
 from ..values.cells import SharedStrings, ValuesError, split_cell
 
-__all__ = ["DIGEST", "SIZE", "Fingerprint", "differing_rows", "fingerprint_of"]
+__all__ = [
+    "DIGEST",
+    "SIZE",
+    "Canon",
+    "Fingerprint",
+    "canon",
+    "differing_rows",
+    "empty_digests",
+    "fill_digests",
+    "fingerprint_of",
+]
 
 #: The digest, named in the record so that another may replace it one day.
 DIGEST = "crc32"
@@ -52,6 +63,16 @@ SIZE = 4
 _BLOCK = 4096
 _BLOCK_BYTES = 4 << 20
 _SEPARATORS = re.compile(rb"[\x1c-\x1f]")
+#: Text of an inline string that reads as its own bytes and that the fingerprint writes as
+#: they are (:func:`_escaped` of its decoded text): valid UTF-8 that XML allows, without
+#: a markup character or reference (``<``, ``>``, ``&``), a carriage return (a parser
+#: reads it as a line feed) or an ``_x`` escape.
+_PLAIN_TEXT = (
+    rb"(?:[\t\n\x20-\x25\x27-\x3b\x3d\x3f-\x5e\x60-\x7f]++|_(?!x)"
+    rb"|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee][\x80-\xbf]{2}"
+    rb"|\xef(?!\xbf[\xbe\xbf])[\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]"
+    rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})*+"
+)
 
 
 @dataclass
@@ -112,8 +133,33 @@ class _Canon:
         self.shared = re.compile(rb' t="s"><' + p + rb"v>(\d+)</" + p + rb"v>")
         self.text_open, self.text_close = b' t="S"><' + x + b"v>", b"</" + x + b"v>"
         self.blank = re.compile(rb">\s+<")
-        # CDATA, comments, processing instructions, inline strings: read with expat
+        # CDATA, comments, processing instructions, inline strings: read with expat,
+        # but for the plain inline string, which is spelt here as _plain spells it
         self.careful = (b"<!", b"<?", b"<" + x + b"is>")
+        self.inline = re.compile(
+            rb"<"
+            + p
+            + rb'c r="([A-Z]{1,3}\d{1,7})"[^<>]*? t="inlineStr"[^<>]*><'
+            + p
+            + rb"is><"
+            + p
+            + rb't(?: xml:space="preserve")?>('
+            + _PLAIN_TEXT
+            + rb")</"
+            + p
+            + rb"t></"
+            + p
+            + rb"is></"
+            + p
+            + rb"c>"
+        )
+        self.inline_as = (
+            b"<" + x + b'c r="',
+            b'" t="S"><' + x + b"v>",
+            self.v_close + b"</" + x + b"c>",
+        )
+        self.agreed = _Agreed(x)
+        self.cell_mark = b"<" + x + b"c"
         self.others = None
         if cols is not None:
             letters = b"|".join(col_letters(c).encode() for c in cols)
@@ -138,32 +184,87 @@ class _Canon:
 
     def _source(self, i0: int, i1: int) -> bytes:
         """The rows' bytes, written plainly where a regular expression could misread them,
-        without the cells of other columns."""
+        without the cells of other columns.
+
+        Cells that say no ``r`` are numbered first (:func:`~..scan.sheet.numbered_row`).
+        A block holding CDATA, a comment or an inline string is read by :meth:`_plain`,
+        cell by cell, except the rows that the regular expressions read exactly as
+        :meth:`_plain` does once their plain inline strings are spelt as it spells them
+        (:class:`_Agreed`): found by C-level passes, a block at a time where it can be."""
         sx = self.sx
-        s = sx.data[sx.starts[i0] : sx.ends[i1 - 1]]
-        a, b, c = self.careful
-        if a in s or b in s or c in s:
-            s = b"".join(self._plain(i) for i in range(i0, i1))
+        a, b = sx.starts[i0], sx.ends[i1 - 1]
+        s = sx.data[a:b]
+        if not sx.cells_numbered(a, b):
+            s = b"".join(map(self._numbered, range(i0, i1)))
+        if self._misread(s):
+            spelt = self._spelt(s)
+            agreed = not self._misread(spelt) and self.agreed(spelt)
+            s = spelt if agreed else b"".join(map(self._row_source, range(i0, i1)))
         if self.others is not None:
             s = self.others.sub(b"", s)
         return s
+
+    def _misread(self, s: bytes) -> bool:
+        """Whether ``s`` holds what sends a block to :meth:`_plain`: CDATA, a comment or a
+        processing instruction, an inline string. One-byte searches first: most blocks
+        hold no ``!`` or ``?`` at all."""
+        a, b, c = self.careful
+        return (b"!" in s and a in s) or (b"?" in s and b in s) or c in s
+
+    def _spelt(self, s: bytes) -> bytes:
+        """``s`` with its plain inline strings spelt as :meth:`_plain` spells them."""
+        return self.inline.sub(self._inline, s) if self.careful[2] in s else s
+
+    def _numbered(self, i: int) -> bytes:
+        """Row ``i`` of a block where cells may say no ``r``: numbered when none of its
+        cells says it, as it is when every one does, read by :meth:`_plain` (which
+        numbers its cells) when some do and some do not."""
+        sx = self.sx
+        row = sx.row(i)
+        new = numbered_row(row, sx.numbers[i], sx.prefix)
+        if new is not None:
+            return new
+        mark = self.cell_mark
+        return row if row.count(mark) == row.count(mark + b' r="') else self._plain(i)
+
+    def _row_source(self, i: int) -> bytes:
+        """Row ``i`` of a block that holds what sends it to :meth:`_plain`: spelt by C-level
+        passes when the regular expressions then read it as :meth:`_plain` does, read by
+        :meth:`_plain` otherwise."""
+        row = self._spelt(self._numbered(i))
+        return row if not self._misread(row) and self.agreed(row) else self._plain(i)
+
+    def _inline(self, m: re.Match[bytes]) -> bytes:
+        """A plain inline string cell, as :meth:`_plain` writes it."""
+        head, mid, end = self.inline_as
+        if not m[2]:
+            return head + m[1] + b'" t="S"/>'
+        return head + m[1] + mid + m[2] + end
 
     def _markup(self, s: bytes) -> bytes:
         """Without what a re-save may change around the values: styles, row attributes
         (each row tag becomes one separator), formula text and types, metadata, the
         number type and white space between tags. Each rule runs only when a quick search
         finds what it removes."""
-        if b"()</" in s:
+        # a one-byte search first: it runs at memory speed, where the search for a
+        # longer needle whose last byte is as common as '>' or '"' is 40 times slower
+        if b"(" in s and b"()</" in s:
             s = self.boolean.sub(b"", s)
-        s = self.row.sub(b"\x1f", self.formula.sub(self.f_mark, self.style.sub(b"", s)))
-        if b'm="' in s:
+        s, formulas = self.formula.subn(self.f_mark, self.style.sub(b"", s))
+        s = self.row.sub(b"\x1f", s)
+        if b"m" in s and b'm="' in s:
             s = self.meta.sub(b"", s)
-        if self.f_mark in s:
+        if formulas:
             s = self.f_type.sub(b"", s)
         s = s.replace(b' t="n"', b"").replace(
             b' t="str"><' + self.sx.prefix + b"v>", self.text_open
         )
-        if b">\n" in s or b"> " in s or b">\r" in s or b">\t" in s:
+        if (
+            (b"\n" in s and b">\n" in s)
+            or (b"\r" in s and b">\r" in s)
+            or (b"\t" in s and b">\t" in s)
+            or b"> " in s
+        ):
             s = self.blank.sub(b"><", s)
         return s
 
@@ -228,6 +329,44 @@ class _Canon:
         return b"".join(out)
 
 
+class _Agreed:
+    """Whether rows (spelt by :meth:`_Canon._spelt`) are read by the block's regular
+    expressions exactly as :meth:`_Canon._plain` reads them, told by C-level searches for
+    what the two read differently: markup the block could misread (an inline string left,
+    CDATA), LibreOffice's ``TRUE()``/``FALSE()`` (the block drops those, ``_plain`` keeps
+    them as formulas), a row tag closed by ``/>``, a cell tag other than ``<c r="A1"``
+    followed by ``s``, ``t``, ``cm``, ``vm`` in ``name="value"`` form, any element but a
+    row, a cell, a formula and a ``<v>``, and text that is not its own decoded bytes
+    (``&quot;`` and character references, a raw ``>`` or carriage return, bytes XML does
+    not allow). Each search looks for a reason to read cell by cell; none found, the rows
+    agree."""
+
+    def __init__(self, x: bytes) -> None:
+        p = re.escape(x)
+        self.rules = [
+            re.compile(rb"<" + p + rb"row\b[^<>]*/>"),
+            re.compile(rb"<(?!" + p + rb"(?:row[\s>]|c\s|f[\s>/]|v>)|/" + p + rb"(?:row|c|f|v)>)"),
+            re.compile(rb"<" + p + rb'c(?! r="[A-Z]{1,3}\d{1,7}"(?: (?:s|t|cm|vm)="[^"<>]*")*/?>)'),
+            re.compile(rb">[^<]*>"),
+            re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]"),
+        ]
+        self.entity = re.compile(rb"&(?!amp;|lt;|gt;)")
+
+    def __call__(self, s: bytes) -> bool:
+        if (b"(" in s and b"()</" in s) or b"\r" in s:
+            return False
+        if b"&" in s and self.entity.search(s) is not None:
+            return False
+        if not s.isascii():
+            try:
+                s.decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+            if b"\xef\xbf\xbe" in s or b"\xef\xbf\xbf" in s:
+                return False
+        return all(rule.search(s) is None for rule in self.rules)
+
+
 def _fourteen(m: re.Match[bytes]) -> bytes:
     try:
         return b"<v>" + (b"%.14g" % float(m[1])) + b"</v>"
@@ -285,8 +424,36 @@ def fingerprint_of(
     """The fingerprint of rows ``top..bottom`` of a sheet: of their cells in ``cols``, or
     of every cell when ``cols`` is None. ``strings()`` gives the shared strings, read
     only when a row holds one."""
-    digests = bytearray(_crc32([b""]) * max(0, bottom - top + 1))
-    canon = _Canon(sx, strings, cols)
+    digests = empty_digests(top, bottom)
+    fill_digests(digests, _Canon(sx, strings, cols), top, bottom)
+    return Fingerprint(base64.b64encode(bytes(digests)).decode("ascii"))
+
+
+def empty_digests(top: int, bottom: int) -> bytearray:
+    """The digests of rows ``top..bottom`` when none is stored (an empty row's)."""
+    return bytearray(_crc32([b""]) * max(0, bottom - top + 1))
+
+
+class Canon(Protocol):
+    """What :func:`fill_digests` takes: a sheet and the canonical form of its rows."""
+
+    sx: SheetXml
+
+    def block(self, i0: int, i1: int) -> list[bytes]: ...
+
+
+def canon(
+    sx: SheetXml, strings: Callable[[], SharedStrings | None], cols: list[int] | None
+) -> _Canon:
+    """The canonical form of the rows of ``sx`` (its :attr:`~_Canon.sx` may be set to
+    another part of the same sheet: :mod:`.beside` reads the sheet a window at a time)."""
+    return _Canon(sx, strings, cols)
+
+
+def fill_digests(digests: bytearray, canon: Canon, top: int, bottom: int) -> None:
+    """Write into ``digests`` (rows ``top..bottom``) the digest of each row of
+    ``canon.sx`` that lies there."""
+    sx = canon.sx
     i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
     try:
         for c0, c1 in _blocks(sx, i0, i1):
@@ -302,7 +469,6 @@ def fingerprint_of(
         raise WorkbookError(
             f"{sx.label}: {exc.reason}: open the workbook in Excel, save it again, and retry"
         ) from None
-    return Fingerprint(base64.b64encode(bytes(digests)).decode("ascii"))
 
 
 def differing_rows(got: Fingerprint, want: Fingerprint, top: int) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from functools import lru_cache
 from itertools import repeat, tee
 from operator import add
 
@@ -63,7 +64,11 @@ def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
     data, p = sx.data, sx.prefix
     mark = b"<" + p + b'c r="'
     a, b = sx.starts[i0], sx.ends[i1]
-    if not sx.plain or data.count(mark, a, b) != data.count(b"<" + p + b"c", a, b):
+    if not sx.plain or not sx.cells_numbered(a, b):
+        if sx.plain and data.find(mark, a, b) < 0:
+            found = _used_cols_unnumbered(sx, i0, i1, data.count(b"<" + p + b"c", a, b))
+            if found is not None:
+                return found
         return _used_cols_careful(sx, i0, i1)
     starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
     n = len(mark)
@@ -82,6 +87,33 @@ def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
 
 
 _LETTERS = re.compile(rb"[A-Z]{1,3}")
+
+
+def _used_cols_unnumbered(sx: SheetXml, i0: int, i1: int, cells: int) -> tuple[int, int] | None:
+    """:func:`used_cols` of rows whose cells say no ``r`` (each cell is the one after the
+    previous, the first in column A): columns 1 to the most cells in a row, counted by
+    C-level maps. None when a cell tag has an ``r`` after another attribute, or when
+    ``<c`` starts anything but a cell (a rich text's ``<color>``)."""
+    data, p = sx.data, sx.prefix
+    a, b = sx.starts[i0], sx.ends[i1]
+    if _numbered_cell(p).search(data, a, b) is not None:
+        return None
+    starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
+    c = b"<" + p + b"c"
+    per_row = [list(map(data.count, repeat(c + end), starts, ends)) for end in (b">", b" ", b"/")]
+    counts = list(map(add, map(add, per_row[0], per_row[1]), per_row[2]))
+    if sum(counts) != cells:
+        return None
+    most = max(counts, default=0)
+    if most > MAX_COL:
+        return None
+    return (1, most) if most else (1, 1)
+
+
+@lru_cache(maxsize=8)
+def _numbered_cell(prefix: bytes) -> re.Pattern[bytes]:
+    """A cell tag with an ``r`` attribute anywhere in it."""
+    return re.compile(rb"<" + re.escape(prefix) + rb"c\s[^<>]*?(?<=\s)r\s*=")
 
 
 def _used_cols_careful(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:

@@ -14,12 +14,13 @@ import operator
 import re
 from array import array
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...draw.errors import WorkbookError
-from .refs import MAX_COL, MAX_ROW, col_index
+from .refs import MAX_COL, MAX_ROW, col_index, col_letters
 from .xmlscan import Tag, attrs, element_end, iter_tags, local, tag_end
 
-__all__ = ["Cell", "SheetXml", "parse_cells", "sheet_label"]
+__all__ = ["Cell", "SheetXml", "numbered_row", "parse_cells", "sheet_label"]
 
 _ROW_R = re.compile(rb"\sr\s*=\s*[\"'](\d{1,8})[\"']")
 _MARKUP = re.compile(rb"<[!?]")
@@ -161,6 +162,84 @@ def _inner(row: bytes, cell: Cell, prefix: bytes) -> None:
         pos = end
 
 
+# an ``r`` attribute (or text that reads like one, which only sends a row the careful way)
+_ANY_R = re.compile(rb"\sr\s*=")
+
+
+@lru_cache(maxsize=64)
+def _cell_marks(prefix: bytes, n: int) -> tuple[bytes, ...]:
+    """``<c r="A``, ``<c r="B``... for the first ``n`` columns, and an empty end."""
+    marks = [b"<" + prefix + b'c r="' + col_letters(c).encode() for c in range(1, n + 1)]
+    return (*marks, b"")
+
+
+@lru_cache(maxsize=8)
+def _not_a_cell(prefix: bytes) -> re.Pattern[bytes]:
+    """``<c`` starting another name (a rich text's ``<color>``)."""
+    return re.compile(rb"<" + re.escape(prefix) + rb"c[^\s>/]")
+
+
+# ``r =`` with anything before it: a literal first, which a search finds quickly
+_R_IS = re.compile(rb"r\s*=")
+_SPACE = b" \t\r\n"
+
+
+def _says_r(body: bytes) -> bool:
+    """Whether an attribute ``r`` (or text reading like one) occurs in ``body``."""
+    m = _R_IS.search(body)
+    while m is not None:
+        if m.start() and body[m.start() - 1] in _SPACE:
+            return True
+        m = _R_IS.search(body, m.end())
+    return False
+
+
+def numbered_row(row: bytes, number: int, prefix: bytes) -> bytes | None:
+    """A row whose cells say no ``r`` (legal: each is then the one after the previous,
+    the first in column A), with ``r`` written as the cell-by-cell path writes it: right
+    after the name of every cell, and of the row's start tag when it has none.
+
+    Done by a split and C-level maps, with no Python code a cell, so that such rows take
+    the paths of rows that say their place. None when any cell says ``r``, or the row holds
+    markup that the split could misread (a comment or CDATA, an element whose name starts
+    with ``c`` inside a rich text): the caller then reads the row cell by cell. A row that
+    says ``r="N"`` first says ``number`` instead.
+
+    Examples
+    --------
+    >>> numbered_row(b'<row spans="1:2"><c t="s"><v>0</v></c><c/></row>', 7, b"")
+    b'<row r="7" spans="1:2"><c r="A7" t="s"><v>0</v></c><c r="B7"/></row>'
+    >>> numbered_row(b'<x:row r="2"><x:c><x:v>1</x:v></x:c></x:row>', 9, b"x:")
+    b'<x:row r="9"><x:c r="A9"><x:v>1</x:v></x:c></x:row>'
+    >>> numbered_row(b'<row><c r="A7"><v>1</v></c><c><v>2</v></c></row>', 7, b"") is None
+    True
+    """
+    h = row.find(b">") + 1
+    if h <= 0 or row.count(b'"', 0, h) % 2 or row.count(b"'", 0, h) % 2:
+        return None
+    body = row[h:]
+    if _says_r(body) or (b"!" in body and b"<!" in body):
+        return None
+    head = row[:h]
+    cut = len(prefix) + 4  # <row
+    if _ANY_R.search(head) is None:
+        if head[cut : cut + 1] not in (b" ", b">", b"/"):
+            return None
+        head = head[:cut] + b' r="%d"' % number + head[cut:]
+    elif head.startswith(b' r="', cut):
+        head = head[:cut] + b' r="%d' % number + head[head.index(b'"', cut + 4) :]
+    else:
+        return None
+    parts = body.split(b"<" + prefix + b"c")
+    n = len(parts) - 1
+    if not n:
+        return head + body
+    if n > MAX_COL or _not_a_cell(prefix).search(body) is not None:
+        return None
+    # part k ends where cell k + 1 starts: its mark, then the number, then its attributes
+    return head + (b'%d"' % number).join(map(bytes.__add__, parts, _cell_marks(prefix, n)))
+
+
 def _closed_or_empty(data: bytes, starts: array[int], ends: array[int], close: bytes) -> bool:
     """Whether each span is a row that ends with ``close`` or a lone empty row tag (one
     ``<``, ending ``/>``; ``<`` cannot occur in an attribute value). C-level passes."""
@@ -192,11 +271,18 @@ class SheetXml:
         #: ``<sheetData/>``, which :attr:`empty_data` flags).
         self.content_start = self.content_end = 0
         self.empty_data = False
+        #: How the quick scan found the rows numbered: ``"r"`` (every row tag starts
+        #: ``<row r="N"``: rows cut out of the sheet data say their numbers on their own),
+        #: ``"counted"`` (no row says ``r``: each is the one after the previous), ``""``
+        #: (some rows do, or the quick scan did not read the rows).
+        self.row_numbering = ""
         #: No comment, CDATA section or processing instruction inside <sheetData>.
         self.plain = True
         #: Indexes of rows preceded by something other than white space (elements some
         #: producers put inside <sheetData>); such content keeps its place.
         self.foreign: list[int] = []
+        #: Byte spans whose cells all say ``r`` (:meth:`cells_numbered`), remembered.
+        self._numbered_spans: list[tuple[int, int]] = []
         self.numbers = array("l")
         self.starts = array("q")
         self.ends = array("q")
@@ -242,8 +328,18 @@ class SheetXml:
         # two C-level passes: no Python code runs per row
         starts = array("q", map(re.Match.start, pattern.finditer(data, start, stop)))
         numbers = array("l", map(int, pattern.findall(data, start, stop)))
-        if len(starts) != data.count(open_tag, start, stop):
-            return False
+        count = data.count(open_tag, start, stop)
+        self.row_numbering = "r" if len(starts) == count else ""
+        if len(starts) != count:
+            if starts or not self._unnumbered(start, stop):
+                return False
+            # no row says its number: each is the one after the previous
+            bare = re.compile(re.escape(open_tag) + rb"[ >/]")
+            starts = array("q", map(re.Match.start, bare.finditer(data, start, stop)))
+            if len(starts) != count or count > MAX_ROW:
+                return False
+            numbers = array("l", range(1, count + 1))
+            self.row_numbering = "counted"
         if not starts:
             return not data[start:stop].strip()
         if data[start : starts[0]].strip():
@@ -264,6 +360,12 @@ class SheetXml:
             return False
         self.numbers, self.starts, self.ends = numbers, starts, ends
         return True
+
+    def _unnumbered(self, start: int, stop: int) -> bool:
+        """Whether no row tag of ``data[start:stop]`` has an ``r`` attribute (a C-level
+        search of the row tags alone)."""
+        tag = re.compile(rb"<" + re.escape(self.prefix) + rb"row\s[^<>]*?(?<=\s)r\s*=")
+        return tag.search(self.data, start, stop) is None
 
     def _foreign(self, start: int, end: int) -> None:
         """Something other than rows between rows (some producers put <autoFilter> there):
@@ -387,6 +489,22 @@ class SheetXml:
     def cells(self, i: int) -> list[Cell]:
         """Parsed cells of row ``i``."""
         return parse_cells(self.row(i), self.numbers[i], self.prefix, self.label)
+
+    def cells_numbered(self, start: int, end: int) -> bool:
+        """Whether every cell tag in ``data[start:end]`` starts ``<c r="`` (one count
+        against another, remembered: the used columns and the fingerprint ask alike)."""
+        if any(a <= start and end <= b for a, b in self._numbered_spans):
+            return True
+        mark = b"<" + self.prefix + b"c"
+        if self.data.count(mark + b' r="', start, end) != self.data.count(mark, start, end):
+            return False
+        self._numbered_spans.append((start, end))
+        return True
+
+    def know_cells_numbered(self) -> None:
+        """Remember that every cell of the sheet data says ``r`` (another reading of the
+        same bytes found it): :meth:`cells_numbered` then counts nothing."""
+        self._numbered_spans.append((0, len(self.data)))
 
     def row_tag_end(self, i: int) -> int:
         """Offset (within the row's bytes) of the end of row ``i``'s start tag."""

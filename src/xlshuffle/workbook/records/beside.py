@@ -1,0 +1,339 @@
+"""The restore fingerprint computed beside the rewrite, in a second Python process.
+
+The fingerprint of a million rows (:mod:`.fingerprint`) costs a few seconds of Python, as
+much as rewriting them, and both hold the GIL. On a machine with a second core, a second
+process computes it from the input file while this one rewrites the sheet; the caller
+collects it (:meth:`Beside.result`) before the output is put in place, so a fingerprint
+that cannot be taken still refuses the draw with nothing written.
+
+The second process is a fresh interpreter (``python -c``: what :mod:`multiprocessing`
+calls the "spawn" start method, which every platform has), started through
+:mod:`subprocess`. A :mod:`multiprocessing` child would import the caller's ``__main__``
+again (running the top of a user's script that calls the library without an ``if
+__name__ == "__main__"`` guard), and a fork copies a process that runs threads. The child
+runs this very package (its folder goes first on the child's path), is sent its request
+on its standard input and answers on its standard output.
+
+Where no second process can be started (no ``sys.executable``, a frozen application,
+Pyodide), for a sheet too small to repay the start (:data:`MIN_BYTES`), or when the child
+fails in any way (the file changed since it was read, a limit, a crash), the caller
+computes the fingerprint itself: the same bytes either way.
+
+Memory: the child streams the sheet through :mod:`zipfile` a window of whole rows at a
+time (:data:`WINDOW` bytes), which it reads as a sheet of its own (:class:`SheetXml`), so
+it holds a window, its canonical forms and the digests (4 bytes a row), never the sheet;
+it is sent where the windows start and what rows they hold (a few numbers a window). Its
+windows must find the rows the caller found there (rows that say no ``r`` are counted from
+the window's first row's number); a sheet whose rows the quick scan did not read is
+fingerprinted by the caller.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import dataclasses
+import hashlib
+import os
+import pickle
+import subprocess
+import sys
+import zipfile
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import pairwise, repeat
+from operator import add
+from typing import Any
+
+from ..limits import LIMITS
+from ..scan.sheet import SheetXml
+from ..values.cells import SharedStrings
+from .fingerprint import Fingerprint, canon, empty_digests, fill_digests
+
+__all__ = ["MIN_BYTES", "WINDOW", "Beside", "Request", "fingerprint_of_file", "serve", "start"]
+
+#: The peak memory (MB) of the last child that answered, where its system says it: what
+#: ``benchmarks/bench_batch.py`` adds to the command's own.
+last_child_peak_mb: float | None = None
+#: Rows of fewer bytes are fingerprinted here: starting a process costs about 0.2 s.
+MIN_BYTES = 8 << 20
+#: The child's window: whole rows, about this many bytes of XML.
+WINDOW = 1 << 20
+
+# The child imports the modules it runs and not the engine's package, which loads openpyxl
+# and every draw (0.3 s): the two packages above this module stand in as bare namespaces.
+_BOOT = """import os, sys, types
+root = sys.argv[1]
+sys.path.insert(0, root)
+for name in ("xlshuffle.workbook", "xlshuffle.workbook.records"):
+    package = types.ModuleType(name)
+    package.__path__ = [os.path.join(root, *name.split("."))]
+    sys.modules[name] = package
+from xlshuffle.workbook.records.beside import serve
+serve()
+"""
+
+
+@dataclass
+class Request:
+    """What the child is sent: the file and its SHA-256, the sheet part, where its windows
+    of whole rows start and end (offsets in the part) and the rows each holds (count,
+    first and last number: the child's reading of a window must find them), the rows and
+    columns of the fingerprint, and the limits in force."""
+
+    path: str
+    sha256: str
+    part: str
+    strings: str | None
+    label: str
+    prefix: bytes
+    #: every cell of the rows says ``r`` (:meth:`~..scan.sheet.SheetXml.cells_numbered`)
+    numbered: bool
+    #: no row says ``r`` (:attr:`~..scan.sheet.SheetXml.row_numbering`): a window counts
+    #: its rows from 1, and from its first row's number in the sheet once shifted
+    counted: bool
+    cuts: list[int]
+    rows: list[tuple[int, int, int]]
+    top: int
+    bottom: int
+    cols: list[int] | None
+    #: :data:`~..limits.LIMITS` as a dict (the caller may have raised some)
+    limits: dict[str, int]
+
+
+class Beside:
+    """A fingerprint being computed by a child process; :meth:`result` waits for it."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], fallback: Callable[[], dict[str, Any]]):
+        self.proc = proc
+        self.fallback = fallback
+        self.value: dict[str, Any] | None = None
+        #: Whether the child's answer was used (for tests).
+        self.used = False
+
+    def result(self) -> dict[str, Any]:
+        """The fingerprint's record field: the child's, or computed here when it failed."""
+        if self.value is None:
+            self.value = self._answer()
+            if self.value is None:
+                self.value = self.fallback()
+            else:
+                self.used = True
+        return self.value
+
+    def _answer(self) -> dict[str, Any] | None:
+        proc = self.proc
+        try:
+            assert proc.stdout is not None  # Popen(stdout=PIPE) made it
+            out = proc.stdout.read()
+            proc.wait()
+            status, value, peak = pickle.loads(out)
+        except Exception:  # a child that died or answered nothing: compute it here
+            self.cancel()
+            return None
+        global last_child_peak_mb  # read by the benchmarks
+        last_child_peak_mb = peak
+        if status != "ok" or not isinstance(value, bytes):
+            return None
+        return Fingerprint(base64.b64encode(value).decode("ascii")).to_dict()
+
+    def after(self, pieces: bytes | Iterable[bytes]) -> Iterator[bytes]:
+        """``pieces``, then the fingerprint collected: the writer of the sheet takes its
+        last piece only once the fingerprint is there (or has refused the draw)."""
+        if isinstance(pieces, bytes):
+            yield pieces
+        else:
+            yield from pieces
+        self.result()
+
+    def cancel(self) -> None:
+        """Stop the child (a refusal, an interrupt): it writes nothing anywhere."""
+        proc = self.proc
+        if proc.poll() is None:
+            proc.kill()
+        with contextlib.suppress(OSError, ValueError):
+            if proc.stdout is not None:
+                proc.stdout.close()
+            proc.wait()
+
+
+def start(
+    sx: SheetXml,
+    path: str,
+    sha256: str,
+    part: str,
+    strings: str | None,
+    top: int,
+    bottom: int,
+    cols: list[int] | None,
+    fallback: Callable[[], dict[str, Any]],
+) -> Beside | None:
+    """The fingerprint of rows ``top..bottom`` (columns ``cols``, every cell for None) of
+    sheet ``sx`` (part ``part`` of the file at ``path``) started in a child process, or
+    None where the caller had better compute it itself."""
+    i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
+    if i0 >= i1 or sx.ends[i1 - 1] - sx.starts[i0] < MIN_BYTES or not sx.row_numbering:
+        return None
+    if not sys.executable or getattr(sys, "frozen", False):
+        return None
+    cuts, rows = _windows(sx, i0, i1)
+    request = Request(
+        path=os.path.abspath(path),
+        sha256=sha256,
+        part=part,
+        strings=strings,
+        label=sx.label,
+        prefix=sx.prefix,
+        numbered=sx.cells_numbered(sx.starts[i0], sx.ends[i1 - 1]),
+        counted=sx.row_numbering == "counted",
+        cuts=cuts,
+        rows=rows,
+        top=top,
+        bottom=bottom,
+        cols=cols,
+        limits=dataclasses.asdict(LIMITS),
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", _BOOT, root],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except (OSError, ValueError):  # no second process here
+        return None
+    beside = Beside(proc, fallback)
+    try:
+        assert proc.stdin is not None  # Popen(stdin=PIPE) made it
+        proc.stdin.write(pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL))
+        proc.stdin.close()
+    except OSError:
+        beside.cancel()
+        return None
+    return beside
+
+
+def _windows(sx: SheetXml, i0: int, i1: int) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """Where the windows of rows ``i0..i1-1`` start (offsets in the part: row starts, and
+    the last row's end), and each one's rows: how many, the first and last numbers."""
+    cuts, rows, i = [sx.starts[i0]], [], i0
+    while i < i1:
+        j = bisect_left(sx.starts, sx.starts[i] + WINDOW, i + 1, i1)
+        cuts.append(sx.starts[j] if j < i1 else sx.ends[i1 - 1])
+        rows.append((j - i, sx.numbers[i], sx.numbers[j - 1]))
+        i = j
+    return cuts, rows
+
+
+# ---------------------------------------------------------------------- the child's side
+
+
+def serve() -> None:
+    """The child: read a :class:`Request` on standard input, write ``("ok", digests,
+    peak)`` or ``("error", text, peak)`` on standard output (``peak``: the child's peak resident
+    memory in MB, where the system says it, for the benchmarks)."""
+    try:
+        request = pickle.load(sys.stdin.buffer)
+        answer: tuple[str, object, float | None] = ("ok", fingerprint_of_file(request), None)
+    except BaseException as exc:  # every failure is the parent's cue to do it itself
+        answer = ("error", f"{type(exc).__name__}: {exc}", None)
+    answer = (answer[0], answer[1], _peak_mb())
+    sys.stdout.buffer.write(pickle.dumps(answer))
+    sys.stdout.buffer.flush()
+
+
+def _peak_mb() -> float | None:
+    """This process's peak resident memory since it started its own program (Linux's
+    ``VmHWM``: ``getrusage`` also counts the parent's pages it was started from)."""
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def fingerprint_of_file(request: Request) -> bytes:
+    """The digests of the fingerprint a :class:`Request` asks for (4 bytes a row), read
+    from its file a window at a time."""
+    for name, value in request.limits.items():
+        setattr(LIMITS, name, value)
+    if _file_sha256(request.path) != request.sha256:
+        raise ValueError("the file changed since it was read")
+    with zipfile.ZipFile(request.path) as zf:
+        strings: list[SharedStrings | None] = []
+
+        def shared() -> SharedStrings | None:
+            if not strings:
+                strings.append(_strings(zf, request.strings))
+            return strings[0]
+
+        digests = empty_digests(request.top, request.bottom)
+        form = None
+        p = request.prefix
+        head, tail = b"<" + p + b"sheetData>", b"</" + p + b"sheetData>"
+        windows = _read_windows(zf, request.part, request.cuts)
+        for window, (count, first, last) in zip(windows, request.rows, strict=True):
+            sx = SheetXml(b"".join((head, window, tail)), request.label)
+            if request.counted and sx.row_numbering == "counted":
+                sx.numbers = array("l", map(add, sx.numbers, repeat(first - 1)))
+            if len(sx) != count or (sx.numbers[0], sx.numbers[-1]) != (first, last):
+                raise ValueError("a window does not hold the rows the sheet has there")
+            if request.numbered:
+                sx.know_cells_numbered()
+            if form is None:
+                form = canon(sx, shared, request.cols)
+            form.sx = sx
+            fill_digests(digests, form, request.top, request.bottom)
+    return bytes(digests)
+
+
+def _file_sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _strings(zf: zipfile.ZipFile, part: str | None) -> SharedStrings | None:
+    if part is None:
+        return None
+    with zf.open(part) as fh:
+        return SharedStrings.parse(_bounded(fh, LIMITS.max_strings_bytes))
+
+
+def _bounded(fh: Any, cap: int) -> Iterator[bytes]:
+    total = 0
+    for block in iter(lambda: fh.read(1 << 20), b""):
+        total += len(block)
+        if total > cap:
+            raise ValueError("a part is larger than the limit")
+        yield block
+
+
+def _read_windows(zf: zipfile.ZipFile, part: str, cuts: list[int]) -> Iterator[bytes]:
+    """The bytes of the part between consecutive cuts, streamed."""
+    with zf.open(part) as fh:
+        buffer = bytearray()
+        at = 0  # the part's offset of buffer[0]
+        for a, b in pairwise(cuts):
+            while at + len(buffer) < b:
+                block = fh.read(max(1 << 20, b - at - len(buffer)))
+                if not block:
+                    raise ValueError("the sheet part ends early")
+                buffer += block
+            with memoryview(buffer) as view:
+                window = bytes(view[a - at : b - at])
+            del buffer[: b - at]
+            at = b
+            yield window
+
+
+if __name__ == "__main__":  # pragma: no cover - the child runs serve() through _BOOT
+    serve()

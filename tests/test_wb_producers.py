@@ -1,0 +1,505 @@
+"""The rows real producers write take the fast paths, and draw as the plain file does.
+
+Every variant of one workbook, as a producer writes it: LibreOffice's formulas
+(``<f aca="false">``, ``s="0" t="n"`` on every cell, its row attributes), rows and cells
+without ``r`` (their places counted: Open XML SDK programs, streaming writers), inline
+strings (XlsxWriter's constant-memory mode). Each must give the plain file's output cell
+by cell (byte for byte where only ``aca`` differs), the same permutation and restore
+fingerprint, verify, restore, and take the block paths rather than the cell-by-cell one:
+asserted on work counters, never on time.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openpyxl import load_workbook
+
+import wb_costly
+from xlshuffle.workbook import restore_workbook, shuffle_workbook, verify_record
+from xlshuffle.workbook.formulas.translate import FormulaMover
+from xlshuffle.workbook.move import block, cells
+from xlshuffle.workbook.move.cells import SharedGroups
+from xlshuffle.workbook.move.cellwrite import CellWriter
+from xlshuffle.workbook.records import beside, fingerprint
+from xlshuffle.workbook.scan import edits, sheet
+from xlshuffle.workbook.scan.refs import Area
+from xlshuffle.workbook.scan.sheet import SheetXml, numbered_row, parse_cells
+from xlshuffle.workbook.values.cells import SharedStrings
+
+ROWS = 120
+SHEET = "xl/worksheets/sheet1.xml"
+_SLOW_OK = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+# ------------------------------------------------------------------ the variants
+
+
+def _plain_rows(rows: int, inline_every: int = 0, text: bytes = b"") -> bytes:
+    """bench_batch.py's rows (a number, a shared string, a date, a float, a same-row
+    formula), with every ``inline_every``-th string written inline as ``text``."""
+    out = [
+        b'<row r="1" spans="1:5">'
+        + b"".join(b'<c r="%s1" t="s"><v>0</v></c>' % c for c in (b"A", b"B", b"C", b"D", b"E"))
+        + b"</row>"
+    ]
+    for i in range(rows):
+        r = i + 2
+        string = b'<c r="B%d" t="s"><v>0</v></c>' % r
+        if inline_every and r % inline_every == 0:
+            string = b'<c r="B%d" t="inlineStr"><is><t>%s</t></is></c>' % (r, text)
+        out.append(
+            b'<row r="%d" spans="1:5"><c r="A%d"><v>%d</v></c>%s'
+            b'<c r="C%d" s="1"><v>%d</v></c><c r="D%d"><v>%s</v></c>'
+            b'<c r="E%d"><f>A%d*2</f><v>%d</v></c></row>'
+            % (r, r, i, string, r, 46023 + i, r, str(i * 0.25).encode(), r, r, i * 2)
+        )
+    return b"".join(out)
+
+
+def _no_r(rows: bytes) -> bytes:
+    return re.sub(rb'(<(?:row|c)) r="[A-Z]*\d+"', rb"\1", rows)
+
+
+def _aca(rows: bytes) -> bytes:
+    return rows.replace(b"<f>", b'<f aca="false">')
+
+
+def _libreoffice(rows: bytes) -> bytes:
+    """As LibreOffice saves it: ``aca`` on formulas, a style and a type on every cell, its
+    row attributes."""
+    rows = _aca(rows)
+    rows = re.sub(rb'(<c r="[A-Z]+\d+")(?: s="(\d+)")?>', rb'\1 s="\2" t="n">', rows)
+    rows = rows.replace(b' s="" t="n"', b' s="0" t="n"')
+    return re.sub(
+        rb'(<row r="\d+") spans="1:5"',
+        rb'\1 customFormat="false" ht="12.8" hidden="false" customHeight="false" '
+        rb'outlineLevel="0" collapsed="false"',
+        rows,
+    )
+
+
+def _first_string(src: Path) -> bytes:
+    with zipfile.ZipFile(src) as zf:
+        sst = zf.read("xl/sharedStrings.xml")
+    m = re.search(rb"<si><t[^>]*>([^<]*)</t>", sst)
+    assert m is not None
+    return m[1]
+
+
+def _book(path: Path, rows: bytes) -> Path:
+    path.write_bytes(wb_costly.workbook(wb_costly._sheet(rows)))
+    return path
+
+
+@pytest.fixture
+def variants(tmp_path: Path) -> dict[str, Path]:
+    plain = _book(tmp_path / "plain.xlsx", _plain_rows(ROWS))
+    text = _first_string(plain)
+    return {
+        "plain": plain,
+        "aca": _book(tmp_path / "aca.xlsx", _aca(_plain_rows(ROWS))),
+        "libreoffice": _book(tmp_path / "lo.xlsx", _libreoffice(_plain_rows(ROWS))),
+        "no-r": _book(tmp_path / "nor.xlsx", _no_r(_plain_rows(ROWS))),
+        "inline": _book(tmp_path / "inline.xlsx", _plain_rows(ROWS, 3, text)),
+        "no-r-inline": _book(tmp_path / "nori.xlsx", _no_r(_plain_rows(ROWS, 3, text))),
+    }
+
+
+def _cells(path: Path) -> list[tuple[Any, ...]]:
+    ws = load_workbook(path).active
+    assert ws is not None
+    return [tuple(row) for row in ws.iter_rows(values_only=True)]
+
+
+def _sheet_xml(path: Path) -> bytes:
+    with zipfile.ZipFile(path) as zf:
+        return zf.read(SHEET)
+
+
+SELECTIONS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "range": {"cells": f"B1:D{ROWS + 1}", "header": True},
+    "whole-range": {"cells": f"A1:E{ROWS + 1}", "header": True},
+}
+
+
+# ------------------------------------------------------------------ known answers
+
+
+@pytest.mark.parametrize("selection", list(SELECTIONS))
+@pytest.mark.parametrize("name", ["aca", "libreoffice", "no-r", "inline", "no-r-inline"])
+def test_each_variant_draws_as_the_plain_file(
+    tmp_path: Path, variants: dict[str, Path], name: str, selection: str
+) -> None:
+    options = SELECTIONS[selection]
+    plain_out, out = tmp_path / "plain-out.xlsx", tmp_path / f"{name}-out.xlsx"
+    want = shuffle_workbook(variants["plain"], plain_out, seed="producers", **options)
+    got = shuffle_workbook(variants[name], out, seed="producers", **options)
+    assert got.permutation == want.permutation
+    assert got.selection == want.selection
+    # the restore fingerprint is of the cells, however the producer spelt them
+    assert got.fingerprint == want.fingerprint
+    assert _cells(out) == _cells(plain_out)
+    verify_record(got, input=variants[name], output=out)
+    back = tmp_path / f"{name}-back.xlsx"
+    restore_workbook(got, out, back)
+    assert _cells(back) == _cells(variants[name])
+
+
+@pytest.mark.parametrize("selection", list(SELECTIONS))
+def test_aca_changes_no_byte_but_its_own(
+    tmp_path: Path, variants: dict[str, Path], selection: str
+) -> None:
+    options = SELECTIONS[selection]
+    shuffle_workbook(variants["plain"], tmp_path / "p.xlsx", seed=7, **options)
+    shuffle_workbook(variants["aca"], tmp_path / "a.xlsx", seed=7, **options)
+    aca = _sheet_xml(tmp_path / "a.xlsx")
+    assert aca.count(b' aca="false"') == ROWS
+    assert aca.replace(b' aca="false"', b"") == _sheet_xml(tmp_path / "p.xlsx")
+
+
+def test_an_edited_output_of_a_sheet_without_r_restores(
+    tmp_path: Path, variants: dict[str, Path]
+) -> None:
+    """Before, such a sheet's fingerprint had no references (its cells say none) while the
+    output's cells, moved, said theirs: no edited output of it could be restored."""
+    out, edited = tmp_path / "out.xlsx", tmp_path / "edited.xlsx"
+    record = shuffle_workbook(variants["no-r"], out, seed="edit", cells=f"A1:E{ROWS + 1}")
+    with zipfile.ZipFile(out) as zf, zipfile.ZipFile(edited, "w", zipfile.ZIP_STORED) as new:
+        for info in zf.infolist():  # the same parts, stored: another file, the same cells
+            new.writestr(info.filename, zf.read(info))
+    restore_workbook(record, edited, tmp_path / "back.xlsx")
+    assert _cells(tmp_path / "back.xlsx") == _cells(variants["no-r"])
+
+
+# ------------------------------------------------------------------ the paths taken
+
+
+class _Calls:
+    """Counts the cell-by-cell reads of rows: ``parse_cells`` wherever it is called."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.n = 0
+        real = sheet.parse_cells
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.n += 1
+            return real(*args, **kwargs)
+
+        for module in (sheet, cells, block, fingerprint):
+            monkeypatch.setattr(module, "parse_cells", counted)
+
+
+@pytest.mark.parametrize("selection", list(SELECTIONS))
+@pytest.mark.parametrize("name", ["plain", "aca", "libreoffice", "no-r", "inline"])
+def test_no_row_is_read_cell_by_cell(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    variants: dict[str, Path],
+    name: str,
+    selection: str,
+) -> None:
+    calls = _Calls(monkeypatch)
+    made: list[block.BlockMover] = []
+    real = block.BlockMover
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+    monkeypatch.setattr("xlshuffle.workbook.move.plan.BlockMover", Counted)
+    shuffle_workbook(variants[name], tmp_path / "out.xlsx", seed=3, **SELECTIONS[selection])
+    # the layout rules read the first rows' values (a sample of 23 rows, whatever the
+    # sheet's size) and a row whose spans end in its own number ("5" in row 5) takes the
+    # careful way, as it did: a few reads, never one a row
+    assert calls.n <= 26
+    for mover in made:
+        assert mover.careful == 0
+
+
+def test_a_block_with_one_rich_inline_string_reads_that_row_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The inline-string cliff: one rich text among 500 rows sent the whole block of 4,096
+    rows cell by cell (85 us a row); now that row alone is read so."""
+    text = b"plain"
+    rows = _plain_rows(500, 2, text)
+    rich = b'<c r="B40" t="inlineStr"><is><r><t>ri</t></r><r><t>ch</t></r></is></c>'
+    rows = re.sub(rb'<c r="B40" t="inlineStr">.*?</c>', rich, rows)
+    sx = SheetXml(wb_costly._sheet(rows), "rich")
+    plain_reads: list[int] = []
+    real = fingerprint._Canon._plain
+
+    def counted(self: Any, i: int) -> bytes:
+        plain_reads.append(i)
+        return real(self, i)
+
+    monkeypatch.setattr(fingerprint._Canon, "_plain", counted)
+    strings = SharedStrings.parse([b"<sst><si><t>s0</t></si></sst>"])
+    fingerprint.fingerprint_of(sx, lambda: strings, 2, 501, None)
+    assert plain_reads == [sx.index_of(40)]
+
+
+def test_the_careful_path_is_per_row_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows that mix cells with and without ``r`` (genuinely rare) are read cell by cell,
+    each once per use, never a block or a sheet per row."""
+    rows = b"".join(
+        b'<row r="%d"><c r="A%d"><v>1</v></c><c><v>2</v></c><c r="D%d"><v>3</v></c></row>'
+        % (r, r, r)
+        for r in range(1, 201)
+    )
+    calls = _Calls(monkeypatch)
+    sx = SheetXml(wb_costly._sheet(rows), "mixed")
+    from xlshuffle.workbook.scan.rowfind import used_cols
+
+    assert used_cols(sx, 0, len(sx) - 1) == (1, 4)
+    assert calls.n == 200
+    calls.n = 0
+    fingerprint.fingerprint_of(sx, lambda: None, 1, 200, None)
+    assert calls.n == 200
+
+
+# ------------------------------------------------------------------ properties
+
+_RAW_CELL = st.sampled_from(
+    [
+        b"<v>%d</v>",
+        b' t="s"><v>0</v>',
+        b' s="3"><v>%d.5</v>',
+        b"><f>A%d*2</f><v>1</v>",
+        b'><f aca="false">A%d*2</f><v>1</v>',
+        b'><f ca="1">NOW()+A%d</f><v>1</v>',
+        b' t="b"><f aca="false">TRUE()</f><v>1</v>',
+        b' t="inlineStr"><is><t>x %d</t></is>',
+        b' t="inlineStr"><is><t xml:space="preserve"> y </t></is>',
+        b' t="inlineStr"><is><r><t>ri</t></r><r><rPr><color rgb="FF0000"/></rPr><t>ch</t></r></is>',
+        b' t="inlineStr"><is><t>a &amp; b &quot;q&quot;</t></is>',
+        b' t="inlineStr"><is><t>_x0041_ \xc3\xa9</t></is>',
+        b' t="e"><v>#N/A</v>',
+        b' t="str"><f>"a"&amp;A%d</f><v>a1</v>',
+        b' ph="1"><v>5</v>',
+        b"/>",
+        b' s="2"/>',
+        b' t="inlineStr" />',
+    ]
+)
+
+
+@st.composite
+def _producer_rows(draw: st.DrawFn) -> tuple[bytes, int]:
+    """``(sheet data, rows)``: rows as one producer writes them (cells and rows with or
+    without ``r``), of cells of every kind above."""
+    numbered_rows = draw(st.booleans())
+    numbered_cells = draw(st.booleans())
+    n = draw(st.integers(1, 8))
+    rows = []
+    for r in range(1, n + 1):
+        if draw(st.integers(0, 9)) == 0:
+            rows.append(b'<row r="%d"/>' % r if numbered_rows else b"<row/>")
+            continue
+        kinds = draw(st.lists(_RAW_CELL, min_size=0, max_size=4))
+        out = []
+        for c, kind in enumerate(kinds, start=1):
+            ref = b' r="%s%d"' % (b"ABCD"[c - 1 : c], r) if numbered_cells else b""
+            body = kind.replace(b"%d", b"%d" % r)
+            if not body.startswith((b" ", b"/")):
+                body = b">" + body
+            out.append(b"<c" + ref + body + (b"" if body.endswith(b"/>") else b"</c>"))
+        tag = b'<row r="%d" spans="1:4">' % r if numbered_rows else b'<row spans="1:4">'
+        rows.append(tag + b"".join(out) + b"</row>")
+    return b"".join(rows), n
+
+
+def _careful_numbered(row: bytes, number: int) -> bytes:
+    """What the cell-by-cell path writes for a row whose cells say no ``r``: each cell's
+    ``r`` set where :func:`~xlshuffle.workbook.scan.edits.r_edit` sets it, and the row's."""
+    changes = [edits.r_edit(row[: row.find(b">") + 1], b"%d" % number)]
+    for cell in parse_cells(row, number, b"", "test"):
+        a, b, new = edits.r_edit(
+            row[cell.start : cell.tag_end], b"%s%d" % (_letters(cell.col), number)
+        )
+        changes.append((cell.start + a, cell.start + b, new))
+    return edits.spliced(row, changes)
+
+
+def _letters(col: int) -> bytes:
+    return b"ABCDEFGH"[col - 1 : col]
+
+
+@_SLOW_OK
+@given(case=_producer_rows(), number=st.integers(1, 50))
+def test_numbered_row_writes_what_the_careful_path_writes(
+    case: tuple[bytes, int], number: int
+) -> None:
+    data, _ = case
+    sx = SheetXml(wb_costly._sheet(data), "rows")
+    for i in range(len(sx)):
+        row = sx.row(i)
+        got = numbered_row(row, number, b"")
+        if got is None:
+            continue
+        if b' r="' in row[row.find(b">") :]:
+            pytest.fail("a row whose cells say r was numbered")
+        assert got == _careful_numbered(row, number)
+
+
+@_SLOW_OK
+@given(case=_producer_rows(), data=st.data())
+def test_whole_rows_move_as_the_careful_path_moves_them(case: tuple[bytes, int], data: Any) -> None:
+    rows, n = case
+    sx = SheetXml(wb_costly._sheet(rows), "rows")
+    mover = FormulaMover()
+    shared = SharedGroups(sx, Area((1, 1, n, 4)))
+    quick = cells._QuickRows(sx, mover, shared)
+    writer = CellWriter(sx, mover, shared)
+    for i in range(len(sx)):
+        src = sx.numbers[i]
+        # a row that stays keeps its bytes (its cells are not renumbered), as it did
+        dst = data.draw(st.integers(1, 60).filter(lambda d, src=src: d != src))
+        try:
+            want: bytes | str = cells._rewrite_row(sx, writer, i, src, dst)
+        except Exception as exc:  # both ways refuse alike
+            want = type(exc).__name__
+        try:
+            got: bytes | str = quick.row(sx.row(i), i, src, dst)
+        except Exception as exc:
+            got = type(exc).__name__
+        assert got == want
+
+
+def _canonical(form: Any, rows: bytes) -> bytes:
+    return form._values(form._markup(rows))
+
+
+@_SLOW_OK
+@given(case=_producer_rows())
+def test_rows_read_by_the_block_agree_with_the_cell_by_cell_reading(
+    case: tuple[bytes, int],
+) -> None:
+    """A row the fingerprint reads by its block's expressions (its inline strings spelt,
+    :class:`_Agreed`) has the canonical form :meth:`_plain` gives it: the digests of a
+    block with inline strings are those the cell-by-cell reading gave before."""
+    rows, _ = case
+    sx = SheetXml(wb_costly._sheet(rows), "rows")
+    strings = SharedStrings.parse([b"<sst><si><t>s0</t></si></sst>"])
+    form = fingerprint._Canon(sx, lambda: strings, None)
+    for i in range(len(sx)):
+        spelt = form._spelt(form._numbered(i))
+        if form._misread(spelt) or not form.agreed(spelt):
+            continue
+        assert _canonical(form, spelt) == _canonical(form, form._plain(i))
+
+
+def test_the_known_differences_are_read_cell_by_cell() -> None:
+    sx = SheetXml(wb_costly._sheet(b'<row r="1"/>'), "x")
+    agreed = fingerprint._Canon(sx, lambda: None, None).agreed
+    assert agreed(b'<row r="2"><c r="A2" t="S"><v>x</v></c></row>')
+    for odd in [
+        b'<row r="2"/>',  # the cell-by-cell reading closes it
+        b'<row r="2"><c r="A2" t="b"><f>TRUE()</f><v>1</v></c></row>',
+        b'<row r="2"><c r="A2" ph="1"><v>1</v></c></row>',
+        b'<row r="2"><c r="A2" t="s" /></row>',
+        b'<row r="2"><c r="A2"><v>a&quot;b</v></c></row>',
+        b'<row r="2"><c r="A2"><v>a>b</v></c></row>',
+        b'<row r="2"><c r="A2"><v>\xff</v></c></row>',
+        b'<row r="2"><c r="A2"><v>1</v><extLst/></c></row>',
+    ]:
+        assert not agreed(odd), odd
+
+
+# ------------------------------------------------------------------ the second process
+
+
+@pytest.mark.parametrize("name", ["plain", "libreoffice", "no-r", "inline", "no-r-inline"])
+@pytest.mark.parametrize("selection", ["default", "range"])
+def test_the_fingerprint_beside_is_the_fingerprint(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    variants: dict[str, Path],
+    name: str,
+    selection: str,
+) -> None:
+    here = shuffle_workbook(variants[name], tmp_path / "here.xlsx", seed=5, **SELECTIONS[selection])
+    monkeypatch.setattr(beside, "MIN_BYTES", 0)
+    monkeypatch.setattr(beside, "WINDOW", 2000)  # several windows of a small sheet
+    started: list[beside.Beside] = []
+    real = beside.start
+
+    def start(*args: Any, **kwargs: Any) -> beside.Beside | None:
+        made = real(*args, **kwargs)
+        if made is not None:
+            started.append(made)
+        return made
+
+    monkeypatch.setattr(beside, "start", start)
+    there = shuffle_workbook(
+        variants[name], tmp_path / "there.xlsx", seed=5, **SELECTIONS[selection]
+    )
+    assert len(started) == 1 and started[0].used
+    assert there.fingerprint == here.fingerprint
+    assert there.output_sha256 == here.output_sha256
+
+
+def test_without_a_second_process_the_fingerprint_is_computed_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path]
+) -> None:
+    here = shuffle_workbook(variants["plain"], tmp_path / "here.xlsx", seed=5)
+    monkeypatch.setattr(beside, "MIN_BYTES", 0)
+    monkeypatch.setattr(beside.sys, "executable", str(tmp_path / "no-python"))
+    there = shuffle_workbook(variants["plain"], tmp_path / "there.xlsx", seed=5)
+    assert there.fingerprint == here.fingerprint
+
+
+def test_a_child_that_fails_leaves_the_fingerprint_to_the_caller(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path]
+) -> None:
+    """The child refuses a file changed since the caller read it (here: a request whose
+    SHA-256 is not the file's), and the caller computes the fingerprint itself."""
+    here = shuffle_workbook(variants["plain"], tmp_path / "here.xlsx", seed=5)
+    monkeypatch.setattr(beside, "MIN_BYTES", 0)
+    real = beside.start
+    used: list[bool] = []
+
+    def start(sx: Any, path: str, sha256: str, *args: Any) -> beside.Beside | None:
+        made = real(sx, path, "0" * 64, *args)
+        assert made is not None
+        made.result()
+        used.append(made.used)
+        return made
+
+    monkeypatch.setattr(beside, "start", start)
+    there = shuffle_workbook(variants["plain"], tmp_path / "there.xlsx", seed=5)
+    assert used == [False]
+    assert there.fingerprint == here.fingerprint
+
+
+def test_a_refusal_stops_the_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path]
+) -> None:
+    monkeypatch.setattr(beside, "MIN_BYTES", 0)
+    started: list[beside.Beside] = []
+    real = beside.start
+
+    def start(*args: Any) -> beside.Beside | None:
+        made = real(*args)
+        assert made is not None
+        started.append(made)
+        return made
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("refused")
+
+    monkeypatch.setattr(beside, "start", start)
+    monkeypatch.setattr("xlshuffle.workbook.api.plan_move", refuse)
+    with pytest.raises(RuntimeError):
+        shuffle_workbook(variants["plain"], tmp_path / "out.xlsx", seed=5)
+    assert started and started[0].proc.poll() is not None
+    assert not (tmp_path / "out.xlsx").exists()
