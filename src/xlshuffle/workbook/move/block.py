@@ -21,8 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
-from ..scan.sheet import SheetXml, parse_cells
-from .cells import stored_at
+from ..scan.sheet import SheetXml, parse_cells, stored_at
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 from .rowcut import RowCut, fix_spans
 

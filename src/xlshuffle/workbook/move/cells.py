@@ -17,13 +17,12 @@ hold. Shared formulas touched by the move are expanded into plain formulas first
 
 from __future__ import annotations
 
-from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
-from ..scan.sheet import SheetXml, numbered_row, parse_cells
+from ..scan.sheet import SheetXml, numbered_row, parse_cells, stored_at
 from ..scan.xmlscan import tag_end
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 from .rowcut import fix_spans
@@ -85,18 +84,6 @@ def move_rows(
 
 
 _CAPITALS = bytes(range(65, 91))
-
-
-def stored_at(sx: SheetXml, top: int, bottom: int, i0: int, i1: int) -> array[int]:
-    """Where each row ``top..bottom`` is stored (an index of ``sx``, -1 when it is not),
-    stored rows ``i0..i1-1`` being theirs: C-level when every row is stored."""
-    n = bottom - top + 1
-    if i1 - i0 == n and (n == 0 or sx.numbers[i0] == top):  # ascending: all there
-        return array("l", range(i0, i1))
-    where = array("l", [-1]) * n
-    for i in range(i0, i1):
-        where[sx.numbers[i] - top] = i
-    return where
 
 
 class _QuickRows:

@@ -20,7 +20,7 @@ from ...draw.errors import WorkbookError
 from .refs import MAX_COL, MAX_ROW, col_index, col_letters
 from .xmlscan import Tag, attrs, element_end, iter_tags, local, tag_end
 
-__all__ = ["Cell", "SheetXml", "numbered_row", "parse_cells", "sheet_label"]
+__all__ = ["Cell", "SheetXml", "numbered_row", "parse_cells", "sheet_label", "stored_at"]
 
 _ROW_R = re.compile(rb"\sr\s*=\s*[\"'](\d{1,8})[\"']")
 _MARKUP = re.compile(rb"<[!?]")
@@ -518,3 +518,15 @@ class SheetXml:
 def sheet_label(path: str, name: str) -> str:
     """How messages name a sheet: ``book.xlsx: sheet 'Data'``."""
     return f"{path}: sheet {name!r}"
+
+
+def stored_at(sx: SheetXml, top: int, bottom: int, i0: int, i1: int) -> array[int]:
+    """Where each row ``top..bottom`` is stored (an index of ``sx``, -1 when it is not),
+    stored rows ``i0..i1-1`` being theirs: C-level when every row is stored."""
+    n = bottom - top + 1
+    if i1 - i0 == n and (n == 0 or sx.numbers[i0] == top):  # ascending: all there
+        return array("l", range(i0, i1))
+    where = array("l", [-1]) * n
+    for i in range(i0, i1):
+        where[sx.numbers[i] - top] = i
+    return where
