@@ -30,7 +30,7 @@ _RATE = "a decimal (0.95) or a percentage (95%%)"
 
 def register(sub: Any) -> None:
     """Add ``plan`` and ``evaluate`` to the ``xlshuffle`` parser."""
-    from . import Parser
+    from . import Parser, one_or_more, whole_number
 
     plan = sub.add_parser(
         "plan",
@@ -48,7 +48,7 @@ def register(sub: Any) -> None:
     _confidence(p)
     p.add_argument("--tolerable-rate", required=True, metavar="R", help=f"tolerable rate: {_RATE}")
     p.add_argument("--expected-rate", default="0", metavar="E", help="expected rate (default 0)")
-    p.add_argument("--population", type=_items, metavar="N", help="items in the population")
+    p.add_argument("--population", type=one_or_more, metavar="N", help="items in the population")
     _model(p, "binomial", MODELS, "the hypergeometric model needs --population")
     _json(p)
     p.set_defaults(func=_plan_attribute)
@@ -80,10 +80,12 @@ def register(sub: Any) -> None:
         description="The upper deviation limit after K deviations in N items (binomial: "
         "the one-sided Clopper-Pearson bound, AICPA Table A-3).",
     )
-    p.add_argument("--sample-size", required=True, type=_items, metavar="N", help="items tested")
-    p.add_argument("--deviations", required=True, type=_count, metavar="K", help="found")
+    p.add_argument(
+        "--sample-size", required=True, type=one_or_more, metavar="N", help="items tested"
+    )
+    p.add_argument("--deviations", required=True, type=whole_number, metavar="K", help="found")
     _confidence(p)
-    p.add_argument("--population", type=_items, metavar="N", help="items in the population")
+    p.add_argument("--population", type=one_or_more, metavar="N", help="items in the population")
     p.add_argument("--tolerable-rate", metavar="R", help="give it for a conclusion")
     _model(p, "binomial", MODELS, "the hypergeometric model needs --population")
     _json(p)
@@ -138,24 +140,6 @@ def _model(p: argparse.ArgumentParser, default: str, choices: tuple[str, ...], n
         metavar="|".join(choices),
         help=f"the model (default {default}; {note})",
     )
-
-
-def _whole(text: str, least: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < least:
-        raise argparse.ArgumentTypeError(f"expected {least} or more, got {value}")
-    return value
-
-
-def _items(text: str) -> int:
-    return _whole(text, 1)
-
-
-def _count(text: str) -> int:
-    return _whole(text, 0)
 
 
 # --------------------------------------------------------------------------- plan
