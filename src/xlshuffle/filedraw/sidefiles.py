@@ -19,6 +19,7 @@ import io
 import json
 import os
 import zipfile
+from collections.abc import Iterator
 from typing import Any
 
 from ..common.a1 import col_letters
@@ -32,20 +33,27 @@ _MAX_EXCLUDE_BYTES = 256 * 1024**2
 _MAX_COUNTS_BYTES = 16 * 1024**2
 
 
-def read_counts(path: str) -> tuple[tuple[str, int], ...]:
-    """A ``--strata-counts`` file: ``stratum,count`` a line (comma, semicolon or tab), a
-    header line allowed first, blank lines skipped."""
+def _table_lines(path: str, option: str, what: str) -> Iterator[tuple[int, list[str]]]:
+    """The non-blank lines of a small side table (``--strata-counts``, ``--prizes``) as
+    ``(line number, fields)``: at most 16 MB, UTF-8 (a BOM allowed), split by the comma,
+    semicolon or tab its first line uses most."""
     with open(path, "rb") as fh:
         data = fh.read(_MAX_COUNTS_BYTES + 1)
     if len(data) > _MAX_COUNTS_BYTES:
-        raise OptionError(f"--strata-counts {path}: more than 16 MB: not a table of counts")
+        raise OptionError(f"{option} {path}: more than 16 MB: not {what}")
     lines = data.decode("utf-8-sig", "replace").splitlines()
     sample = next((line for line in lines if line.strip()), "")
     delimiter = max("\t;,", key=sample.count)
-    out: list[tuple[str, int]] = []
     for number, fields in enumerate(csv.reader(lines, delimiter=delimiter), 1):
-        if not any(f.strip() for f in fields):
-            continue
+        if any(f.strip() for f in fields):
+            yield number, fields
+
+
+def read_counts(path: str) -> tuple[tuple[str, int], ...]:
+    """A ``--strata-counts`` file: ``stratum,count`` a line (comma, semicolon or tab), a
+    header line allowed first, blank lines skipped."""
+    out: list[tuple[str, int]] = []
+    for number, fields in _table_lines(path, "--strata-counts", "a table of counts"):
         count = fields[1].strip().replace("_", "") if len(fields) == 2 else ""
         if len(fields) == 2 and count.isdigit():
             out.append((fields[0].strip(), int(count)))
@@ -67,17 +75,8 @@ def read_prizes(path: str) -> tuple[Prize, ...]:
     OptionError naming the file and the line for anything else (a count that is not a
     whole number 1 or more, reserves that are not 0 or more, no prize at all).
     """
-    with open(path, "rb") as fh:
-        data = fh.read(_MAX_COUNTS_BYTES + 1)
-    if len(data) > _MAX_COUNTS_BYTES:
-        raise OptionError(f"--prizes {path}: more than 16 MB: not a prize table")
-    lines = data.decode("utf-8-sig", "replace").splitlines()
-    sample = next((line for line in lines if line.strip()), "")
-    delimiter = max("\t;,", key=sample.count)
     out: list[Prize] = []
-    for number, fields in enumerate(csv.reader(lines, delimiter=delimiter), 1):
-        if not any(f.strip() for f in fields):
-            continue
+    for number, fields in _table_lines(path, "--prizes", "a prize table"):
         cells = [f.strip().replace("_", "") for f in fields]
         whole = len(cells) in (2, 3) and all(c.isdigit() for c in cells[1:])
         if whole and cells[0] and int(cells[1]) >= 1:
