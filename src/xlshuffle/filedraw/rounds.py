@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
-from ..common.digest import bytes_sha256, file_sha256
+from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
 from ..draw.errors import ListError, OptionError
 from ..draw.protocol import PROTOCOL
@@ -226,7 +226,7 @@ def redraw(
         "command": "redraw",
         "seed": record["seed"],
         "input": src,
-        "input_sha256": file_sha256(src),
+        "input_sha256": record["input_sha256"],  # the input standing() read checked by it
         "header": record["header"],
         "previous": {"file": os.path.basename(where), "sha256": bytes_sha256(data)},
         **change,

@@ -16,7 +16,7 @@ from ..draw.errors import SeedError, SizeError
 from ..draw.knuth import deal
 from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import WINNER, canonical_id, placings
-from ..draw.tickets import Ticketed, draw_tickets
+from ..draw.tickets import draw_tickets
 from ..draw.values import parse_amounts, parse_weights, whole_tickets
 from ..draw.weighted import weighted_sample
 
@@ -191,13 +191,9 @@ def _ticketed(
         [rows[p] for p in picked],
         part_k,
         roles,
-        tickets=_texts(drawn),
+        tickets=[t.ticket for t in drawn],
         counts=held,
     )
-
-
-def _texts(drawn: list[Ticketed]) -> list[str]:
-    return [t.ticket for t in drawn]
 
 
 def _entrant_ids(ents: Entrants, column: Column, rows: list[int]) -> list[str]:
