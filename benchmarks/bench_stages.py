@@ -46,9 +46,10 @@ def timed(name, label):
         finally:
             took[label] = took.get(label, 0.0) + time.perf_counter() - t
     setattr(api, name, run)
-for name, label in [("open_or_refuse", "open"), ("draw_permutation", "draw"),
-                    ("plan_move", "plan"), ("fingerprint_for", "fingerprint"),
-                    ("commit", "commit")]:
+for name, label in [("open_request", "open"), ("draw_permutation", "draw"),
+                    ("plan_move", "plan"), ("fingerprint_beside", "fingerprint"),
+                    ("fingerprint_for", "fingerprint"), ("write_workbook", "commit"),
+                    ("make_record", "record")]:
     timed(name, label)
 code = main(["shuffle", sys.argv[1], "-o", sys.argv[2], "--seed", "bench", "--record",
              sys.argv[2] + ".json", "--overwrite"])
@@ -87,7 +88,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[100_000, 1_000_000])
     args = parser.parse_args()
-    names = ["imports", "open", "draw", "plan", "fingerprint", "commit", "total", "rewrite"]
+    names = ["imports", "open", "draw", "plan", "fingerprint", "commit", "record", "total", "rewrite"]
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; seconds, one run each")
     print(f"{'rows':>9}  " + "  ".join(f"{n:>11}" for n in names))
     with tempfile.TemporaryDirectory() as folder:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
-from ..scan.sheet import SheetXml, numbered_row, parse_cells, stored_at
+from ..scan.sheet import SheetXml, cells_unnumbered, numbered_row, parse_cells, stored_at
 from ..scan.xmlscan import tag_end
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 from .rowcut import fix_spans
@@ -57,6 +57,8 @@ def move_rows(
     where = stored_at(sx, top, region.bottom, i0, i1)
     quick = _QuickRows(sx, mover, shared)
     data, starts, ends = sx.data, sx.starts, sx.ends
+    if i0 < i1:
+        quick.unnumbered = cells_unnumbered(data, starts[i0], ends[i1 - 1], sx.prefix)
     row_of = quick.row
     # the whitespace between rows (indentation) belongs to the places, not to the rows:
     # the k-th row written is followed by the k-th gap, so a restore gives back the bytes
@@ -108,6 +110,8 @@ class _QuickRows:
         self.fmark = b"<" + p + b"f"
         self.writer = CellWriter(sx, mover, shared)
         self.formulas = PlainFormulas(sx, mover)
+        #: No cell of the moved rows says ``r`` (:func:`~..scan.sheet.cells_unnumbered`).
+        self.unnumbered = False
 
     def row(self, row: bytes, i: int, src: int, dst: int) -> bytes:
         """Row ``i`` (bytes ``row``) renumbered from ``src`` to ``dst``."""
@@ -127,7 +131,7 @@ class _QuickRows:
         ):
             new = row.replace(q, b'%d"' % dst)
         else:  # cells that say no r (their places counted), or the careful way
-            new = numbered_row(row, dst, sx.prefix)
+            new = numbered_row(row, dst, sx.prefix, checked=self.unnumbered)
         if new is not None:
             n_f = new.count(self.fmark)
             if not n_f:

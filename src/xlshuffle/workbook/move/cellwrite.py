@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ...draw.errors import WorkbookError
 from ..formulas.translate import FormulaMoveError, FormulaMover
 from ..scan.edits import r_edit, spliced
 from ..scan.refs import Area, cell_ref, col_index, parse_area
-from ..scan.sheet import Cell, SheetXml, parse_cells
+from ..scan.sheet import Cell, SheetXml, parse_cells, plain_formula_tag
 from ..scan.xmlscan import escape_text, escape_text_like, local, tag_end, unescape
 
 __all__ = ["CellWriter", "PlainFormulas", "SharedGroups", "has_number", "rewrite_row_tag"]
@@ -188,16 +187,6 @@ _UNSEEN = object()
 _SPECIAL = re.compile(r"[&<>]")
 
 
-@lru_cache(maxsize=8)
-def _plain_tag(prefix: bytes) -> re.Pattern[bytes]:
-    """The start tag of a formula whose attributes do not change what it is: ``aca`` and
-    ``ca`` (when to calculate), ``bx`` (whether it assigns a name's value), ``t="normal"``.
-    ``t="shared"``, ``"array"`` and ``"dataTable"`` formulas take the careful path."""
-    return re.compile(
-        rb"<" + re.escape(prefix) + rb'f(?:\s+(?:aca|ca|bx)="[^"<>]*"|\s+t="normal")*>'
-    )
-
-
 class PlainFormulas:
     """The quick path for rows whose formulas are all plain (``<f>text</f>``, or with the
     attributes of :meth:`plain`, such as LibreOffice's ``aca="false"``): the text is
@@ -220,7 +209,7 @@ class PlainFormulas:
         p = sx.prefix
         self.open, self.close = b"<" + p + b"f", b"</" + p + b"f>"
         self.bare, self.calc = b"<" + p + b"f>", b"<" + p + b'f aca="false">'
-        self.tag = _plain_tag(p)
+        self.tag = plain_formula_tag(p)
         self.v_open, self.v_close = b"<" + p + b"v>", b"</" + p + b"v>"
         self.cell = b"<" + p + b'c r="'
         self.mover = mover

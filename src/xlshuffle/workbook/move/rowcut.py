@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..scan.refs import MAX_COL, col_index
-from ..scan.sheet import SheetXml, numbered_row
+from ..scan.sheet import SheetXml, cells_unnumbered, numbered_row
 
 __all__ = ["RowCut", "fix_spans"]
 
@@ -121,6 +121,9 @@ class RowCut:
         self.shapes: dict[bytes, _Shape | None] = {}
         self.numbered: dict[tuple[int, int], bytes] = {}
         self.numbered_bytes = 0
+        #: Whether no cell of the sheet says ``r`` (:func:`~..scan.sheet.cells_unnumbered`),
+        #: found when a row first needs numbering.
+        self.unnumbered: bool | None = None
 
     def _row(self, i: int, number: int) -> bytes:
         """Row ``i`` as the quick cut reads it at place ``number``: a row whose cells say no
@@ -128,14 +131,14 @@ class RowCut:
         (:func:`~..scan.sheet.numbered_row`), any other as it is."""
         sx = self.sx
         row = sx.data[sx.starts[i] : sx.ends[i]]
-        if row.startswith(self.row_r) and (self.c_r in row or self.c_any not in row):
+        if self._says_r(row):
             return row
         # a block move reads each row twice, at its place and as a source, both times at
         # its own number: numbered once, kept while they take less than _NUMBERED_BYTES
         key = (i, number)
         done = self.numbered.get(key)
         if done is None:
-            done = numbered_row(row, number, sx.prefix) or row
+            done = self._number(row, number)
             if self.numbered_bytes < self._NUMBERED_BYTES:
                 self.numbered[key] = done
                 self.numbered_bytes += len(done)
@@ -144,11 +147,26 @@ class RowCut:
             self.numbered_bytes -= len(done)
         return done
 
+    def _number(self, row: bytes, number: int) -> bytes:
+        """``row`` numbered at ``number`` (:func:`~..scan.sheet.numbered_row`), or as it is."""
+        sx = self.sx
+        if self.unnumbered is None:
+            start, end = sx.content_start, sx.content_end
+            self.unnumbered = cells_unnumbered(sx.data, start, end, sx.prefix)
+        return numbered_row(row, number, sx.prefix, checked=self.unnumbered) or row
+
+    def _says_r(self, row: bytes) -> bool:
+        """Whether ``row`` says its number, and its cells theirs (or it has none)."""
+        return row.startswith(self.row_r) and (self.c_r in row or self.c_any not in row)
+
     def block_of(self, i: int) -> bytes | None:
-        """The block cells of row ``i`` as they stand (``b""`` when none), or None when the
-        row takes the careful way."""
+        """The block cells of row ``i`` as they stand (``b""`` when none; in a row whose
+        cells say no ``r``, numbered as a draw numbers them), or None when the row takes
+        the careful way."""
         row = self.sx.row(i)
         number = self.sx.numbers[i]
+        if not self._says_r(row):
+            row = self._number(row, number)
         shape = self._shape(row, number)
         if shape is None:
             return None

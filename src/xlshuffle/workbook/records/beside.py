@@ -38,6 +38,7 @@ import os
 import pickle
 import subprocess
 import sys
+import time
 import zipfile
 from array import array
 from bisect import bisect_left
@@ -104,11 +105,22 @@ class Request:
 
 
 class Beside:
-    """A fingerprint being computed by a child process; :meth:`result` waits for it."""
+    """A fingerprint being computed by a child process; :meth:`result` waits for it.
+
+    The wait is bounded: a child that has not answered :attr:`grace` seconds plus
+    :attr:`factor` times as long as it has run when the caller asks (the caller has
+    rewritten the sheet meanwhile, about as much work) is stopped, and the fingerprint is
+    computed here: a child stopped by its system or stuck cannot hold the draw forever.
+    """
+
+    #: Seconds a child may take beyond :attr:`factor` times its running time so far.
+    grace = 30.0
+    factor = 3.0
 
     def __init__(self, proc: subprocess.Popen[bytes], fallback: Callable[[], dict[str, Any]]):
         self.proc = proc
         self.fallback = fallback
+        self.started = time.monotonic()
         self.value: dict[str, Any] | None = None
         #: Whether the child's answer was used (for tests).
         self.used = False
@@ -125,12 +137,11 @@ class Beside:
 
     def _answer(self) -> dict[str, Any] | None:
         proc = self.proc
+        timeout = self.grace + self.factor * (time.monotonic() - self.started)
         try:
-            assert proc.stdout is not None  # Popen(stdout=PIPE) made it
-            out = proc.stdout.read()
-            proc.wait()
+            out, _ = proc.communicate(timeout=timeout)
             status, value, peak = pickle.loads(out)
-        except Exception:  # a child that died or answered nothing: compute it here
+        except Exception:  # a child that died, answered nothing or took too long: here
             self.cancel()
             return None
         global last_child_peak_mb  # read by the benchmarks
@@ -210,6 +221,7 @@ def start(
         assert proc.stdin is not None  # Popen(stdin=PIPE) made it
         proc.stdin.write(pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL))
         proc.stdin.close()
+        proc.stdin = None  # sent: communicate() then only reads the answer
     except OSError:
         beside.cancel()
         return None

@@ -38,11 +38,12 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Protocol
 
 from ...draw.errors import WorkbookError
 from ..scan.refs import col_letters
-from ..scan.sheet import SheetXml, numbered_row, parse_cells
+from ..scan.sheet import SheetXml, cells_unnumbered, numbered_row, parse_cells
 from ..values.cells import SharedStrings, ValuesError, split_cell
 
 __all__ = [
@@ -195,7 +196,8 @@ class _Canon:
         a, b = sx.starts[i0], sx.ends[i1 - 1]
         s = sx.data[a:b]
         if not sx.cells_numbered(a, b):
-            s = b"".join(map(self._numbered, range(i0, i1)))
+            checked = cells_unnumbered(sx.data, a, b, sx.prefix)
+            s = b"".join(map(self._numbered, range(i0, i1), repeat(checked)))
         if self._misread(s):
             spelt = self._spelt(s)
             agreed = not self._misread(spelt) and self.agreed(spelt)
@@ -215,13 +217,14 @@ class _Canon:
         """``s`` with its plain inline strings spelt as :meth:`_plain` spells them."""
         return self.inline.sub(self._inline, s) if self.careful[2] in s else s
 
-    def _numbered(self, i: int) -> bytes:
+    def _numbered(self, i: int, checked: bool = False) -> bytes:
         """Row ``i`` of a block where cells may say no ``r``: numbered when none of its
         cells says it, as it is when every one does, read by :meth:`_plain` (which
-        numbers its cells) when some do and some do not."""
+        numbers its cells) when some do and some do not. ``checked``: the block passed
+        :func:`~..scan.sheet.cells_unnumbered`."""
         sx = self.sx
         row = sx.row(i)
-        new = numbered_row(row, sx.numbers[i], sx.prefix)
+        new = numbered_row(row, sx.numbers[i], sx.prefix, checked=checked)
         if new is not None:
             return new
         mark = self.cell_mark

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import Literal
 
@@ -28,7 +29,7 @@ from ...common.a1 import col_index
 from ..formulas.translate import FormulaMoveError, FormulaMover
 from ..move.cellwrite import SharedGroups
 from ..scan.refs import Area
-from ..scan.sheet import Cell, SheetXml, parse_cells
+from ..scan.sheet import Cell, SheetXml, numbered_cell_tag, parse_cells, plain_formula_tag
 from ..scan.xmlscan import unescape
 
 __all__ = [
@@ -115,24 +116,66 @@ _BLOCK = 4096
 
 def _quick_cells(sx: SheetXml, area: Area) -> list[tuple[int, int, Text]] | None:
     """Every formula of ``area``'s rows from one regular expression, or None when one is
-    not a plain ``<f>`` in a cell that names itself (then :func:`_careful_cells`)."""
+    not a plain formula (:func:`~..scan.sheet.plain_formula_tag`: ``<f>``, or with
+    LibreOffice's ``aca="false"``) in a cell that names itself or, in rows whose cells
+    say no ``r``, one whose place is counted (then :func:`_careful_cells`)."""
     start, end = _span(sx, area)
     p, data = re.escape(sx.prefix), sx.data
+    tag = plain_formula_tag(sx.prefix)
     plain = data.count(b"<" + sx.prefix + b"f>", start, end)
     if _f_tags(sx, start, end) != plain:
-        return None
-    f = rb"><" + p + rb"f>([^<]*)</" + p + rb"f>"
+        plain = len(tag.findall(data, start, end))
+        if _f_tags(sx, start, end) != plain:
+            return None
+    f = rb">" + tag.pattern + rb"([^<]*)</" + p + rb"f>"
     found = []
     for head in (rb"<" + p + rb'c r="', rb"<" + p + rb"c\s[^<>]*?(?<![\w:.-])r\s*=\s*\""):
         # r= first, as Excel and xlshuffle write it; then anywhere in the tag
         # greedy: [^<>]* stops at the start tag's end, so each try is one pass, no backtracking
         found = re.compile(head + rb'([A-Z]{1,3})(\d+)"[^<>]*' + f).findall(data, start, end)
         if len(found) == plain:
-            return [
-                (int(row), col_index(letters), unescape(text) if b"&" in text else text.decode())
-                for letters, row, text in found
-            ]
-    return None
+            return [(int(row), col_index(letters), _decoded(text)) for letters, row, text in found]
+    return _counted_cells(sx, start, end, plain)
+
+
+def _decoded(text: bytes) -> str:
+    return unescape(text) if b"&" in text else text.decode()
+
+
+def _counted_cells(
+    sx: SheetXml, start: int, end: int, plain: int
+) -> list[tuple[int, int, Text]] | None:
+    """The formulas of ``data[start:end]`` found one by one, each cell's place read from
+    its ``r`` or, in a row whose cells say none (each is then the one after the previous,
+    the first in column A), counted: the cells its row has started up to it, by C-level
+    searches. A draw numbers the rows it moves, so an output of such a sheet mixes both
+    kinds of rows. None when a cell says its ``r`` after another attribute, when ``<c``
+    starts anything but a cell (a rich text's ``<color>``), or when not every formula is
+    found."""
+    data, p = sx.data, sx.prefix
+    c, c_r = b"<" + p + b"c", b"<" + p + b'c r="'
+    tags = sum(data.count(c + end_, start, end) for end_ in (b">", b" ", b"/"))
+    if tags != data.count(c, start, end):
+        return None
+    says_r = numbered_cell_tag(p)
+    f = plain_formula_tag(p).pattern + rb"([^<]*)</" + re.escape(p) + rb"f>"
+    starts, ends, numbers = sx.starts, sx.ends, sx.numbers
+    found: list[tuple[int, int, Text]] = []
+    for m in re.compile(f).finditer(data, start, end):
+        at = m.start()
+        i = bisect_right(starts, at) - 1
+        cell = data.rfind(c, starts[i], at)
+        ref = _REF.match(data, cell + len(c_r)) if data.startswith(c_r, cell) else None
+        if ref is not None:
+            found.append((int(ref[2]), col_index(ref[1]), _decoded(m[1])))
+        elif cell >= 0 and says_r.search(data, starts[i], ends[i]) is None:
+            found.append((numbers[i], data.count(c, starts[i], at), _decoded(m[1])))
+        else:
+            return None
+    return found if len(found) == plain else None
+
+
+_REF = re.compile(rb'([A-Z]{1,3})(\d+)"')
 
 
 def _f_tags(sx: SheetXml, start: int, end: int) -> int:

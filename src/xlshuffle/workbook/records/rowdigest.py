@@ -18,6 +18,7 @@ from array import array
 from typing import Any
 
 from ..move.rowcut import RowCut
+from ..scan.sheet import numbered_row, plain_formula_tag
 
 __all__ = ["UNKNOWN", "block_digests", "norm_general", "row_digests"]
 
@@ -54,6 +55,13 @@ def _digests(pieces: list[bytes]) -> array[int]:
     return out
 
 
+def _plain_formula_and_value(prefix: bytes) -> re.Pattern[bytes]:
+    """A plain formula (LibreOffice's ``<f aca="false">`` too) and its cached value."""
+    p = re.escape(prefix)
+    value = rb"(?:<" + p + rb"v>[^<]*</" + p + rb"v>)?"
+    return re.compile(plain_formula_tag(prefix).pattern + rb"[^<]*</" + p + rb"f>" + value)
+
+
 def row_digests(sx: Any, top: int, bottom: int) -> array[int]:
     """An 8-byte digest of each row ``top..bottom`` without references, spans, formula
     text and cached values. Rows are normalised 4,096 at a time with two regular
@@ -63,10 +71,17 @@ def row_digests(sx: Any, top: int, bottom: int) -> array[int]:
     p = re.escape(sx.prefix)
     row_open = b"<" + sx.prefix + b'row r=""'  # how every row starts once normalised
     numbers = re.compile(rb"(<" + p + rb'(?:c r="[A-Z]{1,3}|row r="))(\d+)(?=")')
-    plain_f = re.compile(
-        rb"<" + p + rb"f>[^<]*</" + p + rb"f>(?:<" + p + rb"v>[^<]*</" + p + rb"v>)?"
-    )
+    # plain formulas (LibreOffice's <f aca="false"> too) and their cached values
+    plain_f = _plain_formula_and_value(sx.prefix)
     f_open = b"<" + sx.prefix + b"f"
+
+    def _row(i: int) -> bytes:
+        """Row ``i`` alone, as a piece of a split block reads: without its normalised
+        start. A row whose cells say no ``r`` is numbered first, as a draw writes it, so
+        that it reads as its moved copy does."""
+        row = sx.row(i)
+        numbered = numbered_row(row, 0, sx.prefix)
+        return _norm(row if numbered is None else numbered).removeprefix(row_open)
 
     def _norm(block: bytes) -> bytes:
         """Quick: literal-prefixed patterns for what Excel writes (r= first, plain <f>);
@@ -81,12 +96,18 @@ def row_digests(sx: Any, top: int, bottom: int) -> array[int]:
         parts[2::3] = [b""] * (len(parts) // 3)
         return b"".join(parts)
 
+    data, c_any, c_r = sx.data, b"<" + sx.prefix + b"c", b"<" + sx.prefix + b'c r="'
     for c0 in range(i0, i1, 4096):
         c1 = min(c0 + 4096, i1)
-        block = _norm(sx.data[sx.starts[c0] : sx.ends[c1 - 1]])
-        pieces = [p for p in block.split(row_open) if p]
-        if len(pieces) != c1 - c0:  # something between rows: one row at a time
-            pieces = [_norm(sx.row(i)) for i in range(c0, c1)]
+        a, b = sx.starts[c0], sx.ends[c1 - 1]
+        block = _norm(data[a:b])
+        pieces = block.split(row_open)
+        cells = sum(data.count(c_any + end, a, b) for end in (b">", b" ", b"/"))
+        if pieces[0] or len(pieces) != c1 - c0 + 1 or data.count(c_r, a, b) != cells:
+            # something between rows, rows or cells that do not say r: one row at a time
+            pieces = [_row(i) for i in range(c0, c1)]
+        else:
+            del pieces[0]
         found = _digests(pieces)
         n0 = sx.numbers[c0] - top
         if sx.numbers[c1 - 1] - top == n0 + len(found) - 1:  # no gaps: one slice
@@ -112,11 +133,10 @@ def block_digests(sx: Any, top: int, bottom: int, cols: list[int]) -> array[int]
     cut = RowCut(sx, cols[0], cols[-1])
     p = re.escape(sx.prefix)
     numbers = re.compile(rb"(<" + p + rb'c r="[A-Z]{1,3})\d+"')
-    # RowCut's grammar allows only plain formulas, each followed by at most one <v>
-    plain_f = re.compile(
-        rb"<" + p + rb"f>[^<]*</" + p + rb"f>(?:<" + p + rb"v>[^<]*</" + p + rb"v>)?"
-    )
-    f_open = b"<" + sx.prefix + b"f>"
+    # RowCut's grammar allows only plain formulas (LibreOffice's <f aca="false"> too),
+    # each followed by at most one <v>
+    plain_f = _plain_formula_and_value(sx.prefix)
+    f_open = b"<" + sx.prefix + b"f"
     for i in range(sx.index_of(top), sx.index_of(bottom + 1)):
         block = cut.block_of(i)
         if block is None:

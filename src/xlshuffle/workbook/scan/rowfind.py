@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import bisect
 import re
-from functools import lru_cache
 from itertools import repeat, tee
 from operator import add
 
 from .refs import MAX_COL, col_index
-from .sheet import SheetXml
+from .sheet import SheetXml, numbered_cell_tag
 
 __all__ = ["used_cols", "valued_rows"]
 
@@ -96,7 +95,7 @@ def _used_cols_unnumbered(sx: SheetXml, i0: int, i1: int, cells: int) -> tuple[i
     ``<c`` starts anything but a cell (a rich text's ``<color>``)."""
     data, p = sx.data, sx.prefix
     a, b = sx.starts[i0], sx.ends[i1]
-    if _numbered_cell(p).search(data, a, b) is not None:
+    if numbered_cell_tag(p).search(data, a, b) is not None:
         return None
     starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
     c = b"<" + p + b"c"
@@ -108,12 +107,6 @@ def _used_cols_unnumbered(sx: SheetXml, i0: int, i1: int, cells: int) -> tuple[i
     if most > MAX_COL:
         return None
     return (1, most) if most else (1, 1)
-
-
-@lru_cache(maxsize=8)
-def _numbered_cell(prefix: bytes) -> re.Pattern[bytes]:
-    """A cell tag with an ``r`` attribute anywhere in it."""
-    return re.compile(rb"<" + re.escape(prefix) + rb"c\s[^<>]*?(?<=\s)r\s*=")
 
 
 def _used_cols_careful(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
