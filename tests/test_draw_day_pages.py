@@ -359,3 +359,182 @@ def test_the_draw_day_walk_through_runs_and_the_reveal_page_shows_its_winners(
     result = verify(verifier, record, *chain)
     assert result["verified"], result["message"]
     assert f"{winner}'s place went to" in result["message"]
+
+
+# ---------------------------------------------------------------- fresh rounds, reveal rules
+
+
+def test_a_fresh_round_verifies_on_the_page_and_a_forged_one_does_not(
+    verifier: Any, work: Path
+) -> None:
+    """Section 19 on the verifier page: the round's commitment, its seed and the entrant
+    drawn from the entrants not yet drawn, as the command line drew it."""
+    (work / "two.csv").write_text("Mug,2,1\nBike,1,0\n", encoding="utf-8")
+    (work / "out.txt").write_text("E05\n", encoding="utf-8")
+    cli(
+        "commit",
+        "e.csv",
+        "--prizes",
+        "two.csv",
+        "--weights",
+        "Tickets",
+        "--id",
+        "ID",
+        "--exclude",
+        "out.txt",
+        "--beacon",
+        BEACON,
+        "-o",
+        "c.json",
+        cwd=work,
+    )
+    cli(
+        "draw",
+        "c.json",
+        "e.csv",
+        "--reveal",
+        "4 17 23 38 45",
+        "-o",
+        "w.csv",
+        "--record",
+        "r.json",
+        cwd=work,
+    )
+    bike = next(r[0] for r in table_of(work / "w.csv")[1:] if r[4] == "Bike")
+    cli(
+        "redraw",
+        "r.json",
+        "--replace",
+        bike,
+        "--reason",
+        "declined",
+        "--beacon",
+        "drand quicknet round 12345678",
+        "--commit",
+        "c2.json",
+        cwd=work,
+    )
+    cli(
+        "redraw",
+        "r.json",
+        "--commitment",
+        "c2.json",
+        "--reveal",
+        "9f3a 77",
+        "-o",
+        "o1.csv",
+        "--record",
+        "r1.json",
+        cwd=work,
+    )
+    record = (work / "r1.json").read_text(encoding="utf-8")
+    chain = [work / "e.csv", work / "r.json", work / "o1.csv", work / "out.txt", work / "w.csv"]
+    result = verify(verifier, record, *chain)
+    assert result["verified"], result["message"]
+    given = json.loads(record)["given_to"]
+    assert f"{bike}'s place went to {given['id']}" in result["message"]
+    assert "drawn afresh from" in result["message"] and "9f3a 77" in result["message"]
+    for key, value in (("given_to", {**given, "id": "E05"}), ("reason", "moved away")):
+        forged = {**json.loads(record), key: value}
+        result = verify(verifier, json.dumps(forged), *chain[:2], *chain[3:])
+        assert not result["verified"] and result["supported"], (key, result["message"])
+    forged = json.loads(record)
+    forged["fresh"]["reveal"] = ["9f3a 78"]
+    result = verify(verifier, json.dumps(forged), *chain[:2], *chain[3:])
+    assert not result["verified"] and "seed" in result["message"], result["message"]
+
+
+def test_the_reveal_page_draws_with_an_exclusion_list_as_the_command_line(
+    reveal: Any, work: Path
+) -> None:
+    (work / "out.txt").write_text("ID\nE03\nE07\nE99\n", encoding="utf-8")
+    cli(
+        "commit",
+        "e.csv",
+        "--prizes",
+        "prizes.csv",
+        "--weights",
+        "Tickets",
+        "--id",
+        "ID",
+        "--exclude",
+        "out.txt",
+        "--beacon",
+        BEACON,
+        "-o",
+        "c.json",
+        cwd=work,
+    )
+    cli(
+        "draw",
+        "c.json",
+        "e.csv",
+        "--reveal",
+        "4 17 23 38 45",
+        "-o",
+        "w.csv",
+        "--record",
+        "r.json",
+        cwd=work,
+    )
+    drawn = table_of(work / "w.csv")[1:]
+    commitment = (work / "c.json").read_text(encoding="utf-8")
+    got = run_reveal(reveal, commitment, [work / "e.csv", work / "out.txt"], "4 17 23 38 45")
+    assert got["ok"], got["message"]
+    assert [(w["prize"], str(w["place"]), w["role"], w["id"]) for w in got["winners"]] == [
+        (r[4], r[5], r[6], r[0]) for r in drawn
+    ]
+    assert not {"E03", "E07"} & {w["id"] for w in got["winners"]}
+    for files, message in (
+        ([work / "e.csv"], "give the exclusion list the commitment pinned, out.txt"),
+        ([work / "e.csv", ("out.txt", b"ID\nE03\n")], "out.txt is not the exclusion list"),
+    ):
+        got = run_reveal(reveal, commitment, files, "4 17 23 38 45")
+        assert not got["ok"] and message in got["message"], got["message"]
+
+
+def test_the_reveal_page_draws_a_workbook_with_blank_rows_kept_in_place(
+    reveal: Any, work: Path
+) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Entries"
+    sheet.append(["ID", "Name", "Tickets", "Site"])
+    for n, e in enumerate(ENTRANTS):
+        if n in (3, 9, 10):
+            sheet.append([])  # blank rows the draw keeps in place
+        sheet.append(list(e))
+    book.save(work / "gaps.xlsx")
+    options = ["-k", "3", "--reserves", "2", "--weights", "Tickets", "--id", "ID"]
+    cli(
+        "commit",
+        "gaps.xlsx",
+        *options,
+        "--keep-blank-rows",
+        "--beacon",
+        BEACON,
+        "-o",
+        "c.json",
+        cwd=work,
+    )
+    cli(
+        "draw",
+        "c.json",
+        "gaps.xlsx",
+        "--reveal",
+        "4 17 23 38 45",
+        "-o",
+        "w.csv",
+        "--record",
+        "r.json",
+        cwd=work,
+    )
+    drawn = table_of(work / "w.csv")[1:]
+    commitment = (work / "c.json").read_text(encoding="utf-8")
+    got = run_reveal(reveal, commitment, [work / "gaps.xlsx"], "4 17 23 38 45")
+    assert got["ok"], got["message"]
+    assert [(w["role"], str(w["place"]), w["id"]) for w in got["winners"]] == [
+        (r[4], r[5], r[0]) for r in drawn
+    ]
+    assert "16 rows" in got["message"]

@@ -40,6 +40,7 @@ SCRIPTS = (
     "commit_selection",
     "deal_cards",
     "draw_committed",
+    "draw_prizes",
     "draw_raffle",
     "draw_winners",
     "restore_last_draw",

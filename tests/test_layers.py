@@ -12,7 +12,7 @@ Layers, from the bottom::
     tabledraw the draws over a table of values the edges share (raffles, audits, teams)
     common    the typed request and record, and stdlib utilities (file writing, progress)
     excel     the worksheet functions, through xlwings
-    lab       the fairness lab (stdlib; matplotlib only in lab.plots)
+    lab       the fairness lab (stdlib; matplotlib only in lab.plots; tabledraw's prize tables)
     lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
     sql       ticket draws as SQL queries (sql.query: the core only) and DuckDB as an
@@ -63,7 +63,7 @@ RULES: dict[str, Rule] = {
     "tabledraw": rule("draw", "tabledraw"),
     "common": rule("draw", "tabledraw", "common", "__init__"),
     "excel": rule("draw", "tabledraw", "common", "excel", third_party=("xlwings",)),
-    "lab": rule("draw", "common", "lab"),
+    "lab": rule("draw", "tabledraw", "common", "lab"),
     "lists": rule("draw", "tabledraw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
     "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),
     # the root only for __version__ (the record names the tool's version)

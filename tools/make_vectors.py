@@ -254,6 +254,7 @@ def main() -> None:
     add_rules(vectors)
     add_tickets(vectors)
     add_prizes(vectors)
+    add_fresh_rounds(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
@@ -1070,6 +1071,97 @@ def add_prizes(vectors: dict[str, object]) -> None:
             }
         )
     vectors["prizes"] = out
+
+
+# ------------------------------------------------------------------ section 19: fresh rounds
+
+
+def fresh_pick(
+    seed: str,
+    ids: list[str],
+    pool: list[int],
+    weights: list[object] | None,
+    per_id: bool,
+    method: str,
+) -> int:
+    """Step 5 over the pool, from sections 5, 8, 10 and 18 as this file draws them."""
+    stream = words(seed)
+    tickets = None if weights is None else scaled(weights)
+    if per_id:  # one entrant per ID at its first row, holding its rows' tickets
+        heads: dict[str, int] = {}
+        held: dict[int, int] = {}
+        for i in pool:
+            h = heads.setdefault(canonical(ids[i]), i)
+            held[h] = held.get(h, 0) + (1 if tickets is None else tickets[i])
+        entrants, w = list(held), list(held.values())
+    else:
+        entrants = pool
+        w = None if tickets is None else [tickets[i] for i in pool]
+    if method == "ticket":
+        return entrants[ticket_draw(seed, [ids[i] for i in entrants], 1, weights=w)[0]]
+    if method == "rivest":
+        return entrants[rivest_order(seed, [ids[i] for i in entrants])[0]]
+    if w is None:
+        return int(permute(entrants, min(1, len(entrants) - 1), stream)[0])  # type: ignore[call-overload]
+    return entrants[weighted(w, 1, stream)[0]]
+
+
+def add_fresh_rounds(vectors: dict[str, object]) -> None:
+    """Section 19: a round drawn again from fresh public randomness, over the entrants not
+    yet drawn (added to v1 later; the vectors above are unchanged)."""
+    ids = [f"T-{i:02d}" for i in range(1, 13)]
+    weights: list[object] = [1, 2, 1, 3, 1, 1, 2, 1, 4, 1, 2, 1]
+    twice = ["A", "B", "A", "C", "D", "B", "E", "F", "C", "G", "H", "E"]
+    cases = [
+        # (method, ids, weights, one entry per ID, excluded IDs, drawn so far)
+        ("random", ids, None, False, [], ["T-03", "T-07", "T-11", "T-01"]),
+        ("random", ids, weights, False, ["T-12"], ["T-09", "T-04", "T-02"]),
+        ("random", twice, weights, True, ["H"], ["A", "C"]),
+        ("ticket", ids, None, False, ["T-05"], ["T-06", "T-10"]),
+        ("rivest", ids, None, False, [], ["T-08"]),
+        ("random", ids[:3], None, False, ["T-01"], ["T-02"]),  # a pool of one
+    ]
+    out = []
+    for n, (method, who, w, per_id, excluded, drawn) in enumerate(cases, 1):
+        out_ids = {canonical(x) for x in [*excluded, *drawn]} | {""}
+        rows = [
+            i for i in range(len(who)) if canonical(who[i]) not in {canonical(x) for x in excluded}
+        ]
+        pool = [i for i in rows if canonical(who[i]) not in out_ids]
+        texts = sorted({canonical(who[i]) for i in pool})
+        body = {
+            "round_version": 1,
+            "protocol": "xlshuffle/draw/v1",
+            "draw": sha(f"the draw's commitment {n}"),
+            "previous": {"file": "draw.json", "sha256": sha(f"the draw's record {n}")},
+            "replace": {"id": drawn[0], "prize": "Grand prize" if n % 2 else None, "place": 1},
+            "reason": "no answer within 14 days",
+            "pool": {"entrants": len(texts), "sha256": sha("\n".join(texts))},
+            "beacon": "drand quicknet round 12345678: its randomness in hex",
+            "tool_version": "vectors",
+            "time_utc": "2026-12-20T12:00:00Z",
+        }
+        digest = sha(canon(body))
+        reveal = [f" {n}d6a  {7 * n}f0 "]
+        value = " ".join(unicodedata.normalize("NFC", reveal[0]).split())
+        seed = "xlshuffle-commit:" + digest + "/" + value + "/"
+        out.append(
+            {
+                "method": method,
+                "ids": who,
+                "weights": w,
+                "one_entry_per_id": per_id,
+                "excluded": excluded,
+                "drawn": drawn,
+                "round": body,
+                "sha256": digest,
+                "reveal": reveal,
+                "seed": seed,
+                "pool": pool,
+                "row": fresh_pick(seed, who, pool, w, per_id, method),
+            }
+        )
+    vectors["fresh_rounds"] = out
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import {
   entrantHashes,
   listDigest,
 } from "../src/protocol/commit.js";
-import { exclusionDigest, keptIndexes } from "../src/protocol/exclusions.js";
+import { canonicalId, exclusionDigest, keptIndexes } from "../src/protocol/exclusions.js";
 import { balancedOrders, personOrder, personStream, williams } from "../src/protocol/orders.js";
 import { prizePlaces } from "../src/protocol/prizes.js";
 import { range } from "../src/protocol/python.js";
@@ -36,6 +36,7 @@ import {
 } from "../src/protocol/ticketdraws.js";
 import { weighted } from "../src/protocol/tickets.js";
 import { drawRows } from "../src/records/drawplan.js";
+import { freshRound } from "../src/records/rounds.js";
 import { VECTORS, seedOf } from "./support.mjs";
 
 const hex = (word) => word.toString(16).padStart(16, "0");
@@ -306,6 +307,61 @@ test("prize tables: one draw of every winner and reserve, its places given to th
   }
 });
 
+test("fresh rounds: the place drawn again over the entrants not yet drawn (section 19)", async () => {
+  for (const c of VECTORS.fresh_rounds) {
+    const body = c.round;
+    const ids = c.ids.map(String);
+    const out = new Set(c.excluded.map(canonicalId));
+    const excluded = range(ids.length).filter((i) => out.has(canonicalId(ids[i])));
+    const weighted = c.weights !== null || c.one_entry_per_id;
+    const d = {
+      method: c.method === "random" && weighted ? "weighted" : c.method,
+      k: 1,
+      reserves: 0,
+      id: { column: "ID", index: 0 },
+      weights: c.weights === null ? null : { column: "Tickets", index: 1 },
+      strata: null,
+      amount: null,
+      allocation: null,
+      exclusion: { rows: excluded },
+    };
+    if (c.one_entry_per_id) d.one_entry_per_id = true;
+    const draw = { input: "e.csv", commitment: { sha256: body.draw }, target: { draw: d } };
+    // the standing before: the drawn entrants, the first the winner replaced, no reserve left
+    const placed = c.drawn.map((id, n) => ({
+      row: ids.findIndex((x) => canonicalId(x) === id),
+      id,
+      values: [id],
+      prize: n === 0 ? body.replace.prize : "other",
+      place: 1,
+      role: "winner",
+      note: "",
+    }));
+    const r = {
+      previous: body.previous,
+      replace: body.replace,
+      reason: body.reason,
+      fresh: { commitment: { body, sha256: c.sha256 }, reveal: c.reveal, seed: c.seed },
+    };
+    const textOf = (i, j) => (j === 0 ? ids[i] : String((c.weights || [])[i] ?? ""));
+    const idOf = (i) => canonicalId(ids[i]);
+    const step = await freshRound(placed, r, {
+      draw,
+      n: ids.length,
+      textOf,
+      idOf,
+      valuesOf: (i) => [ids[i]],
+    });
+    assert.equal(step.placed.at(-1).row, c.row);
+    assert.deepEqual(step.change.given_to, {
+      id: idOf(c.row),
+      prize: body.replace.prize,
+      pool: body.pool.entrants,
+    });
+    assert.equal(step.placed[0].role, "replaced");
+  }
+});
+
 test("every vector is run here", () => {
   // prettier-ignore
   const run = [
@@ -314,7 +370,7 @@ test("every vector is run here", () => {
     "allocation", "strata", "systematic", "monetary_unit", "person_orders", "balanced_orders",
     "allocation_lists", "balanced_teams", "balanced_teams_avoid", "commit_canonical_json",
     "commit_list_digest", "commit_seed", "commit_entrant_hashes", "one_entry_per_id", "small_strata",
-    "tickets", "ticket_orders", "rivest_orders", "population_digests", "prizes",
+    "tickets", "ticket_orders", "rivest_orders", "population_digests", "prizes", "fresh_rounds",
   ];
   assert.deepEqual(Object.keys(VECTORS).sort(), run.sort());
   assert.equal(VECTORS.protocol, "xlshuffle/draw/v1");

@@ -92,6 +92,13 @@ def register(subparsers: Any) -> None:
         help=f"tickets of each entrant (default {' '.join(map(str, DRAWS_WEIGHTS))})",
     )
     d.add_argument("--winners", type=_whole(0), help=f"how many win (default {DRAWS_WINNERS})")
+    d.add_argument(
+        "--prizes",
+        metavar="PRIZES.csv",
+        help="a prize table (prize,count[,reserves] lines, as sample --prizes reads it): each "
+        "entrant's exact chance of each prize and of being its reserve (the winners are the "
+        "table's; not with --winners)",
+    )
     p.add_argument(
         "--designs",
         action="store_true",
@@ -279,12 +286,20 @@ def _cmd_draws(args: argparse.Namespace) -> int:
         raise OptionError(f"{given[0]} does not apply to --draws: leave it out")
     weights = list(DRAWS_WEIGHTS if args.weights is None else args.weights)
     winners = DRAWS_WINNERS if args.winners is None else args.winners
+    prizes = None
+    if args.prizes is not None:
+        from ..filedraw.sidefiles import read_prizes
+
+        if args.winners is not None:
+            raise OptionError("--winners with --prizes: the prize table says how many win")
+        prizes = read_prizes(args.prizes)
+        winners = sum(p.count for p in prizes)
     plots = None
     if args.plot:
         from ..lab import plots as lab_plots  # needs matplotlib: fail before any work
 
         plots = lab_plots
-    report = draws_report(weights, winners)
+    report = draws_report(weights, winners, prizes=prizes)
     written = []
     if plots is not None:
         folder = Path(args.plot)
@@ -303,6 +318,23 @@ def _cmd_draws(args: argparse.Namespace) -> int:
 def _cell(text: str) -> str:
     p = Fraction(text)
     return text if p.denominator == 1 else f"{text} ({float(p):.3f})"
+
+
+def _print_prizes(prizes: dict[str, Any]) -> None:
+    names = [p["prize"] for p in prizes["table"]]
+    reserved = [p["prize"] for p in prizes["table"] if p["reserves"]]
+    header = ["entrant", "weight", *names, *(f"reserve: {n}" for n in reserved), "nothing"]
+    table = [header]
+    for e in prizes["entrants"]:
+        row = [str(e["index"] + 1), str(e["weight"]), *(_cell(e["won"][n]) for n in names)]
+        table.append(row + [_cell(e["reserve"][n]) for n in reserved] + [_cell(e["none"])])
+    print()
+    print("Chance of each prize of the table (one prize at most; reserves in the table's order):")
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for j, row in enumerate(table):
+        print("  ".join(c.rjust(widths[i]) for i, c in enumerate(row)).rstrip())
+        if j == 0:
+            print("  ".join("-" * w for w in widths))
 
 
 def _print_draws(report: dict[str, Any]) -> None:
@@ -336,6 +368,8 @@ def _print_draws(report: dict[str, Any]) -> None:
         "left: its chance of being among the winners is not k*w/T; the monetary-unit "
         "selection's is."
     )
+    if "prizes" in report:
+        _print_prizes(report["prizes"])
     print()
     print("The protocol's stated chances, checked by enumeration:")
     for c in report["checks"]:

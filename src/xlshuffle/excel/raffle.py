@@ -25,7 +25,7 @@ from ..draw.protocol import as_stream
 from ..draw.raffle import canonical_id, exclude, exclusion_digest
 from ..tabledraw.entrants import Entrants
 from ..tabledraw.entries import duplicate_id
-from ..tabledraw.raffle_options import parse_method
+from ..tabledraw.raffle_options import Prize, parse_method
 from ..tabledraw.raffles import DrawOptions, Exclusion, choose
 from .arguments import Rows
 
@@ -46,6 +46,7 @@ def draw(
     excluded: Sequence[object] | None = None,
     where: str = "data",
     at: Callable[[str, int], str] | None = None,
+    prizes: Sequence[Prize] | None = None,
 ) -> Rows:
     """The rows drawn from ``rows``, with the fields the command line adds to each.
 
@@ -71,6 +72,9 @@ def draw(
     at : callable, optional
         ``at(key, i)`` names item ``i`` (0-based) of ``columns[key]`` in a message
         (a locked draw names the cell, ``the tickets cell C7``); by default ``weights, row 3``.
+    prizes : sequence of Prize, optional
+        A prize table (protocol section 9): ``k`` and ``reserves`` are then its totals, and
+        each drawn row gets its ``Prize``, ``Place`` and ``Role``.
 
     Raises
     ------
@@ -92,6 +96,7 @@ def draw(
         reserves=reserves,
         strata=given["strata"],
         id=given["id"],
+        prizes=None if prizes is None else tuple(prizes),
     )
     if "id" in columns:  # before choose, whose refusal names the command line's options
         _unique_ids(ents, opts, name, f"{noun} of {where}")

@@ -36,6 +36,7 @@ __all__ = [
     "commit_selection",
     "deal_cards",
     "draw_committed",
+    "draw_prizes",
     "draw_raffle",
     "draw_winners",
     "restore_last_draw",
@@ -78,6 +79,14 @@ def draw_winners(book: xw.Book, k: int = 1) -> None:
 def draw_raffle(book: xw.Book, k: int = 1, reserves: int = 0, tickets: str = "Tickets") -> None:
     """Draws k winners and the reserves of the selected rows by their tickets column."""
     _report(_run("draw raffle", lock.draw_raffle, book, k, reserves, tickets))
+
+
+@xw.script(name="xlshuffle: draw the prizes of a prize table")
+def draw_prizes(
+    book: xw.Book, prizes: str = "Prizes", tickets: str = "Tickets", ids: str = ""
+) -> None:
+    """Draws every winner and reserve of the prize table on the sheet named prizes."""
+    _report(_run("draw prizes", lock.draw_prizes, book, prizes, tickets, ids))
 
 
 @xw.script(name="xlshuffle: deal from the selected cards")

@@ -31,6 +31,7 @@ __all__ = [
     "commit_selection",
     "deal_cards",
     "draw_committed",
+    "draw_prizes",
     "draw_raffle",
     "draw_winners",
     "restore_last_draw",
@@ -79,6 +80,12 @@ def draw_winners(k: Any = 1) -> Any:
 def draw_raffle(k: Any = 1, reserves: Any = 0, tickets: Any = "Tickets") -> Any:
     """Draws k winners and the reserves of the selected rows by their tickets column."""
     _run("draw raffle", lock.draw_raffle, k, reserves, tickets)
+
+
+@_sub
+def draw_prizes(prizes: Any = "Prizes", tickets: Any = "Tickets", ids: Any = "") -> Any:
+    """Draws every winner and reserve of the prize table on the sheet named prizes."""
+    _run("draw prizes", lock.draw_prizes, prizes, tickets, ids)
 
 
 @_sub

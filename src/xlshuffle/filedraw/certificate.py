@@ -146,13 +146,29 @@ def _rounds(rounds: list[dict[str, Any]]) -> str:
     items = []
     for n, r in enumerate(rounds, 1):
         given = r["given_to"]
+        how = _fresh(r) if r.get("fresh") is not None else f"reserve {_e(given['reserve'])}"
         items.append(
             f"<li>Round {n} ({_e(r.get('time_utc'))}): {_e(r['replace']['id'])} replaced "
-            f"&mdash; {_e(r['reason'])}. The place went to {_e(given['id'])}, reserve "
-            f"{_e(given['reserve'])}. Record SHA-256 of the one before: "
+            f"&mdash; {_e(r['reason'])}. The place went to {_e(given['id'])}, {how}. Record "
+            "SHA-256 of the one before: "
             f'<span class="hash">{_e(r["previous"]["sha256"])}</span></li>'
         )
     return "<h2>Substitutions</h2><ol>" + "".join(items) + "</ol>"
+
+
+def _fresh(r: dict[str, Any]) -> str:
+    """How a fresh round drew its entrant (protocol section 19): from how many, with which
+    commitment, public source, revealed value and seed."""
+    fresh = r["fresh"]
+    body = fresh["commitment"]["body"]
+    return (
+        f"drawn afresh from the {_e(r['given_to']['pool'])} entrants not yet drawn, with the "
+        "round's commitment "
+        f'<span class="hash">{_e(fresh["commitment"]["sha256"])}</span> (published before '
+        f"the draw; public source: {_e(body.get('beacon'))}; revealed: "
+        f"{_e(' / '.join(map(str, fresh.get('reveal') or [])))}; seed "
+        f"<code>{_e(fresh.get('seed'))}</code>)"
+    )
 
 
 def _checking(record_path: str, draw: dict[str, Any]) -> str:

@@ -2,12 +2,15 @@
 record that links to the one before it, and nothing earlier is rewritten.
 
 ``xlshuffle redraw R --replace ID --reason TEXT`` reads the draw of ``R`` again from its
-input (a CSV/TSV list), finds where every drawn entrant stands after the rounds before
-(:func:`standing`), gives the place of ``ID`` to the first reserve of its prize not yet
-called (the next reserve by rank, without a prize table), writes the whole table, replaced
-winners kept and marked with the reason, and a record of the round holding the SHA-256 of
-the record before it. :func:`verify_round` walks the chain back to the draw and checks
-every step.
+input (a CSV/TSV list or a workbook), finds where every drawn entrant stands after the
+rounds before (:func:`standing`), gives the place of ``ID`` to the first reserve of its
+prize not yet called (the next reserve by rank, without a prize table), writes the whole
+table, replaced winners kept and marked with the reason, and a record of the round holding
+the SHA-256 of the record before it. When no reserve is left, a committed draw's place is
+drawn again from fresh public randomness (protocol section 19): :func:`commit_round`
+commits to the round, and :func:`redraw` with the round's commitment and the revealed
+values draws it (:mod:`.freshround`). :func:`verify_round` walks the chain back to the
+draw and checks every step.
 """
 
 from __future__ import annotations
@@ -16,19 +19,32 @@ import dataclasses
 import datetime as _dt
 import json
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
 from ..common.digest import bytes_sha256
 from ..common.files import write_atomically
+from ..draw.commit import commit_seed, reveal_values
 from ..draw.errors import ListError, OptionError
 from ..draw.protocol import PROTOCOL
 from ..draw.raffle import RESERVE, WINNER, canonical_id
-from ..tabledraw.raffles import replay
+from ..tabledraw.raffle_options import DrawOptions
+from ..tabledraw.raffles import Drawn, replay
 from ..tabledraw.winners import csv_text, delimiter_for
+from .commitment import Commitment, checked_hash
+from .freshround import Pool, round_commitment, round_of_record
 
-__all__ = ["REPLACED", "Placed", "Standing", "redraw", "standing", "verify_round"]
+__all__ = [
+    "REPLACED",
+    "Placed",
+    "Standing",
+    "commit_round",
+    "redraw",
+    "standing",
+    "verify_round",
+]
 
 PathLike = str | os.PathLike[str]
 
@@ -54,26 +70,38 @@ class Placed:
 @dataclass(frozen=True)
 class Standing:
     """Every drawn entrant of a draw after its rounds, in draw order, and the list's
-    labels (its header fields)."""
+    labels (its header fields). ``pool`` is who the draw can still draw and ``row_values``
+    a data row's fields (for a fresh round); ``commitment`` the hash of the draw's
+    commitment (None for a draw that was not committed)."""
 
     labels: tuple[str, ...]
     placed: tuple[Placed, ...]
     prizes: bool
+    pool: Pool | None = field(default=None, compare=False)
+    row_values: Callable[[int], tuple[object, ...]] | None = field(default=None, compare=False)
+    commitment: str | None = field(default=None, compare=False)
 
     def table(self) -> list[list[object]]:
         """The rows ``redraw`` writes: the labels, then each drawn entrant's fields and
         its Prize (with a prize table), Place, Role and Note."""
-        head: list[object] = [*self.labels, *(["Prize"] if self.prizes else []), "Place"]
-        head += ["Role", "Note"]
-        out: list[list[object]] = [head]
-        for p in self.placed:
-            prize = [p.prize] if self.prizes else []
-            out.append([*p.values, *prize, p.place, p.role, p.note])
-        return out
+        added = zip(self.placed, self.added(), strict=True)
+        return [self.added_labels(), *([*p.values, *x] for p, x in added)]
 
-    def replace(self, entrant: str, reason: str) -> tuple[Standing, dict[str, Any]]:
-        """The standing after the winner ``entrant``'s place goes to the first reserve of
-        its prize not yet called; and the record's account of the change."""
+    def added_labels(self) -> list[object]:
+        """The table's labels: the list's, then Prize (with a prize table), Place, Role
+        and Note."""
+        return [*self.labels, *(["Prize"] if self.prizes else []), "Place", "Role", "Note"]
+
+    def added(self) -> list[list[object]]:
+        """What the table adds to each drawn entrant's fields, in draw order."""
+        return [[*([p.prize] if self.prizes else []), p.place, p.role, p.note] for p in self.placed]
+
+    def _with(self, placed: list[Placed]) -> Standing:
+        return dataclasses.replace(self, placed=tuple(placed))
+
+    def vacancy(self, entrant: str, reason: str) -> tuple[int, Placed, str]:
+        """Where the winner ``entrant`` stands, the entrant, and the reason stripped:
+        refused unless ``entrant`` is a winner and the reason is not blank."""
         wanted = canonical_id(entrant)
         at = next((n for n, p in enumerate(self.placed) if p.id == wanted), None)
         if at is None:
@@ -88,19 +116,31 @@ class Standing:
             )
         if not reason.strip():
             raise OptionError("--reason: say why the winner is replaced (it goes in the record)")
-        step = next(
-            (n for n, p in enumerate(self.placed) if p.role == RESERVE and p.prize == out.prize),
+        return at, out, reason.strip()
+
+    def _reserve(self, prize: str | None) -> int | None:
+        return next(
+            (n for n, p in enumerate(self.placed) if p.role == RESERVE and p.prize == prize),
             None,
         )
+
+    def replace(self, entrant: str, reason: str) -> tuple[Standing, dict[str, Any]]:
+        """The standing after the winner ``entrant``'s place goes to the first reserve of
+        its prize not yet called; and the record's account of the change."""
+        at, out, why = self.vacancy(entrant, reason)
+        step = self._reserve(out.prize)
         if step is None:
             prize = f" of {out.prize!r}" if out.prize is not None else ""
             raise OptionError(
-                f"--replace {entrant}: no reserve{prize} is left to call: draw again from "
-                "the entrants not yet drawn (xlshuffle sample ... --exclude R --id COL)"
+                f"--replace {entrant}: no reserve{prize} is left to call: draw the place again "
+                "from fresh public randomness (a committed draw: xlshuffle redraw R --replace "
+                "ID --reason TEXT --beacon TEXT --commit C2.json, then --commitment C2.json "
+                "--reveal VALUE), or draw again from the entrants not yet drawn (xlshuffle "
+                "sample ... --exclude R --id COL)"
             )
         reserve = self.placed[step]
         placed = list(self.placed)
-        placed[at] = dataclasses.replace(out, role=REPLACED, note=reason.strip())
+        placed[at] = dataclasses.replace(out, role=REPLACED, note=why)
         placed[step] = dataclasses.replace(
             reserve,
             role=WINNER,
@@ -109,10 +149,96 @@ class Standing:
         )
         change = {
             "replace": {"id": out.id, "prize": out.prize, "place": out.place},
-            "reason": reason.strip(),
+            "reason": why,
             "given_to": {"id": reserve.id, "prize": reserve.prize, "reserve": reserve.place},
         }
-        return Standing(self.labels, tuple(placed), self.prizes), change
+        return self._with(placed), change
+
+    def fresh_pool(
+        self, entrant: str, reason: str
+    ) -> tuple[dict[str, Any], Pool, Callable[[int], tuple[object, ...]]]:
+        """A fresh round's ``replace`` and the pool it draws from (protocol section 19),
+        refused unless the draw was committed and no reserve of the prize is left."""
+        _, out, _ = self.vacancy(entrant, reason)
+        if self.commitment is None or self.pool is None or self.row_values is None:
+            raise OptionError(
+                "a place is drawn again from fresh public randomness only in a committed draw "
+                "(xlshuffle commit, then draw): draw again from the entrants not yet drawn "
+                "(xlshuffle sample ... --exclude R --id COL)"
+            )
+        if self._reserve(out.prize) is not None:
+            prize = f" of {out.prize!r}" if out.prize is not None else ""
+            raise OptionError(
+                f"--replace {entrant}: a reserve{prize} is still to be called: the place goes "
+                "to it (redraw without --beacon or --commitment)"
+            )
+        self.pool.check()
+        place = {"id": out.id, "prize": out.prize, "place": out.place}
+        return place, self.pool, self.row_values
+
+    def drawn_ids(self) -> list[str]:
+        """The IDs drawn so far (section 19, step 1)."""
+        return [p.id for p in self.placed]
+
+    def fresh(self, entrant: str, reason: str, seed: str) -> tuple[Standing, dict[str, Any]]:
+        """The standing after the winner ``entrant``'s place goes to the entrant the pool
+        draws with ``seed`` (section 19, step 5); and the record's account of the change."""
+        at, out, why = self.vacancy(entrant, reason)
+        _, pool, values = self.fresh_pool(entrant, reason)
+        drawn = self.drawn_ids()
+        size = pool.account(drawn)["entrants"]
+        row = pool.draw(seed, drawn)
+        new = Placed(
+            row,
+            pool.ids[pool.rows.index(row)],
+            values(row),
+            out.prize,
+            out.place,
+            WINNER,
+            f"replaces {out.id} (fresh draw)",
+        )
+        placed = list(self.placed)
+        placed[at] = dataclasses.replace(out, role=REPLACED, note=why)
+        placed.append(new)
+        change = {
+            "replace": {"id": out.id, "prize": out.prize, "place": out.place},
+            "reason": why,
+            "given_to": {"id": new.id, "prize": new.prize, "pool": size},
+        }
+        return self._with(placed), change
+
+
+def _placed(
+    drawn: Drawn, ids: list[str], values: Callable[[int], tuple[object, ...]]
+) -> list[Placed]:
+    """Each drawn row (``drawn.rows``: data rows) as a Placed, in draw order."""
+    at = {label: n for n, label in enumerate(drawn.extra_labels)}
+    out = []
+    for n, (row, extra) in enumerate(zip(drawn.rows, drawn.extra, strict=True), 1):
+        prize = str(extra[at["Prize"]]) if "Prize" in at else None
+        rank = at.get("Place", at.get("Rank"))
+        place = n if rank is None else int(str(extra[rank]))
+        role = str(extra[at["Role"]]) if "Role" in at else WINNER
+        out.append(Placed(row, ids[n - 1], values(row), prize, place, role))
+    return out
+
+
+def _draw_commitment(record: dict[str, Any]) -> str | None:
+    """The hash of a committed draw's commitment, checked with the seed it gives (None for
+    a draw that was not committed)."""
+    held = record.get("commitment")
+    if held is None:
+        return None
+    if not isinstance(held, dict) or not isinstance(held.get("body"), dict):
+        raise ListError("record: its commitment is damaged: give the record xlshuffle draw wrote")
+    digest = checked_hash("record", held["body"], held.get("sha256"))
+    try:
+        seed = commit_seed(digest, [str(v) for v in record.get("reveal") or []])
+    except OptionError as exc:
+        raise ListError(f"record: its revealed values: {exc}") from None
+    if seed != record.get("seed"):
+        raise ListError("record: its seed is not the one its commitment and revealed values give")
+    return digest
 
 
 def _draw_standing(record: dict[str, Any], src: str) -> Standing:
@@ -121,16 +247,36 @@ def _draw_standing(record: dict[str, Any], src: str) -> Standing:
     from ..lists.opened import Opened
     from ..lists.raffle import Fields
 
-    if record.get("command") != "sample" or (record.get("target") or {}).get("kind") != "list":
+    if record.get("command") != "sample" or not isinstance(record.get("target"), dict):
         raise OptionError(
-            "redraw takes the record of a sample of a CSV/TSV list (a workbook's draw: "
-            "sample the same table saved as CSV)"
+            "redraw takes the record of a sample (of a CSV/TSV list or a workbook) drawn with "
+            "--id and reserves or a prize table"
         )
     spec = record["target"].get("draw") or {}
     if spec.get("id") is None:
         raise OptionError(
             "a draw's standing names its entrants by ID: the draw needs --id COL (and, for "
             "a round, reserves: --reserves R, or a --prizes table with reserves)"
+        )
+    committed = _draw_commitment(record)
+    column = int(spec["id"]["index"])
+    if record["target"].get("kind") != "list":
+        from ..workbook.rounds import drawn_again
+
+        book = drawn_again(src, record)
+        ids = [canonical_id(v) for v in book.ents.values(column)]
+        by_row = dict(zip(book.free, ids, strict=True))
+        placed = _placed(book.drawn, [by_row[r] for r in book.drawn.rows], book.texts)
+        pool = Pool(
+            book.ents,
+            DrawOptions.from_spec(spec),
+            book.excluded(),
+            tuple(ids),
+            tuple(book.free),
+        )
+        labels = tuple(book.labels)
+        return Standing(
+            labels, tuple(placed), "Prize" in book.drawn.extra_labels, pool, book.texts, committed
         )
     op = Opened(src, bool(record["header"]), DEFAULT_MAX_MB * 1024**2)
     if op.sha256 != record["input_sha256"]:
@@ -139,19 +285,25 @@ def _draw_standing(record: dict[str, Any], src: str) -> Standing:
     drawn = replay(ents, spec, str(record["seed"]))
     if drawn.rows != record["permutation"]:
         raise ListError(f"record: seed {record['seed']!r} does not draw these rows again")
-    ids = ents.values(int(spec["id"]["index"]))
+    row_ids = [canonical_id(v) for v in ents.values(column)]
     width = len(ents.letters)
     labels = tuple(ents.labels) if ents.labels is not None else tuple(ents.letters)
-    at = {label: n for n, label in enumerate(drawn.extra_labels)}
-    placed = []
-    for n, (row, extra) in enumerate(zip(drawn.rows, drawn.extra, strict=True), 1):
-        prize = str(extra[at["Prize"]]) if "Prize" in at else None
-        rank = at.get("Place", at.get("Rank"))
-        place = n if rank is None else int(str(extra[rank]))
-        role = str(extra[at["Role"]]) if "Role" in at else WINNER
-        values = tuple(ents.values(j)[row] for j in range(width))
-        placed.append(Placed(row, canonical_id(ids[row]), values, prize, place, role))
-    return Standing(labels[:width], tuple(placed), "Prize" in at)
+
+    def values(row: int) -> tuple[object, ...]:
+        return tuple(ents.values(j)[row] for j in range(width))
+
+    placed = _placed(drawn, [row_ids[r] for r in drawn.rows], values)
+    exclusion = spec.get("exclusion") or {}
+    pool = Pool(
+        ents,
+        DrawOptions.from_spec(spec),
+        frozenset(exclusion.get("rows", [])),
+        tuple(row_ids),
+        tuple(range(ents.n)),
+    )
+    return Standing(
+        labels[:width], tuple(placed), "Prize" in drawn.extra_labels, pool, values, committed
+    )
 
 
 def _previous(record: dict[str, Any], where: str) -> tuple[dict[str, Any], str]:
@@ -170,15 +322,41 @@ def _previous(record: dict[str, Any], where: str) -> tuple[dict[str, Any], str]:
     return json.loads(data.decode("utf-8")), path
 
 
+def _fresh_step(
+    before: Standing, record: dict[str, Any], where: str
+) -> tuple[Standing, dict[str, Any]]:
+    """A fresh round's record checked against its commitment and the standing before it."""
+    made, seed = round_of_record(record, where)
+    body = made.body
+    entrant, reason = str(record["replace"]["id"]), str(record["reason"])
+    replace, pool, _ = before.fresh_pool(entrant, reason)
+    expected = {
+        "previous": record["previous"],
+        "draw": before.commitment,
+        "replace": replace,
+        "reason": reason.strip(),
+        "pool": pool.account(before.drawn_ids()),
+    }
+    for key, want in expected.items():
+        if body.get(key) != want:
+            raise ListError(
+                f"{where}: the round's commitment {made.sha256[:16]}... states {key} "
+                f"{body.get(key)!r}, the chain gives {want!r}: not a commitment to this round"
+            )
+    return before.fresh(entrant, reason, seed)
+
+
 def standing(record: dict[str, Any], where: str, src: str) -> Standing:
     """Where every drawn entrant stands after the record at ``where`` (a sample's, or a
     round's, whose chain is followed back to the draw and checked step by step)."""
     if record.get("command") != "redraw":
         return _draw_standing(record, src)
     before, path = _previous(record, where)
-    now, change = standing(before, path, src).replace(
-        str(record["replace"]["id"]), str(record["reason"])
-    )
+    prior = standing(before, path, src)
+    if record.get("fresh") is not None:
+        now, change = _fresh_step(prior, record, where)
+    else:
+        now, change = prior.replace(str(record["replace"]["id"]), str(record["reason"]))
     stated = {key: record[key] for key in ("replace", "reason", "given_to")}
     if change != stated:
         raise ListError(
@@ -188,37 +366,138 @@ def standing(record: dict[str, Any], where: str, src: str) -> Standing:
     return now
 
 
-def redraw(
-    record_path: PathLike,
-    replace: str,
-    reason: str,
-    *,
-    input: PathLike | None = None,
-    output: PathLike | None = None,
-) -> tuple[dict[str, Any], Standing]:
-    """A round: the place of the winner ``replace`` goes to the next reserve of its prize.
-
-    Returns the round's record (to be written beside the record it follows) and the
-    standing after it; writes ``output`` (the whole table, CSV or TSV by its name).
-    """
-    where = os.fspath(record_path)
+def _read_record(where: str) -> tuple[dict[str, Any], bytes]:
     with open(where, "rb") as fh:
         data = fh.read()
     try:
         record = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ListError(f"{where}: not a draw record (not JSON)") from None
-    src = os.fspath(input) if input is not None else str(record.get("input", ""))
+    if not isinstance(record, dict):
+        raise ListError(f"{where}: not a draw record (not a JSON object)")
+    return record, data
+
+
+def _source(record: dict[str, Any], where: str, given: PathLike | None) -> str:
+    src = os.fspath(given) if given is not None else str(record.get("input", ""))
     if not os.path.isfile(src):
         raise OptionError(
             f"{where}: its input {src} is not here: give it with --input IN (the list drawn)"
         )
-    now, change = standing(record, where, src).replace(replace, reason)
-    written, digest = None, None
+    return src
+
+
+def commit_round(
+    record_path: PathLike,
+    replace: str,
+    reason: str,
+    *,
+    beacon: str,
+    input: PathLike | None = None,
+    now: Callable[[], _dt.datetime] | None = None,
+) -> Commitment:
+    """Commit to a fresh round (protocol section 19) before its public randomness is
+    known: the place of the winner ``replace`` (whose prize has no reserve left) in the
+    committed draw of ``record_path`` (or its last round), drawn again from the entrants
+    not yet drawn with the value ``beacon`` announces."""
+    where = os.fspath(record_path)
+    record, data = _read_record(where)
+    now_standing = standing(record, where, _source(record, where, input))
+    place, pool, _ = now_standing.fresh_pool(replace, reason)
+    drawn = now_standing.drawn_ids()
+    account = pool.account(drawn)
+    if account["entrants"] == 0:
+        raise ListError("no entrant is left to draw: every entrant has been drawn or excluded")
+    return round_commitment(
+        previous={"file": os.path.basename(where), "sha256": bytes_sha256(data)},
+        draw=str(now_standing.commitment),
+        replace=place,
+        reason=reason.strip(),
+        pool=account,
+        beacon=beacon,
+        tool_version=__version__,
+        now=now,
+    )
+
+
+def _write_table(
+    now: Standing, record: dict[str, Any], src: str, output: PathLike
+) -> tuple[str, str | None]:
+    """Write the table after a round to ``output``: its SHA-256 and, for a workbook copy,
+    the sheet added."""
+    target = os.fspath(output)
+    texts = [[str(v) for v in row] for row in now.table()]
+    if record.get("target", {}).get("kind") != "list":
+        from ..workbook.rounds import write_round
+
+        extra = [[None if x == "" else x for x in row] for row in now.added()]  # no blank text
+        added = ([str(x) for x in now.added_labels()[len(now.labels) :]], extra)
+        return write_round(src, record, [p.row for p in now.placed], added, target, texts)
+    text = csv_text(now.table(), delimiter_for(target)).encode("utf-8")
+    write_atomically(target, text)
+    return bytes_sha256(text), None
+
+
+def redraw(
+    record_path: PathLike,
+    replace: str | None,
+    reason: str | None,
+    *,
+    input: PathLike | None = None,
+    output: PathLike | None = None,
+    fresh: tuple[Commitment, list[str]] | None = None,
+) -> tuple[dict[str, Any], Standing]:
+    """A round: the place of the winner ``replace`` goes to the next reserve of its prize
+    or, with ``fresh`` (a round's commitment, from :func:`commit_round`, and the revealed
+    values), to the entrant drawn afresh (protocol section 19); ``replace`` and
+    ``reason`` then come from the commitment (given, they must be its).
+
+    Returns the round's record (to be written beside the record it follows) and the
+    standing after it; writes ``output`` (the whole table: CSV or TSV by its name, or, for
+    a workbook's draw, a copy of the workbook with the table on an added sheet).
+    """
+    where = os.fspath(record_path)
+    record, data = _read_record(where)
+    src = _source(record, where, input)
+    before = standing(record, where, src)
+    link = {"file": os.path.basename(where), "sha256": bytes_sha256(data)}
+    extra: dict[str, Any] = {}
+    if fresh is None:
+        if replace is None or reason is None:
+            raise OptionError("--replace ID and --reason TEXT: name the winner replaced and why")
+        now, change = before.replace(replace, reason)
+    else:
+        made, values = fresh
+        body = made.body
+        if body["previous"] != link:
+            raise ListError(
+                f"the round's commitment follows {body['previous'].get('file')!r} (SHA-256 "
+                f"{str(body['previous'].get('sha256'))[:16]}...), not {where}: give the record "
+                "it was made for"
+            )
+        entrant, why = str(body["replace"]["id"]), str(body["reason"])
+        if replace is not None and canonical_id(replace) != entrant:
+            raise OptionError(f"--replace {replace}: the round's commitment replaces {entrant}")
+        if reason is not None and reason.strip() != why:
+            raise OptionError(f"--reason: the round's commitment gives the reason {why!r}")
+        canon = reveal_values(values)
+        seed = commit_seed(made.sha256, canon)
+        record_round: dict[str, Any] = {
+            "replace": body["replace"],
+            "reason": why,
+            "previous": link,
+            "fresh": {
+                "commitment": {"body": body, "sha256": made.sha256},
+                "reveal": canon,
+                "seed": seed,
+            },
+        }
+        now, change = _fresh_step(before, record_round, where)
+        extra["fresh"] = record_round["fresh"]
+    written, digest, sheet = None, None, None
     if output is not None:
-        text = csv_text(now.table(), delimiter_for(output)).encode("utf-8")
-        write_atomically(os.fspath(output), text)
-        written, digest = os.fspath(output), bytes_sha256(text)
+        digest, sheet = _write_table(now, record, src, output)
+        written = os.fspath(output)
     out = {
         "protocol": PROTOCOL,
         "tool": "xlshuffle",
@@ -226,12 +505,14 @@ def redraw(
         "command": "redraw",
         "seed": record["seed"],
         "input": src,
-        "input_sha256": record["input_sha256"],  # the input standing() read checked by it
+        "input_sha256": record["input_sha256"],  # the input standing() read, checked by it
         "header": record["header"],
-        "previous": {"file": os.path.basename(where), "sha256": bytes_sha256(data)},
+        "previous": link,
         **change,
+        **extra,
         "output": written,
         "output_sha256": digest,
+        **({"output_sheet": sheet} if sheet is not None else {}),
         "tool_version": __version__,
         "time_utc": _dt.datetime.now(_dt.UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
@@ -240,26 +521,47 @@ def redraw(
 
 def verify_round(record_path: PathLike, src: PathLike, saved: PathLike | None = None) -> str:
     """Check a round's record: the chain back to the draw (each record beside the next,
-    each by its SHA-256), the draw drawn again from ``src``, every step by the rules, and
-    ``saved`` (the table the round wrote). Returns the verdict's line; raises ListError at
-    the first difference."""
+    each by its SHA-256), the draw drawn again from ``src``, every step by the rules (a
+    fresh round by its commitment and revealed values), and ``saved`` (the table the
+    round wrote). Returns the verdict's line; raises ListError at the first difference."""
     where = os.fspath(record_path)
-    with open(where, encoding="utf-8") as fh:
-        record = json.load(fh)
+    record, _ = _read_record(where)
     now = standing(record, where, os.fspath(src))
     if saved is not None:
-        text = csv_text(now.table(), delimiter_for(saved)).encode("utf-8")
-        with open(saved, "rb") as fh:
-            if fh.read() != text:
-                raise ListError(f"{os.fspath(saved)}: not the table this round gives")
+        _check_table(now, record, saved)
     rounds, at, path = 0, record, where
     while at.get("command") == "redraw":
         rounds += 1
         at, path = _previous(at, path)
     given = record["given_to"]
+    how = (
+        f"drawn afresh from {given['pool']} entrants with the round's commitment "
+        f"{record['fresh']['commitment']['sha256'][:16]}... and the revealed value(s) "
+        f"{' / '.join(record['fresh']['reveal'])}"
+        if record.get("fresh") is not None
+        else "by the rules"
+    )
     return (
         f"ok: round {rounds} of the draw of {record['input']} with seed {record['seed']}: "
-        f"{record['replace']['id']}'s place went to {given['id']} by the rules, the chain "
+        f"{record['replace']['id']}'s place went to {given['id']} {how}, the chain "
         "of records checked back to the draw, drawn again from its input"
         + ("; the table checked" if saved is not None else "")
     )
+
+
+def _check_table(now: Standing, record: dict[str, Any], saved: PathLike) -> None:
+    """Refuse ``saved`` unless it is the table after the round: a CSV/TSV list byte for
+    byte, a workbook's added sheet value by value."""
+    path = os.fspath(saved)
+    if not path.lower().endswith((".csv", ".tsv", ".tab")):
+        from ..workbook.rounds import check_round
+
+        texts = [[str(v) for v in row] for row in now.table()]
+        why = check_round(path, record.get("output_sheet"), texts)
+        if why is not None:
+            raise ListError(f"{path}: not the table this round gives: {why}")
+        return
+    text = csv_text(now.table(), delimiter_for(path)).encode("utf-8")
+    with open(path, "rb") as fh:
+        if fh.read() != text:
+            raise ListError(f"{path}: not the table this round gives")

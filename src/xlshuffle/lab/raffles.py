@@ -19,8 +19,9 @@ Beside them, the ways by hand (from ``byhand``): running totals with ``RANDBETWE
 (a winner can win twice) and sorting by ``RAND()*weight`` (not proportional), and the
 point users of ``sample(weights=..., replace=False)`` miss: a raffle's chance of being among
 ``k`` winners is not ``k * weight / total``; the monetary-unit selection's is
-(:func:`compare_weighted`). :func:`draws_report` gathers it all for ``xlshuffle fairness
---draws``.
+(:func:`compare_weighted`). With a prize table (section 9), each entrant's exact chance
+of each prize and of being its reserve (:func:`prize_chances`, from :mod:`.prizes`).
+:func:`draws_report` gathers it all for ``xlshuffle fairness --draws``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from typing import Any
 
 from ..draw import reduce_weights
 from ..draw.errors import SizeError
+from ..tabledraw.raffle_options import Prize
 from .byhand import rand_key_chances, rand_times_weight, running_totals
+from .prizes import PrizeChances, prize_chances, prize_checks
 from .proofs import (
     AuditChances,
     audit_chances,
@@ -49,6 +52,7 @@ __all__ = [
     "DRAWS_SCHEMA",
     "METHODS",
     "AuditChances",
+    "PrizeChances",
     "WeightedComparison",
     "audit_chances",
     "compare_weighted",
@@ -56,6 +60,7 @@ __all__ = [
     "draws_report",
     "first_place",
     "inclusion",
+    "prize_chances",
     "rand_key_chances",
     "rand_times_weight",
     "reserve_prefix",
@@ -210,10 +215,15 @@ def _checks(weights: Sequence[int], k: int) -> list[dict[str, Any]]:
     ]
 
 
-def draws_report(weights: Sequence[int], k: int) -> dict[str, Any]:
+def draws_report(
+    weights: Sequence[int], k: int, *, prizes: Sequence[Prize] | None = None
+) -> dict[str, Any]:
     """The JSON-ready report of ``xlshuffle fairness --draws`` (schema :data:`DRAWS_SCHEMA`).
 
     Fractions are strings (``"41/60"``). Raises ``SizeError`` as :func:`compare_weighted`.
+    With ``prizes`` (a prize table; ``k`` is then its number of winners), ``prizes`` gives
+    each entrant's chance of each prize and of being its reserve (:func:`prize_chances`),
+    and the checks those of section 9.
 
     Examples
     --------
@@ -233,7 +243,7 @@ def draws_report(weights: Sequence[int], k: int) -> dict[str, Any]:
         }
         for i, w in enumerate(c.weights)
     ]
-    return {
+    report: dict[str, Any] = {
         "schema": DRAWS_SCHEMA,
         "weights": c.weights,
         "winners": k,
@@ -243,4 +253,26 @@ def draws_report(weights: Sequence[int], k: int) -> dict[str, Any]:
         "entrants": entrants,
         "duplicate": str(c.duplicate),
         "checks": _checks(reduce_weights(weights), k),
+    }
+    if prizes is not None:
+        table = prize_chances(weights, prizes)
+        report["prizes"] = _prize_report(table)
+        report["checks"] += prize_checks(table)
+    return report
+
+
+def _prize_report(c: PrizeChances) -> dict[str, Any]:
+    """The report's ``prizes``: the table, and each entrant's chances of each prize."""
+    return {
+        "table": [{"prize": p.name, "count": p.count, "reserves": p.reserves} for p in c.prizes],
+        "entrants": [
+            {
+                "index": i,
+                "weight": w,
+                "won": {name: str(p) for name, p in c.won[i].items()},
+                "reserve": {name: str(p) for name, p in c.reserve[i].items()},
+                "none": str(c.none[i]),
+            }
+            for i, w in enumerate(c.weights)
+        ],
     }

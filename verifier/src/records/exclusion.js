@@ -66,7 +66,7 @@ function tableIds(name, lines, delimiter, idColumn) {
  * or a tab) by that column; else one ID a line (blank lines skipped). A workbook is left to
  * xlshuffle verify; a binary file, or delimited rows without the column, are refused.
  */
-function excludedIds(file, idColumn = null) {
+export function excludedIds(file, idColumn = null) {
   const bytes = file.bytes;
   const ext = extensionOf(file.name);
   if (isZip(bytes)) {

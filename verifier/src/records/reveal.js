@@ -7,6 +7,7 @@
  */
 
 import { commitSeed, commitmentHash, listDigest, revealedValue } from "../protocol/commit.js";
+import { canonicalId, exclusionDigest } from "../protocol/exclusions.js";
 import { pyStrip, range } from "../protocol/python.js";
 import { deal } from "../protocol/shuffles.js";
 import { PROTOCOL } from "../protocol/stream.js";
@@ -19,6 +20,7 @@ import { openWorkbook } from "../read/workbook.js";
 import { isZip } from "../read/zip.js";
 import { drawPlan } from "./drawplan.js";
 import { committedBody } from "./committed.js";
+import { excludedIds } from "./exclusion.js";
 import { loadFiles } from "./matching.js";
 import { selectionOf } from "./moves.js";
 import { targetOfSelection } from "./selection.js";
@@ -58,9 +60,11 @@ async function commitmentOf(text) {
 
 /**
  * The committed list among the files: its rows as the digest takes them ({head, data}: rows
- * of texts), and textOf(i, column), labels and letters for the draw.
+ * of texts), and textOf(i, column), labels and letters for the draw. With `keepBlank`
+ * (--keep-blank-rows, a workbook's), the blank rows stay in place and are no entrants: the
+ * data are the other rows, numbered 0..m-1 as the draw numbers its entrants.
  */
-async function readList(body, file) {
+async function readList(body, file, keepBlank = false) {
   if (isZip(file.bytes)) {
     const target = targetOfSelection(String(body.list.selection || ""));
     if (!target)
@@ -73,7 +77,11 @@ async function readList(body, file) {
     if (!book.sheets.includes(body.list.sheet))
       fail(`${file.name} has no sheet ${JSON.stringify(body.list.sheet)}, the committed list's`);
     const [sheet, texts] = [await book.cells(body.list.sheet), await book.texts(body.list.sheet)];
-    const rows = range(sel.r2 - sel.r1 + 1 - head).map((i) => sel.r1 + head + i);
+    const valued = (r) =>
+      sel.columns.some((c) => plain(sheet.cells.get(cellKey(r, c))) !== undefined);
+    const rows = range(sel.r2 - sel.r1 + 1 - head)
+      .map((i) => sel.r1 + head + i)
+      .filter((r) => !keepBlank || valued(r));
     const headRows = textRows(texts, head ? [sel.r1] : [], sel.columns);
     return {
       head: headRows,
@@ -119,12 +127,40 @@ function findColumn(list, given, option) {
   return { column: given, index: j };
 }
 
+/**
+ * Section 10 for a committed --exclude: the exclusion list the commitment pinned, found among
+ * the files by its SHA-256, read as `sample --exclude` reads it, its digest checked against
+ * the pin; the record's exclusion ({column, index, digest, ids, rows}) on this list.
+ */
+async function exclusionOf(body, w, loaded, list, idColumn) {
+  const pin = (body.inputs || []).find((p) => p && p.option === "--exclude");
+  if (!pin)
+    fail("the committed draw leaves out an exclusion list that the commitment does not pin");
+  const file = loaded.find((f) => f.sha === pin.sha256);
+  if (!file) {
+    const named = loaded.find((f) => f.name === baseName(pin.file));
+    fail(
+      named
+        ? `${named.name} is not the exclusion list the commitment pinned: its SHA-256 is ${named.sha}, the pin's ${pin.sha256}`
+        : `give the exclusion list the commitment pinned, ${baseName(pin.file)} (SHA-256 ${pin.sha256})`,
+    );
+  }
+  if (!idColumn) fail("the committed draw leaves out IDs but names no ID column (--id)");
+  const ids = excludedIds(file, w.id);
+  const digest = await exclusionDigest(ids);
+  if (pin.holds && pin.holds.digest !== undefined && pin.holds.digest !== digest)
+    fail(
+      `${file.name} has the exclusion digest ${digest}, the commitment's pin ${pin.holds.digest}`,
+    );
+  const out = new Set(ids.map(canonicalId).filter((t) => t !== ""));
+  const rows = range(list.data.length).filter((i) =>
+    out.has(canonicalId(list.textOf(i, idColumn.index))),
+  );
+  return { column: idColumn.column, index: idColumn.index, digest, ids: out.size, rows };
+}
+
 /** The record's target.draw that the committed request `w` asks for, on this list. */
 function drawOf(w, list) {
-  if (w.exclude !== null && w.exclude !== undefined)
-    fail(
-      "the committed draw leaves out an exclusion list (--exclude), which the reveal page does not read: draw it with xlshuffle draw",
-    );
   if (!(w.method in METHODS) || (w.amount !== null && w.amount !== undefined))
     fail(
       `the committed draw is by --method ${w.method}, an audit's selection: the reveal page shows the winners of a raffle or a ticket draw`,
@@ -194,8 +230,7 @@ async function prepared(commitment, files, reveal) {
     fail(
       `the commitment is to a ${req ? req.kind : "draw"}: the reveal page shows the winners of a sample (check a shuffle or groups with the verifier)`,
     );
-  if (req.region && req.region.keep_blank_rows)
-    fail("the committed draw keeps blank rows in place, which the reveal page does not draw");
+  const keepBlank = Boolean(req.region && req.region.keep_blank_rows);
   const loaded = await loadFiles(files);
   if (!loaded.length) fail(`give the committed list (${baseName(body.list.file)})`);
   // the committed list: by its name first, then any file whose rows have the committed digest
@@ -207,7 +242,7 @@ async function prepared(commitment, files, reveal) {
   for (const f of order) {
     let got;
     try {
-      got = await readList(body, f);
+      got = await readList(body, f, keepBlank);
     } catch (e) {
       if (!(e instanceof Verdict))
         fail(`${f.name} cannot be read as a list or workbook (${e.message})`);
@@ -238,6 +273,8 @@ async function prepared(commitment, files, reveal) {
   } else {
     const d = drawOf(w, list);
     idColumn = d.id;
+    if (w.exclude !== null && w.exclude !== undefined)
+      d.exclusion = await exclusionOf(body, w, loaded, list, idColumn);
     const plan = await drawPlan(
       { seed, input: body.list.file, target: { draw: d } },
       n,

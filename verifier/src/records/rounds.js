@@ -1,19 +1,23 @@
 /**
  * Rounds (`xlshuffle redraw`): when a winner does not answer, their place goes to the first
  * reserve of their prize not yet called (the next reserve by rank, without a prize table), in
- * a new record that holds the SHA-256 of the record before it. The chain is checked back to
- * the draw, the draw drawn again, every round by the rules, and the table a round wrote.
+ * a new record that holds the SHA-256 of the record before it; when no reserve is left in a
+ * committed draw, the place is drawn again from fresh public randomness over the entrants not
+ * yet drawn (section 19). The chain is checked back to the draw, the draw drawn again, every
+ * round by the rules (a fresh round by its commitment and revealed values), and the table a
+ * round wrote.
  */
 
-import { canonicalJson } from "../protocol/commit.js";
-import { canonicalId } from "../protocol/exclusions.js";
-import { pyStrip } from "../protocol/python.js";
+import { canonicalJson, commitSeed, commitmentHash } from "../protocol/commit.js";
+import { canonicalId, exclusionDigest } from "../protocol/exclusions.js";
+import { pyStrip, range } from "../protocol/python.js";
 import { columnLetters } from "../read/a1.js";
 import { baseName, decodeText, extensionOf } from "../read/files.js";
 import { csvText, parseList } from "../read/lists.js";
+import { drawPlan } from "./drawplan.js";
 import { verifyList } from "./list.js";
 import { loadFiles } from "./matching.js";
-import { cannot, fail } from "./verdict.js";
+import { Verdict, cannot, fail } from "./verdict.js";
 
 /** The role of a winner whose place went to a reserve. */
 export const REPLACED = "replaced";
@@ -77,6 +81,85 @@ export function replaceWinner(placed, id, reason) {
 }
 
 /**
+ * Section 19: a fresh round's record checked against its commitment and the standing before
+ * it, and the entrant the pool draws. `ctx`: {draw: the draw's record, n: its data rows,
+ * textOf(i, column), idOf(i), valuesOf(i)}. Returns {placed, change} as replaceWinner does;
+ * throws a sentence at the first thing that does not hold.
+ */
+export async function freshRound(placed, r, ctx) {
+  const { draw, n, textOf, idOf, valuesOf } = ctx;
+  const d = draw.target.draw;
+  const fresh = r.fresh || {};
+  const held = fresh.commitment || {};
+  const body = held.body;
+  if (!body || typeof body !== "object" || body.round_version !== 1)
+    throw new Error("its fresh round's commitment is damaged");
+  const hash = await commitmentHash(body);
+  if (hash !== held.sha256)
+    throw new Error(
+      `its commitment hashes to ${hash}, not the ${held.sha256} it states: it was edited after it was made`,
+    );
+  const seed = commitSeed(hash, fresh.reveal || []);
+  if (seed !== fresh.seed)
+    throw new Error(`its seed is not the one its commitment and revealed values give (${seed})`);
+  if (!draw.commitment || body.draw !== draw.commitment.sha256)
+    throw new Error("its commitment is not to a round of this committed draw");
+  if (d.strata) throw new Error("a draw with strata has no fresh rounds");
+  const wanted = canonicalId(String((r.replace || {}).id));
+  const out = placed.find((p) => p.id === wanted);
+  if (!out || out.role !== "winner")
+    throw new Error(`${JSON.stringify(wanted)} is not a winner of the standing before it`);
+  if (placed.some((p) => p.role === "reserve" && p.prize === out.prize))
+    throw new Error("a reserve of the prize was still to be called: the place was the reserve's");
+  const why = pyStrip(String(r.reason ?? ""));
+  const drawn = new Set(placed.map((p) => p.id));
+  const excluded = new Set(d.exclusion ? d.exclusion.rows : []);
+  const pool = range(n).filter((i) => !excluded.has(i) && idOf(i) !== "" && !drawn.has(idOf(i)));
+  const ids = pool.map(idOf);
+  const stated = {
+    previous: r.previous,
+    replace: { id: out.id, prize: out.prize, place: out.place },
+    reason: why,
+    pool: { entrants: new Set(ids).size, sha256: await exclusionDigest(ids) },
+  };
+  for (const [key, want] of Object.entries(stated))
+    if (canonicalJson(body[key]) !== canonicalJson(want))
+      throw new Error(
+        `its commitment states ${key} ${canonicalJson(body[key])}, the chain gives ${canonicalJson(want)}`,
+      );
+  const inPool = new Set(pool);
+  const one = {
+    ...d,
+    k: 1,
+    reserves: 0,
+    prizes: undefined,
+    rate: undefined,
+    allocation: null,
+    parts: undefined,
+    winners: undefined,
+    exclusion: { rows: range(n).filter((i) => !inPool.has(i)) },
+  };
+  const plan = await drawPlan({ seed, input: draw.input, target: { draw: one } }, n, textOf);
+  const row = plan.drawn[0];
+  const now = placed.map((p) => (p === out ? { ...out, role: REPLACED, note: why } : p));
+  now.push({
+    row,
+    id: idOf(row),
+    values: valuesOf(row),
+    prize: out.prize,
+    place: out.place,
+    role: "winner",
+    note: `replaces ${out.id} (fresh draw)`,
+  });
+  const change = {
+    replace: stated.replace,
+    reason: why,
+    given_to: { id: idOf(row), prize: out.prize, pool: stated.pool.entrants },
+  };
+  return { placed: now, change };
+}
+
+/**
  * The table a round writes: the list's labels, then each drawn entrant's fields and its
  * Prize (with a prize table), Place, Role and Note.
  */
@@ -129,7 +212,7 @@ export async function verifyRound(rec, files) {
   const [draw, ...rounds] = chain;
   if (draw.command !== "sample" || !draw.target || draw.target.kind !== "list")
     cannot(
-      "a round follows the record of a sample of a CSV/TSV list, and this chain starts elsewhere",
+      "this page checks the rounds of a CSV/TSV list's draw, and this chain starts elsewhere (a workbook's rounds: xlshuffle verify ROUND.json --input BOOK.xlsx)",
     );
   const d = draw.target.draw || {};
   if (!d.id || !Number.isInteger(d.id.index))
@@ -177,25 +260,27 @@ export async function verifyRound(rec, files) {
     ? records[0].cells.slice(0, width)
     : Array.from({ length: width }, (_, j) => columnLetters(j + 1));
   const data = records.slice(head);
-  let placed = drawStanding(
-    checked.plan,
-    (i) => canonicalId(data[i].cells[d.id.index] ?? ""),
-    (i) => Array.from({ length: width }, (_, j) => data[i].cells[j] ?? ""),
-  );
+  const idOf = (i) => canonicalId(data[i].cells[d.id.index] ?? "");
+  const valuesOf = (i) => Array.from({ length: width }, (_, j) => data[i].cells[j] ?? "");
+  const textOf = (i, j) => data[i].cells[j] ?? "";
+  let placed = drawStanding(checked.plan, idOf, valuesOf);
   const prizes = checked.plan.extraHeader.includes("Prize");
   const said = [];
   for (const [n, r] of rounds.entries()) {
     const name = `round ${n + 1}${r.output ? ` (${baseName(r.output)})` : ""}`;
     let step;
     try {
-      step = replaceWinner(placed, r.replace && r.replace.id, r.reason);
+      step = r.fresh
+        ? await freshRound(placed, r, { draw, n: data.length, textOf, idOf, valuesOf })
+        : replaceWinner(placed, r.replace && r.replace.id, r.reason);
     } catch (e) {
+      if (e instanceof Verdict) throw e;
       fail(`${name} cannot be made by the rules: ${e.message}`);
     }
     const stated = { replace: r.replace, reason: r.reason, given_to: r.given_to };
     if (canonicalJson(step.change) !== canonicalJson(stated))
       fail(
-        `${name} says ${JSON.stringify(r.given_to && r.given_to.id)} takes the place of ${JSON.stringify(r.replace && r.replace.id)}; the rules give it to ${JSON.stringify(step.change.given_to.id)} (${step.change.given_to.prize === null ? "" : `${step.change.given_to.prize}, `}reserve ${step.change.given_to.reserve})`,
+        `${name} says ${JSON.stringify(r.given_to && r.given_to.id)} takes the place of ${JSON.stringify(r.replace && r.replace.id)}; the rules give it to ${JSON.stringify(step.change.given_to.id)} (${step.change.given_to.prize === null ? "" : `${step.change.given_to.prize}, `}${r.fresh ? `drawn afresh from ${step.change.given_to.pool}` : `reserve ${step.change.given_to.reserve}`})`,
       );
     placed = step.placed;
     const file = tables[n];
@@ -205,7 +290,7 @@ export async function verifyRound(rec, files) {
     } else if (n === rounds.length - 1 && (r.output || r.output_sha256))
       fail(`give the table this round wrote (${baseName(r.output)}) to check it`);
     said.push(
-      `${name}: ${step.change.replace.id}'s place went to ${step.change.given_to.id} (${JSON.stringify(r.reason)})`,
+      `${name}: ${step.change.replace.id}'s place went to ${step.change.given_to.id} (${JSON.stringify(r.reason)})${r.fresh ? `, drawn afresh from ${step.change.given_to.pool} entrants with the round's commitment ${r.fresh.commitment.sha256} and the revealed value(s) ${r.fresh.reveal.join(" / ")}` : ""}`,
     );
   }
   const table = placed.map((p) => [
@@ -216,7 +301,7 @@ export async function verifyRound(rec, files) {
   return {
     message:
       `Verified: the draw and its ${rounds.length} round(s). ${said.join("; ")}. ` +
-      `Checked: each record is the one the next names (by SHA-256); each round gave the place to the first reserve of its prize not yet called; ` +
+      `Checked: each record is the one the next names (by SHA-256); each round gave the place to the first reserve of its prize not yet called, or, with no reserve left, to the entrant its commitment and revealed values draw from the entrants not yet drawn (section 19); ` +
       `${given} round table(s) given, each holding exactly the standing after its round.\n` +
       `The draw: ${checked.message.replace(/^Verified: /, "")}`,
     table,

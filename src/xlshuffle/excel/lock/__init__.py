@@ -8,7 +8,8 @@ they are made of:
   and the command line that replays it;
 - :mod:`.plan`: what a locked draw writes, and what ``restore last draw`` writes back;
 - :mod:`.designs`: balanced teams, per-person orders and allocation lists, locked;
-- :mod:`.committed`: commit to the selected list now, draw from a revealed value later.
+- :mod:`.committed`: commit to the selected list now, draw from a revealed value later;
+- :mod:`.prizes`: a draw with a prize table on a sheet of its own (section 9).
 """
 
 from .commands import (
@@ -28,6 +29,7 @@ from .commands import (
     write_orders,
     write_seed,
 )
+from .prizes import draw_prizes
 
 __all__ = [
     "LOG_SHEET",
@@ -37,6 +39,7 @@ __all__ = [
     "commit_selection",
     "deal_cards",
     "draw_committed",
+    "draw_prizes",
     "draw_raffle",
     "draw_winners",
     "message",

@@ -58,7 +58,7 @@ Rows = list[list[Any]]
 
 #: The modes of a locked draw, as the log's ``mode`` column names them.
 LockMode = Literal[
-    "shuffle", "winners", "deal", "groups", "raffle", "teams", "orders", "allocation"
+    "shuffle", "winners", "deal", "groups", "raffle", "teams", "orders", "allocation", "prizes"
 ]
 #: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
 NEW_SHEET_MODES = ("orders", "allocation")
@@ -213,7 +213,7 @@ class Draw:
     def method(self) -> str:
         """How a raffle drew: ``weighted`` (by the tickets column, protocol section 8) or
         ``random`` (a deal, section 5); empty for the other modes."""
-        if self.mode != "raffle":
+        if self.mode not in ("raffle", "prizes"):
             return ""
         return "weighted" if self.tickets else "random"
 

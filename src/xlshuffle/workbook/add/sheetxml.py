@@ -104,10 +104,12 @@ def sample_sheet_xml(
 
 def _added(r: int, col: int, values: Sequence[object]) -> list[bytes]:
     """Cells of row ``r`` from column ``col`` on: whole numbers as numbers, the rest as
-    inline text (``winner``, ``reserve``)."""
+    inline text (``winner``, ``reserve``); None as no cell (a round's blank note)."""
     out = []
     for j, value in enumerate(values):
         ref = cell_ref(r, col + j)
+        if value is None:
+            continue
         if isinstance(value, int) and not isinstance(value, bool):
             out.append(b'<c r="%s"><v>%d</v></c>' % (ref.encode(), value))
         else:
