@@ -52,7 +52,7 @@ from ...draw.errors import WorkbookError
 from ...draw.protocol import PROTOCOL, excel_serial
 from ...draw.seed import Seed
 from ...tabledraw.raffle_options import DrawOptions
-from ..arguments import SHEET_COLUMNS, SHEET_ROWS
+from ...functions.arguments import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]
 
