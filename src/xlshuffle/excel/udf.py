@@ -86,4 +86,3 @@ def _classic_add_in() -> bool:
             return True
         frame = frame.f_back
     return False
-
