@@ -8549,7 +8549,6 @@ def _classic_add_in() -> bool:
             return True
         frame = frame.f_back
     return False
-
 ''',
     "xlshuffle.functions": r'''"""The worksheet functions as plain Python, for any spreadsheet: SHUFFLE, SHUFFLESTR, DEAL,
 SAMPLE, SAMPLEBY, AUDITSAMPLE, GROUPS, ORDERS, ALLOCATE, TICKET, SAMPLESIZE, UPPERLIMIT.
