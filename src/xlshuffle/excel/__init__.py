@@ -6,9 +6,9 @@ UDFs, "Import Functions"), xlwings Lite (Pyodide inside Excel) and xlwings Serve
 function is a thin layer over its plain-Python twin in :mod:`xlshuffle.functions`, which
 LibreOffice Calc's add-in (:mod:`xlshuffle.calc`) calls too: each argument is read and
 checked by :mod:`xlshuffle.functions.arguments` (an error cell, a broken character, a count
-too large for a sheet are refused there, by name, before anything is allocated), the core draws (draw
-protocol v1, so the same seed gives the same result as the Python API and the command
-line), and the result goes back as a list of rows that Excel spills. ``SAMPLE``'s
+too large for a sheet are refused there, by name, before anything is allocated), the core
+draws (draw protocol v1, so the same seed gives the same result as the Python API and the
+command line), and the result goes back as a list of rows that Excel spills. ``SAMPLE``'s
 tickets, reserves and exclusions, ``SAMPLEBY`` and ``AUDITSAMPLE``
 (:mod:`xlshuffle.functions.samples`) draw through the command line's own table logic
 (:mod:`xlshuffle.tabledraw.raffles`), so the range saved as CSV draws the same rows there.

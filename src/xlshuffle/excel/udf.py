@@ -11,7 +11,7 @@ import functools
 import sys
 from collections.abc import Callable
 from types import FrameType
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import ParamSpec, TypeVar, cast
 
 import xlwings as xw
 
