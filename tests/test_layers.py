@@ -66,6 +66,11 @@ RULES: dict[str, Rule] = {
     "common": rule("draw", "tabledraw", "common", "__init__"),
     "functions": rule("draw", "tabledraw", "common", "functions"),
     "excel": rule("draw", "tabledraw", "common", "functions", "excel", third_party=("xlwings",)),
+    # the root only for __version__ (the extension names the tool's version); the build
+    # asks regex for the grapheme table
+    "calc": rule("draw", "tabledraw", "common", "functions", "calc", "__init__", lazy=("regex",)),
+    # the add-in component: LibreOffice's Python and the interface the extension compiles
+    "calc.component": rule("calc", third_party=("uno", "unohelper", "org")),
     "lab": rule("draw", "common", "lab"),
     "lists": rule("draw", "tabledraw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
     "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),
