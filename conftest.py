@@ -30,6 +30,7 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
-# The Calc add-in's component imports LibreOffice's `uno`, which only LibreOffice's own Python
-# has: its doctests (it has none) cannot be collected elsewhere. tests/test_calc.py runs it.
-collect_ignore = ["src/xlshuffle/calc/component.py"]
+# The Calc add-in's component and the tests' UNO driver import LibreOffice's `uno`, which only
+# the system's Python has: they cannot be collected for doctests here. tests/test_calc.py runs
+# them both.
+collect_ignore = ["src/xlshuffle/calc/component.py", "tests/calc_driver.py"]
