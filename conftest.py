@@ -29,3 +29,8 @@ settings.register_profile(
     "explore", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# The Calc add-in's component and the tests' UNO driver import LibreOffice's `uno`, which only
+# the system's Python has: they cannot be collected for doctests here. tests/test_calc.py runs
+# them both.
+collect_ignore = ["src/xlshuffle/calc/component.py", "tests/calc_driver.py"]

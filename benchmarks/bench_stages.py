@@ -88,7 +88,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[100_000, 1_000_000])
     args = parser.parse_args()
-    names = ["imports", "open", "draw", "plan", "fingerprint", "commit", "record", "total", "rewrite"]
+    names = [
+        "imports",
+        "open",
+        "draw",
+        "plan",
+        "fingerprint",
+        "commit",
+        "record",
+        "total",
+        "rewrite",
+    ]
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; seconds, one run each")
     print(f"{'rows':>9}  " + "  ".join(f"{n:>11}" for n in names))
     with tempfile.TemporaryDirectory() as folder:

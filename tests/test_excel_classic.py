@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import xlwings as xw
 
-from xlshuffle import excel
+from xlshuffle import excel, functions
 
 CHILD = r"""
 import io, json, sys, types
@@ -263,7 +263,7 @@ def test_every_mistake_is_a_short_value_error_in_the_cell_never_a_traceback() ->
         assert shown.startswith(f"#VALUE! {name}: "), shown
         assert expected in shown, shown
         assert "\n" not in shown and "Traceback" not in shown and "Error:" not in shown
-        assert len(shown) <= len("#VALUE! ") + excel.arguments.MAX_MESSAGE
+        assert len(shown) <= len("#VALUE! ") + functions.arguments.MAX_MESSAGE
         shown.encode("utf-8")  # a lone surrogate was escaped, not passed on
 
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from excel_calls import DIV0_IN, NA_IN, call, cell, column, refusal
 from xlshuffle import excel as udfs
+from xlshuffle import functions
 
 from strategies import office_js_arguments, python_arguments
 
@@ -352,7 +353,7 @@ def test_a_bug_is_one_line_that_says_so_with_its_traceback_kept(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise TypeError("unsupported operand type(s)\nsecond line")
 
-    monkeypatch.setattr(udfs, "deal", broken)
+    monkeypatch.setattr(functions, "deal", broken)  # where SAMPLE draws
     with pytest.raises(xw.XlwingsError) as info:
         udfs.SAMPLE([[1], [2], [3]], 2, 42)
     text = str(info.value)

@@ -11,7 +11,9 @@ Layers, from the bottom::
     draw      the pure core: draw protocol v1 and the shuffles (stdlib; regex lazily)
     tabledraw the draws over a table of values the edges share (raffles, audits, teams)
     common    the typed request and record, and stdlib utilities (file writing, progress)
-    excel     the worksheet functions, through xlwings
+    functions the worksheet functions as plain Python, for any spreadsheet (stdlib)
+    excel     the worksheet functions in Excel, through xlwings
+    calc      the worksheet functions in LibreOffice Calc: a UNO add-in, and its .oxt
     lab       the fairness lab (stdlib; matplotlib only in lab.plots; tabledraw's prize tables)
     lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
@@ -62,7 +64,13 @@ RULES: dict[str, Rule] = {
     # the root only for __version__ (common.record: a record names the tool's version)
     "tabledraw": rule("draw", "tabledraw"),
     "common": rule("draw", "tabledraw", "common", "__init__"),
-    "excel": rule("draw", "tabledraw", "common", "excel", third_party=("xlwings",)),
+    "functions": rule("draw", "tabledraw", "common", "functions"),
+    "excel": rule("draw", "tabledraw", "common", "functions", "excel", third_party=("xlwings",)),
+    # the root only for __version__ (the extension names the tool's version); the build
+    # asks regex for the grapheme table
+    "calc": rule("draw", "tabledraw", "common", "functions", "calc", "__init__", lazy=("regex",)),
+    # the add-in component: LibreOffice's Python and the interface the extension compiles
+    "calc.component": rule("calc", third_party=("uno", "unohelper", "org")),
     "lab": rule("draw", "tabledraw", "common", "lab"),
     "lists": rule("draw", "tabledraw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
     "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),

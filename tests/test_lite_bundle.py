@@ -231,7 +231,7 @@ def test_walk_picks_up_a_new_excel_module_and_its_scripts(src_copy: Path) -> Non
 
 def test_tool_refuses_what_lite_could_not_run(src_copy: Path) -> None:
     tool = _tool()
-    cells = src_copy / "xlshuffle" / "excel" / "arguments.py"
+    cells = src_copy / "xlshuffle" / "excel" / "udf.py"
     original = cells.read_text(encoding="utf-8")
     cells.write_text(original + "\n\ndef late():\n    import numpy\n", encoding="utf-8")
     with pytest.raises(tool.BundleError, match=r"\['numpy'\]"):

@@ -4,21 +4,29 @@ Graphemes are extended grapheme clusters of Unicode UAX #29, found with the ``re
 package's ``\\X``: "é" written as e + U+0301, flag emoji, ZWJ families and Hangul
 syllables built from jamo stay whole. ``regex`` is the one library outside the standard
 library that the core uses, imported only here and only when text is shuffled; it is a
-well-kept package that Pyodide (xlwings Lite) ships as well.
+well-kept package that Pyodide (xlwings Lite) ships as well. Where it cannot be installed
+(LibreOffice's own Python, which runs the Calc extension), the extension carries the module
+:data:`TABLE_MODULE`, a table of grapheme properties built from ``regex`` when the extension
+was built, and :class:`~xlshuffle.draw.graphemes.Segmenter` splits by it the same way.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from typing import Any
 
 from .errors import OptionError
+from .graphemes import Segmenter
 from .knuth import shuffled
 
-__all__ = ["TEXT_UNITS", "graphemes", "shuffle_text"]
+__all__ = ["TABLE_MODULE", "TEXT_UNITS", "graphemes", "shuffle_text"]
 
 #: The units :func:`shuffle_text` can shuffle.
 TEXT_UNITS = ("grapheme", "word")
+
+#: The module of grapheme properties an extension carries in place of ``regex``.
+TABLE_MODULE = "xlshuffle.draw.graphemetable"
 
 _WORDS = re.compile(r"(\s+)")
 _grapheme_pattern: Any = None
@@ -36,13 +44,24 @@ def graphemes(text: str) -> list[str]:
     if _grapheme_pattern is None:
         try:
             import regex
-        except ImportError:  # pragma: no cover - regex is a hard dependency
-            raise ImportError(
-                "shuffling text by grapheme needs the 'regex' package: pip install regex "
-                "(in xlwings Lite, list regex in requirements.txt)"
-            ) from None
-        _grapheme_pattern = regex.compile(r"\X")
-    return list(_grapheme_pattern.findall(text))
+        except ImportError:
+            _grapheme_pattern = _without_regex()
+        else:
+            _grapheme_pattern = regex.compile(r"\X").findall
+    return list(_grapheme_pattern(text))
+
+
+def _without_regex() -> Any:
+    """The pure-Python split, by the table an extension carries; without one, the
+    ImportError that says how to install ``regex``."""
+    try:
+        table = importlib.import_module(TABLE_MODULE).RANGES
+    except ImportError:
+        raise ImportError(
+            "shuffling text by grapheme needs the 'regex' package: pip install regex "
+            "(in xlwings Lite, list regex in requirements.txt)"
+        ) from None
+    return Segmenter(table).split
 
 
 def _parse_unit(unit: object) -> str:

@@ -1,20 +1,8 @@
 """SAMPLEBY and AUDITSAMPLE: a sample from each stratum, and an audit's selection.
 
-Both are worksheet functions like those of :mod:`xlshuffle.excel` (which exports them):
-every argument positional, checked by :mod:`xlshuffle.excel.arguments`, a mistake turned into
-one line by :func:`xlshuffle.excel.udf.excel_function`. They draw through
-:func:`xlshuffle.excel.raffle.draw`, the command line's own table logic, so a range saved
-as CSV draws the same rows with the same seed (``xlshuffle sample FILE.csv --no-header
---strata C -k 2``, ``--method systematic``, ``--method mus --amount C``).
-
->>> rows = [["N", 1], ["S", 2], ["N", 3], ["N", 4], ["S", 5], ["N", 6]]
->>> SAMPLEBY(rows, 2, [r[0] for r in rows], "2026 raffle")
-[['N', 4], ['N', 6], ['S', 2], ['S', 5]]
->>> AUDITSAMPLE([[n] for n in range(1, 101)], 4, "audit 2026")
-[[1], [26], [51], [76]]
->>> ledger = [["inv 1", 500], ["inv 2", 20], ["inv 3", 0], ["inv 4", 130], ["inv 5", 350]]
->>> AUDITSAMPLE(ledger, 4, "audit 2026", "mus", [r[1] for r in ledger])
-[['inv 1', 500, 2], ['inv 4', 130, 1], ['inv 5', 350, 1]]
+Excel's side, through xlwings: the argument descriptions Excel's function wizard shows,
+and the one-line error boundary (:func:`~xlshuffle.excel.udf.excel_function`) around
+:mod:`xlshuffle.functions.samples`, which draws.
 """
 
 from __future__ import annotations
@@ -23,9 +11,8 @@ from typing import Any
 
 import xlwings as xw
 
-from ..draw.errors import OptionError
-from . import arguments, raffle
-from .udf import CATEGORY, PER_ROW, SEED_DOC, excel_function, items
+from .. import functions
+from .udf import CATEGORY, PER_ROW, SEED_DOC, excel_function
 
 __all__ = ["AUDITSAMPLE", "SAMPLEBY"]
 
@@ -66,15 +53,7 @@ def SAMPLEBY(
     data: Any, k: Any, strata: Any, seed: Any = None, weights: Any = None, reserves: Any = None
 ) -> list[Any]:
     """Draws k rows from each stratum on its own, the strata in order of first appearance."""
-    rows = arguments.rows("data", data, values=True)
-    n = arguments.count("k", k)
-    count, noun = items(rows)
-    labels = arguments.per_item("strata", strata, count, noun)
-    columns = {"strata": arguments.labels("strata", labels, noun, blank=False)}
-    if weights is not None:
-        columns["weights"] = arguments.per_item("weights", weights, count, noun)
-    extra = arguments.count("reserves", reserves, default=0, least=0)
-    return raffle.draw(rows, n, arguments.seed(seed), reserves=extra, columns=columns)
+    return functions.SAMPLEBY(data, k, strata, seed, weights, reserves)
 
 
 @xw.func(category=CATEGORY)
@@ -110,35 +89,4 @@ def AUDITSAMPLE(
     data: Any, k: Any, seed: Any = None, method: Any = None, amounts: Any = None
 ) -> list[Any]:
     """Selects rows for an audit at a fixed interval from one random start, in the rows' order."""
-    rows = arguments.rows("data", data, values=True)
-    n = arguments.count("k", k, most=arguments.SHEET_ROWS, why=" (the rows of a sheet)")
-    how = _audit_method(method, amounts is not None)
-    count, noun = items(rows)
-    columns = {}
-    if how == "mus":
-        columns["amount"] = arguments.per_item("amounts", amounts, count, noun)
-    return raffle.draw(rows, n, arguments.seed(seed), method=how, columns=columns)
-
-
-def _audit_method(value: Any, amounts: bool) -> str:
-    """AUDITSAMPLE's method, ``"systematic"`` or ``"mus"``; a combination that would
-    leave an argument unread is refused."""
-    text = arguments.option("method", value, "systematic, mus")
-    if text is None:
-        return "mus" if amounts else "systematic"
-    how = _METHODS.get("".join(text.lower().replace("-", " ").split()))
-    if how is None:
-        raise OptionError(
-            f"unknown method {text!r}: use systematic, or mus (monetary-unit sampling) with amounts"
-        )
-    if how == "mus" and not amounts:
-        raise OptionError('method "mus" needs amounts: a column of money amounts, one per row')
-    if how == "systematic" and amounts:
-        raise OptionError(
-            'amounts are read by method "mus" only: leave amounts empty for a systematic '
-            'selection, or use "mus"'
-        )
-    return how
-
-
-_METHODS = {"systematic": "systematic", "mus": "mus", "monetaryunit": "mus"}
+    return functions.AUDITSAMPLE(data, k, seed, method, amounts)

@@ -12,7 +12,7 @@ A mistake (a bad selection or count, a log that does not match the sheet) writes
 and raises :class:`xlwings.XlwingsError` with one line, at most 300 characters, that
 says what to change: xlwings Server answers it as HTTP 400 with the message (no retry,
 no traceback), which the add-in shows; Lite shows the message in its output pane. A
-bug gets one line too, saying so (:func:`xlshuffle.excel.arguments.report`).
+bug gets one line too, saying so (:func:`xlshuffle.functions.arguments.report`).
 
 The tests drive these through xlwings' own ``custom_scripts_call`` with a real
 ``xw.Book`` built from an Office.js JSON payload (tests/test_excel_lock.py). On Windows

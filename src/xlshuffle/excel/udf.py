@@ -1,8 +1,8 @@
 """What every worksheet function shares: its category, the seed's description, and the
 boundary that turns a mistake into the one line Excel shows (:func:`excel_function`).
 
-Private to :mod:`xlshuffle.excel`; the functions themselves are in its ``__init__`` and in
-:mod:`xlshuffle.excel.samples`.
+Private to :mod:`xlshuffle.excel`; the functions themselves are in its ``__init__`` and its
+modules, each a wrapper of its twin in :mod:`xlshuffle.functions`.
 """
 
 from __future__ import annotations
@@ -11,15 +11,14 @@ import functools
 import sys
 from collections.abc import Callable
 from types import FrameType
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import ParamSpec, TypeVar, cast
 
 import xlwings as xw
 
 from ..draw.errors import XlshuffleError
-from . import arguments
-from .arguments import Rows
+from ..functions import arguments
 
-__all__ = ["CATEGORY", "PER_ROW", "SEED_DOC", "excel_function", "first_column", "is_row", "items"]
+__all__ = ["CATEGORY", "PER_ROW", "SEED_DOC", "excel_function"]
 
 #: The category the Windows add-in files the functions under in Excel's function wizard.
 CATEGORY = "xlshuffle"
@@ -87,18 +86,3 @@ def _classic_add_in() -> bool:
             return True
         frame = frame.f_back
     return False
-
-
-def is_row(rows: Rows) -> bool:
-    """Whether the range is a single row of several cells: its cells are the items."""
-    return len(rows) == 1 and len(rows[0]) > 1
-
-
-def items(rows: Rows) -> tuple[int, str]:
-    """How many items the data holds, and what one is called in a message."""
-    return (len(rows[0]), "cell") if is_row(rows) else (len(rows), "row")
-
-
-def first_column(rows: Rows) -> list[Any]:
-    """The IDs when ``ids`` is omitted: the first column of data (a row's cells)."""
-    return list(rows[0]) if is_row(rows) else [row[0] for row in rows]

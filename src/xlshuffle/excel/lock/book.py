@@ -19,7 +19,7 @@ from typing import Any
 from ...common.a1 import col_index
 from ...draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
 from ...draw.protocol import new_seed, normalise_seed
-from .. import arguments
+from ...functions import arguments
 from .log import LOG_COLUMNS, Draw, Rows, log_text
 
 __all__ = [

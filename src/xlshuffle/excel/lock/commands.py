@@ -46,7 +46,7 @@ from typing import Any
 from ...common.a1 import col_letters
 from ...draw.errors import ShapeError, SizeError, WorkbookError
 from ...draw.protocol import new_seed
-from .. import arguments
+from ...functions import arguments
 from . import committed
 from .book import (
     LOG_SHEET,

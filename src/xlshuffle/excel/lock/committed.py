@@ -35,7 +35,7 @@ from ...draw.commit import (
 )
 from ...draw.errors import ListError, OptionError, SeedError, SizeError, WorkbookError
 from ...draw.protocol import PROTOCOL
-from .. import arguments
+from ...functions import arguments
 from .book import (
     COMMIT_COLUMNS,
     LOG_SHEET,

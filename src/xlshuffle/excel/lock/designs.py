@@ -17,9 +17,9 @@ from typing import Any
 
 from ...common.a1 import col_index, col_letters
 from ...draw.errors import OptionError, ShapeError, WorkbookError
-from .. import arguments, teams
-from ..allocate import allocation
-from ..orders import orders_rows
+from ...functions import arguments, teams
+from ...functions.allocate import allocation
+from ...functions.orders import orders_rows
 from .book import (
     MAX_CELLS,
     a1,

@@ -51,8 +51,8 @@ from ...common.request import (
 from ...draw.errors import WorkbookError
 from ...draw.protocol import PROTOCOL, excel_serial
 from ...draw.seed import Seed
+from ...functions.arguments import SHEET_COLUMNS, SHEET_ROWS
 from ...tabledraw.raffle_options import DrawOptions
-from ..arguments import SHEET_COLUMNS, SHEET_ROWS
 
 Rows = list[list[Any]]
 

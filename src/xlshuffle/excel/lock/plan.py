@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ...draw.errors import ShapeError, SizeError
 from ...draw.knuth import deal, group_numbers, permutation
-from .. import raffle
+from ...functions import raffle
 from .log import LockMode, Rows
 
 __all__ = ["plan", "undo"]

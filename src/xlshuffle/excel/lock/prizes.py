@@ -20,8 +20,8 @@ from typing import Any
 
 from ...common.a1 import col_letters
 from ...draw.errors import OptionError
+from ...functions import raffle
 from ...tabledraw.raffle_options import DrawOptions, Prize
-from .. import raffle
 from .book import (
     a1,
     append,

@@ -1,7 +1,8 @@
 """Reading worksheet-function arguments: every check of what a cell may hold, in one place.
 
-Each reader takes an argument as xlwings hands it over (error cells as their text, see
-``err_to_str`` in :mod:`xlshuffle.excel`) and returns what the core expects, or raises an
+Each reader takes an argument as a spreadsheet hands it over (a range as a list of rows;
+from xlwings, error cells as their text, see ``err_to_str`` in :mod:`xlshuffle.excel`; from
+Calc, tuples of rows, see :mod:`xlshuffle.calc`) and returns what the core expects, or raises an
 :class:`~xlshuffle.XlshuffleError` whose message names the argument and says what to
 change. Sizes are checked before anything is allocated, so an absurd count (``1E+15``
 hands) is refused at once instead of filling memory.
