@@ -8381,8 +8381,8 @@ from typing import Any
 
 from ...common.a1 import col_letters
 from ...draw.errors import OptionError
-from ...tabledraw.raffle_options import DrawOptions, Prize
 from ...functions import raffle
+from ...tabledraw.raffle_options import DrawOptions, Prize
 from .book import (
     a1,
     append,

@@ -59,9 +59,7 @@ case (``a1`` becomes ``B2``), ``LOG10 (A1)`` (with a space) is an intersection o
 from __future__ import annotations
 
 import re
-from typing import Final
-
-from openpyxl.formula.translate import Translator
+from typing import TYPE_CHECKING, Final
 
 from ..scan.refs import MAX_COL, MAX_ROW
 from .lex import (
@@ -72,7 +70,11 @@ from .lex import (
     column_letter,
     shape_key,
 )
-from .shapes import Shape, build_shape
+
+if TYPE_CHECKING:  # openpyxl is imported when a formula first needs it (.shapes)
+    from openpyxl.formula.translate import Translator
+
+    from .shapes import Shape
 
 __all__ = [
     "CACHE_SIZE",
@@ -143,6 +145,8 @@ class FormulaMover:
         if shape is not None:
             return shape, None, False
         self.misses += 1
+        from .shapes import build_shape  # openpyxl: only for a sheet that has formulas
+
         built, cacheable, translator = build_shape(text, row, col)
         if translator is not None:  # check the template against openpyxl, one row down or up
             probe = row + 1 if row < MAX_ROW else row - 1
@@ -200,6 +204,8 @@ class FormulaMover:
         out = shape.render(src_row, src_col, dst_row, dst_col)
         if out is None:
             if not fresh:  # cached: explain with this formula's own references
+                from .shapes import build_shape
+
                 shape = build_shape(text, src_row, src_col)[0]
             raise FormulaMoveError(shape.error or shape.explain(src_row, src_col, dst_row, dst_col))
         if translator is not None:  # a shape built just now: check it against openpyxl
