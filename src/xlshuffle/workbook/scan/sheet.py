@@ -249,7 +249,8 @@ def numbered_row(row: bytes, number: int, prefix: bytes, *, checked: bool = Fals
         return None
     head = row[:h]
     cut = len(prefix) + 4  # <row
-    if _ANY_R.search(head) is None:
+    # a one-byte search first: most such rows' start tags hold no "r" after the name
+    if head.find(b"r", cut) < 0 or _ANY_R.search(head) is None:
         if head[cut : cut + 1] not in (b" ", b">", b"/"):
             return None
         head = head[:cut] + b' r="%d"' % number + head[cut:]
