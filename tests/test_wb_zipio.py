@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from xlshuffle.draw.errors import WorkbookError
 from xlshuffle.workbook import raised
+from xlshuffle.workbook.package import zipread
 from xlshuffle.workbook.package.zipread import Package
 from xlshuffle.workbook.package.zipwrite import NullSink, write_package
 
@@ -181,3 +182,28 @@ def test_deflate_output_is_standard() -> None:
 def test_fixture_files_are_parsed(tmp_path: Path) -> None:
     for path in (ROOT / "workbooks").glob("*.xlsx"):
         assert written(Package(path.read_bytes(), path.name)) == path.read_bytes()
+
+
+@pytest.mark.parametrize("library", ["zlib", "python-isal"])
+def test_either_library_reads_and_refuses_alike(
+    library: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parts inflate to zipfile's bytes, and a broken stream is one line, whether
+    python-isal or zlib inflates them (the README's install has python-isal where it has
+    wheels; elsewhere zlib)."""
+    if library == "python-isal":
+        isal_zlib = pytest.importorskip("isal.isal_zlib")
+        monkeypatch.setattr(zipread, "new_decompressor", lambda: isal_zlib.decompressobj(-15))
+        monkeypatch.setattr(zipread, "crc32", isal_zlib.crc32)
+    else:
+        monkeypatch.setattr(zipread, "new_decompressor", lambda: zlib.decompressobj(-15))
+        monkeypatch.setattr(zipread, "crc32", zlib.crc32)
+    text = b"".join(b"<row r='%d'><c><v>%d</v></c></row>" % (i, i * i) for i in range(40_000))
+    data = make_zip([("a.xml", text, zipfile.ZIP_DEFLATED), ("b.bin", b"x" * 10, 0)])
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        assert Package(data, "t.xlsx").read("a.xml") == zf.read("a.xml")
+    start = data.index(b"a.xml") + len(b"a.xml")  # the local header's name, then the data
+    broken = data[:start] + b"\xff" * 64 + data[start + 64 :]
+    with pytest.raises(WorkbookError) as err:
+        Package(broken, "t.xlsx").read("a.xml")
+    assert "t.xlsx" in str(err.value) and "\n" not in str(err.value)

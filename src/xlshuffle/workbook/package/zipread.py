@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import io
 import struct
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ...draw.errors import WorkbookError
 from ..limits import LIMITS
+from .codec import INFLATE_ERRORS, crc32, new_decompressor
 
 __all__ = [
     "CENTRAL",
@@ -317,7 +317,7 @@ class Package:
         for out in self._inflated(m):
             total += len(out)
             self._check_size(m, total, cap)
-            crc = zlib.crc32(out, crc)
+            crc = crc32(out, crc)
             yield out
         if total != m.file_size or crc != m.crc:
             raise _bad(self.label, f"part {name} does not match its checksum")
@@ -346,7 +346,7 @@ class Package:
         stored or inflated (bounded by the caller, which counts what it takes)."""
         view = memoryview(self.data)
         stored = m.method == 0
-        inflater = zlib.decompressobj(-15)
+        inflater = new_decompressor()
         for pos in range(m.data_start, max(m.data_end, m.data_start + 1), _CHUNK):
             piece = bytes(view[pos : min(pos + _CHUNK, m.data_end)])
             if stored:
@@ -368,7 +368,7 @@ class Package:
     def _inflate(self, m: Member, step: Callable[..., bytes], *args: int | bytes) -> bytes:
         try:
             return step(*args)
-        except zlib.error:
+        except INFLATE_ERRORS:
             raise _bad(self.label, f"part {m.name} does not inflate") from None
 
     def _check_size(self, m: Member, total: int, cap: int) -> None:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import queue
 import threading
-import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 from ...draw.errors import WorkbookError
 from ..limits import LIMITS
+from .codec import Compressor, crc32, new_compressor
 from .zipread import (
     CENTRAL,
     EOCD,
@@ -32,37 +32,6 @@ from .zipread import (
 )
 
 __all__ = ["Content", "NullSink", "write_package"]
-
-
-#: Deflate level for the parts we write: zlib's default, as zipfile and Excel use.
-LEVEL = 6
-
-
-class _Compressor(Protocol):
-    def compress(self, data: bytes, /) -> bytes: ...
-    def flush(self, mode: int = ..., /) -> bytes: ...
-
-
-def _zlib_compressor() -> _Compressor:
-    return zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
-
-
-def _make_compressor_factory() -> Callable[[], _Compressor]:
-    """python-isal's deflate (the ``fast`` extra) is about 10 times quicker than zlib's and
-    writes standard deflate streams; without it, zlib."""
-    try:
-        from isal import isal_zlib
-    except ImportError:
-        return _zlib_compressor
-
-    def isal_compressor() -> _Compressor:
-        made: _Compressor = isal_zlib.compressobj(2, isal_zlib.DEFLATED, -15)
-        return made  # typed here: mypy sees isal as Any when the extra is not installed
-
-    return isal_compressor
-
-
-new_compressor = _make_compressor_factory()
 
 
 class _Sink(Protocol):
@@ -125,13 +94,13 @@ Content = bytes | Iterable[bytes]
 
 
 def _deflate_all(
-    pieces: Iterable[bytes], packer: _Compressor | None, out: _Sink
+    pieces: Iterable[bytes], packer: Compressor | None, out: _Sink
 ) -> tuple[int, int, int]:
     crc = usize = csize = 0
     for piece in pieces:
         if not piece:
             continue
-        crc = zlib.crc32(piece, crc)
+        crc = crc32(piece, crc)
         usize += len(piece)
         blob = packer.compress(piece) if packer is not None else piece
         csize += len(blob)
@@ -143,7 +112,7 @@ def _deflate_all(
     return crc, usize, csize
 
 
-def _pump(pieces: Iterable[bytes], packer: _Compressor | None, out: _Sink) -> tuple[int, int, int]:
+def _pump(pieces: Iterable[bytes], packer: Compressor | None, out: _Sink) -> tuple[int, int, int]:
     """Deflate and write ``pieces``: CRC, sizes. A generator of pieces (a sheet being
     rewritten in Python) is deflated in a second thread, which zlib and isal run without
     the GIL, so the two overlap on a multi-core machine."""
