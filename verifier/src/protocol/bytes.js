@@ -22,6 +22,12 @@ export async function sha256(bytes) {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
 }
 
+/** The SHA-256 of each of a list of byte strings, hashed side by side. */
+export async function sha256All(list) {
+  const digests = await Promise.all(list.map((b) => crypto.subtle.digest("SHA-256", b)));
+  return digests.map((d) => new Uint8Array(d));
+}
+
 export function toHex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

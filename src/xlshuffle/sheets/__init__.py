@@ -1,0 +1,1 @@
+"""xlshuffle's functions in Google Sheets: one self-contained Apps Script file."""
