@@ -43,6 +43,7 @@ _COMMANDS = (
     "xlshuffle.cli.certificate",
     "xlshuffle.cli.sql",
     "xlshuffle.cli.audit",
+    "xlshuffle.cli.extension",
 )
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.

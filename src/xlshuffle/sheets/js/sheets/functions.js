@@ -54,7 +54,7 @@ function gridMode(by) {
   const key = by.toLowerCase().replace(/[\s_-]+/g, "");
   if (!(key in MODES))
     throw new Mistake(
-      `unknown mode '${by}': use one of rows, columns, cells, within rows, within columns`,
+      `unknown mode '${by}': use one of rows, columns, cells, within-rows, within-columns`,
     );
   return MODES[key];
 }
