@@ -17,9 +17,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from support import require
-
 from xlshuffle.sheets import script
+
+from support import require
 
 STANDIN = Path(__file__).parent / "sheets" / "standin.mjs"
 OMITTED = {"$omitted": True}

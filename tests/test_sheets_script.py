@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sheets_script import OMITTED, blanks_as_none, calls, date, run
 
+from sheets_script import OMITTED, blanks_as_none, calls, date, run
 from xlshuffle import excel
 from xlshuffle.draw.text import shuffle_text
 from xlshuffle.sheets import manifest, script
 
 ROOT = Path(__file__).resolve().parent.parent
+PYTHON = (sys.executable, "-m", "xlshuffle")
 VECTORS = json.loads((ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8"))
 
 
@@ -48,8 +49,7 @@ def test_packaged_file_is_what_the_build_writes() -> None:
 def test_command_writes_the_packaged_file_and_the_manifest(tmp_path: Path) -> None:
     out, extra = tmp_path / "xlshuffle.gs", tmp_path / "appsscript.json"
     done = subprocess.run(
-        [sys.executable, "-m", "xlshuffle", "extension", "sheets", "-o", str(out)]
-        + ["--manifest", str(extra)],
+        [*PYTHON, "extension", "sheets", "-o", str(out), "--manifest", str(extra)],
         capture_output=True,
         text=True,
         check=False,
@@ -59,7 +59,7 @@ def test_command_writes_the_packaged_file_and_the_manifest(tmp_path: Path) -> No
     assert json.loads(extra.read_text(encoding="utf-8"))["runtimeVersion"] == "V8"
     assert extra.read_text(encoding="utf-8") == manifest()
     missing = subprocess.run(
-        [sys.executable, "-m", "xlshuffle", "extension", "sheets"],
+        [*PYTHON, "extension", "sheets"],
         capture_output=True,
         text=True,
         check=False,
@@ -90,7 +90,7 @@ def test_build_refuses_a_protocol_module_that_still_waits(tmp_path: Path) -> Non
         seeds.read_text(encoding="utf-8") + "\nexport const later = Promise.resolve(1);\n",
         encoding="utf-8",
     )
-    with pytest.raises(BuildError, match="protocol/seeds.js:.*'Promise' has no synchronous"):
+    with pytest.raises(BuildError, match=r"protocol/seeds.js:.*'Promise' has no synchronous"):
         render(src, version="0")
 
 
@@ -147,11 +147,11 @@ def test_vectors(tmp_path: Path, digest: str) -> None:
     expected.append([p[1:] for p in r["placings"]])
     e = v["exclusions"]
     ids = ["" if i is None else i for i in e["ids"]]
+    ex = [_column(e["excluded"]), _column(ids)]  # exclude, ids
     asked.append(
         (
             "SAMPLE",
-            [_column(list(range(len(ids)))), e["k"], _seed(e["seed"]), OMITTED, OMITTED]
-            + [_column(e["excluded"]), _column(ids)],
+            [_column(list(range(len(ids)))), e["k"], _seed(e["seed"]), OMITTED, OMITTED, *ex],
         )
     )
     expected.append(_column(e["drawn"]))
@@ -309,7 +309,9 @@ def test_text_shuffles_match_python(tmp_path: Path, unit: str) -> None:
         ("SAMPLE", [[[1], [2], [3]], 1, 1, [[1], [2]]]),
     ],
 )
-def test_mistakes_are_one_line_naming_the_function(tmp_path: Path, name: str, args: list[Any]) -> None:
+def test_mistakes_are_one_line_naming_the_function(
+    tmp_path: Path, name: str, args: list[Any]
+) -> None:
     (got,) = calls(tmp_path, (name, args))
     message = got["$error"]
     assert message.startswith(f"{name}: ") and "\n" not in message

@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     current = OUT.read_text(encoding="utf-8") if OUT.exists() else None
     if current != text:
         if args.check:
-            print(f"stale: {OUT.relative_to(ROOT)}: run python tools/make_sheets.py", file=sys.stderr)
+            print(
+                f"stale: {OUT.relative_to(ROOT)}: run python tools/make_sheets.py", file=sys.stderr
+            )
             return 1
         OUT.write_text(text, encoding="utf-8", newline="\n")
         print(f"wrote {OUT.relative_to(ROOT)}")

@@ -47,7 +47,9 @@ const Utilities = {
     if (!Array.isArray(bytes) || bytes.some((b) => !Number.isInteger(b) || b < -128 || b > 127))
       throw new Error("stand-in: computeDigest takes an array of signed bytes");
     log.digests++;
-    const digest = createHash("sha256").update(Uint8Array.from(bytes, (b) => b & 255)).digest();
+    const digest = createHash("sha256")
+      .update(Uint8Array.from(bytes, (b) => b & 255))
+      .digest();
     return Array.from(digest, (b) => (b > 127 ? b - 256 : b));
   },
   getUuid: () => randomUUID(),

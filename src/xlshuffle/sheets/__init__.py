@@ -31,8 +31,8 @@ def script() -> str:
 
 def manifest() -> str:
     """An Apps Script manifest (``appsscript.json``) for the file: the V8 runtime, the
-    scopes the menu needs (this spreadsheet, its dialogs), UTC as the script's time zone (set it to the
-    spreadsheet's, *File > Settings*, so that date cells read as they show)."""
+    scopes the menu needs (this spreadsheet, its dialogs), UTC as the script's time zone
+    (set it to the spreadsheet's, so that date cells read as they show)."""
     body = {
         "timeZone": "Etc/UTC",
         "dependencies": {},

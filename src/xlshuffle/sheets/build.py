@@ -77,15 +77,17 @@ def render(verifier_src: Path, *, version: str) -> str:
     order = modules.dependency_order(found, ENTRY)
     unused = sorted(p for p in set(found) - set(order) if p.startswith("sheets/"))
     if unused:
-        raise BuildError(f"nothing imports {', '.join(unused)} (from {ENTRY}): remove it, or use it")
+        raise BuildError(
+            f"nothing imports {', '.join(unused)} (from {ENTRY}): remove it, or use it"
+        )
     body = "\n".join(
         modules.joined(found[p], ENTRY, modules_name=MODULES_NAME, top_level=True) for p in order
     )
     body = body.replace('"XLSHUFFLE_VERSION"', f'"{version}"')
     return "".join(
         [
-            f"// xlshuffle {version} for Google Sheets: custom functions and a draw-and-lock menu.\n",
-            "// Paste this whole file into Extensions > Apps Script (one file, e.g. xlshuffle.gs)\n",
+            f"// xlshuffle {version} for Google Sheets: custom functions, a draw-and-lock menu.\n",
+            "// Paste this whole file into Extensions > Apps Script (one file: xlshuffle.gs)\n",
             "// and save; see docs/sheets.md. Draw protocol v1 (docs/draw-protocol.md): the same\n",
             "// seed gives the same result as xlshuffle in Python, Excel and the command line.\n",
             "//\n",

@@ -63,7 +63,9 @@ class Module(NamedTuple):
     exports: list[str]
 
 
-def read_module(path: str, text: str, *, modules_name: str, where: str = "the modules' folder") -> Module:
+def read_module(
+    path: str, text: str, *, modules_name: str, where: str = "the modules' folder"
+) -> Module:
     """One module's imports and exports, checked against the subset."""
     if re.search(rf"\b{modules_name}\b", text):
         raise BuildError(f"{path}: uses the name {modules_name}, which the script keeps for itself")

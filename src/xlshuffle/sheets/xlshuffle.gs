@@ -1,5 +1,5 @@
-// xlshuffle 0.1.0 for Google Sheets: custom functions and a draw-and-lock menu.
-// Paste this whole file into Extensions > Apps Script (one file, e.g. xlshuffle.gs)
+// xlshuffle 0.1.0 for Google Sheets: custom functions, a draw-and-lock menu.
+// Paste this whole file into Extensions > Apps Script (one file: xlshuffle.gs)
 // and save; see docs/sheets.md. Draw protocol v1 (docs/draw-protocol.md): the same
 // seed gives the same result as xlshuffle in Python, Excel and the command line.
 //
@@ -998,7 +998,8 @@ function seedOf(value) {
 function count(name, value, { dflt = null, most = MAX_WHOLE, why = "", least = 1 } = {}) {
   const v = oneCell(name, value, dflt !== null);
   if (isEmpty(v)) {
-    if (dflt === null) throw new Mistake(`${name} is empty: give a whole number of ${least} or more`);
+    if (dflt === null)
+      throw new Mistake(`${name} is empty: give a whole number of ${least} or more`);
     return dflt;
   }
   if (typeof v !== "number" || !Number.isInteger(v))
@@ -1103,7 +1104,9 @@ function labels(name, cells, noun, blank) {
     if (typeof cell === "boolean") return cell ? "TRUE" : "FALSE";
     if (isDate(cell)) return serial(cell);
     if (!blank && (isEmpty(cell) || (typeof cell === "string" && !cell.trim())))
-      throw new Mistake(`${name}, ${noun} ${i + 1} is empty: give every ${noun} a text or a number`);
+      throw new Mistake(
+        `${name}, ${noun} ${i + 1} is empty: give every ${noun} a text or a number`,
+      );
     return isEmpty(cell) ? null : cell;
   });
 }
@@ -1255,7 +1258,8 @@ function uniqueIds(ids, noun) {
  * weights: BigInt tickets per item or null; excluded: IDs or null (ids one per item).
  */
 function raffle(n, k, seed, { weights = null, reserves = 0, ids = null, excluded = null }) {
-  const keep = excluded === null ? Array.from({ length: n }, (_, i) => i) : keptIndexes(ids, excluded);
+  const keep =
+    excluded === null ? Array.from({ length: n }, (_, i) => i) : keptIndexes(ids, excluded);
   const count = k + reserves;
   const stream = Stream.ofSeed(seed);
   let picked;
@@ -1400,7 +1404,11 @@ function deckOf(value) {
 
 function DEAL(cards, hands, seed, deckArg) {
   const c = count("cards", cards, { most: SHEET_ROWS, why: " (the rows of a sheet)" });
-  const h = count("hands", hands, { dflt: 1, most: SHEET_COLUMNS, why: " (the columns of a sheet)" });
+  const h = count("hands", hands, {
+    dflt: 1,
+    most: SHEET_COLUMNS,
+    why: " (the columns of a sheet)",
+  });
   if (c * h > SHEET_ROWS)
     throw new Mistake(
       `cannot deal ${c} cards to ${h} hands: that is ${c * h} cards and DEAL deals at most ` +
@@ -1435,7 +1443,9 @@ function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
       `method "${how}" is not in the Sheets functions yet: use xlshuffle sample --method ${how}`,
     );
   if (!given(exclude) && given(ids))
-    throw new Mistake('ids is read with exclude or with method "ticket": give one, or leave ids empty');
+    throw new Mistake(
+      'ids is read with exclude or with method "ticket": give one, or leave ids empty',
+    );
   const [size, noun] = itemsOf(grid);
   if (n + extra > size && !given(weights) && !given(exclude))
     throw new Mistake(
@@ -1448,12 +1458,19 @@ function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
   }
   const across = isRow(grid);
   const items = across ? grid[0].map((cell) => [cell]) : grid;
-  const w = given(weights) ? tickets("weights", perItem("weights", weights, size, noun), noun) : null;
+  const w = given(weights)
+    ? tickets("weights", perItem("weights", weights, size, noun), noun)
+    : null;
   let idCells = null,
     excluded = null;
   if (given(exclude)) {
     excluded = listed("exclude", exclude);
-    idCells = labels("ids", given(ids) ? perItem("ids", ids, size, noun) : firstColumn(grid), noun, true);
+    idCells = labels(
+      "ids",
+      given(ids) ? perItem("ids", ids, size, noun) : firstColumn(grid),
+      noun,
+      true,
+    );
     uniqueIds(idCells, noun);
   }
   const { picked, roles } = raffle(items.length, n, s, {
@@ -1562,7 +1579,9 @@ function ORDERS(items, ids, seed, k, balanced) {
   people.forEach((id, i) => {
     const key = canonicalId(id);
     if (seen.has(key))
-      throw new Mistake(`ids, cell ${i + 1}: the ID '${key}' is listed twice: give each person one ID`);
+      throw new Mistake(
+        `ids, cell ${i + 1}: the ID '${key}' is listed twice: give each person one ID`,
+      );
     seen.add(key);
   });
   const orders = flag("balanced", balanced)
@@ -1784,7 +1803,8 @@ function seedOfBook(book) {
   if (named) {
     const value = named.getValue();
     if (!isEmpty(value)) {
-      if (typeof value === "boolean") throw new Mistake("the SEED cell holds TRUE or FALSE: give a text or a number");
+      if (typeof value === "boolean")
+        throw new Mistake("the SEED cell holds TRUE or FALSE: give a text or a number");
       const text = isDate(value)
         ? numberText(serial(value))
         : typeof value === "number"
@@ -1931,7 +1951,7 @@ function xlshuffleCall_(name, args) {
     const text = String((exc && exc.message) || exc)
       .split(/\s+/)
       .join(" ");
-    throw new Error(`${name}: ${text}`.slice(0, 300));
+    throw new Error(`${name}: ${text}`.slice(0, 300), { cause: exc });
   }
 }
 

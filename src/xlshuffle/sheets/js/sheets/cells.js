@@ -107,7 +107,8 @@ export function seedOf(value) {
 export function count(name, value, { dflt = null, most = MAX_WHOLE, why = "", least = 1 } = {}) {
   const v = oneCell(name, value, dflt !== null);
   if (isEmpty(v)) {
-    if (dflt === null) throw new Mistake(`${name} is empty: give a whole number of ${least} or more`);
+    if (dflt === null)
+      throw new Mistake(`${name} is empty: give a whole number of ${least} or more`);
     return dflt;
   }
   if (typeof v !== "number" || !Number.isInteger(v))
@@ -212,7 +213,9 @@ export function labels(name, cells, noun, blank) {
     if (typeof cell === "boolean") return cell ? "TRUE" : "FALSE";
     if (isDate(cell)) return serial(cell);
     if (!blank && (isEmpty(cell) || (typeof cell === "string" && !cell.trim())))
-      throw new Mistake(`${name}, ${noun} ${i + 1} is empty: give every ${noun} a text or a number`);
+      throw new Mistake(
+        `${name}, ${noun} ${i + 1} is empty: give every ${noun} a text or a number`,
+      );
     return isEmpty(cell) ? null : cell;
   });
 }

@@ -90,7 +90,11 @@ function deckOf(value) {
 
 function DEAL(cards, hands, seed, deckArg) {
   const c = count("cards", cards, { most: SHEET_ROWS, why: " (the rows of a sheet)" });
-  const h = count("hands", hands, { dflt: 1, most: SHEET_COLUMNS, why: " (the columns of a sheet)" });
+  const h = count("hands", hands, {
+    dflt: 1,
+    most: SHEET_COLUMNS,
+    why: " (the columns of a sheet)",
+  });
   if (c * h > SHEET_ROWS)
     throw new Mistake(
       `cannot deal ${c} cards to ${h} hands: that is ${c * h} cards and DEAL deals at most ` +
@@ -125,7 +129,9 @@ function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
       `method "${how}" is not in the Sheets functions yet: use xlshuffle sample --method ${how}`,
     );
   if (!given(exclude) && given(ids))
-    throw new Mistake('ids is read with exclude or with method "ticket": give one, or leave ids empty');
+    throw new Mistake(
+      'ids is read with exclude or with method "ticket": give one, or leave ids empty',
+    );
   const [size, noun] = itemsOf(grid);
   if (n + extra > size && !given(weights) && !given(exclude))
     throw new Mistake(
@@ -138,12 +144,19 @@ function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
   }
   const across = isRow(grid);
   const items = across ? grid[0].map((cell) => [cell]) : grid;
-  const w = given(weights) ? tickets("weights", perItem("weights", weights, size, noun), noun) : null;
+  const w = given(weights)
+    ? tickets("weights", perItem("weights", weights, size, noun), noun)
+    : null;
   let idCells = null,
     excluded = null;
   if (given(exclude)) {
     excluded = listed("exclude", exclude);
-    idCells = labels("ids", given(ids) ? perItem("ids", ids, size, noun) : firstColumn(grid), noun, true);
+    idCells = labels(
+      "ids",
+      given(ids) ? perItem("ids", ids, size, noun) : firstColumn(grid),
+      noun,
+      true,
+    );
     uniqueIds(idCells, noun);
   }
   const { picked, roles } = raffle(items.length, n, s, {
@@ -252,7 +265,9 @@ function ORDERS(items, ids, seed, k, balanced) {
   people.forEach((id, i) => {
     const key = canonicalId(id);
     if (seen.has(key))
-      throw new Mistake(`ids, cell ${i + 1}: the ID '${key}' is listed twice: give each person one ID`);
+      throw new Mistake(
+        `ids, cell ${i + 1}: the ID '${key}' is listed twice: give each person one ID`,
+      );
     seen.add(key);
   });
   const orders = flag("balanced", balanced)

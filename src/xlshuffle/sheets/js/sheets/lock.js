@@ -37,7 +37,8 @@ function seedOfBook(book) {
   if (named) {
     const value = named.getValue();
     if (!isEmpty(value)) {
-      if (typeof value === "boolean") throw new Mistake("the SEED cell holds TRUE or FALSE: give a text or a number");
+      if (typeof value === "boolean")
+        throw new Mistake("the SEED cell holds TRUE or FALSE: give a text or a number");
       const text = isDate(value)
         ? numberText(serial(value))
         : typeof value === "number"

@@ -15,7 +15,7 @@ function xlshuffleCall_(name, args) {
     const text = String((exc && exc.message) || exc)
       .split(/\s+/)
       .join(" ");
-    throw new Error(`${name}: ${text}`.slice(0, 300));
+    throw new Error(`${name}: ${text}`.slice(0, 300), { cause: exc });
   }
 }
 

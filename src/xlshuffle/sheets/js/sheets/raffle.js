@@ -48,7 +48,8 @@ export function uniqueIds(ids, noun) {
  * weights: BigInt tickets per item or null; excluded: IDs or null (ids one per item).
  */
 export function raffle(n, k, seed, { weights = null, reserves = 0, ids = null, excluded = null }) {
-  const keep = excluded === null ? Array.from({ length: n }, (_, i) => i) : keptIndexes(ids, excluded);
+  const keep =
+    excluded === null ? Array.from({ length: n }, (_, i) => i) : keptIndexes(ids, excluded);
   const count = k + reserves;
   const stream = Stream.ofSeed(seed);
   let picked;
