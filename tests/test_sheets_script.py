@@ -72,7 +72,11 @@ def test_the_file_is_one_plain_script() -> None:
     assert "import {" not in text and "export " not in text
     assert "async " not in text and "await " not in text and "Promise" not in text
     assert "crypto.subtle.digest" not in text and "new TextEncoder" not in text
-    for name in ("SHUFFLE", "SHUFFLESTR", "DEAL", "SAMPLE", "GROUPS", "ORDERS", "TICKET"):
+    for name in ("SHUFFLE", "SHUFFLESTR", "DEAL", "SAMPLE", "SAMPLEBY", "AUDITSAMPLE") + (
+        "GROUPS",
+        "ORDERS",
+        "TICKET",
+    ):
         assert f"\nfunction {name}(" in text, name
         assert text.count(f"@customfunction\n */\nfunction {name}(") == 1, name
 
@@ -169,6 +173,10 @@ def test_vectors(tmp_path: Path, digest: str) -> None:
         columns = [list(range(1, len(labels[0]) + 1))]
         asked.append(("GROUPS", [labels, c["k"], _seed(c["seed"]), columns]))
         expected.append(_column(c["teams"]))
+    for c in v["systematic"]:
+        if 0 < c["k"] <= c["n"]:
+            asked.append(("AUDITSAMPLE", [_column(list(range(c["n"]))), c["k"], _seed(c["seed"])]))
+            expected.append(_column(c["items"]))
     for c in v["tickets"]:
         asked.append(("TICKET", [c["id"], _seed(c["seed"]), c["number"]]))
         expected.append(c["ticket"])
@@ -254,6 +262,17 @@ CASES: list[tuple[str, list[Any]]] = [
     ("SAMPLE", [BODY, 2, "summer", OMITTED, 1, [["Bo"], ["Ed "]]]),
     ("SAMPLE", [BODY, 2, "summer", [[r[2]] for r in BODY], 1, [["Cy"]], [[r[0]] for r in BODY]]),
     ("SAMPLE", [[["Ann", "Bo", "Cy", "Dee"]], 2, 9, [[1, 2, 3, 4]], 1]),
+    ("SAMPLEBY", [BODY, 1, [[r[1]] for r in BODY], "spring"]),
+    ("SAMPLEBY", [BODY, 1, [[r[1]] for r in BODY], 42, [[r[3]] for r in BODY], 1]),
+    ("SAMPLEBY", [BODY, 2, [[r[2]] for r in BODY], DATE_SEED, OMITTED, 1]),
+    ("SAMPLEBY", [[["a", "b", "c", "d"]], 1, [[1, 2, 1, True]], 5]),
+    ("AUDITSAMPLE", [BODY, 3, "audit 2026"]),
+    ("AUDITSAMPLE", [GRID, 5, 9]),
+    (
+        "AUDITSAMPLE",
+        [BODY, 4, "audit", "mus", [[12.5], ["$1,234.56"], [7], ["0.10 €"], [99.99], [3], [0]]],
+    ),
+    ("AUDITSAMPLE", [BODY, 40, "audit", OMITTED, [[r[3]] for r in BODY]]),
     ("GROUPS", [GRID, 2, 42]),
     ("GROUPS", [[list(range(1, 11))], 3, 42]),
     ("GROUPS", [PEOPLE, 3, "teams", "Sex"]),

@@ -1289,6 +1289,215 @@ function raffle(n, k, seed, { weights = null, reserves = 0, ids = null, excluded
 return { tickets, uniqueIds, raffle };
 })();
 
+// ------------------------------------------------------------ protocol/audits.js
+xlshuffleModules["protocol/audits.js"] = (() => {
+/**
+ * Section 12: systematic and monetary-unit selections.
+ */
+
+const { range } = xlshuffleModules["protocol/python.js"];
+const { Stream } = xlshuffleModules["protocol/stream.js"];
+const { holder } = xlshuffleModules["protocol/tickets.js"];
+
+/** Section 12: {start, units} for k hits over N units (BigInt arithmetic). */
+function auditHits(stream, N, k) {
+  if (k === 0) return { start: null, units: [] };
+  const total = BigInt(N);
+  const s = stream.randbelow(total);
+  const units = range(k).map((j) => (s + BigInt(j) * total) / BigInt(k));
+  return { start: s, units };
+}
+
+function systematic(n, k, seed) {
+  const { start, units } = auditHits(Stream.ofSeed(seed), n, k);
+  return { start, items: units };
+}
+
+/** Monetary-unit selection over whole cents: {start, units, selected: [[i, hits]], top}. */
+function monetaryUnit(amounts, k, seed) {
+  const a = amounts.map((x) => BigInt(x));
+  const total = a.reduce((x, y) => x + y, 0n);
+  const { start, units } = auditHits(Stream.ofSeed(seed), total, k);
+  const hits = new Map();
+  for (const u of units) {
+    const i = holder(a, u);
+    hits.set(i, (hits.get(i) || 0) + 1);
+  }
+  const top = range(a.length).filter((i) => a[i] * BigInt(k) >= total);
+  return { start, units, selected: [...hits.entries()], top };
+}
+
+return { auditHits, systematic, monetaryUnit };
+})();
+
+// ------------------------------------------------------------ protocol/strata.js
+xlshuffleModules["protocol/strata.js"] = (() => {
+/**
+ * Section 11: strata, each drawn from its own sub-stream, and largest-remainder shares.
+ */
+
+const { toHex } = xlshuffleModules["protocol/bytes.js"];
+const { pyStrip, range } = xlshuffleModules["protocol/python.js"];
+const { seedBytes } = xlshuffleModules["protocol/seeds.js"];
+const { dealFrom } = xlshuffleModules["protocol/shuffles.js"];
+const { Stream, seedKey, subKey } = xlshuffleModules["protocol/stream.js"];
+const { weightedFrom } = xlshuffleModules["protocol/tickets.js"];
+
+function labelBytes(label) {
+  if (
+    label === null ||
+    label === undefined ||
+    (typeof label === "string" && pyStrip(label) === "")
+  ) {
+    throw new Error("a blank stratum label is refused");
+  }
+  return seedBytes(label);
+}
+
+function stratumStream(seed, label) {
+  return new Stream(subKey("stratum", seedKey(seed), labelBytes(label)));
+}
+
+/** Largest-remainder shares of a total K over sizes n_i (section 11). */
+function largestRemainder(sizes, total) {
+  const N = sizes.reduce((a, b) => a + b, 0);
+  if (total === 0 || N === 0) return sizes.map(() => 0);
+  const big = sizes.map((n) => BigInt(total) * BigInt(n));
+  const shares = big.map((x) => Number(x / BigInt(N)));
+  const order = range(sizes.length).sort((a, b) => {
+    const ra = big[a] % BigInt(N),
+      rb = big[b] % BigInt(N);
+    return ra === rb ? a - b : ra > rb ? -1 : 1;
+  });
+  const left = total - shares.reduce((a, b) => a + b, 0);
+  for (const i of order.slice(0, left)) shares[i] += 1;
+  return shares;
+}
+
+/**
+ * Section 11: strata of rows by label. mode "k" (value: k; takeAll), "total" (value: K) or
+ * "counts" (value: [[label, count], ...]). Returns [[first label, rows, drawn indexes], ...].
+ */
+function strata(seed, labels, mode, value, weights, takeAll) {
+  const order = [],
+    rows = new Map(),
+    first = new Map();
+  labels.forEach((label, i) => {
+    const key = toHex(labelBytes(label));
+    if (!rows.has(key)) {
+      order.push(key);
+      rows.set(key, []);
+      first.set(key, label);
+    }
+    rows.get(key).push(i);
+  });
+  let counts;
+  if (mode === "k") counts = order.map(() => value);
+  else if (mode === "total")
+    counts = largestRemainder(
+      order.map((key) => rows.get(key).length),
+      value,
+    );
+  else {
+    const by = new Map(value.map(([label, c]) => [toHex(labelBytes(label)), c]));
+    counts = order.map((key) => {
+      if (!by.has(key)) throw new Error("no count for stratum " + first.get(key));
+      return by.get(key);
+    });
+  }
+  const out = [];
+  for (let s = 0; s < order.length; s++) {
+    const own = rows.get(order[s]);
+    const stream = stratumStream(seed, first.get(order[s]));
+    let q = counts[s],
+      drawn;
+    if (weights) {
+      const w = own.map((i) => weights[i]);
+      const holders = w.filter((x) => BigInt(x) > 0n).length;
+      if (q > holders && takeAll) q = holders;
+      drawn = (weightedFrom(stream, w, q)).map((p) => own[p]);
+    } else {
+      if (q > own.length) {
+        if (!takeAll) throw new Error(`stratum ${first.get(order[s])} has only ${own.length} rows`);
+        q = own.length;
+      }
+      drawn = dealFrom(stream, own, q);
+    }
+    out.push([first.get(order[s]), own.length, drawn]);
+  }
+  return out;
+}
+
+return { stratumStream, largestRemainder, strata };
+})();
+
+// ------------------------------------------------------------ sheets/samples.js
+xlshuffleModules["sheets/samples.js"] = (() => {
+/**
+ * SAMPLEBY and AUDITSAMPLE: a sample from each stratum (protocol section 11), and an
+ * audit's selection, systematic or monetary-unit (section 12), as xlshuffle.excel.samples
+ * draws them: strata in order of first appearance, each from its own sub-stream, its k
+ * winners then its reserves; an audit's rows in their order, a monetary-unit one with the
+ * column Hits.
+ */
+
+const { monetaryUnit, systematic } = xlshuffleModules["protocol/audits.js"];
+const { numberText } = xlshuffleModules["protocol/seeds.js"];
+const { strata } = xlshuffleModules["protocol/strata.js"];
+const { Mistake, isEmpty } = xlshuffleModules["sheets/cells.js"];
+const { tickets } = xlshuffleModules["sheets/raffle.js"];
+
+/** Rows drawn from each stratum: [[label, size, drawn indexes], ...] with roles. */
+function byStrata(labels, k, seed, { weights = null, reserves = 0 }) {
+  const parts = strata(seed, labels, "k", k + reserves, weights, false);
+  const out = [];
+  for (const [, , drawn] of parts) {
+    drawn.forEach((i, p) => {
+      out.push([i, reserves ? (p < k ? ["winner", p + 1] : ["reserve", p - k + 1]) : []]);
+    });
+  }
+  return out;
+}
+
+function weightsOf(cells, noun) {
+  return tickets("weights", cells, noun);
+}
+
+const MONEY = /^\s*[$€£¥]?\s*(\d{1,3}(?:[, \u00a0']\d{3})+|\d+)(?:\.(\d*))?\s*[$€£¥]?\s*$/;
+
+/** Money amounts (numbers or texts such as "$1,234.56") as whole cents. */
+function cents(cells, noun) {
+  return cells.map((cell, i) => {
+    const where = `amounts, ${noun} ${i + 1}`;
+    if (isEmpty(cell)) throw new Mistake(`${where} is empty: give an amount such as 1234.56`);
+    const textGiven = typeof cell === "number" ? numberText(cell) : String(cell);
+    const m = MONEY.exec(textGiven);
+    if (!m || typeof cell === "boolean")
+      throw new Mistake(`${where}: ${textGiven} is not an amount such as 1234.56`);
+    const fraction = (m[2] || "").replace(/0+$/, "");
+    if (fraction.length > 2)
+      throw new Mistake(`${where}: the amount ${textGiven} has more than 2 decimal places`);
+    return BigInt(m[1].replace(/[, \u00a0']/g, "") + fraction.padEnd(2, "0"));
+  });
+}
+
+/** An audit's selection: [[index, hits or null], ...] in the rows' order. */
+function audit(n, k, seed, amounts) {
+  if (amounts === null) {
+    if (k > n) throw new Mistake(`cannot select ${k} from ${n} rows: ask for fewer`);
+    return systematic(n, k, seed).items.map((i) => [Number(i), null]);
+  }
+  const total = amounts.reduce((a, b) => a + b, 0n);
+  if (BigInt(k) > total)
+    throw new Mistake(`cannot make ${k} hits over ${total} cents: ask for fewer`);
+  return monetaryUnit(amounts, k, seed)
+    .selected.sort((a, b) => a[0] - b[0])
+    .map(([i, hits]) => [i, hits]);
+}
+
+return { byStrata, weightsOf, cents, audit };
+})();
+
 // ------------------------------------------------------------ sheets/text.js
 xlshuffleModules["sheets/text.js"] = (() => {
 /**
@@ -1345,6 +1554,7 @@ const { ticket, ticketId } = xlshuffleModules["protocol/ticketdraws.js"];
 const { MAX_CELLS, Mistake, count, firstColumn, flag, isEmpty, isRow, itemsOf, labels, listed, oneCell, option, perItem, rows, seedOf, show, text } = xlshuffleModules["sheets/cells.js"];
 const { freshSeed } = xlshuffleModules["sheets/fresh.js"];
 const { raffle, tickets, uniqueIds } = xlshuffleModules["sheets/raffle.js"];
+const { audit, byStrata, cents, weightsOf } = xlshuffleModules["sheets/samples.js"];
 const { shuffleText } = xlshuffleModules["sheets/text.js"];
 
 const SHEET_ROWS = 1048576;
@@ -1483,6 +1693,52 @@ function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
   return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
 }
 
+function SAMPLEBY(data, k, strataArg, seed, weights, reserves) {
+  const grid = rows("data", data, { values: true });
+  const n = count("k", k);
+  const [size, noun] = itemsOf(grid);
+  const labelCells = labels("strata", perItem("strata", strataArg, size, noun), noun, false);
+  const given = weights !== undefined && !isEmpty(weights);
+  const w = given ? weightsOf(perItem("weights", weights, size, noun), noun) : null;
+  const extra = count("reserves", reserves, { dflt: 0, least: 0 });
+  const across = isRow(grid);
+  const items = across ? grid[0].map((cell) => [cell]) : grid;
+  const drawn = byStrata(labelCells, n, seeded(seed), { weights: w, reserves: extra });
+  const out = drawn.map(([i, role]) => [...items[i], ...role]);
+  return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
+}
+
+const AUDIT_METHODS = { systematic: "systematic", mus: "mus", monetaryunit: "mus" };
+
+function AUDITSAMPLE(data, k, seed, method, amounts) {
+  const grid = rows("data", data, { values: true });
+  const n = count("k", k, { most: SHEET_ROWS, why: " (the rows of a sheet)" });
+  const given = amounts !== undefined && !isEmpty(amounts);
+  const t = option("method", method, "systematic, mus");
+  let how = given ? "mus" : "systematic";
+  if (t !== null) {
+    how = AUDIT_METHODS[t.toLowerCase().replace(/-/g, " ").split(/\s+/).join("")];
+    if (!how)
+      throw new Mistake(
+        `unknown method '${t}': use systematic, or mus (monetary-unit sampling) with amounts`,
+      );
+    if (how === "mus" && !given)
+      throw new Mistake('method "mus" needs amounts: a column of money amounts, one per row');
+    if (how === "systematic" && given)
+      throw new Mistake(
+        'amounts are read by method "mus" only: leave amounts empty for a systematic ' +
+          'selection, or use "mus"',
+      );
+  }
+  const [size, noun] = itemsOf(grid);
+  const across = isRow(grid);
+  const items = across ? grid[0].map((cell) => [cell]) : grid;
+  const money = how === "mus" ? cents(perItem("amounts", amounts, size, noun), noun) : null;
+  const picked = audit(size, n, seeded(seed), money);
+  const out = picked.map(([i, hits]) => (hits === null ? items[i].slice() : [...items[i], hits]));
+  return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
+}
+
 function balanceNames(value) {
   const found = listed("balance", value).filter((c) => !isEmpty(c));
   if (!found.length)
@@ -1611,7 +1867,17 @@ function TICKET(ids, seed, number) {
 }
 
 /** The functions by their names in the sheet. */
-const FUNCTIONS = { SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, GROUPS, ORDERS, TICKET };
+const FUNCTIONS = {
+  SHUFFLE,
+  SHUFFLESTR,
+  DEAL,
+  SAMPLE,
+  SAMPLEBY,
+  AUDITSAMPLE,
+  GROUPS,
+  ORDERS,
+  TICKET,
+};
 
 return { FUNCTIONS };
 })();
@@ -2012,6 +2278,37 @@ function DEAL(cards, hands, seed, deck) {
  */
 function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
   return xlshuffleCall_("SAMPLE", [data, k, seed, weights, reserves, exclude, ids, method]);
+}
+
+/**
+ * Draws k rows from each stratum on its own, the strata in order of first appearance.
+ *
+ * @param {Array<Array<*>>} data The rows to draw from.
+ * @param {number} k How many rows to draw from each stratum.
+ * @param {Array<Array<*>>} strata Each row's stratum label: one column the height of data.
+ * @param {*} seed Optional. A number, text or date.
+ * @param {Array<Array<*>>} weights Optional. Tickets per row.
+ * @param {number} reserves Optional. Reserves per stratum: adds the columns Role and Rank.
+ * @return The rows drawn, stratum after stratum.
+ * @customfunction
+ */
+function SAMPLEBY(data, k, strata, seed, weights, reserves) {
+  return xlshuffleCall_("SAMPLEBY", [data, k, strata, seed, weights, reserves]);
+}
+
+/**
+ * Selects rows for an audit at a fixed interval from one random start, in the rows' order.
+ *
+ * @param {Array<Array<*>>} data The rows to select from.
+ * @param {number} k Rows to select ("systematic") or hits ("mus").
+ * @param {*} seed Optional. A number, text or date.
+ * @param {string} method Optional. "systematic" (default) or "mus" (monetary-unit, with amounts).
+ * @param {Array<Array<*>>} amounts Optional. Money amounts per row, for "mus".
+ * @return The rows selected (with a column Hits for "mus").
+ * @customfunction
+ */
+function AUDITSAMPLE(data, k, seed, method, amounts) {
+  return xlshuffleCall_("AUDITSAMPLE", [data, k, seed, method, amounts]);
 }
 
 /**

@@ -31,6 +31,7 @@ import {
 } from "./cells.js";
 import { freshSeed } from "./fresh.js";
 import { raffle, tickets, uniqueIds } from "./raffle.js";
+import { audit, byStrata, cents, weightsOf } from "./samples.js";
 import { shuffleText } from "./text.js";
 
 const SHEET_ROWS = 1048576;
@@ -169,6 +170,52 @@ function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
   return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
 }
 
+function SAMPLEBY(data, k, strataArg, seed, weights, reserves) {
+  const grid = rows("data", data, { values: true });
+  const n = count("k", k);
+  const [size, noun] = itemsOf(grid);
+  const labelCells = labels("strata", perItem("strata", strataArg, size, noun), noun, false);
+  const given = weights !== undefined && !isEmpty(weights);
+  const w = given ? weightsOf(perItem("weights", weights, size, noun), noun) : null;
+  const extra = count("reserves", reserves, { dflt: 0, least: 0 });
+  const across = isRow(grid);
+  const items = across ? grid[0].map((cell) => [cell]) : grid;
+  const drawn = byStrata(labelCells, n, seeded(seed), { weights: w, reserves: extra });
+  const out = drawn.map(([i, role]) => [...items[i], ...role]);
+  return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
+}
+
+const AUDIT_METHODS = { systematic: "systematic", mus: "mus", monetaryunit: "mus" };
+
+function AUDITSAMPLE(data, k, seed, method, amounts) {
+  const grid = rows("data", data, { values: true });
+  const n = count("k", k, { most: SHEET_ROWS, why: " (the rows of a sheet)" });
+  const given = amounts !== undefined && !isEmpty(amounts);
+  const t = option("method", method, "systematic, mus");
+  let how = given ? "mus" : "systematic";
+  if (t !== null) {
+    how = AUDIT_METHODS[t.toLowerCase().replace(/-/g, " ").split(/\s+/).join("")];
+    if (!how)
+      throw new Mistake(
+        `unknown method '${t}': use systematic, or mus (monetary-unit sampling) with amounts`,
+      );
+    if (how === "mus" && !given)
+      throw new Mistake('method "mus" needs amounts: a column of money amounts, one per row');
+    if (how === "systematic" && given)
+      throw new Mistake(
+        'amounts are read by method "mus" only: leave amounts empty for a systematic ' +
+          'selection, or use "mus"',
+      );
+  }
+  const [size, noun] = itemsOf(grid);
+  const across = isRow(grid);
+  const items = across ? grid[0].map((cell) => [cell]) : grid;
+  const money = how === "mus" ? cents(perItem("amounts", amounts, size, noun), noun) : null;
+  const picked = audit(size, n, seeded(seed), money);
+  const out = picked.map(([i, hits]) => (hits === null ? items[i].slice() : [...items[i], hits]));
+  return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
+}
+
 function balanceNames(value) {
   const found = listed("balance", value).filter((c) => !isEmpty(c));
   if (!found.length)
@@ -297,4 +344,14 @@ function TICKET(ids, seed, number) {
 }
 
 /** The functions by their names in the sheet. */
-export const FUNCTIONS = { SHUFFLE, SHUFFLESTR, DEAL, SAMPLE, GROUPS, ORDERS, TICKET };
+export const FUNCTIONS = {
+  SHUFFLE,
+  SHUFFLESTR,
+  DEAL,
+  SAMPLE,
+  SAMPLEBY,
+  AUDITSAMPLE,
+  GROUPS,
+  ORDERS,
+  TICKET,
+};

@@ -79,6 +79,37 @@ function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
 }
 
 /**
+ * Draws k rows from each stratum on its own, the strata in order of first appearance.
+ *
+ * @param {Array<Array<*>>} data The rows to draw from.
+ * @param {number} k How many rows to draw from each stratum.
+ * @param {Array<Array<*>>} strata Each row's stratum label: one column the height of data.
+ * @param {*} seed Optional. A number, text or date.
+ * @param {Array<Array<*>>} weights Optional. Tickets per row.
+ * @param {number} reserves Optional. Reserves per stratum: adds the columns Role and Rank.
+ * @return The rows drawn, stratum after stratum.
+ * @customfunction
+ */
+function SAMPLEBY(data, k, strata, seed, weights, reserves) {
+  return xlshuffleCall_("SAMPLEBY", [data, k, strata, seed, weights, reserves]);
+}
+
+/**
+ * Selects rows for an audit at a fixed interval from one random start, in the rows' order.
+ *
+ * @param {Array<Array<*>>} data The rows to select from.
+ * @param {number} k Rows to select ("systematic") or hits ("mus").
+ * @param {*} seed Optional. A number, text or date.
+ * @param {string} method Optional. "systematic" (default) or "mus" (monetary-unit, with amounts).
+ * @param {Array<Array<*>>} amounts Optional. Money amounts per row, for "mus".
+ * @return The rows selected (with a column Hits for "mus").
+ * @customfunction
+ */
+function AUDITSAMPLE(data, k, seed, method, amounts) {
+  return xlshuffleCall_("AUDITSAMPLE", [data, k, seed, method, amounts]);
+}
+
+/**
  * Returns a group number 1 to k for each row, in the rows' order; sizes differ by 1 at most.
  *
  * @param {Array<Array<*>>} data The rows to split into groups.
