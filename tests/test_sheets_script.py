@@ -174,7 +174,7 @@ def test_vectors(tmp_path: Path, digest: str) -> None:
         asked.append(("GROUPS", [labels, c["k"], _seed(c["seed"]), columns]))
         expected.append(_column(c["teams"]))
     for c in v["systematic"]:
-        if 0 < c["k"] <= c["n"]:
+        if 0 < c["k"] <= c["n"] <= 10_000:  # a range of n rows
             asked.append(("AUDITSAMPLE", [_column(list(range(c["n"]))), c["k"], _seed(c["seed"])]))
             expected.append(_column(c["items"]))
     for c in v["tickets"]:
