@@ -70,11 +70,9 @@ function logDraw(book, row) {
     log = book.insertSheet(LOG_SHEET, book.getSheets().length);
     log.getRange(1, 1, 1, LOG_COLUMNS.length).setNumberFormat("@").setValues([LOG_COLUMNS]);
   }
+  // plain text (@): the seed's digits, the time and the formula stay the texts they are
   const at = log.getLastRow() + 1;
-  log
-    .getRange(at, 1, 1, row.length)
-    .setNumberFormat("@")
-    .setValues([row.map(asWritten)]);
+  log.getRange(at, 1, 1, row.length).setNumberFormat("@").setValues([row]);
 }
 
 /**
