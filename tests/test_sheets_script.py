@@ -17,7 +17,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -26,8 +26,11 @@ from xlshuffle import excel
 from xlshuffle.draw.text import shuffle_text
 from xlshuffle.sheets import manifest, script
 
+NOT_IN_SHEETS = ("ALLOCATE", "SAMPLESIZE", "UPPERLIMIT")
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = (sys.executable, "-m", "xlshuffle")
+#: The functions of the file: Excel's but ALLOCATE, SAMPLESIZE and UPPERLIMIT.
+SHEETS_FUNCTIONS = [f.__name__ for f in excel.FUNCTIONS if f.__name__ not in NOT_IN_SHEETS]
 VECTORS = json.loads((ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8"))
 
 
@@ -72,11 +75,7 @@ def test_the_file_is_one_plain_script() -> None:
     assert "import {" not in text and "export " not in text
     assert "async " not in text and "await " not in text and "Promise" not in text
     assert "crypto.subtle.digest" not in text and "new TextEncoder" not in text
-    for name in ("SHUFFLE", "SHUFFLESTR", "DEAL", "SAMPLE", "SAMPLEBY", "AUDITSAMPLE") + (
-        "GROUPS",
-        "ORDERS",
-        "TICKET",
-    ):
+    for name in SHEETS_FUNCTIONS:
         assert f"\nfunction {name}(" in text, name
         assert text.count(f"@customfunction\n */\nfunction {name}(") == 1, name
 
@@ -112,6 +111,12 @@ def _seed(seed: dict[str, Any]) -> Any:
     if kind == "datetime":
         return date(dt.datetime.fromisoformat(value))
     return value
+
+
+class FirstColumn(NamedTuple):
+    """What a vector gives of a draw whose rows get more columns: their order."""
+
+    order: list[int]
 
 
 def _column(values: list[Any]) -> list[list[Any]]:
@@ -177,12 +182,26 @@ def test_vectors(tmp_path: Path, digest: str) -> None:
         if 0 < c["k"] <= c["n"] <= 10_000:  # a range of n rows
             asked.append(("AUDITSAMPLE", [_column(list(range(c["n"]))), c["k"], _seed(c["seed"])]))
             expected.append(_column(c["items"]))
+    for c in v["ticket_orders"]:  # SAMPLE draws k (not a rate, nor everyone)
+        if c["k"] is not None and c["rate"] is None:
+            weights = OMITTED if c["weights"] is None else _column(c["weights"])
+            data, ids = _column(list(range(len(c["ids"])))), _column(c["ids"])
+            args = [data, c["k"], _seed(c["seed"]), weights, c["reserves"], OMITTED, ids]
+            asked.append(("SAMPLE", [*args, "ticket"]))
+            expected.append(FirstColumn(c["order"]))
+    for c in v["rivest_orders"]:
+        data, ids = _column(list(range(len(c["ids"])))), _column(c["ids"])
+        args = [data, len(c["ids"]), _seed(c["seed"]), OMITTED, 0, OMITTED, ids, "rivest"]
+        asked.append(("SAMPLE", args))
+        expected.append(FirstColumn(c["order"]))
     for c in v["tickets"]:
         asked.append(("TICKET", [c["id"], _seed(c["seed"]), c["number"]]))
         expected.append(c["ticket"])
     found = run(tmp_path, {"calls": asked, "digest": digest})
     assert len(found["results"]) == len(expected)
     for call, got, want in zip(asked, found["results"], expected, strict=True):
+        if isinstance(want, FirstColumn):  # the drawn rows, then their role, rank and ticket
+            got, want = [row[0] for row in got], want.order
         assert got == want, call
     # Apps Script's own SHA-256 when it is there, the JavaScript one when it is not
     assert (found["log"]["digests"] > 0) == (digest == "utilities")
@@ -262,6 +281,10 @@ CASES: list[tuple[str, list[Any]]] = [
     ("SAMPLE", [BODY, 2, "summer", OMITTED, 1, [["Bo"], ["Ed "]]]),
     ("SAMPLE", [BODY, 2, "summer", [[r[2]] for r in BODY], 1, [["Cy"]], [[r[0]] for r in BODY]]),
     ("SAMPLE", [[["Ann", "Bo", "Cy", "Dee"]], 2, 9, [[1, 2, 3, 4]], 1]),
+    ("SAMPLE", [BODY, 2, "s", OMITTED, OMITTED, OMITTED, OMITTED, "ticket"]),
+    ("SAMPLE", [BODY, 2, "s", [[r[2]] for r in BODY], 1, OMITTED, OMITTED, "Ticket"]),
+    ("SAMPLE", [BODY, 2, "s", OMITTED, 1, [["Bo"]], [[r[0]] for r in BODY], "rivest"]),
+    ("SAMPLE", [[["Ann", "Bo", "Cy"]], 2, 7, OMITTED, OMITTED, OMITTED, OMITTED, "ticket"]),
     ("SAMPLEBY", [BODY, 1, [[r[1]] for r in BODY], "spring"]),
     ("SAMPLEBY", [BODY, 1, [[r[1]] for r in BODY], 42, [[r[3]] for r in BODY], 1]),
     ("SAMPLEBY", [BODY, 2, [[r[2]] for r in BODY], DATE_SEED, OMITTED, 1]),
@@ -326,6 +349,7 @@ def test_text_shuffles_match_python(tmp_path: Path, unit: str) -> None:
         ("TICKET", ["Ann", ""]),
         ("SHUFFLE", [[[1], [2]], True]),
         ("SAMPLE", [[[1], [2], [3]], 1, 1, [[1], [2]]]),
+        ("SAMPLE", [[[1], [2], [3]], 4, 1, OMITTED, OMITTED, OMITTED, OMITTED, "ticket"]),
     ],
 )
 def test_mistakes_are_one_line_naming_the_function(

@@ -1219,6 +1219,7 @@ const { canonicalId, keptIndexes } = xlshuffleModules["protocol/exclusions.js"];
 const { numberText } = xlshuffleModules["protocol/seeds.js"];
 const { dealFrom } = xlshuffleModules["protocol/shuffles.js"];
 const { Stream } = xlshuffleModules["protocol/stream.js"];
+const { ticketDraw, ticketsAtScale } = xlshuffleModules["protocol/ticketdraws.js"];
 const { scaleDecimals, weightedFrom } = xlshuffleModules["protocol/tickets.js"];
 const { Mistake, isEmpty } = xlshuffleModules["sheets/cells.js"];
 
@@ -1286,7 +1287,52 @@ function raffle(n, k, seed, { weights = null, reserves = 0, ids = null, excluded
   return { picked, roles };
 }
 
-return { tickets, uniqueIds, raffle };
+/**
+ * A ticket draw (section 18): each entrant's own ticket from the seed and its ID, lowest
+ * first (method "ticket", whole tickets by weights), or Rivest's order ("rivest"). The
+ * items drawn, their [role, rank] with reserves, and each one's ticket.
+ */
+function ticketRaffle(ids, k, seed, { weights, reserves, excluded, method }) {
+  const keep =
+    excluded === null
+      ? Array.from({ length: ids.length }, (_, i) => i)
+      : keptIndexes(ids, excluded);
+  let whole = null;
+  if (weights !== null) {
+    try {
+      whole = ticketsAtScale(keep.map((i) => weights[i]));
+    } catch (exc) {
+      throw new Mistake(
+        `weights: ${exc.message}: a ticket draw counts whole tickets, so give the weights ` +
+          "10 times over (--weight-scale 10 on the command line)",
+      );
+    }
+  }
+  const holders = whole === null ? keep.length : whole.filter((w) => w > 0n).length;
+  if (k + reserves > holders) {
+    const asked = reserves ? `${k} + ${reserves} reserves` : `${k}`;
+    throw new Mistake(
+      `data: cannot draw ${asked} from ${holders} entrant${holders === 1 ? "" : "s"}: ask for fewer`,
+    );
+  }
+  let drawn;
+  try {
+    drawn = ticketDraw(
+      keep.map((i) => ids[i]),
+      seed,
+      { k, reserves, weights: whole, method },
+    ).drawn;
+  } catch (exc) {
+    throw new Mistake(`ids: ${exc.message}`);
+  }
+  const picked = drawn.map((t) => keep[t.entrant]);
+  const roles = reserves
+    ? picked.map((_, p) => (p < k ? ["winner", p + 1] : ["reserve", p - k + 1]))
+    : null;
+  return { picked, roles, tickets: drawn.map((t) => t.ticket) };
+}
+
+return { tickets, uniqueIds, raffle, ticketRaffle };
 })();
 
 // ------------------------------------------------------------ protocol/audits.js
@@ -1547,13 +1593,14 @@ xlshuffleModules["sheets/functions.js"] = (() => {
  */
 
 const { canonicalId } = xlshuffleModules["protocol/exclusions.js"];
+const { numberText } = xlshuffleModules["protocol/seeds.js"];
 const { balancedOrders, personOrder } = xlshuffleModules["protocol/orders.js"];
 const { deal, dealHands, groups, shuffleGrid, standardDeck } = xlshuffleModules["protocol/shuffles.js"];
 const { balancedTeams } = xlshuffleModules["protocol/teams.js"];
 const { ticket, ticketId } = xlshuffleModules["protocol/ticketdraws.js"];
 const { MAX_CELLS, Mistake, count, firstColumn, flag, isEmpty, isRow, itemsOf, labels, listed, oneCell, option, perItem, rows, seedOf, show, text } = xlshuffleModules["sheets/cells.js"];
 const { freshSeed } = xlshuffleModules["sheets/fresh.js"];
-const { raffle, tickets, uniqueIds } = xlshuffleModules["sheets/raffle.js"];
+const { raffle, ticketRaffle, tickets, uniqueIds } = xlshuffleModules["sheets/raffle.js"];
 const { audit, byStrata, cents, weightsOf } = xlshuffleModules["sheets/samples.js"];
 const { shuffleText } = xlshuffleModules["sheets/text.js"];
 
@@ -1648,15 +1695,16 @@ function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
   const extra = count("reserves", reserves, { dflt: 0, least: 0 });
   const how = sampleMethod(method);
   const given = (v) => v !== undefined && !isEmpty(v);
-  if (how !== "random")
+  if (how === "rivest" && given(weights))
     throw new Mistake(
-      `method "${how}" is not in the Sheets functions yet: use xlshuffle sample --method ${how}`,
+      'method "rivest" gives one ticket per row: leave weights empty, or use method "ticket"',
     );
-  if (!given(exclude) && given(ids))
+  if (how === "random" && !given(exclude) && given(ids))
     throw new Mistake(
       'ids is read with exclude or with method "ticket": give one, or leave ids empty',
     );
   const [size, noun] = itemsOf(grid);
+  if (how !== "random") return ticketSample(grid, n, seed, { weights, extra, exclude, ids, how });
   if (n + extra > size && !given(weights) && !given(exclude))
     throw new Mistake(
       `cannot draw ${n} from ${size} items: k must be at most ${size}; draw fewer or add items`,
@@ -1736,6 +1784,34 @@ function AUDITSAMPLE(data, k, seed, method, amounts) {
   const money = how === "mus" ? cents(perItem("amounts", amounts, size, noun), noun) : null;
   const picked = audit(size, n, seeded(seed), money);
   const out = picked.map(([i, hits]) => (hits === null ? items[i].slice() : [...items[i], hits]));
+  return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
+}
+
+/** SAMPLE by tickets (section 18): each row's own ticket from the seed and its ID. */
+function ticketSample(grid, n, seed, { weights, extra, exclude, ids, how }) {
+  const given = (v) => v !== undefined && !isEmpty(v);
+  const [size, noun] = itemsOf(grid);
+  const across = isRow(grid);
+  const items = across ? grid[0].map((cell) => [cell]) : grid;
+  const w = given(weights) ? perItem("weights", weights, size, noun) : null;
+  const texts =
+    w === null ? null : w.map((cell) => (typeof cell === "number" ? numberText(cell) : cell));
+  const excluded = given(exclude) ? listed("exclude", exclude) : null;
+  const found = given(ids) ? perItem("ids", ids, size, noun) : firstColumn(grid);
+  const idCells = labels("ids", found, noun, false);
+  uniqueIds(idCells, noun);
+  const s = seeded(seed);
+  const {
+    picked,
+    roles,
+    tickets: drawn,
+  } = ticketRaffle(idCells, n, s, {
+    weights: texts,
+    reserves: extra,
+    excluded,
+    method: how,
+  });
+  const out = picked.map((i, p) => [...items[i], ...(roles ? roles[p] : []), drawn[p]]);
   return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
 }
 
@@ -2270,7 +2346,7 @@ function DEAL(cards, hands, seed, deck) {
  * @param {number} reserves Optional. Reserves drawn after the winners: adds the columns Role and Rank.
  * @param {Array<Array<*>>} exclude Optional. IDs that cannot win, matched against ids.
  * @param {Array<Array<*>>} ids Optional. The IDs exclude is matched against; the first column of data by default.
- * @param {string} method Optional. "random" (the default).
+ * @param {string} method Optional. "random" (the default), "ticket" (each row's own ticket from the seed and its ID, lowest first) or "rivest".
  * @return The rows drawn.
  * @customfunction
  */

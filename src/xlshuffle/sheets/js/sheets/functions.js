@@ -6,6 +6,7 @@
  */
 
 import { canonicalId } from "../protocol/exclusions.js";
+import { numberText } from "../protocol/seeds.js";
 import { balancedOrders, personOrder } from "../protocol/orders.js";
 import { deal, dealHands, groups, shuffleGrid, standardDeck } from "../protocol/shuffles.js";
 import { balancedTeams } from "../protocol/teams.js";
@@ -30,7 +31,7 @@ import {
   text,
 } from "./cells.js";
 import { freshSeed } from "./fresh.js";
-import { raffle, tickets, uniqueIds } from "./raffle.js";
+import { raffle, ticketRaffle, tickets, uniqueIds } from "./raffle.js";
 import { audit, byStrata, cents, weightsOf } from "./samples.js";
 import { shuffleText } from "./text.js";
 
@@ -125,15 +126,16 @@ function SAMPLE(data, k, seed, weights, reserves, exclude, ids, method) {
   const extra = count("reserves", reserves, { dflt: 0, least: 0 });
   const how = sampleMethod(method);
   const given = (v) => v !== undefined && !isEmpty(v);
-  if (how !== "random")
+  if (how === "rivest" && given(weights))
     throw new Mistake(
-      `method "${how}" is not in the Sheets functions yet: use xlshuffle sample --method ${how}`,
+      'method "rivest" gives one ticket per row: leave weights empty, or use method "ticket"',
     );
-  if (!given(exclude) && given(ids))
+  if (how === "random" && !given(exclude) && given(ids))
     throw new Mistake(
       'ids is read with exclude or with method "ticket": give one, or leave ids empty',
     );
   const [size, noun] = itemsOf(grid);
+  if (how !== "random") return ticketSample(grid, n, seed, { weights, extra, exclude, ids, how });
   if (n + extra > size && !given(weights) && !given(exclude))
     throw new Mistake(
       `cannot draw ${n} from ${size} items: k must be at most ${size}; draw fewer or add items`,
@@ -213,6 +215,34 @@ function AUDITSAMPLE(data, k, seed, method, amounts) {
   const money = how === "mus" ? cents(perItem("amounts", amounts, size, noun), noun) : null;
   const picked = audit(size, n, seeded(seed), money);
   const out = picked.map(([i, hits]) => (hits === null ? items[i].slice() : [...items[i], hits]));
+  return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
+}
+
+/** SAMPLE by tickets (section 18): each row's own ticket from the seed and its ID. */
+function ticketSample(grid, n, seed, { weights, extra, exclude, ids, how }) {
+  const given = (v) => v !== undefined && !isEmpty(v);
+  const [size, noun] = itemsOf(grid);
+  const across = isRow(grid);
+  const items = across ? grid[0].map((cell) => [cell]) : grid;
+  const w = given(weights) ? perItem("weights", weights, size, noun) : null;
+  const texts =
+    w === null ? null : w.map((cell) => (typeof cell === "number" ? numberText(cell) : cell));
+  const excluded = given(exclude) ? listed("exclude", exclude) : null;
+  const found = given(ids) ? perItem("ids", ids, size, noun) : firstColumn(grid);
+  const idCells = labels("ids", found, noun, false);
+  uniqueIds(idCells, noun);
+  const s = seeded(seed);
+  const {
+    picked,
+    roles,
+    tickets: drawn,
+  } = ticketRaffle(idCells, n, s, {
+    weights: texts,
+    reserves: extra,
+    excluded,
+    method: how,
+  });
+  const out = picked.map((i, p) => [...items[i], ...(roles ? roles[p] : []), drawn[p]]);
   return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
 }
 

@@ -70,7 +70,7 @@ function DEAL(cards, hands, seed, deck) {
  * @param {number} reserves Optional. Reserves drawn after the winners: adds the columns Role and Rank.
  * @param {Array<Array<*>>} exclude Optional. IDs that cannot win, matched against ids.
  * @param {Array<Array<*>>} ids Optional. The IDs exclude is matched against; the first column of data by default.
- * @param {string} method Optional. "random" (the default).
+ * @param {string} method Optional. "random" (the default), "ticket" (each row's own ticket from the seed and its ID, lowest first) or "rivest".
  * @return The rows drawn.
  * @customfunction
  */

@@ -9,6 +9,7 @@ import { canonicalId, keptIndexes } from "../protocol/exclusions.js";
 import { numberText } from "../protocol/seeds.js";
 import { dealFrom } from "../protocol/shuffles.js";
 import { Stream } from "../protocol/stream.js";
+import { ticketDraw, ticketsAtScale } from "../protocol/ticketdraws.js";
 import { scaleDecimals, weightedFrom } from "../protocol/tickets.js";
 import { Mistake, isEmpty } from "./cells.js";
 
@@ -74,4 +75,49 @@ export function raffle(n, k, seed, { weights = null, reserves = 0, ids = null, e
     ? picked.map((_, p) => (p < k ? ["winner", p + 1] : ["reserve", p - k + 1]))
     : null;
   return { picked, roles };
+}
+
+/**
+ * A ticket draw (section 18): each entrant's own ticket from the seed and its ID, lowest
+ * first (method "ticket", whole tickets by weights), or Rivest's order ("rivest"). The
+ * items drawn, their [role, rank] with reserves, and each one's ticket.
+ */
+export function ticketRaffle(ids, k, seed, { weights, reserves, excluded, method }) {
+  const keep =
+    excluded === null
+      ? Array.from({ length: ids.length }, (_, i) => i)
+      : keptIndexes(ids, excluded);
+  let whole = null;
+  if (weights !== null) {
+    try {
+      whole = ticketsAtScale(keep.map((i) => weights[i]));
+    } catch (exc) {
+      throw new Mistake(
+        `weights: ${exc.message}: a ticket draw counts whole tickets, so give the weights ` +
+          "10 times over (--weight-scale 10 on the command line)",
+      );
+    }
+  }
+  const holders = whole === null ? keep.length : whole.filter((w) => w > 0n).length;
+  if (k + reserves > holders) {
+    const asked = reserves ? `${k} + ${reserves} reserves` : `${k}`;
+    throw new Mistake(
+      `data: cannot draw ${asked} from ${holders} entrant${holders === 1 ? "" : "s"}: ask for fewer`,
+    );
+  }
+  let drawn;
+  try {
+    drawn = ticketDraw(
+      keep.map((i) => ids[i]),
+      seed,
+      { k, reserves, weights: whole, method },
+    ).drawn;
+  } catch (exc) {
+    throw new Mistake(`ids: ${exc.message}`);
+  }
+  const picked = drawn.map((t) => keep[t.entrant]);
+  const roles = reserves
+    ? picked.map((_, p) => (p < k ? ["winner", p + 1] : ["reserve", p - k + 1]))
+    : null;
+  return { picked, roles, tickets: drawn.map((t) => t.ticket) };
 }
