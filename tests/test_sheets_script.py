@@ -26,10 +26,10 @@ from xlshuffle import excel
 from xlshuffle.draw.text import shuffle_text
 from xlshuffle.sheets import manifest, script
 
-NOT_IN_SHEETS = ("ALLOCATE", "SAMPLESIZE", "UPPERLIMIT")
+NOT_IN_SHEETS = ("SAMPLESIZE", "UPPERLIMIT")
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = (sys.executable, "-m", "xlshuffle")
-#: The functions of the file: Excel's but ALLOCATE, SAMPLESIZE and UPPERLIMIT.
+#: The functions of the file: Excel's but SAMPLESIZE and UPPERLIMIT.
 SHEETS_FUNCTIONS = [f.__name__ for f in excel.FUNCTIONS if f.__name__ not in NOT_IN_SHEETS]
 VECTORS = json.loads((ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8"))
 
@@ -194,6 +194,13 @@ def test_vectors(tmp_path: Path, digest: str) -> None:
         args = [data, len(c["ids"]), _seed(c["seed"]), OMITTED, 0, OMITTED, ids, "rivest"]
         asked.append(("SAMPLE", args))
         expected.append(FirstColumn(c["order"]))
+    for c in v["allocation_lists"]:
+        width = 1 + max((len(values) for _, values in c["strata"]), default=0)
+        factors = [[name, *values] for name, values in c["strata"]]  # a range: blanks ""
+        strata = [row + [""] * (width - len(row)) for row in factors] or OMITTED
+        args = [_column(c["arms"]), c["n"], _seed(c["seed"]), _column(c["ratio"])]
+        asked.append(("ALLOCATE", [*args, _column(c["block_sizes"]), strata]))
+        expected.append([[s, *combo, b, size, arm] for s, combo, b, size, arm, _ in c["rows"]])
     for c in v["tickets"]:
         asked.append(("TICKET", [c["id"], _seed(c["seed"]), c["number"]]))
         expected.append(c["ticket"])
@@ -303,6 +310,10 @@ CASES: list[tuple[str, list[Any]]] = [
     ("GROUPS", [BODY, 2, "teams", [[2, 3]]]),
     ("ORDERS", [[["a"], ["b"], ["c"], ["d"]], [["Ann"], ["Bo"], [7], [True]], "class"]),
     ("ORDERS", [[["a", "b", "c"]], [["Ann"], ["Bo"], ["Cy"]], "class", 2, True]),
+    ("ALLOCATE", ["Drug,Placebo", 6, "x"]),
+    ("ALLOCATE", [[["Drug", "Placebo"]], 5, "x", "2:1", 3, "site=North,South;sex=F,M"]),
+    ("ALLOCATE", [[["A"], ["B"], ["C"]], 7, DATE_SEED, [[1], [2], [1]], "4,8"]),
+    ("ALLOCATE", ["A,B", 4, 9, OMITTED, OMITTED, [["site", "North", "South"], ["age", 1, 2]]]),
     ("TICKET", ["M-017", "2026"]),
     ("TICKET", [[["Ann", ""], [42, " Bo "]], "spring", 1]),
 ]

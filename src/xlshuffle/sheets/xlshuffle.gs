@@ -1114,35 +1114,6 @@ function labels(name, cells, noun, blank) {
 return { Mistake, MAX_CELLS, isEmpty, isDate, serial, show, oneCell, seedOf, count, flag, option, text, rows, isRow, itemsOf, firstColumn, perItem, listed, labels };
 })();
 
-// ------------------------------------------------------------ sheets/fresh.js
-xlshuffleModules["sheets/fresh.js"] = (() => {
-/**
- * A fresh seed, for a draw given none: 26 letters and digits (base32, 130 bits), as
- * xlshuffle writes one, from Apps Script's random UUIDs (Java's SecureRandom) or, outside
- * Apps Script, from the JavaScript engine's cryptographic generator.
- */
-
-const { UTF8, sha256 } = xlshuffleModules["protocol/bytes.js"];
-
-const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
-
-function freshSeed() {
-  let bytes;
-  if (typeof Utilities !== "undefined") {
-    bytes = sha256(UTF8.encode(Utilities.getUuid() + Utilities.getUuid()));
-  } else {
-    bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
-  }
-  let bits = 0n;
-  for (const b of bytes.slice(0, 17)) bits = (bits << 8n) | BigInt(b);
-  let out = "";
-  for (let i = 0; i < 26; i++) out += ALPHABET[Number((bits >> BigInt(5 * i)) & 31n)];
-  return out;
-}
-
-return { freshSeed };
-})();
-
 // ------------------------------------------------------------ protocol/tickets.js
 xlshuffleModules["protocol/tickets.js"] = (() => {
 /**
@@ -1204,6 +1175,219 @@ function scaleDecimals(texts) {
 }
 
 return { gcd, holder, weightedFrom, weighted, scaleDecimals };
+})();
+
+// ------------------------------------------------------------ protocol/allocation.js
+xlshuffleModules["protocol/allocation.js"] = (() => {
+/**
+ * Section 15: permuted-block allocation lists and their concealment codes.
+ */
+
+const { UTF8, concatBytes, sha256, u64be } = xlshuffleModules["protocol/bytes.js"];
+const { shuffleFrom } = xlshuffleModules["protocol/shuffles.js"];
+const { PROTOCOL, Stream, seedKey, subKey } = xlshuffleModules["protocol/stream.js"];
+const { gcd } = xlshuffleModules["protocol/tickets.js"];
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+function concealmentCode(allocationKey, seq) {
+  const digest = sha256(
+    concatBytes(
+      UTF8.encode(PROTOCOL + "/allocation-code"),
+      new Uint8Array([0]),
+      allocationKey,
+      u64be(seq),
+    ),
+  );
+  const v = new DataView(digest.buffer).getBigUint64(0, false) >> 4n;
+  let c = "";
+  for (let i = 11; i >= 0; i--) c += CROCKFORD[Number((v >> BigInt(5 * i)) & 31n)];
+  return c.slice(0, 4) + "-" + c.slice(4, 8) + "-" + c.slice(8);
+}
+
+/** Section 15: rows [seq, combination values, block, size, arm, code] of every combination. */
+function allocationList(seed, arms, ratio, n, sizes, strataFactors = []) {
+  const g = ratio.reduce((a, b) => gcd(a, b), 0);
+  const r = ratio.map((x) => x / g);
+  const R = r.reduce((a, b) => a + b, 0);
+  for (const s of sizes) if (s % R) throw new Error(`block size ${s} is not a multiple of ${R}`);
+  let combos = [[]];
+  for (const [, values] of strataFactors)
+    combos = combos.flatMap((c) => values.map((v) => c.concat([v])));
+  const key = seedKey(seed);
+  const rows = [];
+  for (const combo of combos) {
+    const label = strataFactors.map(([name], i) => `${name}=${combo[i]}`).join("|");
+    const akey = subKey("allocation", key, UTF8.encode(label.normalize("NFC")));
+    const stream = new Stream(akey);
+    let seq = 0,
+      block = 0;
+    while (seq < n) {
+      block += 1;
+      const s = sizes[stream.randbelow(sizes.length)];
+      const items = arms.flatMap((arm, a) => Array((r[a] * s) / R).fill(arm));
+      const order = shuffleFrom(stream, items);
+      for (const arm of order) {
+        seq += 1;
+        rows.push([seq, combo, block, s, arm, concealmentCode(akey, seq)]);
+      }
+    }
+  }
+  return rows;
+}
+
+return { allocationList };
+})();
+
+// ------------------------------------------------------------ sheets/allocate.js
+xlshuffleModules["sheets/allocate.js"] = (() => {
+/**
+ * ALLOCATE: a permuted-block allocation list for a trial (protocol section 15), with
+ * xlshuffle.excel.allocate's arguments: arms, ratio and block sizes as a range or one text
+ * ("A,B", "2:1", "3,6"), strata as "site=North,South;sex=F,M" or a range with one factor
+ * per row.
+ */
+
+const { allocationList } = xlshuffleModules["protocol/allocation.js"];
+const { canonicalId } = xlshuffleModules["protocol/exclusions.js"];
+const { Mistake, count, isEmpty, listed, rows, show } = xlshuffleModules["sheets/cells.js"];
+
+/** The most rows a list may have per combination (xlshuffle.draw.allocate's MAX_ROWS). */
+const MAX_ROWS = 1000000;
+const EXAMPLE = 'write them as "site=North,South;sex=F,M"';
+
+function whole(name, cell) {
+  if (typeof cell === "string" && /^\s*\d+\s*$/.test(cell)) return Number(cell.trim());
+  if (typeof cell === "number" && Number.isInteger(cell)) return cell;
+  throw new Mistake(`${name} must hold whole numbers, not ${show(cell)}`);
+}
+
+function parts(name, value, sep, numbers = true) {
+  let cells = listed(name, value).filter((c) => !isEmpty(c));
+  if (!cells.length) throw new Mistake(`${name} has only empty cells: fill it, or leave it out`);
+  if (cells.length === 1 && typeof cells[0] === "string" && cells[0].includes(sep)) {
+    cells = cells[0].split(sep).map((p) => p.trim());
+    if (!cells.every((c) => c))
+      throw new Mistake(`${name} has an empty item: separate the items with '${sep}'`);
+  }
+  return numbers ? cells.map((c) => whole(name, c)) : cells;
+}
+
+function values(name, given) {
+  if (given.length === 1 && typeof given[0] === "string") {
+    const out = given[0].split(",").map((v) => v.trim());
+    if (!out.every((v) => v))
+      throw new Mistake(
+        `strata: stratum '${name}' has an empty value: separate its values with ',', ` +
+          "as in site=North,South",
+      );
+    return out;
+  }
+  return given;
+}
+
+function strataOf(value) {
+  const grid = rows("strata", value, { values: true });
+  const filled = grid.map((row) => row.filter((c) => !isEmpty(c)));
+  let factors;
+  if (filled.some((row) => row.some((c) => typeof c === "string" && c.includes("=")))) {
+    factors = [];
+    for (const cell of filled.flat()) {
+      if (typeof cell !== "string")
+        throw new Mistake(`strata: ${show(cell)} is not NAME=V1,V2: ${EXAMPLE}`);
+      for (const spec of cell.split(/[;\n]/).map((s) => s.trim())) {
+        if (!spec) continue;
+        const at = spec.indexOf("=");
+        const name = at < 0 ? "" : spec.slice(0, at).trim();
+        const rest = at < 0 ? "" : spec.slice(at + 1);
+        if (!name || !rest.trim())
+          throw new Mistake(`strata: ${show(spec)} is not NAME=V1,V2: ${EXAMPLE}`);
+        factors.push([name, values(name, [rest])]);
+      }
+    }
+  } else {
+    factors = filled
+      .filter((row) => row.length)
+      .map((row) => {
+        const [name, ...given] = row.map((c) => (c === true ? "TRUE" : c === false ? "FALSE" : c));
+        if (!given.length)
+          throw new Mistake(
+            `strata: the stratum ${show(name)} has no values: put them in the cells right of ` +
+              `its name, or ${EXAMPLE}`,
+          );
+        return [String(name).trim(), values(name, given)];
+      });
+  }
+  // a value is its canonical text (section 10), as the list and its label hold it
+  factors = factors.map(([name, given]) => [name, given.map(canonicalId)]);
+  const names = factors.map(([name]) => name);
+  names.forEach((name, i) => {
+    if (names.indexOf(name) < i)
+      throw new Mistake(`strata: the stratum '${name}' is given twice: give each stratum once`);
+  });
+  return factors;
+}
+
+function gcd(a, b) {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+function allocate(arms, n, seed, ratio, blockSizes, strata) {
+  const given = (v) => v !== undefined && !isEmpty(v);
+  const names = parts("arms", arms, ",", false);
+  const total = count("n", n, { most: MAX_ROWS });
+  const r = given(ratio) ? parts("ratio", ratio, ":") : names.map(() => 1);
+  if (r.length !== names.length)
+    throw new Mistake(
+      `ratio has ${r.length} numbers but there are ${names.length} arms: give one per arm`,
+    );
+  let sizes;
+  if (given(blockSizes)) sizes = parts("block_sizes", blockSizes, ",");
+  else {
+    const unit = r.reduce((a, b) => a + b, 0) / (r.reduce(gcd, 0) || 1);
+    sizes = [2 * unit, 4 * unit];
+  }
+  const factors = given(strata) ? strataOf(strata) : [];
+  let list;
+  try {
+    list = allocationList(seed, names, r, total, sizes, factors);
+  } catch (exc) {
+    throw new Mistake(exc.message);
+  }
+  return list.map(([seq, combo, block, size, arm]) => [seq, ...combo, block, size, arm]);
+}
+
+return { allocate };
+})();
+
+// ------------------------------------------------------------ sheets/fresh.js
+xlshuffleModules["sheets/fresh.js"] = (() => {
+/**
+ * A fresh seed, for a draw given none: 26 letters and digits (base32, 130 bits), as
+ * xlshuffle writes one, from Apps Script's random UUIDs (Java's SecureRandom) or, outside
+ * Apps Script, from the JavaScript engine's cryptographic generator.
+ */
+
+const { UTF8, sha256 } = xlshuffleModules["protocol/bytes.js"];
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+
+function freshSeed() {
+  let bytes;
+  if (typeof Utilities !== "undefined") {
+    bytes = sha256(UTF8.encode(Utilities.getUuid() + Utilities.getUuid()));
+  } else {
+    bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  }
+  let bits = 0n;
+  for (const b of bytes.slice(0, 17)) bits = (bits << 8n) | BigInt(b);
+  let out = "";
+  for (let i = 0; i < 26; i++) out += ALPHABET[Number((bits >> BigInt(5 * i)) & 31n)];
+  return out;
+}
+
+return { freshSeed };
 })();
 
 // ------------------------------------------------------------ sheets/raffle.js
@@ -1599,6 +1783,7 @@ const { deal, dealHands, groups, shuffleGrid, standardDeck } = xlshuffleModules[
 const { balancedTeams } = xlshuffleModules["protocol/teams.js"];
 const { ticket, ticketId } = xlshuffleModules["protocol/ticketdraws.js"];
 const { MAX_CELLS, Mistake, count, firstColumn, flag, isEmpty, isRow, itemsOf, labels, listed, oneCell, option, perItem, rows, seedOf, show, text } = xlshuffleModules["sheets/cells.js"];
+const { allocate } = xlshuffleModules["sheets/allocate.js"];
 const { freshSeed } = xlshuffleModules["sheets/fresh.js"];
 const { raffle, ticketRaffle, tickets, uniqueIds } = xlshuffleModules["sheets/raffle.js"];
 const { audit, byStrata, cents, weightsOf } = xlshuffleModules["sheets/samples.js"];
@@ -1942,6 +2127,10 @@ function TICKET(ids, seed, number) {
   return grid.map((row) => row.map(one));
 }
 
+function ALLOCATE(arms, n, seed, ratio, blockSizes, strata) {
+  return allocate(arms, n, seeded(seed), ratio, blockSizes, strata);
+}
+
 /** The functions by their names in the sheet. */
 const FUNCTIONS = {
   SHUFFLE,
@@ -1952,6 +2141,7 @@ const FUNCTIONS = {
   AUDITSAMPLE,
   GROUPS,
   ORDERS,
+  ALLOCATE,
   TICKET,
 };
 
@@ -2412,6 +2602,22 @@ function GROUPS(data, k, seed, balance) {
  */
 function ORDERS(items, ids, seed, k, balanced) {
   return xlshuffleCall_("ORDERS", [items, ids, seed, k, balanced]);
+}
+
+/**
+ * Returns a permuted-block allocation list: Seq, the strata, Block, BlockSize and Arm.
+ *
+ * @param {*} arms The arms' names: a range with one name per cell, or one cell such as "A,B".
+ * @param {number} n How many rows are wanted (the last block is complete: use the first n).
+ * @param {*} seed Optional. A number, text or date.
+ * @param {*} ratio Optional. Whole numbers, one per arm: "2:1" or a range (1 each by default).
+ * @param {*} block_sizes Optional. The block sizes, multiples of the ratio's sum: "3,6", a number or a range.
+ * @param {*} strata Optional. Stratum factors: "site=North,South;sex=F,M", or a range with a factor per row.
+ * @return The allocation list.
+ * @customfunction
+ */
+function ALLOCATE(arms, n, seed, ratio, block_sizes, strata) {
+  return xlshuffleCall_("ALLOCATE", [arms, n, seed, ratio, block_sizes, strata]);
 }
 
 /**

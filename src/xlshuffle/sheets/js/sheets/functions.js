@@ -30,6 +30,7 @@ import {
   show,
   text,
 } from "./cells.js";
+import { allocate } from "./allocate.js";
 import { freshSeed } from "./fresh.js";
 import { raffle, ticketRaffle, tickets, uniqueIds } from "./raffle.js";
 import { audit, byStrata, cents, weightsOf } from "./samples.js";
@@ -373,6 +374,10 @@ function TICKET(ids, seed, number) {
   return grid.map((row) => row.map(one));
 }
 
+function ALLOCATE(arms, n, seed, ratio, blockSizes, strata) {
+  return allocate(arms, n, seeded(seed), ratio, blockSizes, strata);
+}
+
 /** The functions by their names in the sheet. */
 export const FUNCTIONS = {
   SHUFFLE,
@@ -383,5 +388,6 @@ export const FUNCTIONS = {
   AUDITSAMPLE,
   GROUPS,
   ORDERS,
+  ALLOCATE,
   TICKET,
 };

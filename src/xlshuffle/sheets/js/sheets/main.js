@@ -139,6 +139,22 @@ function ORDERS(items, ids, seed, k, balanced) {
 }
 
 /**
+ * Returns a permuted-block allocation list: Seq, the strata, Block, BlockSize and Arm.
+ *
+ * @param {*} arms The arms' names: a range with one name per cell, or one cell such as "A,B".
+ * @param {number} n How many rows are wanted (the last block is complete: use the first n).
+ * @param {*} seed Optional. A number, text or date.
+ * @param {*} ratio Optional. Whole numbers, one per arm: "2:1" or a range (1 each by default).
+ * @param {*} block_sizes Optional. The block sizes, multiples of the ratio's sum: "3,6", a number or a range.
+ * @param {*} strata Optional. Stratum factors: "site=North,South;sex=F,M", or a range with a factor per row.
+ * @return The allocation list.
+ * @customfunction
+ */
+function ALLOCATE(arms, n, seed, ratio, block_sizes, strata) {
+  return xlshuffleCall_("ALLOCATE", [arms, n, seed, ratio, block_sizes, strata]);
+}
+
+/**
  * Returns each ID's ticket: 64 hex digits from the seed and the ID; lowest is drawn first.
  *
  * @param {Array<Array<*>>} ids An entrant's ID, or a range of IDs.
