@@ -4,7 +4,8 @@ The file (:func:`script`) is built from JavaScript (:mod:`xlshuffle.sheets.build
 browser verifier's protocol modules, in their synchronous form, and the Sheets modules of
 ``js/``; the package keeps the built file, which ``xlshuffle extension sheets -o FILE.gs``
 writes. Pasted into *Extensions > Apps Script*, it gives the custom functions ``SHUFFLE``,
-``SHUFFLESTR``, ``DEAL``, ``SAMPLE``, ``GROUPS``, ``ORDERS`` and ``TICKET`` with
+``SHUFFLESTR``, ``DEAL``, ``SAMPLE``, ``SAMPLEBY``, ``AUDITSAMPLE``, ``GROUPS``, ``ORDERS``,
+``ALLOCATE`` and ``TICKET`` with
 xlshuffle.excel's arguments and results, and a menu ``xlshuffle`` whose commands draw on
 the selection, write plain values and log the draw on a ``Draw log`` sheet (docs/sheets.md).
 

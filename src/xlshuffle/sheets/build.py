@@ -14,8 +14,6 @@ whose synchronous form would still wait for something (a ``Promise``, ``.then``,
 
 The entry ``sheets/main.js`` is written at the script's top level (the custom functions
 and the menu's commands), every other module in a function of its own.
-
->>> script = render(ROOT / "verifier" / "src")  # doctest: +SKIP
 """
 
 from __future__ import annotations
