@@ -133,7 +133,7 @@ def test_vectors(tmp_path: Path, digest: str) -> None:
             asked.append(("SHUFFLE", [_column(list(range(c["n"]))), _seed(c["seed"])]))
             expected.append(_column(c["permutation"]))
     for c in v["deals"]:
-        if not 0 < c["k"] <= c["n"]:  # SAMPLE draws 1 to n rows, as in Excel
+        if not 0 < c["k"] <= c["n"] <= 10_000:  # SAMPLE draws 1 to n rows, from a range
             continue
         asked.append(("SAMPLE", [_column(list(range(c["n"]))), c["k"], _seed(c["seed"])]))
         expected.append(_column(c["dealt"]))
