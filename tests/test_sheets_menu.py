@@ -200,3 +200,37 @@ def test_fresh_seed_without_a_seed_cell(tmp_path: Path) -> None:
     assert _none(_cells(found["sheets"]["Raffle sheet"], 2, 1, 6, 3)) == excel.SHUFFLE(
         _none(INPUT), row[7], "rows"
     )
+
+
+def test_restore_the_last_draw(tmp_path: Path) -> None:
+    """A shuffle comes back in its first order, winners are cleared, newest first; each log
+    row is marked restored; a draw whose cells changed since is refused."""
+    found = run(
+        tmp_path,
+        {
+            "book": _book(SELECTION),
+            "menu": [
+                ["xlshuffleShuffleRows", []],
+                ["xlshuffleDrawWinners", [2]],
+                ["xlshuffleRestoreLastDraw", []],
+                ["xlshuffleRestoreLastDraw", []],
+                ["xlshuffleRestoreLastDraw", []],
+            ],
+        },
+    )
+    assert found["menu"][2:4] == ["Raffle sheet!D2:F3", "Raffle sheet!A2:C7"]
+    assert found["log"]["alerts"] == ["the 'Draw log' sheet lists no draw to restore"]
+    assert found["sheets"]["Raffle sheet"] == [
+        [*row, "", "", ""] if i in (1, 2) else row for i, row in enumerate(PEOPLE)
+    ]
+    rows = _logged(found)
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", row[15]) for row in rows)
+    # winners drawn, then one of their cells edited: the restore is refused, nothing changes
+    drawn = run(tmp_path, {"book": _book(SELECTION), "menu": [["xlshuffleDrawWinners", [2]]]})
+    book = _book(SELECTION)
+    book["sheets"] = drawn["sheets"]
+    book["sheets"]["Raffle sheet"][1][3] = "someone else"
+    found = run(tmp_path, {"book": book, "menu": [["xlshuffleRestoreLastDraw", []]]})
+    (alert,) = found["log"]["alerts"]
+    assert alert.startswith("Raffle sheet!D2:F3 changed since the draw at ")
+    assert found["sheets"] == book["sheets"]

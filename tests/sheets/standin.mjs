@@ -79,6 +79,18 @@ class Sheet {
     return last;
   }
   getRange(row, column, rows = 1, columns = 1) {
+    if (typeof row === "string") {
+      // A1 notation: one cell or one block
+      const [first, last = first] = row.replace(/\$/g, "").split(":");
+      const at = (a1) => {
+        const [, letters, digits] = /^([A-Z]+)(\d+)$/.exec(a1);
+        const c = [...letters].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+        return [Number(digits), c];
+      };
+      const [r1, c1] = at(first),
+        [r2, c2] = at(last);
+      return new Range(this, r1, c1, r2 - r1 + 1, c2 - c1 + 1);
+    }
     return new Range(this, row, column, rows, columns);
   }
   get(r, c) {
@@ -133,6 +145,11 @@ class Range {
   }
   setValue(value) {
     this.sheet.set(this.row, this.column, value);
+    return this;
+  }
+  clearContent() {
+    for (let r = 0; r < this.rows; r++)
+      for (let c = 0; c < this.columns; c++) this.sheet.set(this.row + r, this.column + c, "");
     return this;
   }
   setNumberFormat(format) {

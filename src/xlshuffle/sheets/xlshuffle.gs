@@ -2305,10 +2305,12 @@ xlshuffleModules["sheets/lock.js"] = (() => {
  */
 
 const { numberText } = xlshuffleModules["protocol/seeds.js"];
+const { permutation } = xlshuffleModules["protocol/shuffles.js"];
+const { PROTOCOL } = xlshuffleModules["protocol/stream.js"];
 const { Mistake, isDate, isEmpty, serial } = xlshuffleModules["sheets/cells.js"];
 const { freshSeed } = xlshuffleModules["sheets/fresh.js"];
 const { FUNCTIONS } = xlshuffleModules["sheets/functions.js"];
-const { LOG_COLUMNS, logRow } = xlshuffleModules["sheets/log.js"];
+const { LOG_COLUMNS, logRow, valuesSha256 } = xlshuffleModules["sheets/log.js"];
 
 const { DEAL, GROUPS, SAMPLE, SHUFFLE } = FUNCTIONS;
 
@@ -2360,6 +2362,10 @@ function selection(book, least) {
   if (values.length * values[0].length < least)
     throw new Mistake(`select at least ${least} cells: the list, without its header row`);
   return range;
+}
+
+function now() {
+  return new Date().toISOString().replace(/\.\d+Z$/, "Z");
 }
 
 function logDraw(book, row) {
@@ -2421,7 +2427,7 @@ function lockedDraw(book, mode, args = {}) {
     seed,
     seedFrom,
     version: VERSION,
-    time: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    time: now(),
     rows,
     output,
     outputAddress: target.getA1Notation(),
@@ -2460,7 +2466,71 @@ function lockedSeed(book) {
   return seed;
 }
 
-return { LOG_SHEET, VERSION, columnLetters, lockedDraw, lockedSeed };
+const MODES = ["shuffle", "winners", "raffle", "deal", "groups"];
+const BLOCK = /^\$?[A-Z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Z]{1,3}\$?[0-9]{1,7})?$/;
+
+/**
+ * Restore the last draw: the newest row of the Draw log not yet restored. A shuffle gets
+ * its rows back in their first order (the seed's permutation, inverted, checked against
+ * the input sha256); winners, raffles, deals and groups are cleared. Refused when the
+ * output cells no longer hold what the draw wrote (the output sha256). Returns the cells.
+ */
+function restoreLast(book) {
+  const log = book.getSheetByName(LOG_SHEET);
+  if (!log) throw new Mistake(`there is no '${LOG_SHEET}' sheet: no draw to restore`);
+  const rows = log.getRange(1, 1, Math.max(log.getLastRow(), 1), LOG_COLUMNS.length).getValues();
+  const at = (name) => LOG_COLUMNS.indexOf(name);
+  const text = (row, name) => String(row[at(name)] ?? "");
+  let index = -1;
+  for (let i = rows.length - 1; i > 0; i--) {
+    if (text(rows[i], "time (UTC)") && !text(rows[i], "restored (UTC)")) {
+      index = i;
+      break;
+    }
+  }
+  if (index < 0) throw new Mistake(`the '${LOG_SHEET}' sheet lists no draw to restore`);
+  const row = rows[index];
+  const where = `row ${index + 1} of '${LOG_SHEET}'`;
+  const mode = text(row, "mode");
+  const output = text(row, "output");
+  if (text(row, "protocol") !== PROTOCOL || !MODES.includes(mode) || !BLOCK.test(output))
+    throw new Mistake(
+      `${where} is not a draw this script can restore (mode '${mode}', output '${output}')`,
+    );
+  const sheet = book.getSheetByName(text(row, "sheet"));
+  if (!sheet)
+    throw new Mistake(
+      `the sheet '${text(row, "sheet")}' of ${where} is gone: nothing was restored`,
+    );
+  const target = sheet.getRange(output);
+  const current = target.getValues();
+  if (valuesSha256(current) !== text(row, "output sha256"))
+    throw new Mistake(
+      `${sheet.getName()}!${output} changed since the draw at ${text(row, "time (UTC)")} ` +
+        "(its values no longer match the log's output sha256): nothing was restored",
+    );
+  if (mode === "shuffle") {
+    const before = new Array(current.length);
+    permutation(current.length, text(row, "seed")).forEach((item, p) => {
+      before[item] = current[p];
+    });
+    if (valuesSha256(before) !== text(row, "input sha256"))
+      throw new Mistake(
+        `undoing the draw at ${text(row, "time (UTC)")} does not give the logged input back ` +
+          "(input sha256 differs): nothing was restored",
+      );
+    target.setValues(before.map((r) => r.map(asWritten)));
+  } else {
+    target.clearContent();
+  }
+  log
+    .getRange(index + 1, at("restored (UTC)") + 1)
+    .setNumberFormat("@")
+    .setValue(now());
+  return `${sheet.getName()}!${output}`;
+}
+
+return { LOG_SHEET, VERSION, columnLetters, lockedDraw, lockedSeed, restoreLast };
 })();
 
 // ------------------------------------------------------------ sheets/main.js
@@ -2471,7 +2541,7 @@ return { LOG_SHEET, VERSION, columnLetters, lockedDraw, lockedSeed };
  */
 
 const { FUNCTIONS } = xlshuffleModules["sheets/functions.js"];
-const { lockedDraw, lockedSeed } = xlshuffleModules["sheets/lock.js"];
+const { lockedDraw, lockedSeed, restoreLast } = xlshuffleModules["sheets/lock.js"];
 
 /** One call of a function: a mistake becomes one line, "NAME: what to change". */
 function xlshuffleCall_(name, args) {
@@ -2645,6 +2715,7 @@ function onOpen() {
     .addItem("Deal...", "xlshuffleDeal")
     .addItem("Assign groups...", "xlshuffleAssignGroups")
     .addSeparator()
+    .addItem("Restore the last draw", "xlshuffleRestoreLastDraw")
     .addItem("Write a fresh seed", "xlshuffleWriteSeed")
     .addToUi();
 }
@@ -2702,12 +2773,21 @@ function xlshuffleAssignGroups() {
   return xlshuffleLock_("groups", [["k", "How many groups?"]]);
 }
 
-function xlshuffleWriteSeed() {
+/** Runs a command on the spreadsheet; a mistake is shown in a dialog. */
+function xlshuffleRun_(command) {
   try {
-    return lockedSeed(SpreadsheetApp.getActiveSpreadsheet());
+    return command(SpreadsheetApp.getActiveSpreadsheet());
   } catch (exc) {
     const ui = SpreadsheetApp.getUi();
     ui.alert("xlshuffle", String((exc && exc.message) || exc), ui.ButtonSet.OK);
     return null;
   }
+}
+
+function xlshuffleRestoreLastDraw() {
+  return xlshuffleRun_(restoreLast);
+}
+
+function xlshuffleWriteSeed() {
+  return xlshuffleRun_(lockedSeed);
 }

@@ -7,10 +7,12 @@
  */
 
 import { numberText } from "../protocol/seeds.js";
+import { permutation } from "../protocol/shuffles.js";
+import { PROTOCOL } from "../protocol/stream.js";
 import { Mistake, isDate, isEmpty, serial } from "./cells.js";
 import { freshSeed } from "./fresh.js";
 import { FUNCTIONS } from "./functions.js";
-import { LOG_COLUMNS, logRow } from "./log.js";
+import { LOG_COLUMNS, logRow, valuesSha256 } from "./log.js";
 
 const { DEAL, GROUPS, SAMPLE, SHUFFLE } = FUNCTIONS;
 
@@ -62,6 +64,10 @@ function selection(book, least) {
   if (values.length * values[0].length < least)
     throw new Mistake(`select at least ${least} cells: the list, without its header row`);
   return range;
+}
+
+function now() {
+  return new Date().toISOString().replace(/\.\d+Z$/, "Z");
 }
 
 function logDraw(book, row) {
@@ -123,7 +129,7 @@ export function lockedDraw(book, mode, args = {}) {
     seed,
     seedFrom,
     version: VERSION,
-    time: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    time: now(),
     rows,
     output,
     outputAddress: target.getA1Notation(),
@@ -160,4 +166,68 @@ export function lockedSeed(book) {
   const seed = freshSeed();
   range.setNumberFormat("@").setValue(seed);
   return seed;
+}
+
+const MODES = ["shuffle", "winners", "raffle", "deal", "groups"];
+const BLOCK = /^\$?[A-Z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Z]{1,3}\$?[0-9]{1,7})?$/;
+
+/**
+ * Restore the last draw: the newest row of the Draw log not yet restored. A shuffle gets
+ * its rows back in their first order (the seed's permutation, inverted, checked against
+ * the input sha256); winners, raffles, deals and groups are cleared. Refused when the
+ * output cells no longer hold what the draw wrote (the output sha256). Returns the cells.
+ */
+export function restoreLast(book) {
+  const log = book.getSheetByName(LOG_SHEET);
+  if (!log) throw new Mistake(`there is no '${LOG_SHEET}' sheet: no draw to restore`);
+  const rows = log.getRange(1, 1, Math.max(log.getLastRow(), 1), LOG_COLUMNS.length).getValues();
+  const at = (name) => LOG_COLUMNS.indexOf(name);
+  const text = (row, name) => String(row[at(name)] ?? "");
+  let index = -1;
+  for (let i = rows.length - 1; i > 0; i--) {
+    if (text(rows[i], "time (UTC)") && !text(rows[i], "restored (UTC)")) {
+      index = i;
+      break;
+    }
+  }
+  if (index < 0) throw new Mistake(`the '${LOG_SHEET}' sheet lists no draw to restore`);
+  const row = rows[index];
+  const where = `row ${index + 1} of '${LOG_SHEET}'`;
+  const mode = text(row, "mode");
+  const output = text(row, "output");
+  if (text(row, "protocol") !== PROTOCOL || !MODES.includes(mode) || !BLOCK.test(output))
+    throw new Mistake(
+      `${where} is not a draw this script can restore (mode '${mode}', output '${output}')`,
+    );
+  const sheet = book.getSheetByName(text(row, "sheet"));
+  if (!sheet)
+    throw new Mistake(
+      `the sheet '${text(row, "sheet")}' of ${where} is gone: nothing was restored`,
+    );
+  const target = sheet.getRange(output);
+  const current = target.getValues();
+  if (valuesSha256(current) !== text(row, "output sha256"))
+    throw new Mistake(
+      `${sheet.getName()}!${output} changed since the draw at ${text(row, "time (UTC)")} ` +
+        "(its values no longer match the log's output sha256): nothing was restored",
+    );
+  if (mode === "shuffle") {
+    const before = new Array(current.length);
+    permutation(current.length, text(row, "seed")).forEach((item, p) => {
+      before[item] = current[p];
+    });
+    if (valuesSha256(before) !== text(row, "input sha256"))
+      throw new Mistake(
+        `undoing the draw at ${text(row, "time (UTC)")} does not give the logged input back ` +
+          "(input sha256 differs): nothing was restored",
+      );
+    target.setValues(before.map((r) => r.map(asWritten)));
+  } else {
+    target.clearContent();
+  }
+  log
+    .getRange(index + 1, at("restored (UTC)") + 1)
+    .setNumberFormat("@")
+    .setValue(now());
+  return `${sheet.getName()}!${output}`;
 }

@@ -5,7 +5,7 @@
  */
 
 import { FUNCTIONS } from "./functions.js";
-import { lockedDraw, lockedSeed } from "./lock.js";
+import { lockedDraw, lockedSeed, restoreLast } from "./lock.js";
 
 /** One call of a function: a mistake becomes one line, "NAME: what to change". */
 function xlshuffleCall_(name, args) {
@@ -179,6 +179,7 @@ function onOpen() {
     .addItem("Deal...", "xlshuffleDeal")
     .addItem("Assign groups...", "xlshuffleAssignGroups")
     .addSeparator()
+    .addItem("Restore the last draw", "xlshuffleRestoreLastDraw")
     .addItem("Write a fresh seed", "xlshuffleWriteSeed")
     .addToUi();
 }
@@ -236,12 +237,21 @@ function xlshuffleAssignGroups() {
   return xlshuffleLock_("groups", [["k", "How many groups?"]]);
 }
 
-function xlshuffleWriteSeed() {
+/** Runs a command on the spreadsheet; a mistake is shown in a dialog. */
+function xlshuffleRun_(command) {
   try {
-    return lockedSeed(SpreadsheetApp.getActiveSpreadsheet());
+    return command(SpreadsheetApp.getActiveSpreadsheet());
   } catch (exc) {
     const ui = SpreadsheetApp.getUi();
     ui.alert("xlshuffle", String((exc && exc.message) || exc), ui.ButtonSet.OK);
     return null;
   }
+}
+
+function xlshuffleRestoreLastDraw() {
+  return xlshuffleRun_(restoreLast);
+}
+
+function xlshuffleWriteSeed() {
+  return xlshuffleRun_(lockedSeed);
 }
