@@ -83,7 +83,7 @@ RULES: dict[str, Rule] = {
     # the root only for __version__ (the DuckDB engine's record names the tool's version)
     "sql": rule("draw", "tabledraw", "common", "sql", "__init__", lazy=("duckdb",)),
     # the Apps Script file for Google Sheets, built from JavaScript sources (stdlib only)
-    "sheets": rule("sheets"),
+    "sheets": rule("common", "sheets"),
     "filedraw": rule(
         "draw", "tabledraw", "common", "lists", "workbook", "sql", "filedraw", "__init__"
     ),

@@ -51,13 +51,14 @@ def test_packaged_file_is_what_the_build_writes() -> None:
 
 def test_command_writes_the_packaged_file_and_the_manifest(tmp_path: Path) -> None:
     out, extra = tmp_path / "xlshuffle.gs", tmp_path / "appsscript.json"
-    done = subprocess.run(
-        [*PYTHON, "extension", "sheets", "-o", str(out), "--manifest", str(extra)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    for kind, path in (("sheets", out), ("sheets-manifest", extra)):
+        done = subprocess.run(
+            [*PYTHON, "extension", kind, "-o", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8") == script()
     assert json.loads(extra.read_text(encoding="utf-8"))["runtimeVersion"] == "V8"
     assert extra.read_text(encoding="utf-8") == manifest()

@@ -1,66 +1,84 @@
-"""``xlshuffle extension``: xlshuffle's functions packaged for another spreadsheet program,
-one file to install there. Each kind is a row of ``_KINDS``: its help and what it writes."""
+"""``xlshuffle extension``: the spreadsheet extensions, built from this installation.
+
+``xlshuffle extension sheets -o xlshuffle.gs`` writes Google Sheets' Apps Script file (the
+worksheet functions and a draw-and-lock menu: :func:`xlshuffle.sheets.script`), and
+``xlshuffle extension sheets-manifest -o appsscript.json`` its optional manifest. Each kind
+of extension is one row of :data:`BUILDERS`: its subcommand, what it writes, the file name it
+suggests and the function that writes it; adding one is adding a row.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from ..common.files import write_atomically
-from . import UsageError
-
-__all__ = ["register"]
+__all__ = ["BUILDERS", "Builder", "register"]
 
 
-def _sheets() -> str:
-    from ..sheets import script
+@dataclass(frozen=True)
+class Builder:
+    """One kind of extension: ``build(output)`` writes it and returns what it holds."""
 
-    return script()
-
-
-def _sheets_manifest() -> str:
-    from ..sheets import manifest
-
-    return manifest()
+    name: str
+    help: str
+    suffix: str
+    build: Callable[[str], list[str]]
 
 
-#: kind -> (help, the file's text, its manifest's text or None)
-_KINDS: dict[str, tuple[str, Callable[[], str], Callable[[], str] | None]] = {
-    "sheets": (
-        "Google Sheets: one Apps Script file of custom functions and a draw-and-lock menu "
-        "(docs/sheets.md)",
+def _sheets(output: str) -> list[str]:
+    from ..sheets import write_script
+
+    return write_script(output)
+
+
+def _sheets_manifest(output: str) -> list[str]:
+    from ..sheets import write_manifest
+
+    return write_manifest(output)
+
+
+#: The extensions, by subcommand.
+BUILDERS = (
+    Builder(
+        "sheets",
+        "Google Sheets' Apps Script file (.gs): the worksheet functions and a draw-and-lock "
+        "menu, to paste into Extensions > Apps Script (docs/sheets.md)",
+        ".gs",
         _sheets,
+    ),
+    Builder(
+        "sheets-manifest",
+        "the Apps Script manifest (appsscript.json) for the .gs file, optional: the V8 "
+        "runtime, the scopes of the menu, the script's time zone",
+        ".json",
         _sheets_manifest,
     ),
-}
+)
 
 
-def register(sub: Any) -> None:
-    """Add ``extension`` to the ``xlshuffle`` parser."""
-    p = sub.add_parser(
+def register(subparsers: Any) -> None:
+    """Add ``extension`` and a subcommand per :data:`BUILDERS` row to the parser."""
+    p = subparsers.add_parser(
         "extension",
-        help="write xlshuffle's functions for another spreadsheet program",
-        description="Write the file that installs xlshuffle's worksheet functions in another "
-        "spreadsheet program: " + "; ".join(f"{k}: {v[0]}" for k, v in _KINDS.items()) + ".",
+        help="write a spreadsheet's extension holding the worksheet functions",
+        description="Write the extension that gives a spreadsheet xlshuffle's worksheet "
+        "functions, built from this installation: the same functions, the same results for "
+        "the same seed as Excel and the command line.",
     )
-    p.add_argument("kind", choices=sorted(_KINDS), help="the program")
-    p.add_argument("-o", "--output", required=True, help="the file to write (e.g. xlshuffle.gs)")
-    p.add_argument(
-        "--manifest",
-        metavar="FILE",
-        help="also write the program's manifest (sheets: appsscript.json, optional)",
-    )
-    p.set_defaults(func=_cmd_extension)
+    kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
+    for b in BUILDERS:
+        k = kinds.add_parser(b.name, help=b.help, description=b.help)
+        k.add_argument(
+            "-o", "--output", required=True, metavar="FILE", help=f"the file to write ({b.suffix})"
+        )
+        k.set_defaults(func=_run, builder=b)
 
 
-def _cmd_extension(args: argparse.Namespace) -> int:
-    _, text, manifest = _KINDS[args.kind]
-    if args.manifest and manifest is None:
-        raise UsageError(f"{args.kind} has no manifest: leave out --manifest")
-    write_atomically(args.output, text().encode("utf-8"))
-    print(f"wrote {args.output}")
-    if args.manifest and manifest is not None:
-        write_atomically(args.manifest, manifest().encode("utf-8"))
-        print(f"wrote {args.manifest}")
+def _run(args: argparse.Namespace) -> int:
+    builder: Builder = args.builder
+    entries = builder.build(args.output)
+    print(f"wrote {args.output}: {len(entries)} files", file=sys.stderr)
     return 0

@@ -19,7 +19,9 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-__all__ = ["FILE", "manifest", "script"]
+from ..common.files import write_atomically
+
+__all__ = ["FILE", "manifest", "script", "write_manifest", "write_script"]
 
 #: The built Apps Script file, beside this module.
 FILE = "xlshuffle.gs"
@@ -45,3 +47,15 @@ def manifest() -> str:
         ],
     }
     return json.dumps(body, indent=2) + "\n"
+
+
+def write_script(output: str) -> list[str]:
+    """Write :func:`script` to ``output`` (all at once, or not at all); the files it holds."""
+    write_atomically(output, script().encode("utf-8"))
+    return [FILE]
+
+
+def write_manifest(output: str) -> list[str]:
+    """Write :func:`manifest` to ``output``; the files it holds."""
+    write_atomically(output, manifest().encode("utf-8"))
+    return ["appsscript.json"]
