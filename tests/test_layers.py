@@ -17,6 +17,7 @@ Layers, from the bottom::
     lab       the fairness lab (stdlib; matplotlib only in lab.plots; tabledraw's prize tables)
     lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
+    sheets    xlshuffle's functions for Google Sheets: one Apps Script file (stdlib)
     sql       ticket draws as SQL queries (sql.query: the core only) and DuckDB as an
               engine for big CSV/TSV and Parquet files (duckdb imported when it runs)
     filedraw  one typed draw request run on a file by the list or workbook engine, and
@@ -89,6 +90,8 @@ RULES: dict[str, Rule] = {
     "sql.query": rule("draw"),
     # the root only for __version__ (the DuckDB engine's record names the tool's version)
     "sql": rule("draw", "tabledraw", "common", "sql", "__init__", lazy=("duckdb",)),
+    # the Apps Script file for Google Sheets, built from JavaScript sources (stdlib only)
+    "sheets": rule("common", "sheets"),
     "filedraw": rule(
         "draw", "tabledraw", "common", "lists", "workbook", "sql", "filedraw", "__init__"
     ),

@@ -13,4 +13,21 @@ export default [
     files: ["tests/**/*.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
   },
+  // The Apps Script file's modules, linted from the repository's root (scripts/check):
+  // eslint -c verifier/eslint.config.js src/xlshuffle/sheets/js tests/sheets
+  {
+    files: ["src/xlshuffle/sheets/js/**/*.js"],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      globals: { Utilities: "readonly", SpreadsheetApp: "readonly" },
+    },
+  },
+  {
+    // its top-level functions are what Sheets calls: custom functions and menu commands
+    files: ["src/xlshuffle/sheets/js/sheets/main.js"],
+    rules: {
+      "no-unused-vars": ["error", { varsIgnorePattern: "^(?:[A-Z]+|onOpen|xlshuffle[A-Z]\\w*)$" }],
+    },
+  },
 ];

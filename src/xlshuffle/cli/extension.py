@@ -1,8 +1,11 @@
 """``xlshuffle extension``: the spreadsheet extensions, built from this installation.
 
 ``xlshuffle extension calc -o xlshuffle.oxt`` writes LibreOffice Calc's extension (the
-worksheet functions as a UNO add-in: :func:`xlshuffle.calc.build.build_calc`). Each kind of
-extension is one row of :data:`BUILDERS`: its subcommand, what it writes, the file name it
+worksheet functions as a UNO add-in: :func:`xlshuffle.calc.build.build_calc`);
+``xlshuffle extension sheets -o xlshuffle.gs`` writes Google Sheets' Apps Script file (the
+worksheet functions and a draw-and-lock menu: :func:`xlshuffle.sheets.script`), and
+``xlshuffle extension sheets-manifest -o appsscript.json`` its optional manifest. Each kind
+of extension is one row of :data:`BUILDERS`: its subcommand, what it writes, the file name it
 suggests and the function that writes it; adding one is adding a row.
 """
 
@@ -33,6 +36,18 @@ def _calc(output: str) -> list[str]:
     return build_calc(output)
 
 
+def _sheets(output: str) -> list[str]:
+    from ..sheets import write_script
+
+    return write_script(output)
+
+
+def _sheets_manifest(output: str) -> list[str]:
+    from ..sheets import write_manifest
+
+    return write_manifest(output)
+
+
 #: The extensions, by subcommand.
 BUILDERS = (
     Builder(
@@ -41,6 +56,20 @@ BUILDERS = (
         "(needs the LibreOffice SDK's unoidl-write: apt-get install libreoffice-dev)",
         ".oxt",
         _calc,
+    ),
+    Builder(
+        "sheets",
+        "Google Sheets' Apps Script file (.gs): the worksheet functions and a draw-and-lock "
+        "menu, to paste into Extensions > Apps Script (docs/sheets.md)",
+        ".gs",
+        _sheets,
+    ),
+    Builder(
+        "sheets-manifest",
+        "the Apps Script manifest (appsscript.json) for the .gs file, optional: the V8 "
+        "runtime, the scopes of the menu, the script's time zone",
+        ".json",
+        _sheets_manifest,
     ),
 )
 

@@ -3,7 +3,7 @@
  * its exact rejection (randbelow).
  */
 
-import { TWO64, UTF8, concatBytes, sha256, u64be } from "./bytes.js";
+import { TWO64, UTF8, concatBytes, sha256, sha256All, u64be } from "./bytes.js";
 import { seedBytes } from "./seeds.js";
 
 export const PROTOCOL = "xlshuffle/draw/v1";
@@ -28,7 +28,7 @@ export async function subKey(what, key, labelBytes) {
 
 /**
  * Section 3: the words of SHA-256(key + b as 8 bytes big-endian), b = 0, 1, ... Blocks are
- * hashed in growing batches through WebCrypto, whose digest is asynchronous.
+ * hashed in growing batches (sha256All): WebCrypto's digest is asynchronous.
  */
 export class Stream {
   constructor(key) {
@@ -44,15 +44,15 @@ export class Stream {
   }
 
   async refill() {
-    const pending = [];
+    const blocks = [];
     for (let i = 0; i < this.batch; i++) {
-      pending.push(crypto.subtle.digest("SHA-256", concatBytes(this.key, u64be(this.block + i))));
+      blocks.push(concatBytes(this.key, u64be(this.block + i)));
     }
     this.block += this.batch;
     this.batch = Math.min(this.batch * 2, 2048);
     const words = [];
-    for (const digest of await Promise.all(pending)) {
-      const view = new DataView(digest);
+    for (const digest of await sha256All(blocks)) {
+      const view = new DataView(digest.buffer, digest.byteOffset, 32);
       for (let k = 0; k < 32; k += 8) words.push(view.getBigUint64(k, false));
     }
     this.words = words;

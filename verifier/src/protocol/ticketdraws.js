@@ -5,7 +5,7 @@
  * stream, are tickets.js.)
  */
 
-import { UTF8, sha256, toHex } from "./bytes.js";
+import { UTF8, sha256, toHex, whenAll } from "./bytes.js";
 import { canonicalId } from "./exclusions.js";
 import { compareCodePoints } from "./python.js";
 import { seedBytes } from "./seeds.js";
@@ -101,7 +101,7 @@ export async function ticketsOf(ids, seed, { weights = null, method = "ticket" }
     const out = [];
     for (let at = 0; at < texts.length; at += BATCH) {
       const some = texts.slice(at, at + BATCH);
-      const got = await Promise.all(some.map((t) => rivestOf(h, t)));
+      const got = await whenAll(some.map((t) => rivestOf(h, t)));
       got.forEach((t, x) => out.push({ entrant: at + x, id: some[x], ticket: t, tickets: 1n }));
     }
     return out;
@@ -112,7 +112,7 @@ export async function ticketsOf(ids, seed, { weights = null, method = "ticket" }
   const best = new Array(texts.length).fill(null);
   let pending = [];
   const settle = async () => {
-    const got = await Promise.all(pending.map(([, p]) => p));
+    const got = await whenAll(pending.map(([, p]) => p));
     got.forEach((t, x) => {
       const n = pending[x][0];
       if (best[n] === null || t < best[n]) best[n] = t;
