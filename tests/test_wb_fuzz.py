@@ -243,7 +243,7 @@ def test_a_member_needing_a_zip_version_no_one_defined_is_refused(tmp_path: Path
 # --------------------------------------------------------------------------- cost
 
 
-#: Seconds and peak memory (KB, the child's own high-water mark) one entry point may take on the
+#: CPU seconds and peak memory (KB, the child's own high-water mark) one entry point may take on the
 #: adversarial workbooks of tests/wb_costly.py, all of them small in real content.
 COST_SECONDS = 5.0
 COST_KB = 300 * 1024
