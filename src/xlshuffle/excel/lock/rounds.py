@@ -61,6 +61,10 @@ ROUND_MODE = "round"
 DRAW_MODES = ("raffle", "prizes")
 #: The record the round's command line has the draw write, and what the rounds follow.
 DRAW_RECORD = "draw.json"
+#: The longest reason a round takes: it goes into a Note cell and every later round's
+#: command line, which one cell (at most 32,767 characters) holds.
+MAX_REASON = 500
+_MAX_CELL = 32_767
 
 _AT = {name: i for i, name in enumerate(LOG_COLUMNS)}
 Entry = dict[str, str]
@@ -466,6 +470,11 @@ def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "")
     why = "" if reason is None else log_text(reason).strip()
     if not why:
         raise OptionError("reason: say why the winner is replaced (it goes in the Draw log)")
+    if len(why) > MAX_REASON:
+        raise OptionError(
+            f"reason: {len(why):,} characters; a round's reason has at most {MAX_REASON} "
+            "(it goes into a cell and the log's command line): say it shorter"
+        )
     asked = "" if winner is None else log_text(winner).strip()
     log = log_sheet(book)
     if log is None:
@@ -506,6 +515,12 @@ def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "")
     before_grid, after_grid = locked.grid(last), locked.grid(after)
     number = len(locked.rounds) + 1
     command = round_command(locked.sample, [*locked.asked, (out.id, change["reason"])])
+    if len(command) > _MAX_CELL:
+        raise OptionError(
+            f"the round's command line would be {len(command):,} characters, more than a "
+            f"cell holds ({_MAX_CELL:,}): take further rounds on the command line (xlshuffle "
+            "redraw, from the last round's record)"
+        )
     given = change["given_to"]
     prize = f" ({out.prize}, place {out.place})" if out.prize is not None else ""
     texts = dict.fromkeys(LOG_COLUMNS, "")
