@@ -347,6 +347,7 @@ REFUSED = [
     (("T-1", ""), None, "reason: say why the winner is replaced (it goes in the Draw log)"),
     (("T-1", "   "), None, "reason: say why the winner is replaced"),
     (("T-1", "x" * 501), None, "reason: 501 characters; a round's reason has at most 500"),
+    (("T-1", "2026-12-04T18:00:00Z"), None, "reason: a date and time alone is read back"),
     (
         ("T-1", "away", "Name"),
         None,

@@ -47,9 +47,10 @@ REPLACED = "replaced"
 
 @dataclass(frozen=True)
 class Placed:
-    """One drawn entrant: its data row (0-based), ID, fields, prize (None without a prize
-    table), place within its prize and role, its role's rank among the reserves, and a
-    note (why it was replaced, or whom it replaces)."""
+    """One drawn entrant: its data row (0-based; Excel's rounds, which read the locked
+    result rather than the list, number the result's rows), ID, fields, prize (None
+    without a prize table), place within its prize and role, its role's rank among the
+    reserves, and a note (why it was replaced, or whom it replaces)."""
 
     row: int
     id: str

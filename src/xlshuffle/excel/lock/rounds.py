@@ -27,6 +27,7 @@ place drawn afresh needs a committed draw, on the command line (protocol section
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 from typing import Any
@@ -67,6 +68,9 @@ MAX_REASON = 500
 _MAX_CELL = 32_767
 
 _AT = {name: i for i, name in enumerate(LOG_COLUMNS)}
+_DATE_TIME = re.compile(
+    r"-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?"
+)
 Entry = dict[str, str]
 
 
@@ -458,6 +462,69 @@ def _no_reserve(prize: str | None) -> OptionError:
     )
 
 
+def _reason(reason: Any) -> str:
+    """The reason as the round keeps it (outer spaces stripped), refused when blank."""
+    why = "" if reason is None else log_text(reason).strip()
+    if not why:
+        raise OptionError("reason: say why the winner is replaced (it goes in the Draw log)")
+    if _DATE_TIME.fullmatch(why):  # xlwings reads such a text back as a date and time
+        raise OptionError(
+            "reason: a date and time alone is read back from the cell as a date: say why "
+            "in words (no answer by 2026-12-04T18:00:00Z)"
+        )
+    if len(why) > MAX_REASON:
+        raise OptionError(
+            f"reason: {len(why):,} characters; a round's reason has at most {MAX_REASON} "
+            "(it goes into a cell and the log's command line): say it shorter"
+        )
+    return why
+
+
+def _unchanged(locked: _Locked, current: Rows) -> None:
+    """Refuse a result whose cells are not the standing the log gives, or a Note column
+    that is not empty before the first round."""
+    draw = locked.draw
+    if values_sha256(current) == values_sha256(locked.grid(locked.standings[-1])):
+        return
+    if not locked.rounds and any(log_text(row[-1]) for row in current):
+        top, _, bottom, right = locked.corners
+        notes = locked.sheet.range((top, right), (bottom, right))
+        raise OptionError(
+            f"the cells {a1(notes)} right of the result {draw['output']} are not empty: "
+            "a round writes its notes there, so clear them"
+        )
+    when = locked.rounds[-1][1]["time (UTC)"] if locked.rounds else draw["time (UTC)"]
+    raise WorkbookError(
+        f"{locked.sheet.name}!{a1(locked.range())} changed since the last round at {when}: "
+        "put it back; nothing was written"
+    )
+
+
+def _log_row(
+    locked: _Locked, before: Standing, after: Standing, command: str, what: str
+) -> list[str]:
+    """The round's ``Draw log`` row: the draw's fields, the result's hashes before and
+    after, the command line and ``what`` (the options' words)."""
+    draw = locked.draw
+    texts = dict.fromkeys(LOG_COLUMNS, "")
+    texts.update(
+        {
+            "time (UTC)": now(),
+            "mode": ROUND_MODE,
+            "output": a1(locked.range()),
+            "protocol": PROTOCOL,
+            "version": version(),
+            "input sha256": values_sha256(locked.grid(before)),
+            "output sha256": values_sha256(locked.grid(after)),
+            "command line": command,
+            "options": what,
+        }
+    )
+    for name in ("sheet", "range", "k", "seed", "seed from", "reserves", "tickets", "method"):
+        texts[name] = draw[name]
+    return [texts[name] for name in LOG_COLUMNS]
+
+
 def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "") -> Round:
     """Give the place of ``winner`` (an ID; empty: the winner in the selected row of the
     result) in a locked raffle or prize draw to the next reserve of its prize, for
@@ -467,14 +534,7 @@ def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "")
     above the list, or its letter; empty: the list's first column); a prize draw's is
     the one it was drawn with.
     """
-    why = "" if reason is None else log_text(reason).strip()
-    if not why:
-        raise OptionError("reason: say why the winner is replaced (it goes in the Draw log)")
-    if len(why) > MAX_REASON:
-        raise OptionError(
-            f"reason: {len(why):,} characters; a round's reason has at most {MAX_REASON} "
-            "(it goes into a cell and the log's command line): say it shorter"
-        )
+    why = _reason(reason)
     asked = "" if winner is None else log_text(winner).strip()
     log = log_sheet(book)
     if log is None:
@@ -482,25 +542,12 @@ def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "")
             f"there is no {LOG_SHEET!r} sheet: no locked draw to replace a winner of: "
             "lock one first (draw raffle with reserves, or draw prizes)"
         )
-    rows = log[1]
-    at, draw, picked = _pick(book, rows, asked)
-    locked, current = _locked(book, rows, at, draw, len(rows), "" if ids is None else str(ids))
-    last = locked.standings[-1]
-    if values_sha256(current) != values_sha256(locked.grid(last)):
-        if not locked.rounds and any(log_text(row[-1]) for row in current):
-            top, _, bottom, right = locked.corners
-            notes = locked.sheet.range((top, right), (bottom, right))
-            raise OptionError(
-                f"the cells {a1(notes)} right of the result {draw['output']} are not empty: "
-                "a round writes its notes there, so clear them"
-            )
-        raise WorkbookError(
-            f"{locked.sheet.name}!{a1(locked.range())} changed since the last round at "
-            f"{locked.rounds[-1][1]['time (UTC)'] if locked.rounds else draw['time (UTC)']}: "
-            "put it back; nothing was written"
-        )
+    at, draw, picked = _pick(book, log[1], asked)
+    given_ids = "" if ids is None else str(ids)
+    locked, current = _locked(book, log[1], at, draw, len(log[1]), given_ids)
+    _unchanged(locked, current)
     _check_list(locked)
-    option = "winner"
+    last, option = locked.standings[-1], "winner"
     if picked is not None:
         asked, option = last.placed[picked].id, "the selected row's ID"
         if not asked:
@@ -512,8 +559,6 @@ def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "")
     if last.reserve(out.prize) is None:
         raise _no_reserve(out.prize)
     after, change = last.replace(asked, why)
-    before_grid, after_grid = locked.grid(last), locked.grid(after)
-    number = len(locked.rounds) + 1
     command = round_command(locked.sample, [*locked.asked, (out.id, change["reason"])])
     if len(command) > _MAX_CELL:
         raise OptionError(
@@ -521,46 +566,26 @@ def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "")
             f"cell holds ({_MAX_CELL:,}): take further rounds on the command line (xlshuffle "
             "redraw, from the last round's record)"
         )
-    given = change["given_to"]
-    prize = f" ({out.prize}, place {out.place})" if out.prize is not None else ""
-    texts = dict.fromkeys(LOG_COLUMNS, "")
-    texts.update(
-        {
-            "time (UTC)": now(),
-            "sheet": draw["sheet"],
-            "range": draw["range"],
-            "mode": ROUND_MODE,
-            "k": draw["k"],
-            "output": a1(locked.range()),
-            "seed": draw["seed"],
-            "seed from": draw["seed from"],
-            "protocol": PROTOCOL,
-            "version": version(),
-            "input sha256": values_sha256(before_grid),
-            "output sha256": values_sha256(after_grid),
-            "command line": command,
-            "reserves": draw["reserves"],
-            "tickets": draw["tickets"],
-            "method": draw["method"],
-            "options": f"round {number} of the draw at {draw['time (UTC)']}: {out.id} "
-            f"replaced ({change['reason']}), the place{prize} goes to {given['id']}, "
-            f"reserve {given['reserve']}",
-        }
-    )
-    write(locked.added(), [row[locked.width :] for row in after_grid])
-    append_row(book, log, [texts[name] for name in LOG_COLUMNS])
-    return Round(
-        number=number,
+    done = Round(
+        number=len(locked.rounds) + 1,
         sheet=draw["sheet"],
         address=draw["range"],
         output_address=a1(locked.range()),
         replaced=out.id,
         reason=change["reason"],
-        given_to=str(given["id"]),
+        given_to=str(change["given_to"]["id"]),
         prize=out.prize,
-        reserve=int(given["reserve"]),
+        reserve=int(change["given_to"]["reserve"]),
         command_line=command,
     )
+    place = f" ({out.prize}, place {out.place})" if out.prize is not None else ""
+    what = (
+        f"round {done.number} of the draw at {draw['time (UTC)']}: {out.id} replaced "
+        f"({done.reason}), the place{place} goes to {done.given_to}, reserve {done.reserve}"
+    )
+    write(locked.added(), [row[locked.width :] for row in locked.grid(after)])
+    append_row(book, log, _log_row(locked, last, after, command, what))
+    return done
 
 
 def undo_round(book: Any, rows: Rows, index: int) -> None:
