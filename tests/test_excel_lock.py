@@ -43,6 +43,7 @@ SCRIPTS = (
     "draw_prizes",
     "draw_raffle",
     "draw_winners",
+    "replace_winner",
     "restore_last_draw",
     "shuffle_rows",
     "write_allocation_list",
@@ -55,7 +56,7 @@ WRITES = {"setValues", "rangeClearContents", "addSheet", "setNumberFormat"}
 # --------------------------------------------------------------------------- registration
 
 
-def test_twelve_scripts_registered_by_xlwings_with_a_button_name() -> None:
+def test_every_script_is_registered_by_xlwings_with_a_button_name() -> None:
     meta = {m["function_name"]: m for m in custom_scripts_meta(scripts)}
     assert sorted(meta) == sorted(SCRIPTS)
     assert all(m["name"].startswith("xlshuffle: ") and m["lazy"] is False for m in meta.values())
@@ -451,6 +452,7 @@ def test_the_windows_add_in_imports_a_vba_sub_per_command(monkeypatch: pytest.Mo
         "Sub draw_raffle(Optional k, Optional reserves, Optional tickets)",
         "Sub deal_cards(Optional cards, Optional hands)",
         "Sub assign_groups(Optional k)",
+        "Sub replace_winner(Optional winner, Optional reason, Optional ids)",
         "Sub restore_last_draw()",
         "Sub write_seed()",
     ):

@@ -150,6 +150,20 @@ def _committed() -> Excel:
     return copy.deepcopy(_COMMITTED[0])
 
 
+_RAFFLED: list[Excel] = []
+
+
+def _raffled() -> Excel:
+    """The seeded raffle drawn once (2 winners, 2 reserves by the tickets in column B),
+    the first row of its result (D2) selected: a round of it."""
+    if not _RAFFLED:
+        book = _raffle()
+        book.script("draw_raffle", 2, 2, "n")
+        book.select("D2")
+        _RAFFLED.append(book)
+    return copy.deepcopy(_RAFFLED[0])
+
+
 # Draw and lock: (script, the workbook it runs on, its arguments).
 SCRIPT_CASES: list[tuple[str, Any, list[Any]]] = [
     ("shuffle_rows", _seeded, []),
@@ -166,6 +180,8 @@ SCRIPT_CASES: list[tuple[str, Any, list[Any]]] = [
     ("commit_selection", _seeded, ["groups", 2, "drand quicknet round 123"]),
     ("draw_committed", _committed, ["4 17 23 38 45 / 9f1c"]),
     ("draw_committed", _committed, ["2026/12/04"]),  # a mistake: the same one line
+    ("replace_winner", _raffled, ["", "no answer"]),  # the selected row's winner
+    ("replace_winner", _raffled, ["Nobody", "away"]),  # a mistake: the same one line
     ("shuffle_rows", people, []),  # a fresh seed from Pyodide's OS
 ]
 

@@ -3,7 +3,7 @@
 Import them into Lite's ``main.py`` (``from xlshuffle.excel.scripts import *``) or into
 the module an xlwings Server loads its scripts from; each shows as a button, and its
 arguments (``k``, ``reserves``, ``tickets``, ``cards``, ``hands``, ``balance``, ``ids``,
-``arms``...) as form fields above
+``arms``, ``winner``, ``reason``...) as form fields above
 it. Every script is a thin wrapper over :mod:`xlshuffle.excel.lock` and gets the
 workbook from xlwings (``book: xw.Book``: the Office.js workbook as JSON, whose writes go
 back to Excel as actions when the script returns).
@@ -39,6 +39,7 @@ __all__ = [
     "draw_prizes",
     "draw_raffle",
     "draw_winners",
+    "replace_winner",
     "restore_last_draw",
     "shuffle_rows",
     "write_allocation_list",
@@ -87,6 +88,18 @@ def draw_prizes(
 ) -> None:
     """Draws every winner and reserve of the prize table on the sheet named prizes."""
     _report(_run("draw prizes", lock.draw_prizes, book, prizes, tickets, ids))
+
+
+@xw.script(name="xlshuffle: replace a winner by the next reserve")
+def replace_winner(book: xw.Book, winner: str = "", reason: str = "", ids: str = "") -> None:
+    """Gives a winner's place in the locked raffle or prize draw to the next reserve."""
+    done = _run("replace winner", lock.replace_winner, book, winner, reason, ids)
+    prize = f" ({done.prize})" if done.prize is not None else ""
+    print(
+        f"xlshuffle: round {done.number}: {done.replaced} replaced ({done.reason}), the "
+        f"place{prize} goes to {done.given_to}, reserve {done.reserve}; written to "
+        f"{done.sheet}!{done.output_address}, logged on the {lock.LOG_SHEET!r} sheet"
+    )
 
 
 @xw.script(name="xlshuffle: deal from the selected cards")

@@ -34,6 +34,7 @@ __all__ = [
     "draw_prizes",
     "draw_raffle",
     "draw_winners",
+    "replace_winner",
     "restore_last_draw",
     "shuffle_rows",
     "write_allocation_list",
@@ -86,6 +87,12 @@ def draw_raffle(k: Any = 1, reserves: Any = 0, tickets: Any = "Tickets") -> Any:
 def draw_prizes(prizes: Any = "Prizes", tickets: Any = "Tickets", ids: Any = "") -> Any:
     """Draws every winner and reserve of the prize table on the sheet named prizes."""
     _run("draw prizes", lock.draw_prizes, prizes, tickets, ids)
+
+
+@_sub
+def replace_winner(winner: Any = "", reason: Any = "", ids: Any = "") -> Any:
+    """Gives a winner's place in the locked raffle or prize draw to the next reserve."""
+    _run("replace winner", lock.replace_winner, winner, reason, ids)
 
 
 @_sub

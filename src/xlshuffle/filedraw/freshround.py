@@ -6,89 +6,28 @@ A round is committed to as its draw was, before the randomness exists: its commi
 and why, the **pool** (the draw's entrants not yet drawn, by count and digest) and the
 public source announced. Once the value is out, the seed is section 17's rule over the
 round's commitment hash, and :meth:`Pool.draw` draws one entrant of the pool by the draw's
-own rule (a deal, tickets, a ticket order). :mod:`.rounds` builds the standing and the
-record around it; nothing here reads a file but a round's commitment.
+own rule (a deal, tickets, a ticket order; the pool is :mod:`xlshuffle.tabledraw.pool`'s).
+:mod:`.rounds` builds the standing and the record around it; nothing here reads a file
+but a round's commitment.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from ..draw.commit import commit_seed, commitment_sha256
-from ..draw.errors import ListError, OptionError, SizeError
+from ..draw.errors import ListError, OptionError
 from ..draw.protocol import PROTOCOL
-from ..draw.raffle import exclusion_digest
-from ..draw.seed import Seed
-from ..tabledraw.entrants import Entrants
-from ..tabledraw.exclusions import Exclusion
-from ..tabledraw.raffle_options import DrawOptions
-from ..tabledraw.raffles import choose
+from ..tabledraw.pool import Pool
 from .commitment import Commitment, checked_hash
 
 __all__ = ["ROUND_VERSION", "Pool", "load_round", "round_commitment", "round_of_record"]
 
 #: The version of a round's commitment (protocol section 19, step 3).
 ROUND_VERSION = 1
-
-
-@dataclass(frozen=True)
-class Pool:
-    """Who a draw can still draw (section 19, step 2): the draw's entrants (``ents``,
-    entrant ``i`` being data row ``rows[i]``), its options, the entrants its exclusion left
-    out and each entrant's canonical ID."""
-
-    ents: Entrants
-    opts: DrawOptions
-    excluded: frozenset[int]
-    ids: tuple[str, ...]
-    rows: tuple[int, ...]
-
-    def check(self) -> None:
-        """Refuse a draw that has no fresh rounds: strata, an audit's selection."""
-        if self.opts.strata is not None:
-            raise OptionError(
-                "a draw with strata has no fresh rounds (protocol section 19): draw the "
-                "stratum again as a new committed draw, excluding the entrants drawn"
-            )
-        if self.opts.method in ("systematic", "mus"):
-            raise OptionError("an audit's selection has no rounds: a round replaces a winner")
-
-    def members(self, drawn: Iterable[str]) -> list[int]:
-        """The pool's entrants, in input order: not excluded, ID neither blank nor drawn."""
-        gone = {*drawn, ""}
-        return [i for i in range(self.ents.n) if i not in self.excluded and self.ids[i] not in gone]
-
-    def account(self, drawn: Iterable[str]) -> dict[str, Any]:
-        """The round commitment's ``pool``: its size (distinct IDs) and digest."""
-        ids = {self.ids[i] for i in self.members(drawn)}
-        return {"entrants": len(ids), "sha256": exclusion_digest(sorted(ids))}
-
-    def draw(self, seed: str, drawn: Iterable[str]) -> int:
-        """The data row drawn from the pool with ``seed`` (section 19, step 5): the
-        draw's own rule, one winner, no reserves, no prize table, no rate."""
-        self.check()
-        keep = set(self.members(drawn))
-        if not keep:
-            raise ListError("the pool is empty: every entrant has been drawn or excluded")
-        o = self.opts
-        one = DrawOptions(
-            k=1,
-            method=o.method,
-            weights=o.weights,
-            id=o.id,
-            one_entry_per_id=o.one_entry_per_id,
-            weight_scale=o.weight_scale,
-        )
-        out = tuple(i for i in range(self.ents.n) if i not in keep)
-        try:
-            chosen = choose(self.ents, one, Seed.given(seed).stream(), Exclusion("", 0, out))
-        except SizeError as exc:
-            raise ListError(f"the pool cannot be drawn: {exc}") from None
-        return self.rows[chosen.rows[0]]
 
 
 def round_commitment(

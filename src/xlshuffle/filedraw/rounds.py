@@ -4,7 +4,8 @@ record that links to the one before it, and nothing earlier is rewritten.
 ``xlshuffle redraw R --replace ID --reason TEXT`` reads the draw of ``R`` again from its
 input (a CSV/TSV list or a workbook), finds where every drawn entrant stands after the
 rounds before (:func:`standing`), gives the place of ``ID`` to the first reserve of its
-prize not yet called (the next reserve by rank, without a prize table), writes the whole
+prize not yet called (the next reserve by rank, without a prize table: the rule is
+:mod:`xlshuffle.tabledraw.rounds`', which Excel's rounds call too), writes the whole
 table, replaced winners kept and marked with the reason, and a record of the round holding
 the SHA-256 of the record before it. When no reserve is left, a committed draw's place is
 drawn again from fresh public randomness (protocol section 19): :func:`commit_round`
@@ -15,12 +16,10 @@ draw and checks every step.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
@@ -29,12 +28,14 @@ from ..common.files import write_atomically
 from ..draw.commit import commit_seed, reveal_values
 from ..draw.errors import ListError, OptionError
 from ..draw.protocol import PROTOCOL
-from ..draw.raffle import RESERVE, WINNER, canonical_id
+from ..draw.raffle import canonical_id
+from ..tabledraw.pool import Pool
 from ..tabledraw.raffle_options import DrawOptions
-from ..tabledraw.raffles import Drawn, replay
+from ..tabledraw.raffles import replay
+from ..tabledraw.rounds import REPLACED, Placed, Standing, placed_of
 from ..tabledraw.winners import csv_text, delimiter_for
 from .commitment import Commitment, checked_hash
-from .freshround import Pool, round_commitment, round_of_record
+from .freshround import round_commitment, round_of_record
 
 __all__ = [
     "REPLACED",
@@ -47,180 +48,6 @@ __all__ = [
 ]
 
 PathLike = str | os.PathLike[str]
-
-#: The role of a winner whose place went to a reserve.
-REPLACED = "replaced"
-
-
-@dataclass(frozen=True)
-class Placed:
-    """One drawn entrant: its data row (0-based), ID, fields, prize (None without a prize
-    table), place within its prize and role, its role's rank among the reserves, and a
-    note (why it was replaced, or whom it replaces)."""
-
-    row: int
-    id: str
-    values: tuple[object, ...]
-    prize: str | None
-    place: int
-    role: str
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Standing:
-    """Every drawn entrant of a draw after its rounds, in draw order, and the list's
-    labels (its header fields). ``pool`` is who the draw can still draw and ``row_values``
-    a data row's fields (for a fresh round); ``commitment`` the hash of the draw's
-    commitment (None for a draw that was not committed)."""
-
-    labels: tuple[str, ...]
-    placed: tuple[Placed, ...]
-    prizes: bool
-    pool: Pool | None = field(default=None, compare=False)
-    row_values: Callable[[int], tuple[object, ...]] | None = field(default=None, compare=False)
-    commitment: str | None = field(default=None, compare=False)
-
-    def table(self) -> list[list[object]]:
-        """The rows ``redraw`` writes: the labels, then each drawn entrant's fields and
-        its Prize (with a prize table), Place, Role and Note."""
-        added = zip(self.placed, self.added(), strict=True)
-        return [self.added_labels(), *([*p.values, *x] for p, x in added)]
-
-    def added_labels(self) -> list[object]:
-        """The table's labels: the list's, then Prize (with a prize table), Place, Role
-        and Note."""
-        return [*self.labels, *(["Prize"] if self.prizes else []), "Place", "Role", "Note"]
-
-    def added(self) -> list[list[object]]:
-        """What the table adds to each drawn entrant's fields, in draw order."""
-        return [[*([p.prize] if self.prizes else []), p.place, p.role, p.note] for p in self.placed]
-
-    def _with(self, placed: list[Placed]) -> Standing:
-        return dataclasses.replace(self, placed=tuple(placed))
-
-    def vacancy(self, entrant: str, reason: str) -> tuple[int, Placed, str]:
-        """Where the winner ``entrant`` stands, the entrant, and the reason stripped:
-        refused unless ``entrant`` is a winner and the reason is not blank."""
-        wanted = canonical_id(entrant)
-        at = next((n for n, p in enumerate(self.placed) if p.id == wanted), None)
-        if at is None:
-            raise OptionError(
-                f"--replace {entrant}: no entrant drawn has this ID: give the ID of a winner"
-            )
-        out = self.placed[at]
-        if out.role != WINNER:
-            raise OptionError(
-                f"--replace {entrant}: this entrant is a{'n' if out.role[0] in 'aeiou' else ''} "
-                f"{out.role}, not a winner: only a winner's place can go to a reserve"
-            )
-        if not reason.strip():
-            raise OptionError("--reason: say why the winner is replaced (it goes in the record)")
-        return at, out, reason.strip()
-
-    def _reserve(self, prize: str | None) -> int | None:
-        return next(
-            (n for n, p in enumerate(self.placed) if p.role == RESERVE and p.prize == prize),
-            None,
-        )
-
-    def replace(self, entrant: str, reason: str) -> tuple[Standing, dict[str, Any]]:
-        """The standing after the winner ``entrant``'s place goes to the first reserve of
-        its prize not yet called; and the record's account of the change."""
-        at, out, why = self.vacancy(entrant, reason)
-        step = self._reserve(out.prize)
-        if step is None:
-            prize = f" of {out.prize!r}" if out.prize is not None else ""
-            raise OptionError(
-                f"--replace {entrant}: no reserve{prize} is left to call: draw the place again "
-                "from fresh public randomness (a committed draw: xlshuffle redraw R --replace "
-                "ID --reason TEXT --beacon TEXT --commit C2.json, then --commitment C2.json "
-                "--reveal VALUE), or draw again from the entrants not yet drawn (xlshuffle "
-                "sample ... --exclude R --id COL)"
-            )
-        reserve = self.placed[step]
-        placed = list(self.placed)
-        placed[at] = dataclasses.replace(out, role=REPLACED, note=why)
-        placed[step] = dataclasses.replace(
-            reserve,
-            role=WINNER,
-            place=out.place,
-            note=f"replaces {out.id} (reserve {reserve.place})",
-        )
-        change = {
-            "replace": {"id": out.id, "prize": out.prize, "place": out.place},
-            "reason": why,
-            "given_to": {"id": reserve.id, "prize": reserve.prize, "reserve": reserve.place},
-        }
-        return self._with(placed), change
-
-    def fresh_pool(
-        self, entrant: str, reason: str
-    ) -> tuple[dict[str, Any], Pool, Callable[[int], tuple[object, ...]]]:
-        """A fresh round's ``replace`` and the pool it draws from (protocol section 19),
-        refused unless the draw was committed and no reserve of the prize is left."""
-        _, out, _ = self.vacancy(entrant, reason)
-        if self.commitment is None or self.pool is None or self.row_values is None:
-            raise OptionError(
-                "a place is drawn again from fresh public randomness only in a committed draw "
-                "(xlshuffle commit, then draw): draw again from the entrants not yet drawn "
-                "(xlshuffle sample ... --exclude R --id COL)"
-            )
-        if self._reserve(out.prize) is not None:
-            prize = f" of {out.prize!r}" if out.prize is not None else ""
-            raise OptionError(
-                f"--replace {entrant}: a reserve{prize} is still to be called: the place goes "
-                "to it (redraw without --beacon or --commitment)"
-            )
-        self.pool.check()
-        place = {"id": out.id, "prize": out.prize, "place": out.place}
-        return place, self.pool, self.row_values
-
-    def drawn_ids(self) -> list[str]:
-        """The IDs drawn so far (section 19, step 1)."""
-        return [p.id for p in self.placed]
-
-    def fresh(self, entrant: str, reason: str, seed: str) -> tuple[Standing, dict[str, Any]]:
-        """The standing after the winner ``entrant``'s place goes to the entrant the pool
-        draws with ``seed`` (section 19, step 5); and the record's account of the change."""
-        at, out, why = self.vacancy(entrant, reason)
-        _, pool, values = self.fresh_pool(entrant, reason)
-        drawn = self.drawn_ids()
-        size = pool.account(drawn)["entrants"]
-        row = pool.draw(seed, drawn)
-        new = Placed(
-            row,
-            pool.ids[pool.rows.index(row)],
-            values(row),
-            out.prize,
-            out.place,
-            WINNER,
-            f"replaces {out.id} (fresh draw)",
-        )
-        placed = list(self.placed)
-        placed[at] = dataclasses.replace(out, role=REPLACED, note=why)
-        placed.append(new)
-        change = {
-            "replace": {"id": out.id, "prize": out.prize, "place": out.place},
-            "reason": why,
-            "given_to": {"id": new.id, "prize": new.prize, "pool": size},
-        }
-        return self._with(placed), change
-
-
-def _placed(
-    drawn: Drawn, ids: list[str], values: Callable[[int], tuple[object, ...]]
-) -> list[Placed]:
-    """Each drawn row (``drawn.rows``: data rows) as a Placed, in draw order."""
-    at = {label: n for n, label in enumerate(drawn.extra_labels)}
-    out = []
-    for n, (row, extra) in enumerate(zip(drawn.rows, drawn.extra, strict=True), 1):
-        prize = str(extra[at["Prize"]]) if "Prize" in at else None
-        rank = at.get("Place", at.get("Rank"))
-        place = n if rank is None else int(str(extra[rank]))
-        role = str(extra[at["Role"]]) if "Role" in at else WINNER
-        out.append(Placed(row, ids[n - 1], values(row), prize, place, role))
-    return out
 
 
 def _draw_commitment(record: dict[str, Any]) -> str | None:
@@ -266,7 +93,7 @@ def _draw_standing(record: dict[str, Any], src: str) -> Standing:
         book = drawn_again(src, record)
         ids = [canonical_id(v) for v in book.ents.values(column)]
         by_row = dict(zip(book.free, ids, strict=True))
-        placed = _placed(book.drawn, [by_row[r] for r in book.drawn.rows], book.texts)
+        placed = placed_of(book.drawn, [by_row[r] for r in book.drawn.rows], book.texts)
         pool = Pool(
             book.ents,
             DrawOptions.from_spec(spec),
@@ -292,7 +119,7 @@ def _draw_standing(record: dict[str, Any], src: str) -> Standing:
     def values(row: int) -> tuple[object, ...]:
         return tuple(ents.values(j)[row] for j in range(width))
 
-    placed = _placed(drawn, [row_ids[r] for r in drawn.rows], values)
+    placed = placed_of(drawn, [row_ids[r] for r in drawn.rows], values)
     exclusion = spec.get("exclusion") or {}
     pool = Pool(
         ents,

@@ -22,6 +22,10 @@ raffle_parts
     One stratum's draw (or the whole list's): tickets, reserves, audits.
 raffles
     Which rows win: raffles and audits over a table, strata and exclusions included.
+rounds
+    Where the drawn entrants stand after a draw's rounds, and the rule of a round.
+pool
+    Who a draw can still draw: a fresh round's pool (protocol section 19).
 teams
     Balanced teams over any table of entrants.
 winners

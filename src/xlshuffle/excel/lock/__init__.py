@@ -9,7 +9,8 @@ they are made of:
 - :mod:`.plan`: what a locked draw writes, and what ``restore last draw`` writes back;
 - :mod:`.designs`: balanced teams, per-person orders and allocation lists, locked;
 - :mod:`.committed`: commit to the selected list now, draw from a revealed value later;
-- :mod:`.prizes`: a draw with a prize table on a sheet of its own (section 9).
+- :mod:`.prizes`: a draw with a prize table on a sheet of its own (section 9);
+- :mod:`.rounds`: a winner of a locked raffle or prize draw replaced by the next reserve.
 """
 
 from .commands import (
@@ -30,6 +31,7 @@ from .commands import (
     write_seed,
 )
 from .prizes import draw_prizes
+from .rounds import replace_winner
 
 __all__ = [
     "LOG_SHEET",
@@ -43,6 +45,7 @@ __all__ = [
     "draw_raffle",
     "draw_winners",
     "message",
+    "replace_winner",
     "restore_last_draw",
     "shuffle_rows",
     "write_allocation_list",

@@ -84,6 +84,7 @@ from .log import (
     values_sha256,
 )
 from .plan import plan, undo
+from .rounds import ROUND_MODE, undo_round
 
 __all__ = [
     "LOG_SHEET",
@@ -241,7 +242,8 @@ def restore_last_draw(book: Any) -> str:
 
     A shuffle gets its original row order back (recomputed from the seed); winners,
     deals, groups and teams are cleared (their cells were empty before); the sheets that
-    orders and allocation lists added are deleted. Refused when the
+    orders and allocation lists added are deleted; a round's result gets the standing
+    before it back (:func:`~.rounds.undo_round`). Refused when the
     cells no longer hold what the draw wrote (the log's output SHA-256).
     """
     log = log_sheet(book)
@@ -280,13 +282,9 @@ def restore_last_draw(book: Any) -> str:
         )
     check_added(book, entry, added)
     if entry["mode"] == "shuffle":
-        before = undo("shuffle", current, entry["seed"])
-        if values_sha256(before) != entry["input sha256"]:
-            raise WorkbookError(
-                f"undoing the draw at {entry['time (UTC)']} does not give the logged input "
-                "back (input sha256 differs): nothing was restored"
-            )
-        write(target, before)
+        write(target, _unshuffled(current, entry))
+    elif entry["mode"] == ROUND_MODE:
+        undo_round(book, rows, index)
     elif not added:
         target.clear_contents()
     write_text(sheet.range((index + 1, column["restored (UTC)"] + 1)), [[now()]])
@@ -294,3 +292,14 @@ def restore_last_draw(book: Any) -> str:
         if name in {s.name for s in book.sheets}:
             book.sheets[name].delete()
     return f"{where}!{entry['output']}"
+
+
+def _unshuffled(current: list[list[Any]], entry: dict[str, str]) -> list[list[Any]]:
+    """A shuffle's rows before the draw, checked against the logged input."""
+    before = undo("shuffle", current, entry["seed"])
+    if values_sha256(before) != entry["input sha256"]:
+        raise WorkbookError(
+            f"undoing the draw at {entry['time (UTC)']} does not give the logged input "
+            "back (input sha256 differs): nothing was restored"
+        )
+    return before

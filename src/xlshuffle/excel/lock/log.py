@@ -58,7 +58,16 @@ Rows = list[list[Any]]
 
 #: The modes of a locked draw, as the log's ``mode`` column names them.
 LockMode = Literal[
-    "shuffle", "winners", "deal", "groups", "raffle", "teams", "orders", "allocation", "prizes"
+    "shuffle",
+    "winners",
+    "deal",
+    "groups",
+    "raffle",
+    "teams",
+    "orders",
+    "allocation",
+    "prizes",
+    "round",  # a round of a raffle or a prize draw (excel/lock/rounds.py)
 ]
 #: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
 NEW_SHEET_MODES = ("orders", "allocation")
