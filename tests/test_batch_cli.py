@@ -259,14 +259,21 @@ def test_restore_undoes_a_shuffle(tmp_path: Path, capsys):
 
 
 def test_cli_imports_without_openpyxl(tmp_path: Path):
-    code = (
-        "import sys; sys.modules['openpyxl'] = None\n"
-        "from xlshuffle.cli import main\n"
-        f"sys.exit(main(['shuffle', {str(FIXTURES / 'plain.xlsx')!r}, '--dry-run']))\n"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False
-    )
+    """openpyxl translates moved formulas: without it a sheet with none still draws, and one
+    with formulas says in one line how to install it."""
+
+    def run(name: str) -> subprocess.CompletedProcess[str]:
+        code = (
+            "import sys; sys.modules['openpyxl'] = None\n"
+            "from xlshuffle.cli import main\n"
+            f"sys.exit(main(['shuffle', {str(FIXTURES / name)!r}, '--dry-run']))\n"
+        )
+        return subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False
+        )
+
+    assert run("plain.xlsx").returncode == 0
+    proc = run("formulas.xlsx")
     assert proc.returncode == 1
     assert "pip install 'xlshuffle[xlsx]'" in proc.stderr
     assert "Traceback" not in proc.stderr

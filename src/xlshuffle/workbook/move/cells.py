@@ -59,7 +59,7 @@ def move_rows(
     data, starts, ends = sx.data, sx.starts, sx.ends
     if i0 < i1:
         quick.unnumbered = cells_unnumbered(data, starts[i0], ends[i1 - 1], sx.prefix)
-    row_of = quick.row
+    row_of = quick.renumber
     # the whitespace between rows (indentation) belongs to the places, not to the rows:
     # the k-th row written is followed by the k-th gap, so a restore gives back the bytes
     gaps: list[bytes] = []
@@ -112,33 +112,48 @@ class _QuickRows:
         self.formulas = PlainFormulas(sx, mover)
         #: No cell of the moved rows says ``r`` (:func:`~..scan.sheet.cells_unnumbered`).
         self.unnumbered = False
+        self.renumber = self._renumber()
 
     def row(self, row: bytes, i: int, src: int, dst: int) -> bytes:
         """Row ``i`` (bytes ``row``) renumbered from ``src`` to ``dst``."""
-        sx = self.sx
-        if src == dst:
-            if self.shared and b"shared" in row:
-                return _rewrite_row(sx, self.writer, i, src, dst)
-            return row if has_number(row) else rewrite_row_tag(row, tag_end(row, 0), dst)
-        q = b'%d"' % src
-        n_c = row.count(self.c_any)
-        new: bytes | None = None
-        if (
-            row.startswith(self.row_r + q)
-            and row.count(q) == n_c + 1
-            and (sx.plain or b"<!" not in row)
-            and (not n_c or row.translate(None, _CAPITALS).count(self.cell + q) == n_c)
-        ):
-            new = row.replace(q, b'%d"' % dst)
-        else:  # cells that say no r (their places counted), or the careful way
-            new = numbered_row(row, dst, sx.prefix, checked=self.unnumbered)
-        if new is not None:
-            n_f = new.count(self.fmark)
-            if not n_f:
-                return new
-            if self.formulas.plain(new, n_f):
-                return self.formulas.move(new, src, dst)
-        return _rewrite_row(sx, self.writer, i, src, dst)
+        return self.renumber(row, i, src, dst)
+
+    def _renumber(self) -> Callable[[bytes, int, int, int], bytes]:
+        """:meth:`row` as a function whose constants are its own locals: it runs once a
+        row, a million times for a million rows, where each attribute read costs."""
+        sx, shared, writer, formulas = self.sx, self.shared, self.writer, self.formulas
+        row_r, c_any, cell, fmark = self.row_r, self.c_any, self.cell, self.fmark
+        n_r, plain_sheet, prefix = len(self.row_r), sx.plain, sx.prefix
+        plain_formulas, move, move_one = formulas.plain, formulas.move, formulas.move_one
+
+        def renumber(row: bytes, i: int, src: int, dst: int) -> bytes:
+            if src == dst:
+                if shared and b"shared" in row:
+                    return _rewrite_row(sx, writer, i, src, dst)
+                return row if has_number(row) else rewrite_row_tag(row, tag_end(row, 0), dst)
+            q = b'%d"' % src
+            n_c = row.count(c_any)
+            new: bytes | None = None
+            if (
+                row.startswith(q, n_r)
+                and row.startswith(row_r)
+                and row.count(q) == n_c + 1
+                and (plain_sheet or b"<!" not in row)
+                and (not n_c or row.translate(None, _CAPITALS).count(cell + q) == n_c)
+            ):
+                new = row.replace(q, b'%d"' % dst)
+            else:  # cells that say no r (their places counted), or the careful way
+                new = numbered_row(row, dst, prefix, checked=self.unnumbered)
+            if new is not None:
+                n_f = new.count(fmark)
+                if not n_f:
+                    return new
+                if plain_formulas(new, n_f):
+                    done = move_one(new, src, dst) if n_f == 1 else None
+                    return move(new, src, dst) if done is None else done
+            return _rewrite_row(sx, writer, i, src, dst)
+
+        return renumber
 
 
 def expand_shared(
