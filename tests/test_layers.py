@@ -78,6 +78,8 @@ RULES: dict[str, Rule] = {
     ),
     # the add-in component: LibreOffice's Python and the interface the extension compiles
     "calc.component": rule("calc", third_party=("uno", "unohelper", "org")),
+    # the menu's protocol handler: LibreOffice's Python, the lock commands' one-line message
+    "calc.dispatch": rule("calc", "lock", third_party=("uno", "unohelper", "com")),
     "lab": rule("draw", "tabledraw", "common", "lab"),
     "lists": rule("draw", "tabledraw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
     "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),
