@@ -10,9 +10,11 @@ What Calc writes is held to Excel's path for the same workbook and seed: the sam
 commands through xlwings' own script machinery on a real Office.js ``xw.Book``
 (tests/excel_book.py), cell for cell and log row for log row. The workbook Calc saves as
 ``.xlsx`` keeps its ``Draw log``, whose command lines, run on the workbook as it was before
-the draw, draw the same values and write records that ``xlshuffle verify`` accepts; the
-values are also the worksheet functions' (:mod:`xlshuffle.functions`). Skipped with a note
-where LibreOffice, its SDK or its Python bridge is missing (CI requires them: ``calc``).
+the draw, draw the same values and write records that ``xlshuffle verify`` accepts, and
+whose rows the browser verifier (verifier/index.html, in Chromium) checks against that
+saved workbook; the values are also the worksheet functions' (:mod:`xlshuffle.functions`).
+Skipped with a note where LibreOffice, its SDK or its Python bridge (or Chromium, for the
+verifier page) is missing (CI requires them: ``calc``, ``chromium``).
 """
 
 from __future__ import annotations
@@ -26,11 +28,14 @@ from typing import Any
 import openpyxl
 import pytest
 
+from browser_pages import FILES_JS, chromium_browser, files_arg, opened  # noqa: F401
 from calc_office import Office, started
 from excel_book import LOG_HEADER, Excel, canonical, sheet_payload
 from excel_calls import texts
 from xlshuffle import functions
 from xlshuffle.cli import main
+
+from support import ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -281,6 +286,55 @@ def test_the_saved_log_replays_on_the_command_line_and_its_records_verify(
     replayed = [list(r) for r in openpyxl.load_workbook(out).active.iter_rows(values_only=True)]
     assert texts([r[:4] for r in replayed[1:9]]) == texts([r[:4] for r in values[1:9]])
     assert main(["verify", str(record), "--input", str(before), "--output", str(out)]) == 0
+
+
+LOGGED = {
+    "shuffle": ("shuffle_rows", "A2:D9", {}),
+    "winners": ("draw_winners", "A2:D9", {"k": 3}),
+    "raffle": ("draw_raffle", "A2:D9", {"k": 2, "reserves": 2, "tickets": "Tickets"}),
+    "groups": ("assign_groups", "A2:D9", {"k": 3}),
+    "deal": ("deal_cards", "C2:D9", {"cards": 2, "hands": 3}),
+    "teams": ("assign_balanced_teams", "A2:D9", {"k": 2, "balance": "team"}),
+}
+
+
+@pytest.mark.parametrize("mode", LOGGED)
+def test_the_browser_verifier_checks_the_log_row_against_the_saved_workbook(
+    office: Office, chromium: Any, tmp_path: Path, mode: str
+) -> None:
+    """The Draw log row, pasted into the verifier page (verifier/index.html) with the
+    workbook Calc saved as .xlsx after the draw, is verified; with a locked cell edited
+    afterwards, it is not."""
+    name, at, args = LOGGED[mode]
+    locked = tmp_path / "locked.xlsx"
+    calc = office.lock(
+        save(tmp_path / BOOK, {"Sheet1": sheet1()}),
+        [{"select": at, "command": name, "args": args}],
+        names=tuple(NAMES),
+        save=locked,
+    )
+    assert calc["results"][0]["state"] == 1, calc["results"]
+    saved = openpyxl.load_workbook(locked)
+    header, row = ([v or "" for v in r] for r in saved["Draw log"].iter_rows(values_only=True))
+    text = "\n".join("\t".join(r) for r in (header, row)) + "\n"
+    with opened(chromium, ROOT / "verifier" / "index.html", "() => window.xlshuffleVerify") as page:
+        verdict = page_verify(page, text, locked)
+        assert verdict["verified"], verdict["message"]
+        assert verdict["message"].startswith("Verified: Draw log row of ")
+        output = saved["Sheet1"][row[LOG_HEADER.index("output")].split(":")[0]]
+        output.value = "edited"
+        saved.save(locked)
+        verdict = page_verify(page, text, locked)
+        assert not verdict["verified"] and verdict["supported"], verdict["message"]
+
+
+def page_verify(page: Any, record: str, book: Path) -> dict[str, Any]:
+    """window.xlshuffleVerify with the record's text and the workbook as a File."""
+    result: dict[str, Any] = page.evaluate(
+        f"async (a) => window.xlshuffleVerify({{record: a.record, files: {FILES_JS}}})",
+        {"record": record, "files": files_arg([book])},
+    )
+    return result
 
 
 BAD = [
