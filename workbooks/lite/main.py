@@ -8989,9 +8989,9 @@ def append_row(book: Book, log: tuple[Sheet, Rows] | None, row: list[str]) -> No
 
 An unseeded worksheet function draws again whenever Excel recomputes it, and Excel on
 the web and xlwings Lite recompute more often than people expect (docs/excel.md,
-"When formulas recompute"). The commands here draw once, write the result as plain
-values (``.value`` only: formatting stays) and append a row to the ``Draw log`` sheet
-that says how anyone can recompute the draw:
+"When formulas recompute"), as Calc does on a hard recalculation. The commands here draw
+once, write the result as plain values (formatting stays) and append a row to the ``Draw
+log`` sheet that says how anyone can recompute the draw:
 
 - :func:`shuffle_rows`: shuffle the selected rows in place (``=SHUFFLE``).
 - :func:`draw_winners`: draw ``k`` of the selected rows, in draw order (``=SAMPLE``).
