@@ -30,7 +30,11 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
-# The Calc add-in's component and the tests' UNO driver import LibreOffice's `uno`, which only
-# the system's Python has: they cannot be collected for doctests here. tests/test_calc.py runs
-# them both.
-collect_ignore = ["src/xlshuffle/calc/component.py", "tests/calc_driver.py"]
+# The Calc add-in's component, its menu's protocol handler and the tests' UNO driver import
+# LibreOffice's `uno`, which only the system's Python has: they cannot be collected for
+# doctests here. tests/test_calc.py and tests/test_calc_lock.py run them.
+collect_ignore = [
+    "src/xlshuffle/calc/component.py",
+    "src/xlshuffle/calc/dispatch.py",
+    "tests/calc_driver.py",
+]

@@ -11,6 +11,17 @@ connects to the office listening on the request's port, and prints one JSON answ
   written (a text as a text, even "42"), the formulas entered (``ARRAY``: as an array
   formula over ``RANGE``), and each range read back as rows, an error cell as ``"#ERR"``;
   with ``hard_recalc``, read again after ``calculateAll`` (Calc's hard recalculation).
+- ``{"port": P, "lock": {"open": PATH, "names": [[NAME, CONTENT], ...], "steps": [...],
+  "save": PATH}}``: the workbook PATH opened (hidden), the names defined (``CONTENT`` as Calc
+  writes a reference: ``$Sheet1.$H$1``), then each step: ``{"sheet": NAME, "select":
+  "A2:C6" (or several blocks, "A2:A4,C2:C4"), "command": "shuffle_rows", "args": {...}}``,
+  the selection made on that sheet and the menu's command URL dispatched through
+  ``DispatchHelper`` with the args as ``PropertyValue``s (``"args": null``: none, as the
+  menu dispatches it); the answer holds each step's result state and line, every sheet's
+  used cells, the number format of the log's cells, and the sheets' names; with
+  ``save``, the workbook stored there as ``.xlsx`` first.
+- ``{"port": P, "menu": true}``: the office's own configuration of the extension's menu
+  (``Addons.xcu`` merged at install): its title and each entry's URL and title.
 - ``{"port": P, "terminate": true}``: close the office.
 """
 
@@ -121,11 +132,94 @@ def run(ctx, request: dict) -> dict:
         doc.close(True)
 
 
+def used(sheet) -> str:
+    cursor = sheet.createCursor()
+    cursor.gotoStartOfUsedArea(False)
+    cursor.gotoEndOfUsedArea(True)
+    return cursor.AbsoluteName.rpartition(".")[2].replace("$", "")
+
+
+def prop(name: str, value) -> PropertyValue:
+    out = PropertyValue()
+    out.Name, out.Value = name, value
+    return out
+
+
+def select(doc, sheet, address: str) -> None:
+    controller = doc.getCurrentController()
+    controller.setActiveSheet(sheet)
+    if "," not in address:
+        controller.select(sheet.getCellRangeByName(address))
+        return
+    blocks = doc.createInstance("com.sun.star.sheet.SheetCellRanges")
+    for part in address.split(","):
+        blocks.addRangeAddress(sheet.getCellRangeByName(part).getRangeAddress(), False)
+    controller.select(blocks)
+
+
+def lock(ctx, request: dict) -> dict:
+    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+    url = uno.systemPathToFileUrl(request["open"])
+    doc = desktop.loadComponentFromURL(url, "_blank", 0, (prop("Hidden", True),))
+    try:
+        origin = uno.createUnoStruct("com.sun.star.table.CellAddress")
+        for name, content in request.get("names", []):
+            doc.NamedRanges.addNewByName(name, content, origin, 0)
+        frame = doc.getCurrentController().getFrame()
+        helper = ctx.ServiceManager.createInstanceWithContext(
+            "com.sun.star.frame.DispatchHelper", ctx
+        )
+        results = []
+        for step in request.get("steps", []):
+            sheet = doc.Sheets.getByName(step.get("sheet", doc.Sheets.getByIndex(0).getName()))
+            select(doc, sheet, step["select"])
+            args = step.get("args")
+            props = () if args is None else tuple(prop(k, v) for k, v in args.items())
+            done = helper.executeDispatch(
+                frame, "org.xlshuffle.calc.lock:" + step["command"], "", 0, props
+            )
+            results.append({"state": done.State, "line": done.Result})
+        if request.get("save"):
+            filter_ = prop("FilterName", "Calc MS Excel 2007 XML")
+            doc.storeToURL(uno.systemPathToFileUrl(request["save"]), (filter_,))
+        names = list(doc.Sheets.getElementNames())
+        answer = {"results": results, "names": names, "sheets": {}}
+        for name in names:
+            sheet = doc.Sheets.getByName(name)
+            answer["sheets"][name] = grid(sheet, used(sheet))
+        if doc.Sheets.hasByName("Draw log"):
+            cell = doc.Sheets.getByName("Draw log").getCellByPosition(7, 1)
+            answer["log format"] = doc.NumberFormats.getByKey(cell.NumberFormat).FormatString
+        return answer
+    finally:
+        doc.close(True)
+
+
+def menu(ctx) -> dict:
+    provider = ctx.ServiceManager.createInstanceWithContext(
+        "com.sun.star.configuration.ConfigurationProvider", ctx
+    )
+    path = "/org.openoffice.Office.Addons/AddonUI/OfficeMenuBar/org.xlshuffle.calc.menu"
+    node = provider.createInstanceWithArguments(
+        "com.sun.star.configuration.ConfigurationAccess", (prop("nodepath", path),)
+    )
+    submenu = node.getByName("Submenu")
+    items = [submenu.getByName(n) for n in sorted(submenu.getElementNames())]
+    return {
+        "title": node.getByName("Title"),
+        "items": [[i.getByName("URL"), i.getByName("Title")] for i in items],
+    }
+
+
 def main() -> None:
     request = json.load(sys.stdin)
     ctx = connect(request["port"])
     if "install" in request:
         answer = install(ctx, request["install"])
+    elif request.get("menu"):
+        answer = menu(ctx)
+    elif "lock" in request:
+        answer = lock(ctx, request["lock"])
     elif request.get("terminate"):
         desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
         with contextlib.suppress(Exception):  # the bridge goes down with the office

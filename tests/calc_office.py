@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from xlshuffle.cli import main
 
-from support import ROOT, SYSTEM_PYTHON
+from support import ROOT, SYSTEM_PYTHON, calc_missing, require
 
 DRIVER = ROOT / "tests" / "calc_driver.py"
 
@@ -83,6 +86,21 @@ class Office:
             }
         )
 
+    def lock(
+        self,
+        path: Path,
+        steps: list[dict[str, Any]],
+        *,
+        names: tuple[tuple[str, str], ...] = (),
+        save: Path | None = None,
+    ) -> dict[str, Any]:
+        """Open the workbook ``path``, define ``names``, run the menu's commands ``steps``
+        (tests/calc_driver.py's ``lock`` request), save it as ``save`` if given."""
+        request: dict[str, Any] = {"open": str(path), "names": list(names), "steps": steps}
+        if save is not None:
+            request["save"] = str(save)
+        return self.request({"lock": request})
+
     def close(self) -> None:
         try:
             self.request({"terminate": True})
@@ -93,3 +111,15 @@ class Office:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+def started(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Office]:
+    """A module fixture's body: one office for the module, closed after it; skipped with a
+    note where LibreOffice, its SDK or its Python bridge is missing (CI requires them)."""
+    missing = calc_missing()
+    require("calc", missing is None, missing or "")
+    office = Office(tmp_path_factory.mktemp("calc"))
+    try:
+        yield office
+    finally:
+        office.close()

@@ -20,14 +20,14 @@ from typing import Any
 
 import pytest
 
-from calc_office import Office
+from calc_office import Office, started
 from excel_calls import call
 from xlshuffle import excel_serial, functions
 from xlshuffle.cli import main
 from xlshuffle.common.a1 import col_letters
 from xlshuffle.functions import arguments
 
-from support import ROOT, calc_missing, require
+from support import ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -36,13 +36,7 @@ VECTORS = json.loads((ROOT / "tests" / "vectors" / "draw-v1.json").read_text(enc
 
 @pytest.fixture(scope="module")
 def office(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Office]:
-    missing = calc_missing()
-    require("calc", missing is None, missing or "")
-    started = Office(tmp_path_factory.mktemp("calc"))
-    try:
-        yield started
-    finally:
-        started.close()
+    yield from started(tmp_path_factory)
 
 
 # --------------------------------------------------------------------------- the sheet

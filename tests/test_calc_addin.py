@@ -90,6 +90,7 @@ except ImportError:
 else:
     raise SystemExit("this Python has regex: the probe would not test the table")
 from xlshuffle.calc import call
+from xlshuffle.calc import menu, unobook  # the menu's commands load without xlwings
 text = "Zo\\u00eb e\\u0301t\\u00e9 \\U0001f1eb\\U0001f1f7 \\u0915\\u094d\\u0937a"
 print(json.dumps([
     call("SHUFFLESTR", text, "2026", None),
@@ -108,9 +109,11 @@ def test_the_built_extension_holds_its_parts_and_runs_without_regex(tmp_path: Pa
         manifest = z.read("META-INF/manifest.xml").decode()
         z.extractall(tmp_path / "unpacked")
     assert "description.xml" in names
-    for part in ("XFunctions.rdb", "CalcAddIns.xcu", "xlshuffle_calc.py"):
+    parts = ["XFunctions.rdb", "CalcAddIns.xcu", "xlshuffle_calc.py", "xlshuffle_lock.py"]
+    for part in [*parts, "ProtocolHandler.xcu", "Addons.xcu"]:
         assert part in names
         assert f'manifest:full-path="{part}"' in manifest
+    assert "pythonpath/xlshuffle/lock/commands.py" in names
     assert "pythonpath/xlshuffle/draw/graphemetable.py" in names
     assert not any("excel/" in n or "workbook/" in n or n.endswith(".pyc") for n in names)
     done = subprocess.run(
@@ -131,3 +134,23 @@ def test_the_built_extension_holds_its_parts_and_runs_without_regex(tmp_path: Pa
         call("SHUFFLE", tuple((float(n),) for n in range(1, 11)), 42.0, None, None)
     )
     assert sys.modules.get("regex") is not None
+
+
+def test_the_menu_has_an_entry_per_command_and_its_urls_go_to_the_handler() -> None:
+    """Addons.xcu and ProtocolHandler.xcu as LibreOffice reads them (its registry schema):
+    each command of the menu once, in order, under the protocol the handler takes."""
+    from xlshuffle.calc.build import addons_xcu, protocol_handler_xcu
+    from xlshuffle.calc.menu import COMMANDS, HANDLER, PROTOCOL
+
+    oor = "{http://openoffice.org/2001/registry}"
+    addons = ET.fromstring(addons_xcu())
+    menu = addons.find(f"./node/node/node[@{oor}name='org.xlshuffle.calc.menu']")
+    assert menu is not None
+    items = menu.findall(f"./node[@{oor}name='Submenu']/node")
+    props = [{p.get(f"{oor}name"): p.findtext("value") for p in item} for item in items]
+    assert [p["URL"] for p in props] == [PROTOCOL + c.name for c in COMMANDS]
+    assert [p["Title"] for p in props] == [c.title for c in COMMANDS]
+    assert {p["Context"] for p in props} == {"com.sun.star.sheet.SpreadsheetDocument"}
+    handler = ET.fromstring(protocol_handler_xcu()).find("./node/node")
+    assert handler is not None and handler.get(f"{oor}name") == HANDLER
+    assert handler.findtext("./prop/value") == PROTOCOL + "*"

@@ -12,8 +12,10 @@ Layers, from the bottom::
     tabledraw the draws over a table of values the edges share (raffles, audits, teams)
     common    the typed request and record, and stdlib utilities (file writing, progress)
     functions the worksheet functions as plain Python, for any spreadsheet (stdlib)
-    excel     the worksheet functions in Excel, through xlwings
-    calc      the worksheet functions in LibreOffice Calc: a UNO add-in, and its .oxt
+    lock      draw and lock for any spreadsheet, through a small protocol of a book (stdlib)
+    excel     the worksheet functions and draw and lock in Excel, through xlwings
+    calc      the worksheet functions and draw and lock in LibreOffice Calc: a UNO add-in,
+              a menu, and its .oxt
     lab       the fairness lab (stdlib; matplotlib only in lab.plots; tabledraw's prize tables)
     lists     draws on text lines and CSV/TSV lists, byte for byte (stdlib)
     workbook  saved workbooks: the lossless engine (openpyxl only translates formulas)
@@ -66,12 +68,19 @@ RULES: dict[str, Rule] = {
     "tabledraw": rule("draw", "tabledraw"),
     "common": rule("draw", "tabledraw", "common", "__init__"),
     "functions": rule("draw", "tabledraw", "common", "functions"),
-    "excel": rule("draw", "tabledraw", "common", "functions", "excel", third_party=("xlwings",)),
+    "lock": rule("draw", "tabledraw", "common", "functions", "lock"),
+    "excel": rule(
+        "draw", "tabledraw", "common", "functions", "lock", "excel", third_party=("xlwings",)
+    ),
     # the root only for __version__ (the extension names the tool's version); the build
     # asks regex for the grapheme table
-    "calc": rule("draw", "tabledraw", "common", "functions", "calc", "__init__", lazy=("regex",)),
+    "calc": rule(
+        "draw", "tabledraw", "common", "functions", "lock", "calc", "__init__", lazy=("regex",)
+    ),
     # the add-in component: LibreOffice's Python and the interface the extension compiles
     "calc.component": rule("calc", third_party=("uno", "unohelper", "org")),
+    # the menu's protocol handler: LibreOffice's Python, the lock commands' one-line message
+    "calc.dispatch": rule("calc", "lock", third_party=("uno", "unohelper", "com")),
     "lab": rule("draw", "tabledraw", "common", "lab"),
     "lists": rule("draw", "tabledraw", "common", "lists"),  # line and CSV/TSV lists (stdlib)
     "lab.plots": rule("draw", "common", "lab", third_party=("matplotlib", "PIL")),

@@ -152,7 +152,7 @@ def test_a_request_of_the_wrong_options_is_refused() -> None:
 def test_excel_logs_the_command_line_of_its_request() -> None:
     """A locked draw's ``command line`` is its request stated: the command line parses it
     back to the same request (the book as the file, the selection, the options)."""
-    from xlshuffle.excel.lock.log import Draw
+    from xlshuffle.lock.log import Draw
 
     common = {
         "sheet": "Sheet 1",

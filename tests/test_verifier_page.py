@@ -1903,8 +1903,8 @@ def locked_draw(
     (``formats``: column number -> the number format of the rows of ``people``)."""
     import openpyxl
 
-    from xlshuffle.excel.lock.log import Draw
-    from xlshuffle.excel.lock.plan import plan
+    from xlshuffle.lock.log import Draw
+    from xlshuffle.lock.plan import plan
 
     options = dict(LOCKED[mode])
     mode = mode.split("-")[0]

@@ -47,8 +47,8 @@ import xlshuffle
 from xlshuffle import excel
 from xlshuffle.draw.protocol import normalise_seed
 from xlshuffle.excel import lock
-from xlshuffle.excel.lock.log import LOG_COLUMNS, Draw, sheet_ref
-from xlshuffle.excel.lock.plan import plan
+from xlshuffle.lock.log import LOG_COLUMNS, Draw, sheet_ref
+from xlshuffle.lock.plan import plan
 
 ROOT = Path(__file__).resolve().parent.parent
 PICTURE_SEED = "picture"  # stands in for the fresh seed of an unseeded formula in a picture

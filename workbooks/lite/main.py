@@ -18,15 +18,15 @@
 # xlshuffle.draw.teams, xlshuffle.draw.text, xlshuffle.draw.tickets,
 # xlshuffle.draw.values, xlshuffle.draw.weighted, xlshuffle.excel,
 # xlshuffle.excel.allocate, xlshuffle.excel.auditing, xlshuffle.excel.lock,
-# xlshuffle.excel.lock.book, xlshuffle.excel.lock.commands,
-# xlshuffle.excel.lock.committed, xlshuffle.excel.lock.designs, xlshuffle.excel.lock.log,
-# xlshuffle.excel.lock.plan, xlshuffle.excel.lock.prizes, xlshuffle.excel.lock.rounds,
-# xlshuffle.excel.orders, xlshuffle.excel.samples, xlshuffle.excel.scripts,
-# xlshuffle.excel.tickets, xlshuffle.excel.udf, xlshuffle.functions,
-# xlshuffle.functions.allocate, xlshuffle.functions.arguments,
+# xlshuffle.excel.lock.xlbook, xlshuffle.excel.orders, xlshuffle.excel.samples,
+# xlshuffle.excel.scripts, xlshuffle.excel.tickets, xlshuffle.excel.udf,
+# xlshuffle.functions, xlshuffle.functions.allocate, xlshuffle.functions.arguments,
 # xlshuffle.functions.auditing, xlshuffle.functions.orders, xlshuffle.functions.raffle,
 # xlshuffle.functions.samples, xlshuffle.functions.shapes, xlshuffle.functions.teams,
-# xlshuffle.functions.tickets, xlshuffle.tabledraw, xlshuffle.tabledraw.entrants,
+# xlshuffle.functions.tickets, xlshuffle.lock, xlshuffle.lock.book,
+# xlshuffle.lock.commands, xlshuffle.lock.committed, xlshuffle.lock.designs,
+# xlshuffle.lock.log, xlshuffle.lock.plan, xlshuffle.lock.prizes, xlshuffle.lock.rounds,
+# xlshuffle.lock.spreadsheet, xlshuffle.tabledraw, xlshuffle.tabledraw.entrants,
 # xlshuffle.tabledraw.entries, xlshuffle.tabledraw.exclusions, xlshuffle.tabledraw.pool,
 # xlshuffle.tabledraw.raffle_options, xlshuffle.tabledraw.raffle_parts,
 # xlshuffle.tabledraw.raffles, xlshuffle.tabledraw.rounds.
@@ -50,7 +50,7 @@ from importlib.machinery import ModuleSpec as _ModuleSpec
 XLSHUFFLE_VERSION = "0.1.0"
 DRAW_PROTOCOL = "xlshuffle/draw/v1"
 
-_PACKAGES = frozenset({"xlshuffle", "xlshuffle.common", "xlshuffle.draw", "xlshuffle.excel", "xlshuffle.excel.lock", "xlshuffle.functions", "xlshuffle.tabledraw"})
+_PACKAGES = frozenset({"xlshuffle", "xlshuffle.common", "xlshuffle.draw", "xlshuffle.excel", "xlshuffle.excel.lock", "xlshuffle.functions", "xlshuffle.lock", "xlshuffle.tabledraw"})
 
 # Module name -> its source, exactly as in src/.
 _SOURCES = {
@@ -6590,40 +6590,24 @@ def UPPERLIMIT(
     """Returns the upper limit on the population's error rate at the confidence given."""
     return functions.UPPERLIMIT(sample_size, errors, confidence, population, model)
 ''',
-    "xlshuffle.excel.lock": r'''"""Draw and lock: draw once on the selection, write plain values, and log how to replay it.
+    "xlshuffle.excel.lock": r'''"""Draw and lock in Excel: the commands of :mod:`xlshuffle.lock` on an xlwings ``Book``.
 
-The commands (:mod:`.commands`) that the xlwings runtimes run as scripts or macros, and what
-they are made of:
-
-- :mod:`.book`: the workbook side: the selection, the seed cell and the ``Draw log`` sheet;
-- :mod:`.log`: a locked draw as a ``Draw log`` row (:class:`~.log.Draw`), the input hash,
-  and the command line that replays it;
-- :mod:`.plan`: what a locked draw writes, and what ``restore last draw`` writes back;
-- :mod:`.designs`: balanced teams, per-person orders and allocation lists, locked;
-- :mod:`.committed`: commit to the selected list now, draw from a revealed value later;
-- :mod:`.prizes`: a draw with a prize table on a sheet of its own (section 9);
-- :mod:`.rounds`: a winner of a locked raffle or prize draw replaced by the next reserve.
+Each command here takes the book xlwings hands a script (the Office.js book of xlwings
+Lite and Server) or a macro (the COM book of the Windows add-in), wraps it as
+:class:`~.xlbook.XlBook` and runs :mod:`xlshuffle.lock`'s command of the same name, which
+every spreadsheet shares (Calc's menu runs them too: :mod:`xlshuffle.calc.dispatch`). The
+runtimes' wrappers are :mod:`xlshuffle.excel.scripts` and :mod:`xlshuffle.excel.subs`.
 """
 
-from .commands import (
-    LOG_SHEET,
-    SEED_NAME,
-    assign_balanced_teams,
-    assign_groups,
-    commit_selection,
-    deal_cards,
-    draw_committed,
-    draw_raffle,
-    draw_winners,
-    message,
-    restore_last_draw,
-    shuffle_rows,
-    write_allocation_list,
-    write_orders,
-    write_seed,
-)
-from .prizes import draw_prizes
-from .rounds import replace_winner
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from ... import lock
+from ...lock import LOG_SHEET, SEED_NAME, Book, message
+from .xlbook import XlBook
 
 __all__ = [
     "LOG_SHEET",
@@ -6644,268 +6628,55 @@ __all__ = [
     "write_orders",
     "write_seed",
 ]
-''',
-    "xlshuffle.excel.lock.book": r'''"""Draw and lock, the workbook side: the selection, the seed cell and the ``Draw log``.
 
-Everything :mod:`xlshuffle.excel.lock`'s commands read from or write to a workbook, through
-xlwings' ``Book`` API (the Office.js book of xlwings Lite and Server, the COM book of the
-Windows add-in): the selected block and its values, the ``SEED`` cell, the empty cells
-right of the selection, the header row above it, and the log sheet, read before anything
-is written and appended to last. What is written is plain values (texts with Excel's quote
-prefix), never formats except the log's text format.
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _on_xlwings(command: Callable[Concatenate[Book, _P], _R]) -> Callable[Concatenate[Any, _P], _R]:
+    """``command`` taking an xlwings ``Book`` in place of a :class:`~xlshuffle.lock.Book`."""
+
+    @functools.wraps(command)
+    def run(book: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        return command(XlBook(book), *args, **kwargs)
+
+    return run
+
+
+shuffle_rows = _on_xlwings(lock.shuffle_rows)
+draw_winners = _on_xlwings(lock.draw_winners)
+draw_raffle = _on_xlwings(lock.draw_raffle)
+draw_prizes = _on_xlwings(lock.draw_prizes)
+deal_cards = _on_xlwings(lock.deal_cards)
+assign_groups = _on_xlwings(lock.assign_groups)
+assign_balanced_teams = _on_xlwings(lock.assign_balanced_teams)
+write_orders = _on_xlwings(lock.write_orders)
+write_allocation_list = _on_xlwings(lock.write_allocation_list)
+commit_selection = _on_xlwings(lock.commit_selection)
+draw_committed = _on_xlwings(lock.draw_committed)
+restore_last_draw = _on_xlwings(lock.restore_last_draw)
+replace_winner = _on_xlwings(lock.replace_winner)
+write_seed = _on_xlwings(lock.write_seed)
+''',
+    "xlshuffle.excel.lock.xlbook": r'''"""Draw and lock in Excel: xlwings' ``Book`` as the :class:`~xlshuffle.lock.Book` the
+commands of :mod:`xlshuffle.lock` read and write.
+
+:class:`XlBook` wraps the Office.js book that xlwings Lite and Server hand a script, or
+the COM book of the Windows add-in; every read and write is one call of xlwings' own API
+(``options(ndim=2, err_to_str=True).value``, ``.value =``, ``number_format``,
+``sheets.add``), so the actions Excel gets back are the ones the commands always made.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-import sys
-from collections.abc import Sequence
 from typing import Any
 
-from ...common.a1 import col_index
-from ...draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
-from ...draw.protocol import new_seed, normalise_seed
 from ...functions import arguments
-from .log import LOG_COLUMNS, Draw, Rows, log_text
+from ...lock.spreadsheet import Rows
 
-__all__ = [
-    "COMMIT_COLUMNS",
-    "LOG_SHEET",
-    "MAX_CELLS",
-    "SEED_NAME",
-    "a1",
-    "append",
-    "append_row",
-    "beside",
-    "cells",
-    "log_sheet",
-    "now",
-    "number",
-    "seed_of",
-    "selected",
-    "selection",
-    "ticket_column",
-    "version",
-    "write",
-    "write_text",
-]
-
-#: The sheet the draws are logged on (created with a header row when missing).
-LOG_SHEET = "Draw log"
-#: The defined name of the optional seed cell.
-SEED_NAME = "SEED"
-#: The most cells a command reads: a whole column selected by mistake is refused.
-MAX_CELLS = 1_000_000
-#: The log's columns after :data:`~.log.LOG_COLUMNS`, filled only by committed
-#: draws (commit, then draw: protocol section 17) and written with their header cells
-#: only then, so that a log without committed draws keeps its width.
-COMMIT_COLUMNS = ("commitment sha256", "list sha256", "beacon", "reveal", "commitment")
-#: The longest seed a locked draw takes: Excel keeps at most 255 characters of a text
-#: in a formula, and the log's formula quotes the seed.
-MAX_SEED = 255
-#: The most rows the ``Draw log`` sheet may reach: it is read whole at each draw.
-MAX_LOG_ROWS = MAX_CELLS // 16
+__all__ = ["XlBook", "XlName", "XlRange", "XlSheet"]
 
 _TEXT = "@"  # the number format that keeps what is written as text
-
-
-def version() -> str:
-    """The running xlshuffle's version, for the log.
-
-    The excel layer may not import the package root (tests/test_layers.py), but importing
-    this module has loaded it, so its ``__version__`` is at hand: in an installed
-    package, in a source checkout and in the Lite bundle, which has no distribution
-    metadata.
-    """
-    return str(sys.modules[__name__.partition(".")[0]].__version__)
-
-
-def now() -> str:
-    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def number(value: Any) -> Any:
-    """A count typed into a form's text box ("3") as the number it reads as."""
-    if isinstance(value, str):
-        try:
-            return float(value.strip())
-        except ValueError:
-            return value
-    return value
-
-
-def a1(rng: Any) -> str:
-    return str(rng.get_address(False, False))
-
-
-def cells(rng: Any) -> Rows:
-    value = rng.options(ndim=2, err_to_str=True).value
-    return [list(row) for row in value]
-
-
-# --------------------------------------------------------------------------- reading
-
-
-def selection(book: Any, *, least_rows: int = 2, rng: Any = None) -> tuple[Any, Any, Rows]:
-    """The selected range (or ``rng``), its sheet and its values; a selection that
-    cannot be drawn from is refused by name."""
-    rng = selected(book) if rng is None else rng
-    address = a1(rng)
-    rows, columns = rng.shape
-    if rows >= arguments.SHEET_ROWS or columns >= arguments.SHEET_COLUMNS:
-        raise SizeError(
-            f"the selection {address} is whole rows or columns: select only the cells "
-            "that hold the list"
-        )
-    if rows * columns > MAX_CELLS:
-        raise SizeError(
-            f"the selection {address} has {rows * columns:,} cells; a draw takes at most "
-            f"{MAX_CELLS:,}: select only the cells that hold the list"
-        )
-    if rows < least_rows:
-        raise SizeError(
-            f"the selection {address} has {rows} row{'s' if rows != 1 else ''}: select "
-            f"at least {least_rows} rows (one row per entry)"
-        )
-    values = cells(rng)
-    arguments.rows("the selection", values, values=True)
-    return rng.sheet, rng, values
-
-
-def selected(book: Any) -> Any:
-    """The selected block of cells; a shape, nothing or several areas are refused."""
-    try:
-        rng = book.selection
-        address = None if rng is None else a1(rng)
-    except Exception:  # the Office.js book cannot parse a selection of several areas
-        rng = address = None
-    if rng is None or address in (None, "", "None") or "," in address or ";" in address:
-        raise ShapeError(
-            "select one block of cells first (nothing, a shape or several areas are selected)"
-        )
-    return rng
-
-
-def seed_of(book: Any) -> tuple[str, str]:
-    """The seed text and where it came from: the SEED cell when filled, else the OS."""
-    cell = _seed_cell(book)
-    if cell is not None:
-        value = cell.options(err_to_str=True).value
-        if not (value is None or value == ""):
-            where = f"{cell.sheet.name}!{a1(cell)}"
-            try:
-                value = arguments.seed(value)
-                text = normalise_seed(value).decode("utf-8")
-            except SeedError as exc:
-                raise SeedError(f"the {SEED_NAME} cell {where}: {exc}") from None
-            if len(text) > MAX_SEED:
-                raise SeedError(
-                    f"the {SEED_NAME} cell {where} holds a seed of {len(text):,} characters; "
-                    f"a locked draw's seed has at most {MAX_SEED} (the longest text a logged "
-                    "formula can hold): use a shorter seed"
-                )
-            return text, f"{SEED_NAME} cell {where}"
-    return new_seed(), "fresh (operating system)"
-
-
-def _seed_cell(book: Any) -> Any:
-    for name in book.names:
-        if name.name.rpartition("!")[2].upper() != SEED_NAME:
-            continue
-        try:
-            cell = name.refers_to_range
-        except Exception:  # a name that is a constant or a formula, not a cell
-            cell = None
-        if cell is None or cell.shape != (1, 1):
-            raise SeedError(f"the name {name.name} must refer to one cell, the seed cell")
-        return cell
-    return None
-
-
-def beside(sheet: Any, rng: Any, height: int, width: int) -> Any:
-    """The empty block right of the selection where a result goes."""
-    top, left = rng.row, rng.column + rng.shape[1]
-    if left + width - 1 > arguments.SHEET_COLUMNS or top + height - 1 > arguments.SHEET_ROWS:
-        raise SizeError("the result does not fit right of the selection: select cells further left")
-    target = sheet.range((top, left), (top + height - 1, left + width - 1))
-    if any(v is not None and v != "" for row in cells(target) for v in row):
-        raise OptionError(
-            f"the cells {a1(target)} right of the selection are not empty: the result "
-            "goes there, so clear them or move the list"
-        )
-    return target
-
-
-def ticket_column(sheet: Any, rng: Any, given: str, option: str = "tickets") -> int | None:
-    """The sheet column (1-based) of a raffle's tickets: the selected column headed
-    ``given`` in the row above the selection (case and spaces around it ignored), else
-    the selected column whose letters ``given`` is; None for an empty ``given`` (every
-    row one ticket). Anything else is refused, saying what the header row holds."""
-    text = given.strip()
-    if not text:
-        return None
-    left, width = rng.column, rng.shape[1]
-    heads: list[str] = []
-    if rng.row > 1:
-        above = sheet.range((rng.row - 1, left), (rng.row - 1, left + width - 1))
-        heads = [log_text(v).strip() for v in cells(above)[0]]
-        found = [j for j, head in enumerate(heads) if head.casefold() == text.casefold()]
-        if len(found) > 1:
-            raise OptionError(
-                f"{option}: {len(found)} selected columns are headed {text!r} in row "
-                f"{rng.row - 1}: name the {option} column by its letter instead"
-            )
-        if found:
-            return int(left + found[0])
-    if re.fullmatch("[A-Za-z]{1,3}", text):
-        column = col_index(text)
-        if left <= column < left + width:
-            return column
-        raise OptionError(
-            f"{option}: column {text.upper()} is not in the selection {a1(rng)}: select the "
-            f"{option} column with the list, or name a selected column"
-        )
-    shown = ", ".join(repr(h) for h in heads if h)[:120] or "nothing"
-    raise OptionError(
-        f"{option}: no selected column is headed {text!r} (the row above the selection "
-        f"holds {shown}): name the {option} column by its header or its letter"
-        + (", or leave tickets empty for one ticket each" if option == "tickets" else "")
-    )
-
-
-# --------------------------------------------------------------------------- the log
-
-
-def log_sheet(book: Any) -> tuple[Any, Rows] | None:
-    """The log sheet and its rows (header first; none for an empty sheet), or None.
-
-    Read before anything is written, so that a sheet of that name which is not a log
-    refuses the command while the workbook is still untouched.
-    """
-    for sheet in book.sheets:
-        if sheet.name.casefold() == LOG_SHEET.casefold():
-            rows = cells(sheet.range((1, 1), _corner(sheet.used_range)))
-            if all(v is None or v == "" for v in rows[0]):
-                return sheet, []
-            if [str(v).strip() for v in rows[0][:3]] != list(LOG_COLUMNS[:3]):
-                raise WorkbookError(
-                    f"the sheet {LOG_SHEET!r} is not an xlshuffle draw log (its first row "
-                    f"is not {', '.join(LOG_COLUMNS[:3])}, ...): rename that sheet"
-                )
-            return sheet, rows
-    return None
-
-
-def _corner(used: Any) -> tuple[int, int]:
-    """The log's last cell: its last used row, in the log's own columns only."""
-    last = used.row + used.shape[0] - 1
-    if last > MAX_LOG_ROWS:
-        raise SizeError(
-            f"the sheet {LOG_SHEET!r} reaches row {last:,}; a log holds at most "
-            f"{MAX_LOG_ROWS:,} rows: rename that sheet to start a new log"
-        )
-    return last, len(LOG_COLUMNS) + len(COMMIT_COLUMNS)
 
 
 def _entry(value: Any) -> Any:
@@ -6922,2227 +6693,130 @@ def _entry(value: Any) -> Any:
     return value
 
 
-def write(rng: Any, values: Rows) -> None:
-    """Write plain values: texts stay texts, numbers numbers, errors errors."""
-    rng.value = [[_entry(v) for v in row] for row in values]
+class XlRange:
+    """An xlwings ``Range``."""
 
-
-def write_text(rng: Any, values: Rows) -> None:
-    rng.number_format = _TEXT  # before the values: a cell typed later stays text too
-    write(rng, values)
-
-
-def append(book: Any, log: tuple[Any, Rows] | None, draw: Draw, more: Sequence[str] = ()) -> None:
-    """Append the draw's row to the log, followed by ``more``: the values of
-    :data:`COMMIT_COLUMNS` of a committed draw."""
-    append_row(book, log, [*draw.log_row(), *more])
-
-
-def append_row(book: Any, log: tuple[Any, Rows] | None, row: list[str]) -> None:
-    """Append a row of texts to the log (created with its header row when missing). A
-    log begun before the columns the row fills were added gets their header cells first."""
-    columns = [*LOG_COLUMNS, *COMMIT_COLUMNS][: max(len(row), len(LOG_COLUMNS))]
-    if log is None:
-        active = book.sheets.active
-        sheet = book.sheets.add(name=LOG_SHEET, after=book.sheets[len(book.sheets) - 1])
-        active.activate()
-        log = sheet, []
-    sheet, rows = log
-    added = LOG_COLUMNS.index("reserves")
-    if rows and not all(log_text(v) for v in rows[0][added : len(columns)]):
-        header = sheet.range((1, added + 1), (1, len(columns)))
-        write_text(header, [columns[added:]])
-    lines = [] if rows else [columns]
-    lines.append(row + [""] * (len(columns) - len(row)))
-    top = len(rows) + 1
-    write_text(sheet.range((top, 1), (top + len(lines) - 1, len(columns))), lines)
-''',
-    "xlshuffle.excel.lock.commands": r'''"""Draw and lock: draw once on the selection, write plain values, log how to replay it.
-
-An unseeded worksheet function draws again whenever Excel recomputes it, and Excel on
-the web and xlwings Lite recompute more often than people expect (docs/excel.md,
-"When formulas recompute"). The commands here draw once, write the result as plain
-values (``.value`` only: formatting stays) and append a row to the ``Draw log`` sheet
-that says how anyone can recompute the draw:
-
-- :func:`shuffle_rows`: shuffle the selected rows in place (``=SHUFFLE``).
-- :func:`draw_winners`: draw ``k`` of the selected rows, in draw order (``=SAMPLE``).
-- :func:`draw_raffle`: draw ``k`` winners and ``reserves`` reserves by a tickets column
-  (``=SAMPLE`` with ``weights`` and ``reserves``).
-- :func:`deal_cards`: deal ``cards`` cards to ``hands`` hands from the selected cells,
-  read row by row (``=DEAL``).
-- :func:`assign_groups`: a group number 1..k for each selected row (``=GROUPS``).
-- :func:`assign_balanced_teams`: a team number 1..k for each selected row, balanced by
-  columns of the selection (``=GROUPS`` with ``balance``).
-- :func:`write_orders`: each person's order of the selected items, on a new sheet
-  (``=ORDERS``).
-- :func:`write_allocation_list`: a permuted-block allocation list on a new sheet, and its
-  codes on another (``=ALLOCATE``).
-- :func:`commit_selection`: commit to the selected list, a draw and the public random
-  value that will seed it, before that value is known (protocol section 17): logs the
-  commitment hash to publish.
-- :func:`draw_committed`: draw a committed draw with the revealed value, refused if the
-  list changed since it was committed.
-- :func:`restore_last_draw`: undo the newest draw of the log not yet restored.
-- :func:`write_seed`: write a fresh seed, as text, into the selected cell.
-
-Winners, raffles, deals and groups are written into the cells right of the selection (the
-column after its last one), which must be empty. The seed is the value of the cell
-named ``SEED`` (a defined name) when that cell is filled, else a fresh seed from the
-operating system (:func:`~xlshuffle.draw.new_seed`).
-
-Each function takes a workbook with xlwings' ``Book`` API: the Office.js book that
-xlwings Lite and Server hand to a script, or the COM book of the Windows add-in. It
-raises an :class:`~xlshuffle.XlshuffleError` with a one-line message for a mistake, before
-anything is written. The runtime wrappers are in :mod:`xlshuffle.excel.scripts` (Lite,
-Server) and :mod:`xlshuffle.excel.subs` (Windows add-in).
-"""
-
-from __future__ import annotations
-
-from typing import Any
-
-from ...common.a1 import col_letters
-from ...draw.errors import ShapeError, SizeError, WorkbookError
-from ...draw.protocol import new_seed
-from ...functions import arguments
-from . import committed
-from .book import (
-    LOG_SHEET,
-    MAX_CELLS,
-    SEED_NAME,
-    a1,
-    append,
-    beside,
-    cells,
-    log_sheet,
-    now,
-    number,
-    seed_of,
-    selected,
-    selection,
-    ticket_column,
-    version,
-    write,
-    write_text,
-)
-from .committed import COMMIT_MODE, Commitment
-from .designs import (
-    assign_balanced_teams,
-    check_added,
-    write_allocation_list,
-    write_orders,
-)
-from .log import (
-    LOG_COLUMNS,
-    SHEET_SEPARATOR,
-    Draw,
-    LockMode,
-    log_entry,
-    log_text,
-    values_sha256,
-)
-from .plan import plan, undo
-from .rounds import ROUND_MODE, undo_round
-
-__all__ = [
-    "LOG_SHEET",
-    "SEED_NAME",
-    "assign_balanced_teams",
-    "assign_groups",
-    "commit_selection",
-    "deal_cards",
-    "draw_committed",
-    "draw_raffle",
-    "draw_winners",
-    "message",
-    "restore_last_draw",
-    "shuffle_rows",
-    "write_allocation_list",
-    "write_orders",
-    "write_seed",
-]
-
-
-def message(command: str, exc: BaseException) -> str:
-    """The one line a runtime shows for a command that failed (:func:`.arguments.report`)."""
-    return arguments.report(command, exc)
-
-
-# --------------------------------------------------------------------------- commands
-
-
-def _lock(
-    book: Any,
-    mode: LockMode,
-    k: int | None = None,
-    hands: int | None = None,
-    *,
-    reserves: int | None = None,
-    tickets: str = "",
-    at: Any = None,
-    seeded: tuple[str, str] | None = None,
-    more: tuple[str, ...] = (),
-) -> Draw:
-    """Draw ``mode`` on the selection (or the range ``at``), write and log it; a
-    committed draw gives its own seed and where it came from (``seeded``) and the
-    values of its log's commitment columns (``more``)."""
-    sheet, rng, rows = selection(book, least_rows=1 if mode == "deal" else 2, rng=at)
-    if mode == "deal" and len(rows) * len(rows[0]) < 2:
-        raise SizeError("the selection is one cell: select the cards, at least 2 cells")
-    if mode == "winners" and k is not None and k > len(rows):
-        raise SizeError(
-            f"cannot draw {k} winners from {len(rows)} rows: draw fewer or select more rows"
-        )
-    column = ticket_column(sheet, rng, tickets) if mode == "raffle" else None
-    seed, seed_from = seed_of(book) if seeded is None else seeded
-    log = log_sheet(book)
-    if column is None:
-        output = plan(mode, rows, seed, k, hands, reserves=reserves or 0)
-        tickets_at = None
-    else:
-        letter = col_letters(column)
-        output = plan(
-            mode,
-            rows,
-            seed,
-            k,
-            reserves=reserves or 0,
-            tickets=column - rng.column,
-            ticket_cell=lambda i: f"the tickets cell {letter}{rng.row + i}",
-        )
-        tickets_at = f"{letter}{rng.row}:{letter}{rng.row + len(rows) - 1}"
-    target = rng if mode == "shuffle" else beside(sheet, rng, len(output), len(output[0]))
-    draw = Draw(
-        mode=mode,
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
-        rows=rows,
-        output=output,
-        output_address=a1(target),
-        k=k,
-        hands=hands,
-        reserves=reserves,
-        tickets=tickets_at,
-    )
-    write(target, output)
-    append(book, log, draw, more)
-    return draw
-
-
-def shuffle_rows(book: Any) -> Draw:
-    """Shuffle the selected rows in place (each row stays together) and log the draw."""
-    return _lock(book, "shuffle")
-
-
-def draw_winners(book: Any, k: Any = 1) -> Draw:
-    """Draw ``k`` of the selected rows, in draw order, into the cells right of them."""
-    return _lock(book, "winners", k=arguments.count("k", number(k)))
-
-
-def deal_cards(book: Any, cards: Any = 5, hands: Any = 1) -> Draw:
-    """Deal from the selected cells (read row by row): one column per hand, right of them."""
-    n_cards = arguments.count("cards", number(cards), most=arguments.SHEET_ROWS)
-    n_hands = arguments.count("hands", number(hands), most=arguments.SHEET_COLUMNS)
-    return _lock(book, "deal", k=n_cards, hands=n_hands)
-
-
-def draw_raffle(book: Any, k: Any = 1, reserves: Any = 0, tickets: Any = "Tickets") -> Draw:
-    """Draw ``k`` winners and then ``reserves`` reserves of the selected rows by their
-    tickets, into the cells right of them: each row followed by its Role and Rank when
-    there are reserves (``=SAMPLE`` with ``weights`` and ``reserves``).
-
-    ``tickets`` names the column of ticket counts: the selected column headed so in the
-    row above the selection, or a column letter; empty gives every row one ticket.
-    """
-    n = arguments.count("k", number(k))
-    extra = arguments.count("reserves", number(reserves), default=0, least=0)
-    given = "" if tickets is None else str(tickets)
-    return _lock(book, "raffle", k=n, reserves=extra, tickets=given)
-
-
-def assign_groups(book: Any, k: Any = 2) -> Draw:
-    """Write a group number 1..k for each selected row in the column right of them."""
-    return _lock(book, "groups", k=arguments.count("k", number(k)))
-
-
-def commit_selection(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
-    """Commit to the selected rows, the draw ``draw`` (``sample``: ``k`` winners,
-    ``shuffle``, ``groups``: ``k`` groups) and the public random value ``beacon``
-    announces; log the commitment, whose hash is to be published now (section 17)."""
-    return committed.commit(book, draw, k, beacon)
-
-
-def draw_committed(book: Any, reveal: Any = "", commitment: Any = "") -> Draw:
-    """Draw the newest commitment of the log (or the one whose hash begins with
-    ``commitment``) with the seed its hash and the ``reveal`` values give (several
-    separated by `` / ``), exactly as the plain command draws; refused if the committed
-    cells changed."""
-    return committed.draw(book, reveal, commitment, _lock)
-
-
-def write_seed(book: Any) -> str:
-    """Write a fresh seed from the operating system, as text, into the selected cell."""
-    rng = selected(book)
-    if rng.shape != (1, 1):
-        raise ShapeError(f"select one cell for the seed, not {a1(rng)}")
-    seed = new_seed()
-    write_text(rng, [[seed]])
-    return seed
-
-
-def restore_last_draw(book: Any) -> str:
-    """Put back what the newest draw of the log not yet restored replaced; mark it restored.
-
-    A shuffle gets its original row order back (recomputed from the seed); winners,
-    deals, groups and teams are cleared (their cells were empty before); the sheets that
-    orders and allocation lists added are deleted; a round's result gets the standing
-    before it back (:func:`~.rounds.undo_round`). Refused when the
-    cells no longer hold what the draw wrote (the log's output SHA-256).
-    """
-    log = log_sheet(book)
-    if log is None:
-        raise WorkbookError(f"there is no {LOG_SHEET!r} sheet: no draw to restore")
-    sheet, rows = log
-    column = {name: i for i, name in enumerate(LOG_COLUMNS)}
-    index = next(
-        (
-            i
-            for i in range(len(rows) - 1, 0, -1)
-            if log_text(rows[i][column["time (UTC)"]])
-            and not log_text(rows[i][column["restored (UTC)"]])
-            and log_text(rows[i][column["mode"]]) != COMMIT_MODE  # a commitment draws nothing
-        ),
-        None,
-    )
-    if index is None:
-        raise WorkbookError(f"the {LOG_SHEET!r} sheet lists no draw to restore")
-    entry = log_entry(rows[index], f"row {index + 1} of {LOG_SHEET!r}", most=MAX_CELLS)
-    added = [name for name in entry["new sheets"].split(SHEET_SEPARATOR) if name]
-    where = added[0] if added else entry["sheet"]
-    try:
-        target = book.sheets[where].range(entry["output"])
-    except Exception:
-        raise WorkbookError(
-            f"the sheet {where!r} or its range {entry['output']!r} of the draw at "
-            f"{entry['time (UTC)']} is gone: nothing was restored"
-        ) from None
-    current = cells(target)
-    if values_sha256(current) != entry["output sha256"]:
-        raise WorkbookError(
-            f"{where}!{entry['output']} changed since the draw at "
-            f"{entry['time (UTC)']} (its values no longer match the log's output sha256): "
-            "nothing was restored"
-        )
-    check_added(book, entry, added)
-    if entry["mode"] == "shuffle":
-        write(target, _unshuffled(current, entry))
-    elif entry["mode"] == ROUND_MODE:
-        undo_round(book, rows, index)
-    elif not added:
-        target.clear_contents()
-    write_text(sheet.range((index + 1, column["restored (UTC)"] + 1)), [[now()]])
-    for name in added:  # after the mark: deleting a sheet moves the sheets after it
-        if name in {s.name for s in book.sheets}:
-            book.sheets[name].delete()
-    return f"{where}!{entry['output']}"
-
-
-def _unshuffled(current: list[list[Any]], entry: dict[str, str]) -> list[list[Any]]:
-    """A shuffle's rows before the draw, checked against the logged input."""
-    before = undo("shuffle", current, entry["seed"])
-    if values_sha256(before) != entry["input sha256"]:
-        raise WorkbookError(
-            f"undoing the draw at {entry['time (UTC)']} does not give the logged input "
-            "back (input sha256 differs): nothing was restored"
-        )
-    return before
-''',
-    "xlshuffle.excel.lock.committed": r'''"""Draw and lock, committed: commit to the selected list now, draw from a revealed value later.
-
-Protocol section 17 in a workbook. :func:`commit` digests the selected rows (as texts,
-the way ``xlshuffle commit`` reads the same cells of the saved workbook), fixes the draw
-(``sample``, ``shuffle`` or ``groups`` with its options, as command-line options) and
-the announced public randomness (the beacon), and logs a ``commit`` row on the ``Draw
-log`` sheet with the commitment hash to publish and the commitment itself (the text of
-the file ``xlshuffle commit`` writes). :func:`draw` takes the newest commit row (or the
-one named by its hash), refuses if the committed cells no longer hold the committed
-list, derives the seed from the hash and the revealed values and runs the committed draw
-exactly as the plain draw-and-lock command does, with that seed: same written values,
-same log row (its formula and command line replay it), plus the commitment columns.
-
-Several revealed values are typed in one field, separated by `` / `` (a ``/`` with
-white space on both sides): section 17 forbids ``/`` inside a value, so any other ``/``
-is refused rather than silently splitting a date such as ``2026/12/04`` into three.
-"""
-
-from __future__ import annotations
-
-import datetime as dt
-import json
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
-
-from ...common.celltext import text_of
-from ...draw.commit import (
-    COMMITMENT_VERSION,
-    commit_seed,
-    commitment_sha256,
-    reveal_values,
-    rows_sha256,
-)
-from ...draw.errors import ListError, OptionError, SeedError, SizeError, WorkbookError
-from ...draw.protocol import PROTOCOL
-from ...functions import arguments
-from .book import (
-    COMMIT_COLUMNS,
-    LOG_SHEET,
-    MAX_SEED,
-    a1,
-    append_row,
-    log_sheet,
-    now,
-    number,
-    selection,
-    version,
-)
-from .log import LOG_COLUMNS, Draw, Rows, log_text, sheet_ref, values_sha256
-
-__all__ = ["COMMIT_MODE", "Commitment", "commit", "draw", "list_texts"]
-
-#: The log's ``mode`` of a commitment row (it draws nothing; restore skips it).
-COMMIT_MODE = "commit"
-#: The draws a commitment may fix: the name typed (command-line name or lock mode) ->
-#: the command-line command and the lock mode.
-_KINDS = {
-    "sample": ("sample", "winners"),
-    "winners": ("sample", "winners"),
-    "shuffle": ("shuffle", "shuffle"),
-    "groups": ("groups", "groups"),
-}
-_MAX_BEACON = 1000
-_SEPARATOR = re.compile(r"(?<=\s)/(?=\s)")
-_COLUMNS = (*LOG_COLUMNS, *COMMIT_COLUMNS)
-
-#: ``run(book, mode, k, *, at=..., seeded=..., more=...)``: the plain locked draw.
-Runner = Callable[..., Draw]
-
-
-@dataclass(frozen=True)
-class Commitment:
-    """A commitment as logged: its hash (to publish) and its body."""
-
-    sha256: str
-    body: dict[str, Any]
+    def __init__(self, rng: Any) -> None:
+        self.rng = rng
 
     @property
-    def what(self) -> str:
-        """The committed draw as its command-line words: ``sample -k 3``."""
-        options = self.body["draw"]["options"][4:]
-        return " ".join([self.body["draw"]["command"], *options])
-
-
-def _text(value: Any) -> str:
-    """A form field as text ("" for nothing)."""
-    return "" if value is None else log_text(value).strip()
-
-
-_EXCEL_DAY_ZERO = dt.date(1899, 12, 30)  # serial 0 of the 1900 date system
-
-
-def _cell(value: Any) -> str:
-    """A cell's text as ``xlshuffle sample`` reads it from the saved workbook (section 17).
-
-    A time alone (serial ``0 <= v < 1``) comes from Office.js as a time of 1899-12-30, and
-    from COM as such a datetime; the saved workbook reads it as a time."""
-    if isinstance(value, dt.datetime) and value.date() == _EXCEL_DAY_ZERO:
-        value = value.time()
-    return text_of(value)
-
-
-def list_texts(rows: Rows) -> list[list[str]]:
-    """The rows as the list digest takes them: texts, empty fields at the end left out."""
-    out = []
-    for row in rows:
-        texts = [_cell(v) for v in row]
-        while texts and not texts[-1]:
-            texts.pop()
-        out.append(texts)
-    return out
-
-
-def _options(sheet: str, address: str, k: int | None) -> list[str]:
-    return ["--sheet", sheet, "--range", address, *([] if k is None else ["-k", str(k)])]
-
-
-def _file_text(body: dict[str, Any], digest: str) -> str:
-    """The commitment as the file ``xlshuffle commit`` writes (``xlshuffle draw`` reads it)."""
-    data = {"commitment": body, "sha256": digest}
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def _row(fields: dict[str, str]) -> list[str]:
-    return [fields.get(name, "") for name in _COLUMNS]
-
-
-# --------------------------------------------------------------------------- commit
-
-
-def commit(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
-    """Commit to the selected rows, the draw ``draw`` (``sample``, ``shuffle`` or
-    ``groups``; ``k`` winners or groups) and the public randomness ``beacon`` announces:
-    log a ``commit`` row with the commitment hash to publish. Nothing else is written."""
-    typed = _text(draw).casefold() or "sample"
-    if typed not in _KINDS:
-        raise OptionError(
-            f"draw must be sample, shuffle or groups (the draws a commitment fixes), not {typed!r}"
-        )
-    command, mode = _KINDS[typed]
-    announced = _text(beacon)
-    if not announced:
-        raise OptionError(
-            "beacon is empty: name the public random value that will seed the draw, such as "
-            "'EuroMillions 2026-12-04: the five main numbers'"
-        )
-    if len(announced) > _MAX_BEACON:
-        raise OptionError(f"beacon has {len(announced):,} characters: say it in {_MAX_BEACON:,}")
-    n = None if mode == "shuffle" else arguments.count("k", number(k))
-    sheet, rng, rows = selection(book)
-    if mode == "winners" and n is not None and n > len(rows):
-        raise SizeError(
-            f"cannot draw {n} winners from {len(rows)} rows: draw fewer or select more rows"
-        )
-    texts = list_texts(rows)
-    blank = next((i for i, row in enumerate(texts) if not row), None)
-    if blank is not None:
-        raise ListError(
-            f"row {rng.row + blank} of the selection {a1(rng)} is blank: a committed list has "
-            "no blank rows (the command line would skip it, the draw would not); delete it"
-        )
-    address, time = a1(rng), now()
-    body: dict[str, Any] = {
-        "commitment_version": COMMITMENT_VERSION,
-        "protocol": PROTOCOL,
-        "draw": {"command": command, "options": _options(sheet.name, address, n)},
-        "list": {
-            "file": book.name,
-            "sheet": sheet.name,
-            "selection": f"{sheet_ref(sheet.name)}!{address}",
-            "header": False,
-            "rows": len(rows),
-            "sha256": rows_sha256(texts),
-        },
-        "beacon": announced,
-        "entrants": None,
-        "tool_version": version(),
-        "time_utc": time,
-    }
-    digest = commitment_sha256(body)
-    done = Commitment(digest, body)
-    log = log_sheet(book)
-    row = _row(
-        {
-            "time (UTC)": time,
-            "sheet": sheet.name,
-            "range": address,
-            "mode": COMMIT_MODE,
-            "k": "" if n is None else str(n),
-            "protocol": PROTOCOL,
-            "version": version(),
-            "input sha256": values_sha256(rows),
-            "options": done.what,
-            "commitment sha256": digest,
-            "list sha256": body["list"]["sha256"],
-            "beacon": announced,
-            "commitment": _file_text(body, digest),
-        }
-    )
-    append_row(book, log, row)
-    return done
-
-
-# --------------------------------------------------------------------------- draw
-
-
-def _values(reveal: Any) -> list[str]:
-    given = _text(reveal)
-    if not given:
-        raise OptionError(
-            "reveal is empty: type the revealed value as it was published (several: in the "
-            "beacon's order, separated by ' / ')"
-        )
-    parts = _SEPARATOR.split(given)
-    for part in parts:
-        if "/" in part:
-            raise OptionError(
-                f"reveal: {part.strip()[:40]!r} holds '/', which no revealed value may hold "
-                "(protocol section 17): write a date as 2026-12-04, and separate values with ' / '"
-            )
-    return reveal_values(parts)
-
-
-def _find(rows: Rows, wanted: str) -> int:
-    """The log row (0-based) of the newest commitment, or of the one ``wanted`` names."""
-    mode, hashes = _COLUMNS.index("mode"), _COLUMNS.index("commitment sha256")
-    if wanted and not re.fullmatch("[0-9a-f]{8,64}", wanted):
-        raise OptionError(
-            f"commitment {wanted[:70]!r} is not a commitment hash: give its first 8 or more "
-            "hex digits, or leave it empty for the newest commitment"
-        )
-    found = [
-        i
-        for i in range(len(rows) - 1, 0, -1)
-        if log_text(rows[i][mode]) == COMMIT_MODE and log_text(rows[i][hashes]).startswith(wanted)
-    ]
-    if not found:
-        named = f" {wanted}" if wanted else ""
-        raise WorkbookError(
-            f"the {LOG_SHEET!r} sheet holds no commitment{named}: select the list and commit it "
-            "first (commit selection)"
-        )
-    return found[0]
-
-
-def _logged(row: Sequence[Any], where: str) -> Commitment:
-    """The commitment of a log row, checked: it hashes to the row's hash and is one this
-    module wrote (so its sheet, range and options are safe to act on)."""
-    cell = {name: log_text(row[i]) if i < len(row) else "" for i, name in enumerate(_COLUMNS)}
-    try:
-        data = json.loads(cell["commitment"])
-        body, digest = data["commitment"], data["sha256"]
-        command, options, k = body["draw"]["command"], body["draw"]["options"], None
-        if command != "shuffle":
-            k = int(options[5]) if options[4] == "-k" and str(options[5]).isdigit() else -1
-        sheet, address = body["list"]["sheet"], options[3]
-        ok = (
-            isinstance(body, dict)
-            and body.get("commitment_version") == COMMITMENT_VERSION
-            and commitment_sha256(body) == digest == cell["commitment sha256"]
-            and command in _KINDS
-            and options == _options(sheet, address, k)
-        )
-    except (ValueError, KeyError, TypeError, IndexError, OptionError, RecursionError):
-        ok = False
-    if not ok:
-        raise WorkbookError(
-            f"{where} is not a commitment this command wrote, or was edited (its commitment "
-            "does not hash to its commitment sha256): draw from an unedited commit row"
-        )
-    return Commitment(digest, body)
-
-
-def _check_once(rows: Rows, digest: str, shown: str) -> None:
-    """A commitment is drawn once, with the values published: refuse other values than
-    its earlier draw's, and a second draw while the first is not restored."""
-    at = {name: _COLUMNS.index(name) for name in ("commitment sha256", "reveal", "output")}
-    restored = _COLUMNS.index("restored (UTC)")
-    for row in rows[1:]:
-        earlier = log_text(row[at["reveal"]])
-        if log_text(row[at["commitment sha256"]]) != digest or not earlier:
-            continue
-        if earlier != shown:
-            raise OptionError(
-                f"the commitment {digest[:16]}... was drawn with the revealed value(s) "
-                f"{earlier!r}: a commitment is drawn with the values published, not others"
-            )
-        if not log_text(row[restored]):
-            raise OptionError(
-                f"the commitment {digest[:16]}... is drawn already (into "
-                f"{log_text(row[1])}!{log_text(row[at['output']])}): a commitment is drawn "
-                "once; restore that draw first to draw it again"
-            )
-
-
-def draw(book: Any, reveal: Any, commitment: Any, run: Runner) -> Draw:
-    """Draw the committed draw of the newest commitment (or the one whose hash begins
-    with ``commitment``) with the seed section 17 derives from its hash and the
-    ``reveal`` values (several separated by `` / ``), through ``run``; refused when the
-    committed cells no longer hold the committed list."""
-    values = _values(reveal)
-    log = log_sheet(book)
-    if log is None:
-        raise WorkbookError(
-            f"there is no {LOG_SHEET!r} sheet: select the list and commit it first "
-            "(commit selection)"
-        )
-    rows = log[1]
-    index = _find(rows, _text(commitment).lower())
-    done = _logged(rows[index], f"row {index + 1} of {LOG_SHEET!r}")
-    body, when = done.body, str(done.body["time_utc"])
-    seed = commit_seed(done.sha256, values)
-    if len(seed) > MAX_SEED:
-        raise SeedError(
-            f"the seed of this commitment and these revealed values has {len(seed)} "
-            f"characters; a locked draw's seed has at most {MAX_SEED}: draw it with "
-            "'xlshuffle draw' on the saved workbook (the commit row's commitment is its file)"
-        )
-    shown = " / ".join(values)
-    _check_once(rows, done.sha256, shown)
-    sheet, address = str(body["list"]["sheet"]), str(body["draw"]["options"][3])
-    try:
-        at = book.sheets[sheet].range(address)
-    except Exception:
-        raise WorkbookError(
-            f"the sheet {sheet!r} of the commitment made at {when} is gone: nothing was drawn"
-        ) from None
-    _, rng, cells = selection(book, rng=at)
-    digest = rows_sha256(list_texts(cells))
-    if digest != body["list"]["sha256"]:
-        raise ListError(
-            f"the list changed since it was committed at {when}: {sheet_ref(sheet)}!{address} "
-            f"digests to {digest[:16]}..., the commitment's list to "
-            f"{str(body['list']['sha256'])[:16]}...: put the committed list back; nothing "
-            "was drawn"
-        )
-    mode = _KINDS[str(body["draw"]["command"])][1]
-    k = None if mode == "shuffle" else int(body["draw"]["options"][5])
-    more = (
-        done.sha256,
-        str(body["list"]["sha256"]),
-        str(body["beacon"]),
-        shown,
-        _file_text(body, done.sha256),
-    )
-    seeded = (seed, f"commitment {done.sha256[:16]}... and the revealed value(s)")
-    return run(book, mode, k, at=rng, seeded=seeded, more=more)
-''',
-    "xlshuffle.excel.lock.designs": r'''"""Draw and lock for the designs: balanced teams, per-person orders, allocation lists.
-
-The commands of :mod:`xlshuffle.excel.lock` (which exports them) for protocol sections
-13-16. Each reads what it needs, draws through the worksheet function's own code
-(``GROUPS`` with ``balance``, ``ORDERS``, ``ALLOCATE``), writes plain values and logs a
-row on the ``Draw log`` sheet with the seed, the formula and the command line that draw
-the same again. Teams go right of the selection, as *assign groups* writes groups;
-orders and allocation lists go on new sheets (``Orders``, ``Allocation`` and
-``Allocation codes``, numbered when taken), which *restore last draw* deletes.
-"""
-
-from __future__ import annotations
-
-import re
-import shlex
-from typing import Any
-
-from ...common.a1 import col_index, col_letters
-from ...draw.errors import OptionError, ShapeError, WorkbookError
-from ...functions import arguments, teams
-from ...functions.allocate import allocation
-from ...functions.orders import orders_rows
-from .book import (
-    MAX_CELLS,
-    a1,
-    append,
-    beside,
-    cells,
-    log_sheet,
-    now,
-    number,
-    seed_of,
-    selection,
-    version,
-    write,
-)
-from .log import Draw, Rows, block, excel_text, log_text, sheet_ref
-
-__all__ = ["assign_balanced_teams", "check_added", "write_allocation_list", "write_orders"]
-
-_Q = shlex.quote
-
-
-def _text(value: Any) -> str:
-    """A form field as text ("" for nothing)."""
-    return "" if value is None else log_text(value).strip()
-
-
-def _ref(sheet: Any, rng: Any) -> str:
-    return f"{sheet_ref(sheet.name)}!{a1(rng)}"
-
-
-# --------------------------------------------------------------------------- teams
-
-
-def balance_columns(sheet: Any, rng: Any, given: str) -> list[int]:
-    """The selected columns (0-based within the selection) that ``given`` names: header
-    texts of the row above the selection (case and outer spaces ignored) or the sheet's
-    column letters, several separated by commas."""
-    left, width = rng.column, rng.shape[1]
-    heads: list[str] = []
-    if rng.row > 1:
-        above = sheet.range((rng.row - 1, left), (rng.row - 1, left + width - 1))
-        heads = [log_text(v).strip() for v in cells(above)[0]]
-    whole = [j for j, h in enumerate(heads) if h.casefold() == given.casefold()]
-    parts = [given] if whole else [p.strip() for p in given.split(",")]
-    out = []
-    for part in parts:
-        found = [j for j, h in enumerate(heads) if h.casefold() == part.casefold() and part]
-        if len(found) > 1:
-            raise OptionError(
-                f"balance: {len(found)} selected columns are headed {part!r}: name the "
-                "column by its letter instead"
-            )
-        if found:
-            out.append(found[0])
-        elif re.fullmatch("[A-Za-z]{1,3}", part) and left <= col_index(part) < left + width:
-            out.append(col_index(part) - left)
-        else:
-            shown = ", ".join(repr(h) for h in heads if h)[:120] or "nothing"
-            raise OptionError(
-                f"balance: no selected column is headed or lettered {part!r} (the row above "
-                f"the selection holds {shown}): name the columns by header or letter, "
-                "separated by commas"
-            )
-    if len(set(out)) < len(out):
-        raise OptionError("balance names one column twice: name each column once")
-    return out
-
-
-def assign_balanced_teams(book: Any, k: Any = 2, balance: Any = "") -> Draw:
-    """Write a team number 1..k for each selected row in the column right of them,
-    balanced by the ``balance`` columns (``=GROUPS`` with ``balance``): header texts of
-    the row above the selection or column letters, separated by commas."""
-    n = arguments.count("k", number(k))
-    given = _text(balance)
-    if not given:
-        raise OptionError(
-            "balance is empty: name the column(s) to balance by (header or letter, such as "
-            "Gender), or use assign groups"
-        )
-    sheet, rng, rows = selection(book)
-    cols = balance_columns(sheet, rng, given)
-    seed, seed_from = seed_of(book)
-    log = log_sheet(book)
-    dealt = teams.teams(rows, n, seed, cols, where="the selection", first=rng.row)
-    output = [[t] for t in dealt]
-    target = beside(sheet, rng, len(output), 1)
-    letters = [col_letters(rng.column + c) for c in cols]
-    numbers = [str(c + 1) for c in cols]
-    arg = numbers[0] if len(cols) == 1 else "{" + ",".join(numbers) + "}"
-    options = " ".join(f"--balance {letter}" for letter in letters)
-    draw = Draw(
-        mode="teams",
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
-        rows=rows,
-        output=output,
-        output_address=a1(target),
-        k=n,
-        options=f"balance {', '.join(letters)}",
-        formula_text=f"=GROUPS({_ref(sheet, rng)}, {n}, {excel_text(seed)}, {arg})",
-        command_text=f"xlshuffle groups {_Q(book.name)} --sheet {_Q(sheet.name)} --range "
-        f"{a1(rng)} --no-header -k {n} {options} --seed {_Q(seed)} -o teams.xlsx",
-    )
-    write(target, output)
-    append(book, log, draw)
-    return draw
-
-
-# --------------------------------------------------------------------------- new sheets
-
-
-def _new_sheet(book: Any, base: str) -> Any:
-    """A new sheet after the others, named ``base`` (``base 2``, ... when taken); the
-    active sheet stays active."""
-    taken = {s.name.casefold() for s in book.sheets}
-    name = next(
-        f"{base} {i}" if i > 1 else base
-        for i in range(1, len(taken) + 2)
-        if (f"{base} {i}" if i > 1 else base).casefold() not in taken
-    )
-    active = book.sheets.active
-    sheet = book.sheets.add(name=name, after=book.sheets[len(book.sheets) - 1])
-    active.activate()
-    return sheet
-
-
-#: The sheets each mode adds, as :func:`_new_sheet` names them.
-_ADDED = {"orders": "Orders( [0-9]+)?", "allocation": "Allocation( codes)?( [0-9]+)?"}
-
-
-def check_added(book: Any, entry: dict[str, str], names: list[str]) -> None:
-    """Refuse, before anything is written, to delete a sheet that *restore last draw*
-    must not: one the draw could not have added (a log row is editable) or one that now
-    holds more than the draw wrote there (its used range is not the written block)."""
-    corners = block(entry["output"])
-    height, width = (0, 0) if corners is None else (corners[2], corners[3])
-    widths = [width, width - 2]  # the list or orders; the codes: Block, BlockSize, Arm -> Code
-    present = {s.name for s in book.sheets}
-    for i, name in enumerate(names):
-        if not re.fullmatch(_ADDED.get(entry["mode"], "(?!)"), name) or i >= len(widths):
-            raise WorkbookError(
-                f"the {entry['mode']} draw at {entry['time (UTC)']} cannot have added the sheet "
-                f"{name[:40]!r} its log row names: nothing was restored"
-            )
-        if name not in present:
-            continue  # deleted already
-        used = book.sheets[name].used_range
-        if (used.row, used.column, *used.shape) != (1, 1, height, widths[i]):
-            raise WorkbookError(
-                f"the sheet {name!r} holds more than the draw at {entry['time (UTC)']} wrote "
-                f"there (it uses {a1(used)}): nothing was restored; delete it yourself"
-            )
-
-
-def _put(sheet: Any, grid: Rows) -> str:
-    """Write ``grid`` from A1 of ``sheet``; its address."""
-    target = sheet.range((1, 1), (len(grid), len(grid[0])))
-    write(target, grid)
-    return a1(target)
-
-
-def _ids_range(book: Any, sheet: Any, given: str) -> Any:
-    """The IDs' cells: a defined name (``IDS``) or an address (``E2:E31``, on the
-    selection's sheet, or ``'Sign-up'!A2:A31``)."""
-    for name in book.names:
-        if name.name.rpartition("!")[2].casefold() == given.casefold():
-            try:
-                return name.refers_to_range
-            except Exception:  # a constant or a formula, not cells
-                break
-    where, _, address = given.rpartition("!")
-    where = where.strip("'").replace("''", "'")
-    try:
-        return (book.sheets[where] if where else sheet).range(address)
-    except Exception:
-        raise OptionError(
-            f"ids: no name or range {given[:60]!r}: define the name IDS for the IDs' cells, "
-            "or give their address, such as E2:E31 or 'Sign-up'!A2:A31"
-        ) from None
-
-
-def write_orders(book: Any, ids: Any = "IDS", k: Any = "", balanced: Any = False) -> Draw:
-    """Write each person's own order of the selected items (one column or one row) on a
-    new sheet ``Orders``: a header row ``ID, 1, 2, ...`` and a row per ID (``=ORDERS``).
-    ``ids`` is a defined name or the address of the IDs' cells; ``k`` keeps the first k
-    places (empty: all); ``balanced`` TRUE gives counterbalanced orders."""
-    sheet, rng, items = selection(book, least_rows=1)
-    if len(items) > 1 and len(items[0]) > 1:
-        raise ShapeError(
-            f"the selection {a1(rng)} has several rows and columns: select the items, "
-            "one column or one row"
-        )
-    where = _ids_range(book, sheet, _text(ids) or "IDS")
-    if where.shape[0] * where.shape[1] > MAX_CELLS:
-        raise ShapeError(f"ids: {a1(where)} has more than {MAX_CELLS:,} cells: give only the IDs")
-    people = cells(where)
-    places = None if _text(k) == "" else number(k)
-    if isinstance(balanced, str) and balanced.strip().upper() in ("TRUE", "FALSE"):
-        balanced = balanced.strip().upper() == "TRUE"  # typed into a form's text box
-    flag = arguments.flag("balanced", balanced)
-    seed, seed_from = seed_of(book)
-    log = log_sheet(book)
-    rows = orders_rows(items, people, seed, places, flag)
-    m = len(rows[0]) - 1
-    grid = [["ID", *range(1, m + 1)], *rows]
-    ids_ref = _ref(where.sheet, where)
-    new = _new_sheet(book, "Orders")
-    output = _put(new, grid)
-    count = "" if places is None else str(m)
-    draw = Draw(
-        mode="orders",
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
-        rows=items,
-        output=grid,
-        output_address=output,
-        k=None if places is None else m,
-        new_sheets=(new.name,),
-        options=f"ids {ids_ref}" + (", balanced" if flag else ""),
-        formula_text=f"=ORDERS({_ref(sheet, rng)}, {ids_ref}, {excel_text(seed)}, {count}, "
-        f"{'TRUE' if flag else 'FALSE'})",
-        command_text="xlshuffle orders items.txt --ids ids.txt"
-        + (f" -k {m}" if count else "")
-        + (" --balanced" if flag else "")
-        + f" --seed {_Q(seed)} -o orders.csv",
-    )
-    append(book, log, draw)
-    return draw
-
-
-def write_allocation_list(
-    book: Any,
-    arms: Any = "A,B",
-    n: Any = 20,
-    ratio: Any = "",
-    block_sizes: Any = "",
-    strata: Any = "",
-) -> Draw:
-    """Write a permuted-block allocation list on a new sheet ``Allocation`` (Seq, the
-    strata, Block, BlockSize, Arm) and its concealment codes on ``Allocation codes``
-    (Seq, the strata, Code: no arms, no blocks), as ``=ALLOCATE`` and ``xlshuffle
-    allocate ... --codes-only`` do. Texts as ALLOCATE takes them: ``arms`` ``"A,B"``,
-    ``ratio`` ``"2:1"``, ``block_sizes`` ``"3,6"``, ``strata``
-    ``"site=North,South;sex=F,M"``; empty ones take ALLOCATE's defaults."""
-    given = [_text(arms), _text(ratio), _text(block_sizes), _text(strata)]
-    count = number(n)
-    seed, seed_from = seed_of(book)
-    log = log_sheet(book)
-    options, rows = allocation(given[0] or None, count, seed, *(g or None for g in given[1:]))
-    names = [name for name, _ in options["strata"]]
-    grid = [
-        ["Seq", *names, "Block", "BlockSize", "Arm"],
-        *([r.seq, *r.strata, r.block, r.block_size, r.arm] for r in rows),
-    ]
-    codes = [["Seq", *names, "Code"], *([r.seq, *r.strata, r.code] for r in rows)]
-    listed = _new_sheet(book, "Allocation")
-    output = _put(listed, grid)
-    concealed = _new_sheet(book, "Allocation codes")
-    _put(concealed, codes)
-    args = [excel_text(given[0]), str(options["n"]), excel_text(seed)]
-    args += [excel_text(g) if g else "" for g in given[1:]]
-    while not args[-1]:
-        args.pop()
-    draw = Draw(
-        mode="allocation",
-        sheet=listed.name,
-        address=output,
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
-        rows=[],
-        output=grid,
-        output_address=output,
-        k=options["n"],
-        new_sheets=(listed.name, concealed.name),
-        options=_allocate_options(options),
-        formula_text=f"=ALLOCATE({', '.join(args)})",
-        command_text=f"xlshuffle allocate {_allocate_options(options)} --seed {_Q(seed)} "
-        "-o list.csv --codes-only codes.csv",
-    )
-    append(book, log, draw)
-    return draw
-
-
-def _allocate_options(options: dict[str, Any]) -> str:
-    """The options of ``xlshuffle allocate`` that draw this list (without the seed)."""
-    words = ["--arms", ",".join(options["arms"]), "--ratio", ":".join(map(str, options["ratio"]))]
-    words += ["--n", str(options["n"])]
-    words += ["--block-sizes", ",".join(map(str, options["block_sizes"]))]
-    for name, values in options["strata"]:
-        words += ["--strata", f"{name}={','.join(values)}"]
-    return " ".join(_Q(w) for w in words)
-''',
-    "xlshuffle.excel.lock.log": r'''"""Draw and lock, the pure part: what a locked draw logs, from plain values.
-
-Nothing here touches a workbook or xlwings. :mod:`xlshuffle.excel.lock` reads the
-selection as a list of rows, asks :func:`~.plan.plan` what to write, writes it and
-appends :meth:`Draw.log_row` to the ``Draw log`` sheet; ``restore last draw`` asks
-:func:`~.plan.undo` what to write back. Everything a log row holds can be recomputed from it
-by anyone (docs/excel.md, "Draw and lock").
-
-The input hash (:func:`values_sha256`) is SHA-256 over this serialisation of a grid of
-cell values, as UTF-8 bytes::
-
-    "<rows>x<columns>\\n", then for each row, for each cell: <tag><length>:<text>,
-    and "\\n" after each row
-
-where ``<text>`` is the cell's canonical text, ``<length>`` its length in UTF-8 bytes
-(decimal) and ``<tag>`` one letter: ``e`` an empty cell (no value or an empty text;
-text ``""``), ``b`` TRUE/FALSE (text ``TRUE`` or ``FALSE``), ``n`` a number (a date or a
-time is its Excel serial number; a whole number is its decimal digits with a leading
-``-`` if negative, anything else Python's ``repr`` of the float, the shortest text
-that reads back as the same double), ``s`` a text (its characters as they are; an
-error cell is read as its text, ``#N/A``).
-
->>> values_sha256([[1, "a"], [2.0, None]])[:16]
-'9031a560d3a38dd9'
->>> serialise([[1, "a"], [2.0, None]])
-b'2x2\\nn1:1s1:a\\nn1:2e0:\\n'
-"""
-
-from __future__ import annotations
-
-import datetime as dt
-import math
-import numbers
-import re
-import shlex
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, get_args
-
-from ...common.a1 import col_index, col_letters
-from ...common.digest import bytes_sha256
-from ...common.request import (
-    DrawKind,
-    DrawRequest,
-    GroupsOptions,
-    Options,
-    Region,
-    SampleOptions,
-    ShuffleOptions,
-)
-from ...draw.errors import WorkbookError
-from ...draw.protocol import PROTOCOL, excel_serial
-from ...draw.seed import Seed
-from ...functions.arguments import SHEET_COLUMNS, SHEET_ROWS
-from ...tabledraw.raffle_options import DrawOptions
-
-Rows = list[list[Any]]
-
-#: The modes of a locked draw, as the log's ``mode`` column names them.
-LockMode = Literal[
-    "shuffle",
-    "winners",
-    "deal",
-    "groups",
-    "raffle",
-    "teams",
-    "orders",
-    "allocation",
-    "prizes",
-    "round",  # a round of a raffle or a prize draw (excel/lock/rounds.py)
-]
-#: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
-NEW_SHEET_MODES = ("orders", "allocation")
-#: Between the names in ``new sheets``: a character no sheet name may hold.
-SHEET_SEPARATOR = " / "
-#: The columns of the ``Draw log`` sheet, in order (its header row).
-LOG_COLUMNS = (
-    "time (UTC)",
-    "sheet",
-    "range",
-    "mode",
-    "k",
-    "hands",
-    "output",
-    "seed",
-    "seed from",
-    "protocol",
-    "version",
-    "input sha256",
-    "output sha256",
-    "formula",
-    "command line",
-    "restored (UTC)",
-    # added for the raffle (mode "raffle"): a log with the sixteen columns above gets them
-    "reserves",
-    "tickets",
-    "method",
-    # added for the designs (modes "teams", "orders", "allocation"), as above
-    "new sheets",
-    "options",
-)
-
-_A1_BLOCK = re.compile(r"\$?([A-Z]{1,3})\$?([0-9]{1,7})(?::\$?([A-Z]{1,3})\$?([0-9]{1,7}))?")
-_PLAIN_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_CELL_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*([RrCc][0-9]*)?")
-
-
-# --------------------------------------------------------------------------- input hash
-
-
-def cell_text(value: Any) -> tuple[str, str]:
-    """The tag and canonical text of one cell value (see the module docstring)."""
-    if value is None or (isinstance(value, str) and value == ""):
-        return "e", ""
-    if isinstance(value, bool):
-        return "b", "TRUE" if value else "FALSE"
-    if isinstance(value, str):
-        return "s", value
-    if isinstance(value, dt.date):
-        value = excel_serial(value)
-    if isinstance(value, numbers.Integral):
-        return "n", str(int(value))
-    if isinstance(value, numbers.Real):
-        number = float(value)
-        if math.isfinite(number) and number.is_integer():
-            return "n", str(int(number))
-        return "n", repr(number)
-    return "s", str(value)
-
-
-def serialise(rows: Sequence[Sequence[Any]]) -> bytes:
-    """The canonical bytes of a grid of values, as :func:`values_sha256` hashes them."""
-    width = len(rows[0]) if rows else 0
-    parts = [f"{len(rows)}x{width}\n".encode("ascii")]
-    for row in rows:
-        for value in row:
-            tag, text = cell_text(value)
-            data = text.encode("utf-8", "surrogatepass")
-            parts.append(f"{tag}{len(data)}:".encode("ascii") + data)
-        parts.append(b"\n")
-    return b"".join(parts)
-
-
-def values_sha256(rows: Sequence[Sequence[Any]]) -> str:
-    """SHA-256 (lower-case hex) of :func:`serialise` of the grid."""
-    return bytes_sha256(serialise(rows))
-
-
-# --------------------------------------------------------------------------- references
-
-
-def sheet_ref(sheet: str) -> str:
-    """A sheet name as a formula names it: quoted when it is not a plain word."""
-    if _PLAIN_SHEET.fullmatch(sheet) and not _CELL_LIKE.fullmatch(sheet):
-        return sheet
-    return "'" + sheet.replace("'", "''") + "'"
-
-
-def excel_text(text: str) -> str:
-    """A text as a formula literal: in double quotes, inner quotes doubled."""
-    return '"' + text.replace('"', '""') + '"'
-
-
-def block(address: str) -> tuple[int, int, int, int] | None:
-    """Top row, left column, bottom row and right column (1-based) of one block of cells
-    in A1 style (``"A2:C20"``, ``"$D$5"``), or None for anything else: several areas, a
-    sheet name, R1C1, or past ``XFD1048576``.
-
-    >>> block("A2:C20"), block("$D$5"), block("A2:C6,E1")
-    ((2, 1, 20, 3), (5, 4, 5, 4), None)
-    """
-    found = _A1_BLOCK.fullmatch(address.strip().upper())
-    if found is None:
-        return None
-    left, top, right, bottom = found.groups()
-    first, last = col_index(left), col_index(right or left)
-    rows = int(top), int(bottom or top)
-    if not (0 < rows[0] <= rows[1] <= SHEET_ROWS and 0 < first <= last <= SHEET_COLUMNS):
-        return None
-    return rows[0], first, rows[1], last
-
-
-def _cells_in(corners: tuple[int, int, int, int]) -> int:
-    top, left, bottom, right = corners
-    return (bottom - top + 1) * (right - left + 1)
-
-
-# --------------------------------------------------------------------------- a draw
-
-
-@dataclass(frozen=True)
-class Draw:
-    """One locked draw: where, what, with which seed, and what it wrote.
-
-    ``output`` is the grid written at ``output_address`` (for ``shuffle`` the input
-    range itself); ``time`` is an ISO 8601 UTC time; ``seed`` the canonical seed text.
-    """
-
-    mode: LockMode
-    sheet: str
-    address: str
-    book: str
-    seed: str
-    seed_from: str
-    version: str
-    time: str
-    rows: Rows
-    output: Rows
-    output_address: str
-    k: int | None = None
-    hands: int | None = None
-    reserves: int | None = None
-    tickets: str | None = None
-    new_sheets: tuple[str, ...] = ()
-    options: str = ""
-    #: the formula and command line of a design (teams, orders, allocation), made by
-    #: :mod:`xlshuffle.excel.lock.designs`, which knows their arguments
-    formula_text: str = ""
-    command_text: str = ""
+    def sheet(self) -> XlSheet:
+        return XlSheet(self.rng.sheet)
 
     @property
-    def method(self) -> str:
-        """How a raffle drew: ``weighted`` (by the tickets column, protocol section 8) or
-        ``random`` (a deal, section 5); empty for the other modes."""
-        if self.mode not in ("raffle", "prizes"):
-            return ""
-        return "weighted" if self.tickets else "random"
-
-    def formula(self) -> str:
-        """The worksheet formula that draws the same result from the input values."""
-        if self.formula_text:
-            return self.formula_text
-        ref = f"{sheet_ref(self.sheet)}!{self.address}"
-        seed = excel_text(self.seed)
-        if self.mode == "shuffle":
-            return f"=SHUFFLE({ref}, {seed})"
-        if self.mode == "winners":
-            return f"=SAMPLE({ref}, {self.k}, {seed})"
-        if self.mode == "groups":
-            return f"=GROUPS({ref}, {self.k}, {seed})"
-        if self.mode == "raffle":
-            tickets = f"{sheet_ref(self.sheet)}!{self.tickets}" if self.tickets else ""
-            return f"=SAMPLE({ref}, {self.k}, {seed}, {tickets}, {self.reserves or 0})"
-        return f"=DEAL({self.k}, {self.hands}, {seed}, {ref})"
-
-    def command_line(self) -> str:
-        """The ``xlshuffle`` command that draws the same result from the saved workbook.
-
-        For ``deal`` it deals the positions 1..N of the cards in the selection, read row
-        by row (the command line deals numbers, not cells): card ``i`` is cell ``i``.
-        """
-        if self.command_text:
-            return self.command_text
-        if self.mode == "deal":
-            n = len(self.rows) * len(self.rows[0])
-            return (
-                f"xlshuffle deal --cards {self.k} --hands {self.hands} --deck {n} "
-                f"--seed {shlex.quote(self.seed)}"
-            )
-        return shlex.join(["xlshuffle", *self.request().argv()])
-
-    def request(self) -> DrawRequest:
-        """A shuffle, sample, groups or raffle as the command line draws it from the saved
-        workbook (any other mode as groups of ``k``): the selection, a raffle's without a
-        header row and its tickets column named by its letter on the sheet."""
-        options: Options = GroupsOptions(k=self.k)
-        if self.mode == "shuffle":
-            options = ShuffleOptions()
-        elif self.mode in ("winners", "raffle"):
-            column = block(self.tickets or "")
-            weights = None if column is None else col_letters(column[1])
-            raffle = weights is not None or bool(self.reserves)
-            draw = DrawOptions(k=self.k or 0, weights=weights, reserves=self.reserves or 0)
-            options = SampleOptions(k=self.k, draw=draw if raffle else None)
-        kinds: dict[type, DrawKind] = {ShuffleOptions: "shuffle", SampleOptions: "sample"}
-        return DrawRequest(
-            kind=kinds.get(type(options), "groups"),
-            src=self.book,
-            seed=Seed(self.seed),
-            options=options,
-            region=Region(
-                sheet=self.sheet,
-                cells=self.address,
-                header=False if self.mode == "raffle" else None,
-            ),
-        )
-
-    def log_row(self) -> list[str]:
-        """The ``Draw log`` row, every cell a text, in the order of :data:`LOG_COLUMNS`."""
-        return [
-            self.time,
-            self.sheet,
-            self.address,
-            self.mode,
-            "" if self.k is None else str(self.k),
-            "" if self.hands is None else str(self.hands),
-            self.output_address,
-            self.seed,
-            self.seed_from,
-            PROTOCOL,
-            self.version,
-            values_sha256(self.rows),
-            values_sha256(self.output),
-            self.formula(),
-            self.command_line(),
-            "",
-            "" if self.reserves is None else str(self.reserves),
-            self.tickets or "",
-            self.method,
-            SHEET_SEPARATOR.join(self.new_sheets),
-            self.options,
-        ]
-
-
-def log_text(value: Any) -> str:
-    """A log cell as text, as it was written.
-
-    A cell Excel turned into a number reads as its digits; the time, which xlwings'
-    Office.js reader turns into a ``datetime`` (it reads ISO 8601 texts as dates), reads
-    as the ISO 8601 text it was.
-    """
-    if isinstance(value, dt.datetime):
-        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return cell_text(value)[1]
-
-
-def log_entry(row: Sequence[Any], where: str, *, most: int) -> dict[str, str]:
-    """The fields of a log row that ``restore last draw`` may act on, checked first.
-
-    A log is a sheet anyone can edit: its protocol and mode must be known, and its
-    ``range`` and ``output`` one block of at most ``most`` cells (for a shuffle the
-    same block), so that a damaged or crafted row is refused before any cell is read.
-    """
-    entry = {name: log_text(row[i]) if i < len(row) else "" for i, name in enumerate(LOG_COLUMNS)}
-    if entry["protocol"] != PROTOCOL or entry["mode"] not in get_args(LockMode):
-        raise WorkbookError(
-            f"{where} is not a draw xlshuffle can restore "
-            f"(mode {entry['mode']!r}, protocol {entry['protocol']!r})"
-        )
-    blocks = {field: block(entry[field]) for field in ("range", "output")}
-    for field, corners in blocks.items():
-        if corners is None or _cells_in(corners) > most:
-            raise WorkbookError(
-                f"{where} is not a draw xlshuffle can restore: its {field} "
-                f"{entry[field][:40]!r} is not one block of at most {most:,} cells"
-            )
-    if (entry["mode"] in NEW_SHEET_MODES) != bool(entry["new sheets"]):
-        raise WorkbookError(
-            f"{where} is not a draw xlshuffle can restore: its new sheets "
-            f"{entry['new sheets'][:40]!r} do not fit its mode {entry['mode']!r}"
-        )
-    if entry["mode"] == "shuffle" and blocks["output"] != blocks["range"]:
-        raise WorkbookError(
-            f"{where} is not a draw xlshuffle can restore: a shuffle's output "
-            f"{entry['output']!r} must be its range {entry['range']!r}"
-        )
-    return entry
-''',
-    "xlshuffle.excel.lock.plan": r'''"""Draw and lock, what a locked draw writes: :func:`plan` from the selection's rows and
-the seed, and :func:`undo`, what ``restore last draw`` writes back over a shuffle. Plain
-values in, plain values out: nothing here touches a workbook or xlwings."""
-
-from __future__ import annotations
-
-from collections.abc import Callable
-
-from ...draw.errors import ShapeError, SizeError
-from ...draw.knuth import deal, group_numbers, permutation
-from ...functions import raffle
-from .log import LockMode, Rows
-
-__all__ = ["plan", "undo"]
-
-
-def plan(
-    mode: LockMode,
-    rows: Rows,
-    seed: str,
-    k: int | None = None,
-    hands: int | None = None,
-    *,
-    reserves: int = 0,
-    tickets: int | None = None,
-    ticket_cell: Callable[[int], str] | None = None,
-) -> Rows:
-    """What a locked draw of ``mode`` writes, from the selection's rows and the seed.
-
-    ``shuffle``: the rows in a new order (``SHUFFLE``); ``winners``: ``k`` rows in draw
-    order (``SAMPLE``); ``groups``: one column of group numbers 1..k (``GROUPS``);
-    ``deal``: ``k`` cards to each of ``hands`` hands from the cells read row by row,
-    one column per hand (``DEAL``); ``raffle``: ``k`` winners and ``reserves`` reserves
-    by the tickets in column ``tickets`` of the rows (0-based; None: one each), with
-    Role and Rank when there are reserves (``SAMPLE`` with weights and reserves); a
-    ticket that cannot be read is named by ``ticket_cell(i)`` (``cell C7``).
-    """
-    if mode == "raffle":
-        columns = {} if tickets is None else {"weights": [row[tickets] for row in rows]}
-        at = None if ticket_cell is None else (lambda _key, i: ticket_cell(i))
-        return raffle.draw(
-            rows, _need(k), seed, reserves=reserves, columns=columns, where="the selection", at=at
-        )
-    if mode == "shuffle":
-        return [list(rows[p]) for p in permutation(len(rows), seed=seed)]
-    if mode == "winners":
-        return [list(row) for row in deal(rows, _need(k), seed=seed)]
-    if mode == "groups":
-        return [[g] for g in group_numbers(permutation(len(rows), seed=seed), _need(k))]
-    cards, players = _need(k), _need(hands)
-    deck = [cell for row in rows for cell in row]
-    if cards * players > len(deck):
-        raise SizeError(
-            f"cannot deal {cards} cards to {players} hands: that needs {cards * players} "
-            f"cards and the selection has {len(deck)}; deal fewer or select more cells"
-        )
-    dealt = deal(deck, cards * players, seed=seed)
-    return [dealt[r * players : (r + 1) * players] for r in range(cards)]
-
-
-def undo(mode: str, current: Rows, seed: str) -> Rows:
-    """What ``restore last draw`` writes back over a shuffle: the rows before the draw.
-
-    ``current`` holds the shuffled rows; position ``p`` holds the original row
-    ``perm[p]``, so the original row ``perm[p]`` is ``current[p]``.
-    """
-    if mode != "shuffle":
-        raise ShapeError(f"only a shuffle is undone row by row, not {mode!r}")
-    perm = permutation(len(current), seed=seed)
-    original: Rows = [[] for _ in current]
-    for p, item in enumerate(perm):
-        original[item] = list(current[p])
-    return original
-
-
-def _need(value: int | None) -> int:
-    if value is None:
-        raise SizeError("a count is missing")
-    return value
-
-
-# --------------------------------------------------------------------------- the log
-''',
-    "xlshuffle.excel.lock.prizes": r'''"""Draw and lock with a prize table (protocol section 9): the table on a sheet of its own,
-the selected entrants, one draw of every winner and reserve.
-
-:func:`draw_prizes` reads the table from the sheet it names (``prize, count[, reserves]``
-a row, in the order the prizes are drawn; a header row allowed first, as ``sample
---prizes`` reads a file), draws the selected rows by their tickets, and writes each drawn
-row right of the selection followed by its ``Prize``, ``Place`` and ``Role``, as ``sample
---prizes`` writes them. The log row's command line is ``sample --prizes SHEET.csv`` on the
-saved workbook: the table's sheet saved as CSV beside it draws the same rows, and the
-record it writes (``--record``) is checked by ``xlshuffle verify``. Its formula is
-``=SAMPLE`` with the same tickets and reserves: the same rows in the same order, with Role
-and Rank instead of the prizes.
-"""
-
-from __future__ import annotations
-
-import shlex
-from collections.abc import Sequence
-from typing import Any
-
-from ...common.a1 import col_letters
-from ...draw.errors import OptionError
-from ...functions import raffle
-from ...tabledraw.raffle_options import DrawOptions, Prize
-from .book import (
-    a1,
-    append,
-    beside,
-    cells,
-    log_sheet,
-    now,
-    seed_of,
-    selection,
-    ticket_column,
-    version,
-    write,
-)
-from .log import Draw, excel_text, log_text, sheet_ref
-
-__all__ = ["draw_prizes", "prize_table"]
-
-
-def _whole(value: Any) -> int | None:
-    """A count cell as a whole number (a number, or digits typed as text), else None."""
-    text = log_text(value).strip().replace("_", "")
-    return int(text) if text.isdigit() else None
-
-
-def prize_table(rows: Sequence[Sequence[Any]], where: str) -> tuple[Prize, ...]:
-    """The prize table in ``rows`` (a sheet's cells): ``prize, count[, reserves]`` a row, a
-    header row allowed first, empty rows skipped; refused, naming the row of ``where``."""
-    out: list[Prize] = []
-    first = True
-    for number, row in enumerate(rows, 1):
-        texts = [log_text(v).strip() for v in row]
-        while texts and texts[-1] == "":
-            texts.pop()
-        if not texts:
-            continue
-        counts = [_whole(v) for v in row[1 : len(texts)]]
-        fits = len(texts) in (2, 3) and bool(texts[0])
-        if fits and all(c is not None for c in counts) and (counts[0] or 0) >= 1:
-            out.append(Prize(texts[0], counts[0] or 0, counts[1] or 0 if len(counts) > 1 else 0))
-        elif not (first and fits and counts[0] is None and not _numberish(texts[1])):
-            raise OptionError(
-                f"prizes: row {number} of {where} is not 'prize, count' or 'prize, count, "
-                "reserves' (a count 1 or more, reserves 0 or more): one prize a row, in the "
-                "order they are drawn"
-            )
-        first = False
-    if not out:
-        raise OptionError(f"prizes: {where} lists no prize: one 'prize, count[, reserves]' a row")
-    return tuple(out)
-
-
-def _numberish(text: str) -> bool:
-    return bool(text) and text.lstrip("+-").replace(".", "").replace(",", "").isdigit()
-
-
-def _table_of(book: Any, name: str) -> tuple[str, tuple[Prize, ...]]:
-    wanted = name.strip()
-    sheet = next((s for s in book.sheets if s.name.casefold() == wanted.casefold()), None)
-    if sheet is None:
-        raise OptionError(
-            f"prizes: no sheet is named {wanted!r}: put the prize table (prize, count, "
-            "reserves a row) on a sheet and give its name"
-        )
-    used = sheet.used_range
-    return sheet.name, prize_table(cells(used), f"the sheet {sheet.name!r}")
-
-
-def draw_prizes(book: Any, prizes: Any = "Prizes", tickets: Any = "Tickets", ids: Any = "") -> Draw:
-    """Draw every winner and reserve of the prize table on the sheet ``prizes`` from the
-    selected rows by their ``tickets`` column (empty: one ticket each), and write each drawn
-    row right of them with its Prize, Place and Role; ``ids`` names the ID column (its
-    header in the row above, or its letter; empty: the selection's first column)."""
-    table_sheet, table = _table_of(book, "" if prizes is None else str(prizes))
-    sheet, rng, rows = selection(book)
-    column = ticket_column(sheet, rng, "" if tickets is None else str(tickets))
-    given_ids = "" if ids is None else str(ids)
-    id_column = ticket_column(sheet, rng, given_ids, "ids") if given_ids.strip() else rng.column
-    k, reserves = sum(p.count for p in table), sum(p.reserves for p in table)
-    DrawOptions(k=k, reserves=reserves, prizes=table).check()
-    seed, seed_from = seed_of(book)
-    log = log_sheet(book)
-    columns: dict[str, list[object]] = {"id": [row[id_column - rng.column] for row in rows]}
-    if column is not None:
-        columns["weights"] = [row[column - rng.column] for row in rows]
-
-    def at(key: str, i: int) -> str:
-        letter = col_letters(column if key == "weights" and column else id_column)
-        return f"the {'tickets' if key == 'weights' else 'ID'} cell {letter}{rng.row + i}"
-
-    output = raffle.draw(
-        rows,
-        k,
-        seed,
-        reserves=reserves,
-        columns=columns,
-        where="the selection",
-        at=at,
-        prizes=table,
-    )
-    target = beside(sheet, rng, len(output), len(output[0]))
-    letter = None if column is None else col_letters(column)
-    tickets_at = None if letter is None else f"{letter}{rng.row}:{letter}{rng.row + len(rows) - 1}"
-    ref = f"{sheet_ref(sheet.name)}!{a1(rng)}"
-    weights = f"{sheet_ref(sheet.name)}!{tickets_at}" if tickets_at else ""
-    argv = ["xlshuffle", "sample", book.name, "--sheet", sheet.name, "--range", a1(rng)]
-    argv += ["--no-header", "--prizes", f"{table_sheet}.csv"]
-    argv += ["--weights", letter] if letter else []
-    argv += ["--id", col_letters(id_column), "--seed", seed]
-    text = "; ".join(f"{p.name}, {p.count}, {p.reserves}" for p in table)
-    draw = Draw(
-        mode="prizes",
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
-        rows=rows,
-        output=output,
-        output_address=a1(target),
-        k=k,
-        reserves=reserves,
-        tickets=tickets_at,
-        options=f"prizes from the sheet {table_sheet}: {text}",
-        formula_text=f"=SAMPLE({ref}, {k}, {excel_text(seed)}, {weights}, {reserves})",
-        command_text=shlex.join(argv),
-    )
-    write(target, output)
-    append(book, log, draw)
-    return draw
-''',
-    "xlshuffle.excel.lock.rounds": r'''"""Draw and lock, rounds: a winner of a locked raffle or prize draw who does not answer
-gives their place to the next reserve of the prize, in the locked cells, logged to replay.
-
-:func:`replace_winner` takes a locked draw (*draw raffle* or *draw prizes*, the newest of
-the ``Draw log`` not restored, or the one whose result holds the selected row) with the
-rounds logged after it, and:
-
-1. recomputes where every drawn entrant stands after each earlier round, from the locked
-   cells, by the rule ``xlshuffle redraw`` follows
-   (:meth:`~xlshuffle.tabledraw.rounds.Standing.replace`), every step checked against the
-   hashes of its log row: a result or a log edited since is refused;
-2. gives the place of the winner (``winner``: an ID, or empty for the selected row of the
-   result) to the first reserve of its prize not yet called (the next reserve by rank in a
-   raffle);
-3. rewrites the result's Role and Place (a raffle's Role and Rank) and a Note column right
-   of it: the replaced winner stays, marked ``replaced`` with the reason; the reserve's
-   note says whom it replaces, as ``redraw``'s table does;
-4. appends a ``round`` row to the log. Its command line replays the whole chain on the
-   saved workbook: the draw's own command line with ``--id COL --record draw.json``, then
-   one ``xlshuffle redraw`` a round (``--record round1.json``, ...; the last with ``-o
-   roundN.csv``), whose records ``xlshuffle verify`` checks.
-
-*Restore the last draw* puts the standing before a round back (:func:`undo_round`),
-recomputed the same way. A prize with no reserve left is refused, saying what to do: a
-place drawn afresh needs a committed draw, on the command line (protocol section 19).
-"""
-
-from __future__ import annotations
-
-import re
-import shlex
-from dataclasses import dataclass
-from typing import Any
-
-from ...common.a1 import col_index, col_letters
-from ...draw.errors import OptionError, SeedError, WorkbookError
-from ...draw.protocol import PROTOCOL
-from ...draw.raffle import RESERVE, WINNER, canonical_id
-from ...functions.arguments import SHEET_COLUMNS, show
-from ...tabledraw.rounds import Placed, Standing
-from .book import (
-    LOG_SHEET,
-    MAX_CELLS,
-    a1,
-    append_row,
-    cells,
-    log_sheet,
-    now,
-    selected,
-    ticket_column,
-    version,
-    write,
-)
-from .log import LOG_COLUMNS, Rows, block, log_entry, log_text, values_sha256
-
-__all__ = ["DRAW_MODES", "ROUND_MODE", "Round", "replace_winner", "round_command", "undo_round"]
-
-#: The log's mode of a round.
-ROUND_MODE = "round"
-#: The locked draws that take rounds: a raffle (Role, Rank) and a prize draw (Prize,
-#: Place, Role).
-DRAW_MODES = ("raffle", "prizes")
-#: The record the round's command line has the draw write, and what the rounds follow.
-DRAW_RECORD = "draw.json"
-#: The longest reason a round takes: it goes into a Note cell and every later round's
-#: command line, which one cell (at most 32,767 characters) holds.
-MAX_REASON = 500
-_MAX_CELL = 32_767
-
-_AT = {name: i for i, name in enumerate(LOG_COLUMNS)}
-_DATE_TIME = re.compile(
-    r"-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?"
-)
-Entry = dict[str, str]
-
-
-@dataclass(frozen=True)
-class Round:
-    """One round locked: its number, the draw's sheet and list, the cells rewritten, the
-    winner replaced and why, who took the place (a reserve of ``prize``, None in a raffle,
-    called as ``reserve``) and the command line that replays the chain."""
-
-    number: int
-    sheet: str
-    address: str
-    output_address: str
-    replaced: str
-    reason: str
-    given_to: str
-    prize: str | None
-    reserve: int
-    command_line: str
-
-
-# --------------------------------------------------------------------------- the chain
-
-
-def _text(row: list[Any], name: str) -> str:
-    at = _AT[name]
-    return log_text(row[at]) if at < len(row) else ""
-
-
-def _where(index: int) -> str:
-    return f"row {index + 1} of {LOG_SHEET!r}"
-
-
-def _live(rows: Rows, upto: int) -> list[int]:
-    """The log's rows before ``upto`` that are draws not restored (0-based indexes)."""
-    return [
-        i
-        for i in range(1, min(upto, len(rows)))
-        if _text(rows[i], "time (UTC)") and not _text(rows[i], "restored (UTC)")
-    ]
-
-
-def _key(entry: Entry) -> tuple[str, str, str]:
-    return entry["sheet"], entry["range"], entry["seed"]
-
-
-def _draws(rows: Rows, upto: int) -> list[tuple[int, Entry]]:
-    """The raffles and prize draws not restored before row ``upto``, newest first."""
-    return [
-        (i, log_entry(rows[i], _where(i), most=MAX_CELLS))
-        for i in reversed(_live(rows, upto))
-        if _text(rows[i], "mode") in DRAW_MODES
-    ]
-
-
-def _rounds_of(rows: Rows, at: int, draw: Entry, upto: int) -> list[tuple[int, Entry]]:
-    """The rounds not restored of the draw at row ``at``, in order, before row ``upto``."""
-    out = []
-    for i in _live(rows, upto):
-        if i > at and _text(rows[i], "mode") == ROUND_MODE:
-            entry = log_entry(rows[i], _where(i), most=MAX_CELLS)
-            if _key(entry) == _key(draw):
-                out.append((i, entry))
-    return out
-
-
-def _segments(text: str, where: str) -> list[list[str]]:
-    """A logged command line as its commands (``&&`` between them)."""
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        words = []
-    out: list[list[str]] = [[]]
-    for word in words:
-        if word == "&&":
-            out.append([])
-        else:
-            out[-1].append(word)
-    if not out[0][:2] == ["xlshuffle", "sample"]:
-        raise WorkbookError(
-            f"{where}: its command line is not an xlshuffle sample (the log was edited?): "
-            "nothing was written"
-        )
-    return out
-
-
-def _value(argv: list[str], name: str) -> str | None:
-    """The value of the option ``name`` in ``argv`` (``--id A`` or ``--id=A``)."""
-    for n, word in enumerate(argv):
-        if word == name and n + 1 < len(argv):
-            return argv[n + 1]
-        if word.startswith(name + "="):
-            return word[len(name) + 1 :]
-    return None
-
-
-def _asked(entry: Entry, where: str) -> tuple[str, str]:
-    """The winner a logged round replaced and why, from its command line's last redraw."""
-    last = _segments(entry["command line"], where)[-1]
-    who, why = _value(last, "--replace"), _value(last, "--reason")
-    if last[:2] != ["xlshuffle", "redraw"] or who is None or why is None:
-        raise WorkbookError(
-            f"{where}: its command line does not end in xlshuffle redraw --replace ID "
-            "--reason TEXT (the log was edited?): nothing was written"
-        )
-    return who, why
-
-
-def _option(name: str, value: str) -> list[str]:
-    # a value starting with "-" would be read as an option: it is given as name=value
-    return [f"{name}={value}"] if value.startswith("-") else [name, value]
-
-
-def round_command(sample: list[str], asked: list[tuple[str, str]]) -> str:
-    """The command line of the last of the rounds ``asked`` (each the winner replaced and
-    why): the draw (``sample``: its argv, ``--id`` included) writing its record, then one
-    ``xlshuffle redraw`` a round, each following the record before it.
-
-    >>> print(round_command(["xlshuffle", "sample", "B.xlsx", "--id", "A"], [("T-2", "away")]))
-    xlshuffle sample B.xlsx --id A --record draw.json && xlshuffle redraw draw.json \
---replace T-2 --reason away -o round1.csv --record round1.json
-    """
-    parts = [shlex.join([*sample, "--record", DRAW_RECORD])]
-    previous = DRAW_RECORD
-    for n, (who, why) in enumerate(asked, 1):
-        argv = ["xlshuffle", "redraw", previous, *_option("--replace", who)]
-        argv += _option("--reason", why)
-        argv += ["-o", f"round{n}.csv"] if n == len(asked) else []
-        previous = f"round{n}.json"
-        parts.append(shlex.join([*argv, "--record", previous]))
-    return " && ".join(parts)
-
-
-# --------------------------------------------------------------------------- the standing
-
-
-@dataclass
-class _Locked:
-    """A locked draw with its rounds: where its result is (``corners``, with the Note
-    column), the list's width, the ID column (1-based on the sheet), the draw's command
-    line (``sample``, ``--id`` included) and the standing after the draw and each round,
-    every one checked against its log row."""
-
-    draw: Entry
-    rounds: list[tuple[int, Entry]]
-    sheet: Any
-    corners: tuple[int, int, int, int]
-    width: int
-    id_column: int
-    sample: list[str]
-    asked: list[tuple[str, str]]
-    standings: list[Standing]
+    def row(self) -> int:
+        return int(self.rng.row)
 
     @property
-    def prizes(self) -> bool:
-        return self.draw["mode"] == "prizes"
+    def column(self) -> int:
+        return int(self.rng.column)
 
     @property
-    def ranked(self) -> bool:
-        """A raffle's result has Role and Rank (with reserves; without, the rows alone)."""
-        return self.draw["mode"] == "raffle" and self.draw["reserves"] not in ("", "0")
+    def shape(self) -> tuple[int, int]:
+        rows, columns = self.rng.shape
+        return int(rows), int(columns)
 
-    def grid(self, standing: Standing) -> Rows:
-        """What the result's cells hold at ``standing``: each drawn row, its Prize, Place
-        and Role (a raffle's Role and Rank), then its Note."""
-        out = []
-        for p in standing.placed:
-            extra: list[Any] = []
-            if self.prizes:
-                extra = [p.prize, p.place, p.role]
-            elif self.ranked:
-                extra = [p.role, p.place]
-            out.append([*p.values, *extra, p.note])
-        return out
+    def address(self) -> str:
+        return str(self.rng.get_address(False, False))
 
-    def range(self) -> Any:
-        top, left, bottom, right = self.corners
-        return self.sheet.range((top, left), (bottom, right))
+    def values(self) -> Rows:
+        return [list(row) for row in self.rng.options(ndim=2, err_to_str=True).value]
 
-    def added(self) -> Any:
-        """The columns a round rewrites: the result's Prize, Place, Role (or Role, Rank)
-        and the Note."""
-        top, left, bottom, right = self.corners
-        return self.sheet.range((top, left + self.width), (bottom, right))
+    def write(self, values: Rows) -> None:
+        self.rng.value = [[_entry(v) for v in row] for row in values]
+
+    def write_text(self, values: Rows) -> None:
+        self.rng.number_format = _TEXT  # before the values: a cell typed later stays text too
+        self.write(values)
+
+    def clear_contents(self) -> None:
+        self.rng.clear_contents()
 
 
-def _sheet(book: Any, draw: Entry) -> Any:
-    sheet = next((s for s in book.sheets if s.name == draw["sheet"]), None)
-    if sheet is None:
-        raise WorkbookError(
-            f"the sheet {draw['sheet']!r} of the draw at {draw['time (UTC)']} is gone: put "
-            "it back (a round changes the draw's result)"
-        )
-    return sheet
+class XlSheet:
+    """An xlwings ``Sheet``."""
+
+    def __init__(self, sheet: Any) -> None:
+        self.xl = sheet
+
+    @property
+    def name(self) -> str:
+        return str(self.xl.name)
+
+    @property
+    def used_range(self) -> XlRange:
+        return XlRange(self.xl.used_range)
+
+    def range(
+        self, top: int, left: int, bottom: int | None = None, right: int | None = None
+    ) -> XlRange:
+        if bottom is None or right is None:
+            return XlRange(self.xl.range((top, left)))
+        return XlRange(self.xl.range((top, left), (bottom, right)))
+
+    def at(self, address: str) -> XlRange:
+        return XlRange(self.xl.range(address))
+
+    def delete(self) -> None:
+        self.xl.delete()
 
 
-def _id(value: Any, where: str) -> str:
-    try:
-        return canonical_id(value)
-    except SeedError:
-        raise OptionError(f"the ID in {where} cannot be used: write a text or a number") from None
+class XlName:
+    """An xlwings ``Name``."""
 
+    def __init__(self, name: Any) -> None:
+        self.xl = name
 
-def _drawn(locked: _Locked, current: Rows, k: int) -> Standing:
-    """The standing the draw locked: the result's rows as read, each with the Prize,
-    Place and Role (Role and Rank) the draw gave it (section 9: the winners first, each
-    place numbered within its prize), and no notes."""
-    top, left = locked.corners[:2]
-    offset = locked.id_column - left
-    counts: dict[tuple[str | None, str], int] = {}
-    placed = []
-    for n, row in enumerate(current):
-        values = tuple(row[: locked.width])
-        role = WINNER if n < k else RESERVE
-        prize = log_text(row[locked.width]) if locked.prizes else None
-        counts[prize, role] = place = counts.get((prize, role), 0) + 1
-        where = f"{locked.sheet.name}!{col_letters(locked.id_column)}{top + n}"
-        placed.append(Placed(n, _id(values[offset], where), values, prize, place, role))
-    letters = tuple(col_letters(left + j) for j in range(locked.width))
-    return Standing(letters, tuple(placed), locked.prizes)
+    @property
+    def name(self) -> str:
+        return str(self.xl.name)
 
-
-def _layout(draw: Entry, at: int) -> tuple[tuple[int, int, int, int], int, int]:
-    """The result's corners with the Note column, the list's width and the draw's k;
-    refused when the log row's output is not what its draw writes."""
-    listed, result = block(draw["range"]), block(draw["output"])
-    if listed is None or result is None:  # log_entry refused these already
-        raise WorkbookError(f"{_where(at)} is not a draw xlshuffle can take a round of")
-    width = listed[3] - listed[1] + 1
-    extra = 3 if draw["mode"] == "prizes" else 2 if draw["reserves"] not in ("", "0") else 0
-    top, left, bottom, right = result
-    k = int(draw["k"]) if draw["k"].isdigit() else -1
-    if right - left + 1 != width + extra or not 0 < k <= bottom - top + 1:
-        raise WorkbookError(
-            f"{_where(at)}: its output {draw['output']} is not what a {draw['mode']} of "
-            f"{draw['range']} writes (the log was edited?): nothing was written"
-        )
-    if right + 1 > SHEET_COLUMNS:
-        raise WorkbookError(
-            f"the draw's result {draw['output']} reaches the sheet's last column: a round "
-            "writes its notes right of it"
-        )
-    return (top, left, bottom, right + 1), width, k
-
-
-def _id_column(
-    sheet: Any, draw: Entry, sample: list[str], rounds: list[tuple[int, Entry]], ids: str
-) -> int:
-    """The ID column (1-based on the sheet): the one the draw's command line or its
-    rounds' name, else ``ids`` (a header above the list or a letter), else the list's
-    first column. Added to ``sample`` when the draw's command line had none."""
-    top, left, bottom, right = block(draw["range"]) or (1, 1, 1, 1)
-    given = _value(sample, "--id")
-    if given is None and rounds:
-        index, entry = rounds[-1]
-        given = _value(_segments(entry["command line"], _where(index))[0], "--id")
-    column = None if given is None else col_index(given)
-    if ids.strip():
-        named = ticket_column(sheet, sheet.range((top, left), (bottom, right)), ids, "ids")
-        if column is not None and named != column:
-            raise OptionError(
-                f"ids: this draw names its entrants by column {col_letters(column)} (its "
-                "command line or its first round's): leave ids empty"
-            )
-        column = named
-    column = left if column is None else column
-    if not left <= column <= right:
-        raise WorkbookError(
-            f"the draw at {draw['time (UTC)']}: its ID column {col_letters(column)} is not "
-            "in its list (the log was edited?)"
-        )
-    if _value(sample, "--id") is None:
-        at = sample.index("--seed") if "--seed" in sample else len(sample)
-        sample[at:at] = ["--id", col_letters(column)]
-    return column
-
-
-def _replay(locked: _Locked, current: Rows, k: int) -> None:
-    """The standing after the draw and after each of its rounds, each checked against
-    its log row's hashes (a result or a log edited since is refused)."""
-    draw = locked.draw
-    first = _drawn(locked, current, k)
-    if values_sha256([row[:-1] for row in locked.grid(first)]) != draw["output sha256"]:
-        raise WorkbookError(
-            f"{locked.sheet.name}!{draw['output']} changed since the draw at "
-            f"{draw['time (UTC)']} (its values no longer match the log's output sha256): put "
-            "the draw's result back; nothing was written"
-        )
-    locked.standings.append(first)
-    for index, entry in locked.rounds:
-        who, why = _asked(entry, _where(index))
-        before = locked.standings[-1]
+    @property
+    def refers_to_range(self) -> XlRange | None:
         try:
-            after, _ = before.replace(who, why)
-        except OptionError:
-            after = before
-        if (
-            values_sha256(locked.grid(before)) != entry["input sha256"]
-            or values_sha256(locked.grid(after)) != entry["output sha256"]
-        ):
-            raise WorkbookError(
-                f"{_where(index)}: the round at {entry['time (UTC)']} does not follow from "
-                "the draw by the rules (the log was edited?): nothing was written"
-            )
-        locked.asked.append((who, why))
-        locked.standings.append(after)
+            found = self.xl.refers_to_range
+        except Exception:  # a name that is a constant or a formula, not cells
+            return None
+        return None if found is None else XlRange(found)
 
 
-def _locked(
-    book: Any, rows: Rows, at: int, draw: Entry, upto: int, ids: str = ""
-) -> tuple[_Locked, Rows]:
-    """The draw at row ``at`` and its rounds before row ``upto``, each standing checked
-    against the log; and the result's cells as they are now."""
-    sheet = _sheet(book, draw)
-    rounds = _rounds_of(rows, at, draw, upto)
-    sample = _segments(draw["command line"], _where(at))[0]
-    corners, width, k = _layout(draw, at)
-    column = _id_column(sheet, draw, sample, rounds, ids)
-    locked = _Locked(draw, rounds, sheet, corners, width, column, sample, [], [])
-    current = cells(locked.range())
-    _replay(locked, current, k)
-    return locked, current
+class XlBook:
+    """An xlwings ``Book`` (Office.js or COM) as :class:`xlshuffle.lock.Book`."""
 
+    def __init__(self, book: Any) -> None:
+        self.xl = book
 
-def _check_list(locked: _Locked) -> None:
-    """Refuse a list changed since the draw (the command line replays the list as drawn)
-    or with an ID on two rows (``sample --id`` refuses it)."""
-    draw, sheet = locked.draw, locked.sheet
-    top, left, bottom, right = block(draw["range"]) or (1, 1, 1, 1)
-    values = cells(sheet.range((top, left), (bottom, right)))
-    if values_sha256(values) != draw["input sha256"]:
-        raise WorkbookError(
-            f"the list {sheet.name}!{draw['range']} changed since the draw at "
-            f"{draw['time (UTC)']} (its values no longer match the log's input sha256): "
-            "a round's command line draws from the list as it was: put it back"
-        )
-    letter = col_letters(locked.id_column)
-    seen: dict[str, int] = {}
-    for n, row in enumerate(values):
-        key = _id(row[locked.id_column - left], f"{sheet.name}!{letter}{top + n}")
-        if key and key in seen:
-            raise OptionError(
-                f"ids: the ID {key!r} is on two rows of the list ({letter}{top + seen[key]} "
-                f"and {letter}{top + n}): a round names each entrant by an ID of its own; "
-                "name another column (ids)"
-            )
-        seen.setdefault(key, n)
+    @property
+    def name(self) -> str:
+        return str(self.xl.name)
 
+    @property
+    def selection(self) -> XlRange | None:
+        try:
+            rng = self.xl.selection
+            if rng is not None:
+                rng.get_address(False, False)
+        except Exception:  # the Office.js book cannot parse a selection of several areas
+            return None
+        return None if rng is None else XlRange(rng)
 
-# --------------------------------------------------------------------------- the command
+    @property
+    def sheets(self) -> list[XlSheet]:
+        return [XlSheet(s) for s in self.xl.sheets]
 
+    @property
+    def names(self) -> list[XlName]:
+        return [XlName(n) for n in self.xl.names]
 
-def _pick(book: Any, rows: Rows, winner: str) -> tuple[int, Entry, int | None]:
-    """The draw a round is of: the newest not restored, or (no ``winner`` given) the one
-    whose result holds the selected row; and that row (0-based in the result)."""
-    draws = _draws(rows, len(rows))
-    if not draws:
-        raise WorkbookError(
-            f"the {LOG_SHEET!r} sheet lists no raffle or prize draw to replace a winner of: "
-            "lock one first (draw raffle with reserves, or draw prizes)"
-        )
-    if winner:
-        return *draws[0], None
-    rng = selected(book)
-    for at, draw in draws:
-        corners = block(draw["output"])
-        if corners is None or rng.sheet.name != draw["sheet"]:
-            continue
-        top, left, bottom, right = corners
-        if top <= rng.row <= bottom and left <= rng.column <= right + 1:
-            if rng.shape[0] != 1:
-                raise OptionError(
-                    f"select one row of the result {draw['output']} (the winner's), not {a1(rng)}"
-                )
-            return at, draw, rng.row - top
-    raise OptionError(
-        "winner: give the winner's ID, or select a cell of the winner's row in the result "
-        f"{draws[0][1]['sheet']}!{draws[0][1]['output']}"
-    )
+    def sheet(self, name: str) -> XlSheet:
+        return XlSheet(self.xl.sheets[name])
 
-
-def _no_reserve(prize: str | None) -> OptionError:
-    of = f" of {show(prize)}" if prize is not None else ""
-    return OptionError(
-        f"no reserve{of} is left: a place drawn afresh needs a committed draw, on the "
-        "command line (xlshuffle commit, draw, then redraw --beacon; docs/fair-draws.md), "
-        "or draw again from those not yet drawn (xlshuffle sample ... --exclude "
-        f"{DRAW_RECORD} --id COL)"
-    )
-
-
-def _reason(reason: Any) -> str:
-    """The reason as the round keeps it (outer spaces stripped), refused when blank."""
-    why = "" if reason is None else log_text(reason).strip()
-    if not why:
-        raise OptionError("reason: say why the winner is replaced (it goes in the Draw log)")
-    if _DATE_TIME.fullmatch(why):  # xlwings reads such a text back as a date and time
-        raise OptionError(
-            "reason: a date and time alone is read back from the cell as a date: say why "
-            "in words (no answer by 2026-12-04T18:00:00Z)"
-        )
-    if len(why) > MAX_REASON:
-        raise OptionError(
-            f"reason: {len(why):,} characters; a round's reason has at most {MAX_REASON} "
-            "(it goes into a cell and the log's command line): say it shorter"
-        )
-    return why
-
-
-def _unchanged(locked: _Locked, current: Rows) -> None:
-    """Refuse a result whose cells are not the standing the log gives, or a Note column
-    that is not empty before the first round."""
-    draw = locked.draw
-    if values_sha256(current) == values_sha256(locked.grid(locked.standings[-1])):
-        return
-    if not locked.rounds and any(log_text(row[-1]) for row in current):
-        top, _, bottom, right = locked.corners
-        notes = locked.sheet.range((top, right), (bottom, right))
-        raise OptionError(
-            f"the cells {a1(notes)} right of the result {draw['output']} are not empty: "
-            "a round writes its notes there, so clear them"
-        )
-    when = locked.rounds[-1][1]["time (UTC)"] if locked.rounds else draw["time (UTC)"]
-    raise WorkbookError(
-        f"{locked.sheet.name}!{a1(locked.range())} changed since the last round at {when}: "
-        "put it back; nothing was written"
-    )
-
-
-def _log_row(
-    locked: _Locked, before: Standing, after: Standing, command: str, what: str
-) -> list[str]:
-    """The round's ``Draw log`` row: the draw's fields, the result's hashes before and
-    after, the command line and ``what`` (the options' words)."""
-    draw = locked.draw
-    texts = dict.fromkeys(LOG_COLUMNS, "")
-    texts.update(
-        {
-            "time (UTC)": now(),
-            "mode": ROUND_MODE,
-            "output": a1(locked.range()),
-            "protocol": PROTOCOL,
-            "version": version(),
-            "input sha256": values_sha256(locked.grid(before)),
-            "output sha256": values_sha256(locked.grid(after)),
-            "command line": command,
-            "options": what,
-        }
-    )
-    for name in ("sheet", "range", "k", "seed", "seed from", "reserves", "tickets", "method"):
-        texts[name] = draw[name]
-    return [texts[name] for name in LOG_COLUMNS]
-
-
-def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "") -> Round:
-    """Give the place of ``winner`` (an ID; empty: the winner in the selected row of the
-    result) in a locked raffle or prize draw to the next reserve of its prize, for
-    ``reason``; rewrite the result's roles with a Note column and log the round.
-
-    ``ids`` names the ID column of a raffle at its first round (its header in the row
-    above the list, or its letter; empty: the list's first column); a prize draw's is
-    the one it was drawn with.
-    """
-    why = _reason(reason)
-    asked = "" if winner is None else log_text(winner).strip()
-    log = log_sheet(book)
-    if log is None:
-        raise WorkbookError(
-            f"there is no {LOG_SHEET!r} sheet: no locked draw to replace a winner of: "
-            "lock one first (draw raffle with reserves, or draw prizes)"
-        )
-    at, draw, picked = _pick(book, log[1], asked)
-    given_ids = "" if ids is None else str(ids)
-    locked, current = _locked(book, log[1], at, draw, len(log[1]), given_ids)
-    _unchanged(locked, current)
-    _check_list(locked)
-    last, option = locked.standings[-1], "winner"
-    if picked is not None:
-        asked, option = last.placed[picked].id, "the selected row's ID"
-        if not asked:
-            raise OptionError(
-                f"the selected row's ID (column {col_letters(locked.id_column)}) is blank: "
-                "give the winner's ID (winner)"
-            )
-    _, out = last.winner(asked, option=option)
-    if last.reserve(out.prize) is None:
-        raise _no_reserve(out.prize)
-    after, change = last.replace(asked, why)
-    command = round_command(locked.sample, [*locked.asked, (out.id, change["reason"])])
-    if len(command) > _MAX_CELL:
-        raise OptionError(
-            f"the round's command line would be {len(command):,} characters, more than a "
-            f"cell holds ({_MAX_CELL:,}): take further rounds on the command line (xlshuffle "
-            "redraw, from the last round's record)"
-        )
-    done = Round(
-        number=len(locked.rounds) + 1,
-        sheet=draw["sheet"],
-        address=draw["range"],
-        output_address=a1(locked.range()),
-        replaced=out.id,
-        reason=change["reason"],
-        given_to=str(change["given_to"]["id"]),
-        prize=out.prize,
-        reserve=int(change["given_to"]["reserve"]),
-        command_line=command,
-    )
-    place = f" ({out.prize}, place {out.place})" if out.prize is not None else ""
-    what = (
-        f"round {done.number} of the draw at {draw['time (UTC)']}: {out.id} replaced "
-        f"({done.reason}), the place{place} goes to {done.given_to}, reserve {done.reserve}"
-    )
-    write(locked.added(), [row[locked.width :] for row in locked.grid(after)])
-    append_row(book, log, _log_row(locked, last, after, command, what))
-    return done
-
-
-def undo_round(book: Any, rows: Rows, index: int) -> None:
-    """What *restore the last draw* does for the round logged at row ``index`` of the log
-    (its output cells checked already): the standing before it written back, recomputed
-    from the draw and the rounds before it and checked against the log."""
-    entry = log_entry(rows[index], _where(index), most=MAX_CELLS)
-    draw = next(((at, d) for at, d in _draws(rows, index) if _key(d) == _key(entry)), None)
-    if draw is None:
-        raise WorkbookError(
-            f"{_where(index)}: the round at {entry['time (UTC)']} follows no draw of the log "
-            "not restored: nothing was restored"
-        )
-    locked, _ = _locked(book, rows, draw[0], draw[1], index + 1)
-    if not locked.rounds or locked.rounds[-1][0] != index:
-        raise WorkbookError(f"{_where(index)} is not a round of the draw: nothing was restored")
-    before = locked.grid(locked.standings[-2])
-    write(locked.added(), [row[locked.width :] for row in before])
+    def add_sheet(self, name: str) -> XlSheet:
+        sheets = self.xl.sheets
+        active = sheets.active
+        added = sheets.add(name=name, after=sheets[len(sheets) - 1])
+        active.activate()
+        return XlSheet(added)
 ''',
     "xlshuffle.excel.orders": r'''"""ORDERS: each person's own order of the items, one spilled row per person.
 
@@ -10977,6 +8651,2683 @@ def _one(value: object, seed: object, number: int) -> str:
         return ticket(seed, value, number)
     except (OptionError, SeedError) as exc:
         raise OptionError(f"ids: {value!r}: {exc}") from None
+''',
+    "xlshuffle.lock": r'''"""Draw and lock: draw once on the selection, write plain values, and log how to replay it.
+
+The commands (:mod:`.commands`), for any spreadsheet with an adapter to
+:class:`~.spreadsheet.Book` (Excel's in :mod:`xlshuffle.excel.lock`, Calc's in
+:mod:`xlshuffle.calc.unobook`), and what they are made of:
+
+- :mod:`.spreadsheet`: what a command needs of a workbook, its sheets and its cells;
+- :mod:`.book`: the workbook side: the selection, the seed cell and the ``Draw log`` sheet;
+- :mod:`.log`: a locked draw as a ``Draw log`` row (:class:`~.log.Draw`), the input hash,
+  and the command line that replays it;
+- :mod:`.plan`: what a locked draw writes, and what ``restore last draw`` writes back;
+- :mod:`.designs`: balanced teams, per-person orders and allocation lists, locked;
+- :mod:`.committed`: commit to the selected list now, draw from a revealed value later;
+- :mod:`.prizes`: a draw with a prize table on a sheet of its own (section 9);
+- :mod:`.rounds`: a winner of a locked raffle or prize draw replaced by the next reserve.
+"""
+
+from .commands import (
+    LOG_SHEET,
+    SEED_NAME,
+    assign_balanced_teams,
+    assign_groups,
+    commit_selection,
+    deal_cards,
+    draw_committed,
+    draw_raffle,
+    draw_winners,
+    message,
+    restore_last_draw,
+    shuffle_rows,
+    write_allocation_list,
+    write_orders,
+    write_seed,
+)
+from .prizes import draw_prizes
+from .rounds import replace_winner
+from .spreadsheet import Book, Name, Range, Sheet
+
+__all__ = [
+    "LOG_SHEET",
+    "SEED_NAME",
+    "Book",
+    "Name",
+    "Range",
+    "Sheet",
+    "assign_balanced_teams",
+    "assign_groups",
+    "commit_selection",
+    "deal_cards",
+    "draw_committed",
+    "draw_prizes",
+    "draw_raffle",
+    "draw_winners",
+    "message",
+    "replace_winner",
+    "restore_last_draw",
+    "shuffle_rows",
+    "write_allocation_list",
+    "write_orders",
+    "write_seed",
+]
+''',
+    "xlshuffle.lock.book": r'''"""Draw and lock, the workbook side: the selection, the seed cell and the ``Draw log``.
+
+Everything :mod:`xlshuffle.lock`'s commands read from or write to a workbook, through a
+:class:`~.spreadsheet.Book` (Excel's through xlwings, Calc's through UNO): the selected
+block and its values, the ``SEED`` cell, the empty cells right of the selection, the header
+row above it, and the log sheet, read before anything is written and appended to last.
+What is written is plain values, never formats except the log's text format.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from ..common.a1 import col_index
+from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
+from ..draw.protocol import new_seed, normalise_seed
+from ..functions import arguments
+from .log import LOG_COLUMNS, Draw, Rows, log_text
+from .spreadsheet import Book, Range, Sheet
+
+__all__ = [
+    "COMMIT_COLUMNS",
+    "LOG_SHEET",
+    "MAX_CELLS",
+    "SEED_NAME",
+    "a1",
+    "append",
+    "append_row",
+    "beside",
+    "cells",
+    "log_sheet",
+    "now",
+    "number",
+    "seed_of",
+    "selected",
+    "selection",
+    "ticket_column",
+    "version",
+    "write",
+    "write_text",
+]
+
+#: The sheet the draws are logged on (created with a header row when missing).
+LOG_SHEET = "Draw log"
+#: The defined name of the optional seed cell.
+SEED_NAME = "SEED"
+#: The most cells a command reads: a whole column selected by mistake is refused.
+MAX_CELLS = 1_000_000
+#: The log's columns after :data:`~.log.LOG_COLUMNS`, filled only by committed
+#: draws (commit, then draw: protocol section 17) and written with their header cells
+#: only then, so that a log without committed draws keeps its width.
+COMMIT_COLUMNS = ("commitment sha256", "list sha256", "beacon", "reveal", "commitment")
+#: The longest seed a locked draw takes: Excel keeps at most 255 characters of a text
+#: in a formula, and the log's formula quotes the seed.
+MAX_SEED = 255
+#: The most rows the ``Draw log`` sheet may reach: it is read whole at each draw.
+MAX_LOG_ROWS = MAX_CELLS // 16
+
+
+def version() -> str:
+    """The running xlshuffle's version, for the log.
+
+    The lock layer may not import the package root (tests/test_layers.py), but importing
+    this module has loaded it, so its ``__version__`` is at hand: in an installed
+    package, in a source checkout, in the Lite bundle and in the Calc extension, which
+    have no distribution metadata.
+    """
+    return str(sys.modules[__name__.partition(".")[0]].__version__)
+
+
+def now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def number(value: Any) -> Any:
+    """A count typed into a form's text box ("3") as the number it reads as."""
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            return value
+    return value
+
+
+def a1(rng: Range) -> str:
+    return rng.address()
+
+
+def cells(rng: Range) -> Rows:
+    return rng.values()
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def selection(
+    book: Book, *, least_rows: int = 2, rng: Range | None = None
+) -> tuple[Sheet, Range, Rows]:
+    """The selected range (or ``rng``), its sheet and its values; a selection that
+    cannot be drawn from is refused by name."""
+    rng = selected(book) if rng is None else rng
+    address = a1(rng)
+    rows, columns = rng.shape
+    if rows >= arguments.SHEET_ROWS or columns >= arguments.SHEET_COLUMNS:
+        raise SizeError(
+            f"the selection {address} is whole rows or columns: select only the cells "
+            "that hold the list"
+        )
+    if rows * columns > MAX_CELLS:
+        raise SizeError(
+            f"the selection {address} has {rows * columns:,} cells; a draw takes at most "
+            f"{MAX_CELLS:,}: select only the cells that hold the list"
+        )
+    if rows < least_rows:
+        raise SizeError(
+            f"the selection {address} has {rows} row{'s' if rows != 1 else ''}: select "
+            f"at least {least_rows} rows (one row per entry)"
+        )
+    values = cells(rng)
+    arguments.rows("the selection", values, values=True)
+    return rng.sheet, rng, values
+
+
+def selected(book: Book) -> Range:
+    """The selected block of cells; a shape, nothing or several areas are refused."""
+    rng = book.selection
+    address = None if rng is None else a1(rng)
+    if rng is None or address in (None, "", "None") or "," in address or ";" in address:
+        raise ShapeError(
+            "select one block of cells first (nothing, a shape or several areas are selected)"
+        )
+    return rng
+
+
+def seed_of(book: Book) -> tuple[str, str]:
+    """The seed text and where it came from: the SEED cell when filled, else the OS."""
+    cell = _seed_cell(book)
+    if cell is not None:
+        value = cells(cell)[0][0]
+        if not (value is None or value == ""):
+            where = f"{cell.sheet.name}!{a1(cell)}"
+            try:
+                value = arguments.seed(value)
+                text = normalise_seed(value).decode("utf-8")
+            except SeedError as exc:
+                raise SeedError(f"the {SEED_NAME} cell {where}: {exc}") from None
+            if len(text) > MAX_SEED:
+                raise SeedError(
+                    f"the {SEED_NAME} cell {where} holds a seed of {len(text):,} characters; "
+                    f"a locked draw's seed has at most {MAX_SEED} (the longest text a logged "
+                    "formula can hold): use a shorter seed"
+                )
+            return text, f"{SEED_NAME} cell {where}"
+    return new_seed(), "fresh (operating system)"
+
+
+def _seed_cell(book: Book) -> Range | None:
+    for name in book.names:
+        if name.name.rpartition("!")[2].upper() != SEED_NAME:
+            continue
+        cell = name.refers_to_range  # None for a constant or a formula, not a cell
+        if cell is None or cell.shape != (1, 1):
+            raise SeedError(f"the name {name.name} must refer to one cell, the seed cell")
+        return cell
+    return None
+
+
+def beside(sheet: Sheet, rng: Range, height: int, width: int) -> Range:
+    """The empty block right of the selection where a result goes."""
+    top, left = rng.row, rng.column + rng.shape[1]
+    if left + width - 1 > arguments.SHEET_COLUMNS or top + height - 1 > arguments.SHEET_ROWS:
+        raise SizeError("the result does not fit right of the selection: select cells further left")
+    target = sheet.range(top, left, top + height - 1, left + width - 1)
+    if any(v is not None and v != "" for row in cells(target) for v in row):
+        raise OptionError(
+            f"the cells {a1(target)} right of the selection are not empty: the result "
+            "goes there, so clear them or move the list"
+        )
+    return target
+
+
+def ticket_column(sheet: Sheet, rng: Range, given: str, option: str = "tickets") -> int | None:
+    """The sheet column (1-based) of a raffle's tickets: the selected column headed
+    ``given`` in the row above the selection (case and spaces around it ignored), else
+    the selected column whose letters ``given`` is; None for an empty ``given`` (every
+    row one ticket). Anything else is refused, saying what the header row holds."""
+    text = given.strip()
+    if not text:
+        return None
+    left, width = rng.column, rng.shape[1]
+    heads: list[str] = []
+    if rng.row > 1:
+        above = sheet.range(rng.row - 1, left, rng.row - 1, left + width - 1)
+        heads = [log_text(v).strip() for v in cells(above)[0]]
+        found = [j for j, head in enumerate(heads) if head.casefold() == text.casefold()]
+        if len(found) > 1:
+            raise OptionError(
+                f"{option}: {len(found)} selected columns are headed {text!r} in row "
+                f"{rng.row - 1}: name the {option} column by its letter instead"
+            )
+        if found:
+            return int(left + found[0])
+    if re.fullmatch("[A-Za-z]{1,3}", text):
+        column = col_index(text)
+        if left <= column < left + width:
+            return column
+        raise OptionError(
+            f"{option}: column {text.upper()} is not in the selection {a1(rng)}: select the "
+            f"{option} column with the list, or name a selected column"
+        )
+    shown = ", ".join(repr(h) for h in heads if h)[:120] or "nothing"
+    raise OptionError(
+        f"{option}: no selected column is headed {text!r} (the row above the selection "
+        f"holds {shown}): name the {option} column by its header or its letter"
+        + (", or leave tickets empty for one ticket each" if option == "tickets" else "")
+    )
+
+
+# --------------------------------------------------------------------------- the log
+
+
+def log_sheet(book: Book) -> tuple[Sheet, Rows] | None:
+    """The log sheet and its rows (header first; none for an empty sheet), or None.
+
+    Read before anything is written, so that a sheet of that name which is not a log
+    refuses the command while the workbook is still untouched.
+    """
+    for sheet in book.sheets:
+        if sheet.name.casefold() == LOG_SHEET.casefold():
+            rows = cells(sheet.range(1, 1, *_corner(sheet.used_range)))
+            if all(v is None or v == "" for v in rows[0]):
+                return sheet, []
+            if [str(v).strip() for v in rows[0][:3]] != list(LOG_COLUMNS[:3]):
+                raise WorkbookError(
+                    f"the sheet {LOG_SHEET!r} is not an xlshuffle draw log (its first row "
+                    f"is not {', '.join(LOG_COLUMNS[:3])}, ...): rename that sheet"
+                )
+            return sheet, rows
+    return None
+
+
+def _corner(used: Range) -> tuple[int, int]:
+    """The log's last cell: its last used row, in the log's own columns only."""
+    last = used.row + used.shape[0] - 1
+    if last > MAX_LOG_ROWS:
+        raise SizeError(
+            f"the sheet {LOG_SHEET!r} reaches row {last:,}; a log holds at most "
+            f"{MAX_LOG_ROWS:,} rows: rename that sheet to start a new log"
+        )
+    return last, len(LOG_COLUMNS) + len(COMMIT_COLUMNS)
+
+
+def write(rng: Range, values: Rows) -> None:
+    """Write plain values: texts stay texts, numbers numbers, errors errors."""
+    rng.write(values)
+
+
+def write_text(rng: Range, values: Rows) -> None:
+    rng.write_text(values)
+
+
+def append(
+    book: Book, log: tuple[Sheet, Rows] | None, draw: Draw, more: Sequence[str] = ()
+) -> None:
+    """Append the draw's row to the log, followed by ``more``: the values of
+    :data:`COMMIT_COLUMNS` of a committed draw."""
+    append_row(book, log, [*draw.log_row(), *more])
+
+
+def append_row(book: Book, log: tuple[Sheet, Rows] | None, row: list[str]) -> None:
+    """Append a row of texts to the log (created with its header row when missing). A
+    log begun before the columns the row fills were added gets their header cells first."""
+    columns = [*LOG_COLUMNS, *COMMIT_COLUMNS][: max(len(row), len(LOG_COLUMNS))]
+    if log is None:
+        log = book.add_sheet(LOG_SHEET), []
+    sheet, rows = log
+    added = LOG_COLUMNS.index("reserves")
+    if rows and not all(log_text(v) for v in rows[0][added : len(columns)]):
+        header = sheet.range(1, added + 1, 1, len(columns))
+        write_text(header, [columns[added:]])
+    lines = [] if rows else [columns]
+    lines.append(row + [""] * (len(columns) - len(row)))
+    top = len(rows) + 1
+    write_text(sheet.range(top, 1, top + len(lines) - 1, len(columns)), lines)
+''',
+    "xlshuffle.lock.commands": r'''"""Draw and lock: draw once on the selection, write plain values, log how to replay it.
+
+An unseeded worksheet function draws again whenever Excel recomputes it, and Excel on
+the web and xlwings Lite recompute more often than people expect (docs/excel.md,
+"When formulas recompute"), as Calc does on a hard recalculation. The commands here draw
+once, write the result as plain values (formatting stays) and append a row to the ``Draw
+log`` sheet that says how anyone can recompute the draw:
+
+- :func:`shuffle_rows`: shuffle the selected rows in place (``=SHUFFLE``).
+- :func:`draw_winners`: draw ``k`` of the selected rows, in draw order (``=SAMPLE``).
+- :func:`draw_raffle`: draw ``k`` winners and ``reserves`` reserves by a tickets column
+  (``=SAMPLE`` with ``weights`` and ``reserves``).
+- :func:`deal_cards`: deal ``cards`` cards to ``hands`` hands from the selected cells,
+  read row by row (``=DEAL``).
+- :func:`assign_groups`: a group number 1..k for each selected row (``=GROUPS``).
+- :func:`assign_balanced_teams`: a team number 1..k for each selected row, balanced by
+  columns of the selection (``=GROUPS`` with ``balance``).
+- :func:`write_orders`: each person's order of the selected items, on a new sheet
+  (``=ORDERS``).
+- :func:`write_allocation_list`: a permuted-block allocation list on a new sheet, and its
+  codes on another (``=ALLOCATE``).
+- :func:`commit_selection`: commit to the selected list, a draw and the public random
+  value that will seed it, before that value is known (protocol section 17): logs the
+  commitment hash to publish.
+- :func:`draw_committed`: draw a committed draw with the revealed value, refused if the
+  list changed since it was committed.
+- :func:`restore_last_draw`: undo the newest draw of the log not yet restored.
+- :func:`write_seed`: write a fresh seed, as text, into the selected cell.
+
+Winners, raffles, deals and groups are written into the cells right of the selection (the
+column after its last one), which must be empty. The seed is the value of the cell
+named ``SEED`` (a defined name) when that cell is filled, else a fresh seed from the
+operating system (:func:`~xlshuffle.draw.new_seed`).
+
+Each function takes a :class:`~.spreadsheet.Book`: Excel's (:mod:`xlshuffle.excel.lock`
+adapts xlwings' ``Book``, the Office.js book of xlwings Lite and Server or the COM book
+of the Windows add-in) or Calc's (:mod:`xlshuffle.calc.unobook`). It raises an
+:class:`~xlshuffle.XlshuffleError` with a one-line message for a mistake, before
+anything is written. The runtime wrappers are in :mod:`xlshuffle.excel.scripts` (Lite,
+Server), :mod:`xlshuffle.excel.subs` (Windows add-in) and :mod:`xlshuffle.calc.dispatch`
+(Calc's menu).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..common.a1 import col_letters
+from ..draw.errors import ShapeError, SizeError, WorkbookError
+from ..draw.protocol import new_seed
+from ..functions import arguments
+from . import committed
+from .book import (
+    LOG_SHEET,
+    MAX_CELLS,
+    SEED_NAME,
+    a1,
+    append,
+    beside,
+    cells,
+    log_sheet,
+    now,
+    number,
+    seed_of,
+    selected,
+    selection,
+    ticket_column,
+    version,
+    write,
+    write_text,
+)
+from .committed import COMMIT_MODE, Commitment
+from .designs import (
+    assign_balanced_teams,
+    check_added,
+    write_allocation_list,
+    write_orders,
+)
+from .log import (
+    LOG_COLUMNS,
+    SHEET_SEPARATOR,
+    Draw,
+    LockMode,
+    log_entry,
+    log_text,
+    values_sha256,
+)
+from .plan import plan, undo
+from .rounds import ROUND_MODE, undo_round
+from .spreadsheet import Book, Range
+
+__all__ = [
+    "LOG_SHEET",
+    "SEED_NAME",
+    "assign_balanced_teams",
+    "assign_groups",
+    "commit_selection",
+    "deal_cards",
+    "draw_committed",
+    "draw_raffle",
+    "draw_winners",
+    "message",
+    "restore_last_draw",
+    "shuffle_rows",
+    "write_allocation_list",
+    "write_orders",
+    "write_seed",
+]
+
+
+def message(command: str, exc: BaseException) -> str:
+    """The one line a runtime shows for a command that failed (:func:`.arguments.report`)."""
+    return arguments.report(command, exc)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _lock(
+    book: Book,
+    mode: LockMode,
+    k: int | None = None,
+    hands: int | None = None,
+    *,
+    reserves: int | None = None,
+    tickets: str = "",
+    at: Range | None = None,
+    seeded: tuple[str, str] | None = None,
+    more: tuple[str, ...] = (),
+) -> Draw:
+    """Draw ``mode`` on the selection (or the range ``at``), write and log it; a
+    committed draw gives its own seed and where it came from (``seeded``) and the
+    values of its log's commitment columns (``more``)."""
+    sheet, rng, rows = selection(book, least_rows=1 if mode == "deal" else 2, rng=at)
+    if mode == "deal" and len(rows) * len(rows[0]) < 2:
+        raise SizeError("the selection is one cell: select the cards, at least 2 cells")
+    if mode == "winners" and k is not None and k > len(rows):
+        raise SizeError(
+            f"cannot draw {k} winners from {len(rows)} rows: draw fewer or select more rows"
+        )
+    column = ticket_column(sheet, rng, tickets) if mode == "raffle" else None
+    seed, seed_from = seed_of(book) if seeded is None else seeded
+    log = log_sheet(book)
+    if column is None:
+        output = plan(mode, rows, seed, k, hands, reserves=reserves or 0)
+        tickets_at = None
+    else:
+        letter = col_letters(column)
+        output = plan(
+            mode,
+            rows,
+            seed,
+            k,
+            reserves=reserves or 0,
+            tickets=column - rng.column,
+            ticket_cell=lambda i: f"the tickets cell {letter}{rng.row + i}",
+        )
+        tickets_at = f"{letter}{rng.row}:{letter}{rng.row + len(rows) - 1}"
+    target = rng if mode == "shuffle" else beside(sheet, rng, len(output), len(output[0]))
+    draw = Draw(
+        mode=mode,
+        sheet=sheet.name,
+        address=a1(rng),
+        book=book.name,
+        seed=seed,
+        seed_from=seed_from,
+        version=version(),
+        time=now(),
+        rows=rows,
+        output=output,
+        output_address=a1(target),
+        k=k,
+        hands=hands,
+        reserves=reserves,
+        tickets=tickets_at,
+    )
+    write(target, output)
+    append(book, log, draw, more)
+    return draw
+
+
+def shuffle_rows(book: Book) -> Draw:
+    """Shuffle the selected rows in place (each row stays together) and log the draw."""
+    return _lock(book, "shuffle")
+
+
+def draw_winners(book: Book, k: Any = 1) -> Draw:
+    """Draw ``k`` of the selected rows, in draw order, into the cells right of them."""
+    return _lock(book, "winners", k=arguments.count("k", number(k)))
+
+
+def deal_cards(book: Book, cards: Any = 5, hands: Any = 1) -> Draw:
+    """Deal from the selected cells (read row by row): one column per hand, right of them."""
+    n_cards = arguments.count("cards", number(cards), most=arguments.SHEET_ROWS)
+    n_hands = arguments.count("hands", number(hands), most=arguments.SHEET_COLUMNS)
+    return _lock(book, "deal", k=n_cards, hands=n_hands)
+
+
+def draw_raffle(book: Book, k: Any = 1, reserves: Any = 0, tickets: Any = "Tickets") -> Draw:
+    """Draw ``k`` winners and then ``reserves`` reserves of the selected rows by their
+    tickets, into the cells right of them: each row followed by its Role and Rank when
+    there are reserves (``=SAMPLE`` with ``weights`` and ``reserves``).
+
+    ``tickets`` names the column of ticket counts: the selected column headed so in the
+    row above the selection, or a column letter; empty gives every row one ticket.
+    """
+    n = arguments.count("k", number(k))
+    extra = arguments.count("reserves", number(reserves), default=0, least=0)
+    given = "" if tickets is None else str(tickets)
+    return _lock(book, "raffle", k=n, reserves=extra, tickets=given)
+
+
+def assign_groups(book: Book, k: Any = 2) -> Draw:
+    """Write a group number 1..k for each selected row in the column right of them."""
+    return _lock(book, "groups", k=arguments.count("k", number(k)))
+
+
+def commit_selection(book: Book, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
+    """Commit to the selected rows, the draw ``draw`` (``sample``: ``k`` winners,
+    ``shuffle``, ``groups``: ``k`` groups) and the public random value ``beacon``
+    announces; log the commitment, whose hash is to be published now (section 17)."""
+    return committed.commit(book, draw, k, beacon)
+
+
+def draw_committed(book: Book, reveal: Any = "", commitment: Any = "") -> Draw:
+    """Draw the newest commitment of the log (or the one whose hash begins with
+    ``commitment``) with the seed its hash and the ``reveal`` values give (several
+    separated by `` / ``), exactly as the plain command draws; refused if the committed
+    cells changed."""
+    return committed.draw(book, reveal, commitment, _lock)
+
+
+def write_seed(book: Book) -> str:
+    """Write a fresh seed from the operating system, as text, into the selected cell."""
+    rng = selected(book)
+    if rng.shape != (1, 1):
+        raise ShapeError(f"select one cell for the seed, not {a1(rng)}")
+    seed = new_seed()
+    write_text(rng, [[seed]])
+    return seed
+
+
+def restore_last_draw(book: Book) -> str:
+    """Put back what the newest draw of the log not yet restored replaced; mark it restored.
+
+    A shuffle gets its original row order back (recomputed from the seed); winners,
+    deals, groups and teams are cleared (their cells were empty before); the sheets that
+    orders and allocation lists added are deleted; a round's result gets the standing
+    before it back (:func:`~.rounds.undo_round`). Refused when the
+    cells no longer hold what the draw wrote (the log's output SHA-256).
+    """
+    log = log_sheet(book)
+    if log is None:
+        raise WorkbookError(f"there is no {LOG_SHEET!r} sheet: no draw to restore")
+    sheet, rows = log
+    column = {name: i for i, name in enumerate(LOG_COLUMNS)}
+    index = next(
+        (
+            i
+            for i in range(len(rows) - 1, 0, -1)
+            if log_text(rows[i][column["time (UTC)"]])
+            and not log_text(rows[i][column["restored (UTC)"]])
+            and log_text(rows[i][column["mode"]]) != COMMIT_MODE  # a commitment draws nothing
+        ),
+        None,
+    )
+    if index is None:
+        raise WorkbookError(f"the {LOG_SHEET!r} sheet lists no draw to restore")
+    entry = log_entry(rows[index], f"row {index + 1} of {LOG_SHEET!r}", most=MAX_CELLS)
+    added = [name for name in entry["new sheets"].split(SHEET_SEPARATOR) if name]
+    where = added[0] if added else entry["sheet"]
+    try:
+        target = book.sheet(where).at(entry["output"])
+    except Exception:
+        raise WorkbookError(
+            f"the sheet {where!r} or its range {entry['output']!r} of the draw at "
+            f"{entry['time (UTC)']} is gone: nothing was restored"
+        ) from None
+    current = cells(target)
+    if values_sha256(current) != entry["output sha256"]:
+        raise WorkbookError(
+            f"{where}!{entry['output']} changed since the draw at "
+            f"{entry['time (UTC)']} (its values no longer match the log's output sha256): "
+            "nothing was restored"
+        )
+    check_added(book, entry, added)
+    if entry["mode"] == "shuffle":
+        write(target, _unshuffled(current, entry))
+    elif entry["mode"] == ROUND_MODE:
+        undo_round(book, rows, index)
+    elif not added:
+        target.clear_contents()
+    write_text(sheet.range(index + 1, column["restored (UTC)"] + 1), [[now()]])
+    for name in added:  # after the mark: deleting a sheet moves the sheets after it
+        if name in {s.name for s in book.sheets}:
+            book.sheet(name).delete()
+    return f"{where}!{entry['output']}"
+
+
+def _unshuffled(current: list[list[Any]], entry: dict[str, str]) -> list[list[Any]]:
+    """A shuffle's rows before the draw, checked against the logged input."""
+    before = undo("shuffle", current, entry["seed"])
+    if values_sha256(before) != entry["input sha256"]:
+        raise WorkbookError(
+            f"undoing the draw at {entry['time (UTC)']} does not give the logged input "
+            "back (input sha256 differs): nothing was restored"
+        )
+    return before
+''',
+    "xlshuffle.lock.committed": r'''"""Draw and lock, committed: commit to the selected list now, draw from a revealed value later.
+
+Protocol section 17 in a workbook. :func:`commit` digests the selected rows (as texts,
+the way ``xlshuffle commit`` reads the same cells of the saved workbook), fixes the draw
+(``sample``, ``shuffle`` or ``groups`` with its options, as command-line options) and
+the announced public randomness (the beacon), and logs a ``commit`` row on the ``Draw
+log`` sheet with the commitment hash to publish and the commitment itself (the text of
+the file ``xlshuffle commit`` writes). :func:`draw` takes the newest commit row (or the
+one named by its hash), refuses if the committed cells no longer hold the committed
+list, derives the seed from the hash and the revealed values and runs the committed draw
+exactly as the plain draw-and-lock command does, with that seed: same written values,
+same log row (its formula and command line replay it), plus the commitment columns.
+
+Several revealed values are typed in one field, separated by `` / `` (a ``/`` with
+white space on both sides): section 17 forbids ``/`` inside a value, so any other ``/``
+is refused rather than silently splitting a date such as ``2026/12/04`` into three.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..common.celltext import text_of
+from ..draw.commit import (
+    COMMITMENT_VERSION,
+    commit_seed,
+    commitment_sha256,
+    reveal_values,
+    rows_sha256,
+)
+from ..draw.errors import ListError, OptionError, SeedError, SizeError, WorkbookError
+from ..draw.protocol import PROTOCOL
+from ..functions import arguments
+from .book import (
+    COMMIT_COLUMNS,
+    LOG_SHEET,
+    MAX_SEED,
+    a1,
+    append_row,
+    log_sheet,
+    now,
+    number,
+    selection,
+    version,
+)
+from .log import LOG_COLUMNS, Draw, Rows, log_text, sheet_ref, values_sha256
+from .spreadsheet import Book
+
+__all__ = ["COMMIT_MODE", "Commitment", "commit", "draw", "list_texts"]
+
+#: The log's ``mode`` of a commitment row (it draws nothing; restore skips it).
+COMMIT_MODE = "commit"
+#: The draws a commitment may fix: the name typed (command-line name or lock mode) ->
+#: the command-line command and the lock mode.
+_KINDS = {
+    "sample": ("sample", "winners"),
+    "winners": ("sample", "winners"),
+    "shuffle": ("shuffle", "shuffle"),
+    "groups": ("groups", "groups"),
+}
+_MAX_BEACON = 1000
+_SEPARATOR = re.compile(r"(?<=\s)/(?=\s)")
+_COLUMNS = (*LOG_COLUMNS, *COMMIT_COLUMNS)
+
+#: ``run(book, mode, k, *, at=..., seeded=..., more=...)``: the plain locked draw.
+Runner = Callable[..., Draw]
+
+
+@dataclass(frozen=True)
+class Commitment:
+    """A commitment as logged: its hash (to publish) and its body."""
+
+    sha256: str
+    body: dict[str, Any]
+
+    @property
+    def what(self) -> str:
+        """The committed draw as its command-line words: ``sample -k 3``."""
+        options = self.body["draw"]["options"][4:]
+        return " ".join([self.body["draw"]["command"], *options])
+
+
+def _text(value: Any) -> str:
+    """A form field as text ("" for nothing)."""
+    return "" if value is None else log_text(value).strip()
+
+
+_EXCEL_DAY_ZERO = dt.date(1899, 12, 30)  # serial 0 of the 1900 date system
+
+
+def _cell(value: Any) -> str:
+    """A cell's text as ``xlshuffle sample`` reads it from the saved workbook (section 17).
+
+    A time alone (serial ``0 <= v < 1``) comes from Office.js as a time of 1899-12-30, and
+    from COM as such a datetime; the saved workbook reads it as a time."""
+    if isinstance(value, dt.datetime) and value.date() == _EXCEL_DAY_ZERO:
+        value = value.time()
+    return text_of(value)
+
+
+def list_texts(rows: Rows) -> list[list[str]]:
+    """The rows as the list digest takes them: texts, empty fields at the end left out."""
+    out = []
+    for row in rows:
+        texts = [_cell(v) for v in row]
+        while texts and not texts[-1]:
+            texts.pop()
+        out.append(texts)
+    return out
+
+
+def _options(sheet: str, address: str, k: int | None) -> list[str]:
+    return ["--sheet", sheet, "--range", address, *([] if k is None else ["-k", str(k)])]
+
+
+def _file_text(body: dict[str, Any], digest: str) -> str:
+    """The commitment as the file ``xlshuffle commit`` writes (``xlshuffle draw`` reads it)."""
+    data = {"commitment": body, "sha256": digest}
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _row(fields: dict[str, str]) -> list[str]:
+    return [fields.get(name, "") for name in _COLUMNS]
+
+
+# --------------------------------------------------------------------------- commit
+
+
+def commit(book: Book, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
+    """Commit to the selected rows, the draw ``draw`` (``sample``, ``shuffle`` or
+    ``groups``; ``k`` winners or groups) and the public randomness ``beacon`` announces:
+    log a ``commit`` row with the commitment hash to publish. Nothing else is written."""
+    typed = _text(draw).casefold() or "sample"
+    if typed not in _KINDS:
+        raise OptionError(
+            f"draw must be sample, shuffle or groups (the draws a commitment fixes), not {typed!r}"
+        )
+    command, mode = _KINDS[typed]
+    announced = _text(beacon)
+    if not announced:
+        raise OptionError(
+            "beacon is empty: name the public random value that will seed the draw, such as "
+            "'EuroMillions 2026-12-04: the five main numbers'"
+        )
+    if len(announced) > _MAX_BEACON:
+        raise OptionError(f"beacon has {len(announced):,} characters: say it in {_MAX_BEACON:,}")
+    n = None if mode == "shuffle" else arguments.count("k", number(k))
+    sheet, rng, rows = selection(book)
+    if mode == "winners" and n is not None and n > len(rows):
+        raise SizeError(
+            f"cannot draw {n} winners from {len(rows)} rows: draw fewer or select more rows"
+        )
+    texts = list_texts(rows)
+    blank = next((i for i, row in enumerate(texts) if not row), None)
+    if blank is not None:
+        raise ListError(
+            f"row {rng.row + blank} of the selection {a1(rng)} is blank: a committed list has "
+            "no blank rows (the command line would skip it, the draw would not); delete it"
+        )
+    address, time = a1(rng), now()
+    body: dict[str, Any] = {
+        "commitment_version": COMMITMENT_VERSION,
+        "protocol": PROTOCOL,
+        "draw": {"command": command, "options": _options(sheet.name, address, n)},
+        "list": {
+            "file": book.name,
+            "sheet": sheet.name,
+            "selection": f"{sheet_ref(sheet.name)}!{address}",
+            "header": False,
+            "rows": len(rows),
+            "sha256": rows_sha256(texts),
+        },
+        "beacon": announced,
+        "entrants": None,
+        "tool_version": version(),
+        "time_utc": time,
+    }
+    digest = commitment_sha256(body)
+    done = Commitment(digest, body)
+    log = log_sheet(book)
+    row = _row(
+        {
+            "time (UTC)": time,
+            "sheet": sheet.name,
+            "range": address,
+            "mode": COMMIT_MODE,
+            "k": "" if n is None else str(n),
+            "protocol": PROTOCOL,
+            "version": version(),
+            "input sha256": values_sha256(rows),
+            "options": done.what,
+            "commitment sha256": digest,
+            "list sha256": body["list"]["sha256"],
+            "beacon": announced,
+            "commitment": _file_text(body, digest),
+        }
+    )
+    append_row(book, log, row)
+    return done
+
+
+# --------------------------------------------------------------------------- draw
+
+
+def _values(reveal: Any) -> list[str]:
+    given = _text(reveal)
+    if not given:
+        raise OptionError(
+            "reveal is empty: type the revealed value as it was published (several: in the "
+            "beacon's order, separated by ' / ')"
+        )
+    parts = _SEPARATOR.split(given)
+    for part in parts:
+        if "/" in part:
+            raise OptionError(
+                f"reveal: {part.strip()[:40]!r} holds '/', which no revealed value may hold "
+                "(protocol section 17): write a date as 2026-12-04, and separate values with ' / '"
+            )
+    return reveal_values(parts)
+
+
+def _find(rows: Rows, wanted: str) -> int:
+    """The log row (0-based) of the newest commitment, or of the one ``wanted`` names."""
+    mode, hashes = _COLUMNS.index("mode"), _COLUMNS.index("commitment sha256")
+    if wanted and not re.fullmatch("[0-9a-f]{8,64}", wanted):
+        raise OptionError(
+            f"commitment {wanted[:70]!r} is not a commitment hash: give its first 8 or more "
+            "hex digits, or leave it empty for the newest commitment"
+        )
+    found = [
+        i
+        for i in range(len(rows) - 1, 0, -1)
+        if log_text(rows[i][mode]) == COMMIT_MODE and log_text(rows[i][hashes]).startswith(wanted)
+    ]
+    if not found:
+        named = f" {wanted}" if wanted else ""
+        raise WorkbookError(
+            f"the {LOG_SHEET!r} sheet holds no commitment{named}: select the list and commit it "
+            "first (commit selection)"
+        )
+    return found[0]
+
+
+def _logged(row: Sequence[Any], where: str) -> Commitment:
+    """The commitment of a log row, checked: it hashes to the row's hash and is one this
+    module wrote (so its sheet, range and options are safe to act on)."""
+    cell = {name: log_text(row[i]) if i < len(row) else "" for i, name in enumerate(_COLUMNS)}
+    try:
+        data = json.loads(cell["commitment"])
+        body, digest = data["commitment"], data["sha256"]
+        command, options, k = body["draw"]["command"], body["draw"]["options"], None
+        if command != "shuffle":
+            k = int(options[5]) if options[4] == "-k" and str(options[5]).isdigit() else -1
+        sheet, address = body["list"]["sheet"], options[3]
+        ok = (
+            isinstance(body, dict)
+            and body.get("commitment_version") == COMMITMENT_VERSION
+            and commitment_sha256(body) == digest == cell["commitment sha256"]
+            and command in _KINDS
+            and options == _options(sheet, address, k)
+        )
+    except (ValueError, KeyError, TypeError, IndexError, OptionError, RecursionError):
+        ok = False
+    if not ok:
+        raise WorkbookError(
+            f"{where} is not a commitment this command wrote, or was edited (its commitment "
+            "does not hash to its commitment sha256): draw from an unedited commit row"
+        )
+    return Commitment(digest, body)
+
+
+def _check_once(rows: Rows, digest: str, shown: str) -> None:
+    """A commitment is drawn once, with the values published: refuse other values than
+    its earlier draw's, and a second draw while the first is not restored."""
+    at = {name: _COLUMNS.index(name) for name in ("commitment sha256", "reveal", "output")}
+    restored = _COLUMNS.index("restored (UTC)")
+    for row in rows[1:]:
+        earlier = log_text(row[at["reveal"]])
+        if log_text(row[at["commitment sha256"]]) != digest or not earlier:
+            continue
+        if earlier != shown:
+            raise OptionError(
+                f"the commitment {digest[:16]}... was drawn with the revealed value(s) "
+                f"{earlier!r}: a commitment is drawn with the values published, not others"
+            )
+        if not log_text(row[restored]):
+            raise OptionError(
+                f"the commitment {digest[:16]}... is drawn already (into "
+                f"{log_text(row[1])}!{log_text(row[at['output']])}): a commitment is drawn "
+                "once; restore that draw first to draw it again"
+            )
+
+
+def draw(book: Book, reveal: Any, commitment: Any, run: Runner) -> Draw:
+    """Draw the committed draw of the newest commitment (or the one whose hash begins
+    with ``commitment``) with the seed section 17 derives from its hash and the
+    ``reveal`` values (several separated by `` / ``), through ``run``; refused when the
+    committed cells no longer hold the committed list."""
+    values = _values(reveal)
+    log = log_sheet(book)
+    if log is None:
+        raise WorkbookError(
+            f"there is no {LOG_SHEET!r} sheet: select the list and commit it first "
+            "(commit selection)"
+        )
+    rows = log[1]
+    index = _find(rows, _text(commitment).lower())
+    done = _logged(rows[index], f"row {index + 1} of {LOG_SHEET!r}")
+    body, when = done.body, str(done.body["time_utc"])
+    seed = commit_seed(done.sha256, values)
+    if len(seed) > MAX_SEED:
+        raise SeedError(
+            f"the seed of this commitment and these revealed values has {len(seed)} "
+            f"characters; a locked draw's seed has at most {MAX_SEED}: draw it with "
+            "'xlshuffle draw' on the saved workbook (the commit row's commitment is its file)"
+        )
+    shown = " / ".join(values)
+    _check_once(rows, done.sha256, shown)
+    sheet, address = str(body["list"]["sheet"]), str(body["draw"]["options"][3])
+    try:
+        at = book.sheet(sheet).at(address)
+    except Exception:
+        raise WorkbookError(
+            f"the sheet {sheet!r} of the commitment made at {when} is gone: nothing was drawn"
+        ) from None
+    _, rng, cells = selection(book, rng=at)
+    digest = rows_sha256(list_texts(cells))
+    if digest != body["list"]["sha256"]:
+        raise ListError(
+            f"the list changed since it was committed at {when}: {sheet_ref(sheet)}!{address} "
+            f"digests to {digest[:16]}..., the commitment's list to "
+            f"{str(body['list']['sha256'])[:16]}...: put the committed list back; nothing "
+            "was drawn"
+        )
+    mode = _KINDS[str(body["draw"]["command"])][1]
+    k = None if mode == "shuffle" else int(body["draw"]["options"][5])
+    more = (
+        done.sha256,
+        str(body["list"]["sha256"]),
+        str(body["beacon"]),
+        shown,
+        _file_text(body, done.sha256),
+    )
+    seeded = (seed, f"commitment {done.sha256[:16]}... and the revealed value(s)")
+    return run(book, mode, k, at=rng, seeded=seeded, more=more)
+''',
+    "xlshuffle.lock.designs": r'''"""Draw and lock for the designs: balanced teams, per-person orders, allocation lists.
+
+The commands of :mod:`xlshuffle.lock` (which exports them) for protocol sections
+13-16. Each reads what it needs, draws through the worksheet function's own code
+(``GROUPS`` with ``balance``, ``ORDERS``, ``ALLOCATE``), writes plain values and logs a
+row on the ``Draw log`` sheet with the seed, the formula and the command line that draw
+the same again. Teams go right of the selection, as *assign groups* writes groups;
+orders and allocation lists go on new sheets (``Orders``, ``Allocation`` and
+``Allocation codes``, numbered when taken), which *restore last draw* deletes.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Any
+
+from ..common.a1 import col_index, col_letters
+from ..draw.errors import OptionError, ShapeError, WorkbookError
+from ..functions import arguments, teams
+from ..functions.allocate import allocation
+from ..functions.orders import orders_rows
+from .book import (
+    MAX_CELLS,
+    a1,
+    append,
+    beside,
+    cells,
+    log_sheet,
+    now,
+    number,
+    seed_of,
+    selection,
+    version,
+    write,
+)
+from .log import Draw, Rows, block, excel_text, log_text, sheet_ref
+from .spreadsheet import Book, Range, Sheet
+
+__all__ = ["assign_balanced_teams", "check_added", "write_allocation_list", "write_orders"]
+
+_Q = shlex.quote
+
+
+def _text(value: Any) -> str:
+    """A form field as text ("" for nothing)."""
+    return "" if value is None else log_text(value).strip()
+
+
+def _ref(sheet: Sheet, rng: Range) -> str:
+    return f"{sheet_ref(sheet.name)}!{a1(rng)}"
+
+
+# --------------------------------------------------------------------------- teams
+
+
+def balance_columns(sheet: Sheet, rng: Range, given: str) -> list[int]:
+    """The selected columns (0-based within the selection) that ``given`` names: header
+    texts of the row above the selection (case and outer spaces ignored) or the sheet's
+    column letters, several separated by commas."""
+    left, width = rng.column, rng.shape[1]
+    heads: list[str] = []
+    if rng.row > 1:
+        above = sheet.range(rng.row - 1, left, rng.row - 1, left + width - 1)
+        heads = [log_text(v).strip() for v in cells(above)[0]]
+    whole = [j for j, h in enumerate(heads) if h.casefold() == given.casefold()]
+    parts = [given] if whole else [p.strip() for p in given.split(",")]
+    out = []
+    for part in parts:
+        found = [j for j, h in enumerate(heads) if h.casefold() == part.casefold() and part]
+        if len(found) > 1:
+            raise OptionError(
+                f"balance: {len(found)} selected columns are headed {part!r}: name the "
+                "column by its letter instead"
+            )
+        if found:
+            out.append(found[0])
+        elif re.fullmatch("[A-Za-z]{1,3}", part) and left <= col_index(part) < left + width:
+            out.append(col_index(part) - left)
+        else:
+            shown = ", ".join(repr(h) for h in heads if h)[:120] or "nothing"
+            raise OptionError(
+                f"balance: no selected column is headed or lettered {part!r} (the row above "
+                f"the selection holds {shown}): name the columns by header or letter, "
+                "separated by commas"
+            )
+    if len(set(out)) < len(out):
+        raise OptionError("balance names one column twice: name each column once")
+    return out
+
+
+def assign_balanced_teams(book: Book, k: Any = 2, balance: Any = "") -> Draw:
+    """Write a team number 1..k for each selected row in the column right of them,
+    balanced by the ``balance`` columns (``=GROUPS`` with ``balance``): header texts of
+    the row above the selection or column letters, separated by commas."""
+    n = arguments.count("k", number(k))
+    given = _text(balance)
+    if not given:
+        raise OptionError(
+            "balance is empty: name the column(s) to balance by (header or letter, such as "
+            "Gender), or use assign groups"
+        )
+    sheet, rng, rows = selection(book)
+    cols = balance_columns(sheet, rng, given)
+    seed, seed_from = seed_of(book)
+    log = log_sheet(book)
+    dealt = teams.teams(rows, n, seed, cols, where="the selection", first=rng.row)
+    output = [[t] for t in dealt]
+    target = beside(sheet, rng, len(output), 1)
+    letters = [col_letters(rng.column + c) for c in cols]
+    numbers = [str(c + 1) for c in cols]
+    arg = numbers[0] if len(cols) == 1 else "{" + ",".join(numbers) + "}"
+    options = " ".join(f"--balance {letter}" for letter in letters)
+    draw = Draw(
+        mode="teams",
+        sheet=sheet.name,
+        address=a1(rng),
+        book=book.name,
+        seed=seed,
+        seed_from=seed_from,
+        version=version(),
+        time=now(),
+        rows=rows,
+        output=output,
+        output_address=a1(target),
+        k=n,
+        options=f"balance {', '.join(letters)}",
+        formula_text=f"=GROUPS({_ref(sheet, rng)}, {n}, {excel_text(seed)}, {arg})",
+        command_text=f"xlshuffle groups {_Q(book.name)} --sheet {_Q(sheet.name)} --range "
+        f"{a1(rng)} --no-header -k {n} {options} --seed {_Q(seed)} -o teams.xlsx",
+    )
+    write(target, output)
+    append(book, log, draw)
+    return draw
+
+
+# --------------------------------------------------------------------------- new sheets
+
+
+def _new_sheet(book: Book, base: str) -> Sheet:
+    """A new sheet after the others, named ``base`` (``base 2``, ... when taken); the
+    active sheet stays active."""
+    taken = {s.name.casefold() for s in book.sheets}
+    name = next(
+        f"{base} {i}" if i > 1 else base
+        for i in range(1, len(taken) + 2)
+        if (f"{base} {i}" if i > 1 else base).casefold() not in taken
+    )
+    return book.add_sheet(name)
+
+
+#: The sheets each mode adds, as :func:`_new_sheet` names them.
+_ADDED = {"orders": "Orders( [0-9]+)?", "allocation": "Allocation( codes)?( [0-9]+)?"}
+
+
+def check_added(book: Book, entry: dict[str, str], names: list[str]) -> None:
+    """Refuse, before anything is written, to delete a sheet that *restore last draw*
+    must not: one the draw could not have added (a log row is editable) or one that now
+    holds more than the draw wrote there (its used range is not the written block)."""
+    corners = block(entry["output"])
+    height, width = (0, 0) if corners is None else (corners[2], corners[3])
+    widths = [width, width - 2]  # the list or orders; the codes: Block, BlockSize, Arm -> Code
+    present = {s.name for s in book.sheets}
+    for i, name in enumerate(names):
+        if not re.fullmatch(_ADDED.get(entry["mode"], "(?!)"), name) or i >= len(widths):
+            raise WorkbookError(
+                f"the {entry['mode']} draw at {entry['time (UTC)']} cannot have added the sheet "
+                f"{name[:40]!r} its log row names: nothing was restored"
+            )
+        if name not in present:
+            continue  # deleted already
+        used = book.sheet(name).used_range
+        if (used.row, used.column, *used.shape) != (1, 1, height, widths[i]):
+            raise WorkbookError(
+                f"the sheet {name!r} holds more than the draw at {entry['time (UTC)']} wrote "
+                f"there (it uses {a1(used)}): nothing was restored; delete it yourself"
+            )
+
+
+def _put(sheet: Sheet, grid: Rows) -> str:
+    """Write ``grid`` from A1 of ``sheet``; its address."""
+    target = sheet.range(1, 1, len(grid), len(grid[0]))
+    write(target, grid)
+    return a1(target)
+
+
+def _ids_range(book: Book, sheet: Sheet, given: str) -> Range:
+    """The IDs' cells: a defined name (``IDS``) or an address (``E2:E31``, on the
+    selection's sheet, or ``'Sign-up'!A2:A31``)."""
+    for name in book.names:
+        if name.name.rpartition("!")[2].casefold() == given.casefold():
+            found = name.refers_to_range
+            if found is not None:
+                return found
+            break  # a constant or a formula, not cells
+    where, _, address = given.rpartition("!")
+    where = where.strip("'").replace("''", "'")
+    try:
+        return (book.sheet(where) if where else sheet).at(address)
+    except Exception:
+        raise OptionError(
+            f"ids: no name or range {given[:60]!r}: define the name IDS for the IDs' cells, "
+            "or give their address, such as E2:E31 or 'Sign-up'!A2:A31"
+        ) from None
+
+
+def write_orders(book: Book, ids: Any = "IDS", k: Any = "", balanced: Any = False) -> Draw:
+    """Write each person's own order of the selected items (one column or one row) on a
+    new sheet ``Orders``: a header row ``ID, 1, 2, ...`` and a row per ID (``=ORDERS``).
+    ``ids`` is a defined name or the address of the IDs' cells; ``k`` keeps the first k
+    places (empty: all); ``balanced`` TRUE gives counterbalanced orders."""
+    sheet, rng, items = selection(book, least_rows=1)
+    if len(items) > 1 and len(items[0]) > 1:
+        raise ShapeError(
+            f"the selection {a1(rng)} has several rows and columns: select the items, "
+            "one column or one row"
+        )
+    where = _ids_range(book, sheet, _text(ids) or "IDS")
+    if where.shape[0] * where.shape[1] > MAX_CELLS:
+        raise ShapeError(f"ids: {a1(where)} has more than {MAX_CELLS:,} cells: give only the IDs")
+    people = cells(where)
+    places = None if _text(k) == "" else number(k)
+    if isinstance(balanced, str) and balanced.strip().upper() in ("TRUE", "FALSE"):
+        balanced = balanced.strip().upper() == "TRUE"  # typed into a form's text box
+    flag = arguments.flag("balanced", balanced)
+    seed, seed_from = seed_of(book)
+    log = log_sheet(book)
+    rows = orders_rows(items, people, seed, places, flag)
+    m = len(rows[0]) - 1
+    grid = [["ID", *range(1, m + 1)], *rows]
+    ids_ref = _ref(where.sheet, where)
+    new = _new_sheet(book, "Orders")
+    output = _put(new, grid)
+    count = "" if places is None else str(m)
+    draw = Draw(
+        mode="orders",
+        sheet=sheet.name,
+        address=a1(rng),
+        book=book.name,
+        seed=seed,
+        seed_from=seed_from,
+        version=version(),
+        time=now(),
+        rows=items,
+        output=grid,
+        output_address=output,
+        k=None if places is None else m,
+        new_sheets=(new.name,),
+        options=f"ids {ids_ref}" + (", balanced" if flag else ""),
+        formula_text=f"=ORDERS({_ref(sheet, rng)}, {ids_ref}, {excel_text(seed)}, {count}, "
+        f"{'TRUE' if flag else 'FALSE'})",
+        command_text="xlshuffle orders items.txt --ids ids.txt"
+        + (f" -k {m}" if count else "")
+        + (" --balanced" if flag else "")
+        + f" --seed {_Q(seed)} -o orders.csv",
+    )
+    append(book, log, draw)
+    return draw
+
+
+def write_allocation_list(
+    book: Book,
+    arms: Any = "A,B",
+    n: Any = 20,
+    ratio: Any = "",
+    block_sizes: Any = "",
+    strata: Any = "",
+) -> Draw:
+    """Write a permuted-block allocation list on a new sheet ``Allocation`` (Seq, the
+    strata, Block, BlockSize, Arm) and its concealment codes on ``Allocation codes``
+    (Seq, the strata, Code: no arms, no blocks), as ``=ALLOCATE`` and ``xlshuffle
+    allocate ... --codes-only`` do. Texts as ALLOCATE takes them: ``arms`` ``"A,B"``,
+    ``ratio`` ``"2:1"``, ``block_sizes`` ``"3,6"``, ``strata``
+    ``"site=North,South;sex=F,M"``; empty ones take ALLOCATE's defaults."""
+    given = [_text(arms), _text(ratio), _text(block_sizes), _text(strata)]
+    count = number(n)
+    seed, seed_from = seed_of(book)
+    log = log_sheet(book)
+    options, rows = allocation(given[0] or None, count, seed, *(g or None for g in given[1:]))
+    names = [name for name, _ in options["strata"]]
+    grid = [
+        ["Seq", *names, "Block", "BlockSize", "Arm"],
+        *([r.seq, *r.strata, r.block, r.block_size, r.arm] for r in rows),
+    ]
+    codes = [["Seq", *names, "Code"], *([r.seq, *r.strata, r.code] for r in rows)]
+    listed = _new_sheet(book, "Allocation")
+    output = _put(listed, grid)
+    concealed = _new_sheet(book, "Allocation codes")
+    _put(concealed, codes)
+    args = [excel_text(given[0]), str(options["n"]), excel_text(seed)]
+    args += [excel_text(g) if g else "" for g in given[1:]]
+    while not args[-1]:
+        args.pop()
+    draw = Draw(
+        mode="allocation",
+        sheet=listed.name,
+        address=output,
+        book=book.name,
+        seed=seed,
+        seed_from=seed_from,
+        version=version(),
+        time=now(),
+        rows=[],
+        output=grid,
+        output_address=output,
+        k=options["n"],
+        new_sheets=(listed.name, concealed.name),
+        options=_allocate_options(options),
+        formula_text=f"=ALLOCATE({', '.join(args)})",
+        command_text=f"xlshuffle allocate {_allocate_options(options)} --seed {_Q(seed)} "
+        "-o list.csv --codes-only codes.csv",
+    )
+    append(book, log, draw)
+    return draw
+
+
+def _allocate_options(options: dict[str, Any]) -> str:
+    """The options of ``xlshuffle allocate`` that draw this list (without the seed)."""
+    words = ["--arms", ",".join(options["arms"]), "--ratio", ":".join(map(str, options["ratio"]))]
+    words += ["--n", str(options["n"])]
+    words += ["--block-sizes", ",".join(map(str, options["block_sizes"]))]
+    for name, values in options["strata"]:
+        words += ["--strata", f"{name}={','.join(values)}"]
+    return " ".join(_Q(w) for w in words)
+''',
+    "xlshuffle.lock.log": r'''"""Draw and lock, the pure part: what a locked draw logs, from plain values.
+
+Nothing here touches a workbook or xlwings. :mod:`xlshuffle.lock` reads the
+selection as a list of rows, asks :func:`~.plan.plan` what to write, writes it and
+appends :meth:`Draw.log_row` to the ``Draw log`` sheet; ``restore last draw`` asks
+:func:`~.plan.undo` what to write back. Everything a log row holds can be recomputed from it
+by anyone (docs/excel.md, "Draw and lock").
+
+The input hash (:func:`values_sha256`) is SHA-256 over this serialisation of a grid of
+cell values, as UTF-8 bytes::
+
+    "<rows>x<columns>\\n", then for each row, for each cell: <tag><length>:<text>,
+    and "\\n" after each row
+
+where ``<text>`` is the cell's canonical text, ``<length>`` its length in UTF-8 bytes
+(decimal) and ``<tag>`` one letter: ``e`` an empty cell (no value or an empty text;
+text ``""``), ``b`` TRUE/FALSE (text ``TRUE`` or ``FALSE``), ``n`` a number (a date or a
+time is its Excel serial number; a whole number is its decimal digits with a leading
+``-`` if negative, anything else Python's ``repr`` of the float, the shortest text
+that reads back as the same double), ``s`` a text (its characters as they are; an
+error cell is read as its text, ``#N/A``).
+
+>>> values_sha256([[1, "a"], [2.0, None]])[:16]
+'9031a560d3a38dd9'
+>>> serialise([[1, "a"], [2.0, None]])
+b'2x2\\nn1:1s1:a\\nn1:2e0:\\n'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import numbers
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from ..common.a1 import col_index, col_letters
+from ..common.digest import bytes_sha256
+from ..common.request import (
+    DrawKind,
+    DrawRequest,
+    GroupsOptions,
+    Options,
+    Region,
+    SampleOptions,
+    ShuffleOptions,
+)
+from ..draw.errors import WorkbookError
+from ..draw.protocol import PROTOCOL, excel_serial
+from ..draw.seed import Seed
+from ..functions.arguments import SHEET_COLUMNS, SHEET_ROWS
+from ..tabledraw.raffle_options import DrawOptions
+
+Rows = list[list[Any]]
+
+#: The modes of a locked draw, as the log's ``mode`` column names them.
+LockMode = Literal[
+    "shuffle",
+    "winners",
+    "deal",
+    "groups",
+    "raffle",
+    "teams",
+    "orders",
+    "allocation",
+    "prizes",
+    "round",  # a round of a raffle or a prize draw (excel/lock/rounds.py)
+]
+#: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
+NEW_SHEET_MODES = ("orders", "allocation")
+#: Between the names in ``new sheets``: a character no sheet name may hold.
+SHEET_SEPARATOR = " / "
+#: The columns of the ``Draw log`` sheet, in order (its header row).
+LOG_COLUMNS = (
+    "time (UTC)",
+    "sheet",
+    "range",
+    "mode",
+    "k",
+    "hands",
+    "output",
+    "seed",
+    "seed from",
+    "protocol",
+    "version",
+    "input sha256",
+    "output sha256",
+    "formula",
+    "command line",
+    "restored (UTC)",
+    # added for the raffle (mode "raffle"): a log with the sixteen columns above gets them
+    "reserves",
+    "tickets",
+    "method",
+    # added for the designs (modes "teams", "orders", "allocation"), as above
+    "new sheets",
+    "options",
+)
+
+_A1_BLOCK = re.compile(r"\$?([A-Z]{1,3})\$?([0-9]{1,7})(?::\$?([A-Z]{1,3})\$?([0-9]{1,7}))?")
+_PLAIN_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_CELL_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*([RrCc][0-9]*)?")
+
+
+# --------------------------------------------------------------------------- input hash
+
+
+def cell_text(value: Any) -> tuple[str, str]:
+    """The tag and canonical text of one cell value (see the module docstring)."""
+    if value is None or (isinstance(value, str) and value == ""):
+        return "e", ""
+    if isinstance(value, bool):
+        return "b", "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return "s", value
+    if isinstance(value, dt.date):
+        value = excel_serial(value)
+    if isinstance(value, numbers.Integral):
+        return "n", str(int(value))
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if math.isfinite(number) and number.is_integer():
+            return "n", str(int(number))
+        return "n", repr(number)
+    return "s", str(value)
+
+
+def serialise(rows: Sequence[Sequence[Any]]) -> bytes:
+    """The canonical bytes of a grid of values, as :func:`values_sha256` hashes them."""
+    width = len(rows[0]) if rows else 0
+    parts = [f"{len(rows)}x{width}\n".encode("ascii")]
+    for row in rows:
+        for value in row:
+            tag, text = cell_text(value)
+            data = text.encode("utf-8", "surrogatepass")
+            parts.append(f"{tag}{len(data)}:".encode("ascii") + data)
+        parts.append(b"\n")
+    return b"".join(parts)
+
+
+def values_sha256(rows: Sequence[Sequence[Any]]) -> str:
+    """SHA-256 (lower-case hex) of :func:`serialise` of the grid."""
+    return bytes_sha256(serialise(rows))
+
+
+# --------------------------------------------------------------------------- references
+
+
+def sheet_ref(sheet: str) -> str:
+    """A sheet name as a formula names it: quoted when it is not a plain word."""
+    if _PLAIN_SHEET.fullmatch(sheet) and not _CELL_LIKE.fullmatch(sheet):
+        return sheet
+    return "'" + sheet.replace("'", "''") + "'"
+
+
+def excel_text(text: str) -> str:
+    """A text as a formula literal: in double quotes, inner quotes doubled."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def block(address: str) -> tuple[int, int, int, int] | None:
+    """Top row, left column, bottom row and right column (1-based) of one block of cells
+    in A1 style (``"A2:C20"``, ``"$D$5"``), or None for anything else: several areas, a
+    sheet name, R1C1, or past ``XFD1048576``.
+
+    >>> block("A2:C20"), block("$D$5"), block("A2:C6,E1")
+    ((2, 1, 20, 3), (5, 4, 5, 4), None)
+    """
+    found = _A1_BLOCK.fullmatch(address.strip().upper())
+    if found is None:
+        return None
+    left, top, right, bottom = found.groups()
+    first, last = col_index(left), col_index(right or left)
+    rows = int(top), int(bottom or top)
+    if not (0 < rows[0] <= rows[1] <= SHEET_ROWS and 0 < first <= last <= SHEET_COLUMNS):
+        return None
+    return rows[0], first, rows[1], last
+
+
+def _cells_in(corners: tuple[int, int, int, int]) -> int:
+    top, left, bottom, right = corners
+    return (bottom - top + 1) * (right - left + 1)
+
+
+# --------------------------------------------------------------------------- a draw
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One locked draw: where, what, with which seed, and what it wrote.
+
+    ``output`` is the grid written at ``output_address`` (for ``shuffle`` the input
+    range itself); ``time`` is an ISO 8601 UTC time; ``seed`` the canonical seed text.
+    """
+
+    mode: LockMode
+    sheet: str
+    address: str
+    book: str
+    seed: str
+    seed_from: str
+    version: str
+    time: str
+    rows: Rows
+    output: Rows
+    output_address: str
+    k: int | None = None
+    hands: int | None = None
+    reserves: int | None = None
+    tickets: str | None = None
+    new_sheets: tuple[str, ...] = ()
+    options: str = ""
+    #: the formula and command line of a design (teams, orders, allocation), made by
+    #: :mod:`xlshuffle.lock.designs`, which knows their arguments
+    formula_text: str = ""
+    command_text: str = ""
+
+    @property
+    def method(self) -> str:
+        """How a raffle drew: ``weighted`` (by the tickets column, protocol section 8) or
+        ``random`` (a deal, section 5); empty for the other modes."""
+        if self.mode not in ("raffle", "prizes"):
+            return ""
+        return "weighted" if self.tickets else "random"
+
+    def formula(self) -> str:
+        """The worksheet formula that draws the same result from the input values."""
+        if self.formula_text:
+            return self.formula_text
+        ref = f"{sheet_ref(self.sheet)}!{self.address}"
+        seed = excel_text(self.seed)
+        if self.mode == "shuffle":
+            return f"=SHUFFLE({ref}, {seed})"
+        if self.mode == "winners":
+            return f"=SAMPLE({ref}, {self.k}, {seed})"
+        if self.mode == "groups":
+            return f"=GROUPS({ref}, {self.k}, {seed})"
+        if self.mode == "raffle":
+            tickets = f"{sheet_ref(self.sheet)}!{self.tickets}" if self.tickets else ""
+            return f"=SAMPLE({ref}, {self.k}, {seed}, {tickets}, {self.reserves or 0})"
+        return f"=DEAL({self.k}, {self.hands}, {seed}, {ref})"
+
+    def command_line(self) -> str:
+        """The ``xlshuffle`` command that draws the same result from the saved workbook.
+
+        For ``deal`` it deals the positions 1..N of the cards in the selection, read row
+        by row (the command line deals numbers, not cells): card ``i`` is cell ``i``.
+        """
+        if self.command_text:
+            return self.command_text
+        if self.mode == "deal":
+            n = len(self.rows) * len(self.rows[0])
+            return (
+                f"xlshuffle deal --cards {self.k} --hands {self.hands} --deck {n} "
+                f"--seed {shlex.quote(self.seed)}"
+            )
+        return shlex.join(["xlshuffle", *self.request().argv()])
+
+    def request(self) -> DrawRequest:
+        """A shuffle, sample, groups or raffle as the command line draws it from the saved
+        workbook (any other mode as groups of ``k``): the selection, a raffle's without a
+        header row and its tickets column named by its letter on the sheet."""
+        options: Options = GroupsOptions(k=self.k)
+        if self.mode == "shuffle":
+            options = ShuffleOptions()
+        elif self.mode in ("winners", "raffle"):
+            column = block(self.tickets or "")
+            weights = None if column is None else col_letters(column[1])
+            raffle = weights is not None or bool(self.reserves)
+            draw = DrawOptions(k=self.k or 0, weights=weights, reserves=self.reserves or 0)
+            options = SampleOptions(k=self.k, draw=draw if raffle else None)
+        kinds: dict[type, DrawKind] = {ShuffleOptions: "shuffle", SampleOptions: "sample"}
+        return DrawRequest(
+            kind=kinds.get(type(options), "groups"),
+            src=self.book,
+            seed=Seed(self.seed),
+            options=options,
+            region=Region(
+                sheet=self.sheet,
+                cells=self.address,
+                header=False if self.mode == "raffle" else None,
+            ),
+        )
+
+    def log_row(self) -> list[str]:
+        """The ``Draw log`` row, every cell a text, in the order of :data:`LOG_COLUMNS`."""
+        return [
+            self.time,
+            self.sheet,
+            self.address,
+            self.mode,
+            "" if self.k is None else str(self.k),
+            "" if self.hands is None else str(self.hands),
+            self.output_address,
+            self.seed,
+            self.seed_from,
+            PROTOCOL,
+            self.version,
+            values_sha256(self.rows),
+            values_sha256(self.output),
+            self.formula(),
+            self.command_line(),
+            "",
+            "" if self.reserves is None else str(self.reserves),
+            self.tickets or "",
+            self.method,
+            SHEET_SEPARATOR.join(self.new_sheets),
+            self.options,
+        ]
+
+
+def log_text(value: Any) -> str:
+    """A log cell as text, as it was written.
+
+    A cell Excel turned into a number reads as its digits; the time, which xlwings'
+    Office.js reader turns into a ``datetime`` (it reads ISO 8601 texts as dates), reads
+    as the ISO 8601 text it was.
+    """
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return cell_text(value)[1]
+
+
+def log_entry(row: Sequence[Any], where: str, *, most: int) -> dict[str, str]:
+    """The fields of a log row that ``restore last draw`` may act on, checked first.
+
+    A log is a sheet anyone can edit: its protocol and mode must be known, and its
+    ``range`` and ``output`` one block of at most ``most`` cells (for a shuffle the
+    same block), so that a damaged or crafted row is refused before any cell is read.
+    """
+    entry = {name: log_text(row[i]) if i < len(row) else "" for i, name in enumerate(LOG_COLUMNS)}
+    if entry["protocol"] != PROTOCOL or entry["mode"] not in get_args(LockMode):
+        raise WorkbookError(
+            f"{where} is not a draw xlshuffle can restore "
+            f"(mode {entry['mode']!r}, protocol {entry['protocol']!r})"
+        )
+    blocks = {field: block(entry[field]) for field in ("range", "output")}
+    for field, corners in blocks.items():
+        if corners is None or _cells_in(corners) > most:
+            raise WorkbookError(
+                f"{where} is not a draw xlshuffle can restore: its {field} "
+                f"{entry[field][:40]!r} is not one block of at most {most:,} cells"
+            )
+    if (entry["mode"] in NEW_SHEET_MODES) != bool(entry["new sheets"]):
+        raise WorkbookError(
+            f"{where} is not a draw xlshuffle can restore: its new sheets "
+            f"{entry['new sheets'][:40]!r} do not fit its mode {entry['mode']!r}"
+        )
+    if entry["mode"] == "shuffle" and blocks["output"] != blocks["range"]:
+        raise WorkbookError(
+            f"{where} is not a draw xlshuffle can restore: a shuffle's output "
+            f"{entry['output']!r} must be its range {entry['range']!r}"
+        )
+    return entry
+''',
+    "xlshuffle.lock.plan": r'''"""Draw and lock, what a locked draw writes: :func:`plan` from the selection's rows and
+the seed, and :func:`undo`, what ``restore last draw`` writes back over a shuffle. Plain
+values in, plain values out: nothing here touches a workbook or xlwings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..draw.errors import ShapeError, SizeError
+from ..draw.knuth import deal, group_numbers, permutation
+from ..functions import raffle
+from .log import LockMode, Rows
+
+__all__ = ["plan", "undo"]
+
+
+def plan(
+    mode: LockMode,
+    rows: Rows,
+    seed: str,
+    k: int | None = None,
+    hands: int | None = None,
+    *,
+    reserves: int = 0,
+    tickets: int | None = None,
+    ticket_cell: Callable[[int], str] | None = None,
+) -> Rows:
+    """What a locked draw of ``mode`` writes, from the selection's rows and the seed.
+
+    ``shuffle``: the rows in a new order (``SHUFFLE``); ``winners``: ``k`` rows in draw
+    order (``SAMPLE``); ``groups``: one column of group numbers 1..k (``GROUPS``);
+    ``deal``: ``k`` cards to each of ``hands`` hands from the cells read row by row,
+    one column per hand (``DEAL``); ``raffle``: ``k`` winners and ``reserves`` reserves
+    by the tickets in column ``tickets`` of the rows (0-based; None: one each), with
+    Role and Rank when there are reserves (``SAMPLE`` with weights and reserves); a
+    ticket that cannot be read is named by ``ticket_cell(i)`` (``cell C7``).
+    """
+    if mode == "raffle":
+        columns = {} if tickets is None else {"weights": [row[tickets] for row in rows]}
+        at = None if ticket_cell is None else (lambda _key, i: ticket_cell(i))
+        return raffle.draw(
+            rows, _need(k), seed, reserves=reserves, columns=columns, where="the selection", at=at
+        )
+    if mode == "shuffle":
+        return [list(rows[p]) for p in permutation(len(rows), seed=seed)]
+    if mode == "winners":
+        return [list(row) for row in deal(rows, _need(k), seed=seed)]
+    if mode == "groups":
+        return [[g] for g in group_numbers(permutation(len(rows), seed=seed), _need(k))]
+    cards, players = _need(k), _need(hands)
+    deck = [cell for row in rows for cell in row]
+    if cards * players > len(deck):
+        raise SizeError(
+            f"cannot deal {cards} cards to {players} hands: that needs {cards * players} "
+            f"cards and the selection has {len(deck)}; deal fewer or select more cells"
+        )
+    dealt = deal(deck, cards * players, seed=seed)
+    return [dealt[r * players : (r + 1) * players] for r in range(cards)]
+
+
+def undo(mode: str, current: Rows, seed: str) -> Rows:
+    """What ``restore last draw`` writes back over a shuffle: the rows before the draw.
+
+    ``current`` holds the shuffled rows; position ``p`` holds the original row
+    ``perm[p]``, so the original row ``perm[p]`` is ``current[p]``.
+    """
+    if mode != "shuffle":
+        raise ShapeError(f"only a shuffle is undone row by row, not {mode!r}")
+    perm = permutation(len(current), seed=seed)
+    original: Rows = [[] for _ in current]
+    for p, item in enumerate(perm):
+        original[item] = list(current[p])
+    return original
+
+
+def _need(value: int | None) -> int:
+    if value is None:
+        raise SizeError("a count is missing")
+    return value
+
+
+# --------------------------------------------------------------------------- the log
+''',
+    "xlshuffle.lock.prizes": r'''"""Draw and lock with a prize table (protocol section 9): the table on a sheet of its own,
+the selected entrants, one draw of every winner and reserve.
+
+:func:`draw_prizes` reads the table from the sheet it names (``prize, count[, reserves]``
+a row, in the order the prizes are drawn; a header row allowed first, as ``sample
+--prizes`` reads a file), draws the selected rows by their tickets, and writes each drawn
+row right of the selection followed by its ``Prize``, ``Place`` and ``Role``, as ``sample
+--prizes`` writes them. The log row's command line is ``sample --prizes SHEET.csv`` on the
+saved workbook: the table's sheet saved as CSV beside it draws the same rows, and the
+record it writes (``--record``) is checked by ``xlshuffle verify``. Its formula is
+``=SAMPLE`` with the same tickets and reserves: the same rows in the same order, with Role
+and Rank instead of the prizes.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from typing import Any
+
+from ..common.a1 import col_letters
+from ..draw.errors import OptionError
+from ..functions import raffle
+from ..tabledraw.raffle_options import DrawOptions, Prize
+from .book import (
+    a1,
+    append,
+    beside,
+    cells,
+    log_sheet,
+    now,
+    seed_of,
+    selection,
+    ticket_column,
+    version,
+    write,
+)
+from .log import Draw, excel_text, log_text, sheet_ref
+from .spreadsheet import Book
+
+__all__ = ["draw_prizes", "prize_table"]
+
+
+def _whole(value: Any) -> int | None:
+    """A count cell as a whole number (a number, or digits typed as text), else None."""
+    text = log_text(value).strip().replace("_", "")
+    return int(text) if text.isdigit() else None
+
+
+def prize_table(rows: Sequence[Sequence[Any]], where: str) -> tuple[Prize, ...]:
+    """The prize table in ``rows`` (a sheet's cells): ``prize, count[, reserves]`` a row, a
+    header row allowed first, empty rows skipped; refused, naming the row of ``where``."""
+    out: list[Prize] = []
+    first = True
+    for number, row in enumerate(rows, 1):
+        texts = [log_text(v).strip() for v in row]
+        while texts and texts[-1] == "":
+            texts.pop()
+        if not texts:
+            continue
+        counts = [_whole(v) for v in row[1 : len(texts)]]
+        fits = len(texts) in (2, 3) and bool(texts[0])
+        if fits and all(c is not None for c in counts) and (counts[0] or 0) >= 1:
+            out.append(Prize(texts[0], counts[0] or 0, counts[1] or 0 if len(counts) > 1 else 0))
+        elif not (first and fits and counts[0] is None and not _numberish(texts[1])):
+            raise OptionError(
+                f"prizes: row {number} of {where} is not 'prize, count' or 'prize, count, "
+                "reserves' (a count 1 or more, reserves 0 or more): one prize a row, in the "
+                "order they are drawn"
+            )
+        first = False
+    if not out:
+        raise OptionError(f"prizes: {where} lists no prize: one 'prize, count[, reserves]' a row")
+    return tuple(out)
+
+
+def _numberish(text: str) -> bool:
+    return bool(text) and text.lstrip("+-").replace(".", "").replace(",", "").isdigit()
+
+
+def _table_of(book: Book, name: str) -> tuple[str, tuple[Prize, ...]]:
+    wanted = name.strip()
+    sheet = next((s for s in book.sheets if s.name.casefold() == wanted.casefold()), None)
+    if sheet is None:
+        raise OptionError(
+            f"prizes: no sheet is named {wanted!r}: put the prize table (prize, count, "
+            "reserves a row) on a sheet and give its name"
+        )
+    used = sheet.used_range
+    return sheet.name, prize_table(cells(used), f"the sheet {sheet.name!r}")
+
+
+def draw_prizes(
+    book: Book, prizes: Any = "Prizes", tickets: Any = "Tickets", ids: Any = ""
+) -> Draw:
+    """Draw every winner and reserve of the prize table on the sheet ``prizes`` from the
+    selected rows by their ``tickets`` column (empty: one ticket each), and write each drawn
+    row right of them with its Prize, Place and Role; ``ids`` names the ID column (its
+    header in the row above, or its letter; empty: the selection's first column)."""
+    table_sheet, table = _table_of(book, "" if prizes is None else str(prizes))
+    sheet, rng, rows = selection(book)
+    column = ticket_column(sheet, rng, "" if tickets is None else str(tickets))
+    given_ids = "" if ids is None else str(ids)
+    # a named column is never None (only an empty name is); columns count from 1
+    id_column = ticket_column(sheet, rng, given_ids, "ids") or rng.column
+    k, reserves = sum(p.count for p in table), sum(p.reserves for p in table)
+    DrawOptions(k=k, reserves=reserves, prizes=table).check()
+    seed, seed_from = seed_of(book)
+    log = log_sheet(book)
+    columns: dict[str, list[object]] = {"id": [row[id_column - rng.column] for row in rows]}
+    if column is not None:
+        columns["weights"] = [row[column - rng.column] for row in rows]
+
+    def at(key: str, i: int) -> str:
+        letter = col_letters(column if key == "weights" and column else id_column)
+        return f"the {'tickets' if key == 'weights' else 'ID'} cell {letter}{rng.row + i}"
+
+    output = raffle.draw(
+        rows,
+        k,
+        seed,
+        reserves=reserves,
+        columns=columns,
+        where="the selection",
+        at=at,
+        prizes=table,
+    )
+    target = beside(sheet, rng, len(output), len(output[0]))
+    letter = None if column is None else col_letters(column)
+    tickets_at = None if letter is None else f"{letter}{rng.row}:{letter}{rng.row + len(rows) - 1}"
+    ref = f"{sheet_ref(sheet.name)}!{a1(rng)}"
+    weights = f"{sheet_ref(sheet.name)}!{tickets_at}" if tickets_at else ""
+    argv = ["xlshuffle", "sample", book.name, "--sheet", sheet.name, "--range", a1(rng)]
+    argv += ["--no-header", "--prizes", f"{table_sheet}.csv"]
+    argv += ["--weights", letter] if letter else []
+    argv += ["--id", col_letters(id_column), "--seed", seed]
+    text = "; ".join(f"{p.name}, {p.count}, {p.reserves}" for p in table)
+    draw = Draw(
+        mode="prizes",
+        sheet=sheet.name,
+        address=a1(rng),
+        book=book.name,
+        seed=seed,
+        seed_from=seed_from,
+        version=version(),
+        time=now(),
+        rows=rows,
+        output=output,
+        output_address=a1(target),
+        k=k,
+        reserves=reserves,
+        tickets=tickets_at,
+        options=f"prizes from the sheet {table_sheet}: {text}",
+        formula_text=f"=SAMPLE({ref}, {k}, {excel_text(seed)}, {weights}, {reserves})",
+        command_text=shlex.join(argv),
+    )
+    write(target, output)
+    append(book, log, draw)
+    return draw
+''',
+    "xlshuffle.lock.rounds": r'''"""Draw and lock, rounds: a winner of a locked raffle or prize draw who does not answer
+gives their place to the next reserve of the prize, in the locked cells, logged to replay.
+
+:func:`replace_winner` takes a locked draw (*draw raffle* or *draw prizes*, the newest of
+the ``Draw log`` not restored, or the one whose result holds the selected row) with the
+rounds logged after it, and:
+
+1. recomputes where every drawn entrant stands after each earlier round, from the locked
+   cells, by the rule ``xlshuffle redraw`` follows
+   (:meth:`~xlshuffle.tabledraw.rounds.Standing.replace`), every step checked against the
+   hashes of its log row: a result or a log edited since is refused;
+2. gives the place of the winner (``winner``: an ID, or empty for the selected row of the
+   result) to the first reserve of its prize not yet called (the next reserve by rank in a
+   raffle);
+3. rewrites the result's Role and Place (a raffle's Role and Rank) and a Note column right
+   of it: the replaced winner stays, marked ``replaced`` with the reason; the reserve's
+   note says whom it replaces, as ``redraw``'s table does;
+4. appends a ``round`` row to the log. Its command line replays the whole chain on the
+   saved workbook: the draw's own command line with ``--id COL --record draw.json``, then
+   one ``xlshuffle redraw`` a round (``--record round1.json``, ...; the last with ``-o
+   roundN.csv``), whose records ``xlshuffle verify`` checks.
+
+*Restore the last draw* puts the standing before a round back (:func:`undo_round`),
+recomputed the same way. A prize with no reserve left is refused, saying what to do: a
+place drawn afresh needs a committed draw, on the command line (protocol section 19).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+from ..common.a1 import col_index, col_letters
+from ..draw.errors import OptionError, SeedError, WorkbookError
+from ..draw.protocol import PROTOCOL
+from ..draw.raffle import RESERVE, WINNER, canonical_id
+from ..functions.arguments import SHEET_COLUMNS, show
+from ..tabledraw.rounds import Placed, Standing
+from .book import (
+    LOG_SHEET,
+    MAX_CELLS,
+    a1,
+    append_row,
+    cells,
+    log_sheet,
+    now,
+    selected,
+    ticket_column,
+    version,
+    write,
+)
+from .log import LOG_COLUMNS, Rows, block, log_entry, log_text, values_sha256
+from .spreadsheet import Book, Range, Sheet
+
+__all__ = ["DRAW_MODES", "ROUND_MODE", "Round", "replace_winner", "round_command", "undo_round"]
+
+#: The log's mode of a round.
+ROUND_MODE = "round"
+#: The locked draws that take rounds: a raffle (Role, Rank) and a prize draw (Prize,
+#: Place, Role).
+DRAW_MODES = ("raffle", "prizes")
+#: The record the round's command line has the draw write, and what the rounds follow.
+DRAW_RECORD = "draw.json"
+#: The longest reason a round takes: it goes into a Note cell and every later round's
+#: command line, which one cell (at most 32,767 characters) holds.
+MAX_REASON = 500
+_MAX_CELL = 32_767
+
+_AT = {name: i for i, name in enumerate(LOG_COLUMNS)}
+_DATE_TIME = re.compile(
+    r"-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?"
+)
+Entry = dict[str, str]
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round locked: its number, the draw's sheet and list, the cells rewritten, the
+    winner replaced and why, who took the place (a reserve of ``prize``, None in a raffle,
+    called as ``reserve``) and the command line that replays the chain."""
+
+    number: int
+    sheet: str
+    address: str
+    output_address: str
+    replaced: str
+    reason: str
+    given_to: str
+    prize: str | None
+    reserve: int
+    command_line: str
+
+
+# --------------------------------------------------------------------------- the chain
+
+
+def _text(row: list[Any], name: str) -> str:
+    at = _AT[name]
+    return log_text(row[at]) if at < len(row) else ""
+
+
+def _where(index: int) -> str:
+    return f"row {index + 1} of {LOG_SHEET!r}"
+
+
+def _live(rows: Rows, upto: int) -> list[int]:
+    """The log's rows before ``upto`` that are draws not restored (0-based indexes)."""
+    return [
+        i
+        for i in range(1, min(upto, len(rows)))
+        if _text(rows[i], "time (UTC)") and not _text(rows[i], "restored (UTC)")
+    ]
+
+
+def _key(entry: Entry) -> tuple[str, str, str]:
+    return entry["sheet"], entry["range"], entry["seed"]
+
+
+def _draws(rows: Rows, upto: int) -> list[tuple[int, Entry]]:
+    """The raffles and prize draws not restored before row ``upto``, newest first."""
+    return [
+        (i, log_entry(rows[i], _where(i), most=MAX_CELLS))
+        for i in reversed(_live(rows, upto))
+        if _text(rows[i], "mode") in DRAW_MODES
+    ]
+
+
+def _rounds_of(rows: Rows, at: int, draw: Entry, upto: int) -> list[tuple[int, Entry]]:
+    """The rounds not restored of the draw at row ``at``, in order, before row ``upto``."""
+    out = []
+    for i in _live(rows, upto):
+        if i > at and _text(rows[i], "mode") == ROUND_MODE:
+            entry = log_entry(rows[i], _where(i), most=MAX_CELLS)
+            if _key(entry) == _key(draw):
+                out.append((i, entry))
+    return out
+
+
+def _segments(text: str, where: str) -> list[list[str]]:
+    """A logged command line as its commands (``&&`` between them)."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = []
+    out: list[list[str]] = [[]]
+    for word in words:
+        if word == "&&":
+            out.append([])
+        else:
+            out[-1].append(word)
+    if not out[0][:2] == ["xlshuffle", "sample"]:
+        raise WorkbookError(
+            f"{where}: its command line is not an xlshuffle sample (the log was edited?): "
+            "nothing was written"
+        )
+    return out
+
+
+def _value(argv: list[str], name: str) -> str | None:
+    """The value of the option ``name`` in ``argv`` (``--id A`` or ``--id=A``)."""
+    for n, word in enumerate(argv):
+        if word == name and n + 1 < len(argv):
+            return argv[n + 1]
+        if word.startswith(name + "="):
+            return word[len(name) + 1 :]
+    return None
+
+
+def _asked(entry: Entry, where: str) -> tuple[str, str]:
+    """The winner a logged round replaced and why, from its command line's last redraw."""
+    last = _segments(entry["command line"], where)[-1]
+    who, why = _value(last, "--replace"), _value(last, "--reason")
+    if last[:2] != ["xlshuffle", "redraw"] or who is None or why is None:
+        raise WorkbookError(
+            f"{where}: its command line does not end in xlshuffle redraw --replace ID "
+            "--reason TEXT (the log was edited?): nothing was written"
+        )
+    return who, why
+
+
+def _option(name: str, value: str) -> list[str]:
+    # a value starting with "-" would be read as an option: it is given as name=value
+    return [f"{name}={value}"] if value.startswith("-") else [name, value]
+
+
+def round_command(sample: list[str], asked: list[tuple[str, str]]) -> str:
+    """The command line of the last of the rounds ``asked`` (each the winner replaced and
+    why): the draw (``sample``: its argv, ``--id`` included) writing its record, then one
+    ``xlshuffle redraw`` a round, each following the record before it.
+
+    >>> print(round_command(["xlshuffle", "sample", "B.xlsx", "--id", "A"], [("T-2", "away")]))
+    xlshuffle sample B.xlsx --id A --record draw.json && xlshuffle redraw draw.json \
+--replace T-2 --reason away -o round1.csv --record round1.json
+    """
+    parts = [shlex.join([*sample, "--record", DRAW_RECORD])]
+    previous = DRAW_RECORD
+    for n, (who, why) in enumerate(asked, 1):
+        argv = ["xlshuffle", "redraw", previous, *_option("--replace", who)]
+        argv += _option("--reason", why)
+        argv += ["-o", f"round{n}.csv"] if n == len(asked) else []
+        previous = f"round{n}.json"
+        parts.append(shlex.join([*argv, "--record", previous]))
+    return " && ".join(parts)
+
+
+# --------------------------------------------------------------------------- the standing
+
+
+@dataclass
+class _Locked:
+    """A locked draw with its rounds: where its result is (``corners``, with the Note
+    column), the list's width, the ID column (1-based on the sheet), the draw's command
+    line (``sample``, ``--id`` included) and the standing after the draw and each round,
+    every one checked against its log row."""
+
+    draw: Entry
+    rounds: list[tuple[int, Entry]]
+    sheet: Sheet
+    corners: tuple[int, int, int, int]
+    width: int
+    id_column: int
+    sample: list[str]
+    asked: list[tuple[str, str]]
+    standings: list[Standing]
+
+    @property
+    def prizes(self) -> bool:
+        return self.draw["mode"] == "prizes"
+
+    @property
+    def ranked(self) -> bool:
+        """A raffle's result has Role and Rank (with reserves; without, the rows alone)."""
+        return self.draw["mode"] == "raffle" and self.draw["reserves"] not in ("", "0")
+
+    def grid(self, standing: Standing) -> Rows:
+        """What the result's cells hold at ``standing``: each drawn row, its Prize, Place
+        and Role (a raffle's Role and Rank), then its Note."""
+        out = []
+        for p in standing.placed:
+            extra: list[Any] = []
+            if self.prizes:
+                extra = [p.prize, p.place, p.role]
+            elif self.ranked:
+                extra = [p.role, p.place]
+            out.append([*p.values, *extra, p.note])
+        return out
+
+    def range(self) -> Range:
+        top, left, bottom, right = self.corners
+        return self.sheet.range(top, left, bottom, right)
+
+    def added(self) -> Range:
+        """The columns a round rewrites: the result's Prize, Place, Role (or Role, Rank)
+        and the Note."""
+        top, left, bottom, right = self.corners
+        return self.sheet.range(top, left + self.width, bottom, right)
+
+
+def _sheet(book: Book, draw: Entry) -> Sheet:
+    sheet = next((s for s in book.sheets if s.name == draw["sheet"]), None)
+    if sheet is None:
+        raise WorkbookError(
+            f"the sheet {draw['sheet']!r} of the draw at {draw['time (UTC)']} is gone: put "
+            "it back (a round changes the draw's result)"
+        )
+    return sheet
+
+
+def _id(value: Any, where: str) -> str:
+    try:
+        return canonical_id(value)
+    except SeedError:
+        raise OptionError(f"the ID in {where} cannot be used: write a text or a number") from None
+
+
+def _drawn(locked: _Locked, current: Rows, k: int) -> Standing:
+    """The standing the draw locked: the result's rows as read, each with the Prize,
+    Place and Role (Role and Rank) the draw gave it (section 9: the winners first, each
+    place numbered within its prize), and no notes."""
+    top, left = locked.corners[:2]
+    offset = locked.id_column - left
+    counts: dict[tuple[str | None, str], int] = {}
+    placed = []
+    for n, row in enumerate(current):
+        values = tuple(row[: locked.width])
+        role = WINNER if n < k else RESERVE
+        prize = log_text(row[locked.width]) if locked.prizes else None
+        counts[prize, role] = place = counts.get((prize, role), 0) + 1
+        where = f"{locked.sheet.name}!{col_letters(locked.id_column)}{top + n}"
+        placed.append(Placed(n, _id(values[offset], where), values, prize, place, role))
+    letters = tuple(col_letters(left + j) for j in range(locked.width))
+    return Standing(letters, tuple(placed), locked.prizes)
+
+
+def _layout(draw: Entry, at: int) -> tuple[tuple[int, int, int, int], int, int]:
+    """The result's corners with the Note column, the list's width and the draw's k;
+    refused when the log row's output is not what its draw writes."""
+    listed, result = block(draw["range"]), block(draw["output"])
+    if listed is None or result is None:  # log_entry refused these already
+        raise WorkbookError(f"{_where(at)} is not a draw xlshuffle can take a round of")
+    width = listed[3] - listed[1] + 1
+    extra = 3 if draw["mode"] == "prizes" else 2 if draw["reserves"] not in ("", "0") else 0
+    top, left, bottom, right = result
+    k = int(draw["k"]) if draw["k"].isdigit() else -1
+    if right - left + 1 != width + extra or not 0 < k <= bottom - top + 1:
+        raise WorkbookError(
+            f"{_where(at)}: its output {draw['output']} is not what a {draw['mode']} of "
+            f"{draw['range']} writes (the log was edited?): nothing was written"
+        )
+    if right + 1 > SHEET_COLUMNS:
+        raise WorkbookError(
+            f"the draw's result {draw['output']} reaches the sheet's last column: a round "
+            "writes its notes right of it"
+        )
+    return (top, left, bottom, right + 1), width, k
+
+
+def _id_column(
+    sheet: Sheet, draw: Entry, sample: list[str], rounds: list[tuple[int, Entry]], ids: str
+) -> int:
+    """The ID column (1-based on the sheet): the one the draw's command line or its
+    rounds' name, else ``ids`` (a header above the list or a letter), else the list's
+    first column. Added to ``sample`` when the draw's command line had none."""
+    top, left, bottom, right = block(draw["range"]) or (1, 1, 1, 1)
+    given = _value(sample, "--id")
+    if given is None and rounds:
+        index, entry = rounds[-1]
+        given = _value(_segments(entry["command line"], _where(index))[0], "--id")
+    column = None if given is None else col_index(given)
+    if ids.strip():
+        named = ticket_column(sheet, sheet.range(top, left, bottom, right), ids, "ids")
+        if column is not None and named != column:
+            raise OptionError(
+                f"ids: this draw names its entrants by column {col_letters(column)} (its "
+                "command line or its first round's): leave ids empty"
+            )
+        column = named
+    column = left if column is None else column
+    if not left <= column <= right:
+        raise WorkbookError(
+            f"the draw at {draw['time (UTC)']}: its ID column {col_letters(column)} is not "
+            "in its list (the log was edited?)"
+        )
+    if _value(sample, "--id") is None:
+        at = sample.index("--seed") if "--seed" in sample else len(sample)
+        sample[at:at] = ["--id", col_letters(column)]
+    return column
+
+
+def _replay(locked: _Locked, current: Rows, k: int) -> None:
+    """The standing after the draw and after each of its rounds, each checked against
+    its log row's hashes (a result or a log edited since is refused)."""
+    draw = locked.draw
+    first = _drawn(locked, current, k)
+    if values_sha256([row[:-1] for row in locked.grid(first)]) != draw["output sha256"]:
+        raise WorkbookError(
+            f"{locked.sheet.name}!{draw['output']} changed since the draw at "
+            f"{draw['time (UTC)']} (its values no longer match the log's output sha256): put "
+            "the draw's result back; nothing was written"
+        )
+    locked.standings.append(first)
+    for index, entry in locked.rounds:
+        who, why = _asked(entry, _where(index))
+        before = locked.standings[-1]
+        try:
+            after, _ = before.replace(who, why)
+        except OptionError:
+            after = before
+        if (
+            values_sha256(locked.grid(before)) != entry["input sha256"]
+            or values_sha256(locked.grid(after)) != entry["output sha256"]
+        ):
+            raise WorkbookError(
+                f"{_where(index)}: the round at {entry['time (UTC)']} does not follow from "
+                "the draw by the rules (the log was edited?): nothing was written"
+            )
+        locked.asked.append((who, why))
+        locked.standings.append(after)
+
+
+def _locked(
+    book: Book, rows: Rows, at: int, draw: Entry, upto: int, ids: str = ""
+) -> tuple[_Locked, Rows]:
+    """The draw at row ``at`` and its rounds before row ``upto``, each standing checked
+    against the log; and the result's cells as they are now."""
+    sheet = _sheet(book, draw)
+    rounds = _rounds_of(rows, at, draw, upto)
+    sample = _segments(draw["command line"], _where(at))[0]
+    corners, width, k = _layout(draw, at)
+    column = _id_column(sheet, draw, sample, rounds, ids)
+    locked = _Locked(draw, rounds, sheet, corners, width, column, sample, [], [])
+    current = cells(locked.range())
+    _replay(locked, current, k)
+    return locked, current
+
+
+def _check_list(locked: _Locked) -> None:
+    """Refuse a list changed since the draw (the command line replays the list as drawn)
+    or with an ID on two rows (``sample --id`` refuses it)."""
+    draw, sheet = locked.draw, locked.sheet
+    top, left, bottom, right = block(draw["range"]) or (1, 1, 1, 1)
+    values = cells(sheet.range(top, left, bottom, right))
+    if values_sha256(values) != draw["input sha256"]:
+        raise WorkbookError(
+            f"the list {sheet.name}!{draw['range']} changed since the draw at "
+            f"{draw['time (UTC)']} (its values no longer match the log's input sha256): "
+            "a round's command line draws from the list as it was: put it back"
+        )
+    letter = col_letters(locked.id_column)
+    seen: dict[str, int] = {}
+    for n, row in enumerate(values):
+        key = _id(row[locked.id_column - left], f"{sheet.name}!{letter}{top + n}")
+        if key and key in seen:
+            raise OptionError(
+                f"ids: the ID {key!r} is on two rows of the list ({letter}{top + seen[key]} "
+                f"and {letter}{top + n}): a round names each entrant by an ID of its own; "
+                "name another column (ids)"
+            )
+        seen.setdefault(key, n)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _pick(book: Book, rows: Rows, winner: str) -> tuple[int, Entry, int | None]:
+    """The draw a round is of: the newest not restored, or (no ``winner`` given) the one
+    whose result holds the selected row; and that row (0-based in the result)."""
+    draws = _draws(rows, len(rows))
+    if not draws:
+        raise WorkbookError(
+            f"the {LOG_SHEET!r} sheet lists no raffle or prize draw to replace a winner of: "
+            "lock one first (draw raffle with reserves, or draw prizes)"
+        )
+    if winner:
+        return *draws[0], None
+    rng = selected(book)
+    for at, draw in draws:
+        corners = block(draw["output"])
+        if corners is None or rng.sheet.name != draw["sheet"]:
+            continue
+        top, left, bottom, right = corners
+        if top <= rng.row <= bottom and left <= rng.column <= right + 1:
+            if rng.shape[0] != 1:
+                raise OptionError(
+                    f"select one row of the result {draw['output']} (the winner's), not {a1(rng)}"
+                )
+            return at, draw, rng.row - top
+    raise OptionError(
+        "winner: give the winner's ID, or select a cell of the winner's row in the result "
+        f"{draws[0][1]['sheet']}!{draws[0][1]['output']}"
+    )
+
+
+def _no_reserve(prize: str | None) -> OptionError:
+    of = f" of {show(prize)}" if prize is not None else ""
+    return OptionError(
+        f"no reserve{of} is left: a place drawn afresh needs a committed draw, on the "
+        "command line (xlshuffle commit, draw, then redraw --beacon; docs/fair-draws.md), "
+        "or draw again from those not yet drawn (xlshuffle sample ... --exclude "
+        f"{DRAW_RECORD} --id COL)"
+    )
+
+
+def _reason(reason: Any) -> str:
+    """The reason as the round keeps it (outer spaces stripped), refused when blank."""
+    why = "" if reason is None else log_text(reason).strip()
+    if not why:
+        raise OptionError("reason: say why the winner is replaced (it goes in the Draw log)")
+    if _DATE_TIME.fullmatch(why):  # xlwings reads such a text back as a date and time
+        raise OptionError(
+            "reason: a date and time alone is read back from the cell as a date: say why "
+            "in words (no answer by 2026-12-04T18:00:00Z)"
+        )
+    if len(why) > MAX_REASON:
+        raise OptionError(
+            f"reason: {len(why):,} characters; a round's reason has at most {MAX_REASON} "
+            "(it goes into a cell and the log's command line): say it shorter"
+        )
+    return why
+
+
+def _unchanged(locked: _Locked, current: Rows) -> None:
+    """Refuse a result whose cells are not the standing the log gives, or a Note column
+    that is not empty before the first round."""
+    draw = locked.draw
+    if values_sha256(current) == values_sha256(locked.grid(locked.standings[-1])):
+        return
+    if not locked.rounds and any(log_text(row[-1]) for row in current):
+        top, _, bottom, right = locked.corners
+        notes = locked.sheet.range(top, right, bottom, right)
+        raise OptionError(
+            f"the cells {a1(notes)} right of the result {draw['output']} are not empty: "
+            "a round writes its notes there, so clear them"
+        )
+    when = locked.rounds[-1][1]["time (UTC)"] if locked.rounds else draw["time (UTC)"]
+    raise WorkbookError(
+        f"{locked.sheet.name}!{a1(locked.range())} changed since the last round at {when}: "
+        "put it back; nothing was written"
+    )
+
+
+def _log_row(
+    locked: _Locked, before: Standing, after: Standing, command: str, what: str
+) -> list[str]:
+    """The round's ``Draw log`` row: the draw's fields, the result's hashes before and
+    after, the command line and ``what`` (the options' words)."""
+    draw = locked.draw
+    texts = dict.fromkeys(LOG_COLUMNS, "")
+    texts.update(
+        {
+            "time (UTC)": now(),
+            "mode": ROUND_MODE,
+            "output": a1(locked.range()),
+            "protocol": PROTOCOL,
+            "version": version(),
+            "input sha256": values_sha256(locked.grid(before)),
+            "output sha256": values_sha256(locked.grid(after)),
+            "command line": command,
+            "options": what,
+        }
+    )
+    for name in ("sheet", "range", "k", "seed", "seed from", "reserves", "tickets", "method"):
+        texts[name] = draw[name]
+    return [texts[name] for name in LOG_COLUMNS]
+
+
+def replace_winner(book: Book, winner: Any = "", reason: Any = "", ids: Any = "") -> Round:
+    """Give the place of ``winner`` (an ID; empty: the winner in the selected row of the
+    result) in a locked raffle or prize draw to the next reserve of its prize, for
+    ``reason``; rewrite the result's roles with a Note column and log the round.
+
+    ``ids`` names the ID column of a raffle at its first round (its header in the row
+    above the list, or its letter; empty: the list's first column); a prize draw's is
+    the one it was drawn with.
+    """
+    why = _reason(reason)
+    asked = "" if winner is None else log_text(winner).strip()
+    log = log_sheet(book)
+    if log is None:
+        raise WorkbookError(
+            f"there is no {LOG_SHEET!r} sheet: no locked draw to replace a winner of: "
+            "lock one first (draw raffle with reserves, or draw prizes)"
+        )
+    at, draw, picked = _pick(book, log[1], asked)
+    given_ids = "" if ids is None else str(ids)
+    locked, current = _locked(book, log[1], at, draw, len(log[1]), given_ids)
+    _unchanged(locked, current)
+    _check_list(locked)
+    last, option = locked.standings[-1], "winner"
+    if picked is not None:
+        asked, option = last.placed[picked].id, "the selected row's ID"
+        if not asked:
+            raise OptionError(
+                f"the selected row's ID (column {col_letters(locked.id_column)}) is blank: "
+                "give the winner's ID (winner)"
+            )
+    _, out = last.winner(asked, option=option)
+    if last.reserve(out.prize) is None:
+        raise _no_reserve(out.prize)
+    after, change = last.replace(asked, why)
+    command = round_command(locked.sample, [*locked.asked, (out.id, change["reason"])])
+    if len(command) > _MAX_CELL:
+        raise OptionError(
+            f"the round's command line would be {len(command):,} characters, more than a "
+            f"cell holds ({_MAX_CELL:,}): take further rounds on the command line (xlshuffle "
+            "redraw, from the last round's record)"
+        )
+    done = Round(
+        number=len(locked.rounds) + 1,
+        sheet=draw["sheet"],
+        address=draw["range"],
+        output_address=a1(locked.range()),
+        replaced=out.id,
+        reason=change["reason"],
+        given_to=str(change["given_to"]["id"]),
+        prize=out.prize,
+        reserve=int(change["given_to"]["reserve"]),
+        command_line=command,
+    )
+    place = f" ({out.prize}, place {out.place})" if out.prize is not None else ""
+    what = (
+        f"round {done.number} of the draw at {draw['time (UTC)']}: {out.id} replaced "
+        f"({done.reason}), the place{place} goes to {done.given_to}, reserve {done.reserve}"
+    )
+    write(locked.added(), [row[locked.width :] for row in locked.grid(after)])
+    append_row(book, log, _log_row(locked, last, after, command, what))
+    return done
+
+
+def undo_round(book: Book, rows: Rows, index: int) -> None:
+    """What *restore the last draw* does for the round logged at row ``index`` of the log
+    (its output cells checked already): the standing before it written back, recomputed
+    from the draw and the rounds before it and checked against the log."""
+    entry = log_entry(rows[index], _where(index), most=MAX_CELLS)
+    draw = next(((at, d) for at, d in _draws(rows, index) if _key(d) == _key(entry)), None)
+    if draw is None:
+        raise WorkbookError(
+            f"{_where(index)}: the round at {entry['time (UTC)']} follows no draw of the log "
+            "not restored: nothing was restored"
+        )
+    locked, _ = _locked(book, rows, draw[0], draw[1], index + 1)
+    if not locked.rounds or locked.rounds[-1][0] != index:
+        raise WorkbookError(f"{_where(index)} is not a round of the draw: nothing was restored")
+    before = locked.grid(locked.standings[-2])
+    write(locked.added(), [row[locked.width :] for row in before])
+''',
+    "xlshuffle.lock.spreadsheet": r'''"""What a draw-and-lock command needs of a spreadsheet: :class:`Book`, :class:`Sheet`,
+:class:`Range` and :class:`Name`.
+
+The commands of :mod:`xlshuffle.lock` read and write a workbook only through these
+protocols, so one command runs in every spreadsheet that has an adapter: Excel's
+(:mod:`xlshuffle.excel.lock`, over xlwings' ``Book``) and LibreOffice Calc's
+(:mod:`xlshuffle.calc.unobook`, over UNO). Rows and columns are 1-based, as both
+spreadsheets count them; an address is A1 notation without ``$`` (``A2:C6``, ``B3``).
+
+What an adapter promises:
+
+- :meth:`Range.values` gives the cells as rows: an empty cell is None, a number a
+  number, a text a text, an error cell its text (``#N/A``);
+- :meth:`Range.write` writes plain values so that each cell holds exactly the value given
+  (a text stays that text, never a formula, a number or a date); None empties a cell;
+- :meth:`Range.write_text` formats the cells as text first, so that a cell typed later
+  stays text too, then writes;
+- :meth:`Book.add_sheet` adds a sheet after the others and leaves the active sheet active.
+
+Names (the ``SEED`` cell, ``IDS``) are the workbook's defined names; a name that is not a
+range (a constant, a formula) has no :attr:`Name.refers_to_range`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from .log import Rows
+
+__all__ = ["Book", "Name", "Range", "Rows", "Sheet"]
+
+
+class Range(Protocol):
+    """A block of cells of one sheet."""
+
+    @property
+    def sheet(self) -> Sheet: ...
+
+    @property
+    def row(self) -> int:
+        """The top row (1-based)."""
+        ...
+
+    @property
+    def column(self) -> int:
+        """The left column (1-based)."""
+        ...
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """Rows and columns."""
+        ...
+
+    def address(self) -> str:
+        """A1 notation without ``$``: ``A2:C6``, or ``B3`` for one cell."""
+        ...
+
+    def values(self) -> Rows: ...
+
+    def write(self, values: Rows) -> None: ...
+
+    def write_text(self, values: Rows) -> None: ...
+
+    def clear_contents(self) -> None:
+        """Empty the cells; their formats stay."""
+        ...
+
+
+class Sheet(Protocol):
+    """One sheet of a workbook."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def used_range(self) -> Range:
+        """The block from the first used cell to the last (``A1`` on an empty sheet)."""
+        ...
+
+    def range(
+        self, top: int, left: int, bottom: int | None = None, right: int | None = None
+    ) -> Range:
+        """The block from (``top``, ``left``) to (``bottom``, ``right``), or one cell."""
+        ...
+
+    def at(self, address: str) -> Range:
+        """The block at an A1 address; any exception for one it cannot read."""
+        ...
+
+    def delete(self) -> None: ...
+
+
+class Name(Protocol):
+    """A defined name: ``SEED``, or ``Sheet1!SEED`` for a sheet's own."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def refers_to_range(self) -> Range | None:
+        """The cells it names; None for a constant or a formula."""
+        ...
+
+
+class Book(Protocol):
+    """A workbook open in a spreadsheet, with its selection."""
+
+    @property
+    def name(self) -> str:
+        """The file's name (``Raffle 2026.xlsx``), or the title of an unsaved workbook."""
+        ...
+
+    @property
+    def selection(self) -> Range | None:
+        """The selected block; None for nothing, a shape or several blocks."""
+        ...
+
+    @property
+    def sheets(self) -> Sequence[Sheet]: ...
+
+    @property
+    def names(self) -> Sequence[Name]: ...
+
+    def sheet(self, name: str) -> Sheet:
+        """The sheet called ``name``; KeyError when there is none."""
+        ...
+
+    def add_sheet(self, name: str) -> Sheet:
+        """A new sheet ``name`` after the others; the active sheet stays active."""
+        ...
 ''',
     "xlshuffle.tabledraw": r'''"""The draws over a table of values that lists, workbooks and Excel share.
 

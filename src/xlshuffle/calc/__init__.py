@@ -3,9 +3,12 @@
 ``xlshuffle extension calc -o xlshuffle.oxt`` (:func:`xlshuffle.calc.build.build_calc`)
 writes the extension: the add-in component (:mod:`xlshuffle.calc.component`), registered
 as a ``com.sun.star.sheet.AddIn``, its interface compiled from ``data/XFunctions.idl``, the
-function wizard's texts (``data/CalcAddIns.xcu``, the Excel functions' own), and the pure
-part of xlshuffle it runs (the core, the table draws and :mod:`xlshuffle.functions`), with
-a table of grapheme properties in place of the compiled ``regex`` package.
+function wizard's texts (``data/CalcAddIns.xcu``, the Excel functions' own), the menu
+*xlshuffle* of draw-and-lock commands (:mod:`xlshuffle.calc.menu`, run by the protocol
+handler :mod:`xlshuffle.calc.dispatch` on the document as :mod:`xlshuffle.calc.unobook`
+adapts it), and the pure part of xlshuffle it runs (the core, the table draws,
+:mod:`xlshuffle.functions` and :mod:`xlshuffle.lock`), with a table of grapheme
+properties in place of the compiled ``regex`` package.
 
 Each function is :mod:`xlshuffle.functions`' own, so the same arguments give the same
 result as in Excel and on the command line. :func:`call` is the one place where Calc's

@@ -7,6 +7,10 @@ The extension is a zip that ``unopkg add`` installs (or *Tools > Extension Manag
   LibreOffice SDK's ``unoidl-write`` against LibreOffice's own ``types.rdb``;
 - ``CalcAddIns.xcu``: each function's description and its arguments' (the Excel texts);
 - ``xlshuffle_calc.py``: the component, :mod:`xlshuffle.calc.component`;
+- ``xlshuffle_lock.py``, ``ProtocolHandler.xcu`` and ``Addons.xcu``: the draw-and-lock
+  menu: its protocol handler (:mod:`xlshuffle.calc.dispatch`), the protocol of its command
+  URLs, and the menu *xlshuffle* of Calc's menu bar, written from
+  :data:`xlshuffle.calc.menu.COMMANDS`;
 - ``pythonpath/xlshuffle/``: the pure part of xlshuffle, copied from this installation
   (:data:`PACKAGES`: standard library only), and ``draw/graphemetable.py``, the grapheme
   properties of the ``regex`` installed here, which LibreOffice's Python lacks
@@ -25,15 +29,17 @@ import subprocess
 import tempfile
 import zipfile
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from .. import __version__
 from ..common.files import write_atomically
 from ..draw.graphemes import table_from_regex, table_source
+from .menu import COMMANDS, HANDLER, PROTOCOL
 
-__all__ = ["PACKAGES", "build_calc", "find_sdk"]
+__all__ = ["PACKAGES", "addons_xcu", "build_calc", "find_sdk", "protocol_handler_xcu"]
 
 #: The folders of xlshuffle the extension carries, and the root's ``__init__.py``.
-PACKAGES = ("draw", "tabledraw", "common", "functions", "calc")
+PACKAGES = ("draw", "tabledraw", "common", "functions", "lock", "calc")
 
 _HERE = Path(__file__).resolve().parent
 _ROOT = _HERE.parent
@@ -51,8 +57,22 @@ _MANIFEST = """<?xml version="1.0" encoding="UTF-8"?>
     manifest:media-type="application/vnd.sun.star.configuration-data"/>
   <manifest:file-entry manifest:full-path="xlshuffle_calc.py"
     manifest:media-type="application/vnd.sun.star.uno-component;type=Python"/>
+  <manifest:file-entry manifest:full-path="xlshuffle_lock.py"
+    manifest:media-type="application/vnd.sun.star.uno-component;type=Python"/>
+  <manifest:file-entry manifest:full-path="ProtocolHandler.xcu"
+    manifest:media-type="application/vnd.sun.star.configuration-data"/>
+  <manifest:file-entry manifest:full-path="Addons.xcu"
+    manifest:media-type="application/vnd.sun.star.configuration-data"/>
 </manifest:manifest>
 """
+
+_CONFIGURATION = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:component-data xmlns:oor="http://openoffice.org/2001/registry"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" oor:name="{name}"
+    oor:package="org.openoffice.Office">
+{body}</oor:component-data>
+"""
+_SPREADSHEET = "com.sun.star.sheet.SpreadsheetDocument"
 
 _DESCRIPTION = """<?xml version="1.0" encoding="UTF-8"?>
 <description xmlns="http://openoffice.org/extensions/description/2006"
@@ -103,6 +123,45 @@ def find_sdk(unoidl_write: str | None = None) -> tuple[str, Path]:
     )
 
 
+def _prop(name: str, value: str, *, localised: bool = False) -> str:
+    lang = ' xml:lang="en-US"' if localised else ""
+    return (
+        f'<prop oor:name="{name}" oor:type="xs:string"><value{lang}>{escape(value)}</value></prop>'
+    )
+
+
+def protocol_handler_xcu() -> str:
+    """``ProtocolHandler.xcu``: the menu's command URLs go to its handler."""
+    body = (
+        f'  <node oor:name="HandlerSet">\n    <node oor:name="{HANDLER}" oor:op="replace">\n'
+        '      <prop oor:name="Protocols" oor:type="oor:string-list">'
+        f"<value>{PROTOCOL}*</value></prop>\n    </node>\n  </node>\n"
+    )
+    return _CONFIGURATION.format(name="ProtocolHandler", body=body)
+
+
+def addons_xcu() -> str:
+    """``Addons.xcu``: the menu *xlshuffle* of Calc's menu bar, one entry per command."""
+    items = "".join(
+        f'          <node oor:name="m{i:02d}" oor:op="replace">\n'
+        f"            {_prop('URL', c.url)}\n"
+        f"            {_prop('Title', c.title, localised=True)}\n"
+        f"            {_prop('Target', '_self')}\n"
+        f"            {_prop('Context', _SPREADSHEET)}\n"
+        "          </node>\n"
+        for i, c in enumerate(COMMANDS, 1)
+    )
+    body = (
+        '  <node oor:name="AddonUI">\n    <node oor:name="OfficeMenuBar">\n'
+        '      <node oor:name="org.xlshuffle.calc.menu" oor:op="replace">\n'
+        f"        {_prop('Title', 'xlshuffle', localised=True)}\n"
+        f"        {_prop('Context', _SPREADSHEET)}\n"
+        f'        <node oor:name="Submenu">\n{items}        </node>\n'
+        "      </node>\n    </node>\n  </node>\n"
+    )
+    return _CONFIGURATION.format(name="Addons", body=body)
+
+
 def _compiled_interface(unoidl_write: str | None) -> bytes:
     tool, types = find_sdk(unoidl_write)
     with tempfile.TemporaryDirectory(prefix="xlshuffle-oxt-") as tmp:
@@ -140,6 +199,9 @@ def _entries(unoidl_write: str | None) -> list[tuple[str, bytes]]:
         ("XFunctions.rdb", _compiled_interface(unoidl_write)),
         ("CalcAddIns.xcu", (_HERE / "data" / "CalcAddIns.xcu").read_bytes()),
         ("xlshuffle_calc.py", (_HERE / "component.py").read_bytes()),
+        ("xlshuffle_lock.py", (_HERE / "dispatch.py").read_bytes()),
+        ("ProtocolHandler.xcu", protocol_handler_xcu().encode()),
+        ("Addons.xcu", addons_xcu().encode()),
         *_package_files(),
         ("pythonpath/xlshuffle/draw/graphemetable.py", table.encode()),
     ]

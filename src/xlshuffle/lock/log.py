@@ -1,6 +1,6 @@
 """Draw and lock, the pure part: what a locked draw logs, from plain values.
 
-Nothing here touches a workbook or xlwings. :mod:`xlshuffle.excel.lock` reads the
+Nothing here touches a workbook or xlwings. :mod:`xlshuffle.lock` reads the
 selection as a list of rows, asks :func:`~.plan.plan` what to write, writes it and
 appends :meth:`Draw.log_row` to the ``Draw log`` sheet; ``restore last draw`` asks
 :func:`~.plan.undo` what to write back. Everything a log row holds can be recomputed from it
@@ -37,9 +37,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from ...common.a1 import col_index, col_letters
-from ...common.digest import bytes_sha256
-from ...common.request import (
+from ..common.a1 import col_index, col_letters
+from ..common.digest import bytes_sha256
+from ..common.request import (
     DrawKind,
     DrawRequest,
     GroupsOptions,
@@ -48,11 +48,11 @@ from ...common.request import (
     SampleOptions,
     ShuffleOptions,
 )
-from ...draw.errors import WorkbookError
-from ...draw.protocol import PROTOCOL, excel_serial
-from ...draw.seed import Seed
-from ...functions.arguments import SHEET_COLUMNS, SHEET_ROWS
-from ...tabledraw.raffle_options import DrawOptions
+from ..draw.errors import WorkbookError
+from ..draw.protocol import PROTOCOL, excel_serial
+from ..draw.seed import Seed
+from ..functions.arguments import SHEET_COLUMNS, SHEET_ROWS
+from ..tabledraw.raffle_options import DrawOptions
 
 Rows = list[list[Any]]
 
@@ -214,7 +214,7 @@ class Draw:
     new_sheets: tuple[str, ...] = ()
     options: str = ""
     #: the formula and command line of a design (teams, orders, allocation), made by
-    #: :mod:`xlshuffle.excel.lock.designs`, which knows their arguments
+    #: :mod:`xlshuffle.lock.designs`, which knows their arguments
     formula_text: str = ""
     command_text: str = ""
 

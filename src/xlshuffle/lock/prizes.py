@@ -18,10 +18,10 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
-from ...common.a1 import col_letters
-from ...draw.errors import OptionError
-from ...functions import raffle
-from ...tabledraw.raffle_options import DrawOptions, Prize
+from ..common.a1 import col_letters
+from ..draw.errors import OptionError
+from ..functions import raffle
+from ..tabledraw.raffle_options import DrawOptions, Prize
 from .book import (
     a1,
     append,
@@ -36,6 +36,7 @@ from .book import (
     write,
 )
 from .log import Draw, excel_text, log_text, sheet_ref
+from .spreadsheet import Book
 
 __all__ = ["draw_prizes", "prize_table"]
 
@@ -77,7 +78,7 @@ def _numberish(text: str) -> bool:
     return bool(text) and text.lstrip("+-").replace(".", "").replace(",", "").isdigit()
 
 
-def _table_of(book: Any, name: str) -> tuple[str, tuple[Prize, ...]]:
+def _table_of(book: Book, name: str) -> tuple[str, tuple[Prize, ...]]:
     wanted = name.strip()
     sheet = next((s for s in book.sheets if s.name.casefold() == wanted.casefold()), None)
     if sheet is None:
@@ -89,7 +90,9 @@ def _table_of(book: Any, name: str) -> tuple[str, tuple[Prize, ...]]:
     return sheet.name, prize_table(cells(used), f"the sheet {sheet.name!r}")
 
 
-def draw_prizes(book: Any, prizes: Any = "Prizes", tickets: Any = "Tickets", ids: Any = "") -> Draw:
+def draw_prizes(
+    book: Book, prizes: Any = "Prizes", tickets: Any = "Tickets", ids: Any = ""
+) -> Draw:
     """Draw every winner and reserve of the prize table on the sheet ``prizes`` from the
     selected rows by their ``tickets`` column (empty: one ticket each), and write each drawn
     row right of them with its Prize, Place and Role; ``ids`` names the ID column (its
@@ -98,7 +101,8 @@ def draw_prizes(book: Any, prizes: Any = "Prizes", tickets: Any = "Tickets", ids
     sheet, rng, rows = selection(book)
     column = ticket_column(sheet, rng, "" if tickets is None else str(tickets))
     given_ids = "" if ids is None else str(ids)
-    id_column = ticket_column(sheet, rng, given_ids, "ids") if given_ids.strip() else rng.column
+    # a named column is never None (only an empty name is); columns count from 1
+    id_column = ticket_column(sheet, rng, given_ids, "ids") or rng.column
     k, reserves = sum(p.count for p in table), sum(p.reserves for p in table)
     DrawOptions(k=k, reserves=reserves, prizes=table).check()
     seed, seed_from = seed_of(book)

@@ -25,17 +25,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...common.celltext import text_of
-from ...draw.commit import (
+from ..common.celltext import text_of
+from ..draw.commit import (
     COMMITMENT_VERSION,
     commit_seed,
     commitment_sha256,
     reveal_values,
     rows_sha256,
 )
-from ...draw.errors import ListError, OptionError, SeedError, SizeError, WorkbookError
-from ...draw.protocol import PROTOCOL
-from ...functions import arguments
+from ..draw.errors import ListError, OptionError, SeedError, SizeError, WorkbookError
+from ..draw.protocol import PROTOCOL
+from ..functions import arguments
 from .book import (
     COMMIT_COLUMNS,
     LOG_SHEET,
@@ -49,6 +49,7 @@ from .book import (
     version,
 )
 from .log import LOG_COLUMNS, Draw, Rows, log_text, sheet_ref, values_sha256
+from .spreadsheet import Book
 
 __all__ = ["COMMIT_MODE", "Commitment", "commit", "draw", "list_texts"]
 
@@ -130,7 +131,7 @@ def _row(fields: dict[str, str]) -> list[str]:
 # --------------------------------------------------------------------------- commit
 
 
-def commit(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
+def commit(book: Book, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
     """Commit to the selected rows, the draw ``draw`` (``sample``, ``shuffle`` or
     ``groups``; ``k`` winners or groups) and the public randomness ``beacon`` announces:
     log a ``commit`` row with the commitment hash to publish. Nothing else is written."""
@@ -295,7 +296,7 @@ def _check_once(rows: Rows, digest: str, shown: str) -> None:
             )
 
 
-def draw(book: Any, reveal: Any, commitment: Any, run: Runner) -> Draw:
+def draw(book: Book, reveal: Any, commitment: Any, run: Runner) -> Draw:
     """Draw the committed draw of the newest commitment (or the one whose hash begins
     with ``commitment``) with the seed section 17 derives from its hash and the
     ``reveal`` values (several separated by `` / ``), through ``run``; refused when the
@@ -322,7 +323,7 @@ def draw(book: Any, reveal: Any, commitment: Any, run: Runner) -> Draw:
     _check_once(rows, done.sha256, shown)
     sheet, address = str(body["list"]["sheet"]), str(body["draw"]["options"][3])
     try:
-        at = book.sheets[sheet].range(address)
+        at = book.sheet(sheet).at(address)
     except Exception:
         raise WorkbookError(
             f"the sheet {sheet!r} of the commitment made at {when} is gone: nothing was drawn"

@@ -2,9 +2,9 @@
 
 An unseeded worksheet function draws again whenever Excel recomputes it, and Excel on
 the web and xlwings Lite recompute more often than people expect (docs/excel.md,
-"When formulas recompute"). The commands here draw once, write the result as plain
-values (``.value`` only: formatting stays) and append a row to the ``Draw log`` sheet
-that says how anyone can recompute the draw:
+"When formulas recompute"), as Calc does on a hard recalculation. The commands here draw
+once, write the result as plain values (formatting stays) and append a row to the ``Draw
+log`` sheet that says how anyone can recompute the draw:
 
 - :func:`shuffle_rows`: shuffle the selected rows in place (``=SHUFFLE``).
 - :func:`draw_winners`: draw ``k`` of the selected rows, in draw order (``=SAMPLE``).
@@ -32,21 +32,23 @@ column after its last one), which must be empty. The seed is the value of the ce
 named ``SEED`` (a defined name) when that cell is filled, else a fresh seed from the
 operating system (:func:`~xlshuffle.draw.new_seed`).
 
-Each function takes a workbook with xlwings' ``Book`` API: the Office.js book that
-xlwings Lite and Server hand to a script, or the COM book of the Windows add-in. It
-raises an :class:`~xlshuffle.XlshuffleError` with a one-line message for a mistake, before
+Each function takes a :class:`~.spreadsheet.Book`: Excel's (:mod:`xlshuffle.excel.lock`
+adapts xlwings' ``Book``, the Office.js book of xlwings Lite and Server or the COM book
+of the Windows add-in) or Calc's (:mod:`xlshuffle.calc.unobook`). It raises an
+:class:`~xlshuffle.XlshuffleError` with a one-line message for a mistake, before
 anything is written. The runtime wrappers are in :mod:`xlshuffle.excel.scripts` (Lite,
-Server) and :mod:`xlshuffle.excel.subs` (Windows add-in).
+Server), :mod:`xlshuffle.excel.subs` (Windows add-in) and :mod:`xlshuffle.calc.dispatch`
+(Calc's menu).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...common.a1 import col_letters
-from ...draw.errors import ShapeError, SizeError, WorkbookError
-from ...draw.protocol import new_seed
-from ...functions import arguments
+from ..common.a1 import col_letters
+from ..draw.errors import ShapeError, SizeError, WorkbookError
+from ..draw.protocol import new_seed
+from ..functions import arguments
 from . import committed
 from .book import (
     LOG_SHEET,
@@ -85,6 +87,7 @@ from .log import (
 )
 from .plan import plan, undo
 from .rounds import ROUND_MODE, undo_round
+from .spreadsheet import Book, Range
 
 __all__ = [
     "LOG_SHEET",
@@ -114,14 +117,14 @@ def message(command: str, exc: BaseException) -> str:
 
 
 def _lock(
-    book: Any,
+    book: Book,
     mode: LockMode,
     k: int | None = None,
     hands: int | None = None,
     *,
     reserves: int | None = None,
     tickets: str = "",
-    at: Any = None,
+    at: Range | None = None,
     seeded: tuple[str, str] | None = None,
     more: tuple[str, ...] = (),
 ) -> Draw:
@@ -176,24 +179,24 @@ def _lock(
     return draw
 
 
-def shuffle_rows(book: Any) -> Draw:
+def shuffle_rows(book: Book) -> Draw:
     """Shuffle the selected rows in place (each row stays together) and log the draw."""
     return _lock(book, "shuffle")
 
 
-def draw_winners(book: Any, k: Any = 1) -> Draw:
+def draw_winners(book: Book, k: Any = 1) -> Draw:
     """Draw ``k`` of the selected rows, in draw order, into the cells right of them."""
     return _lock(book, "winners", k=arguments.count("k", number(k)))
 
 
-def deal_cards(book: Any, cards: Any = 5, hands: Any = 1) -> Draw:
+def deal_cards(book: Book, cards: Any = 5, hands: Any = 1) -> Draw:
     """Deal from the selected cells (read row by row): one column per hand, right of them."""
     n_cards = arguments.count("cards", number(cards), most=arguments.SHEET_ROWS)
     n_hands = arguments.count("hands", number(hands), most=arguments.SHEET_COLUMNS)
     return _lock(book, "deal", k=n_cards, hands=n_hands)
 
 
-def draw_raffle(book: Any, k: Any = 1, reserves: Any = 0, tickets: Any = "Tickets") -> Draw:
+def draw_raffle(book: Book, k: Any = 1, reserves: Any = 0, tickets: Any = "Tickets") -> Draw:
     """Draw ``k`` winners and then ``reserves`` reserves of the selected rows by their
     tickets, into the cells right of them: each row followed by its Role and Rank when
     there are reserves (``=SAMPLE`` with ``weights`` and ``reserves``).
@@ -207,19 +210,19 @@ def draw_raffle(book: Any, k: Any = 1, reserves: Any = 0, tickets: Any = "Ticket
     return _lock(book, "raffle", k=n, reserves=extra, tickets=given)
 
 
-def assign_groups(book: Any, k: Any = 2) -> Draw:
+def assign_groups(book: Book, k: Any = 2) -> Draw:
     """Write a group number 1..k for each selected row in the column right of them."""
     return _lock(book, "groups", k=arguments.count("k", number(k)))
 
 
-def commit_selection(book: Any, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
+def commit_selection(book: Book, draw: Any = "sample", k: Any = 1, beacon: Any = "") -> Commitment:
     """Commit to the selected rows, the draw ``draw`` (``sample``: ``k`` winners,
     ``shuffle``, ``groups``: ``k`` groups) and the public random value ``beacon``
     announces; log the commitment, whose hash is to be published now (section 17)."""
     return committed.commit(book, draw, k, beacon)
 
 
-def draw_committed(book: Any, reveal: Any = "", commitment: Any = "") -> Draw:
+def draw_committed(book: Book, reveal: Any = "", commitment: Any = "") -> Draw:
     """Draw the newest commitment of the log (or the one whose hash begins with
     ``commitment``) with the seed its hash and the ``reveal`` values give (several
     separated by `` / ``), exactly as the plain command draws; refused if the committed
@@ -227,7 +230,7 @@ def draw_committed(book: Any, reveal: Any = "", commitment: Any = "") -> Draw:
     return committed.draw(book, reveal, commitment, _lock)
 
 
-def write_seed(book: Any) -> str:
+def write_seed(book: Book) -> str:
     """Write a fresh seed from the operating system, as text, into the selected cell."""
     rng = selected(book)
     if rng.shape != (1, 1):
@@ -237,7 +240,7 @@ def write_seed(book: Any) -> str:
     return seed
 
 
-def restore_last_draw(book: Any) -> str:
+def restore_last_draw(book: Book) -> str:
     """Put back what the newest draw of the log not yet restored replaced; mark it restored.
 
     A shuffle gets its original row order back (recomputed from the seed); winners,
@@ -267,7 +270,7 @@ def restore_last_draw(book: Any) -> str:
     added = [name for name in entry["new sheets"].split(SHEET_SEPARATOR) if name]
     where = added[0] if added else entry["sheet"]
     try:
-        target = book.sheets[where].range(entry["output"])
+        target = book.sheet(where).at(entry["output"])
     except Exception:
         raise WorkbookError(
             f"the sheet {where!r} or its range {entry['output']!r} of the draw at "
@@ -287,10 +290,10 @@ def restore_last_draw(book: Any) -> str:
         undo_round(book, rows, index)
     elif not added:
         target.clear_contents()
-    write_text(sheet.range((index + 1, column["restored (UTC)"] + 1)), [[now()]])
+    write_text(sheet.range(index + 1, column["restored (UTC)"] + 1), [[now()]])
     for name in added:  # after the mark: deleting a sheet moves the sheets after it
         if name in {s.name for s in book.sheets}:
-            book.sheets[name].delete()
+            book.sheet(name).delete()
     return f"{where}!{entry['output']}"
 
 

@@ -32,12 +32,12 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from ...common.a1 import col_index, col_letters
-from ...draw.errors import OptionError, SeedError, WorkbookError
-from ...draw.protocol import PROTOCOL
-from ...draw.raffle import RESERVE, WINNER, canonical_id
-from ...functions.arguments import SHEET_COLUMNS, show
-from ...tabledraw.rounds import Placed, Standing
+from ..common.a1 import col_index, col_letters
+from ..draw.errors import OptionError, SeedError, WorkbookError
+from ..draw.protocol import PROTOCOL
+from ..draw.raffle import RESERVE, WINNER, canonical_id
+from ..functions.arguments import SHEET_COLUMNS, show
+from ..tabledraw.rounds import Placed, Standing
 from .book import (
     LOG_SHEET,
     MAX_CELLS,
@@ -52,6 +52,7 @@ from .book import (
     write,
 )
 from .log import LOG_COLUMNS, Rows, block, log_entry, log_text, values_sha256
+from .spreadsheet import Book, Range, Sheet
 
 __all__ = ["DRAW_MODES", "ROUND_MODE", "Round", "replace_winner", "round_command", "undo_round"]
 
@@ -216,7 +217,7 @@ class _Locked:
 
     draw: Entry
     rounds: list[tuple[int, Entry]]
-    sheet: Any
+    sheet: Sheet
     corners: tuple[int, int, int, int]
     width: int
     id_column: int
@@ -246,18 +247,18 @@ class _Locked:
             out.append([*p.values, *extra, p.note])
         return out
 
-    def range(self) -> Any:
+    def range(self) -> Range:
         top, left, bottom, right = self.corners
-        return self.sheet.range((top, left), (bottom, right))
+        return self.sheet.range(top, left, bottom, right)
 
-    def added(self) -> Any:
+    def added(self) -> Range:
         """The columns a round rewrites: the result's Prize, Place, Role (or Role, Rank)
         and the Note."""
         top, left, bottom, right = self.corners
-        return self.sheet.range((top, left + self.width), (bottom, right))
+        return self.sheet.range(top, left + self.width, bottom, right)
 
 
-def _sheet(book: Any, draw: Entry) -> Any:
+def _sheet(book: Book, draw: Entry) -> Sheet:
     sheet = next((s for s in book.sheets if s.name == draw["sheet"]), None)
     if sheet is None:
         raise WorkbookError(
@@ -317,7 +318,7 @@ def _layout(draw: Entry, at: int) -> tuple[tuple[int, int, int, int], int, int]:
 
 
 def _id_column(
-    sheet: Any, draw: Entry, sample: list[str], rounds: list[tuple[int, Entry]], ids: str
+    sheet: Sheet, draw: Entry, sample: list[str], rounds: list[tuple[int, Entry]], ids: str
 ) -> int:
     """The ID column (1-based on the sheet): the one the draw's command line or its
     rounds' name, else ``ids`` (a header above the list or a letter), else the list's
@@ -329,7 +330,7 @@ def _id_column(
         given = _value(_segments(entry["command line"], _where(index))[0], "--id")
     column = None if given is None else col_index(given)
     if ids.strip():
-        named = ticket_column(sheet, sheet.range((top, left), (bottom, right)), ids, "ids")
+        named = ticket_column(sheet, sheet.range(top, left, bottom, right), ids, "ids")
         if column is not None and named != column:
             raise OptionError(
                 f"ids: this draw names its entrants by column {col_letters(column)} (its "
@@ -380,7 +381,7 @@ def _replay(locked: _Locked, current: Rows, k: int) -> None:
 
 
 def _locked(
-    book: Any, rows: Rows, at: int, draw: Entry, upto: int, ids: str = ""
+    book: Book, rows: Rows, at: int, draw: Entry, upto: int, ids: str = ""
 ) -> tuple[_Locked, Rows]:
     """The draw at row ``at`` and its rounds before row ``upto``, each standing checked
     against the log; and the result's cells as they are now."""
@@ -400,7 +401,7 @@ def _check_list(locked: _Locked) -> None:
     or with an ID on two rows (``sample --id`` refuses it)."""
     draw, sheet = locked.draw, locked.sheet
     top, left, bottom, right = block(draw["range"]) or (1, 1, 1, 1)
-    values = cells(sheet.range((top, left), (bottom, right)))
+    values = cells(sheet.range(top, left, bottom, right))
     if values_sha256(values) != draw["input sha256"]:
         raise WorkbookError(
             f"the list {sheet.name}!{draw['range']} changed since the draw at "
@@ -423,7 +424,7 @@ def _check_list(locked: _Locked) -> None:
 # --------------------------------------------------------------------------- the command
 
 
-def _pick(book: Any, rows: Rows, winner: str) -> tuple[int, Entry, int | None]:
+def _pick(book: Book, rows: Rows, winner: str) -> tuple[int, Entry, int | None]:
     """The draw a round is of: the newest not restored, or (no ``winner`` given) the one
     whose result holds the selected row; and that row (0-based in the result)."""
     draws = _draws(rows, len(rows))
@@ -488,7 +489,7 @@ def _unchanged(locked: _Locked, current: Rows) -> None:
         return
     if not locked.rounds and any(log_text(row[-1]) for row in current):
         top, _, bottom, right = locked.corners
-        notes = locked.sheet.range((top, right), (bottom, right))
+        notes = locked.sheet.range(top, right, bottom, right)
         raise OptionError(
             f"the cells {a1(notes)} right of the result {draw['output']} are not empty: "
             "a round writes its notes there, so clear them"
@@ -525,7 +526,7 @@ def _log_row(
     return [texts[name] for name in LOG_COLUMNS]
 
 
-def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "") -> Round:
+def replace_winner(book: Book, winner: Any = "", reason: Any = "", ids: Any = "") -> Round:
     """Give the place of ``winner`` (an ID; empty: the winner in the selected row of the
     result) in a locked raffle or prize draw to the next reserve of its prize, for
     ``reason``; rewrite the result's roles with a Note column and log the round.
@@ -588,7 +589,7 @@ def replace_winner(book: Any, winner: Any = "", reason: Any = "", ids: Any = "")
     return done
 
 
-def undo_round(book: Any, rows: Rows, index: int) -> None:
+def undo_round(book: Book, rows: Rows, index: int) -> None:
     """What *restore the last draw* does for the round logged at row ``index`` of the log
     (its output cells checked already): the standing before it written back, recomputed
     from the draw and the rounds before it and checked against the log."""

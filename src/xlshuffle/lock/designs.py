@@ -1,6 +1,6 @@
 """Draw and lock for the designs: balanced teams, per-person orders, allocation lists.
 
-The commands of :mod:`xlshuffle.excel.lock` (which exports them) for protocol sections
+The commands of :mod:`xlshuffle.lock` (which exports them) for protocol sections
 13-16. Each reads what it needs, draws through the worksheet function's own code
 (``GROUPS`` with ``balance``, ``ORDERS``, ``ALLOCATE``), writes plain values and logs a
 row on the ``Draw log`` sheet with the seed, the formula and the command line that draw
@@ -15,11 +15,11 @@ import re
 import shlex
 from typing import Any
 
-from ...common.a1 import col_index, col_letters
-from ...draw.errors import OptionError, ShapeError, WorkbookError
-from ...functions import arguments, teams
-from ...functions.allocate import allocation
-from ...functions.orders import orders_rows
+from ..common.a1 import col_index, col_letters
+from ..draw.errors import OptionError, ShapeError, WorkbookError
+from ..functions import arguments, teams
+from ..functions.allocate import allocation
+from ..functions.orders import orders_rows
 from .book import (
     MAX_CELLS,
     a1,
@@ -35,6 +35,7 @@ from .book import (
     write,
 )
 from .log import Draw, Rows, block, excel_text, log_text, sheet_ref
+from .spreadsheet import Book, Range, Sheet
 
 __all__ = ["assign_balanced_teams", "check_added", "write_allocation_list", "write_orders"]
 
@@ -46,21 +47,21 @@ def _text(value: Any) -> str:
     return "" if value is None else log_text(value).strip()
 
 
-def _ref(sheet: Any, rng: Any) -> str:
+def _ref(sheet: Sheet, rng: Range) -> str:
     return f"{sheet_ref(sheet.name)}!{a1(rng)}"
 
 
 # --------------------------------------------------------------------------- teams
 
 
-def balance_columns(sheet: Any, rng: Any, given: str) -> list[int]:
+def balance_columns(sheet: Sheet, rng: Range, given: str) -> list[int]:
     """The selected columns (0-based within the selection) that ``given`` names: header
     texts of the row above the selection (case and outer spaces ignored) or the sheet's
     column letters, several separated by commas."""
     left, width = rng.column, rng.shape[1]
     heads: list[str] = []
     if rng.row > 1:
-        above = sheet.range((rng.row - 1, left), (rng.row - 1, left + width - 1))
+        above = sheet.range(rng.row - 1, left, rng.row - 1, left + width - 1)
         heads = [log_text(v).strip() for v in cells(above)[0]]
     whole = [j for j, h in enumerate(heads) if h.casefold() == given.casefold()]
     parts = [given] if whole else [p.strip() for p in given.split(",")]
@@ -88,7 +89,7 @@ def balance_columns(sheet: Any, rng: Any, given: str) -> list[int]:
     return out
 
 
-def assign_balanced_teams(book: Any, k: Any = 2, balance: Any = "") -> Draw:
+def assign_balanced_teams(book: Book, k: Any = 2, balance: Any = "") -> Draw:
     """Write a team number 1..k for each selected row in the column right of them,
     balanced by the ``balance`` columns (``=GROUPS`` with ``balance``): header texts of
     the row above the selection or column letters, separated by commas."""
@@ -136,7 +137,7 @@ def assign_balanced_teams(book: Any, k: Any = 2, balance: Any = "") -> Draw:
 # --------------------------------------------------------------------------- new sheets
 
 
-def _new_sheet(book: Any, base: str) -> Any:
+def _new_sheet(book: Book, base: str) -> Sheet:
     """A new sheet after the others, named ``base`` (``base 2``, ... when taken); the
     active sheet stays active."""
     taken = {s.name.casefold() for s in book.sheets}
@@ -145,17 +146,14 @@ def _new_sheet(book: Any, base: str) -> Any:
         for i in range(1, len(taken) + 2)
         if (f"{base} {i}" if i > 1 else base).casefold() not in taken
     )
-    active = book.sheets.active
-    sheet = book.sheets.add(name=name, after=book.sheets[len(book.sheets) - 1])
-    active.activate()
-    return sheet
+    return book.add_sheet(name)
 
 
 #: The sheets each mode adds, as :func:`_new_sheet` names them.
 _ADDED = {"orders": "Orders( [0-9]+)?", "allocation": "Allocation( codes)?( [0-9]+)?"}
 
 
-def check_added(book: Any, entry: dict[str, str], names: list[str]) -> None:
+def check_added(book: Book, entry: dict[str, str], names: list[str]) -> None:
     """Refuse, before anything is written, to delete a sheet that *restore last draw*
     must not: one the draw could not have added (a log row is editable) or one that now
     holds more than the draw wrote there (its used range is not the written block)."""
@@ -171,7 +169,7 @@ def check_added(book: Any, entry: dict[str, str], names: list[str]) -> None:
             )
         if name not in present:
             continue  # deleted already
-        used = book.sheets[name].used_range
+        used = book.sheet(name).used_range
         if (used.row, used.column, *used.shape) != (1, 1, height, widths[i]):
             raise WorkbookError(
                 f"the sheet {name!r} holds more than the draw at {entry['time (UTC)']} wrote "
@@ -179,26 +177,26 @@ def check_added(book: Any, entry: dict[str, str], names: list[str]) -> None:
             )
 
 
-def _put(sheet: Any, grid: Rows) -> str:
+def _put(sheet: Sheet, grid: Rows) -> str:
     """Write ``grid`` from A1 of ``sheet``; its address."""
-    target = sheet.range((1, 1), (len(grid), len(grid[0])))
+    target = sheet.range(1, 1, len(grid), len(grid[0]))
     write(target, grid)
     return a1(target)
 
 
-def _ids_range(book: Any, sheet: Any, given: str) -> Any:
+def _ids_range(book: Book, sheet: Sheet, given: str) -> Range:
     """The IDs' cells: a defined name (``IDS``) or an address (``E2:E31``, on the
     selection's sheet, or ``'Sign-up'!A2:A31``)."""
     for name in book.names:
         if name.name.rpartition("!")[2].casefold() == given.casefold():
-            try:
-                return name.refers_to_range
-            except Exception:  # a constant or a formula, not cells
-                break
+            found = name.refers_to_range
+            if found is not None:
+                return found
+            break  # a constant or a formula, not cells
     where, _, address = given.rpartition("!")
     where = where.strip("'").replace("''", "'")
     try:
-        return (book.sheets[where] if where else sheet).range(address)
+        return (book.sheet(where) if where else sheet).at(address)
     except Exception:
         raise OptionError(
             f"ids: no name or range {given[:60]!r}: define the name IDS for the IDs' cells, "
@@ -206,7 +204,7 @@ def _ids_range(book: Any, sheet: Any, given: str) -> Any:
         ) from None
 
 
-def write_orders(book: Any, ids: Any = "IDS", k: Any = "", balanced: Any = False) -> Draw:
+def write_orders(book: Book, ids: Any = "IDS", k: Any = "", balanced: Any = False) -> Draw:
     """Write each person's own order of the selected items (one column or one row) on a
     new sheet ``Orders``: a header row ``ID, 1, 2, ...`` and a row per ID (``=ORDERS``).
     ``ids`` is a defined name or the address of the IDs' cells; ``k`` keeps the first k
@@ -261,7 +259,7 @@ def write_orders(book: Any, ids: Any = "IDS", k: Any = "", balanced: Any = False
 
 
 def write_allocation_list(
-    book: Any,
+    book: Book,
     arms: Any = "A,B",
     n: Any = 20,
     ratio: Any = "",

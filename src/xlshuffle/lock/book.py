@@ -1,11 +1,10 @@
 """Draw and lock, the workbook side: the selection, the seed cell and the ``Draw log``.
 
-Everything :mod:`xlshuffle.excel.lock`'s commands read from or write to a workbook, through
-xlwings' ``Book`` API (the Office.js book of xlwings Lite and Server, the COM book of the
-Windows add-in): the selected block and its values, the ``SEED`` cell, the empty cells
-right of the selection, the header row above it, and the log sheet, read before anything
-is written and appended to last. What is written is plain values (texts with Excel's quote
-prefix), never formats except the log's text format.
+Everything :mod:`xlshuffle.lock`'s commands read from or write to a workbook, through a
+:class:`~.spreadsheet.Book` (Excel's through xlwings, Calc's through UNO): the selected
+block and its values, the ``SEED`` cell, the empty cells right of the selection, the header
+row above it, and the log sheet, read before anything is written and appended to last.
+What is written is plain values, never formats except the log's text format.
 """
 
 from __future__ import annotations
@@ -16,11 +15,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ...common.a1 import col_index
-from ...draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
-from ...draw.protocol import new_seed, normalise_seed
-from ...functions import arguments
+from ..common.a1 import col_index
+from ..draw.errors import OptionError, SeedError, ShapeError, SizeError, WorkbookError
+from ..draw.protocol import new_seed, normalise_seed
+from ..functions import arguments
 from .log import LOG_COLUMNS, Draw, Rows, log_text
+from .spreadsheet import Book, Range, Sheet
 
 __all__ = [
     "COMMIT_COLUMNS",
@@ -60,16 +60,14 @@ MAX_SEED = 255
 #: The most rows the ``Draw log`` sheet may reach: it is read whole at each draw.
 MAX_LOG_ROWS = MAX_CELLS // 16
 
-_TEXT = "@"  # the number format that keeps what is written as text
-
 
 def version() -> str:
     """The running xlshuffle's version, for the log.
 
-    The excel layer may not import the package root (tests/test_layers.py), but importing
+    The lock layer may not import the package root (tests/test_layers.py), but importing
     this module has loaded it, so its ``__version__`` is at hand: in an installed
-    package, in a source checkout and in the Lite bundle, which has no distribution
-    metadata.
+    package, in a source checkout, in the Lite bundle and in the Calc extension, which
+    have no distribution metadata.
     """
     return str(sys.modules[__name__.partition(".")[0]].__version__)
 
@@ -88,19 +86,20 @@ def number(value: Any) -> Any:
     return value
 
 
-def a1(rng: Any) -> str:
-    return str(rng.get_address(False, False))
+def a1(rng: Range) -> str:
+    return rng.address()
 
 
-def cells(rng: Any) -> Rows:
-    value = rng.options(ndim=2, err_to_str=True).value
-    return [list(row) for row in value]
+def cells(rng: Range) -> Rows:
+    return rng.values()
 
 
 # --------------------------------------------------------------------------- reading
 
 
-def selection(book: Any, *, least_rows: int = 2, rng: Any = None) -> tuple[Any, Any, Rows]:
+def selection(
+    book: Book, *, least_rows: int = 2, rng: Range | None = None
+) -> tuple[Sheet, Range, Rows]:
     """The selected range (or ``rng``), its sheet and its values; a selection that
     cannot be drawn from is refused by name."""
     rng = selected(book) if rng is None else rng
@@ -126,13 +125,10 @@ def selection(book: Any, *, least_rows: int = 2, rng: Any = None) -> tuple[Any, 
     return rng.sheet, rng, values
 
 
-def selected(book: Any) -> Any:
+def selected(book: Book) -> Range:
     """The selected block of cells; a shape, nothing or several areas are refused."""
-    try:
-        rng = book.selection
-        address = None if rng is None else a1(rng)
-    except Exception:  # the Office.js book cannot parse a selection of several areas
-        rng = address = None
+    rng = book.selection
+    address = None if rng is None else a1(rng)
     if rng is None or address in (None, "", "None") or "," in address or ";" in address:
         raise ShapeError(
             "select one block of cells first (nothing, a shape or several areas are selected)"
@@ -140,11 +136,11 @@ def selected(book: Any) -> Any:
     return rng
 
 
-def seed_of(book: Any) -> tuple[str, str]:
+def seed_of(book: Book) -> tuple[str, str]:
     """The seed text and where it came from: the SEED cell when filled, else the OS."""
     cell = _seed_cell(book)
     if cell is not None:
-        value = cell.options(err_to_str=True).value
+        value = cells(cell)[0][0]
         if not (value is None or value == ""):
             where = f"{cell.sheet.name}!{a1(cell)}"
             try:
@@ -162,26 +158,23 @@ def seed_of(book: Any) -> tuple[str, str]:
     return new_seed(), "fresh (operating system)"
 
 
-def _seed_cell(book: Any) -> Any:
+def _seed_cell(book: Book) -> Range | None:
     for name in book.names:
         if name.name.rpartition("!")[2].upper() != SEED_NAME:
             continue
-        try:
-            cell = name.refers_to_range
-        except Exception:  # a name that is a constant or a formula, not a cell
-            cell = None
+        cell = name.refers_to_range  # None for a constant or a formula, not a cell
         if cell is None or cell.shape != (1, 1):
             raise SeedError(f"the name {name.name} must refer to one cell, the seed cell")
         return cell
     return None
 
 
-def beside(sheet: Any, rng: Any, height: int, width: int) -> Any:
+def beside(sheet: Sheet, rng: Range, height: int, width: int) -> Range:
     """The empty block right of the selection where a result goes."""
     top, left = rng.row, rng.column + rng.shape[1]
     if left + width - 1 > arguments.SHEET_COLUMNS or top + height - 1 > arguments.SHEET_ROWS:
         raise SizeError("the result does not fit right of the selection: select cells further left")
-    target = sheet.range((top, left), (top + height - 1, left + width - 1))
+    target = sheet.range(top, left, top + height - 1, left + width - 1)
     if any(v is not None and v != "" for row in cells(target) for v in row):
         raise OptionError(
             f"the cells {a1(target)} right of the selection are not empty: the result "
@@ -190,7 +183,7 @@ def beside(sheet: Any, rng: Any, height: int, width: int) -> Any:
     return target
 
 
-def ticket_column(sheet: Any, rng: Any, given: str, option: str = "tickets") -> int | None:
+def ticket_column(sheet: Sheet, rng: Range, given: str, option: str = "tickets") -> int | None:
     """The sheet column (1-based) of a raffle's tickets: the selected column headed
     ``given`` in the row above the selection (case and spaces around it ignored), else
     the selected column whose letters ``given`` is; None for an empty ``given`` (every
@@ -201,7 +194,7 @@ def ticket_column(sheet: Any, rng: Any, given: str, option: str = "tickets") -> 
     left, width = rng.column, rng.shape[1]
     heads: list[str] = []
     if rng.row > 1:
-        above = sheet.range((rng.row - 1, left), (rng.row - 1, left + width - 1))
+        above = sheet.range(rng.row - 1, left, rng.row - 1, left + width - 1)
         heads = [log_text(v).strip() for v in cells(above)[0]]
         found = [j for j, head in enumerate(heads) if head.casefold() == text.casefold()]
         if len(found) > 1:
@@ -230,7 +223,7 @@ def ticket_column(sheet: Any, rng: Any, given: str, option: str = "tickets") -> 
 # --------------------------------------------------------------------------- the log
 
 
-def log_sheet(book: Any) -> tuple[Any, Rows] | None:
+def log_sheet(book: Book) -> tuple[Sheet, Rows] | None:
     """The log sheet and its rows (header first; none for an empty sheet), or None.
 
     Read before anything is written, so that a sheet of that name which is not a log
@@ -238,7 +231,7 @@ def log_sheet(book: Any) -> tuple[Any, Rows] | None:
     """
     for sheet in book.sheets:
         if sheet.name.casefold() == LOG_SHEET.casefold():
-            rows = cells(sheet.range((1, 1), _corner(sheet.used_range)))
+            rows = cells(sheet.range(1, 1, *_corner(sheet.used_range)))
             if all(v is None or v == "" for v in rows[0]):
                 return sheet, []
             if [str(v).strip() for v in rows[0][:3]] != list(LOG_COLUMNS[:3]):
@@ -250,7 +243,7 @@ def log_sheet(book: Any) -> tuple[Any, Rows] | None:
     return None
 
 
-def _corner(used: Any) -> tuple[int, int]:
+def _corner(used: Range) -> tuple[int, int]:
     """The log's last cell: its last used row, in the log's own columns only."""
     last = used.row + used.shape[0] - 1
     if last > MAX_LOG_ROWS:
@@ -261,51 +254,35 @@ def _corner(used: Any) -> tuple[int, int]:
     return last, len(LOG_COLUMNS) + len(COMMIT_COLUMNS)
 
 
-def _entry(value: Any) -> Any:
-    """What to write through ``.value`` so that the cell holds exactly ``value``.
-
-    Excel takes a text written through ``.value`` (Office.js and COM alike) as if it were
-    typed: ``=1+1`` becomes a live formula, ``007`` the number 7, ``1/2`` a date, ``TRUE``
-    a boolean, and a leading apostrophe vanishes. An apostrophe in front (Excel's quote
-    prefix, which is not part of the value) keeps any text as it is. The error codes go
-    bare, so that an error cell stays that error.
-    """
-    if isinstance(value, str) and value and value not in arguments.ERROR_TEXTS:
-        return "'" + value
-    return value
-
-
-def write(rng: Any, values: Rows) -> None:
+def write(rng: Range, values: Rows) -> None:
     """Write plain values: texts stay texts, numbers numbers, errors errors."""
-    rng.value = [[_entry(v) for v in row] for row in values]
+    rng.write(values)
 
 
-def write_text(rng: Any, values: Rows) -> None:
-    rng.number_format = _TEXT  # before the values: a cell typed later stays text too
-    write(rng, values)
+def write_text(rng: Range, values: Rows) -> None:
+    rng.write_text(values)
 
 
-def append(book: Any, log: tuple[Any, Rows] | None, draw: Draw, more: Sequence[str] = ()) -> None:
+def append(
+    book: Book, log: tuple[Sheet, Rows] | None, draw: Draw, more: Sequence[str] = ()
+) -> None:
     """Append the draw's row to the log, followed by ``more``: the values of
     :data:`COMMIT_COLUMNS` of a committed draw."""
     append_row(book, log, [*draw.log_row(), *more])
 
 
-def append_row(book: Any, log: tuple[Any, Rows] | None, row: list[str]) -> None:
+def append_row(book: Book, log: tuple[Sheet, Rows] | None, row: list[str]) -> None:
     """Append a row of texts to the log (created with its header row when missing). A
     log begun before the columns the row fills were added gets their header cells first."""
     columns = [*LOG_COLUMNS, *COMMIT_COLUMNS][: max(len(row), len(LOG_COLUMNS))]
     if log is None:
-        active = book.sheets.active
-        sheet = book.sheets.add(name=LOG_SHEET, after=book.sheets[len(book.sheets) - 1])
-        active.activate()
-        log = sheet, []
+        log = book.add_sheet(LOG_SHEET), []
     sheet, rows = log
     added = LOG_COLUMNS.index("reserves")
     if rows and not all(log_text(v) for v in rows[0][added : len(columns)]):
-        header = sheet.range((1, added + 1), (1, len(columns)))
+        header = sheet.range(1, added + 1, 1, len(columns))
         write_text(header, [columns[added:]])
     lines = [] if rows else [columns]
     lines.append(row + [""] * (len(columns) - len(row)))
     top = len(rows) + 1
-    write_text(sheet.range((top, 1), (top + len(lines) - 1, len(columns))), lines)
+    write_text(sheet.range(top, 1, top + len(lines) - 1, len(columns)), lines)

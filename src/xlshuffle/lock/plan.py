@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...draw.errors import ShapeError, SizeError
-from ...draw.knuth import deal, group_numbers, permutation
-from ...functions import raffle
+from ..draw.errors import ShapeError, SizeError
+from ..draw.knuth import deal, group_numbers, permutation
+from ..functions import raffle
 from .log import LockMode, Rows
 
 __all__ = ["plan", "undo"]
