@@ -18,7 +18,7 @@ import { bookDraw } from "./bookrounds.js";
 import { drawPlan } from "./drawplan.js";
 import { verifyList } from "./list.js";
 import { loadFiles } from "./matching.js";
-import { Verdict, cannot, fail } from "./verdict.js";
+import { Verdict, fail } from "./verdict.js";
 
 /** The role of a winner whose place went to a reserve. */
 export const REPLACED = "replaced";
