@@ -32,7 +32,6 @@ os.environ.setdefault("XLWINGS_ON_SERVER", "true")  # as the root conftest: the 
 os.environ.setdefault("XLWINGS_LICENSE_KEY", "noncommercial")  # machinery, as the tests run it
 
 from excel_book import LOG_HEADER, Excel  # noqa: E402
-
 from xlshuffle.cli import main  # noqa: E402
 
 HEAD = ["ID", "Name", "Tickets", "Region", "Amount"]

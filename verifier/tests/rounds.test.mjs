@@ -81,3 +81,47 @@ test("a forged round of a workbook draw does not verify", async () => {
   );
   assert.ok(!other.verified, other.message);
 });
+
+// ---------------------------------------------------------------- rounds locked in Excel
+
+const LOG = textOf(EXCEL + "log.tsv");
+const [HEADER, DRAW, ROUND1, ROUND2] = LOG.trimEnd().split("\n");
+const saved = (name = "Raffle.xlsx") => file("Raffle.xlsx", bytesOf(EXCEL + name));
+
+test("a raffle locked in Excel and its rounds verify, row by row and as the whole log", async () => {
+  const whole = await verifyRecord({ record: LOG, files: [saved()] });
+  assert.ok(whole.verified, whole.message);
+  assert.match(whole.message, /round 2: 102's place went to 107, reserve 2 \("declined"\)/);
+  for (const rows of [[ROUND2], [ROUND1, ROUND2], [DRAW, ROUND1, ROUND2], [HEADER, ROUND2]]) {
+    const result = await verifyRecord({ record: rows.join("\n"), files: [saved()] });
+    assert.ok(result.verified, result.message);
+  }
+  // the draw's row alone: the rows it drew checked, the roles the rounds rewrote named
+  const draw = await verifyRecord({ record: DRAW, files: [saved()] });
+  assert.ok(draw.verified, draw.message);
+  assert.match(draw.message, /rewritten by rounds since/);
+  // and on the workbook saved before the rounds, as before
+  const before = await verifyRecord({ record: DRAW, files: [saved("draw.xlsx")] });
+  assert.ok(before.verified, before.message);
+});
+
+test("a forged round of a raffle locked in Excel does not verify", async () => {
+  const refused = async (record, files = [saved()]) => {
+    const result = await verifyRecord({ record, files });
+    assert.ok(!result.verified && result.supported, result.message);
+    return result.message;
+  };
+  // another reason in the command line: the round's hashes no longer follow
+  assert.match(
+    await refused(ROUND2.replaceAll("--reason declined", "--reason away")),
+    /round 2\): the result's hashes/,
+  );
+  // another winner replaced
+  assert.match(await refused(ROUND2.replaceAll("--replace 102", "--replace 101")), /round 2/);
+  // the result's cells swapped for the standing after round 1
+  const after1 = await refused(ROUND2, [saved("draw.xlsx")]);
+  assert.match(after1, /holds .*, the draw and its rounds give/);
+  // a round row's hash edited
+  const [, , , , , , , , , , , input] = ROUND1.split("\t");
+  assert.match(await refused(ROUND1.replace(input, "0".repeat(64))), /round 1\)/);
+});
