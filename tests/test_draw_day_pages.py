@@ -538,3 +538,25 @@ def test_the_reveal_page_draws_a_workbook_with_blank_rows_kept_in_place(
         (r[4], r[5], r[0]) for r in drawn
     ]
     assert "16 rows" in got["message"]
+
+
+def test_the_rounds_of_a_workbook_draw_and_of_excel_verify_on_the_page(verifier: Any) -> None:
+    """The fixtures xlshuffle wrote (tools/make_round_fixtures.py): a workbook draw's second
+    round with its added sheet, and a raffle locked in Excel with its round rows; a round
+    with another reason is refused."""
+    book = ROOT / "verifier" / "tests" / "fixtures" / "rounds" / "book"
+    excel = ROOT / "verifier" / "tests" / "fixtures" / "rounds" / "excel"
+    record = (book / "round2.json").read_text(encoding="utf-8")
+    files = [book / n for n in ("book.xlsx", "draw.json", "round1.json", "round2.xlsx")]
+    result = verify(verifier, record, *files)
+    assert result["verified"] and "the draw and its 2 round(s)" in result["message"], result
+    forged = record.replace('"declined; moved"', '"declined"')
+    result = verify(verifier, forged, *files)
+    assert not result["verified"] and 'sheet "Round" differs' in result["message"], result
+    log = (excel / "log.tsv").read_text(encoding="utf-8")
+    result = verify(verifier, log, excel / "Raffle.xlsx")
+    assert result["verified"] and "round 2: 102's place went to 107" in result["message"], result
+    result = verify(
+        verifier, log.replace("--reason declined", "--reason away"), excel / "Raffle.xlsx"
+    )
+    assert not result["verified"], result

@@ -193,6 +193,13 @@ def standing(record: dict[str, Any], where: str, src: str) -> Standing:
     return now
 
 
+def _draw_of(record: dict[str, Any], where: str) -> dict[str, Any]:
+    """The draw's record a round's chain starts from (``record`` itself for a draw's)."""
+    while record.get("command") == "redraw":
+        record, where = _previous(record, where)
+    return record
+
+
 def _read_record(where: str) -> tuple[dict[str, Any], bytes]:
     with open(where, "rb") as fh:
         data = fh.read()
@@ -323,7 +330,7 @@ def redraw(
         extra["fresh"] = record_round["fresh"]
     written, digest, sheet = None, None, None
     if output is not None:
-        digest, sheet = _write_table(now, record, src, output)
+        digest, sheet = _write_table(now, _draw_of(record, where), src, output)
         written = os.fspath(output)
     out = {
         "protocol": PROTOCOL,

@@ -14,13 +14,14 @@ import { openWorkbook } from "../read/workbook.js";
 import { isZip } from "../read/zip.js";
 import { checkLoggedCommitment, verifyLogCommit } from "./drawlog-commit.js";
 import { lockedDesign } from "./drawlog-designs.js";
-import { boxName, gridOf, valuesSha256 } from "./drawlog-rows.js";
+import { afterRounds, compareResult, liveRounds } from "./drawlog-rounds.js";
+import { boxName, compareBlock, gridOf, valuesSha256 } from "./drawlog-rows.js";
 import { drawPlan } from "./drawplan.js";
 import { shortRow } from "./replay.js";
 import { cannot, fail } from "./verdict.js";
 
 /** What a locked draw of the log's mode writes from the input grid (docs/excel.md). */
-async function lockedOutput(entry, rows, box) {
+export async function lockedOutput(entry, rows, box) {
   const seed = entry.seed,
     mode = entry.mode;
   const k = entry.k === "" ? null : Number(entry.k);
@@ -70,7 +71,11 @@ async function lockedOutput(entry, rows, box) {
   cannot(`a Draw log row of mode ${JSON.stringify(mode)} is not checked by this page yet`);
 }
 
-export async function verifyLogEntry(entry, files) {
+/**
+ * A Draw log row against the workbook saved after it; `log`: every row pasted with it (a
+ * raffle's rounds, and the draw a round row follows).
+ */
+export async function verifyLogEntry(entry, files, log = [entry]) {
   if (entry.protocol !== PROTOCOL)
     cannot(
       `the Draw log row's protocol is ${JSON.stringify(entry.protocol)}, and this page knows only ${PROTOCOL}`,
@@ -126,6 +131,11 @@ export async function verifyLogEntry(entry, files) {
     fail(
       `give the workbook, saved after the draw, that holds the sheet ${JSON.stringify(entry.sheet)}`,
     );
+  if (entry.mode === "round" || entry.mode === "raffle") {
+    const rounds = liveRounds(entry, log);
+    if (entry.mode === "round" || rounds.length)
+      return verifyRaffleRounds(entry, log, rounds, found, box, out);
+  }
   const sheet = await found.book.cells(entry.sheet);
   let rows = gridOf(sheet.cells, box);
   const committed = entry["commitment sha256"] || entry.seed.startsWith("xlshuffle-commit:");
@@ -175,7 +185,26 @@ export async function verifyLogEntry(entry, files) {
   const expected = await lockedOutput(entry, rows, box);
   const checked = [`the input ${where} is what the draw read`];
   if (committed) checked.unshift(...(await checkLoggedCommitment(entry, texts)));
-  if (!restored && entry.mode !== "shuffle") {
+  const width = box.c2 - box.c1 + 1;
+  const rewritten =
+    entry.mode === "raffle" &&
+    entry.reserves &&
+    entry.reserves !== "0" &&
+    gridOf(sheet.cells, { ...out, c1: out.c2 + 1, c2: out.c2 + 1 }).some((r) => r[0] !== undefined);
+  if (rewritten && !restored) {
+    // rounds since (a Note column right of the result): the drawn rows stay where the draw
+    // put them, their Role and Rank are the rounds'
+    compareBlock(
+      sheet.cells,
+      { ...out, c2: out.c1 + width - 1 },
+      expected.map((r) => r.slice(0, width)),
+      entry.sheet,
+      entry.seed,
+    );
+    checked.push(
+      `${boxName(entry.sheet, out)} holds the rows the seed draws, in its order; their Role and Rank were rewritten by rounds since (a Note column right of them): paste the log's round rows with this one to check those`,
+    );
+  } else if (!restored && entry.mode !== "shuffle") {
     const got = gridOf(sheet.cells, out);
     for (let r = 0; r < Math.max(expected.length, got.length); r++) {
       for (let c = 0; c < Math.max((expected[r] || []).length, (got[r] || []).length); c++) {
@@ -220,5 +249,73 @@ export async function verifyLogEntry(entry, files) {
       (restored ? ` (restored ${entry["restored (UTC)"]})` : "") +
       `. Checked: ${checked.join("; ")}.`,
     table,
+  };
+}
+
+/**
+ * A locked raffle with its rounds, from the raffle's row or a round's: the raffle drawn again
+ * from its seed and the list (held against the draw row's hashes when it was pasted), each
+ * round re-applied by the rule and held against its row's hashes, and the result's cells
+ * against the standing after the last round.
+ */
+async function verifyRaffleRounds(entry, log, rounds, found, box, out) {
+  const sheet = await found.book.cells(entry.sheet);
+  const rows = gridOf(sheet.cells, box);
+  const where = boxName(entry.sheet, box);
+  const draw =
+    entry.mode === "raffle"
+      ? entry
+      : log
+          .slice(0, log.indexOf(entry))
+          .reverse()
+          .find(
+            (e) =>
+              e.mode === "raffle" &&
+              e.sheet === entry.sheet &&
+              e.range === entry.range &&
+              e.seed === entry.seed &&
+              !e["restored (UTC)"],
+          ) || null;
+  const checked = [];
+  if (draw) {
+    if ((await valuesSha256(rows)) !== draw["input sha256"])
+      fail(
+        `the values in ${where} are not the ones the draw read: their SHA-256 is not the log's input sha256 (changed since the draw, or another workbook)`,
+      );
+    checked.push(`the input ${where} is what the draw of ${draw["time (UTC)"]} read`);
+  }
+  const expected = await lockedOutput({ ...entry, mode: "raffle" }, rows, box);
+  if (draw) {
+    if ((await valuesSha256(expected)) !== draw["output sha256"])
+      fail(
+        `the draw with seed ${JSON.stringify(entry.seed)} does not give what the log says it wrote (output sha256): the seed, counts or range in the log are not the draw's`,
+      );
+    checked.push("the draw row's output sha256 is what the seed draws, before any round");
+  } else
+    checked.push(
+      "the raffle drawn again from the seed and the list (paste the draw's row with it to hold the list against its input sha256)",
+    );
+  const width = box.c2 - box.c1 + 1;
+  const now = rounds.length ? rounds : [entry];
+  const result = await afterRounds(now, expected, box, width);
+  checked.push(result.checked);
+  const at = entry.mode === "raffle" ? out : { ...out, c2: out.c2 - 1 };
+  const last = now[now.length - 1];
+  if (!entry["restored (UTC)"]) {
+    compareResult(sheet.cells, at, result.grid, entry.sheet);
+    checked.push(
+      `${boxName(entry.sheet, { ...at, c2: at.c2 + 1 })} holds exactly the standing after round ${result.said.length} (the round of ${last["time (UTC)"]})`,
+    );
+  }
+  const name = (row) =>
+    shortRow(row.slice(0, width).map((v) => showValue(v).replace(/^"|"$/g, "")));
+  return {
+    message:
+      `Verified: Draw log row of ${entry["time (UTC)"]}: ${entry.mode === "raffle" ? "raffle" : "round of the raffle"} of ${where} with seed ${JSON.stringify(entry.seed)}, ${entry.k} winner(s) and ${entry.reserves} reserve(s). ${result.said.join("; ")}.` +
+      ` Checked: ${checked.join("; ")}.`,
+    table: result.grid.map((row) => [
+      `${row[width].slice(2)} ${row[width + 1].slice(2)}`,
+      name(row) + (row[width + 2] ? ` (${row[width + 2].slice(2)})` : ""),
+    ]),
   };
 }

@@ -14,10 +14,11 @@ import { pyStrip, range } from "../protocol/python.js";
 import { columnLetters } from "../read/a1.js";
 import { baseName, decodeText, extensionOf } from "../read/files.js";
 import { csvText, parseList } from "../read/lists.js";
+import { bookDraw } from "./bookrounds.js";
 import { drawPlan } from "./drawplan.js";
 import { verifyList } from "./list.js";
 import { loadFiles } from "./matching.js";
-import { Verdict, cannot, fail } from "./verdict.js";
+import { Verdict, fail } from "./verdict.js";
 
 /** The role of a winner whose place went to a reserve. */
 export const REPLACED = "replaced";
@@ -210,11 +211,11 @@ export async function verifyRound(rec, files) {
   const loaded = await loadFiles(files);
   const chain = chainOf(rec, loaded);
   const [draw, ...rounds] = chain;
-  if (draw.command !== "sample" || !draw.target || draw.target.kind !== "list")
-    cannot(
-      "this page checks the rounds of a CSV/TSV list's draw, and this chain starts elsewhere (a workbook's rounds: xlshuffle verify ROUND.json --input BOOK.xlsx)",
+  if (draw.command !== "sample" || !draw.target || !draw.target.draw)
+    fail(
+      "the chain of rounds does not start at a sample drawn with --id and reserves or a prize table",
     );
-  const d = draw.target.draw || {};
+  const d = draw.target.draw;
   if (!d.id || !Number.isInteger(d.id.index))
     fail("the draw the rounds follow names no ID column: a round names its entrants by ID");
   rounds.forEach((r, n) => {
@@ -247,22 +248,17 @@ export async function verifyRound(rec, files) {
     if (tables[last]) tables[last].used = true;
   }
   const rest = loaded.filter((f) => !f.used);
-  const checked = await verifyList(draw, rest, { outputOptional: true });
-  const list = rest.find((f) => f.sha === draw.input_sha256);
-  if (!list) fail(`give the list the draw read (${baseName(draw.input)})`);
-  const records = parseList(
-    decodeText(list.bytes).replace(/^\ufeff/, ""),
-    draw.target.delimiter || ",",
-  );
-  const head = draw.header ? 1 : 0;
-  const width = Math.max(0, ...records.map((r) => r.cells.length));
-  const labels = head
-    ? records[0].cells.slice(0, width)
-    : Array.from({ length: width }, (_, j) => columnLetters(j + 1));
-  const data = records.slice(head);
-  const idOf = (i) => canonicalId(data[i].cells[d.id.index] ?? "");
-  const valuesOf = (i) => Array.from({ length: width }, (_, j) => data[i].cells[j] ?? "");
-  const textOf = (i, j) => data[i].cells[j] ?? "";
+  const source =
+    draw.target.kind === "list" ? await listDraw(draw, rest) : await bookDraw(draw, rest);
+  const { checked, labels, entrants, idOf, valuesOf } = source;
+  // a fresh round draws among the entrants (data rows not kept in place), numbered 0..m-1
+  const among = {
+    draw: amongEntrants(draw, entrants),
+    n: entrants.length,
+    textOf: (i, j) => source.textOf(entrants[i], j),
+    idOf: (i) => idOf(entrants[i]),
+    valuesOf: (i) => valuesOf(entrants[i]),
+  };
   let placed = drawStanding(checked.plan, idOf, valuesOf);
   const prizes = checked.plan.extraHeader.includes("Prize");
   const said = [];
@@ -271,7 +267,7 @@ export async function verifyRound(rec, files) {
     let step;
     try {
       step = r.fresh
-        ? await freshRound(placed, r, { draw, n: data.length, textOf, idOf, valuesOf })
+        ? await freshRound(placed, r, among)
         : replaceWinner(placed, r.replace && r.replace.id, r.reason);
     } catch (e) {
       if (e instanceof Verdict) throw e;
@@ -284,10 +280,13 @@ export async function verifyRound(rec, files) {
       );
     placed = step.placed;
     const file = tables[n];
-    if (file) {
-      const delimiter = ["tsv", "tab"].includes(extensionOf(file.name)) ? "\t" : ",";
-      compareTable(file, csvText(standingTable(labels, placed, prizes), delimiter));
-    } else if (n === rounds.length - 1 && (r.output || r.output_sha256))
+    if (r.fresh) {
+      // the entrant drawn afresh, numbered among the entrants: its data row
+      const last = placed.length - 1;
+      placed[last] = { ...placed[last], row: entrants[placed[last].row] };
+    }
+    if (file) await source.checkTable(file, standingTable(labels, placed, prizes), r);
+    else if (n === rounds.length - 1 && (r.output || r.output_sha256))
       fail(`give the table this round wrote (${baseName(r.output)}) to check it`);
     said.push(
       `${name}: ${step.change.replace.id}'s place went to ${step.change.given_to.id} (${JSON.stringify(r.reason)})${r.fresh ? `, drawn afresh from ${step.change.given_to.pool} entrants with the round's commitment ${r.fresh.commitment.sha256} and the revealed value(s) ${r.fresh.reveal.join(" / ")}` : ""}`,
@@ -305,6 +304,48 @@ export async function verifyRound(rec, files) {
       `${given} round table(s) given, each holding exactly the standing after its round.\n` +
       `The draw: ${checked.message.replace(/^Verified: /, "")}`,
     table,
+  };
+}
+
+/** A list's draw, checked from its files (`rest`), as the rounds read it (bookrounds.js's bookDraw for a list). */
+async function listDraw(draw, rest) {
+  const d = draw.target.draw;
+  const checked = await verifyList(draw, rest, { outputOptional: true });
+  const list = rest.find((f) => f.sha === draw.input_sha256);
+  if (!list) fail(`give the list the draw read (${baseName(draw.input)})`);
+  const records = parseList(
+    decodeText(list.bytes).replace(/^\ufeff/, ""),
+    draw.target.delimiter || ",",
+  );
+  const head = draw.header ? 1 : 0;
+  const width = Math.max(0, ...records.map((r) => r.cells.length));
+  const labels = head
+    ? records[0].cells.slice(0, width)
+    : Array.from({ length: width }, (_, j) => columnLetters(j + 1));
+  const data = records.slice(head);
+  return {
+    checked,
+    labels,
+    entrants: range(data.length),
+    idOf: (i) => canonicalId(data[i].cells[d.id.index] ?? ""),
+    valuesOf: (i) => Array.from({ length: width }, (_, j) => data[i].cells[j] ?? ""),
+    textOf: (i, j) => data[i].cells[j] ?? "",
+    checkTable: async (file, rows) => {
+      const delimiter = ["tsv", "tab"].includes(extensionOf(file.name)) ? "\t" : ",";
+      compareTable(file, csvText(rows, delimiter));
+    },
+  };
+}
+
+/** The draw with its excluded data rows numbered among the entrants (a fresh round's pool). */
+function amongEntrants(draw, entrants) {
+  const d = draw.target.draw;
+  if (!d.exclusion || !Array.isArray(d.exclusion.rows)) return draw;
+  const where = new Map(entrants.map((row, i) => [row, i]));
+  const rows = d.exclusion.rows.filter((r) => where.has(r)).map((r) => where.get(r));
+  return {
+    ...draw,
+    target: { ...draw.target, draw: { ...d, exclusion: { ...d.exclusion, rows } } },
   };
 }
 

@@ -29,13 +29,13 @@ export function parseRecords(text) {
   }
   const entries = parseLogRows(trimmed);
   if (entries.length && entries.every((e) => e.protocol !== "" && e.mode !== ""))
-    return entries.map((e) => ({ drawLog: e }));
+    return entries.map((e) => ({ drawLog: e, log: entries }));
   cannot("the text is neither a JSON draw record nor a Draw log row this page knows");
 }
 
 async function verifyOne(rec, files) {
   if (!rec || typeof rec !== "object") cannot("the record is not a JSON object");
-  if (rec.drawLog) return verifyLogEntry(rec.drawLog, files);
+  if (rec.drawLog) return verifyLogEntry(rec.drawLog, files, rec.log);
   if (rec.protocol === PROTOCOL && rec.command === undefined && rec.hands !== undefined)
     return verifyDealJson(rec);
   if (rec.protocol !== PROTOCOL)

@@ -41,7 +41,11 @@ import { compareTable } from "./tables.js";
 import { TICKET_FIELD } from "./ticketplan.js";
 import { cannot, fail } from "./verdict.js";
 
-export async function verifyWorkbook(rec, files) {
+/**
+ * The record of a draw on a workbook, with its files; `outputOptional`: the output is checked
+ * when given (a round's chain checks the draw from its input alone).
+ */
+export async function verifyWorkbook(rec, files, { outputOptional = false } = {}) {
   const balance = rec.target.balance;
   if (rec.target.kept && rec.mode !== "rows")
     cannot(
@@ -218,7 +222,7 @@ export async function verifyWorkbook(rec, files) {
         ];
   const name = (item) =>
     shortRow(sel.columns.map((c) => showValue(valueAt(first + item, c)).replace(/^"|"$/g, "")));
-  if (rec.output) {
+  if (rec.output && (output || !outputOptional)) {
     if (!output)
       fail(
         "no output file was given: give the workbook the draw wrote (" + baseName(rec.output) + ")",
