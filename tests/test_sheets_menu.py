@@ -1,7 +1,7 @@
 """Google Sheets: the draw-and-lock menu of the Apps Script file, under Node with a stand-in
 for SpreadsheetApp (tests/sheets/standin.mjs): each command draws on the selection with the
 seed of the named range SEED, writes plain values and appends a row to the Draw log sheet,
-the row xlshuffle.excel.lock.log writes for the same draw in Excel. Skipped without Node,
+the row xlshuffle.lock.log writes for the same draw in Excel. Skipped without Node,
 with a note, unless XLSHUFFLE_REQUIRE lists ``node`` (CI).
 """
 
@@ -15,7 +15,7 @@ import pytest
 
 from sheets_script import run
 from xlshuffle import __version__, excel
-from xlshuffle.excel.lock.log import LOG_COLUMNS, Draw
+from xlshuffle.lock.log import LOG_COLUMNS, Draw
 
 PEOPLE = [
     ["Name", "Sex", "Tickets"],

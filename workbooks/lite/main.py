@@ -10057,7 +10057,7 @@ LockMode = Literal[
     "orders",
     "allocation",
     "prizes",
-    "round",  # a round of a raffle or a prize draw (excel/lock/rounds.py)
+    "round",  # a round of a raffle or a prize draw (lock/rounds.py)
 ]
 #: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
 NEW_SHEET_MODES = ("orders", "allocation")
@@ -12725,7 +12725,7 @@ without a prize table, takes the place; the winner stays, marked ``replaced`` wi
 reason), and :meth:`Standing.fresh` a fresh round's (section 19: one entrant drawn from the
 :class:`~xlshuffle.tabledraw.pool.Pool`). Plain values in, plain values out: ``xlshuffle
 redraw`` (:mod:`xlshuffle.filedraw.rounds`) builds the standing from a draw's record and
-its input, Excel's *replace a winner* (:mod:`xlshuffle.excel.lock.rounds`) from the locked
+its input, Excel's *replace a winner* (:mod:`xlshuffle.lock.rounds`) from the locked
 cells, and both call the same rule.
 
 >>> from xlshuffle.draw.raffle import RESERVE, WINNER

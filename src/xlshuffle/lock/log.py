@@ -67,7 +67,7 @@ LockMode = Literal[
     "orders",
     "allocation",
     "prizes",
-    "round",  # a round of a raffle or a prize draw (excel/lock/rounds.py)
+    "round",  # a round of a raffle or a prize draw (lock/rounds.py)
 ]
 #: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
 NEW_SHEET_MODES = ("orders", "allocation")

@@ -1,5 +1,5 @@
 /**
- * A locked draw as a Draw log row, as xlshuffle.excel.lock.log writes it in Excel: the
+ * A locked draw as a Draw log row, as xlshuffle.lock.log writes it in Excel: the
  * same columns, the input and output hashes of the same serialisation of the cells, the
  * formula and the command line that draw the same result again.
  */
