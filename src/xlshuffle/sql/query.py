@@ -42,6 +42,7 @@ __all__ = [
     "WHITESPACE",
     "Dialect",
     "TicketSQL",
+    "id_expression",
     "population_query",
     "ticket_query",
 ]
@@ -72,6 +73,14 @@ class TicketSQL:
     entrant below ``rate`` (an exact fraction, ``0 < rate <= 1``); then ``reserves``.
     ``weights`` are tickets per entrant at ``scale`` tickets per unit (section 18, step 2).
     ``carry`` names more columns the query keeps for each winner (after the ticket).
+
+    The DuckDB engine asks for more (the printed queries leave them at their defaults):
+    ``grouped`` makes the rows sharing an ID one entrant holding all their tickets (one
+    entry per ID, section 10), ``counts`` gives each stratum its own ``k`` (its label's
+    text in NFC, and the count; a stratum not listed draws none), ``take_small`` takes
+    whole a stratum with fewer entrants than its count instead of refusing it (the caller
+    then refuses what it must, naming the stratum), and ``rivest`` orders by Rivest's
+    tickets, computed by a function ``xls_rivest(id)`` the engine registers.
     """
 
     table: str
@@ -84,6 +93,15 @@ class TicketSQL:
     scale: int = 1
     strata: str | None = None
     carry: tuple[str, ...] = ()
+    grouped: bool = False
+    counts: tuple[tuple[str, int], ...] | None = None
+    take_small: bool = False
+    rivest: bool = False
+
+    @property
+    def weighed(self) -> bool:
+        """Whether an entrant may hold several tickets (weights, or one entry per ID)."""
+        return self.weights is not None or self.grouped
 
     def check(self, *, counts: bool = True) -> None:
         """Refuse what cannot be drawn (OptionError saying what to give); ``counts``:
@@ -92,7 +110,7 @@ class TicketSQL:
             raise OptionError("give -k K or --rate P: how many win")
         if (self.k is not None and self.k < 0) or self.reserves < 0:
             raise OptionError("-k and --reserves are 0 or more")
-        if self.k is not None and self.k + self.reserves < 1:
+        if self.k is not None and self.counts is None and self.k + self.reserves < 1:
             raise OptionError(f"-k {self.k}: draw at least one entrant")
         if self.rate is not None:
             rate_threshold(self.rate)
@@ -102,7 +120,16 @@ class TicketSQL:
             raise OptionError("--weight-scale states tickets per unit of --weights COL: add it")
         if not self.table.strip():
             raise OptionError("--table: name the table (or a FROM item) to draw from")
+        self._check_engine_fields()
         normalise_seed(self.seed)
+
+    def _check_engine_fields(self) -> None:
+        if self.grouped and self.carry:
+            raise OptionError("one entry per ID keeps no row's columns: the rows are grouped")
+        if self.counts is not None and (self.strata is None or self.rate is not None):
+            raise OptionError("counts per stratum take --strata COL and -k, not a rate")
+        if self.rivest and (self.weighed or (self.rate is not None and self.rate != 1)):
+            raise OptionError("Rivest's order holds one ticket per entrant, and no rate below 1")
 
 
 # --------------------------------------------------------------------------- dialects
@@ -257,6 +284,13 @@ def _canonical(e: _Engine, column: str, dialect: str, *, strip: bool = True) -> 
     return e.trim(normal, e.chars(WHITESPACE)) if strip else normal
 
 
+def id_expression(column: str, dialect: str) -> str:
+    """The SQL expression of the canonical ID (section 10) of the values of ``column`` (a
+    column name, quoted here), as every query of ``dialect`` computes it."""
+    e = _engine(dialect)
+    return _canonical(e, e.quote(column), dialect)
+
+
 # --------------------------------------------------------------------------- the query
 
 
@@ -350,17 +384,43 @@ def _carried(draw: TicketSQL) -> str:
     return "".join(f", xls_c{n}" for n in range(len(draw.carry)))
 
 
+def _grouped(draw: TicketSQL, e: _Engine) -> list[str]:
+    """The CTE ``grouped`` (one entry per ID): each distinct ID once, holding the tickets
+    of all its rows (their count, or the sum of their weights), in the one stratum all
+    its rows must share."""
+    if not draw.grouped:
+        return []
+    held = "count(*)" if draw.weights is None else f"CAST(sum(xls_w) AS {e.integer})"
+    cols = ["xls_id", f"{held} AS xls_w"]
+    if draw.strata is not None:
+        why = _message(
+            "xlshuffle: an ID is in two strata: with --one-entry-per-id all the rows of an ID "
+            "need one stratum"
+        )
+        two = f"min(xls_stratum){e.collate} <> max(xls_stratum){e.collate}"
+        cols.append(f"CASE WHEN {two} THEN {e.fail(why)} ELSE min(xls_stratum) END AS xls_stratum")
+    return [
+        "grouped AS (",
+        f"  SELECT {', '.join(cols)}",
+        "  FROM checked GROUP BY xls_id",
+        "),",
+    ]
+
+
 def _tickets(draw: TicketSQL, e: _Engine) -> list[str]:
     """The CTE ``tickets``: each entrant holding tickets, with the smallest of them."""
     prefix = ticket_prefix(draw.seed)
-    if draw.weights is None:
+    if draw.rivest:
+        ticket = "xls_rivest(xls_id)"
+    elif not draw.weighed:
         ticket = e.sha(f"'{prefix}0/' || xls_id")
     else:
         ticket = e.min_ticket(f"'{prefix}'", "xls_id")
+    source = "grouped" if draw.grouped else "checked"
     return [
         "tickets AS (",
         f"  SELECT xls_id{_stratum(draw)}, {ticket} AS xls_ticket{_carried(draw)}",
-        "  FROM checked" + ("" if draw.weights is None else "\n  WHERE xls_w > 0"),
+        f"  FROM {source}" + ("" if not draw.weighed else "\n  WHERE xls_w > 0"),
         "),",
     ]
 
@@ -390,8 +450,9 @@ def _drawn(draw: TicketSQL, e: _Engine) -> list[str]:
             "),",
         ]
     k, n = draw.k or 0, (draw.k or 0) + draw.reserves
-    role = f"CASE WHEN xls_place <= {k} THEN 'winner' ELSE 'reserve' END"
-    rank = f"CASE WHEN xls_place <= {k} THEN xls_place ELSE xls_place - {k} END"
+    won = "xls_k" if draw.counts is not None else f"{k}"  # with counts, each stratum's own
+    role = f"CASE WHEN xls_place <= {won} THEN 'winner' ELSE 'reserve' END"
+    rank = f"CASE WHEN xls_place <= {won} THEN xls_place ELSE xls_place - {won} END"
     if draw.strata is None:
         # the k + R smallest, by a sort that keeps only them (a global row_number would
         # move every row to one worker in Spark)
@@ -406,15 +467,20 @@ def _drawn(draw: TicketSQL, e: _Engine) -> list[str]:
             f"  SELECT {cols}, {role} AS xls_role, {rank} AS xls_rank FROM placed",
             "),",
         ]
+    k_of = ""
+    if draw.counts is not None:  # each stratum's own k, by its label's text
+        whens = " ".join(f"WHEN {e.chars(label)} THEN {c}" for label, c in draw.counts)
+        k_of = f",\n    CASE xls_stratum {whens} ELSE 0 END AS xls_k" if whens else ", 0 AS xls_k"
+    last = f"xls_k + {draw.reserves}" if draw.counts is not None else f"{n}"
     return [
         "placed AS (",
         f"  SELECT {cols}, xls_stratum,",
-        f"    row_number() OVER (PARTITION BY xls_stratum ORDER BY {by}) AS xls_place",
+        f"    row_number() OVER (PARTITION BY xls_stratum ORDER BY {by}) AS xls_place{k_of}",
         "  FROM tickets",
         "),",
         "drawn AS (",
         f"  SELECT {cols}, xls_stratum, {role} AS xls_role, {rank} AS xls_rank",
-        f"  FROM placed WHERE xls_place <= {n}",
+        f"  FROM placed WHERE xls_place <= {last}",
         "),",
     ]
 
@@ -423,7 +489,10 @@ def _checked_result(draw: TicketSQL, e: _Engine) -> list[str]:
     """The CTE ``counted`` (per stratum) and the final SELECT, which refuses a stratum (or
     a table) with fewer entrants than the count and an ID drawn twice."""
     q = e.quote
-    need = None if draw.k is None else draw.k + draw.reserves
+    # with counts per stratum, or small strata taken whole, the caller refuses a stratum
+    # smaller than its count (it names the stratum)
+    whole = draw.take_small or draw.counts is not None
+    need = None if draw.k is None or whole else draw.k + draw.reserves
     few = (
         []
         if need is None
@@ -510,6 +579,7 @@ def ticket_query(draw: TicketSQL, dialect: str) -> str:
         *_header(draw, dialect, what),
         *_checked(draw, e, dialect)[:-1],
         "),",
+        *_grouped(draw, e),
         *_tickets(draw, e),
         *_drawn(draw, e),
         *_checked_result(draw, e),
