@@ -23,7 +23,6 @@ from raffle_books import read_csv, run, save_csv
 from schema_check import errors
 from ticket_tables import HEAD, ROWS
 from xlshuffle.lists.raffle import verify_draw_csv
-from xlshuffle.records import verify
 
 VOLATILE = {"time_utc", "output", "tool_version"}
 
@@ -53,23 +52,47 @@ DRAWS: dict[str, tuple[list[list[object]], tuple[object, ...]]] = {
     ),
     "small strata, weights": (
         ROWS,
-        ("-k", 12, "--strata", "Region", "--all-of-small-strata", "--weights", "Weight",
-         "--weight-scale", 10),
-    ),  # fmt: skip
+        (
+            "-k",
+            12,
+            "--strata",
+            "Region",
+            "--all-of-small-strata",
+            "--weights",
+            "Weight",
+            "--weight-scale",
+            10,
+        ),
+    ),
     "total": (ROWS, ("--total", 7, "--strata", "Region")),
     "total, exclude, reserves": (
         ROWS,
         ("--total", 8, "--strata", "Region", "--exclude", "ex.csv", "--reserves", 1),
     ),
-    "strata counts": (ROWS, ("--strata-counts", "counts.csv", "--strata", "Region", "--reserves", 1)),
+    "strata counts": (
+        ROWS,
+        ("--strata-counts", "counts.csv", "--strata", "Region", "--reserves", 1),
+    ),
     "prizes": (ROWS, ("--prizes", "prizes.csv")),
-    "prizes, weights": (ROWS, ("--prizes", "prizes.csv", "--weights", "Weight", "--weight-scale", 2)),
+    "prizes, weights": (
+        ROWS,
+        ("--prizes", "prizes.csv", "--weights", "Weight", "--weight-scale", 2),
+    ),
     "one entry per ID": (PURCHASES, ("-k", 4, "--reserves", 2, "--one-entry-per-id")),
     "one entry per ID, weights, strata": (
         PURCHASES,
-        ("-k", 1, "--one-entry-per-id", "--weights", "Weight", "--weight-scale", 2,
-         "--strata", "Region"),
-    ),  # fmt: skip
+        (
+            "-k",
+            1,
+            "--one-entry-per-id",
+            "--weights",
+            "Weight",
+            "--weight-scale",
+            2,
+            "--strata",
+            "Region",
+        ),
+    ),
     "one entry per ID, rate, exclude": (
         PURCHASES,
         ("--rate", "0.5", "--one-entry-per-id", "--exclude", "ex.csv"),
@@ -98,10 +121,21 @@ def _draw(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, method: str, *args: object
 ) -> dict[str, Any]:
     code, _, err = run(
-        capsys, "sample", tmp_path / "entrants.csv", "--method", method, "--id", "ID",
-        "--seed", "2026", *args, "-o", tmp_path / f"{name}.csv",
-        "--record", tmp_path / f"{name}.json",
-    )  # fmt: skip
+        capsys,
+        "sample",
+        tmp_path / "entrants.csv",
+        "--method",
+        method,
+        "--id",
+        "ID",
+        "--seed",
+        "2026",
+        *args,
+        "-o",
+        tmp_path / f"{name}.csv",
+        "--record",
+        tmp_path / f"{name}.json",
+    )
     assert code == 0, err
     return dict(json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8")))
 
@@ -169,7 +203,9 @@ def test_rivest_on_duckdb_is_consistent_samplers_order(
     assert record["target"]["draw"]["method"] == "rivest"
 
 
-def test_winners_are_the_reference_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_winners_are_the_reference_codes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """An independent path: the protocol's reference code, on the IDs left after the
     exclusion, and on each ID's summed tickets with one entry per ID."""
     ref = reference_namespace()
@@ -187,7 +223,9 @@ def test_winners_are_the_reference_codes(tmp_path: Path, capsys: pytest.CaptureF
         first.setdefault(str(row[0]).strip(), n)
     ids = list(first)
     counts = [sum(str(r[0]).strip() == i for r in PURCHASES) for i in ids]
-    want = [PURCHASES[first[ids[i]]][0] for i in ref["ticket_draw"]("2026", ids, k=3, counts=counts)]
+    want = [
+        PURCHASES[first[ids[i]]][0] for i in ref["ticket_draw"]("2026", ids, k=3, counts=counts)
+    ]
     assert [r[0] for r in read_csv(tmp_path / "g.csv")[1:]] == want
 
     _files(tmp_path, ROWS)
@@ -204,21 +242,60 @@ def test_refusals_name_the_stratum_and_the_fix(
     src = _files(tmp_path, ROWS)
     for engine in ("memory", "duckdb"):
         code, _, err = run(
-            capsys, "sample", src, "--method", "ticket", "--id", "ID", "--seed", "1", "-k", 16,
-            "--strata", "Region", "--engine", engine,
-        )  # fmt: skip
+            capsys,
+            "sample",
+            src,
+            "--method",
+            "ticket",
+            "--id",
+            "ID",
+            "--seed",
+            "1",
+            "-k",
+            16,
+            "--strata",
+            "Region",
+            "--engine",
+            engine,
+        )
         assert code != 0 and "stratum 'South'" in err and "--all-of-small-strata" in err
         assert err.count("\n") == 1
     twice = save_csv(tmp_path / "two.csv", [["a", "North"], ["a", "South"]], head=["ID", "R"])
     code, _, err = run(
-        capsys, "sample", twice, "--method", "ticket", "--id", "ID", "--seed", "1", "-k", 1,
-        "--strata", "R", "--one-entry-per-id", "--engine", "duckdb",
-    )  # fmt: skip
+        capsys,
+        "sample",
+        twice,
+        "--method",
+        "ticket",
+        "--id",
+        "ID",
+        "--seed",
+        "1",
+        "-k",
+        1,
+        "--strata",
+        "R",
+        "--one-entry-per-id",
+        "--engine",
+        "duckdb",
+    )
     assert code == 1 and "two strata" in err and err.count("\n") == 1
     code, _, err = run(
-        capsys, "sample", src, "--method", "ticket", "--id", "ID", "--seed", "1", "-k", 1,
-        "--no-header", "--engine", "duckdb",
-    )  # fmt: skip
+        capsys,
+        "sample",
+        src,
+        "--method",
+        "ticket",
+        "--id",
+        "ID",
+        "--seed",
+        "1",
+        "-k",
+        1,
+        "--no-header",
+        "--engine",
+        "duckdb",
+    )
     assert code != 0 and "leave out --no-header" in err and err.count("\n") == 1
 
 
@@ -226,8 +303,23 @@ def test_unmatched_excluded_ids_are_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     src = _files(tmp_path, ROWS)
-    code, out, err = run(
-        capsys, "sample", src, "--method", "ticket", "--id", "ID", "--seed", "1", "-k", 2,
-        "--exclude", tmp_path / "ex.csv", "--engine", "duckdb", "-o", tmp_path / "o.csv",
-    )  # fmt: skip
+    code, out, _ = run(
+        capsys,
+        "sample",
+        src,
+        "--method",
+        "ticket",
+        "--id",
+        "ID",
+        "--seed",
+        "1",
+        "-k",
+        2,
+        "--exclude",
+        tmp_path / "ex.csv",
+        "--engine",
+        "duckdb",
+        "-o",
+        tmp_path / "o.csv",
+    )
     assert code == 0 and "2 of the 5 IDs listed matched no entrant: 'nobody', 'a-002'" in out

@@ -587,16 +587,18 @@ def ticket_query(draw: TicketSQL, dialect: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def population_query(draw: TicketSQL, dialect: str) -> str:
+def population_query(draw: TicketSQL, dialect: str, *, count: bool = False) -> str:
     """The SQL query of the population digest of ``draw``'s table (section 18, step 5):
     one row, ``population_sha256``, the SHA-256 of the entrants' lines (the canonical ID,
     and with weights a tab and the ticket count) sorted by code point and joined by line
-    feeds. The whole sorted list is one text in the engine: BigQuery caps a text at
-    about 100 MB, so there it fits tables of a few million entrants."""
+    feeds; ``draw.grouped`` (one entry per ID): each distinct ID once, with the tickets of
+    all its rows. ``count`` adds ``population_entrants``, how many lines. The whole sorted
+    list is one text in the engine: BigQuery caps a text at about 100 MB, so there it fits
+    tables of a few million entrants."""
     e = _engine(dialect)
     draw.check(counts=False)
     line = "xls_id"
-    if draw.weights is not None:
+    if draw.weighed:
         line = f"xls_id || {e.chars(chr(9))} || CAST(xls_w AS {e.text})"
     nl = e.chars("\n")
     if dialect == "spark":
@@ -604,13 +606,22 @@ def population_query(draw: TicketSQL, dialect: str) -> str:
     else:
         agg = f"string_agg(xls_line, {nl} ORDER BY xls_line{e.collate})"
     what = "population digest" + (f", {draw.weights} at scale {draw.scale}" if draw.weights else "")
+    what += ", one entry per ID" if draw.grouped else ""
+    ctes = _checked(draw, e, dialect)
+    if draw.grouped:
+        ctes = [*ctes[:-1], "),", *_grouped(draw, e)]
+        ctes[-1] = ")"
+    entrants = ", count(*) AS population_entrants" if count else ""
     return (
         "\n".join(
             [
                 *_header(draw, dialect, what),
-                *_checked(draw, e, dialect),
-                f"SELECT {e.sha(f'COALESCE({agg}, {chr(39)}{chr(39)})')} AS population_sha256",
-                f"FROM (SELECT {line} AS xls_line FROM checked) AS lines",
+                *ctes,
+                f"SELECT {e.sha(f'COALESCE({agg}, {chr(39)}{chr(39)})')} AS population_sha256"
+                + entrants,
+                f"FROM (SELECT {line} AS xls_line FROM "
+                + ("grouped" if draw.grouped else "checked")
+                + ") AS lines",
             ]
         )
         + "\n"
