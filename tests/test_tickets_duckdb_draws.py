@@ -21,16 +21,10 @@ from consistent_sampler import sampler
 from protocol_references import reference_namespace
 from raffle_books import read_csv, run, save_csv
 from schema_check import errors
-from ticket_tables import HEAD, ROWS
+from ticket_tables import HEAD, PURCHASES, ROWS
 from xlshuffle.lists.raffle import verify_draw_csv
 
 VOLATILE = {"time_utc", "output", "tool_version"}
-
-# one row per purchase: an ID on several rows (of one region), weights in halves
-PURCHASES: list[list[object]] = [
-    [f"P-{i % 9}", f"buy{i}", ["North", "South", "East"][i % 9 % 3], ["1", "0.5", "2"][i % 3]]
-    for i in range(40)
-] + [[" P-1", "pad", "South", "1"], ["P-9\u00a0", "nbsp", "North", "1.5"]]
 
 SIDE = {
     "ex.csv": "ID\nA-001\n B-1\nnobody\na-002\nA-017\n",

@@ -28,7 +28,7 @@ import datetime as _dt
 import hashlib
 import io
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -37,15 +37,15 @@ from ..common.files import write_output
 from ..common.record import RECORD_VERSION
 from ..common.request import DrawRequest, SampleOptions
 from ..common.targets import check_output
-from ..draw.errors import EntryError, ListError, OptionError, SizeError
+from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.protocol import PROTOCOL
-from ..draw.raffle import canonical_id, exclusion_digest
 from ..draw.tickets import rivest_ticket
 from ..tabledraw.entrants import Column, Entrants
-from ..tabledraw.exclusions import Exclusion, recorded_exclusion
+from ..tabledraw.exclusions import Exclusion
 from ..tabledraw.raffle_options import DrawOptions
 from ..tabledraw.raffle_parts import TAKE_ALL_HINT, Part, label_text
 from ..tabledraw.raffles import added_fields, draw_spec, shares
+from .exclusion import Excluding, excluding_of
 from .query import TicketSQL, id_expression, ticket_query
 from .source import Connection, Source, connect, is_table_file, open_source, quoted
 
@@ -79,52 +79,6 @@ class _Won:
     rank: int | None
     ticket: str
     values: tuple[object, ...]  # every column of the row, as read (grouped: by the census)
-
-
-@dataclass(frozen=True)
-class _Excluding:
-    """Who an exclusion leaves out: the entrants whose canonical ID is listed (``ids``,
-    as the list gives them), or, replaying a record without its list, the rows it
-    recorded (``recorded``)."""
-
-    ids: tuple[str, ...] = ()
-    digest: str = ""
-    recorded: Exclusion | None = None
-
-    def prepare(self, con: Connection) -> None:
-        """The table ``xls_excluded`` of the IDs (or the recorded rows) left out."""
-        values: Sequence[object] = (
-            self.ids if self.recorded is None else [str(r) for r in self.recorded.rows]
-        )
-        con.execute(
-            "CREATE TEMP TABLE xls_excluded AS SELECT unnest(CAST($v AS VARCHAR[])) AS xls_x",
-            {"v": list(values)},
-        )
-
-    def out(self, canon: str) -> str:
-        """Whether a row is left out (``canon``: its canonical ID's expression)."""
-        if self.recorded is not None:
-            return "CAST(xls_row AS VARCHAR) IN (SELECT xls_x FROM xls_excluded)"
-        return f"coalesce({canon} IN (SELECT xls_x FROM xls_excluded), false)"
-
-    def table(self, src: Source, canon: str) -> str:
-        """The FROM item of the rows the draw keeps."""
-        if self.recorded is not None:
-            return f"(SELECT * FROM {src.numbered()} WHERE NOT ({self.out(canon)}))"
-        return f"(SELECT * FROM {src.reader} WHERE NOT ({self.out(canon)}))"
-
-
-def _excluding(opts: DrawOptions, recorded: object, rows: int) -> _Excluding | None:
-    if opts.excluded is not None:
-        listed = list(opts.excluded)
-        try:  # the excluded IDs first, so that a bad one is not blamed on a row
-            digest = exclusion_digest(listed)
-        except EntryError as exc:
-            raise OptionError(f"--exclude: ID {exc.index + 1} of the list: {exc.reason}") from None
-        ids = tuple(dict.fromkeys(t for t in map(canonical_id, listed) if t))
-        return _Excluding(ids, digest)
-    found = recorded_exclusion(recorded, rows)
-    return None if found is None else _Excluding(digest=found.digest, recorded=found)
 
 
 def _winners(
@@ -206,7 +160,7 @@ def _census(
     src: Source,
     opts: DrawOptions,
     cols: dict[str, Column],
-    excluding: _Excluding | None,
+    excluding: Excluding | None,
     won: list[_Won] | None,
 ) -> _Census:
     grouped = opts.one_entry_per_id
@@ -320,7 +274,7 @@ def _draw(
         con = connect()
         src = open_source(con, request.src)
         cols = src.columns(opts)
-        excluding = _excluding(opts, recorded, 1 << 62)
+        excluding = excluding_of(opts, recorded, 1 << 62)
         canon = id_expression(src.name(cols["id"]), "duckdb")
         table = src.reader
         if excluding is not None:
@@ -395,7 +349,7 @@ def _check_count(src: Source, opts: DrawOptions, label: object, k: int, can: int
     raise SizeError(f"{src.path}: stratum {label_text(label)!r}: {why}{TAKE_ALL_HINT}")
 
 
-def _exclusion(excluding: _Excluding, census: _Census) -> Exclusion:
+def _exclusion(excluding: Excluding, census: _Census) -> Exclusion:
     """The record's account of the exclusion: the list's digest and IDs, the rows left
     out, and the listed IDs that matched no entrant (replayed: as recorded)."""
     if excluding.recorded is not None:

@@ -43,6 +43,7 @@ __all__ = [
     "Dialect",
     "TicketSQL",
     "id_expression",
+    "listing_query",
     "population_query",
     "ticket_query",
 ]
@@ -81,6 +82,9 @@ class TicketSQL:
     whole a stratum with fewer entrants than its count instead of refusing it (the caller
     then refuses what it must, naming the stratum), and ``rivest`` orders by Rivest's
     tickets, computed by a function ``xls_rivest(id)`` the engine registers.
+    ``first_row`` names a column numbering the rows in file order: grouped, an entrant
+    keeps the carried columns of its first row. ``strata_order`` lists the strata's
+    labels (texts in NFC) in the order the rows come (default: code point order).
     """
 
     table: str
@@ -97,6 +101,8 @@ class TicketSQL:
     counts: tuple[tuple[str, int], ...] | None = None
     take_small: bool = False
     rivest: bool = False
+    first_row: str | None = None
+    strata_order: tuple[str, ...] | None = None
 
     @property
     def weighed(self) -> bool:
@@ -124,8 +130,8 @@ class TicketSQL:
         normalise_seed(self.seed)
 
     def _check_engine_fields(self) -> None:
-        if self.grouped and self.carry:
-            raise OptionError("one entry per ID keeps no row's columns: the rows are grouped")
+        if self.grouped and self.carry and self.first_row is None:
+            raise OptionError("one entry per ID keeps its first row's columns: name first_row")
         if self.counts is not None and (self.strata is None or self.rate is not None):
             raise OptionError("counts per stratum take --strata COL and -k, not a rate")
         if self.rivest and (self.weighed or (self.rate is not None and self.rate != 1)):
@@ -325,6 +331,7 @@ def _checked(draw: TicketSQL, e: _Engine, dialect: str) -> list[str]:
         weight = f"{e.try_cast}(CAST({q(draw.weights)} AS {e.text}) AS {e.decimal})"
         cols.append(f"{weight} * {draw.scale} AS xls_units")
     cols += [f"{q(c)} AS xls_c{n}" for n, c in enumerate(draw.carry)]
+    cols += [] if draw.first_row is None else [f"{q(draw.first_row)} AS xls_r"]
     blank_id = "xls_id IS NULL OR xls_id = ''"
     ids = [
         (blank_id, "xlshuffle: an ID is blank: every entrant of a ticket draw needs its own"),
@@ -353,6 +360,7 @@ def _checked(draw: TicketSQL, e: _Engine, dialect: str) -> list[str]:
         held = _refused(e, [(bad, why)], f"CAST(xls_units AS {e.integer})", e.integer)
         kept.append(f"{held} AS xls_w")
     kept += [f"xls_c{n}" for n in range(len(draw.carry))]
+    kept += [] if draw.first_row is None else ["xls_r"]
     return [
         "WITH entrants AS (",
         f"  SELECT {', '.join(cols)}",
@@ -392,6 +400,7 @@ def _grouped(draw: TicketSQL, e: _Engine) -> list[str]:
         return []
     held = "count(*)" if draw.weights is None else f"CAST(sum(xls_w) AS {e.integer})"
     cols = ["xls_id", f"{held} AS xls_w"]
+    cols += [f"arg_min(xls_c{n}, xls_r) AS xls_c{n}" for n in range(len(draw.carry))]
     if draw.strata is not None:
         why = _message(
             "xlshuffle: an ID is in two strata: with --one-entry-per-id all the rows of an ID "
@@ -407,15 +416,20 @@ def _grouped(draw: TicketSQL, e: _Engine) -> list[str]:
     ]
 
 
-def _tickets(draw: TicketSQL, e: _Engine) -> list[str]:
-    """The CTE ``tickets``: each entrant holding tickets, with the smallest of them."""
+def _ticket(draw: TicketSQL, e: _Engine) -> str:
+    """An entrant's ticket: the smallest of its tickets (Rivest's, by the engine's
+    function)."""
     prefix = ticket_prefix(draw.seed)
     if draw.rivest:
-        ticket = "xls_rivest(xls_id)"
-    elif not draw.weighed:
-        ticket = e.sha(f"'{prefix}0/' || xls_id")
-    else:
-        ticket = e.min_ticket(f"'{prefix}'", "xls_id")
+        return "xls_rivest(xls_id)"
+    if not draw.weighed:
+        return e.sha(f"'{prefix}0/' || xls_id")
+    return e.min_ticket(f"'{prefix}'", "xls_id")
+
+
+def _tickets(draw: TicketSQL, e: _Engine) -> list[str]:
+    """The CTE ``tickets``: each entrant holding tickets, with the smallest of them."""
+    ticket = _ticket(draw, e)
     source = "grouped" if draw.grouped else "checked"
     return [
         "tickets AS (",
@@ -540,8 +554,18 @@ def _checked_result(draw: TicketSQL, e: _Engine) -> list[str]:
         f"SELECT {', '.join(out)}",
         "FROM drawn JOIN counted ON drawn.xls_stratum = counted.xls_stratum",
         check,
-        f"ORDER BY {_order(e, 'drawn.xls_stratum', 'drawn.xls_ticket', 'drawn.xls_id')}",
+        f"ORDER BY {_strata_order(draw, e, 'drawn.xls_stratum')}"
+        + _order(e, "drawn.xls_ticket", "drawn.xls_id"),
     ]
+
+
+def _strata_order(draw: TicketSQL, e: _Engine, column: str) -> str:
+    """The ORDER BY's first key (and its comma): the strata in ``draw.strata_order``, or
+    by their labels' code points."""
+    if draw.strata_order is None:
+        return f"{column}{e.collate}, "
+    whens = " ".join(f"WHEN {e.chars(label)} THEN {n}" for n, label in enumerate(draw.strata_order))
+    return f"CASE {column} {whens} END, "
 
 
 def ticket_query(draw: TicketSQL, dialect: str) -> str:
@@ -585,6 +609,47 @@ def ticket_query(draw: TicketSQL, dialect: str) -> str:
         *_checked_result(draw, e),
     ]
     return "\n".join(lines) + "\n"
+
+
+def listing_query(draw: TicketSQL, dialect: str) -> str:
+    """The SQL query of every entrant of ``draw``'s table in draw order (what ``xlshuffle
+    tickets`` lists): ``xls_place`` (1-based, within its stratum), ``xls_id`` (the
+    canonical ID), ``xls_stratum`` (with strata), ``xls_w`` (the ticket count, with
+    weights or one entry per ID), ``xls_ticket``, then the carried columns; entrants
+    without a ticket (weight 0) left out, an ID on two rows refused (unless grouped)."""
+    e = _engine(dialect)
+    draw.check(counts=False)
+    partition = "PARTITION BY xls_stratum " if draw.strata is not None else ""
+    by = _order(e, "xls_ticket", "xls_id")
+    ticket = "xls_ticket"
+    if not draw.grouped:  # one ticket per ID: an ID twice is two entrants with one ticket
+        why = _message("xlshuffle: an ID is on two rows: give each entrant its own ID")
+        twice = "count(*) OVER (PARTITION BY xls_id) > 1"
+        ticket = f"CASE WHEN {twice} THEN {e.fail(why)} ELSE xls_ticket END"
+    held = ", xls_w" if draw.weighed else ""
+    source = "grouped" if draw.grouped else "checked"
+    stratum = _stratum(draw)
+    first = _strata_order(draw, e, "xls_stratum") if draw.strata is not None else ""
+    return (
+        "\n".join(
+            [
+                *_header(draw, dialect, "every entrant's place and ticket"),
+                *_checked(draw, e, dialect)[:-1],
+                "),",
+                *_grouped(draw, e),
+                "tickets AS (",
+                f"  SELECT xls_id{stratum}{held}, {_ticket(draw, e)} AS xls_ticket"
+                + _carried(draw),
+                f"  FROM {source}" + ("" if not draw.weighed else "\n  WHERE xls_w > 0"),
+                ")",
+                f"SELECT row_number() OVER ({partition}ORDER BY {by}) AS xls_place, xls_id"
+                f"{stratum}{held}, {ticket} AS xls_ticket{_carried(draw)}",
+                "FROM tickets",
+                f"ORDER BY {first}{by}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def population_query(draw: TicketSQL, dialect: str, *, count: bool = False) -> str:
