@@ -1889,6 +1889,8 @@ LOCKED: dict[str, dict[str, Any]] = {
     "raffle": {"k": 2, "reserves": 2, "tickets": 1},
     "raffle-random": {"k": 3, "reserves": 0},
     "teams": {"k": 3, "balance": [1]},
+    "tickets": {"k": 2, "reserves": 1, "ids": 0},
+    "tickets-weighted": {"k": 3, "reserves": 0, "ids": 0, "tickets": 2},
 }
 
 
@@ -1910,6 +1912,9 @@ def locked_draw(
     mode = mode.split("-")[0]
     tickets = options.pop("tickets", None)
     balance = options.pop("balance", None)
+    ids = options.get("ids")
+    if mode == "tickets":  # whole ticket counts: the people's notes
+        people = [[row[0], row[1], i % 3] for i, row in enumerate(people)]
     if balance is None:
         output = plan(mode, people, seed, **options, tickets=tickets)
     else:  # as the teams draw-and-lock writes it: GROUPS with balance, right of the selection
@@ -1937,8 +1942,14 @@ def locked_draw(
         k=options.get("k"),
         hands=options.get("hands"),
         reserves=options.get("reserves"),
-        tickets=None if tickets is None else f"B2:B{len(people) + 1}",
-        options="" if balance is None else "balance " + ", ".join("ABC"[c] for c in balance),
+        tickets=None if tickets is None else f"{'ABC'[tickets]}2:{'ABC'[tickets]}{len(people) + 1}",
+        options=(
+            f"ids {'ABC'[ids]}2:{'ABC'[ids]}{len(people) + 1}"
+            if ids is not None
+            else ""
+            if balance is None
+            else "balance " + ", ".join("ABC"[c] for c in balance)
+        ),
     )
     wb = openpyxl.Workbook()
     ws = wb.active

@@ -37,6 +37,7 @@ __all__ = [
     "deal_cards",
     "draw_committed",
     "draw_raffle",
+    "draw_tickets",
     "draw_winners",
     "restore_last_draw",
     "shuffle_rows",
@@ -78,6 +79,14 @@ def draw_winners(book: xw.Book, k: int = 1) -> None:
 def draw_raffle(book: xw.Book, k: int = 1, reserves: int = 0, tickets: str = "Tickets") -> None:
     """Draws k winners and the reserves of the selected rows by their tickets column."""
     _report(_run("draw raffle", lock.draw_raffle, book, k, reserves, tickets))
+
+
+@xw.script(name="xlshuffle: draw by each row's own ticket (a ticket draw)")
+def draw_tickets(
+    book: xw.Book, k: int = 1, reserves: int = 0, ids: str = "", tickets: str = ""
+) -> None:
+    """Draws k winners and the reserves of the selected rows by each row's own ticket."""
+    _report(_run("draw tickets", lock.draw_tickets, book, k, reserves, ids, tickets))
 
 
 @xw.script(name="xlshuffle: deal from the selected cards")

@@ -32,6 +32,7 @@ __all__ = [
     "deal_cards",
     "draw_committed",
     "draw_raffle",
+    "draw_tickets",
     "draw_winners",
     "restore_last_draw",
     "shuffle_rows",
@@ -79,6 +80,12 @@ def draw_winners(k: Any = 1) -> Any:
 def draw_raffle(k: Any = 1, reserves: Any = 0, tickets: Any = "Tickets") -> Any:
     """Draws k winners and the reserves of the selected rows by their tickets column."""
     _run("draw raffle", lock.draw_raffle, k, reserves, tickets)
+
+
+@_sub
+def draw_tickets(k: Any = 1, reserves: Any = 0, ids: Any = "", tickets: Any = "") -> Any:
+    """Draws k winners and the reserves of the selected rows by each row's own ticket."""
+    _run("draw tickets", lock.draw_tickets, k, reserves, ids, tickets)
 
 
 @_sub

@@ -190,11 +190,12 @@ def beside(sheet: Any, rng: Any, height: int, width: int) -> Any:
     return target
 
 
-def ticket_column(sheet: Any, rng: Any, given: str) -> int | None:
+def ticket_column(sheet: Any, rng: Any, given: str, argument: str = "tickets") -> int | None:
     """The sheet column (1-based) of a raffle's tickets: the selected column headed
     ``given`` in the row above the selection (case and spaces around it ignored), else
     the selected column whose letters ``given`` is; None for an empty ``given`` (every
-    row one ticket). Anything else is refused, saying what the header row holds."""
+    row one ticket). Anything else is refused, saying what the header row holds, the
+    message naming ``argument`` (``tickets``, or ``ids`` for a ticket draw's IDs)."""
     text = given.strip()
     if not text:
         return None
@@ -206,8 +207,8 @@ def ticket_column(sheet: Any, rng: Any, given: str) -> int | None:
         found = [j for j, head in enumerate(heads) if head.casefold() == text.casefold()]
         if len(found) > 1:
             raise OptionError(
-                f"tickets: {len(found)} selected columns are headed {text!r} in row "
-                f"{rng.row - 1}: name the tickets column by its letter instead"
+                f"{argument}: {len(found)} selected columns are headed {text!r} in row "
+                f"{rng.row - 1}: name the {argument} column by its letter instead"
             )
         if found:
             return int(left + found[0])
@@ -216,14 +217,15 @@ def ticket_column(sheet: Any, rng: Any, given: str) -> int | None:
         if left <= column < left + width:
             return column
         raise OptionError(
-            f"tickets: column {text.upper()} is not in the selection {a1(rng)}: select the "
-            "tickets column with the list, or name a selected column"
+            f"{argument}: column {text.upper()} is not in the selection {a1(rng)}: select the "
+            f"{argument} column with the list, or name a selected column"
         )
     shown = ", ".join(repr(h) for h in heads if h)[:120] or "nothing"
     raise OptionError(
-        f"tickets: no selected column is headed {text!r} (the row above the selection "
-        f"holds {shown}): name the tickets column by its header or its letter, or leave "
-        "tickets empty for one ticket each"
+        f"{argument}: no selected column is headed {text!r} (the row above the selection "
+        f"holds {shown}): name the {argument} column by its header or its letter, or leave "
+        f"{argument} empty"
+        + (" for one ticket each" if argument == "tickets" else " for the first column")
     )
 
 
