@@ -178,8 +178,11 @@ def _census(
         key, head = "", "NULL AS xls_key, NULL, NULL"
     size = "count(DISTINCT xls_canon)" if grouped else "count(*)"
     sql = [f"SELECT {head}, count(*), min(xls_row) FILTER ({keep}), {size} FILTER ({keep})"]
-    sql.append(", list(xls_row ORDER BY xls_row) FILTER (WHERE xls_out)")
-    sql.append(", list(DISTINCT xls_canon) FILTER (WHERE xls_out)")
+    if excluding is None:  # nothing left out: no canonical ID computed for every row
+        sql.append(", NULL, NULL")
+    else:
+        sql.append(", list(xls_row) FILTER (WHERE xls_out)")
+        sql.append(", list(DISTINCT xls_canon) FILTER (WHERE xls_out)")
     params: dict[str, object] = {}
     if won is not None:
         # a drawn row by its ID as read (one row each), or grouped by its canonical ID
@@ -193,7 +196,9 @@ def _census(
         )
         idx = cols["id"].index
         params["ids"] = [w.id if grouped else str(w.values[idx]) for w in won]
-    inner = f"(SELECT *, {canon} AS xls_canon, {out} AS xls_out FROM {src.numbered()}) t"
+    needed = grouped or excluding is not None  # the canonical ID, only when it is read
+    canonical = f", {canon} AS xls_canon" if needed else ""
+    inner = f"(SELECT *{canonical}, {out} AS xls_out FROM {src.numbered()}) t"
     group = f" GROUP BY {key}" if key else ""
     found: dict[str, tuple[int, tuple[object, ...]]] = {}
     census = _Census(0, {}, [], [], set(), found)
