@@ -17,7 +17,7 @@ exclusion leaves out, and the place of the drawn rows (and, with one entry per I
 drawn entrant's first row and its fields), which need a row count that a CSV reader
 cannot give while it reads in parallel. With ``--total`` or ``--strata-counts`` a census
 of the strata comes first, since their sizes and labels make the counts. The input's
-SHA-256 is computed in a thread meanwhile.
+SHA-256 is computed in a thread beside the last census, which leaves a core free.
 """
 
 from __future__ import annotations
@@ -273,22 +273,24 @@ def _draw(
     opts.check()
     _refuse_unsupported(request)
     digest: list[str] = []
+    con = connect()
+    src = open_source(con, request.src)
+    cols = src.columns(opts)
+    excluding = excluding_of(opts, recorded, 1 << 62)
+    canon = id_expression(src.name(cols["id"]), "duckdb")
+    table = src.reader
+    if excluding is not None:
+        excluding.prepare(con)
+        table = excluding.table(src, canon)
+    counts = None
+    if opts.total is not None or opts.counts is not None:
+        counts = _counts(src, opts, cols, _census(con, src, opts, cols, excluding, None))
+    won = _winners(con, src, opts, cols, request.seed.text, table, counts)
+    # the input's SHA-256 beside the census, which reads the file in one thread: the
+    # draw before it keeps every core busy
     hashing = threading.Thread(target=_file_sha256, args=(request.src, digest))
     hashing.start()
     try:
-        con = connect()
-        src = open_source(con, request.src)
-        cols = src.columns(opts)
-        excluding = excluding_of(opts, recorded, 1 << 62)
-        canon = id_expression(src.name(cols["id"]), "duckdb")
-        table = src.reader
-        if excluding is not None:
-            excluding.prepare(con)
-            table = excluding.table(src, canon)
-        counts = None
-        if opts.total is not None or opts.counts is not None:
-            counts = _counts(src, opts, cols, _census(con, src, opts, cols, excluding, None))
-        won = _winners(con, src, opts, cols, request.seed.text, table, counts)
         census = _census(con, src, opts, cols, excluding, won)
     finally:
         hashing.join()
