@@ -82,3 +82,21 @@ def test_refusals_come_before_any_file(tmp_path: Path, capsys: pytest.CaptureFix
     )
     assert code == 1 and "two rows" in err and err.count("\n") == 1
     assert not (tmp_path / "o.csv").exists()
+    apart = save_csv(tmp_path / "s.csv", [["a", "N"], ["b", "S"], ["a", "S"]], head=["ID", "R"])
+    code, _, err = run(
+        capsys,
+        "tickets",
+        apart,
+        "--id",
+        "ID",
+        "--seed",
+        "1",
+        "--strata",
+        "R",
+        "--engine",
+        "duckdb",
+        "-o",
+        "o.csv",
+    )
+    assert code == 1 and "two rows" in err and err.count("\n") == 1
+    assert not (tmp_path / "o.csv").exists()

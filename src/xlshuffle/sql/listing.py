@@ -13,6 +13,7 @@ strata's order (as first seen) and labels come from a census of the file first.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..common.request import DrawRequest, SampleOptions
 from ..draw.errors import ListError, OptionError
@@ -40,7 +41,7 @@ def file_listing(request: DrawRequest) -> Iterator[list[object]]:
     if not isinstance(asked, SampleOptions) or asked.draw is None or not asked.draw.tickets:
         raise OptionError("a ticket listing takes a sample request with a ticket method")
     opts = asked.draw
-    con = connect()
+    con = connect(spill=True)  # the whole file sorted: bounded memory, spilled to disk
     src = open_source(con, request.src)
     cols = src.columns(opts)
     seed = request.seed.text
@@ -85,18 +86,40 @@ def file_listing(request: DrawRequest) -> Iterator[list[object]]:
     yield [*head, TICKET_LABEL]
     try:
         result = con.execute(listing_query(draw, "duckdb"))
-        while batch := result.fetchmany(_BATCH):
-            for row in batch:
-                place, at = row[0], 2
-                line: list[object] = [place, row[-1]]
-                if "strata" in cols:
-                    line.append(labels[row[at]])
-                    at += 1
-                if weighed:
-                    line.append(row[at])
-                    at += 1
-                yield [*line, row[at]]
     except Exception as exc:  # duckdb.Error, raised by the query's refusals
-        text = str(exc)
-        why = text[text.index("xlshuffle: ") + 11 :] if "xlshuffle: " in text else text
-        raise ListError(f"{request.src}: {why}") from None
+        raise ListError(f"{request.src}: {_reason(exc)}") from None
+    strata = labels if "strata" in cols else None
+    last = None
+    for row in _fetched(result, request.src):
+        if not grouped and row[1] == last:  # one ID, one ticket: its rows are neighbours
+            raise ListError(
+                f"{request.src}: the ID {last!r} is on two rows: a ticket belongs to one "
+                "entrant (give each row its own ID, or ask for one entry per ID)"
+            )
+        last = row[1]
+        line: list[object] = [row[0], row[-1]]  # the place, the ID as the file writes it
+        at = 2
+        if strata is not None:
+            line.append(strata[row[at]])
+            at += 1
+        if weighed:
+            line.append(row[at])
+            at += 1
+        yield [*line, row[at]]
+
+
+def _fetched(result: Any, src: str) -> Iterator[tuple[Any, ...]]:
+    """The query's rows, a batch at a time."""
+    while True:
+        try:
+            batch = result.fetchmany(_BATCH)
+        except Exception as exc:  # duckdb.Error, raised by the query's refusals
+            raise ListError(f"{src}: {_reason(exc)}") from None
+        if not batch:
+            return
+        yield from batch
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc)
+    return text[text.index("xlshuffle: ") + 11 :] if "xlshuffle: " in text else text

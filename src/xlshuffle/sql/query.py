@@ -283,9 +283,7 @@ def _canonical(e: _Engine, column: str, dialect: str, *, strip: bool = True) -> 
         # NFC and the trim (the costly part, over every row) are skipped. Texts compare by
         # their bytes: ">= '!'" reads the first byte; left() and right() would read
         # grapheme clusters, at a third of the cost of a ticket's SHA-256
-        fast = (
-            f"strlen({text}) = length({text}) AND {text} >= '!' AND substr({text}, -1) > ' '"
-        )
+        fast = f"strlen({text}) = length({text}) AND {text} >= '!' AND substr({text}, -1) > ' '"
         slow = e.trim(f"nfc_normalize({text})", e.chars(WHITESPACE))
         return f"CASE WHEN {fast} THEN {text} ELSE {slow} END"
     normal = text if e.nfc is None else e.nfc(text)
@@ -618,13 +616,17 @@ def listing_query(draw: TicketSQL, dialect: str) -> str:
     tickets`` lists): ``xls_place`` (1-based, within its stratum), ``xls_id`` (the
     canonical ID), ``xls_stratum`` (with strata), ``xls_w`` (the ticket count, with
     weights or one entry per ID), ``xls_ticket``, then the carried columns; entrants
-    without a ticket (weight 0) left out, an ID on two rows refused (unless grouped)."""
+    without a ticket (weight 0) left out. An ID on two rows (unless grouped) is refused
+    with strata; without, its rows come one after the other (one ID, one ticket) and the
+    caller refuses them as they stream (a check of every row would cost another sort)."""
     e = _engine(dialect)
     draw.check(counts=False)
     partition = "PARTITION BY xls_stratum " if draw.strata is not None else ""
     by = _order(e, "xls_ticket", "xls_id")
     ticket = "xls_ticket"
-    if not draw.grouped:  # one ticket per ID: an ID twice is two entrants with one ticket
+    if not draw.grouped and draw.strata is not None:
+        # an ID on two rows has one ticket: without strata its rows are next to each other
+        # in the order, where the caller sees them; with strata they may not be
         why = _message("xlshuffle: an ID is on two rows: give each entrant its own ID")
         twice = "count(*) OVER (PARTITION BY xls_id) > 1"
         ticket = f"CASE WHEN {twice} THEN {e.fail(why)} ELSE xls_ticket END"
@@ -654,12 +656,16 @@ def listing_query(draw: TicketSQL, dialect: str) -> str:
     )
 
 
-def population_query(draw: TicketSQL, dialect: str, *, count: bool = False) -> str:
+def population_query(
+    draw: TicketSQL, dialect: str, *, count: bool = False, lines: bool = False
+) -> str:
     """The SQL query of the population digest of ``draw``'s table (section 18, step 5):
     one row, ``population_sha256``, the SHA-256 of the entrants' lines (the canonical ID,
     and with weights a tab and the ticket count) sorted by code point and joined by line
     feeds; ``draw.grouped`` (one entry per ID): each distinct ID once, with the tickets of
-    all its rows. ``count`` adds ``population_entrants``, how many lines. The whole sorted
+    all its rows. ``count`` adds ``population_entrants``, how many lines; ``lines`` gives
+    the sorted lines themselves, one row each, for an engine that hashes them as they
+    stream (``xls_line``, in code point order). The whole sorted
     list is one text in the engine: BigQuery caps a text at about 100 MB, so there it fits
     tables of a few million entrants."""
     e = _engine(dialect)
@@ -679,6 +685,19 @@ def population_query(draw: TicketSQL, dialect: str, *, count: bool = False) -> s
         ctes = [*ctes[:-1], "),", *_grouped(draw, e)]
         ctes[-1] = ")"
     entrants = ", count(*) AS population_entrants" if count else ""
+    source = "grouped" if draw.grouped else "checked"
+    if lines:
+        return (
+            "\n".join(
+                [
+                    *_header(draw, dialect, what),
+                    *ctes,
+                    f"SELECT {line} AS xls_line FROM {source}",
+                    f"ORDER BY xls_line{e.collate}",
+                ]
+            )
+            + "\n"
+        )
     return (
         "\n".join(
             [

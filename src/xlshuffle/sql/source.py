@@ -10,6 +10,7 @@ duckdb is imported when a connection is made (the ``duckdb`` extra).
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,16 @@ from ..draw.errors import ListError, OptionError
 from ..tabledraw.entrants import Column, find_column
 from ..tabledraw.raffle_options import DrawOptions
 
-__all__ = ["Connection", "Source", "connect", "is_table_file", "literal", "open_source", "quoted"]
+__all__ = [
+    "SPILL_LIMIT",
+    "Connection",
+    "Source",
+    "connect",
+    "is_table_file",
+    "literal",
+    "open_source",
+    "quoted",
+]
 
 _PARQUET = (".parquet", ".parq")
 #: A DuckDB connection (Connection; not named, so that importing this module
@@ -41,12 +51,23 @@ def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def connect() -> Connection:
-    """A new in-memory DuckDB connection, its progress bar off."""
+#: The memory a pass that sorts every row may hold before it spills to disk.
+SPILL_LIMIT = "512MB"
+
+
+def connect(*, spill: bool = False) -> Connection:
+    """A new in-memory DuckDB connection, its progress bar off; ``spill``: for a pass that
+    sorts every row, held to :data:`SPILL_LIMIT` of memory, the rest spilled to a
+    temporary folder DuckDB makes and removes (by default DuckDB holds up to 80% of the
+    machine's memory before it spills)."""
     import duckdb
 
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
+    if spill:
+        folder = os.path.join(tempfile.gettempdir(), f"xlshuffle-duckdb-{os.getpid()}")
+        con.execute(f"SET memory_limit = {literal(SPILL_LIMIT)}")
+        con.execute(f"SET temp_directory = {literal(folder)}")
     return con
 
 
