@@ -15,7 +15,9 @@ set, from ``wait4``) are taken:
   LIMIT K`` over the same file, in the same run.
 
 Printed: both figures and their ratio (targets: within 1.5x of the floor, under 1 GB at
-10^8). With ``--spark``, the query ``xlshuffle sql --dialect spark`` prints is also run
+10^8), and each child's CPU seconds (user and system, every thread): on a machine other
+work shares, the CPU ratio is the steadier figure, since wall times then swing with the
+load. With ``--spark``, the query ``xlshuffle sql --dialect spark`` prints is also run
 on a local Spark session (``local[2]``) over the smallest size's file: the session's start,
 and the query's time. No figure is asserted anywhere.
 """
@@ -83,8 +85,9 @@ def _make(folder: str, n: int, fmt: str) -> str:
     return path
 
 
-def _child(argv: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak resident MB of one child process (its output discarded)."""
+def _child(argv: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, peak resident MB and CPU seconds of one child process (its output
+    discarded)."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -92,7 +95,7 @@ def _child(argv: list[str]) -> tuple[float, float]:
     err = proc.stderr.read().decode() if proc.stderr else ""
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{argv[:4]} failed: {err}")
-    return wall, usage.ru_maxrss / 1024  # KB on Linux
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime  # KB on Linux
 
 
 def main() -> int:
@@ -112,7 +115,10 @@ def main() -> int:
     )
     prefix = ticket_prefix("bench")
     threads = "" if args.threads is None else f'con.execute("SET threads = {args.threads}")'
-    print(f"{'file':<28} {'command s':>9} {'MB':>6} {'bare s':>7} {'MB':>6} {'ratio':>6}")
+    print(
+        f"{'file':<28} {'command s':>9} {'MB':>6} {'bare s':>7} {'MB':>6} {'ratio':>6} "
+        f"{'cpu s':>6} {'bare':>6} {'ratio':>6}"
+    )
     for n in sizes:
         for fmt in args.formats.split(","):
             t0 = time.perf_counter()
@@ -130,12 +136,13 @@ def main() -> int:
                 f"ORDER BY t LIMIT {args.k}"
             )
             bare = [sys.executable, "-c", BARE.format(threads=threads), bare_sql]
-            wall, mem = _child(command)
-            bwall, bmem = _child(bare)
+            wall, mem, cpu = _child(command)
+            bwall, bmem, bcpu = _child(bare)
             name = f"{n:.0e} {fmt} ({size_mb:,.0f} MB)"
             print(
                 f"{name:<28} {wall:9.1f} {mem:6.0f} {bwall:7.1f} {bmem:6.0f} "
-                f"{wall / bwall:5.2f}x  (file made in {made:.0f} s)",
+                f"{wall / bwall:5.2f}x {cpu:6.1f} {bcpu:6.1f} {cpu / bcpu:5.2f}x  "
+                f"(file made in {made:.0f} s)",
                 flush=True,
             )
     if args.spark:

@@ -1889,6 +1889,8 @@ LOCKED: dict[str, dict[str, Any]] = {
     "raffle": {"k": 2, "reserves": 2, "tickets": 1},
     "raffle-random": {"k": 3, "reserves": 0},
     "teams": {"k": 3, "balance": [1]},
+    "tickets": {"k": 2, "reserves": 1, "ids": 0},
+    "tickets-weighted": {"k": 3, "reserves": 0, "ids": 0, "tickets": 2},
 }
 
 
@@ -1910,6 +1912,9 @@ def locked_draw(
     mode = mode.split("-")[0]
     tickets = options.pop("tickets", None)
     balance = options.pop("balance", None)
+    ids = options.get("ids")
+    if mode == "tickets":  # whole ticket counts: the people's notes
+        people = [[row[0], row[1], i % 3] for i, row in enumerate(people)]
     if balance is None:
         output = plan(mode, people, seed, **options, tickets=tickets)
     else:  # as the teams draw-and-lock writes it: GROUPS with balance, right of the selection
@@ -1937,8 +1942,14 @@ def locked_draw(
         k=options.get("k"),
         hands=options.get("hands"),
         reserves=options.get("reserves"),
-        tickets=None if tickets is None else f"B2:B{len(people) + 1}",
-        options="" if balance is None else "balance " + ", ".join("ABC"[c] for c in balance),
+        tickets=None if tickets is None else f"{'ABC'[tickets]}2:{'ABC'[tickets]}{len(people) + 1}",
+        options=(
+            f"ids {'ABC'[ids]}2:{'ABC'[ids]}{len(people) + 1}"
+            if ids is not None
+            else ""
+            if balance is None
+            else "balance " + ", ".join("ABC"[c] for c in balance)
+        ),
     )
     wb = openpyxl.Workbook()
     ws = wb.active
@@ -2886,3 +2897,124 @@ def test_node_runs_the_protocols_vectors_and_the_readers() -> None:
     )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "# fail 0" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-k", "3", "--method", "ticket", "--id", "id", "--reserves", "1"],
+        ["-k", "2", "--method", "rivest", "--id", "id", "--exclude", "excluded.txt"],
+        ["-k", "1", "--method", "ticket", "--id", "site", "--one-entry-per-id"],
+        ["--total", "4", "--strata", "site", "--method", "ticket", "--id", "id"],
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_duckdb_records_verify(page: Any, work: Path, options: list[str]) -> None:
+    """A record of the DuckDB engine (target.engine) is a list engine's record: the page
+    draws it again, and says DuckDB drew it; from a Parquet file, it says it cannot."""
+    pytest.importorskip("duckdb")
+    cli(
+        "sample",
+        "draws.csv",
+        *options,
+        "--seed",
+        "fair",
+        "--engine",
+        "duckdb",
+        "-o",
+        "out.csv",
+        "--record",
+        "r.json",
+        cwd=work,
+    )
+    record = (work / "r.json").read_text(encoding="utf-8")
+    files = [work / "draws.csv", work / "out.csv"]
+    files += [work / "excluded.txt"] if "--exclude" in options else []
+    result = verify(page, record, *files)
+    assert result["verified"], result["message"]
+    assert "DuckDB drew it" in result["message"]
+    changed = json.loads(record)
+    changed["target"]["engine"] = "spark"
+    result = verify(page, json.dumps(changed), *files)
+    assert not result["verified"] and not result["supported"]
+    changed["target"]["engine"], changed["target"]["delimiter"] = "duckdb", None
+    result = verify(page, json.dumps(changed), *files)
+    assert not result["supported"] and "Parquet" in result["message"]
+
+
+@pytest.mark.slow
+def test_a_committed_ticket_draws_population_is_checked(page: Any, work: Path) -> None:
+    from xlshuffle.draw.commit import commit_seed, commitment_sha256
+
+    cli(
+        "commit",
+        "draws.csv",
+        "-k",
+        "2",
+        "--method",
+        "ticket",
+        "--id",
+        "id",
+        "--weights",
+        "tickets",
+        "--weight-scale",
+        "2",
+        "--beacon",
+        "dice",
+        "-o",
+        "c.json",
+        cwd=work,
+    )
+    cli(
+        "draw",
+        "c.json",
+        "draws.csv",
+        "--reveal",
+        "4 2",
+        "--record",
+        "r.json",
+        "-o",
+        "out.csv",
+        "--engine",
+        "duckdb",
+        cwd=work,
+    )
+    record = json.loads((work / "r.json").read_text(encoding="utf-8"))
+    assert record["commitment"]["body"]["population"]["entrants"] == 10
+    result = verify(page, json.dumps(record), work / "draws.csv", work / "out.csv")
+    assert result["verified"], result["message"]
+    assert "the committed population" in result["message"]
+    # another population, re-hashed, and the draw made again with the seed it gives, as a
+    # forger would: everything holds but the population
+    body = record["commitment"]["body"]
+    body["population"] = {"sha256": "0" * 64, "entrants": 10}
+    forged = commitment_sha256(body)
+    seed = commit_seed(forged, ["4 2"])
+    cli(
+        "sample",
+        "draws.csv",
+        "-k",
+        "2",
+        "--method",
+        "ticket",
+        "--id",
+        "id",
+        "--weights",
+        "tickets",
+        "--weight-scale",
+        "2",
+        "--seed",
+        seed,
+        "--exact-seed",
+        "-o",
+        "f.csv",
+        "--record",
+        "f.json",
+        cwd=work,
+    )
+    again = json.loads((work / "f.json").read_text(encoding="utf-8"))
+    again["commitment"] = {"body": body, "sha256": forged, "salt": None}
+    again["reveal"] = ["4 2"]
+    result = verify(page, json.dumps(again), work / "draws.csv", work / "f.csv")
+    assert not result["verified"] and "not the committed population" in result["message"]

@@ -23,6 +23,13 @@ ROWS: list[list[object]] = [
 ]
 
 
+# one row per purchase: an ID on several rows (of one region), weights in halves
+PURCHASES: list[list[object]] = [
+    [f"P-{i % 9}", f"buy{i}", ["North", "South", "East"][i % 9 % 3], ["1", "0.5", "2"][i % 3]]
+    for i in range(40)
+] + [[" P-1", "pad", "South", "1"], ["P-9\u00a0", "nbsp", "North", "1.5"]]
+
+
 # The draws asked for, as `xlshuffle sample` options and as TicketSQL fields.
 DRAWS: dict[str, tuple[tuple[object, ...], dict[str, Any]]] = {
     "k": (("-k", 5), {"k": 5}),

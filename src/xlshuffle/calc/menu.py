@@ -71,6 +71,17 @@ COMMANDS = (
         ),
     ),
     Command(
+        "draw_tickets",
+        "Draw by each row's own ticket, with reserves...",
+        lock.draw_tickets,
+        (
+            _K,
+            Field("reserves", "Reserves", "0"),
+            Field("ids", "ID column (empty: the first)", ""),
+            Field("tickets", "Tickets column (empty: one each)", ""),
+        ),
+    ),
+    Command(
         "draw_prizes",
         "Draw the prizes of a prize table...",
         lock.draw_prizes,

@@ -107,13 +107,20 @@ def register(subparsers: Any) -> None:
             help=f"where the file the commitment pinned for {option} is (default: beside the "
             "commitment, or here); refused unless its SHA-256 is the pinned one",
         )
+    p.add_argument(
+        "--engine",
+        choices=["memory", "duckdb"],
+        default="memory",
+        help="what reads the list, as sample's --engine: duckdb for a committed ticket draw "
+        "on a CSV/TSV list of any size (the draw is the same)",
+    )
     p.add_argument("--as", dest="as_draw", help=argparse.SUPPRESS)  # sample --commitment
     p.set_defaults(func=_cmd_draw)
 
 
 # what `sample|shuffle|groups --commitment C.json` takes besides, each with a value: the
 # draw's other options are the committed ones
-_DRAW_OPTIONS = ("--reveal", "-o", "--output", "--record", "--salt", *SIDE_OPTIONS)
+_DRAW_OPTIONS = ("--reveal", "-o", "--output", "--record", "--salt", "--engine", *SIDE_OPTIONS)
 
 
 def add_committed_options(p: argparse.ArgumentParser) -> None:
@@ -285,7 +292,7 @@ def _cmd_draw(args: argparse.Namespace) -> int:
     given = {o: getattr(args, o[2:].replace("-", "_")) for o in SIDE_OPTIONS}
     located: dict[str, str] = {o: path for o, path in given.items() if path is not None}
     request = commitment.committed_request(made, args.commitment, src, located)
-    request = request.replace(output=Output(path=args.output))
+    request = request.replace(output=Output(path=args.output), engine=args.engine)
     out = io.BytesIO()
     result = commitment.draw(request, made, args.reveal, salt=salt, out=out)
     record = result.record

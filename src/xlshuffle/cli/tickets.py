@@ -10,10 +10,12 @@ entrant can find their own ticket, which depends only on the seed and their ID.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
+from collections.abc import Iterator
 from typing import Any
 
-from ..common.files import write_atomically
+from ..common.files import atomic_writer
 from ..common.request import DrawRequest, Output, Region, SampleOptions, SideFile
 from ..common.targets import check_writable
 from ..filedraw.sidefiles import read_excluded
@@ -71,7 +73,32 @@ def register(subparsers: Any) -> None:
         help="the first row is a header (default: on, off for --range)",
     )
     p.add_argument("--keep-blank-rows", action="store_true", help="blank rows are no entrants")
+    p.add_argument(
+        "--engine",
+        choices=["memory", "duckdb"],
+        default="memory",
+        help="what reads the file: memory (default) or duckdb, for a CSV/TSV list of any size, "
+        "streamed (pip install 'xlshuffle[duckdb]'); Parquet files always take duckdb. The "
+        "listing is the same",
+    )
     p.set_defaults(func=cmd_tickets)
+
+
+_BATCH = 10_000
+
+
+def _chunks(rows: Iterator[list[object]], delimiter: str, written: list[int]) -> Iterator[bytes]:
+    """The listing's CSV text, a batch of rows at a time (the header's batch first);
+    ``written[0]`` counts the entrants' rows."""
+    batch = [next(rows)]
+    for row in rows:
+        batch.append(row)
+        if len(batch) == _BATCH:
+            written[0] += len(batch)
+            yield csv_text(batch, delimiter).encode("utf-8")
+            batch = []
+    written[0] += len(batch)
+    yield csv_text(batch, delimiter).encode("utf-8")
 
 
 def cmd_tickets(args: argparse.Namespace) -> int:
@@ -106,12 +133,30 @@ def cmd_tickets(args: argparse.Namespace) -> int:
         output=Output(dry_run=True),
         side_files=sides,
     )
-    table = ticket_list(request)
-    text = csv_text(table, delimiter_for(args.output or "out.csv"))
-    if args.output:
-        write_atomically(args.output, text.encode("utf-8"))
-        print(f"{args.input} -> {args.output}: {len(table) - 1} entrants' tickets, seed {seed}")
+    from ..sql.source import is_table_file
+
+    delimiter = delimiter_for(args.output or "out.csv")
+    if args.engine == "duckdb" or is_table_file(args.input):
+        if request.region.workbook_only() or args.header is False:
+            raise UsageError(
+                "--engine duckdb reads a CSV/TSV list with a header row, or a Parquet file: "
+                "leave out the workbook's options and --no-header"
+            )
+        from ..sql.listing import file_listing
+
+        rows = file_listing(request)
     else:
-        sys.stdout.write(text)
+        rows = iter(ticket_list(request))
+    written = [-1]  # the header is no entrant
+    chunks = _chunks(rows, delimiter, written)
+    if args.output:
+        first = next(chunks)  # the refusals come before any file is written
+        with atomic_writer(args.output) as fh:
+            for chunk in itertools.chain([first], chunks):
+                fh.write(chunk)
+        print(f"{args.input} -> {args.output}: {written[0]} entrants' tickets, seed {seed}")
+    else:
+        for chunk in chunks:
+            sys.stdout.write(chunk.decode("utf-8"))
     seed_note(seed, sys.stderr)
     return 0

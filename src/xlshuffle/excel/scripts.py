@@ -38,6 +38,7 @@ __all__ = [
     "draw_committed",
     "draw_prizes",
     "draw_raffle",
+    "draw_tickets",
     "draw_winners",
     "replace_winner",
     "restore_last_draw",
@@ -100,6 +101,14 @@ def replace_winner(book: xw.Book, winner: str = "", reason: str = "", ids: str =
         f"place{prize} goes to {done.given_to}, reserve {done.reserve}; written to "
         f"{done.sheet}!{done.output_address}, logged on the {lock.LOG_SHEET!r} sheet"
     )
+
+
+@xw.script(name="xlshuffle: draw by each row's own ticket (a ticket draw)")
+def draw_tickets(
+    book: xw.Book, k: int = 1, reserves: int = 0, ids: str = "", tickets: str = ""
+) -> None:
+    """Draws k winners and the reserves of the selected rows by each row's own ticket."""
+    _report(_run("draw tickets", lock.draw_tickets, book, k, reserves, ids, tickets))
 
 
 @xw.script(name="xlshuffle: deal from the selected cards")

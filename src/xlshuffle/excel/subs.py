@@ -33,6 +33,7 @@ __all__ = [
     "draw_committed",
     "draw_prizes",
     "draw_raffle",
+    "draw_tickets",
     "draw_winners",
     "replace_winner",
     "restore_last_draw",
@@ -93,6 +94,12 @@ def draw_prizes(prizes: Any = "Prizes", tickets: Any = "Tickets", ids: Any = "")
 def replace_winner(winner: Any = "", reason: Any = "", ids: Any = "") -> Any:
     """Gives a winner's place in the locked raffle or prize draw to the next reserve."""
     _run("replace winner", lock.replace_winner, winner, reason, ids)
+
+
+@_sub
+def draw_tickets(k: Any = 1, reserves: Any = 0, ids: Any = "", tickets: Any = "") -> Any:
+    """Draws k winners and the reserves of the selected rows by each row's own ticket."""
+    _run("draw tickets", lock.draw_tickets, k, reserves, ids, tickets)
 
 
 @_sub

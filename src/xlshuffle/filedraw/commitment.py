@@ -40,12 +40,14 @@ from ..draw.protocol import PROTOCOL
 from ..draw.seed import Seed
 from .legacy import SIDE_OPTIONS, legacy_request
 from .pins import pin_problems, pins, side_files
+from .population import population_of
 from .run import DrawResult, run
 from .sidefiles import read_excluded
 
 __all__ = [
     "Commitment",
     "check_list",
+    "check_population",
     "check_record",
     "check_rows",
     "commit",
@@ -146,6 +148,32 @@ def rows_of(src: str, record: dict[str, Any]) -> list[list[str]]:
     return record_rows(src, DrawRecord.from_dict(record))
 
 
+def _streamed(record: dict[str, Any]) -> bool:
+    """Whether the draw ``record`` states read its list through DuckDB: a list of any
+    size, digested as it streams, with no entrant hashes."""
+    return (record.get("target") or {}).get("engine") == "duckdb"
+
+
+def _listed(src: str, record: dict[str, Any]) -> tuple[str, int, list[list[str]] | None]:
+    """The list digest of the rows the draw ``record`` read from ``src``, the number of
+    its data rows, and the rows themselves (None when the list was streamed)."""
+    if not _streamed(record):
+        rows = rows_of(src, record)
+        return rows_sha256(rows), len(rows) - (1 if record["header"] else 0), rows
+    from ..sql.source import is_table_file
+
+    if is_table_file(src):
+        raise OptionError(
+            f"{src}: a commitment digests a list's rows as texts, which a Parquet file does "
+            "not have: save it as CSV (DuckDB: COPY (FROM 'file.parquet') TO 'file.csv') and "
+            "commit to that"
+        )
+    from ..lists.raffle import list_digest
+
+    digest, n = list_digest(src, header=bool(record["header"]))
+    return digest, n, None
+
+
 def _entrants(rows: list[list[str]], header: bool, salt: str) -> list[str]:
     return sorted(entrant_sha256(salt, row) for row in rows[1 if header else 0 :])
 
@@ -166,31 +194,57 @@ def check_list(
     request: DrawRequest, commitment: Commitment, salt: str | None, seed: Seed = _DRY_SEED
 ) -> dict[str, Any]:
     """Refuse ``request.src`` unless its rows are the committed ones (and the salt the
-    committed entrant hashes'); the dry run's record with ``seed``."""
+    committed entrant hashes', and its entrants the committed population); the dry run's
+    record with ``seed``."""
     record = dry_run(request, seed)
     check_rows(request.src, record, commitment, salt)
+    check_population(request, commitment)
     return record
+
+
+def check_population(request: DrawRequest, commitment: Commitment) -> None:
+    """Refuse ``request``'s file unless its entrants have the population digest the
+    commitment holds (a ticket draw's, section 18; nothing to check without one)."""
+    held = commitment.body.get("population")
+    if held is None:
+        return
+    got = population_of(request)
+    if got != held:
+        digest = (
+            "none"
+            if got is None
+            else f"{got['entrants']} entrants digest to {got['sha256'][:16]}..."
+        )
+        raise ListError(
+            f"{request.src}: not the committed population: its {digest}, the commitment's "
+            f"{held.get('entrants')} to {str(held.get('sha256'))[:16]}...: draw from the list "
+            "as it was committed"
+        )
 
 
 def check_rows(src: str, record: dict[str, Any], commitment: Commitment, salt: str | None) -> None:
     """Refuse ``src`` unless the rows the draw ``record`` read from it are the committed
     ones (and the salt gives the committed entrant hashes)."""
-    rows = rows_of(src, record)
+    digest, count, rows = _listed(src, record)
     listed = commitment.body["list"]
-    if rows_sha256(rows) != listed["sha256"]:
-        header = bool(record["header"])
+    if digest != listed["sha256"]:
         raise ListError(
-            f"{src}: not the committed list: its {len(rows) - header} rows "
-            f"({record['selection']}) digest to {rows_sha256(rows)[:16]}..., the "
+            f"{src}: not the committed list: its {count} rows "
+            f"({record['selection']}) digest to {digest[:16]}..., the "
             f"commitment's to {str(listed['sha256'])[:16]}...: draw from the list as it was "
             "committed"
         )
     held = commitment.body.get("entrants")
-    hashes = None if held is None else held.get("salted_sha256")
-    if salt is not None and _entrants(rows, bool(record["header"]), salt) != hashes:
+    if salt is None or held is None:
+        return
+    if rows is None:
+        raise ListError(
+            "the entrant hashes are checked by the list engine: leave out --engine duckdb"
+        )
+    if _entrants(rows, bool(record["header"]), salt) != held.get("salted_sha256"):
         raise ListError("the salt given does not give the committed entrant hashes")
-    by_id = None if held is None else held.get("ids_salted_sha256")
-    if salt is not None and by_id is not None and _entrant_ids(rows, record, salt) != by_id:
+    by_id = held.get("ids_salted_sha256")
+    if by_id is not None and _entrant_ids(rows, record, salt) != by_id:
         raise ListError("the salt given does not give the committed hashes of the IDs")
 
 
@@ -238,7 +292,13 @@ def commit(
     if not beacon.strip():
         raise OptionError("--beacon is blank: name the public randomness that will seed the draw")
     record = dry_run(request)
-    rows = rows_of(request.src, record)
+    digest, count, rows = _listed(request.src, record)
+    if entrant_hashes and rows is None:
+        raise OptionError(
+            "--entrant-hashes holds a hash of every row, which the DuckDB engine does not "
+            "keep: leave out --engine duckdb, or leave out --entrant-hashes (the population "
+            "digest fixes the entrants)"
+        )
     header = bool(record["header"])
     salt = new_salt() if entrant_hashes else None
     time = (now or (lambda: _dt.datetime.now(_dt.UTC)))().replace(microsecond=0)
@@ -252,14 +312,17 @@ def commit(
             "sheet": record["sheet"],
             "selection": record["selection"],
             "header": header,
-            "rows": len(rows) - (1 if header else 0),
-            "sha256": rows_sha256(rows),
+            "rows": count,
+            "sha256": digest,
         },
         "beacon": beacon,
-        "entrants": None if salt is None else _entrant_hashes(rows, record, salt),
+        "entrants": None if salt is None or rows is None else _entrant_hashes(rows, record, salt),
         "tool_version": tool_version,
         "time_utc": time.isoformat()[:19] + "Z",
     }
+    population = population_of(request)
+    if population is not None:  # a ticket draw: its entrants, as a database computes them
+        body["population"] = population
     return Commitment(body, commitment_sha256(body)), record, salt
 
 

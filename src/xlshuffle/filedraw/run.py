@@ -49,7 +49,7 @@ def run(request: DrawRequest, *, out: BinaryIO | None = None) -> DrawResult:
         A file that cannot be read or written.
     """
     from ..lists import is_list
-    from ..sql.engine import is_table_file
+    from ..sql.source import is_table_file
 
     if request.engine == "duckdb" or is_table_file(request.src):
         return _run_duckdb(request, out)
@@ -67,7 +67,9 @@ def _run_duckdb(request: DrawRequest, out: BinaryIO | None) -> DrawResult:
             f"{request.src}: the DuckDB engine draws samples by tickets: {request.kind} "
             "takes a CSV/TSV list or a workbook in memory"
         )
-    return DrawResult(sample_file(request, out=out))
+    notes: list[str] = []
+    record = sample_file(request, out=out, notes=notes)
+    return DrawResult(record, None, tuple(notes))
 
 
 def _run_workbook(request: DrawRequest) -> DrawResult:

@@ -15,7 +15,7 @@ from ..draw.errors import OptionError
 from ..tabledraw.entrants import Entrants
 from ..tabledraw.raffles import TICKET_LABEL, choose, exclusion_of
 
-__all__ = ["ticket_list"]
+__all__ = ["entrants_of", "ticket_list"]
 
 
 def ticket_list(request: DrawRequest) -> list[list[object]]:
@@ -33,7 +33,7 @@ def ticket_list(request: DrawRequest) -> list[list[object]]:
     if not isinstance(asked, SampleOptions) or asked.draw is None or not asked.draw.tickets:
         raise OptionError("a ticket listing takes a sample request with a ticket method")
     opts = dataclasses.replace(asked.draw, k=0, total=None, counts=None, rate="1", reserves=0)
-    ents = _entrants(request)
+    ents = entrants_of(request)
     cols = opts.columns(ents)
     drawn = choose(ents, opts, request.seed.stream(), exclusion_of(ents, opts, cols.get("id")))
     ids = ents.values(cols["id"].index)
@@ -52,7 +52,8 @@ def ticket_list(request: DrawRequest) -> list[list[object]]:
     return table
 
 
-def _entrants(request: DrawRequest) -> Entrants:
+def entrants_of(request: DrawRequest) -> Entrants:
+    """The entrants ``request`` reads, by the list engine or the workbook engine."""
     from ..lists import is_list
 
     if is_list(request.src):

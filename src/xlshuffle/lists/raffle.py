@@ -25,8 +25,16 @@ from ..tabledraw.raffles import Drawn, DrawOptions, check_exclusion, choose, exc
 from ..tabledraw.winners import first_difference, read_saved_table
 from .lines import DEFAULT_MAX_MB
 from .opened import Opened, csv_field, list_record, list_request, opened, write_list
+from .table import stream_records
 
-__all__ = ["Fields", "draw_csv", "drawn_sample", "request_entrants", "verify_draw_csv"]
+__all__ = [
+    "Fields",
+    "draw_csv",
+    "drawn_sample",
+    "list_digest",
+    "request_entrants",
+    "verify_draw_csv",
+]
 
 PathLike = str | os.PathLike[str]
 
@@ -241,6 +249,23 @@ def list_rows(src: PathLike, *, header: bool, max_bytes: int) -> list[list[str]]
     fields = Fields(op)
     rows = ([fields.record(0)] if header else []) + fields.rows()
     return [_trimmed(row) for row in rows]
+
+
+def list_digest(src: PathLike, *, header: bool) -> tuple[str, int]:
+    """The list digest of :func:`list_rows`' rows (protocol section 17, step 1) and the
+    number of data rows, the file streamed: memory holds one record at a time, so a list
+    of any size is digested."""
+    from ..draw.commit import rows_sha256
+
+    count = [0]
+
+    def rows() -> Iterator[list[str]]:
+        for fields in stream_records(os.fspath(src)):
+            count[0] += 1
+            yield _trimmed(fields)
+
+    digest = rows_sha256(rows())
+    return digest, count[0] - (1 if header and count[0] else 0)
 
 
 def _trimmed(row: list[str]) -> list[str]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..draw.errors import ListError
 
-__all__ = ["CsvList", "parse_list", "sniff_delimiter"]
+__all__ = ["CsvList", "parse_list", "sniff_delimiter", "stream_records"]
 
 _TABS = (".tsv", ".tab")
 
@@ -158,3 +158,54 @@ def _check_closed(
             f"{path}: line {lines - len(physical) + 1}: a quoted field is never closed "
             '(a " is missing), so the rest of the file would be one record'
         ) from None
+
+
+def stream_records(path: str, *, chunk: int = 1 << 20) -> Iterator[list[str]]:
+    """The fields of each record of the CSV/TSV file at ``path``, read as
+    :func:`parse_list` reads them (the same delimiter, decoding and csv rules, blank lines
+    after the last record left out, the same refusals) but streamed: memory holds one
+    record and a few pending blank lines, whatever the file's size.
+    """
+    with open(path, "rb", buffering=chunk) as fh:
+        first = fh.readline()
+        if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            raise ListError(
+                f"{path}: a UTF-16 text file: save it as 'CSV UTF-8' (or UTF-8 text) and try again"
+            )
+        bom = len(codecs.BOM_UTF8) if first.startswith(codecs.BOM_UTF8) else 0
+        delimiter = sniff_delimiter(path, first[bom:].rstrip(b"\n"))
+        count = [0]
+        last: list[str] = []  # the physical lines of the record being read
+
+        def lines() -> Iterator[str]:
+            line = first[bom:]
+            while line:
+                count[0] += 1
+                text = line.decode("utf-8", "surrogateescape")
+                last.append(text)
+                yield text
+                line = fh.readline()
+
+        blank = 0
+        reader = csv.reader(lines(), delimiter=delimiter, quotechar='"', doublequote=True)
+        ended = ""
+        try:
+            for fields in reader:
+                if not fields:  # a blank line: a record only if one with fields follows
+                    blank += 1
+                else:
+                    yield from ([] for _ in range(blank))
+                    blank = 0
+                    yield fields
+                    ended = "".join(last)
+                last.clear()
+        except csv.Error as exc:
+            raise ListError(f"{path}: line {count[0]}: {_csv_message(exc)}") from None
+        if ended:
+            _check_last(path, ended, delimiter, count[0] - blank)
+
+
+def _check_last(path: str, last: str, delimiter: str, lines: int) -> None:
+    """:func:`_check_closed` of the last record with fields, given as its text."""
+    data = last.encode("utf-8", "surrogateescape")
+    _check_closed(path, data, array("q", [0, len(data)]), delimiter, lines)

@@ -187,7 +187,8 @@ def ticket_column(sheet: Sheet, rng: Range, given: str, option: str = "tickets")
     """The sheet column (1-based) of a raffle's tickets: the selected column headed
     ``given`` in the row above the selection (case and spaces around it ignored), else
     the selected column whose letters ``given`` is; None for an empty ``given`` (every
-    row one ticket). Anything else is refused, saying what the header row holds."""
+    row one ticket). Anything else is refused, saying what the header row holds, the
+    message naming ``argument`` (``tickets``, or ``ids`` for a ticket draw's IDs)."""
     text = given.strip()
     if not text:
         return None
@@ -215,8 +216,9 @@ def ticket_column(sheet: Sheet, rng: Range, given: str, option: str = "tickets")
     shown = ", ".join(repr(h) for h in heads if h)[:120] or "nothing"
     raise OptionError(
         f"{option}: no selected column is headed {text!r} (the row above the selection "
-        f"holds {shown}): name the {option} column by its header or its letter"
-        + (", or leave tickets empty for one ticket each" if option == "tickets" else "")
+        f"holds {shown}): name the {option} column by its header or its letter, or leave "
+        f"{option} empty"
+        + (" for one ticket each" if option == "tickets" else " for the first column")
     )
 
 

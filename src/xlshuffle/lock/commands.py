@@ -10,6 +10,9 @@ log`` sheet that says how anyone can recompute the draw:
 - :func:`draw_winners`: draw ``k`` of the selected rows, in draw order (``=SAMPLE``).
 - :func:`draw_raffle`: draw ``k`` winners and ``reserves`` reserves by a tickets column
   (``=SAMPLE`` with ``weights`` and ``reserves``).
+- :func:`draw_tickets`: draw ``k`` winners and ``reserves`` reserves of the selected rows
+  by each row's own ticket from the seed and its ID, lowest first (protocol section 18;
+  ``=SAMPLE`` with method ``"ticket"``), each row followed by its ticket.
 - :func:`deal_cards`: deal ``cards`` cards to ``hands`` hands from the selected cells,
   read row by row (``=DEAL``).
 - :func:`assign_groups`: a group number 1..k for each selected row (``=GROUPS``).
@@ -98,6 +101,7 @@ __all__ = [
     "deal_cards",
     "draw_committed",
     "draw_raffle",
+    "draw_tickets",
     "draw_winners",
     "message",
     "restore_last_draw",
@@ -124,6 +128,7 @@ def _lock(
     *,
     reserves: int | None = None,
     tickets: str = "",
+    ids: str | None = None,
     at: Range | None = None,
     seeded: tuple[str, str] | None = None,
     more: tuple[str, ...] = (),
@@ -138,24 +143,35 @@ def _lock(
         raise SizeError(
             f"cannot draw {k} winners from {len(rows)} rows: draw fewer or select more rows"
         )
-    column = ticket_column(sheet, rng, tickets) if mode == "raffle" else None
+    column = ticket_column(sheet, rng, tickets) if mode in ("raffle", "tickets") else None
+    id_column = None
+    if mode == "tickets":  # the IDs' column, by default the selection's first
+        id_column = ticket_column(sheet, rng, ids or "", "ids") or rng.column
     seed, seed_from = seed_of(book) if seeded is None else seeded
     log = log_sheet(book)
-    if column is None:
+
+    def span(col: int) -> str:
+        return f"{col_letters(col)}{rng.row}:{col_letters(col)}{rng.row + len(rows) - 1}"
+
+    def named(what: str, col: int) -> Any:
+        return lambda i: f"the {what} cell {col_letters(col)}{rng.row + i}"
+
+    tickets_at = None if column is None else span(column)
+    if column is None and id_column is None:
         output = plan(mode, rows, seed, k, hands, reserves=reserves or 0)
-        tickets_at = None
     else:
-        letter = col_letters(column)
         output = plan(
             mode,
             rows,
             seed,
             k,
             reserves=reserves or 0,
-            tickets=column - rng.column,
-            ticket_cell=lambda i: f"the tickets cell {letter}{rng.row + i}",
+            tickets=None if column is None else column - rng.column,
+            ticket_cell=None if column is None else named("tickets", column),
+            ids=None if id_column is None else id_column - rng.column,
+            id_cell=None if id_column is None else named("ID", id_column),
         )
-        tickets_at = f"{letter}{rng.row}:{letter}{rng.row + len(rows) - 1}"
+    more_options = "" if id_column is None else f"ids {span(id_column)}"
     target = rng if mode == "shuffle" else beside(sheet, rng, len(output), len(output[0]))
     draw = Draw(
         mode=mode,
@@ -173,6 +189,7 @@ def _lock(
         hands=hands,
         reserves=reserves,
         tickets=tickets_at,
+        options=more_options,
     )
     write(target, output)
     append(book, log, draw, more)
@@ -208,6 +225,27 @@ def draw_raffle(book: Book, k: Any = 1, reserves: Any = 0, tickets: Any = "Ticke
     extra = arguments.count("reserves", number(reserves), default=0, least=0)
     given = "" if tickets is None else str(tickets)
     return _lock(book, "raffle", k=n, reserves=extra, tickets=given)
+
+
+def draw_tickets(
+    book: Book, k: Any = 1, reserves: Any = 0, ids: Any = "", tickets: Any = ""
+) -> Draw:
+    """Draw ``k`` winners and then ``reserves`` reserves of the selected rows by each
+    row's own ticket, the SHA-256 of the seed's key and its ID (protocol section 18),
+    lowest first, into the cells right of them: each row followed by its Role and Rank
+    when there are reserves, and its ``Draw ticket`` (``=SAMPLE`` with method
+    ``"ticket"``). Rows added to the list later never change the others' order.
+
+    ``ids`` names the IDs column as ``tickets`` names a raffle's (its header in the row
+    above the selection, or its letter; empty: the selection's first column); ``tickets``
+    names a column of whole ticket counts (empty: one ticket each).
+    """
+    n = arguments.count("k", number(k))
+    extra = arguments.count("reserves", number(reserves), default=0, least=0)
+    given = "" if tickets is None else str(tickets)
+    return _lock(
+        book, "tickets", k=n, reserves=extra, tickets=given, ids="" if ids is None else str(ids)
+    )
 
 
 def assign_groups(book: Book, k: Any = 2) -> Draw:

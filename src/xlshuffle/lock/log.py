@@ -68,6 +68,7 @@ LockMode = Literal[
     "allocation",
     "prizes",
     "round",  # a round of a raffle or a prize draw (lock/rounds.py)
+    "tickets",
 ]
 #: The modes that write new sheets (named in the log's ``new sheets``) rather than cells.
 NEW_SHEET_MODES = ("orders", "allocation")
@@ -221,10 +222,18 @@ class Draw:
     @property
     def method(self) -> str:
         """How a raffle drew: ``weighted`` (by the tickets column, protocol section 8) or
-        ``random`` (a deal, section 5); empty for the other modes."""
+        ``random`` (a deal, section 5); ``ticket`` for a ticket draw (section 18); empty
+        for the other modes."""
+        if self.mode == "tickets":
+            return "ticket"
         if self.mode not in ("raffle", "prizes"):
             return ""
         return "weighted" if self.tickets else "random"
+
+    @property
+    def ids(self) -> str:
+        """A ticket draw's range of IDs (``options`` ``ids C2:C9``), else empty."""
+        return self.options.removeprefix("ids ") if self.mode == "tickets" else ""
 
     def formula(self) -> str:
         """The worksheet formula that draws the same result from the input values."""
@@ -238,9 +247,12 @@ class Draw:
             return f"=SAMPLE({ref}, {self.k}, {seed})"
         if self.mode == "groups":
             return f"=GROUPS({ref}, {self.k}, {seed})"
-        if self.mode == "raffle":
+        if self.mode in ("raffle", "tickets"):
             tickets = f"{sheet_ref(self.sheet)}!{self.tickets}" if self.tickets else ""
-            return f"=SAMPLE({ref}, {self.k}, {seed}, {tickets}, {self.reserves or 0})"
+            head = f"=SAMPLE({ref}, {self.k}, {seed}, {tickets}, {self.reserves or 0}"
+            if self.mode == "raffle":
+                return head + ")"
+            return f'{head}, , {sheet_ref(self.sheet)}!{self.ids}, "ticket")'
         return f"=DEAL({self.k}, {self.hands}, {seed}, {ref})"
 
     def command_line(self) -> str:
@@ -266,11 +278,18 @@ class Draw:
         options: Options = GroupsOptions(k=self.k)
         if self.mode == "shuffle":
             options = ShuffleOptions()
-        elif self.mode in ("winners", "raffle"):
+        elif self.mode in ("winners", "raffle", "tickets"):
             column = block(self.tickets or "")
             weights = None if column is None else col_letters(column[1])
-            raffle = weights is not None or bool(self.reserves)
-            draw = DrawOptions(k=self.k or 0, weights=weights, reserves=self.reserves or 0)
+            ids = block(self.ids)
+            raffle = weights is not None or bool(self.reserves) or ids is not None
+            draw = DrawOptions(
+                k=self.k or 0,
+                weights=weights,
+                reserves=self.reserves or 0,
+                method="ticket" if ids is not None else "random",
+                id=None if ids is None else col_letters(ids[1]),
+            )
             options = SampleOptions(k=self.k, draw=draw if raffle else None)
         kinds: dict[type, DrawKind] = {ShuffleOptions: "shuffle", SampleOptions: "sample"}
         return DrawRequest(
@@ -281,7 +300,7 @@ class Draw:
             region=Region(
                 sheet=self.sheet,
                 cells=self.address,
-                header=False if self.mode == "raffle" else None,
+                header=False if self.mode in ("raffle", "tickets") else None,
             ),
         )
 

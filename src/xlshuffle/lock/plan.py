@@ -24,6 +24,8 @@ def plan(
     reserves: int = 0,
     tickets: int | None = None,
     ticket_cell: Callable[[int], str] | None = None,
+    ids: int | None = None,
+    id_cell: Callable[[int], str] | None = None,
 ) -> Rows:
     """What a locked draw of ``mode`` writes, from the selection's rows and the seed.
 
@@ -33,8 +35,34 @@ def plan(
     one column per hand (``DEAL``); ``raffle``: ``k`` winners and ``reserves`` reserves
     by the tickets in column ``tickets`` of the rows (0-based; None: one each), with
     Role and Rank when there are reserves (``SAMPLE`` with weights and reserves); a
-    ticket that cannot be read is named by ``ticket_cell(i)`` (``cell C7``).
+    ticket that cannot be read is named by ``ticket_cell(i)`` (``cell C7``); ``tickets``
+    (mode): a ticket draw (section 18) of ``k`` winners and ``reserves`` reserves by the
+    IDs in column ``ids`` (and the ticket counts in column ``tickets``, whole numbers),
+    each row followed by Role and Rank (with reserves) and its ``Draw ticket``, as
+    ``SAMPLE`` with method ``"ticket"`` writes; an ID is named by ``id_cell(i)``.
     """
+    if mode == "tickets":
+        if ids is None:
+            raise ShapeError("a ticket draw needs its IDs column")
+        columns = {"id": [row[ids] for row in rows]}
+        if tickets is not None:
+            columns["weights"] = [row[tickets] for row in rows]
+        names = {"id": id_cell, "weights": ticket_cell}
+
+        def name_of(key: str, i: int) -> str:
+            name = names[key]
+            return f"{key}, row {i + 1}" if name is None else name(i)
+
+        return raffle.draw(
+            rows,
+            _need(k),
+            seed,
+            method="ticket",
+            reserves=reserves,
+            columns=columns,
+            where="the selection",
+            at=name_of,
+        )
     if mode == "raffle":
         columns = {} if tickets is None else {"weights": [row[tickets] for row in rows]}
         at = None if ticket_cell is None else (lambda _key, i: ticket_cell(i))

@@ -235,9 +235,7 @@ def _drawn_again(records: list[DrawRecord], where: str, given: dict[str, str | N
     if rec.target.get("engine") == "duckdb":  # replayed by the engine that drew it
         from ..sql.engine import verify_sample_file
 
-        if excluded is not None:
-            raise OptionError(f"{where}: --exclude: the DuckDB engine's draws exclude nothing")
-        verify_sample_file(rec.to_dict(), src, out)
+        verify_sample_file(rec.to_dict(), src, out, excluded=excluded)
     elif rec.target.get("kind") == "list":
         from ..lists.raffle import verify_draw_csv
 
@@ -305,6 +303,8 @@ def _committed(rec: DrawRecord, where: str, given: dict[str, str | None]) -> str
             "rows it left out"
         )
     request = commitment.committed_request(made, where, src, paths)
+    if rec.target.get("engine") == "duckdb":  # drawn again by the engine that drew it
+        request = request.replace(engine="duckdb")
     return commitment.check_record(rec, request)
 
 

@@ -1,25 +1,32 @@
 """DuckDB as the engine of ticket draws on CSV/TSV and Parquet files of any size.
 
-``xlshuffle sample IN --method ticket --id COL ... --engine duckdb`` (the only engine for
-Parquet) runs the query of :func:`~xlshuffle.sql.query.ticket_query` on the file through
-DuckDB: streaming, in bounded memory, on every core. Its output (the drawn rows with
-``Role``, ``Rank`` and ``Draw ticket`` added) and its record are the list engine's for a CSV/TSV
-list both can read, so ``xlshuffle verify`` replays either with either engine.
+``xlshuffle sample IN --method ticket|rivest --id COL ... --engine duckdb`` (the only
+engine for Parquet) runs the query of :func:`~xlshuffle.sql.query.ticket_query` on the file
+through DuckDB: streaming, in bounded memory, on every core. Its output (the drawn rows
+with the fields the draw adds: ``Role`` and ``Rank``, a prize table's, ``Draw ticket``) and
+its record are the list engine's for a CSV/TSV list both can read, so ``xlshuffle verify``
+replays either with either engine. Every option of a ticket draw is drawn here: reserves,
+weights, strata with their counts (``--total``, ``--strata-counts``) and small strata taken
+whole, exclusions, one entry per ID, prize tables, and Rivest's order, whose tickets (78
+decimal digits, beyond SQL's integers) a Python function registered with DuckDB computes
+as the query streams the IDs.
 
-Two passes over the file: the draw itself (tickets, and the smallest ``k + R`` kept per
-stratum, with the drawn rows' fields), then the place of the drawn rows in the file and
-each stratum's first row and size (what the record states), which need a row count that a
-CSV reader cannot give while it reads in parallel. The input's SHA-256 is computed in a
-thread meanwhile. duckdb is imported when a draw runs (the ``duckdb`` extra).
+The passes over the file: the draw itself (tickets, and the smallest ``k + R`` kept per
+stratum), then a census in file order: each stratum's first row and size, the rows the
+exclusion leaves out, and the place of the drawn rows (and, with one entry per ID, each
+drawn entrant's first row and its fields), which need a row count that a CSV reader
+cannot give while it reads in parallel. With ``--total`` or ``--strata-counts`` a census
+of the strata comes first, since their sizes and labels make the counts. The input's
+SHA-256 is computed in a thread beside the last census, which leaves a core free.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as _dt
 import hashlib
 import io
-import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,130 +37,27 @@ from ..common.files import write_output
 from ..common.record import RECORD_VERSION
 from ..common.request import DrawRequest, SampleOptions
 from ..common.targets import check_output
-from ..draw.errors import ListError, OptionError
+from ..draw.errors import ListError, OptionError, SizeError
 from ..draw.protocol import PROTOCOL
-from ..tabledraw.entrants import Column, find_column
+from ..draw.tickets import rivest_ticket
+from ..tabledraw.entrants import Column, Entrants
+from ..tabledraw.exclusions import Exclusion
 from ..tabledraw.raffle_options import DrawOptions
-from ..tabledraw.raffle_parts import Part
-from ..tabledraw.raffles import TICKET_LABEL, draw_spec
-from .query import TicketSQL, ticket_query
+from ..tabledraw.raffle_parts import TAKE_ALL_HINT, Part, label_text
+from ..tabledraw.raffles import added_fields, draw_spec, shares
+from .exclusion import Excluding, excluding_of
+from .query import TicketSQL, id_expression, ticket_query
+from .source import Connection, Source, connect, is_table_file, open_source, quoted
 
-__all__ = ["ENGINE", "is_table_file", "sample_file", "verify_sample_file"]
+__all__ = ["ENGINE", "is_table_file", "replay", "sample_file", "verify_sample_file"]
 
 #: The name a record gives this engine (``target["engine"]``).
 ENGINE = "duckdb"
-_PARQUET = (".parquet", ".parq")
-#: A DuckDB connection (Connection; not named, so that importing this module
-#: never imports duckdb, not even for type checking)
-Connection = Any
 _CHUNK = 1 << 22
 
 
-def is_table_file(path: str) -> bool:
-    """Whether only this engine reads ``path`` (a Parquet file)."""
-    return path.lower().endswith(_PARQUET)
-
-
-@dataclass(frozen=True)
-class _Source:
-    """A file as DuckDB reads it: its FROM item, its columns, and how rows are numbered."""
-
-    path: str
-    reader: str
-    names: list[str]
-    types: list[str]
-    delimiter: str | None  # None for Parquet
-
-    @property
-    def parquet(self) -> bool:
-        return self.delimiter is None
-
-    def numbered(self) -> str:
-        """A FROM item of the rows with ``xls_row``, their 0-based place in the file."""
-        if self.parquet:
-            return (
-                f"(SELECT *, file_row_number AS xls_row FROM "
-                f"read_parquet({_literal(self.path)}, file_row_number = true))"
-            )
-        # a CSV reader numbers rows only in one thread: this pass reads little else
-        return f"(SELECT *, row_number() OVER () - 1 AS xls_row FROM {self.reader})"
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-def _connect() -> Connection:
-    import duckdb
-
-    con = duckdb.connect()
-    con.execute("SET enable_progress_bar = false")
-    return con
-
-
-def _source(con: Connection, path: str) -> _Source:
-    if not os.path.isfile(path):
-        raise ListError(f"{path}: no such file")
-    if is_table_file(path):
-        reader, delimiter = f"read_parquet({_literal(path)})", None
-    else:
-        delimiter = "\t" if path.lower().endswith((".tsv", ".tab")) else ","
-        reader = (
-            f"read_csv({_literal(path)}, delim = {_literal(delimiter)}, quote = '\"', "
-            "escape = '\"', header = true, all_varchar = true, null_padding = true)"
-        )
-    try:
-        described = con.execute(f"DESCRIBE SELECT * FROM {reader}").fetchall()
-    except Exception as exc:  # duckdb.Error: a file DuckDB cannot read as a table
-        raise ListError(f"{path}: DuckDB cannot read it as a table: {exc}") from None
-    return _Source(path, reader, [d[0] for d in described], [d[1] for d in described], delimiter)
-
-
-def _letters(n: int) -> list[str]:
-    out = []
-    for j in range(1, n + 1):
-        name = ""
-        while j:
-            j, r = divmod(j - 1, 26)
-            name = chr(65 + r) + name
-        out.append(name)
-    return out
-
-
-#: The column types whose text is an ID's or a label's as section 10 reads it (a float's
-#: text, 42.0, would not be "42"; a date's would not be its serial number).
-_TEXT_OR_WHOLE = frozenset(
-    {"VARCHAR", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"}
-    | {"UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"}
-)
-
-
-def _columns(src: _Source, opts: DrawOptions) -> dict[str, Column]:
-    named = {"id": opts.id, "strata": opts.strata, "weights": opts.weights}
-    letters = _letters(len(src.names))
-    cols = {
-        key: Column(given, find_column(src.path, src.names, letters, given, f"--{key}"))
-        for key, given in named.items()
-        if given is not None
-    }
-    for key in ("id", "strata"):
-        if key in cols and src.types[cols[key].index] not in _TEXT_OR_WHOLE:
-            raise OptionError(
-                f"{src.path}: --{key} {cols[key].given}: a column of "
-                f"{src.types[cols[key].index]} cannot hold IDs or labels here: store them as "
-                "text or whole numbers (a whole number's text is the ID, as section 10 reads it)"
-            )
-    return cols
-
-
-def _refuse_unsupported(opts: DrawOptions, request: DrawRequest) -> None:
+def _refuse_unsupported(request: DrawRequest) -> None:
     given = [
-        (opts.method != "ticket", f"--method {opts.method}: only --method ticket"),
-        (opts.excluded is not None, "--exclude"),
-        (opts.one_entry_per_id, "--one-entry-per-id"),
-        (opts.all_of_small_strata, "--all-of-small-strata"),
-        (opts.total is not None or opts.counts is not None, "--total and --strata-counts"),
-        (opts.prizes is not None, "--prizes"),
         (request.region.header is False, "--no-header (the first row names the columns)"),
         (bool(request.region.workbook_only()), "a workbook's --sheet, --range or --table"),
         (request.output.in_place, "--in-place"),
@@ -161,9 +65,9 @@ def _refuse_unsupported(opts: DrawOptions, request: DrawRequest) -> None:
     for bad, what in given:
         if bad:
             raise OptionError(
-                f"{request.src}: the DuckDB engine draws ticket draws by -k or --rate, "
-                f"with --reserves, --weights and --strata; not {what}: leave it out, or use "
-                "the in-memory engine (a CSV/TSV list without --engine duckdb)"
+                f"{request.src}: the DuckDB engine reads a CSV/TSV list with a header row, or "
+                f"a Parquet file, and writes a new list: leave out {what}, or leave out "
+                "--engine duckdb"
             )
 
 
@@ -174,28 +78,39 @@ class _Won:
     role: str | None
     rank: int | None
     ticket: str
-    values: tuple[object, ...]  # every column of the row, as read
+    values: tuple[object, ...]  # every column of the row, as read (grouped: by the census)
 
 
 def _winners(
     con: Connection,
-    src: _Source,
+    src: Source,
     opts: DrawOptions,
     cols: dict[str, Column],
     seed: str,
+    table: str,
+    counts: dict[str | None, int] | None,
 ) -> list[_Won]:
     rate = opts.rate_fraction()
+    rivest = opts.method == "rivest"
+    if rivest:  # Rivest's tickets are 78-digit decimals: Python computes them as DuckDB streams
+        con.create_function(
+            "xls_rivest", lambda text: rivest_ticket(seed, text), ["VARCHAR"], "VARCHAR"
+        )
     draw = TicketSQL(
-        table=src.reader,
-        id=src.names[cols["id"].index],
+        table=table,
+        id=src.name(cols["id"]),
         seed=seed,
         k=None if rate is not None else opts.k,
         rate=rate,
         reserves=opts.reserves,
-        weights=None if "weights" not in cols else src.names[cols["weights"].index],
+        weights=None if "weights" not in cols else src.name(cols["weights"]),
         scale=opts.weight_scale or 1,
-        strata=None if "strata" not in cols else src.names[cols["strata"].index],
-        carry=tuple(src.names),
+        strata=None if "strata" not in cols else src.name(cols["strata"]),
+        carry=() if opts.one_entry_per_id else tuple(src.names),
+        grouped=opts.one_entry_per_id,
+        counts=None if counts is None else tuple((str(k), n) for k, n in counts.items()),
+        take_small=True,  # a stratum smaller than its count is refused below, by its name
+        rivest=rivest,
     )
     try:
         rows = con.execute(ticket_query(draw, "duckdb")).fetchall()
@@ -225,41 +140,89 @@ class _Stratum:
     label: object
 
 
-def _places(
+@dataclass
+class _Census:
+    """What a pass over the file in its order finds: every data row counted, each stratum
+    (its first row, its entrants, its label as its first row gives it; the strata whose
+    rows are all left out as well, with size 0), the rows left out and the listed IDs they
+    matched, and each drawn entrant's row (and, grouped, its fields)."""
+
+    rows: int
+    strata: dict[str | None, _Stratum]
+    labels: list[object]
+    excluded: list[int]
+    matched: set[str]
+    found: dict[str, tuple[int, tuple[object, ...]]]
+
+
+def _census(
     con: Connection,
-    src: _Source,
+    src: Source,
+    opts: DrawOptions,
     cols: dict[str, Column],
-    won: list[_Won],
-) -> tuple[dict[str, int], dict[str | None, _Stratum]]:
-    """The second pass: the row of each drawn raw ID, and each stratum's first row, size
-    and label as its first row gives it."""
-    quote = '"{}"'.format
-    raw_id = quote(src.names[cols["id"].index].replace('"', '""'))
-    ids = [str(w.values[cols["id"].index]) for w in won]
+    excluding: Excluding | None,
+    won: list[_Won] | None,
+) -> _Census:
+    grouped = opts.one_entry_per_id
+    canon = id_expression(src.name(cols["id"]), "duckdb")
+    out = "false" if excluding is None else excluding.out(canon)
+    keep = "WHERE NOT xls_out"
     if "strata" in cols:
-        label = quote(src.names[cols["strata"].index].replace('"', '""'))
+        label = quoted(src.name(cols["strata"]))
         key = f"nfc_normalize(CAST({label} AS VARCHAR))"
-        head = f"{key} AS xls_key, arg_min({label}, xls_row) AS xls_label"
+        head = (
+            f"{key} AS xls_key, arg_min({label}, xls_row) FILTER ({keep}), "
+            f"arg_min({label}, xls_row)"
+        )
     else:
-        key, head = "", "NULL AS xls_key, NULL AS xls_label"
+        key, head = "", "NULL AS xls_key, NULL, NULL"
+    size = "count(DISTINCT xls_canon)" if grouped else "count(*)"
+    sql = [f"SELECT {head}, count(*), min(xls_row) FILTER ({keep}), {size} FILTER ({keep})"]
+    if excluding is None:  # nothing left out: no canonical ID computed for every row
+        sql.append(", NULL, NULL")
+    else:
+        sql.append(", list(xls_row) FILTER (WHERE xls_out)")
+        sql.append(", list(DISTINCT xls_canon) FILTER (WHERE xls_out)")
+    params: dict[str, object] = {}
+    if won is not None:
+        # a drawn row by its ID as read (one row each), or grouped by its canonical ID
+        # (the entrant's first row, its fields kept)
+        raw = f"CAST({quoted(src.name(cols['id']))} AS VARCHAR)"
+        match = "xls_canon" if grouped else raw
+        fields = ", v := t" if grouped else ""
+        sql.append(
+            f", list(struct_pack(r := xls_row, i := {match}{fields})) FILTER "
+            f"(WHERE NOT xls_out AND {match} IN (SELECT unnest(CAST($ids AS VARCHAR[]))))"
+        )
+        idx = cols["id"].index
+        params["ids"] = [w.id if grouped else str(w.values[idx]) for w in won]
+    needed = grouped or excluding is not None  # the canonical ID, only when it is read
+    canonical = f", {canon} AS xls_canon" if needed else ""
+    inner = f"(SELECT *{canonical}, {out} AS xls_out FROM {src.numbered()}) t"
     group = f" GROUP BY {key}" if key else ""
-    sql = (
-        f"SELECT {head}, min(xls_row), count(*), "
-        f"list(struct_pack(r := xls_row, i := CAST({raw_id} AS VARCHAR))) FILTER "
-        f"(WHERE CAST({raw_id} AS VARCHAR) IN (SELECT unnest($ids))) "
-        f"FROM {src.numbered()}{group}"
-    )
-    found: dict[str, int] = {}
-    strata: dict[str | None, _Stratum] = {}
-    for skey, slabel, first, size, hits in con.execute(sql, {"ids": ids}).fetchall():
-        strata[skey] = _Stratum(int(first), int(size), slabel)
-        for hit in hits or ():
-            if found.setdefault(hit["i"], int(hit["r"])) != int(hit["r"]):
+    found: dict[str, tuple[int, tuple[object, ...]]] = {}
+    census = _Census(0, {}, [], [], set(), found)
+    for row in con.execute(" ".join(sql) + f" FROM {inner}{group}", params).fetchall():
+        skey, slabel, any_label, n, first, entrants, excluded, matched = row[:8]
+        census.rows += int(n)
+        census.labels.append(any_label)
+        if entrants:
+            census.strata[skey] = _Stratum(int(first), int(entrants), slabel)
+        census.excluded += excluded or []
+        census.matched.update(matched or [])
+        for hit in row[8] if won is not None else ():
+            at, ident = int(hit["r"]), str(hit["i"])
+            values = tuple(hit["v"][n] for n in src.names) if grouped else ()
+            if grouped:
+                if ident not in found or at < found[ident][0]:
+                    found[ident] = (at, values)
+            elif found.setdefault(ident, (at, values))[0] != at:
                 raise ListError(
-                    f"{src.path}: the ID {hit['i']!r} is on two rows: a ticket belongs to one "
-                    "entrant (give each row its own ID)"
+                    f"{src.path}: the ID {ident!r} is on two rows: a ticket belongs to one "
+                    "entrant (give each row its own ID, or ask for one entry per ID)"
                 )
-    return found, strata
+    census.excluded.sort()
+    return census
 
 
 def _file_sha256(path: str, into: list[str]) -> None:
@@ -272,64 +235,158 @@ def _file_sha256(path: str, into: list[str]) -> None:
 
 @dataclass
 class _Drawn:
-    rows: list[int]
-    won: list[_Won]  # in output order
+    rows: int  # the data rows of the file, and the header
+    order: list[int]
+    won: list[_Won]  # in output order, each with its fields
     parts: list[Part]
     spec: dict[str, Any]
     sha256: str
     k: int  # the draw options' k, as the list engine records it (0 with a rate)
+    notes: list[str]
 
 
-def _draw(request: DrawRequest, opts: DrawOptions) -> tuple[_Source, _Drawn]:
+def _counts(
+    src: Source, opts: DrawOptions, cols: dict[str, Column], census: _Census
+) -> dict[str | None, int]:
+    """Each stratum's count from ``--total`` or ``--strata-counts`` (section 11), by the
+    list engine's rule and in its words."""
+    order = sorted(census.strata, key=lambda key: census.strata[key].first)
+    labels = census.labels
+    ents = Entrants(
+        where=src.path,
+        labels=None,
+        letters=[],
+        n=len(labels),
+        values=lambda j: labels,  # every stratum's label: one that no row has is named
+        cell=lambda i, j: src.path,
+        fail=ListError,
+    )
+    sized = [(census.strata[key].label, range(census.strata[key].size)) for key in order]
+    ks = shares(ents, opts, sized, cols["strata"])
+    return dict(zip(order, ks, strict=True))
+
+
+def _draw(
+    request: DrawRequest, opts: DrawOptions, recorded: object = None
+) -> tuple[Source, _Drawn]:
+    """Draw ``request`` (``recorded``: a record's exclusion, replayed without its list)."""
     opts.check()
-    _refuse_unsupported(opts, request)
+    _refuse_unsupported(request)
     digest: list[str] = []
+    con = connect()
+    src = open_source(con, request.src)
+    cols = src.columns(opts)
+    excluding = excluding_of(opts, recorded, 1 << 62)
+    canon = id_expression(src.name(cols["id"]), "duckdb")
+    table = src.reader
+    if excluding is not None:
+        excluding.prepare(con)
+        table = excluding.table(src, canon)
+    counts = None
+    if opts.total is not None or opts.counts is not None:
+        counts = _counts(src, opts, cols, _census(con, src, opts, cols, excluding, None))
+    won = _winners(con, src, opts, cols, request.seed.text, table, counts)
+    # the input's SHA-256 beside the census, which reads the file in one thread: the
+    # draw before it keeps every core busy
     hashing = threading.Thread(target=_file_sha256, args=(request.src, digest))
     hashing.start()
     try:
-        con = _connect()
-        src = _source(con, request.src)
-        cols = _columns(src, opts)
-        won = _winners(con, src, opts, cols, request.seed.text)
-        found, strata = _places(con, src, cols, won)
+        census = _census(con, src, opts, cols, excluding, won)
     finally:
         hashing.join()
-    by_part: dict[str | None, list[_Won]] = {key: [] for key in strata}
+    parts, ordered = _parts(src, opts, cols, census, won, counts)
+    exclusion = None if excluding is None else _exclusion(excluding, census)
+    spec = draw_spec(opts, cols, parts, exclusion)
+    spec["winners"] = [w.id for w in ordered if w.role != "reserve"]
+    order = [r for p in parts for r in p.rows]
+    notes = [] if exclusion is None else exclusion.notes()
+    return src, _Drawn(census.rows + 1, order, ordered, parts, spec, digest[0], opts.k, notes)
+
+
+def _parts(
+    src: Source,
+    opts: DrawOptions,
+    cols: dict[str, Column],
+    census: _Census,
+    won: list[_Won],
+    counts: dict[str | None, int] | None,
+) -> tuple[list[Part], list[_Won]]:
+    """Each stratum's draw as the list engine gives it, in order of first appearance, and
+    the drawn entrants in output order (each with its fields); a stratum with fewer
+    entrants holding tickets than its count refused, unless taken whole."""
+    by_part: dict[str | None, list[_Won]] = {key: [] for key in census.strata}
     for w in won:
         by_part[w.stratum].append(w)
-    order = sorted(strata, key=lambda key: strata[key].first)  # as first seen, as lists do
+    grouped, strata = opts.one_entry_per_id, "strata" in cols
+    idx = cols["id"].index
     parts, ordered = [], []
-    for key in order:
-        drawn = by_part[key]
-        rows = [found[str(w.values[cols["id"].index])] for w in drawn]
-        k = sum(w.role != "reserve" for w in drawn) if opts.rate is not None else opts.k
+    for key in sorted(census.strata, key=lambda key: census.strata[key].first):
+        drawn, stratum = by_part[key], census.strata[key]
+        label = stratum.label if strata else None
+        if opts.rate is not None:
+            k = sum(w.role != "reserve" for w in drawn)
+        else:
+            k = opts.k if counts is None else counts[key]
+            _check_count(src, opts, label, k, len(drawn))
+        at = [census.found[w.id if grouped else str(w.values[idx])] for w in drawn]
+        if grouped:
+            drawn = [
+                _Won(w.id, w.stratum, w.role, w.rank, w.ticket, v)
+                for w, (_, v) in zip(drawn, at, strict=True)
+            ]
         roles = [(str(w.role), int(w.rank or 0)) for w in drawn] if opts.reserves else []
-        label = None if "strata" not in cols else strata[key].label
         parts.append(
-            Part(label, strata[key].size, rows, k, roles, tickets=[w.ticket for w in drawn])
+            Part(
+                label, stratum.size, [r for r, _ in at], k, roles, tickets=[w.ticket for w in drawn]
+            )
         )
         ordered += drawn
-    spec = draw_spec(opts, cols, parts)
-    spec["winners"] = [w.id for w in ordered if w.role != "reserve"]
-    rows = [r for p in parts for r in p.rows]
-    return src, _Drawn(rows, ordered, parts, spec, digest[0], opts.k)
+    return parts, ordered
 
 
-def _lines(src: _Source, drawn: _Drawn, opts: DrawOptions) -> Iterator[bytes]:
-    """The output: the header and each drawn row, its fields, then Role and Rank (with
-    reserves) and the ticket, as the list engine adds them."""
+def _check_count(src: Source, opts: DrawOptions, label: object, k: int, can: int) -> None:
+    """Refuse a stratum (or the list) with fewer entrants holding tickets than its count
+    and the reserves, unless small strata are taken whole: in the list engine's words."""
+    if opts.all_of_small_strata or can >= k + opts.reserves:
+        return
+    asked = f"{k} + {opts.reserves} reserves" if opts.reserves else f"{k}"
+    why = f"cannot draw {asked} from {can} entrant{'s' if can != 1 else ''}: ask for fewer"
+    if label is None:
+        raise SizeError(f"{src.path}: {why}")
+    raise SizeError(f"{src.path}: stratum {label_text(label)!r}: {why}{TAKE_ALL_HINT}")
+
+
+def _exclusion(excluding: Excluding, census: _Census) -> Exclusion:
+    """The record's account of the exclusion: the list's digest and IDs, the rows left
+    out, and the listed IDs that matched no entrant (replayed: as recorded)."""
+    if excluding.recorded is not None:
+        if list(excluding.recorded.rows) != census.excluded:
+            raise ListError("record: its excluded rows are not rows of this input: it was edited")
+        return excluding.recorded
+    missing = [t for t in excluding.ids if t not in census.matched]
+    return Exclusion(
+        excluding.digest,
+        len(excluding.ids),
+        tuple(census.excluded),
+        len(missing),
+        tuple(missing[:3]),
+    )
+
+
+def _lines(src: Source, drawn: _Drawn, opts: DrawOptions) -> Iterator[bytes]:
+    """The output: the header and each drawn row, its fields, then the fields the draw
+    adds (:func:`~xlshuffle.tabledraw.raffles.added_fields`), as the list engine writes."""
     delimiter = src.delimiter or ","
     head, ending, bom = _header(src)
-    extra = (["Role", "Rank"] if opts.reserves else []) + [TICKET_LABEL]
+    labels, extra = added_fields(opts, drawn.parts)
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=delimiter, lineterminator=ending)
-    writer.writerow(extra)
+    writer.writerow(labels)
     yield bom + head + delimiter.encode() + buf.getvalue().encode()
-    for w in drawn.won:
+    for w, added in zip(drawn.won, extra, strict=True):
         buf.seek(0)
         buf.truncate()
-        added = [w.role, w.rank] if opts.reserves else []
-        writer.writerow([_text(v) for v in w.values] + added + [w.ticket])
+        writer.writerow([_text(v) for v in w.values] + added)
         yield buf.getvalue().encode("utf-8", "surrogateescape")
 
 
@@ -337,7 +394,7 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else text_of(value)
 
 
-def _header(src: _Source) -> tuple[bytes, str, bytes]:
+def _header(src: Source) -> tuple[bytes, str, bytes]:
     """The input's header line as written (without its line break), the line break, and
     the byte order mark; a Parquet file's header is its column names."""
     if src.parquet:
@@ -357,15 +414,18 @@ def _header(src: _Source) -> tuple[bytes, str, bytes]:
     return body, ending, bom
 
 
-def sample_file(request: DrawRequest, *, out: BinaryIO | None = None) -> dict[str, Any]:
+def sample_file(
+    request: DrawRequest, *, out: BinaryIO | None = None, notes: list[str] | None = None
+) -> dict[str, Any]:
     """Draw ``request`` (a sample by tickets) on its CSV/TSV or Parquet file through
     DuckDB; write the drawn rows to its output (or ``out`` when it names none); return the
-    record, the list engine's own for a CSV/TSV list.
+    record, the list engine's own for a CSV/TSV list. ``notes`` receives the lines for the
+    terminal that the record does not keep (the listed IDs that matched no entrant).
 
     Raises
     ------
     OptionError
-        An option this engine does not draw (it says which engine does).
+        A request this engine does not draw (not a ticket draw, a workbook's region).
     ListError
         A row the draw refuses (a blank ID, a weight that is not whole...), or a file
         DuckDB cannot read.
@@ -383,6 +443,8 @@ def sample_file(request: DrawRequest, *, out: BinaryIO | None = None) -> dict[st
     if dst is not None and not request.output.dry_run:
         check_output(dst, request.src)
     src, drawn = _draw(request, opts)
+    if notes is not None:
+        notes += drawn.notes
     written: tuple[str | None, str | None] = (None, None)
     if dst is not None and not request.output.dry_run:
         sha, _ = write_output(dst, request.src, _lines(src, drawn, opts), keep=None)
@@ -395,11 +457,11 @@ def sample_file(request: DrawRequest, *, out: BinaryIO | None = None) -> dict[st
 
 
 def _record(
-    request: DrawRequest, src: _Source, drawn: _Drawn, written: tuple[str | None, str | None]
+    request: DrawRequest, src: Source, drawn: _Drawn, written: tuple[str | None, str | None]
 ) -> dict[str, Any]:
     from .. import __version__
 
-    rows = sum(p.size for p in drawn.parts) + 1
+    rows = drawn.rows
     now = _dt.datetime.now(_dt.UTC).replace(microsecond=0)
     return {
         "protocol": PROTOCOL,
@@ -415,7 +477,7 @@ def _record(
         "mode": "rows",
         "rows": rows,
         "columns": len(src.names),
-        "permutation": drawn.rows,
+        "permutation": drawn.order,
         "output": written[0],
         "output_sha256": written[1],
         "k": drawn.k,
@@ -443,34 +505,48 @@ def _saved_lines(path: str) -> list[bytes]:
         return fh.read().splitlines()
 
 
-def replay(record: dict[str, Any], src: str) -> tuple[_Source, _Drawn, DrawOptions]:
+def replay(
+    record: dict[str, Any], src: str, excluded: tuple[str, ...] | None = None
+) -> tuple[Source, _Drawn, DrawOptions]:
     """The draw ``record`` states, made again from ``src`` (ListError when ``src`` is not
-    the recorded input)."""
+    the recorded input): an exclusion from its list of IDs ``excluded`` when given (the
+    record then must state what this list gives), else from the rows it recorded."""
     from ..draw.seed import Seed
 
     spec = record["target"]["draw"]
     opts = DrawOptions.from_spec(spec)
+    if excluded is not None:
+        if spec.get("exclusion") is None:
+            raise ListError("record: the draw excluded no IDs (it was made without --exclude)")
+        opts = dataclasses.replace(opts, excluded=excluded)
     request = DrawRequest(
         kind="sample",
         src=src,
         seed=Seed.given(str(record["seed"])),
         options=SampleOptions(k=record.get("k"), draw=opts),
     )
-    source, drawn = _draw(request, opts)
+    source, drawn = _draw(request, opts, None if excluded is not None else spec.get("exclusion"))
     if drawn.sha256 != record["input_sha256"]:
         raise ListError(f"{src}: not the recorded input (SHA-256 differs)")
     return source, drawn, opts
 
 
-def verify_sample_file(record: dict[str, Any], src: str, saved: str | None = None) -> None:
+def verify_sample_file(
+    record: dict[str, Any],
+    src: str,
+    saved: str | None = None,
+    *,
+    excluded: tuple[str, ...] | None = None,
+) -> None:
     """Draw again through DuckDB what ``record`` says from ``src``, and check ``saved``
-    (the output, or the winners saved from stdout) line by line. Raises ListError at the
+    (the output, or the winners saved from stdout) line by line; ``excluded``: the IDs of
+    the exclusion list, which the record must have excluded. Raises ListError at the
     first difference."""
-    source, drawn, opts = replay(record, src)
-    if drawn.rows != record["permutation"]:
+    source, drawn, opts = replay(record, src, excluded)
+    if drawn.order != record["permutation"]:
         raise ListError(
             f"record: seed {record['seed']!r} does not draw these rows: recorded "
-            f"{record['permutation'][:10]}, drawn again {drawn.rows[:10]}"
+            f"{record['permutation'][:10]}, drawn again {drawn.order[:10]}"
         )
     if drawn.spec != record["target"]["draw"]:
         raise ListError("record: target.draw is not what the draw gives again: it was edited")

@@ -42,6 +42,8 @@ __all__ = [
     "WHITESPACE",
     "Dialect",
     "TicketSQL",
+    "id_expression",
+    "listing_query",
     "population_query",
     "ticket_query",
 ]
@@ -72,6 +74,17 @@ class TicketSQL:
     entrant below ``rate`` (an exact fraction, ``0 < rate <= 1``); then ``reserves``.
     ``weights`` are tickets per entrant at ``scale`` tickets per unit (section 18, step 2).
     ``carry`` names more columns the query keeps for each winner (after the ticket).
+
+    The DuckDB engine asks for more (the printed queries leave them at their defaults):
+    ``grouped`` makes the rows sharing an ID one entrant holding all their tickets (one
+    entry per ID, section 10), ``counts`` gives each stratum its own ``k`` (its label's
+    text in NFC, and the count; a stratum not listed draws none), ``take_small`` takes
+    whole a stratum with fewer entrants than its count instead of refusing it (the caller
+    then refuses what it must, naming the stratum), and ``rivest`` orders by Rivest's
+    tickets, computed by a function ``xls_rivest(id)`` the engine registers.
+    ``first_row`` names a column numbering the rows in file order: grouped, an entrant
+    keeps the carried columns of its first row. ``strata_order`` lists the strata's
+    labels (texts in NFC) in the order the rows come (default: code point order).
     """
 
     table: str
@@ -84,6 +97,17 @@ class TicketSQL:
     scale: int = 1
     strata: str | None = None
     carry: tuple[str, ...] = ()
+    grouped: bool = False
+    counts: tuple[tuple[str, int], ...] | None = None
+    take_small: bool = False
+    rivest: bool = False
+    first_row: str | None = None
+    strata_order: tuple[str, ...] | None = None
+
+    @property
+    def weighed(self) -> bool:
+        """Whether an entrant may hold several tickets (weights, or one entry per ID)."""
+        return self.weights is not None or self.grouped
 
     def check(self, *, counts: bool = True) -> None:
         """Refuse what cannot be drawn (OptionError saying what to give); ``counts``:
@@ -92,7 +116,7 @@ class TicketSQL:
             raise OptionError("give -k K or --rate P: how many win")
         if (self.k is not None and self.k < 0) or self.reserves < 0:
             raise OptionError("-k and --reserves are 0 or more")
-        if self.k is not None and self.k + self.reserves < 1:
+        if self.k is not None and self.counts is None and self.k + self.reserves < 1:
             raise OptionError(f"-k {self.k}: draw at least one entrant")
         if self.rate is not None:
             rate_threshold(self.rate)
@@ -102,7 +126,16 @@ class TicketSQL:
             raise OptionError("--weight-scale states tickets per unit of --weights COL: add it")
         if not self.table.strip():
             raise OptionError("--table: name the table (or a FROM item) to draw from")
+        self._check_engine_fields()
         normalise_seed(self.seed)
+
+    def _check_engine_fields(self) -> None:
+        if self.grouped and self.carry and self.first_row is None:
+            raise OptionError("one entry per ID keeps its first row's columns: name first_row")
+        if self.counts is not None and (self.strata is None or self.rate is not None):
+            raise OptionError("counts per stratum take --strata COL and -k, not a rate")
+        if self.rivest and (self.weighed or (self.rate is not None and self.rate != 1)):
+            raise OptionError("Rivest's order holds one ticket per entrant, and no rate below 1")
 
 
 # --------------------------------------------------------------------------- dialects
@@ -247,14 +280,21 @@ def _canonical(e: _Engine, column: str, dialect: str, *, strip: bool = True) -> 
     text = f"CAST({column} AS {e.text})"
     if dialect == "duckdb" and strip:
         # printable ASCII at both ends of an ASCII text: already NFC and stripped, so the
-        # NFC and the trim (the costly part, over every row) are skipped
-        fast = (
-            f"strlen({text}) = length({text}) AND left({text}, 1) > ' ' AND right({text}, 1) > ' '"
-        )
+        # NFC and the trim (the costly part, over every row) are skipped. Texts compare by
+        # their bytes: ">= '!'" reads the first byte; left() and right() would read
+        # grapheme clusters, at a third of the cost of a ticket's SHA-256
+        fast = f"strlen({text}) = length({text}) AND {text} >= '!' AND substr({text}, -1) > ' '"
         slow = e.trim(f"nfc_normalize({text})", e.chars(WHITESPACE))
         return f"CASE WHEN {fast} THEN {text} ELSE {slow} END"
     normal = text if e.nfc is None else e.nfc(text)
     return e.trim(normal, e.chars(WHITESPACE)) if strip else normal
+
+
+def id_expression(column: str, dialect: str) -> str:
+    """The SQL expression of the canonical ID (section 10) of the values of ``column`` (a
+    column name, quoted here), as every query of ``dialect`` computes it."""
+    e = _engine(dialect)
+    return _canonical(e, e.quote(column), dialect)
 
 
 # --------------------------------------------------------------------------- the query
@@ -291,6 +331,7 @@ def _checked(draw: TicketSQL, e: _Engine, dialect: str) -> list[str]:
         weight = f"{e.try_cast}(CAST({q(draw.weights)} AS {e.text}) AS {e.decimal})"
         cols.append(f"{weight} * {draw.scale} AS xls_units")
     cols += [f"{q(c)} AS xls_c{n}" for n, c in enumerate(draw.carry)]
+    cols += [] if draw.first_row is None else [f"{q(draw.first_row)} AS xls_r"]
     blank_id = "xls_id IS NULL OR xls_id = ''"
     ids = [
         (blank_id, "xlshuffle: an ID is blank: every entrant of a ticket draw needs its own"),
@@ -319,6 +360,7 @@ def _checked(draw: TicketSQL, e: _Engine, dialect: str) -> list[str]:
         held = _refused(e, [(bad, why)], f"CAST(xls_units AS {e.integer})", e.integer)
         kept.append(f"{held} AS xls_w")
     kept += [f"xls_c{n}" for n in range(len(draw.carry))]
+    kept += [] if draw.first_row is None else ["xls_r"]
     return [
         "WITH entrants AS (",
         f"  SELECT {', '.join(cols)}",
@@ -350,17 +392,49 @@ def _carried(draw: TicketSQL) -> str:
     return "".join(f", xls_c{n}" for n in range(len(draw.carry)))
 
 
+def _grouped(draw: TicketSQL, e: _Engine) -> list[str]:
+    """The CTE ``grouped`` (one entry per ID): each distinct ID once, holding the tickets
+    of all its rows (their count, or the sum of their weights), in the one stratum all
+    its rows must share."""
+    if not draw.grouped:
+        return []
+    held = "count(*)" if draw.weights is None else f"CAST(sum(xls_w) AS {e.integer})"
+    cols = ["xls_id", f"{held} AS xls_w"]
+    cols += [f"arg_min(xls_c{n}, xls_r) AS xls_c{n}" for n in range(len(draw.carry))]
+    if draw.strata is not None:
+        why = _message(
+            "xlshuffle: an ID is in two strata: with --one-entry-per-id all the rows of an ID "
+            "need one stratum"
+        )
+        two = f"min(xls_stratum){e.collate} <> max(xls_stratum){e.collate}"
+        cols.append(f"CASE WHEN {two} THEN {e.fail(why)} ELSE min(xls_stratum) END AS xls_stratum")
+    return [
+        "grouped AS (",
+        f"  SELECT {', '.join(cols)}",
+        "  FROM checked GROUP BY xls_id",
+        "),",
+    ]
+
+
+def _ticket(draw: TicketSQL, e: _Engine) -> str:
+    """An entrant's ticket: the smallest of its tickets (Rivest's, by the engine's
+    function)."""
+    prefix = ticket_prefix(draw.seed)
+    if draw.rivest:
+        return "xls_rivest(xls_id)"
+    if not draw.weighed:
+        return e.sha(f"'{prefix}0/' || xls_id")
+    return e.min_ticket(f"'{prefix}'", "xls_id")
+
+
 def _tickets(draw: TicketSQL, e: _Engine) -> list[str]:
     """The CTE ``tickets``: each entrant holding tickets, with the smallest of them."""
-    prefix = ticket_prefix(draw.seed)
-    if draw.weights is None:
-        ticket = e.sha(f"'{prefix}0/' || xls_id")
-    else:
-        ticket = e.min_ticket(f"'{prefix}'", "xls_id")
+    ticket = _ticket(draw, e)
+    source = "grouped" if draw.grouped else "checked"
     return [
         "tickets AS (",
         f"  SELECT xls_id{_stratum(draw)}, {ticket} AS xls_ticket{_carried(draw)}",
-        "  FROM checked" + ("" if draw.weights is None else "\n  WHERE xls_w > 0"),
+        f"  FROM {source}" + ("" if not draw.weighed else "\n  WHERE xls_w > 0"),
         "),",
     ]
 
@@ -390,8 +464,9 @@ def _drawn(draw: TicketSQL, e: _Engine) -> list[str]:
             "),",
         ]
     k, n = draw.k or 0, (draw.k or 0) + draw.reserves
-    role = f"CASE WHEN xls_place <= {k} THEN 'winner' ELSE 'reserve' END"
-    rank = f"CASE WHEN xls_place <= {k} THEN xls_place ELSE xls_place - {k} END"
+    won = "xls_k" if draw.counts is not None else f"{k}"  # with counts, each stratum's own
+    role = f"CASE WHEN xls_place <= {won} THEN 'winner' ELSE 'reserve' END"
+    rank = f"CASE WHEN xls_place <= {won} THEN xls_place ELSE xls_place - {won} END"
     if draw.strata is None:
         # the k + R smallest, by a sort that keeps only them (a global row_number would
         # move every row to one worker in Spark)
@@ -406,15 +481,20 @@ def _drawn(draw: TicketSQL, e: _Engine) -> list[str]:
             f"  SELECT {cols}, {role} AS xls_role, {rank} AS xls_rank FROM placed",
             "),",
         ]
+    k_of = ""
+    if draw.counts is not None:  # each stratum's own k, by its label's text
+        whens = " ".join(f"WHEN {e.chars(label)} THEN {c}" for label, c in draw.counts)
+        k_of = f",\n    CASE xls_stratum {whens} ELSE 0 END AS xls_k" if whens else ", 0 AS xls_k"
+    last = f"xls_k + {draw.reserves}" if draw.counts is not None else f"{n}"
     return [
         "placed AS (",
         f"  SELECT {cols}, xls_stratum,",
-        f"    row_number() OVER (PARTITION BY xls_stratum ORDER BY {by}) AS xls_place",
+        f"    row_number() OVER (PARTITION BY xls_stratum ORDER BY {by}) AS xls_place{k_of}",
         "  FROM tickets",
         "),",
         "drawn AS (",
         f"  SELECT {cols}, xls_stratum, {role} AS xls_role, {rank} AS xls_rank",
-        f"  FROM placed WHERE xls_place <= {n}",
+        f"  FROM placed WHERE xls_place <= {last}",
         "),",
     ]
 
@@ -423,7 +503,10 @@ def _checked_result(draw: TicketSQL, e: _Engine) -> list[str]:
     """The CTE ``counted`` (per stratum) and the final SELECT, which refuses a stratum (or
     a table) with fewer entrants than the count and an ID drawn twice."""
     q = e.quote
-    need = None if draw.k is None else draw.k + draw.reserves
+    # with counts per stratum, or small strata taken whole, the caller refuses a stratum
+    # smaller than its count (it names the stratum)
+    whole = draw.take_small or draw.counts is not None
+    need = None if draw.k is None or whole else draw.k + draw.reserves
     few = (
         []
         if need is None
@@ -471,8 +554,18 @@ def _checked_result(draw: TicketSQL, e: _Engine) -> list[str]:
         f"SELECT {', '.join(out)}",
         "FROM drawn JOIN counted ON drawn.xls_stratum = counted.xls_stratum",
         check,
-        f"ORDER BY {_order(e, 'drawn.xls_stratum', 'drawn.xls_ticket', 'drawn.xls_id')}",
+        f"ORDER BY {_strata_order(draw, e, 'drawn.xls_stratum')}"
+        + _order(e, "drawn.xls_ticket", "drawn.xls_id"),
     ]
+
+
+def _strata_order(draw: TicketSQL, e: _Engine, column: str) -> str:
+    """The ORDER BY's first key (and its comma): the strata in ``draw.strata_order``, or
+    by their labels' code points."""
+    if draw.strata_order is None:
+        return f"{column}{e.collate}, "
+    whens = " ".join(f"WHEN {e.chars(label)} THEN {n}" for n, label in enumerate(draw.strata_order))
+    return f"CASE {column} {whens} END, "
 
 
 def ticket_query(draw: TicketSQL, dialect: str) -> str:
@@ -510,6 +603,7 @@ def ticket_query(draw: TicketSQL, dialect: str) -> str:
         *_header(draw, dialect, what),
         *_checked(draw, e, dialect)[:-1],
         "),",
+        *_grouped(draw, e),
         *_tickets(draw, e),
         *_drawn(draw, e),
         *_checked_result(draw, e),
@@ -517,16 +611,67 @@ def ticket_query(draw: TicketSQL, dialect: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def population_query(draw: TicketSQL, dialect: str) -> str:
+def listing_query(draw: TicketSQL, dialect: str) -> str:
+    """The SQL query of every entrant of ``draw``'s table in draw order (what ``xlshuffle
+    tickets`` lists): ``xls_place`` (1-based, within its stratum), ``xls_id`` (the
+    canonical ID), ``xls_stratum`` (with strata), ``xls_w`` (the ticket count, with
+    weights or one entry per ID), ``xls_ticket``, then the carried columns; entrants
+    without a ticket (weight 0) left out. An ID on two rows (unless grouped) is refused
+    with strata; without, its rows come one after the other (one ID, one ticket) and the
+    caller refuses them as they stream (a check of every row would cost another sort)."""
+    e = _engine(dialect)
+    draw.check(counts=False)
+    partition = "PARTITION BY xls_stratum " if draw.strata is not None else ""
+    by = _order(e, "xls_ticket", "xls_id")
+    ticket = "xls_ticket"
+    if not draw.grouped and draw.strata is not None:
+        # an ID on two rows has one ticket: without strata its rows are next to each other
+        # in the order, where the caller sees them; with strata they may not be
+        why = _message("xlshuffle: an ID is on two rows: give each entrant its own ID")
+        twice = "count(*) OVER (PARTITION BY xls_id) > 1"
+        ticket = f"CASE WHEN {twice} THEN {e.fail(why)} ELSE xls_ticket END"
+    held = ", xls_w" if draw.weighed else ""
+    source = "grouped" if draw.grouped else "checked"
+    stratum = _stratum(draw)
+    first = _strata_order(draw, e, "xls_stratum") if draw.strata is not None else ""
+    return (
+        "\n".join(
+            [
+                *_header(draw, dialect, "every entrant's place and ticket"),
+                *_checked(draw, e, dialect)[:-1],
+                "),",
+                *_grouped(draw, e),
+                "tickets AS (",
+                f"  SELECT xls_id{stratum}{held}, {_ticket(draw, e)} AS xls_ticket"
+                + _carried(draw),
+                f"  FROM {source}" + ("" if not draw.weighed else "\n  WHERE xls_w > 0"),
+                ")",
+                f"SELECT row_number() OVER ({partition}ORDER BY {by}) AS xls_place, xls_id"
+                f"{stratum}{held}, {ticket} AS xls_ticket{_carried(draw)}",
+                "FROM tickets",
+                f"ORDER BY {first}{by}",
+            ]
+        )
+        + "\n"
+    )
+
+
+def population_query(
+    draw: TicketSQL, dialect: str, *, count: bool = False, lines: bool = False
+) -> str:
     """The SQL query of the population digest of ``draw``'s table (section 18, step 5):
     one row, ``population_sha256``, the SHA-256 of the entrants' lines (the canonical ID,
     and with weights a tab and the ticket count) sorted by code point and joined by line
-    feeds. The whole sorted list is one text in the engine: BigQuery caps a text at
-    about 100 MB, so there it fits tables of a few million entrants."""
+    feeds; ``draw.grouped`` (one entry per ID): each distinct ID once, with the tickets of
+    all its rows. ``count`` adds ``population_entrants``, how many lines; ``lines`` gives
+    the sorted lines themselves, one row each, for an engine that hashes them as they
+    stream (``xls_line``, in code point order). The whole sorted
+    list is one text in the engine: BigQuery caps a text at about 100 MB, so there it fits
+    tables of a few million entrants."""
     e = _engine(dialect)
     draw.check(counts=False)
     line = "xls_id"
-    if draw.weights is not None:
+    if draw.weighed:
         line = f"xls_id || {e.chars(chr(9))} || CAST(xls_w AS {e.text})"
     nl = e.chars("\n")
     if dialect == "spark":
@@ -534,13 +679,35 @@ def population_query(draw: TicketSQL, dialect: str) -> str:
     else:
         agg = f"string_agg(xls_line, {nl} ORDER BY xls_line{e.collate})"
     what = "population digest" + (f", {draw.weights} at scale {draw.scale}" if draw.weights else "")
+    what += ", one entry per ID" if draw.grouped else ""
+    ctes = _checked(draw, e, dialect)
+    if draw.grouped:
+        ctes = [*ctes[:-1], "),", *_grouped(draw, e)]
+        ctes[-1] = ")"
+    entrants = ", count(*) AS population_entrants" if count else ""
+    source = "grouped" if draw.grouped else "checked"
+    if lines:
+        return (
+            "\n".join(
+                [
+                    *_header(draw, dialect, what),
+                    *ctes,
+                    f"SELECT {line} AS xls_line FROM {source}",
+                    f"ORDER BY xls_line{e.collate}",
+                ]
+            )
+            + "\n"
+        )
     return (
         "\n".join(
             [
                 *_header(draw, dialect, what),
-                *_checked(draw, e, dialect),
-                f"SELECT {e.sha(f'COALESCE({agg}, {chr(39)}{chr(39)})')} AS population_sha256",
-                f"FROM (SELECT {line} AS xls_line FROM checked) AS lines",
+                *ctes,
+                f"SELECT {e.sha(f'COALESCE({agg}, {chr(39)}{chr(39)})')} AS population_sha256"
+                + entrants,
+                f"FROM (SELECT {line} AS xls_line FROM "
+                + ("grouped" if draw.grouped else "checked")
+                + ") AS lines",
             ]
         )
         + "\n"

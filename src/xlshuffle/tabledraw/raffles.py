@@ -15,7 +15,7 @@ input order (section 10); strata come in order of first appearance, each drawn f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,11 +35,13 @@ __all__ = [
     "DrawOptions",
     "Drawn",
     "Exclusion",
+    "added_fields",
     "check_exclusion",
     "choose",
     "draw_spec",
     "exclusion_of",
     "replay",
+    "shares",
 ]
 
 
@@ -88,7 +90,7 @@ def choose(
     spec = draw_spec(opts, cols, parts, excluded)
     if "id" in cols:
         spec["winners"] = _ids(ents, cols["id"], [r for p in parts for r in p.winners()])
-    extra_labels, extra = _extra(opts, parts)
+    extra_labels, extra = added_fields(opts, parts)
     notes = [] if excluded is None else excluded.notes()
     return Drawn(rows, extra_labels, extra, spec, parts, notes)
 
@@ -161,11 +163,12 @@ _GIVEN = ("rate", "weight_scale")
 def shares(
     ents: Entrants,
     opts: DrawOptions,
-    strata: list[tuple[object, list[int]]],
+    strata: Sequence[tuple[object, Sized]],
     column: Column | None = None,
 ) -> list[int]:
     """Each stratum's count: ``opts.k``, its line of ``opts.counts``, or its share of
-    ``opts.total`` by the largest-remainder rule (protocol section 11). ``column``, the
+    ``opts.total`` by the largest-remainder rule (protocol section 11); ``strata`` gives
+    each stratum's label and its rows (only their number is read). ``column``, the
     strata column, tells a misspelt stratum of ``opts.counts`` from one whose rows were
     all excluded."""
     if opts.total is not None:
@@ -268,7 +271,10 @@ def prize_places(prizes: Sequence[Prize]) -> list[tuple[str, int, str]]:
     return won + [(p.name, n, RESERVE) for p in prizes for n in range(1, p.reserves + 1)]
 
 
-def _extra(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[object]]]:
+def added_fields(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[list[object]]]:
+    """The fields a draw adds to the header and to each drawn row, in output order: Role
+    and Rank (with reserves), Hits (monetary-unit), Prize, Place and Role (a prize table),
+    and a ticket draw's ticket."""
     if opts.prizes is not None:
         return _prize_extra(opts, parts)
     labels = (["Role", "Rank"] if opts.reserves else []) + (

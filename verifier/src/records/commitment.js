@@ -13,6 +13,7 @@ import {
   listDigest,
 } from "../protocol/commit.js";
 import { PROTOCOL } from "../protocol/stream.js";
+import { populationDigest, ticketId, ticketsAtScale } from "../protocol/ticketdraws.js";
 import { cannot, fail } from "./verdict.js";
 
 /**
@@ -70,6 +71,7 @@ export async function checkCommitment(rec, headRows, dataRows) {
     checked.push(
       `every file the draw read beside the list is the committed one (pinned by SHA-256: ${pinned.join(", ")})`,
     );
+  if (body.population) checked.push(await checkPopulation(rec, body.population, dataRows));
   if (body.entrants) {
     if (!c.salt) fail("the commitment holds entrant hashes but the record reveals no salt");
     const hashes = await entrantHashes(c.salt, dataRows);
@@ -92,6 +94,44 @@ export async function checkCommitment(rec, headRows, dataRows) {
     }
   }
   return checked;
+}
+
+/**
+ * A ticket draw's committed population (sections 17 and 18): the digest of the input's
+ * entrants (each row's ID, or with one entry per ID each distinct ID once, with its ticket
+ * count when an entrant may hold several) is the one committed.
+ */
+async function checkPopulation(rec, population, dataRows) {
+  const d = rec.target.draw || {};
+  if (!d.id || !Number.isInteger(d.id.index))
+    fail("the commitment holds a population but the record's draw names no ID column");
+  const cell = (row, c) => (row[c] === undefined ? "" : row[c]);
+  let ids = dataRows.map((row) => cell(row, d.id.index));
+  let counts = null;
+  try {
+    if (d.weights)
+      counts = ticketsAtScale(
+        dataRows.map((row) => cell(row, d.weights.index)),
+        d.weight_scale || 1,
+      );
+    if (d.one_entry_per_id) {
+      const held = new Map();
+      ids.forEach((v, i) => {
+        const id = ticketId(v);
+        held.set(id, (held.get(id) ?? 0n) + (counts ? BigInt(counts[i]) : 1n));
+      });
+      ids = [...held.keys()];
+      counts = [...held.values()];
+    }
+  } catch (e) {
+    fail(`the input's entrants cannot make the committed population: ${e.message}`);
+  }
+  const digest = await populationDigest(ids, counts);
+  if (ids.length !== population.entrants || digest !== population.sha256)
+    fail(
+      `the input's ${ids.length} entrants have the population digest ${digest}, the commitment's ${population.entrants} ${population.sha256}: not the committed population`,
+    );
+  return `the input's ${ids.length} entrants are the committed population (digest ${digest.slice(0, 16)}..., section 18)`;
 }
 
 /** Version 1: the record's draw against the committed options' texts. */

@@ -20,6 +20,36 @@ import { drawPlan } from "./drawplan.js";
 import { shortRow } from "./replay.js";
 import { cannot, fail } from "./verdict.js";
 
+/**
+ * A locked ticket draw (section 18): the rows drawn by their IDs' own tickets (the log's
+ * options "ids B2:B9"), each followed by Role and Rank (with reserves) and its ticket.
+ */
+async function lockedTickets(entry, rows, box, k) {
+  const m = /^ids (.+)$/.exec(entry.options || "");
+  if (!m)
+    fail(`the Draw log row's options ${JSON.stringify(entry.options)} do not name the IDs column`);
+  const at = (ref) => parseRef(ref.replace(/\$/g, "")).c1 - box.c1;
+  const id = { column: m[1], index: at(m[1]) };
+  const weights = entry.tickets ? { column: entry.tickets, index: at(entry.tickets) } : null;
+  if (id.index < 0 || id.index > box.c2 - box.c1)
+    fail(`the IDs column ${JSON.stringify(m[1])} is outside the selection`);
+  const reserves = entry.reserves === "" ? 0 : Number(entry.reserves);
+  const rec = {
+    seed: entry.seed,
+    target: { draw: { method: "ticket", k, reserves, weights, id } },
+  };
+  const plan = await drawPlan(rec, rows.length, (i, c) =>
+    rows[i][c] === undefined ? "" : rows[i][c].slice(2),
+  );
+  return plan.drawn.map((i, p) =>
+    rows[i].concat(
+      plan.extra[p].map((x, j) =>
+        j < plan.extra[p].length - 1 && /^\d+$/.test(x) ? "n:" + x : "s:" + x,
+      ),
+    ),
+  );
+}
+
 /** What a locked draw of the log's mode writes from the input grid (docs/excel.md). */
 export async function lockedOutput(entry, rows, box) {
   const seed = entry.seed,
@@ -35,6 +65,7 @@ export async function lockedOutput(entry, rows, box) {
     const dealt = await deal(deck, k * hands, seed);
     return range(k).map((r) => dealt.slice(r * hands, (r + 1) * hands));
   }
+  if (mode === "tickets") return lockedTickets(entry, rows, box, k);
   if (mode === "raffle") {
     let weights = null;
     if (entry.tickets) {
@@ -234,6 +265,10 @@ export async function verifyLogEntry(entry, files, log = [entry]) {
     raffle:
       `raffle of ${entry.k} winner(s)` +
       (entry.reserves && entry.reserves !== "0" ? ` and ${entry.reserves} reserve(s)` : ""),
+    tickets:
+      `ticket draw of ${entry.k} winner(s)` +
+      (entry.reserves && entry.reserves !== "0" ? ` and ${entry.reserves} reserve(s)` : "") +
+      ` by the IDs of ${entry.options.replace(/^ids /, "")} (section 18)`,
   }[entry.mode];
   const name = (row) => shortRow(row.map((v) => showValue(v).replace(/^"|"$/g, "")));
   const table =

@@ -25,6 +25,15 @@ import { cannot, fail } from "./verdict.js";
  * when given (a round's chain checks the draw from its input alone).
  */
 export async function verifyList(rec, files, { outputOptional = false } = {}) {
+  const engine = rec.target.engine;
+  if (engine !== undefined && engine !== "duckdb")
+    cannot(
+      `the record says the engine ${JSON.stringify(engine)} drew it, which this page does not know`,
+    );
+  if (engine === "duckdb" && rec.target.delimiter === null)
+    cannot(
+      `DuckDB drew it from a Parquet file (${baseName(rec.input)}), which this page cannot read: check it with 'xlshuffle verify RECORD --input ${baseName(rec.input)}', or save the file as CSV and draw from that`,
+    );
   const delimiter = rec.target.delimiter || ",";
   const { input, output, loaded } = await matchFiles(rec, files);
   if (!input)
@@ -88,6 +97,8 @@ export async function verifyList(rec, files, { outputOptional = false } = {}) {
           "the input is the shuffled file the restore read",
         ]
       : ["the seed gives the recorded rows and order", "the input is the file the draw read"];
+  if (engine === "duckdb")
+    checked.push("DuckDB drew it (--engine duckdb); drawn again here as the list engine draws it");
   if (rec.commitment) {
     const trim = (cells) => {
       const out = cells.slice();

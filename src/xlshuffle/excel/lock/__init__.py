@@ -27,6 +27,7 @@ __all__ = [
     "draw_committed",
     "draw_prizes",
     "draw_raffle",
+    "draw_tickets",
     "draw_winners",
     "message",
     "replace_winner",
@@ -54,6 +55,7 @@ def _on_xlwings(command: Callable[Concatenate[Book, _P], _R]) -> Callable[Concat
 shuffle_rows = _on_xlwings(lock.shuffle_rows)
 draw_winners = _on_xlwings(lock.draw_winners)
 draw_raffle = _on_xlwings(lock.draw_raffle)
+draw_tickets = _on_xlwings(lock.draw_tickets)
 draw_prizes = _on_xlwings(lock.draw_prizes)
 deal_cards = _on_xlwings(lock.deal_cards)
 assign_groups = _on_xlwings(lock.assign_groups)
