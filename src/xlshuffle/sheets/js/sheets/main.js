@@ -167,6 +167,36 @@ function TICKET(ids, seed, number) {
   return xlshuffleCall_("TICKET", [ids, seed, number]);
 }
 
+/**
+ * Returns the smallest sample whose upper limit stays below the tolerable rate.
+ *
+ * @param {*} confidence The confidence: a rate such as 95% or 0.95.
+ * @param {*} tolerable The tolerable rate: deviations, or for monetary units the tolerable misstatement over the book value (T/B).
+ * @param {*} expected Optional. The expected rate, below the tolerable one (0 by default); for monetary units the expected misstatement over the book value.
+ * @param {number} population Optional. The items in the population: the hypergeometric model needs it.
+ * @param {string} model Optional. "binomial" (the default, as the AICPA attribute tables), "poisson" (as the AICPA monetary-unit tables) or "hypergeometric".
+ * @return The sample size.
+ * @customfunction
+ */
+function SAMPLESIZE(confidence, tolerable, expected, population, model) {
+  return xlshuffleCall_("SAMPLESIZE", [confidence, tolerable, expected, population, model]);
+}
+
+/**
+ * Returns the upper limit on the population's error rate at the confidence given.
+ *
+ * @param {number} sample_size The items tested, or the hits of a MUS sample.
+ * @param {*} errors The deviations found (a whole number), or for monetary units a range of the hits' taintings, (book - audited) / book each; empty cells count as 0.
+ * @param {*} confidence The confidence: a rate such as 95% or 0.95.
+ * @param {number} population Optional. The items in the population: the hypergeometric model needs it.
+ * @param {string} model Optional. "binomial" (the default for a count), "poisson" (the default for taintings: the Stringer bound with the AICPA factors) or "hypergeometric".
+ * @return The upper limit, a rate.
+ * @customfunction
+ */
+function UPPERLIMIT(sample_size, errors, confidence, population, model) {
+  return xlshuffleCall_("UPPERLIMIT", [sample_size, errors, confidence, population, model]);
+}
+
 // ------------------------------------------------------------------ draw and lock (the menu)
 
 /** Adds the xlshuffle menu when the spreadsheet opens. */
