@@ -72,6 +72,16 @@ class Sheet {
   getName() {
     return this.name;
   }
+  activate() {
+    this.book.active = this;
+    return this;
+  }
+  getLastColumn() {
+    return this.cells.reduce((last, r) => {
+      const found = r.findLastIndex((v) => v !== "" && v !== undefined);
+      return Math.max(last, found + 1);
+    }, 0);
+  }
   getLastRow() {
     let last = 0;
     this.cells.forEach((r, i) => {
@@ -175,10 +185,18 @@ class Book {
   getSheetByName(name) {
     return this.sheets.find((s) => s.name === name) || null;
   }
+  // as in Apps Script, a sheet inserted becomes the active one
   insertSheet(name, index) {
     const sheet = new Sheet(this, name, []);
     this.sheets.splice(index, 0, sheet);
+    this.active = sheet;
     return sheet;
+  }
+  deleteSheet(sheet) {
+    this.sheets = this.sheets.filter((s) => s !== sheet);
+  }
+  getActiveSheet() {
+    return this.active || this.sheets[0];
   }
   getActiveRange() {
     if (!this.spec.active) return null;

@@ -1334,7 +1334,12 @@ function gcd(a, b) {
   return a;
 }
 
-function allocate(arms, n, seed, ratio, blockSizes, strata) {
+/**
+ * ALLOCATE's options as the command line takes them ({arms, ratio, n, blockSizes, strata}:
+ * canonical texts and whole numbers) and its rows [seq, combination, block, size, arm,
+ * code]: what the function and the menu's allocation list both write.
+ */
+function allocation(arms, n, seed, ratio, blockSizes, strata) {
   const given = (v) => v !== undefined && !isEmpty(v);
   const names = parts("arms", arms, ",", false);
   const total = count("n", n, { most: MAX_ROWS });
@@ -1356,10 +1361,22 @@ function allocate(arms, n, seed, ratio, blockSizes, strata) {
   } catch (exc) {
     throw new Mistake(exc.message);
   }
+  const options = {
+    arms: names.map(canonicalId),
+    ratio: r,
+    n: total,
+    blockSizes: sizes,
+    strata: factors.map(([name, values]) => [name, [...new Set(values)]]),
+  };
+  return { options, rows: list };
+}
+
+function allocate(arms, n, seed, ratio, blockSizes, strata) {
+  const { rows: list } = allocation(arms, n, seed, ratio, blockSizes, strata);
   return list.map(([seq, combo, block, size, arm]) => [seq, ...combo, block, size, arm]);
 }
 
-return { allocate };
+return { allocation, allocate };
 })();
 
 // ------------------------------------------------------------ sheets/decimals.js
@@ -3353,6 +3370,9 @@ const LOG_COLUMNS = [
   "options",
 ];
 
+/** Between the names in the log's "new sheets": a character no sheet name may hold. */
+const SHEET_SEPARATOR = " / ";
+
 /** The tag and canonical text of one cell value. */
 function cellText(value) {
   if (isEmpty(value)) return ["e", ""];
@@ -3398,7 +3418,8 @@ function shellQuote(value) {
 
 /**
  * The log row of a draw d: {mode, sheet, address, book, seed, seedFrom, version, time,
- * rows, output, outputAddress, k, hands, reserves, tickets, ticketsLetter}.
+ * rows, output, outputAddress, k, hands, reserves, tickets, ticketsLetter}, and for a
+ * design (designs.js) {formulaText, commandText, newSheets, options}.
  */
 function logRow(d) {
   const ref = `${sheetRef(d.sheet)}!${d.address}`;
@@ -3425,7 +3446,11 @@ function logRow(d) {
     formula = `=DEAL(${d.k}, ${d.hands}, ${seed}, ${ref})`;
   }
   let command;
-  if (d.mode === "deal") {
+  if (d.formulaText) {
+    // a design (teams, orders, allocation): its own formula and command line
+    formula = d.formulaText;
+    command = d.commandText;
+  } else if (d.mode === "deal") {
     const n = d.rows.length * d.rows[0].length;
     command =
       `xlshuffle deal --cards ${d.k} --hands ${d.hands} --deck ${n} ` +
@@ -3453,12 +3478,12 @@ function logRow(d) {
     none(d.reserves),
     d.tickets || "",
     d.mode === "raffle" ? (d.tickets ? "weighted" : "random") : "",
-    "",
-    "",
+    (d.newSheets || []).join(SHEET_SEPARATOR),
+    d.options || "",
   ];
 }
 
-return { LOG_COLUMNS, cellText, valuesSha256, sheetRef, shellQuote, logRow };
+return { LOG_COLUMNS, SHEET_SEPARATOR, cellText, valuesSha256, sheetRef, shellQuote, logRow };
 })();
 
 // ------------------------------------------------------------ sheets/lock.js
@@ -3477,7 +3502,7 @@ const { PROTOCOL } = xlshuffleModules["protocol/stream.js"];
 const { Mistake, isDate, isEmpty, serial } = xlshuffleModules["sheets/cells.js"];
 const { freshSeed } = xlshuffleModules["sheets/fresh.js"];
 const { FUNCTIONS } = xlshuffleModules["sheets/functions.js"];
-const { LOG_COLUMNS, logRow, valuesSha256 } = xlshuffleModules["sheets/log.js"];
+const { LOG_COLUMNS, SHEET_SEPARATOR, logRow, valuesSha256 } = xlshuffleModules["sheets/log.js"];
 
 const { DEAL, GROUPS, SAMPLE, SHUFFLE } = FUNCTIONS;
 
@@ -3633,13 +3658,39 @@ function lockedSeed(book) {
   return seed;
 }
 
-const MODES = ["shuffle", "winners", "raffle", "deal", "groups"];
+const MODES = ["shuffle", "winners", "raffle", "deal", "groups", "teams", "orders", "allocation"];
+/** The sheets each mode adds, as designs.js names them. */
+const ADDED = { orders: /^Orders( [0-9]+)?$/, allocation: /^Allocation( codes)?( [0-9]+)?$/ };
+
+/**
+ * Refuse, before anything changes, to delete a sheet the draw could not have added (a log
+ * row is editable) or one that holds more than the draw wrote there.
+ */
+function checkAdded(book, mode, time, names, height, width) {
+  const widths = [width, width - 2]; // the list or orders; the codes: Block, BlockSize, Arm -> Code
+  names.forEach((name, i) => {
+    if (!ADDED[mode] || !ADDED[mode].test(name) || i >= widths.length)
+      throw new Mistake(
+        `the ${mode} draw at ${time} cannot have added the sheet '${name.slice(0, 40)}' its ` +
+          "log row names: nothing was restored",
+      );
+    const sheet = book.getSheetByName(name);
+    if (!sheet) return; // deleted already
+    const [rows, columns] = [sheet.getLastRow(), sheet.getLastColumn()];
+    if (rows !== height || columns !== widths[i])
+      throw new Mistake(
+        `the sheet '${name}' holds more than the draw at ${time} wrote there (it uses ` +
+          `${a1(1, 1, rows, columns)}): nothing was restored; delete it yourself`,
+      );
+  });
+}
 const BLOCK = /^\$?[A-Z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Z]{1,3}\$?[0-9]{1,7})?$/;
 
 /**
  * Restore the last draw: the newest row of the Draw log not yet restored. A shuffle gets
  * its rows back in their first order (the seed's permutation, inverted, checked against
- * the input sha256); winners, raffles, deals and groups are cleared. Refused when the
+ * the input sha256); winners, raffles, deals, groups and teams are cleared; the sheets
+ * that orders and allocation lists added are deleted. Refused when the
  * output cells no longer hold what the draw wrote (the output sha256). Returns the cells.
  */
 function restoreLast(book) {
@@ -3664,11 +3715,10 @@ function restoreLast(book) {
     throw new Mistake(
       `${where} is not a draw this script can restore (mode '${mode}', output '${output}')`,
     );
-  const sheet = book.getSheetByName(text(row, "sheet"));
-  if (!sheet)
-    throw new Mistake(
-      `the sheet '${text(row, "sheet")}' of ${where} is gone: nothing was restored`,
-    );
+  const added = text(row, "new sheets").split(SHEET_SEPARATOR).filter(Boolean);
+  const home = added.length ? added[0] : text(row, "sheet");
+  const sheet = book.getSheetByName(home);
+  if (!sheet) throw new Mistake(`the sheet '${home}' of ${where} is gone: nothing was restored`);
   const target = sheet.getRange(output);
   const current = target.getValues();
   if (valuesSha256(current) !== text(row, "output sha256"))
@@ -3676,6 +3726,8 @@ function restoreLast(book) {
       `${sheet.getName()}!${output} changed since the draw at ${text(row, "time (UTC)")} ` +
         "(its values no longer match the log's output sha256): nothing was restored",
     );
+  const time = text(row, "time (UTC)");
+  checkAdded(book, mode, time, added, target.getNumRows(), target.getNumColumns());
   if (mode === "shuffle") {
     const before = new Array(current.length);
     permutation(current.length, text(row, "seed")).forEach((item, p) => {
@@ -3687,17 +3739,320 @@ function restoreLast(book) {
           "(input sha256 differs): nothing was restored",
       );
     target.setValues(before.map((r) => r.map(asWritten)));
-  } else {
+  } else if (!added.length) {
     target.clearContent();
   }
   log
     .getRange(index + 1, at("restored (UTC)") + 1)
     .setNumberFormat("@")
     .setValue(now());
+  for (const name of added) {
+    const gone = book.getSheetByName(name);
+    if (gone) book.deleteSheet(gone);
+  }
   return `${sheet.getName()}!${output}`;
 }
 
-return { LOG_SHEET, VERSION, columnLetters, lockedDraw, lockedSeed, restoreLast };
+return { LOG_SHEET, VERSION, columnLetters, a1, seedOfBook, asWritten, selection, now, logDraw, lockedDraw, lockedSeed, restoreLast };
+})();
+
+// ------------------------------------------------------------ sheets/designs.js
+xlshuffleModules["sheets/designs.js"] = (() => {
+/**
+ * Draw and lock for the designs: balanced teams, per-person orders, allocation lists, as
+ * xlshuffle.excel.lock.designs does in Excel. Each draws through the function's own code
+ * (GROUPS with balance, ORDERS, ALLOCATE), writes plain values and logs the row Excel
+ * logs: the same formula and command line. Teams go right of the selection; orders and
+ * allocation lists go on new sheets (Orders, Allocation and Allocation codes, numbered
+ * when taken), which "restore the last draw" deletes.
+ */
+
+const { allocation } = xlshuffleModules["sheets/allocate.js"];
+const { Mistake, count, flag, isEmpty } = xlshuffleModules["sheets/cells.js"];
+const { FUNCTIONS } = xlshuffleModules["sheets/functions.js"];
+const { asWritten, columnLetters, logDraw, now, seedOfBook, selection, VERSION } = xlshuffleModules["sheets/lock.js"];
+const { cellText, logRow, sheetRef, shellQuote } = xlshuffleModules["sheets/log.js"];
+
+const { GROUPS, ORDERS } = FUNCTIONS;
+const MAX_CELLS = 10000000;
+
+/** A prompt's answer as text ("" for nothing), as Excel's form fields are read. */
+function answer(value) {
+  return value === undefined || value === null ? "" : cellText(value)[1].trim();
+}
+
+const ref = (sheet, address) => `${sheetRef(sheet.getName())}!${address}`;
+
+/** The cells right of the selection, refused unless empty. */
+function beside(range, height, width) {
+  const target = range
+    .getSheet()
+    .getRange(range.getRow(), range.getColumn() + range.getNumColumns(), height, width);
+  if (target.getValues().some((r) => r.some((v) => !isEmpty(v))))
+    throw new Mistake(
+      `the cells ${target.getA1Notation()} right of the selection are not empty: ` +
+        "clear them or move the list; nothing is overwritten",
+    );
+  return target;
+}
+
+function draw(book, fields) {
+  return { book: book.getName() + ".xlsx", version: VERSION, time: now(), ...fields };
+}
+
+// ------------------------------------------------------------------ teams
+
+/** The selected columns (0-based) that given names: headers of the row above, or letters. */
+function balanceColumns(range, given) {
+  const sheet = range.getSheet();
+  const left = range.getColumn(),
+    width = range.getNumColumns();
+  const heads =
+    range.getRow() > 1
+      ? sheet
+          .getRange(range.getRow() - 1, left, 1, width)
+          .getValues()[0]
+          .map((v) => answer(v))
+      : [];
+  const same = (a, b) => a.toLowerCase() === b.toLowerCase();
+  const whole = heads.some((h) => same(h, given));
+  const parts = whole ? [given] : given.split(",").map((p) => p.trim());
+  const out = [];
+  for (const part of parts) {
+    const found = heads.flatMap((h, j) => (part && same(h, part) ? [j] : []));
+    if (found.length > 1)
+      throw new Mistake(
+        `balance: ${found.length} selected columns are headed '${part}': name the ` +
+          "column by its letter instead",
+      );
+    const letter = /^[A-Za-z]{1,3}$/.test(part)
+      ? [...part.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0)
+      : 0;
+    if (found.length) out.push(found[0]);
+    else if (letter >= left && letter < left + width) out.push(letter - left);
+    else {
+      const shown =
+        heads
+          .filter((h) => h)
+          .map((h) => `'${h}'`)
+          .join(", ")
+          .slice(0, 120) || "nothing";
+      throw new Mistake(
+        `balance: no selected column is headed or lettered '${part}' (the row above ` +
+          `the selection holds ${shown}): name the columns by header or letter, ` +
+          "separated by commas",
+      );
+    }
+  }
+  if (new Set(out).size < out.length)
+    throw new Mistake("balance names one column twice: name each column once");
+  return out;
+}
+
+/** Team numbers 1..k right of the selection, balanced by the columns balance names. */
+function lockedTeams(book, args) {
+  const n = count("k", args.k);
+  const given = answer(args.balance);
+  if (!given)
+    throw new Mistake(
+      "balance is empty: name the column(s) to balance by (header or letter, such as " +
+        "Gender), or use assign groups",
+    );
+  const range = selection(book, 2);
+  const sheet = range.getSheet();
+  const rows = range.getValues();
+  const cols = balanceColumns(range, given);
+  const [seed, seedFrom] = seedOfBook(book);
+  const output = GROUPS(rows, n, seed, [cols.map((c) => c + 1)]);
+  const target = beside(range, output.length, 1);
+  target.setValues(output);
+  const letters = cols.map((c) => columnLetters(range.getColumn() + c));
+  const numbers = cols.map((c) => String(c + 1));
+  const arg = numbers.length === 1 ? numbers[0] : `{${numbers.join(",")}}`;
+  const address = range.getA1Notation();
+  const file = book.getName() + ".xlsx";
+  const d = draw(book, {
+    mode: "teams",
+    sheet: sheet.getName(),
+    address,
+    seed,
+    seedFrom,
+    rows,
+    output,
+    outputAddress: target.getA1Notation(),
+    k: n,
+    options: `balance ${letters.join(", ")}`,
+    formulaText: `=GROUPS(${ref(sheet, address)}, ${n}, ${quoted(seed)}, ${arg})`,
+    commandText:
+      `xlshuffle groups ${shellQuote(file)} --sheet ${shellQuote(sheet.getName())} ` +
+      `--range ${address} --no-header -k ${n} ` +
+      letters.map((l) => `--balance ${l}`).join(" ") +
+      ` --seed ${shellQuote(seed)} -o teams.xlsx`,
+  });
+  logDraw(book, logRow(d));
+  return d;
+}
+
+function quoted(text) {
+  return '"' + text.replace(/"/g, '""') + '"';
+}
+
+// ------------------------------------------------------------------ new sheets
+
+/** A new sheet after the others, named base ("base 2", ... when taken); the sheet that
+ * was active stays active. */
+function newSheet(book, base, active) {
+  const taken = new Set(book.getSheets().map((s) => s.getName().toLowerCase()));
+  let name = base;
+  for (let i = 2; taken.has(name.toLowerCase()); i++) name = `${base} ${i}`;
+  const sheet = book.insertSheet(name, book.getSheets().length);
+  if (active) active.activate();
+  return sheet;
+}
+
+function put(sheet, grid) {
+  const target = sheet.getRange(1, 1, grid.length, grid[0].length);
+  target.setValues(grid.map((r) => r.map(asWritten)));
+  return target.getA1Notation();
+}
+
+const BLOCK = /^\$?[A-Za-z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?$/;
+
+/** The IDs' cells: a named range (IDS) or an address (E2:E31, or 'Sign-up'!A2:A31). */
+function idsRange(book, sheet, given) {
+  const named = book.getRangeByName(given);
+  if (named) return named;
+  const at = given.lastIndexOf("!");
+  const where = at < 0 ? "" : given.slice(0, at).replace(/^'|'$/g, "").replace(/''/g, "'");
+  const address = given.slice(at + 1).trim();
+  const on = where ? book.getSheetByName(where) : sheet;
+  if (!on || !BLOCK.test(address))
+    throw new Mistake(
+      `ids: no name or range '${given.slice(0, 60)}': define the name IDS for the IDs' ` +
+        "cells, or give their address, such as E2:E31 or 'Sign-up'!A2:A31",
+    );
+  return on.getRange(address.replace(/\$/g, "").toUpperCase());
+}
+
+/** Each person's own order of the selected items on a new sheet Orders (=ORDERS). */
+function lockedOrders(book, args) {
+  const range = selection(book, 1);
+  const sheet = range.getSheet();
+  const items = range.getValues();
+  if (items.length > 1 && items[0].length > 1)
+    throw new Mistake(
+      `the selection ${range.getA1Notation()} has several rows and columns: select the ` +
+        "items, one column or one row",
+    );
+  const where = idsRange(book, sheet, answer(args.ids) || "IDS");
+  if (where.getNumRows() * where.getNumColumns() > MAX_CELLS)
+    throw new Mistake(
+      `ids: ${where.getA1Notation()} has more than 10,000,000 cells: give only the IDs`,
+    );
+  const people = where.getValues();
+  const places = answer(args.k) === "" ? undefined : args.k;
+  let balanced = args.balanced;
+  if (typeof balanced === "string" && ["TRUE", "FALSE"].includes(balanced.trim().toUpperCase()))
+    balanced = balanced.trim().toUpperCase() === "TRUE";
+  const yes = flag("balanced", balanced);
+  const [seed, seedFrom] = seedOfBook(book);
+  const rows = ORDERS(items, people, seed, places, yes);
+  const m = rows[0].length - 1;
+  const grid = [["ID", ...Array.from({ length: m }, (_, i) => i + 1)], ...rows];
+  const idsRef = ref(where.getSheet(), where.getA1Notation());
+  const added = newSheet(book, "Orders", sheet);
+  const output = put(added, grid);
+  const address = range.getA1Notation();
+  const d = draw(book, {
+    mode: "orders",
+    sheet: sheet.getName(),
+    address,
+    seed,
+    seedFrom,
+    rows: items,
+    output: grid,
+    outputAddress: output,
+    k: places === undefined ? null : m,
+    newSheets: [added.getName()],
+    options: `ids ${idsRef}` + (yes ? ", balanced" : ""),
+    formulaText:
+      `=ORDERS(${ref(sheet, address)}, ${idsRef}, ${quoted(seed)}, ` +
+      `${places === undefined ? "" : m}, ${yes ? "TRUE" : "FALSE"})`,
+    commandText:
+      "xlshuffle orders items.txt --ids ids.txt" +
+      (places === undefined ? "" : ` -k ${m}`) +
+      (yes ? " --balanced" : "") +
+      ` --seed ${shellQuote(seed)} -o orders.csv`,
+  });
+  logDraw(book, logRow(d));
+  return d;
+}
+
+/** The options of `xlshuffle allocate` that draw this list (without the seed). */
+function allocateOptions(o) {
+  const words = ["--arms", o.arms.join(","), "--ratio", o.ratio.join(":")];
+  words.push("--n", String(o.n), "--block-sizes", o.blockSizes.join(","));
+  for (const [name, values] of o.strata) words.push("--strata", `${name}=${values.join(",")}`);
+  return words.map(shellQuote).join(" ");
+}
+
+/**
+ * A permuted-block allocation list on a new sheet Allocation (Seq, the strata, Block,
+ * BlockSize, Arm) and its concealment codes on Allocation codes (Seq, the strata, Code),
+ * as =ALLOCATE and `xlshuffle allocate ... --codes-only` write them. args: {arms, n,
+ * ratio, blockSizes, strata}, texts as ALLOCATE takes them; empty ones its defaults.
+ */
+function lockedAllocation(book, args) {
+  const given = [args.arms, args.ratio, args.blockSizes, args.strata].map(answer);
+  const [seed, seedFrom] = seedOfBook(book);
+  const opt = (t) => (t === "" ? undefined : t);
+  const { options, rows } = allocation(
+    opt(given[0]),
+    args.n,
+    seed,
+    opt(given[1]),
+    opt(given[2]),
+    opt(given[3]),
+  );
+  const names = options.strata.map(([name]) => name);
+  const grid = [
+    ["Seq", ...names, "Block", "BlockSize", "Arm"],
+    ...rows.map(([seq, combo, block, size, arm]) => [seq, ...combo, block, size, arm]),
+  ];
+  const codes = [
+    ["Seq", ...names, "Code"],
+    ...rows.map(([seq, combo, , , , code]) => [seq, ...combo, code]),
+  ];
+  const active = book.getActiveSheet ? book.getActiveSheet() : null;
+  const listed = newSheet(book, "Allocation", active);
+  const output = put(listed, grid);
+  const concealed = newSheet(book, "Allocation codes", active);
+  put(concealed, codes);
+  const call = [quoted(given[0]), String(options.n), quoted(seed)];
+  call.push(...given.slice(1).map((g) => (g ? quoted(g) : "")));
+  while (!call[call.length - 1]) call.pop();
+  const d = draw(book, {
+    mode: "allocation",
+    sheet: listed.getName(),
+    address: output,
+    seed,
+    seedFrom,
+    rows: [],
+    output: grid,
+    outputAddress: output,
+    k: options.n,
+    newSheets: [listed.getName(), concealed.getName()],
+    options: allocateOptions(options),
+    formulaText: `=ALLOCATE(${call.join(", ")})`,
+    commandText:
+      `xlshuffle allocate ${allocateOptions(options)} --seed ${shellQuote(seed)} ` +
+      "-o list.csv --codes-only codes.csv",
+  });
+  logDraw(book, logRow(d));
+  return d;
+}
+
+return { lockedTeams, lockedOrders, lockedAllocation };
 })();
 
 // ------------------------------------------------------------ sheets/main.js
@@ -3708,6 +4063,7 @@ return { LOG_SHEET, VERSION, columnLetters, lockedDraw, lockedSeed, restoreLast 
  */
 
 const { FUNCTIONS } = xlshuffleModules["sheets/functions.js"];
+const { lockedAllocation, lockedOrders, lockedTeams } = xlshuffleModules["sheets/designs.js"];
 const { lockedDraw, lockedSeed, restoreLast } = xlshuffleModules["sheets/lock.js"];
 
 /** One call of a function: a mistake becomes one line, "NAME: what to change". */
@@ -3911,6 +4267,9 @@ function onOpen() {
     .addItem("Draw a raffle...", "xlshuffleDrawRaffle")
     .addItem("Deal...", "xlshuffleDeal")
     .addItem("Assign groups...", "xlshuffleAssignGroups")
+    .addItem("Assign balanced teams...", "xlshuffleAssignTeams")
+    .addItem("Write orders...", "xlshuffleWriteOrders")
+    .addItem("Write an allocation list...", "xlshuffleWriteAllocation")
     .addSeparator()
     .addItem("Restore the last draw", "xlshuffleRestoreLastDraw")
     .addItem("Write a fresh seed", "xlshuffleWriteSeed")
@@ -3926,8 +4285,10 @@ function xlshuffleAsk_(ui, title, question, blank) {
   return /^\d+$/.test(text) ? Number(text) : text;
 }
 
-/** Runs a locked draw; a mistake is shown in a dialog and nothing is written. */
+/** Runs a locked draw (a mode of lockedDraw, or a command of designs.js); a mistake is
+ * shown in a dialog and nothing is written. */
 function xlshuffleLock_(mode, questions) {
+  const run = typeof mode === "function" ? mode : (book, args) => lockedDraw(book, mode, args);
   const ui = SpreadsheetApp.getUi();
   const args = {};
   for (const [key, question, blank] of questions) {
@@ -3936,7 +4297,7 @@ function xlshuffleLock_(mode, questions) {
     args[key] = answer;
   }
   try {
-    return lockedDraw(SpreadsheetApp.getActiveSpreadsheet(), mode, args);
+    return run(SpreadsheetApp.getActiveSpreadsheet(), args);
   } catch (exc) {
     ui.alert("xlshuffle", String((exc && exc.message) || exc), ui.ButtonSet.OK);
     return null;
@@ -3968,6 +4329,31 @@ function xlshuffleDeal() {
 
 function xlshuffleAssignGroups() {
   return xlshuffleLock_("groups", [["k", "How many groups?"]]);
+}
+
+function xlshuffleAssignTeams() {
+  return xlshuffleLock_(lockedTeams, [
+    ["k", "How many teams?"],
+    ["balance", "Balance by: the columns' headers (in the row above the selection) or letters"],
+  ]);
+}
+
+function xlshuffleWriteOrders() {
+  return xlshuffleLock_(lockedOrders, [
+    ["ids", "The IDs: a named range or cells such as E2:E31 (empty: the named range IDS)", ""],
+    ["k", "How many places in each order? (empty: all)", ""],
+    ["balanced", "Counterbalanced orders (a Williams design)? TRUE or FALSE (empty: FALSE)", ""],
+  ]);
+}
+
+function xlshuffleWriteAllocation() {
+  return xlshuffleLock_(lockedAllocation, [
+    ["arms", "The arms, separated by commas (empty: A,B)", "A,B"],
+    ["n", "Rows per stratum, at least (empty: 20)", 20],
+    ["ratio", "The ratio, such as 2:1 (empty: 1 each)", ""],
+    ["blockSizes", "The block sizes, such as 3,6 (empty: 2 and 4 times the ratio's sum)", ""],
+    ["strata", "The strata, such as site=North,South;sex=F,M (empty: none)", ""],
+  ]);
 }
 
 /** Runs a command on the spreadsheet; a mistake is shown in a dialog. */

@@ -5,6 +5,7 @@
  */
 
 import { FUNCTIONS } from "./functions.js";
+import { lockedAllocation, lockedOrders, lockedTeams } from "./designs.js";
 import { lockedDraw, lockedSeed, restoreLast } from "./lock.js";
 
 /** One call of a function: a mistake becomes one line, "NAME: what to change". */
@@ -208,6 +209,9 @@ function onOpen() {
     .addItem("Draw a raffle...", "xlshuffleDrawRaffle")
     .addItem("Deal...", "xlshuffleDeal")
     .addItem("Assign groups...", "xlshuffleAssignGroups")
+    .addItem("Assign balanced teams...", "xlshuffleAssignTeams")
+    .addItem("Write orders...", "xlshuffleWriteOrders")
+    .addItem("Write an allocation list...", "xlshuffleWriteAllocation")
     .addSeparator()
     .addItem("Restore the last draw", "xlshuffleRestoreLastDraw")
     .addItem("Write a fresh seed", "xlshuffleWriteSeed")
@@ -223,8 +227,10 @@ function xlshuffleAsk_(ui, title, question, blank) {
   return /^\d+$/.test(text) ? Number(text) : text;
 }
 
-/** Runs a locked draw; a mistake is shown in a dialog and nothing is written. */
+/** Runs a locked draw (a mode of lockedDraw, or a command of designs.js); a mistake is
+ * shown in a dialog and nothing is written. */
 function xlshuffleLock_(mode, questions) {
+  const run = typeof mode === "function" ? mode : (book, args) => lockedDraw(book, mode, args);
   const ui = SpreadsheetApp.getUi();
   const args = {};
   for (const [key, question, blank] of questions) {
@@ -233,7 +239,7 @@ function xlshuffleLock_(mode, questions) {
     args[key] = answer;
   }
   try {
-    return lockedDraw(SpreadsheetApp.getActiveSpreadsheet(), mode, args);
+    return run(SpreadsheetApp.getActiveSpreadsheet(), args);
   } catch (exc) {
     ui.alert("xlshuffle", String((exc && exc.message) || exc), ui.ButtonSet.OK);
     return null;
@@ -265,6 +271,31 @@ function xlshuffleDeal() {
 
 function xlshuffleAssignGroups() {
   return xlshuffleLock_("groups", [["k", "How many groups?"]]);
+}
+
+function xlshuffleAssignTeams() {
+  return xlshuffleLock_(lockedTeams, [
+    ["k", "How many teams?"],
+    ["balance", "Balance by: the columns' headers (in the row above the selection) or letters"],
+  ]);
+}
+
+function xlshuffleWriteOrders() {
+  return xlshuffleLock_(lockedOrders, [
+    ["ids", "The IDs: a named range or cells such as E2:E31 (empty: the named range IDS)", ""],
+    ["k", "How many places in each order? (empty: all)", ""],
+    ["balanced", "Counterbalanced orders (a Williams design)? TRUE or FALSE (empty: FALSE)", ""],
+  ]);
+}
+
+function xlshuffleWriteAllocation() {
+  return xlshuffleLock_(lockedAllocation, [
+    ["arms", "The arms, separated by commas (empty: A,B)", "A,B"],
+    ["n", "Rows per stratum, at least (empty: 20)", 20],
+    ["ratio", "The ratio, such as 2:1 (empty: 1 each)", ""],
+    ["blockSizes", "The block sizes, such as 3,6 (empty: 2 and 4 times the ratio's sum)", ""],
+    ["strata", "The strata, such as site=North,South;sex=F,M (empty: none)", ""],
+  ]);
 }
 
 /** Runs a command on the spreadsheet; a mistake is shown in a dialog. */
