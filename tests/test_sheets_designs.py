@@ -51,7 +51,12 @@ def _grid(rows: list[list[Any]], seed: Any) -> list[list[Any]]:
 
 
 def _sheets(
-    rows: list[list[Any]], seed: Any, active: list[Any] | None, menu: list[Any], **names: Any
+    tmp: Path,
+    rows: list[list[Any]],
+    seed: Any,
+    active: list[Any] | None,
+    menu: list[Any],
+    **names: Any,
 ) -> dict[str, Any]:
     book = {
         "name": BOOK,
@@ -59,19 +64,7 @@ def _sheets(
         "active": active,
         "names": {"SEED": ["Sheet1", 1, 8], **names},
     }
-    return run(_tmp(), {"book": book, "menu": menu})
-
-
-_TMP: list[Path] = []
-
-
-def _tmp() -> Path:
-    return _TMP[-1]
-
-
-@pytest.fixture(autouse=True)
-def _where(tmp_path: Path) -> None:
-    _TMP.append(tmp_path)
+    return run(tmp, {"book": book, "menu": menu})
 
 
 def _log(found: dict[str, Any]) -> list[dict[str, str]]:
@@ -88,7 +81,7 @@ def _same_row(sheets: dict[str, str], excel: dict[str, Any]) -> None:
 
 
 def _cells(found: dict[str, Any], sheet: str) -> list[list[Any]]:
-    return [[v for v in row] for row in found["sheets"][sheet]]
+    return [list(row) for row in found["sheets"][sheet]]
 
 
 def _read(path: Path) -> list[list[str]]:
@@ -116,7 +109,11 @@ def test_balanced_teams_are_excels_and_the_log_replays_them(tmp_path: Path, bala
     excel = seeded(Excel([HEADER, *CLASS], "A2:C11"), SEED)
     excel.script("assign_balanced_teams", 3, balance)
     found = _sheets(
-        [HEADER, *CLASS], SEED, ["Sheet1", 2, 1, 10, 3], [["xlshuffleAssignTeams", [3, balance]]]
+        tmp_path,
+        [HEADER, *CLASS],
+        SEED,
+        ["Sheet1", 2, 1, 10, 3],
+        [["xlshuffleAssignTeams", [3, balance]]],
     )
     assert found["log"]["alerts"] == []
     written = [row[3:4] for row in found["sheets"]["Sheet1"][1:11]]
@@ -136,14 +133,18 @@ def test_balanced_teams_are_excels_and_the_log_replays_them(tmp_path: Path, bala
     assert [[r[3]] for r in teams.iter_rows(min_row=2, values_only=True)] == written
 
 
-def test_teams_refusals_write_nothing() -> None:
+def test_teams_refusals_write_nothing(tmp_path: Path) -> None:
     for answers, words in (
         ([3, ""], "balance is empty"),
         ([3, "Height"], "no selected column is headed or lettered 'Height'"),
         ([3, "B, Gender"], "balance names one column twice"),
     ):
         found = _sheets(
-            [HEADER, *CLASS], SEED, ["Sheet1", 2, 1, 10, 3], [["xlshuffleAssignTeams", answers]]
+            tmp_path,
+            [HEADER, *CLASS],
+            SEED,
+            ["Sheet1", 2, 1, 10, 3],
+            [["xlshuffleAssignTeams", answers]],
         )
         (alert,) = found["log"]["alerts"]
         assert words in alert and "Draw log" not in found["sheets"]
@@ -169,6 +170,7 @@ def test_orders_are_excels_on_a_new_sheet_and_the_log_replays_them(
     excel = study()
     excel.script("write_orders", *args)
     found = _sheets(
+        tmp_path,
         _study_rows(),
         "study 2026",
         ["Sheet1", 2, 1, 4, 1],
@@ -203,7 +205,7 @@ def test_allocation_lists_are_excels_and_the_log_replays_them(
 ) -> None:
     excel = seeded(Excel([["Trial"]], None), seed)
     excel.script("write_allocation_list", *args)
-    found = _sheets([["Trial"]], seed, None, [["xlshuffleWriteAllocation", answers]])
+    found = _sheets(tmp_path, [["Trial"]], seed, None, [["xlshuffleWriteAllocation", answers]])
     assert found["log"]["alerts"] == []
     assert list(found["sheets"]) == ["Sheet1", "Allocation", "Allocation codes", "Draw log"]
     listed, codes = _cells(found, "Allocation"), _cells(found, "Allocation codes")
@@ -220,8 +222,9 @@ def test_allocation_lists_are_excels_and_the_log_replays_them(
 # ---------------------------------------------------------------- restore
 
 
-def test_restore_clears_teams_and_deletes_the_sheets_the_designs_added() -> None:
+def test_restore_clears_teams_and_deletes_the_sheets_the_designs_added(tmp_path: Path) -> None:
     found = _sheets(
+        tmp_path,
         _study_rows(),
         "study 2026",
         ["Sheet1", 2, 1, 4, 1],
@@ -241,6 +244,7 @@ def test_restore_clears_teams_and_deletes_the_sheets_the_designs_added() -> None
     assert [bool(r["restored (UTC)"]) for r in rows] == [False, True, True]
     assert rows[2]["new sheets"] == "Allocation / Allocation codes"
     teams = _sheets(
+        tmp_path,
         [HEADER, *CLASS],
         SEED,
         ["Sheet1", 2, 1, 10, 3],
@@ -253,8 +257,9 @@ def test_restore_clears_teams_and_deletes_the_sheets_the_designs_added() -> None
     assert all(len(row) < 4 or row[3] == "" for row in teams["sheets"]["Sheet1"][1:])
 
 
-def test_restore_keeps_an_orders_sheet_that_was_edited() -> None:
+def test_restore_keeps_an_orders_sheet_that_was_edited(tmp_path: Path) -> None:
     drawn = _sheets(
+        tmp_path,
         _study_rows(),
         "study 2026",
         ["Sheet1", 2, 1, 4, 1],
@@ -269,7 +274,7 @@ def test_restore_keeps_an_orders_sheet_that_was_edited() -> None:
         "active": ["Sheet1", 2, 1, 4, 1],
         "names": {"SEED": ["Sheet1", 1, 8]},
     }
-    found = run(_tmp(), {"book": book, "menu": [["xlshuffleRestoreLastDraw", []]]})
+    found = run(tmp_path, {"book": book, "menu": [["xlshuffleRestoreLastDraw", []]]})
     (alert,) = found["log"]["alerts"]
     assert alert.startswith("the sheet 'Orders' holds more than the draw at ")
     assert "Orders" in found["sheets"]
