@@ -26,11 +26,10 @@ from xlshuffle import excel
 from xlshuffle.draw.text import shuffle_text
 from xlshuffle.sheets import manifest, script
 
-NOT_IN_SHEETS = ("SAMPLESIZE", "UPPERLIMIT")
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = (sys.executable, "-m", "xlshuffle")
-#: The functions of the file: Excel's but SAMPLESIZE and UPPERLIMIT.
-SHEETS_FUNCTIONS = [f.__name__ for f in excel.FUNCTIONS if f.__name__ not in NOT_IN_SHEETS]
+#: The functions of the file: all of Excel's.
+SHEETS_FUNCTIONS = [f.__name__ for f in excel.FUNCTIONS]
 VECTORS = json.loads((ROOT / "tests" / "vectors" / "draw-v1.json").read_text(encoding="utf-8"))
 
 

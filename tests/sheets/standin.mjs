@@ -5,7 +5,8 @@
 // A job: {"digest": "utilities" | "javascript", "calls": [[NAME, [args...]], ...],
 //         "book": {"name", "sheets": {name: rows}, "active": [sheet, row, col, rows, cols],
 //                  "names": {"SEED": [sheet, row, col]}},
-//         "menu": [[FUNCTION, [answers to its prompts...]], ...]}
+//         "menu": [[FUNCTION, [answers to its prompts...]], ...],
+//         "internals": [[MODULE, NAME, [args...]], ...]}
 // Values in JSON: {"$date": "2026-01-01T12:00:00"} is a Date of that local wall-clock time
 // (Sheets hands a date cell over as a Date of the script's time zone), {"$omitted": true} an
 // argument left out (undefined). Results come back the same way; a call that throws gives
@@ -70,6 +71,16 @@ class Sheet {
   }
   getName() {
     return this.name;
+  }
+  activate() {
+    this.book.active = this;
+    return this;
+  }
+  getLastColumn() {
+    return this.cells.reduce((last, r) => {
+      const found = r.findLastIndex((v) => v !== "" && v !== undefined);
+      return Math.max(last, found + 1);
+    }, 0);
   }
   getLastRow() {
     let last = 0;
@@ -174,10 +185,18 @@ class Book {
   getSheetByName(name) {
     return this.sheets.find((s) => s.name === name) || null;
   }
+  // as in Apps Script, a sheet inserted becomes the active one
   insertSheet(name, index) {
     const sheet = new Sheet(this, name, []);
     this.sheets.splice(index, 0, sheet);
+    this.active = sheet;
     return sheet;
+  }
+  deleteSheet(sheet) {
+    this.sheets = this.sheets.filter((s) => s !== sheet);
+  }
+  getActiveSheet() {
+    return this.active || this.sheets[0];
   }
   getActiveRange() {
     if (!this.spec.active) return null;
@@ -240,5 +259,25 @@ const menu = (job.menu || []).map(([name, given]) => {
     return { $error: String(exc.message) };
   }
 });
+// internals: [[module, name, args]], a Fraction as {"$frac": [num, den]}, a 50-digit
+// decimal as {"$dec": text} both ways: the audit arithmetic's steps, for the tests
+const modules = job.internals ? vm.runInContext("xlshuffleModules", context) : {};
+const internal = (v) => {
+  if (Array.isArray(v)) return v.map(internal);
+  if (v && typeof v === "object" && "$frac" in v)
+    return new modules["sheets/exact.js"].Fraction(BigInt(v.$frac[0]), BigInt(v.$frac[1]));
+  if (v && typeof v === "object" && "$dec" in v) return modules["sheets/decimals.js"].decOf(v.$dec);
+  return v;
+};
+const internals = (job.internals || []).map(([path, name, args]) => {
+  try {
+    const found = modules[path][name](...internal(args));
+    return found instanceof modules["sheets/decimals.js"].Dec
+      ? { $dec: String(found) }
+      : encode(found);
+  } catch (exc) {
+    return { $error: String(exc.message) };
+  }
+});
 const sheets = Object.fromEntries(book.sheets.map((s) => [s.name, encode(s.cells)]));
-process.stdout.write(JSON.stringify({ results, menu, sheets, log }));
+process.stdout.write(JSON.stringify({ results, menu, internals, sheets, log }));

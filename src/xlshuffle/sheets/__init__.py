@@ -5,7 +5,7 @@ browser verifier's protocol modules, in their synchronous form, and the Sheets m
 ``js/``; the package keeps the built file, which ``xlshuffle extension sheets -o FILE.gs``
 writes. Pasted into *Extensions > Apps Script*, it gives the custom functions ``SHUFFLE``,
 ``SHUFFLESTR``, ``DEAL``, ``SAMPLE``, ``SAMPLEBY``, ``AUDITSAMPLE``, ``GROUPS``, ``ORDERS``,
-``ALLOCATE`` and ``TICKET`` with
+``ALLOCATE``, ``TICKET``, ``SAMPLESIZE`` and ``UPPERLIMIT`` with
 xlshuffle.excel's arguments and results, and a menu ``xlshuffle`` whose commands draw on
 the selection, write plain values and log the draw on a ``Draw log`` sheet (docs/sheets.md).
 

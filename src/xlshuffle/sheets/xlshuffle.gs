@@ -959,6 +959,7 @@ function show(value) {
   return "a " + typeof value;
 }
 
+/** The error code a cell shows ("#N/A"...), or null for any other value. */
 function errorText(value) {
   if (typeof value === "string" && value.length < 16) {
     const code = value.trim().toUpperCase();
@@ -1111,7 +1112,7 @@ function labels(name, cells, noun, blank) {
   });
 }
 
-return { Mistake, MAX_CELLS, isEmpty, isDate, serial, show, oneCell, seedOf, count, flag, option, text, rows, isRow, itemsOf, firstColumn, perItem, listed, labels };
+return { Mistake, MAX_CELLS, isEmpty, isDate, serial, show, errorText, oneCell, seedOf, count, flag, option, text, rows, isRow, itemsOf, firstColumn, perItem, listed, labels };
 })();
 
 // ------------------------------------------------------------ protocol/tickets.js
@@ -1333,7 +1334,12 @@ function gcd(a, b) {
   return a;
 }
 
-function allocate(arms, n, seed, ratio, blockSizes, strata) {
+/**
+ * ALLOCATE's options as the command line takes them ({arms, ratio, n, blockSizes, strata}:
+ * canonical texts and whole numbers) and its rows [seq, combination, block, size, arm,
+ * code]: what the function and the menu's allocation list both write.
+ */
+function allocation(arms, n, seed, ratio, blockSizes, strata) {
   const given = (v) => v !== undefined && !isEmpty(v);
   const names = parts("arms", arms, ",", false);
   const total = count("n", n, { most: MAX_ROWS });
@@ -1355,10 +1361,1186 @@ function allocate(arms, n, seed, ratio, blockSizes, strata) {
   } catch (exc) {
     throw new Mistake(exc.message);
   }
+  const options = {
+    arms: names.map(canonicalId),
+    ratio: r,
+    n: total,
+    blockSizes: sizes,
+    strata: factors.map(([name, values]) => [name, [...new Set(values)]]),
+  };
+  return { options, rows: list };
+}
+
+function allocate(arms, n, seed, ratio, blockSizes, strata) {
+  const { rows: list } = allocation(arms, n, seed, ratio, blockSizes, strata);
   return list.map(([seq, combo, block, size, arm]) => [seq, ...combo, block, size, arm]);
 }
 
-return { allocate };
+return { allocation, allocate };
+})();
+
+// ------------------------------------------------------------ sheets/decimals.js
+xlshuffleModules["sheets/decimals.js"] = (() => {
+/**
+ * Python's decimal at 50 significant digits (draw/tails.py's CONTEXT), in BigInt, so that
+ * SAMPLESIZE and UPPERLIMIT compute in Sheets the digits they compute in Python.
+ *
+ * A Dec is c * 10**e (c a BigInt). Every operation gives what CPython's decimal (libmpdec)
+ * gives in that context: the exact result rounded half-even to 50 digits for +, -, *, /
+ * and sqrt; ln and exp correctly rounded (found by Ziv's strategy: fixed-point series with
+ * a bound on their error, widened until both ends of the bound round alike); and x**n for
+ * a whole n as libmpdec computes it, by squaring and multiplying at 50 + digits(n) + 2
+ * digits and rounding once more at the end, which is not always the correctly rounded
+ * power (about one in 3,000 differ in the last digit), so it is copied, not improved.
+ * Results beyond the context's exponents (10**-1000000 to 10**1000000) are refused: the
+ * audit figures never come near them.
+ *
+ * Rejected: a correctly rounded power (differs from Python's now and then, and every
+ * later digit of a Newton step would follow), floating point (see draw/tails.py).
+ */
+
+const PREC = 50;
+const EMAX = 1000000;
+const EMIN = -1000000;
+
+const POW10 = [1n];
+function pow10(n) {
+  if (n < 4096) {
+    while (POW10.length <= n) POW10.push(POW10[POW10.length - 1] * 10n);
+    return POW10[n];
+  }
+  return 10n ** BigInt(n);
+}
+
+/** The decimal digits of a > 0n. */
+function digitsOf(a) {
+  const f = Number(a);
+  if (f < 1e300) {
+    let d = Math.floor(Math.log10(f)) + 1;
+    if (a >= pow10(d)) d += 1;
+    else if (d > 1 && a < pow10(d - 1)) d -= 1;
+    return d;
+  }
+  return a.toString().length;
+}
+
+const abs = (a) => (a < 0n ? -a : a);
+
+class Dec {
+  constructor(c, e) {
+    this.c = c;
+    this.e = e;
+  }
+
+  /** The exponent of the leading digit (Python's adjusted()); 0 for zero. */
+  adjusted() {
+    return this.c === 0n ? 0 : this.e + digitsOf(abs(this.c)) - 1;
+  }
+
+  sign() {
+    return this.c > 0n ? 1 : this.c < 0n ? -1 : 0;
+  }
+
+  toString() {
+    if (this.c === 0n) return "0";
+    const s = abs(this.c).toString();
+    const neg = this.c < 0n ? "-" : "";
+    if (this.e >= 0) return neg + s + "0".repeat(this.e);
+    const point = s.length + this.e;
+    if (point > 0) return `${neg}${s.slice(0, point)}.${s.slice(point)}`;
+    return `${neg}0.${"0".repeat(-point)}${s}`;
+  }
+}
+
+const ZERO = new Dec(0n, 0);
+const ONE = new Dec(1n, 0);
+
+/** A whole number (number or BigInt), exactly (as Decimal(int)). */
+function dec(n) {
+  return new Dec(BigInt(n), 0);
+}
+
+/** A decimal text such as "0.5" or "-1.25E-3", exactly (as Decimal("...")). */
+function decOf(text) {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m || (m[2] + (m[3] || "")).length === 0) throw new Error(`not a decimal: ${text}`);
+  const fraction = m[3] || "";
+  const c = BigInt(m[2] + fraction || "0");
+  return new Dec(m[1] === "-" ? -c : c, Number(m[4] || 0) - fraction.length);
+}
+
+/** c * 10**e rounded half-even to prec digits; sticky: a nonzero part was left off below. */
+function rounded(c, e, prec = PREC, sticky = false) {
+  if (c === 0n) return ZERO;
+  const neg = c < 0n;
+  let a = neg ? -c : c;
+  let d = digitsOf(a);
+  if (sticky && d <= prec) {
+    a *= pow10(prec + 1 - d);
+    e -= prec + 1 - d;
+    d = prec + 1;
+  }
+  if (d > prec) {
+    const drop = d - prec;
+    const p = pow10(drop);
+    let q = a / p;
+    const r = a % p;
+    const half = p / 2n;
+    if (r > half || (r === half && (sticky || (q & 1n) === 1n))) q += 1n;
+    a = q;
+    e += drop;
+    if (a === pow10(prec)) {
+      a = pow10(prec - 1);
+      e += 1;
+    }
+    d = prec;
+  }
+  const adjusted = e + d - 1;
+  if (adjusted > EMAX || adjusted < EMIN)
+    throw new Error("a figure beyond 10**1000000 either way: outside the audit arithmetic");
+  return new Dec(neg ? -a : a, e);
+}
+
+function plus(a, prec = PREC) {
+  return rounded(a.c, a.e, prec);
+}
+
+function neg(a) {
+  return rounded(-a.c, a.e);
+}
+
+function absDec(a) {
+  return rounded(abs(a.c), a.e);
+}
+
+function add(a, b, prec = PREC) {
+  if (a.c === 0n) return rounded(b.c, b.e, prec);
+  if (b.c === 0n) return rounded(a.c, a.e, prec);
+  let [x, y] = a.e >= b.e ? [a, b] : [b, a];
+  // y far below every digit that can decide the rounding: a tiny of its sign rounds alike
+  const floor = Math.min(x.e, x.adjusted() - prec - 1) - 1;
+  if (y.adjusted() < floor) y = new Dec(y.c < 0n ? -1n : 1n, floor);
+  if (x.e > y.e) x = new Dec(x.c * pow10(x.e - y.e), y.e);
+  else if (y.e > x.e) y = new Dec(y.c * pow10(y.e - x.e), x.e);
+  return rounded(x.c + y.c, x.e, prec);
+}
+
+function sub(a, b, prec = PREC) {
+  return add(a, new Dec(-b.c, b.e), prec);
+}
+
+function mul(a, b, prec = PREC) {
+  return rounded(a.c * b.c, a.e + b.e, prec);
+}
+
+function div(a, b, prec = PREC) {
+  if (b.c === 0n) throw new Error("division by zero");
+  if (a.c === 0n) return ZERO;
+  let num = abs(a.c),
+    den = abs(b.c);
+  const shift = prec + 2 - (digitsOf(num) - digitsOf(den));
+  if (shift >= 0) num *= pow10(shift);
+  else den *= pow10(-shift);
+  const q = num / den;
+  const sticky = num % den !== 0n;
+  const negative = a.c < 0n !== b.c < 0n;
+  return rounded(negative ? -q : q, a.e - b.e - shift, prec, sticky);
+}
+
+/** -1, 0 or 1 as a < b, a == b, a > b, exactly. */
+function cmp(a, b) {
+  const sa = a.sign(),
+    sb = b.sign();
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  if (sa === 0) return 0;
+  const aa = a.adjusted(),
+    ab = b.adjusted();
+  if (aa !== ab) return (aa < ab ? -1 : 1) * sa;
+  const e = Math.min(a.e, b.e);
+  const x = a.c * pow10(a.e - e),
+    y = b.c * pow10(b.e - e);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const lt = (a, b) => cmp(a, b) < 0;
+const le = (a, b) => cmp(a, b) <= 0;
+const gt = (a, b) => cmp(a, b) > 0;
+
+/** a**n for a whole n >= 0, as libmpdec's _mpd_qpow_int computes it (see above). */
+function powInt(a, n) {
+  if (n === 0) return ONE;
+  if (a.c === 0n) return ZERO;
+  if (cmp(absDec(a), ONE) === 0) return a.c < 0n && n % 2 === 1 ? neg(ONE) : ONE;
+  const work = PREC + String(n).length + 2;
+  let r = a;
+  let bit = 1;
+  while (bit * 2 <= n) bit *= 2;
+  for (bit /= 2; bit >= 1; bit /= 2) {
+    r = mul(r, r, work);
+    if (Math.floor(n / bit) % 2 === 1) r = mul(r, a, work);
+  }
+  return plus(r);
+}
+
+function isqrt(n) {
+  if (n < 2n) return n;
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2)); // at least the root
+  for (;;) {
+    const y = (x + n / x) >> 1n;
+    if (y >= x) return x;
+    x = y;
+  }
+}
+
+/** The square root of a >= 0, correctly rounded. */
+function sqrt(a) {
+  if (a.c === 0n) return ZERO;
+  if (a.c < 0n) throw new Error("the square root of a negative number");
+  let c = a.c,
+    e = a.e;
+  let s = Math.max(0, 2 * (PREC + 2) - digitsOf(c));
+  if ((e - s) % 2 !== 0) s += 1;
+  c *= pow10(s);
+  e -= s;
+  const r = isqrt(c);
+  return rounded(r, e / 2, PREC, r * r !== c);
+}
+
+// ------------------------------------------------------------------ ln and exp (Ziv)
+
+/** atanh(1/x) * 10**w for a whole x >= 2, to a few units. */
+function atanhInverse(x, w) {
+  const one = pow10(w);
+  const x2 = BigInt(x) * BigInt(x);
+  let power = one / BigInt(x);
+  let total = power;
+  for (let k = 3n; power > 0n; k += 2n) {
+    power /= x2;
+    total += power / k;
+  }
+  return total;
+}
+
+const CONSTANTS = new Map();
+
+/** [ln 2, ln 10] * 10**w, to within a unit (computed with 10 digits more). */
+function logConstants(w) {
+  if (!CONSTANTS.has(w)) {
+    const guard = pow10(10);
+    const ln2 = 2n * atanhInverse(3, w + 10);
+    const ln10 = 3n * ln2 + 2n * atanhInverse(9, w + 10);
+    CONSTANTS.set(w, [ln2 / guard, ln10 / guard]);
+  }
+  return CONSTANTS.get(w);
+}
+
+/** 2 atanh(u) for u = num/den * 10**w, |u| <= 0.2, in units of 10**-w. */
+function atanhSeries(u, w) {
+  const one = pow10(w);
+  const u2 = (u * u) / one;
+  let power = u;
+  let total = u;
+  for (let k = 3n; power !== 0n; k += 2n) {
+    power = (power * u2) / one;
+    total += power / k;
+  }
+  return 2n * total;
+}
+
+/** Round the value in [lo, hi] * 10**e to prec digits, or null when the ends round apart. */
+function settled(lo, hi, e) {
+  if (lo <= 0n !== hi <= 0n) return null;
+  const a = rounded(lo, e),
+    b = rounded(hi, e);
+  return cmp(a, b) === 0 ? a : null;
+}
+
+/** Fixed point: the value of a Dec times 10**w, truncated toward zero. */
+function fixed(a, w) {
+  const shift = a.e + w;
+  return shift >= 0 ? a.c * pow10(shift) : a.c / pow10(-shift);
+}
+
+/** e**a, correctly rounded. */
+function exp(a) {
+  if (a.c === 0n) return ONE;
+  const x = Number(a.toString());
+  if (Math.abs(x) > 2.4e6) throw new Error("exp beyond the context's exponents");
+  const q = Math.round(x / Math.LN10);
+  for (let w = PREC + 14; w < PREC + 600; w += 24) {
+    const [, ln10] = logConstants(w + 8);
+    // r = a - q ln 10, |r| < 1.2 (10**-(w+8) units, then w)
+    const r = (fixed(a, w + 8) - BigInt(q) * ln10) / pow10(8);
+    const one = pow10(w);
+    const m = 8;
+    const small = r / 256n;
+    let term = one,
+      sum = one;
+    for (let k = 1n; term !== 0n; k += 1n) {
+      term = (term * small) / one / k;
+      sum += term;
+    }
+    for (let i = 0; i < m; i++) sum = (sum * sum) / one;
+    const error = 1000000n;
+    const found = settled(sum - error, sum + error, q - w);
+    if (found) return found;
+  }
+  throw new Error("exp: the digits did not settle");
+}
+
+/** The natural logarithm of a > 0, correctly rounded. */
+function ln(a) {
+  if (a.c <= 0n) throw new Error("the logarithm of a number that is not positive");
+  if (cmp(a, ONE) === 0) return ZERO;
+  const nearOne = cmp(a, decOf("0.5")) > 0 && cmp(a, dec(2)) < 0;
+  const extra = nearOne ? Math.max(0, -sub(a, ONE, 10).adjusted()) : 0;
+  for (let w = PREC + 14 + extra; w < PREC + 600 + extra; w += 24) {
+    let value;
+    if (nearOne) {
+      const x = fixed(a, w + 4);
+      const one = pow10(w + 4);
+      const u = ((x - one) * one) / (x + one);
+      value = atanhSeries(u, w + 4) / pow10(4);
+    } else {
+      const d = digitsOf(a.c);
+      const exponent = a.e + d - 1; // a = m * 10**exponent, 1 <= m < 10
+      const one = pow10(w + 4);
+      const mantissa = fixed(new Dec(a.c, 1 - d), w + 4);
+      const j = Math.round(Math.log2(Number(mantissa / pow10(w - 11)) / 1e15));
+      const t = mantissa / (1n << BigInt(j));
+      const u = ((t - one) * one) / (t + one);
+      const [ln2, ln10] = logConstants(w + 12);
+      const logs = (BigInt(j) * ln2 + BigInt(exponent) * ln10) / pow10(8);
+      value = (atanhSeries(u, w + 4) + logs) / pow10(4);
+    }
+    const error = 1000n;
+    const found = settled(value - error, value + error, -w);
+    if (found) return found;
+  }
+  throw new Error("ln: the digits did not settle");
+}
+
+// ------------------------------------------------------------------ digits and floats
+
+/** One unit in the 30th significant digit of a > 0 (tails.py's _unit). */
+function unitOf(a, digits = 30) {
+  return new Dec(1n, a.adjusted() - digits + 1);
+}
+
+/** a rounded up (toward +infinity) to 30 significant digits; 0 for a <= 0 (_round_up). */
+function roundUp(a, digits = 30) {
+  if (a.c <= 0n) return ZERO;
+  const e = a.adjusted() - digits + 1;
+  if (a.e >= e) return a;
+  const p = pow10(e - a.e);
+  const q = a.c / p;
+  return new Dec(a.c % p === 0n ? q : q + 1n, e);
+}
+
+/** The nearest double (Python's float(Decimal)), ties to even. */
+function toNumber(a) {
+  if (a.c === 0n) return 0;
+  const negative = a.c < 0n;
+  const c = abs(a.c);
+  let value;
+  if (a.e >= 0) value = Number(c * pow10(a.e));
+  else {
+    const den = pow10(-a.e);
+    // a quotient of 64 bits or more, its last bit set when inexact: one rounding to 53
+    const shift = Math.max(0, 66 - (c.toString(2).length - den.toString(2).length));
+    const num = c << BigInt(shift);
+    let q = num / den;
+    if (num % den !== 0n) q |= 1n;
+    value = Number(q);
+    for (let s = shift; s > 0; s -= Math.min(s, 1000)) value /= 2 ** Math.min(s, 1000);
+  }
+  return negative ? -value : value;
+}
+
+return { PREC, pow10, digitsOf, Dec, ZERO, ONE, dec, decOf, rounded, plus, neg, absDec, add, sub, mul, div, cmp, lt, le, gt, powInt, sqrt, exp, ln, unitOf, roundUp, toNumber };
+})();
+
+// ------------------------------------------------------------ sheets/exact.js
+xlshuffleModules["sheets/exact.js"] = (() => {
+/**
+ * Exact rationals in BigInt (Python's Fraction), and the exact value of what a cell holds:
+ * a number by its shortest repr, as draw/auditplan.py's number() reads a float
+ * (Fraction(Decimal(repr(x)))), a text as Decimal() reads it, "95%" as 95/100.
+ */
+
+const { pythonFloatRepr } = xlshuffleModules["protocol/python.js"];
+
+function gcd(a, b) {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+class Fraction {
+  constructor(num, den = 1n) {
+    num = BigInt(num);
+    den = BigInt(den);
+    if (den === 0n) throw new Error("a fraction over 0");
+    if (den < 0n) [num, den] = [-num, -den];
+    const g = gcd(num, den) || 1n;
+    this.num = num / g;
+    this.den = den / g;
+  }
+
+  add(o) {
+    return new Fraction(this.num * o.den + o.num * this.den, this.den * o.den);
+  }
+
+  sub(o) {
+    return new Fraction(this.num * o.den - o.num * this.den, this.den * o.den);
+  }
+
+  mul(o) {
+    return new Fraction(this.num * o.num, this.den * o.den);
+  }
+
+  div(o) {
+    return new Fraction(this.num * o.den, this.den * o.num);
+  }
+
+  cmp(o) {
+    const a = this.num * o.den,
+      b = o.num * this.den;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  sign() {
+    return this.num > 0n ? 1 : this.num < 0n ? -1 : 0;
+  }
+
+  /** The smallest whole number at least this (math.ceil). */
+  ceil() {
+    const q = this.num / this.den;
+    return this.num > 0n && q * this.den !== this.num ? q + 1n : q;
+  }
+
+  toNumber() {
+    return Number(this.num) / Number(this.den);
+  }
+}
+
+const frac = (n, d = 1n) => new Fraction(n, d);
+
+/** Python's Decimal(text) for a finite number, or null (digits, "_" between them). */
+function decimalText(text) {
+  const m = /^([+-]?)((?:\d(?:_?\d)*)?)(?:\.((?:\d(?:_?\d)*)?))?(?:[eE]([+-]?\d(?:_?\d)*))?$/.exec(
+    text,
+  );
+  if (!m || !(m[2] || m[3])) return null;
+  const whole = m[2].replace(/_/g, ""),
+    part = (m[3] || "").replace(/_/g, "");
+  const exponent = BigInt((m[4] || "0").replace(/_/g, "")) - BigInt(part.length);
+  let value = new Fraction(BigInt(whole + part || "0"));
+  if (exponent > 1000000n || exponent < -1000000n) return null;
+  const scale = 10n ** (exponent < 0n ? -exponent : exponent);
+  value = exponent < 0n ? value.div(new Fraction(scale)) : value.mul(new Fraction(scale));
+  return m[1] === "-" ? new Fraction(-value.num, value.den) : value;
+}
+
+/** A finite number exactly as Python reads its float: Fraction(Decimal(repr(x))). */
+function ofNumber(x) {
+  if (Number.isInteger(x) && Number.isSafeInteger(x)) return new Fraction(BigInt(x));
+  return decimalText(pythonFloatRepr(x));
+}
+
+return { Fraction, frac, decimalText, ofNumber };
+})();
+
+// ------------------------------------------------------------ sheets/tails.js
+xlshuffleModules["sheets/tails.js"] = (() => {
+/**
+ * The tails and upper bounds of the audit models, as draw/tails.py computes them, step for
+ * step: binomial and hypergeometric tails as whole numbers (BigInt), compared exactly; the
+ * Clopper-Pearson bound by Newton steps in 50-digit decimals (decimals.js), rounded up to
+ * 30 digits and checked with exact fractions; the Poisson factors (the regularized
+ * incomplete gamma function, Stirling's series for ln Gamma) in 50-digit decimals with
+ * the same operations in the same order, so that every digit is Python's.
+ *
+ * The floating-point screens (a clear "no" settled before the exact test) are this
+ * file's own: they decide nothing, so they need not be Python's bits, only as safe.
+ */
+
+const { Dec, ONE, ZERO, absDec, add, dec, decOf, div, exp, gt, le, ln, lt, mul, neg, plus, powInt, roundUp, sqrt, sub, unitOf } = xlshuffleModules["sheets/decimals.js"];
+const { Fraction } = xlshuffleModules["sheets/exact.js"];
+
+const DIGITS = 30;
+const EXACT_CHECK = 2000000;
+const PREC = 50;
+
+/** C(n, k), by a product tree. */
+function comb(n, k) {
+  n = BigInt(n);
+  k = BigInt(k);
+  if (k < 0n || k > n) return 0n;
+  if (k > n - k) k = n - k;
+  const product = (lo, hi) => {
+    // lo * (lo + 1) * ... * hi
+    if (lo > hi) return 1n;
+    if (hi - lo < 16n) {
+      let p = 1n;
+      for (let i = lo; i <= hi; i++) p *= i;
+      return p;
+    }
+    const mid = (lo + hi) / 2n;
+    return product(lo, mid) * product(mid + 1n, hi);
+  };
+  return product(n - k + 1n, n) / product(1n, k);
+}
+
+// ------------------------------------------------------------------ exact tails
+
+/** [S, q] with P(X <= x) = S / q**n for X ~ Binomial(n, p), p = a/q. */
+function binomialSum(x, n, p) {
+  const a = p.num,
+    q = p.den,
+    b = q - a;
+  const top = Math.min(x, n);
+  if (top < 0) return [0n, q];
+  const N = BigInt(n);
+  // sum_i C(n, i) a**i b**(top - i): from i = top down, times b each step
+  let c = comb(n, top);
+  let inner = 0n;
+  let apow = a ** BigInt(top);
+  let bpow = 1n;
+  for (let i = top; i >= 0; i--) {
+    inner += c * apow * bpow;
+    if (i === 0) break;
+    // C(n, i - 1) = C(n, i) * i / (n - i + 1)
+    c = (c * BigInt(i)) / (N - BigInt(i) + 1n);
+    apow = a === 0n ? (i - 1 === 0 ? 1n : 0n) : apow / a;
+    bpow *= b;
+  }
+  return [inner * b ** BigInt(n - top), q];
+}
+
+/** P(X <= x) of the binomial model in floating point: a screen, never a decision. */
+function binomialCdfFloat(x, n, p) {
+  const top = Math.min(x, n);
+  const lp = Math.log(p),
+    lq = Math.log1p(-p);
+  const logs = [];
+  let lc = 0; // ln C(n, i)
+  for (let i = 0; i <= top; i++) {
+    logs.push(lc + i * lp + (n - i) * lq);
+    lc += Math.log((n - i) / (i + 1));
+  }
+  const most = Math.max(...logs);
+  return Math.exp(most) * logs.reduce((sum, v) => sum + Math.exp(v - most), 0);
+}
+
+/** Whether P(X <= x) < alpha for X ~ Binomial(n, p), in integers. A floating-point
+ * estimate settles the clear "no" first (more than 1.001 alpha), so that a plan that
+ * walks thousands of sizes makes one exact sum, not thousands (Python makes them all). */
+function binomialBelow(x, n, p, alpha) {
+  if (x >= 0 && binomialCdfFloat(x, n, p.toNumber()) > alpha.toNumber() * 1.001 + 1e-300)
+    return false;
+  const [s, q] = binomialSum(x, n, p);
+  return s * alpha.den < alpha.num * q ** BigInt(n);
+}
+
+function hyperSum(x, population, errors, n) {
+  const good = population - errors;
+  const lo = Math.max(0, n - good),
+    hi = Math.min(x, errors, n);
+  if (lo > hi) return 0n;
+  let ce = comb(errors, lo);
+  let cg = comb(good, n - lo);
+  let total = 0n;
+  for (let i = lo; i <= hi; i++) {
+    total += ce * cg;
+    if (i === hi) break;
+    // C(errors, i + 1) and C(good, n - i - 1)
+    ce = (ce * BigInt(errors - i)) / BigInt(i + 1);
+    const m = n - i; // C(good, m - 1) = C(good, m) * m / (good - m + 1)
+    cg = (cg * BigInt(m)) / BigInt(good - m + 1);
+  }
+  return total;
+}
+
+/** ln C(a, b) in floating point, as a sum of logs (no cancellation of large lgammas). */
+function lnCombFloat(a, b) {
+  if (b > a - b) b = a - b;
+  let total = 0;
+  for (let j = 1; j <= b; j++) total += Math.log((a - b + j) / j);
+  return total;
+}
+
+/** P(X <= x) of the hypergeometric model in floating point: a screen, never a decision. */
+function hyperCdfFloat(x, population, errors, n) {
+  const good = population - errors;
+  const lo = Math.max(0, n - good),
+    hi = Math.min(x, errors, n);
+  if (lo > hi) return 0;
+  const total = lnCombFloat(population, n);
+  let ce = lnCombFloat(errors, lo),
+    cg = lnCombFloat(good, n - lo);
+  const logs = [];
+  for (let i = lo; i <= hi; i++) {
+    logs.push(ce + cg - total);
+    ce += Math.log((errors - i) / (i + 1));
+    cg += Math.log((n - i) / (good - n + i + 1));
+  }
+  const top = Math.max(...logs);
+  return Math.exp(top) * logs.reduce((s, v) => s + Math.exp(v - top), 0);
+}
+
+/** Whether P(X <= x) <= alpha in the hypergeometric model, in integers. */
+function hypergeometricAtMost(x, population, errors, n, alpha) {
+  if (hyperCdfFloat(x, population, errors, n) > alpha.toNumber() * 1.001 + 1e-300) return false;
+  const s = hyperSum(x, population, errors, n);
+  return s * alpha.den <= alpha.num * comb(population, n);
+}
+
+/** The largest K with P(X <= k) > 1 - confidence (tails.py's hypergeometric_upper). */
+function hypergeometricUpper(k, n, population, confidence) {
+  const alpha = new Fraction(1n).sub(confidence);
+  let lo = k,
+    hi = population;
+  if (!hypergeometricAtMost(k, population, hi, n, alpha)) return hi;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (hypergeometricAtMost(k, population, mid, n, alpha)) hi = mid;
+    else lo = mid;
+  }
+  return lo;
+}
+
+// ------------------------------------------------------------------ binomial bound
+
+/** A Fraction as a Decimal (tails.py's _decimal), rounded to prec digits. */
+function decimalOf(f, prec = PREC) {
+  return div(dec(f.num), dec(f.den), prec);
+}
+
+function fractionOf(d) {
+  return d.e >= 0 ? new Fraction(d.c * 10n ** BigInt(d.e)) : new Fraction(d.c, 10n ** BigInt(-d.e));
+}
+
+function binomialSign(k, n, p, alpha) {
+  const [s, q] = binomialSum(k, n, fractionOf(p));
+  const left = s * alpha.den,
+    right = alpha.num * q ** BigInt(n);
+  return left > right ? 1 : left < right ? -1 : 0;
+}
+
+function binomialTail(k, n, p) {
+  const q = sub(ONE, p);
+  if (k < n / 2) {
+    let term = powInt(q, n);
+    let total = term;
+    for (let i = 0; i < k; i++) {
+      term = div(mul(div(mul(term, dec(n - i)), dec(i + 1)), p), q);
+      total = add(total, term);
+    }
+    return total;
+  }
+  let term = powInt(p, n);
+  let upper = term;
+  for (let i = n; i > k + 1; i--) {
+    term = div(mul(div(mul(term, dec(i)), dec(n - i + 1)), q), p);
+    upper = add(upper, term);
+  }
+  return sub(ONE, upper);
+}
+
+const TOL = new Dec(1n, -(DIGITS + 8));
+const HALF = decOf("0.5");
+const TWO = dec(2);
+
+function binomialRoot(k, n, alpha) {
+  let lo = ZERO,
+    hi = ONE;
+  let p = div(dec(k + 1), dec(n + 1));
+  const scale = mul(dec(n), dec(comb(n - 1, k)));
+  for (let i = 0; i < 400; i++) {
+    const f = sub(binomialTail(k, n, p), alpha);
+    if (f.sign() > 0) lo = p;
+    else hi = p;
+    if (f.sign() === 0 || le(sub(hi, lo), mul(hi, TOL))) break;
+    const slope = mul(mul(neg(scale), powInt(p, k)), powInt(sub(ONE, p), n - k - 1));
+    let step = slope.sign() !== 0 ? sub(p, div(f, slope)) : div(add(lo, hi), TWO);
+    if (!(lt(lo, step) && lt(step, hi))) step = div(add(lo, hi), TWO);
+    const done = le(absDec(sub(step, p)), mul(p, TOL));
+    p = step;
+    if (done) break;
+  }
+  return p;
+}
+
+const nextUp = (v) => roundUp(add(v, unitOf(v)));
+const nextDown = (v) => roundUp(sub(v, unitOf(v)));
+
+/** The one-sided Clopper-Pearson upper bound, 30 digits rounded up (binomial_upper). */
+function binomialUpper(k, n, confidence) {
+  if (k >= n) return ONE;
+  const alpha = new Fraction(1n).sub(confidence);
+  let hi = roundUp(binomialRoot(k, n, decimalOf(alpha)));
+  if (n * (Math.min(k, n - k) + 1) > EXACT_CHECK) return hi;
+  while (binomialSign(k, n, hi, alpha) > 0) hi = nextUp(hi);
+  for (;;) {
+    const lower = nextDown(hi);
+    if (!(lower.sign() > 0 && binomialSign(k, n, lower, alpha) <= 0)) break;
+    hi = lower;
+  }
+  return hi;
+}
+
+// ------------------------------------------------------------------ Poisson / gamma
+
+const PI = decOf("3.14159265358979323846264338327950288419716939937510582097494");
+const BERNOULLI = [
+  [1n, 6n],
+  [-1n, 30n],
+  [1n, 42n],
+  [-1n, 30n],
+  [5n, 66n],
+  [-691n, 2730n],
+  [7n, 6n],
+  [-3617n, 510n],
+  [43867n, 798n],
+  [-174611n, 330n],
+  [854513n, 138n],
+  [-236364091n, 2730n],
+  [8553103n, 6n],
+  [-23749461029n, 870n],
+  [8615841276005n, 14322n],
+];
+const STIRLING_FROM = dec(40);
+let halfLn2Pi = null;
+
+function lnGamma(a) {
+  let shift = ONE;
+  while (lt(a, STIRLING_FROM)) {
+    shift = mul(shift, a);
+    a = add(a, ONE);
+  }
+  if (halfLn2Pi === null) halfLn2Pi = div(ln(mul(TWO, PI)), TWO);
+  let total = add(sub(mul(sub(a, HALF), ln(a)), a), halfLn2Pi);
+  let power = a;
+  const square = mul(a, a);
+  BERNOULLI.forEach(([num, den], i) => {
+    const j = BigInt(i + 1);
+    const below = mul(mul(mul(dec(den), dec(2n * j)), dec(2n * j - 1n)), power);
+    total = add(total, div(dec(num), below));
+    power = mul(power, square);
+  });
+  return sub(total, ln(shift));
+}
+
+const TINY = new Dec(1n, -(PREC + 2));
+
+function gammaP(s, z) {
+  if (z.sign() <= 0) return ZERO;
+  let term = ONE,
+    total = ONE;
+  for (let k = 1; ; k++) {
+    term = div(mul(term, z), add(s, dec(k)));
+    total = add(total, term);
+    if (gt(add(s, dec(k)), z) && le(term, mul(total, TINY))) break;
+  }
+  return mul(exp(sub(sub(mul(s, ln(z)), z), lnGamma(add(s, ONE)))), total);
+}
+
+/** P(G <= z) for G ~ Gamma(shape, 1), 50 digits (gamma_cdf): Fractions in, a Dec out. */
+function gammaCdf(shape, z) {
+  return plus(gammaP(decimalOf(shape), decimalOf(z)));
+}
+
+/** ln Gamma(x) in floating point (Stirling's series past 10): for the screen only. */
+function lnGammaFloat(x) {
+  let shift = 0;
+  while (x < 10) {
+    shift += Math.log(x);
+    x += 1;
+  }
+  const x2 = x * x;
+  const series =
+    1 / (12 * x) - 1 / (360 * x * x2) + 1 / (1260 * x2 * x2 * x) - 1 / (1680 * x2 * x2 * x2 * x);
+  return (x - 0.5) * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI) + series - shift;
+}
+
+function gammaPFloat(s, z) {
+  let term = 1,
+    total = 1;
+  for (let k = 1; ; k++) {
+    term *= z / (s + k);
+    total += term;
+    if (s + k > z && term <= total * 1e-17) break;
+  }
+  return Math.exp(s * Math.log(z) - z - lnGammaFloat(s + 1)) * total;
+}
+
+/** Whether P(G <= z) > level (gamma_cdf_above): a clear "no" in floating point first. */
+function gammaCdfAbove(shape, z, level) {
+  const s = shape.toNumber(),
+    x = z.toNumber(),
+    c = level.toNumber();
+  if (x > 0 && s < 1e6 && x < 1e6 && gammaPFloat(s, x) < c - 1e-9) return false;
+  // tails.py compares with _decimal(level) outside its context: Python's default, 28 digits
+  return gt(gammaCdf(shape, z), decimalOf(level, 28));
+}
+
+/** The z with P(G <= z) = confidence, 30 digits rounded up (gamma_quantile). */
+function gammaQuantile(shape, confidence) {
+  const s = decimalOf(shape);
+  const c = decimalOf(confidence);
+  let lo = ZERO,
+    hi = add(add(s, mul(dec(10), sqrt(s))), dec(50));
+  while (lt(gammaP(s, hi), c)) [lo, hi] = [hi, mul(TWO, hi)];
+  let z = lt(lo, s) && lt(s, hi) ? s : div(add(lo, hi), TWO);
+  for (let i = 0; i < 400; i++) {
+    const f = sub(gammaP(s, z), c);
+    if (f.sign() < 0) lo = z;
+    else hi = z;
+    if (f.sign() === 0 || le(sub(hi, lo), mul(hi, TOL))) break;
+    const density = exp(sub(sub(mul(sub(s, ONE), ln(z)), z), lnGamma(s)));
+    let step = density.sign() > 0 ? sub(z, div(f, density)) : div(add(lo, hi), TWO);
+    if (!(lt(lo, step) && lt(step, hi))) step = div(add(lo, hi), TWO);
+    const done = le(absDec(sub(step, z)), mul(z, TOL));
+    z = step;
+    if (done) break;
+  }
+  return roundUp(z);
+}
+
+/** The Poisson confidence factor U(k) = qgamma(confidence, k + 1) (poisson_factor). */
+function poissonFactor(k, confidence) {
+  return gammaQuantile(new Fraction(BigInt(k + 1)), confidence);
+}
+
+return { DIGITS, EXACT_CHECK, comb, binomialBelow, hypergeometricAtMost, hypergeometricUpper, decimalOf, binomialUpper, gammaCdf, gammaCdfAbove, gammaQuantile, poissonFactor };
+})();
+
+// ------------------------------------------------------------ sheets/auditplans.js
+xlshuffleModules["sheets/auditplans.js"] = (() => {
+/**
+ * Audit planning and evaluation, as draw/auditplan.py and draw/auditeval.py define them:
+ * the smallest sample whose upper limit stays below the tolerable rate (a walk up from a
+ * size every plan needs, binomial, Poisson or hypergeometric), the upper limit after the
+ * sample (Clopper-Pearson, Poisson factors, the hypergeometric bound) and the Stringer
+ * bound of a monetary-unit sample. Rates are exact fractions; the figures are tails.js's,
+ * so each is Python's to the last digit. Mistakes carry Python's words.
+ */
+
+const { pyStrip, pythonFloatRepr } = xlshuffleModules["protocol/python.js"];
+const { Mistake } = xlshuffleModules["sheets/cells.js"];
+const { ZERO, add, dec, div, mul, sub } = xlshuffleModules["sheets/decimals.js"];
+const { Fraction, decimalText } = xlshuffleModules["sheets/exact.js"];
+const { binomialBelow, binomialUpper, decimalOf, gammaCdfAbove, hypergeometricAtMost, hypergeometricUpper, poissonFactor } = xlshuffleModules["sheets/tails.js"];
+
+const MAX_SAMPLE = 10000;
+const MODELS = ["binomial", "poisson", "hypergeometric"];
+
+const NOT_PRINTABLE = /[\p{C}\p{Z}]/u;
+
+/** Python's repr of a text. */
+function pyRepr(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of text) {
+    const code = ch.codePointAt(0);
+    if (ch === quote || ch === "\\") out += "\\" + ch;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (ch !== " " && NOT_PRINTABLE.test(ch)) {
+      const hex = code.toString(16);
+      if (code < 0x100) out += "\\x" + hex.padStart(2, "0");
+      else if (code < 0x10000) out += "\\u" + hex.padStart(4, "0");
+      else out += "\\U" + hex.padStart(8, "0");
+    } else out += ch;
+  }
+  return out + quote;
+}
+
+/** auditplan.py's _show: a text by its repr (40 characters at most), a number as str(). */
+function showCore(value) {
+  if (typeof value === "string")
+    return value.length <= 40 ? pyRepr(value) : pyRepr(value.slice(0, 40)).slice(0, -1) + "...'";
+  if (typeof value === "number") return pythonFloatRepr(value);
+  return String(value);
+}
+
+/** Python's format(float(f), "g"). */
+function formatG(f) {
+  const x = f.toNumber();
+  if (x === 0) return "0";
+  const [mantissa, power] = x.toExponential(5).split("e");
+  const e = Number(power);
+  const strip = (t) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
+  if (e < -4 || e >= 6)
+    return `${strip(mantissa)}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  return strip(x.toFixed(Math.max(0, 5 - e)));
+}
+
+/** Any finite number exactly (auditplan.number): a number, or a text such as "25%". */
+function number(name, value, example) {
+  if (typeof value === "boolean")
+    throw new Mistake(
+      `${name} must be a number, not ${value ? "True" : "False"}: write ${example}`,
+    );
+  if (typeof value === "number") {
+    if (!Number.isFinite(value))
+      throw new Mistake(`${name} must be a finite number, not ${value}: write ${example}`);
+    return decimalText(pythonFloatRepr(value));
+  }
+  let text = pyStrip(value);
+  const percent = text.endsWith("%");
+  if (percent) text = pyStrip(text.slice(0, -1));
+  const found = decimalText(text);
+  if (found === null)
+    throw new Mistake(`${name} must be a number, not ${pyRepr(value)}: write ${example}`);
+  return percent ? found.div(new Fraction(100n)) : found;
+}
+
+/** A rate in [0, 1) ((0, 1) unless zero), exactly (auditplan.rate). */
+function rate(name, value, zero = false) {
+  const found = number(name, value, "a rate such as 0.95 or 95%");
+  const s = found.sign();
+  const atLeastOne = found.cmp(new Fraction(1n)) >= 0;
+  if (s < 0 || (s === 0 && !zero) || atLeastOne) {
+    const low = zero ? "0 or more" : "more than 0";
+    const plain = typeof value === "string" ? pyStrip(value) : showCore(value);
+    const hint = atLeastOne ? `: for ${plain} percent, write ${plain}%` : "";
+    throw new Mistake(
+      `${name} must be ${low} and less than 1 (0.05 or 5%), not ${showCore(value)}${hint}`,
+    );
+  }
+  return found;
+}
+
+/** A model by name, any case, outer spaces ignored (auditplan.model_of). */
+function modelOf(value) {
+  const text = pyStrip(value).toLowerCase();
+  if (MODELS.includes(text)) return text;
+  throw new Mistake(`unknown model ${pyRepr(value)}: use ${MODELS.join(", ")}`);
+}
+
+const thousands = (n) => n.toLocaleString("en-US");
+
+// ------------------------------------------------------------------ planning
+
+function firstCandidate(model, alpha, r) {
+  if (model === "hypergeometric") return 1;
+  const estimate =
+    model === "poisson"
+      ? -Math.log(alpha.toNumber()) / r.toNumber()
+      : Math.log(alpha.toNumber()) / Math.log1p(-r.toNumber());
+  if (!Number.isFinite(estimate) || estimate > 2 * MAX_SAMPLE) return 2 * MAX_SAMPLE;
+  return Math.max(1, Math.floor(estimate * (1 - 1e-9)) - 1);
+}
+
+/** The smallest sample size of an attribute test (attribute_sample_size's sample_size). */
+function sampleSize({ confidence, tolerable, expected, population, model }) {
+  model = modelOf(model);
+  const c = rate("confidence", confidence);
+  const r = rate("tolerable rate", tolerable);
+  const e = rate("expected rate", expected, true);
+  if (e.cmp(r) >= 0)
+    throw new Mistake(
+      `the expected rate (${formatG(e)}) must be less than the tolerable rate ` +
+        `(${formatG(r)}): a sample cannot show a rate below its tolerable one if more ` +
+        "errors than that are expected",
+    );
+  if (population === null && model === "hypergeometric")
+    throw new Mistake("the hypergeometric model needs the population's size: give it");
+  const limit = population === null ? MAX_SAMPLE : Math.min(MAX_SAMPLE, population);
+  const alpha = new Fraction(1n).sub(c);
+  const kPop = population === null ? 0 : Number(r.mul(new Fraction(BigInt(population))).ceil());
+  for (let n = firstCandidate(model, alpha, r); n <= limit; n++) {
+    const en = e.mul(new Fraction(BigInt(n)));
+    const x = model === "poisson" ? en : new Fraction(en.ceil());
+    if (x.cmp(new Fraction(BigInt(n))) >= 0) continue;
+    let ok;
+    if (model === "binomial") ok = binomialBelow(Number(x.num), n, r, alpha);
+    else if (model === "poisson")
+      ok = gammaCdfAbove(new Fraction(1n).add(x), r.mul(new Fraction(BigInt(n))), c);
+    else
+      ok = Number(x.num) < kPop && hypergeometricAtMost(Number(x.num), population, kPop, n, alpha);
+    if (ok) return n;
+  }
+  const where = population !== null && limit === population ? "the population" : "max_size";
+  throw new Mistake(
+    `no sample of at most ${thousands(limit)} items (the size of ${where}) meets the plan: ` +
+      "raise the tolerable rate, lower the expected rate or the confidence",
+  );
+}
+
+// ------------------------------------------------------------------ evaluation
+
+/** The upper deviation limit after k deviations in n items (attribute_upper_limit). */
+function attributeUpperLimit({
+  sampleSize: n,
+  deviations: k,
+  confidence,
+  population,
+  model,
+}) {
+  model = modelOf(model);
+  if (k > n) throw new Mistake(`${k} deviations cannot be found in a sample of ${n} items`);
+  const c = rate("confidence", confidence);
+  if (model === "hypergeometric") {
+    if (population === null)
+      throw new Mistake("the hypergeometric model needs the population's size: give it");
+    if (n > population)
+      throw new Mistake(`a sample of ${n} items cannot come from a population of ${population}`);
+    return div(dec(hypergeometricUpper(k, n, population, c)), dec(population));
+  }
+  if (model === "binomial") return binomialUpper(k, n, c);
+  return div(poissonFactor(k, c), dec(n));
+}
+
+/** The Stringer bound as a rate of the book value (stringer_bound). */
+function stringerBound(taintings, { sampleSize: n, confidence, model }) {
+  const c = rate("confidence", confidence);
+  const one = new Fraction(1n);
+  const ranked = taintings
+    .map((t) => number("tainting", t, "a proportion such as 0.25"))
+    .filter((t) => t.sign() > 0)
+    .map((t) => (t.cmp(one) > 0 ? one : t))
+    .sort((a, b) => b.cmp(a));
+  if (ranked.length > n)
+    throw new Mistake(`${ranked.length} misstated hits cannot be found in a sample of ${n}`);
+  const factors = [];
+  for (let i = 0; i <= ranked.length; i++)
+    factors.push(model === "poisson" ? poissonFactor(i, c) : mul(binomialUpper(i, n, c), dec(n)));
+  let sum = ZERO;
+  ranked.forEach((t, i) => {
+    sum = add(sum, mul(sub(factors[i + 1], factors[i]), decimalOf(t)));
+  });
+  return div(add(factors[0], sum), dec(n));
+}
+
+return { MAX_SAMPLE, MODELS, pyRepr, number, rate, modelOf, sampleSize, attributeUpperLimit, stringerBound };
+})();
+
+// ------------------------------------------------------------ sheets/auditing.js
+xlshuffleModules["sheets/auditing.js"] = (() => {
+/**
+ * SAMPLESIZE and UPPERLIMIT: an audit sample's size before it is drawn, its upper limit
+ * after, with xlshuffle.functions.auditing's arguments, readers and words. A rate is a
+ * number (a cell formatted as 95% holds 0.95) or a text such as "95%"; the figures are
+ * auditplans.js's, Python's to the last digit (UPPERLIMIT's the double nearest Python's
+ * 50-digit decimal, as float() gives it).
+ */
+
+const { Mistake, errorText, isDate, isEmpty, oneCell, option, rows, show } = xlshuffleModules["sheets/cells.js"];
+const { toNumber } = xlshuffleModules["sheets/decimals.js"];
+const { MAX_SAMPLE, MODELS, attributeUpperLimit, modelOf, sampleSize, stringerBound } = xlshuffleModules["sheets/auditplans.js"];
+
+const RATE = "a rate such as 95% or 0.95";
+const MAX_WHOLE = 2 ** 53;
+
+/** A value as xlshuffle.functions.arguments.show describes it (a date is a datetime there). */
+function shown(value) {
+  return isDate(value) ? "a datetime" : show(value);
+}
+
+/** arguments.count, with its words: a whole number from least to most. */
+function whole(name, value, { least = 1, most = MAX_WHOLE } = {}) {
+  const v = oneCell(name, value, false);
+  if (isEmpty(v)) throw new Mistake(`${name} is empty: give a whole number of ${least} or more`);
+  if (typeof v !== "number" || !Number.isInteger(v))
+    throw new Mistake(`${name} must be a whole number of ${least} or more, not ${shown(v)}`);
+  if (v < least) {
+    const empty = least === 1 ? ": the result would be empty" : "";
+    throw new Mistake(`${name} must be ${least} or more, not ${shown(v)}${empty}`);
+  }
+  if (v > most)
+    throw new Mistake(`${name} must be at most ${most.toLocaleString("en-US")}, not ${shown(v)}`);
+  return v;
+}
+
+function rateCell(name, value, optional = false) {
+  const v = oneCell(name, value, optional);
+  if (isEmpty(v)) {
+    if (optional) return 0;
+    throw new Mistake(`${name} is empty: give ${RATE}`);
+  }
+  if (typeof v !== "number" && typeof v !== "string")
+    throw new Mistake(`${name} must be ${RATE}, not ${shown(v)}`);
+  return v;
+}
+
+function modelCell(value, dflt) {
+  const text = option("model", value, MODELS.join(", "));
+  return text === null ? dflt : modelOf(text);
+}
+
+function populationCell(value) {
+  const v = oneCell("population", value);
+  return isEmpty(v) ? null : whole("population", v);
+}
+
+function SAMPLESIZE(confidence, tolerable, expected, population, model) {
+  const how = modelCell(model, "binomial");
+  return sampleSize({
+    confidence: rateCell("confidence", confidence),
+    tolerable: rateCell("tolerable", tolerable),
+    expected: rateCell("expected", expected, true),
+    population: populationCell(population),
+    model: how,
+  });
+}
+
+/** The deviations, when errors is one cell holding a whole number (0 or more). */
+function countOf(grid) {
+  if (grid.length !== 1 || grid[0].length !== 1) return null;
+  const cell = grid[0][0];
+  if (typeof cell === "boolean" || (Number.isInteger(cell) && cell >= 0))
+    return whole("errors", cell, { least: 0 });
+  return null;
+}
+
+/** Every non-empty cell of errors, row by row, as a tainting. */
+function taintingsOf(grid) {
+  const out = [];
+  grid.flat().forEach((cell, i) => {
+    const code = errorText(cell);
+    if (code !== null)
+      throw new Mistake(`errors, cell ${i + 1} shows the error ${code}: fix that cell`);
+    if (isEmpty(cell)) return;
+    if (typeof cell !== "number" && typeof cell !== "string")
+      throw new Mistake(`errors, cell ${i + 1}: ${shown(cell)} is not a tainting`);
+    out.push(cell);
+  });
+  return out;
+}
+
+function UPPERLIMIT(sampleSizeCell, errors, confidence, population, model) {
+  const n = whole("sample_size", sampleSizeCell, { most: MAX_SAMPLE });
+  const c = rateCell("confidence", confidence);
+  const grid = rows("errors", errors === undefined ? "" : errors);
+  const count = countOf(grid);
+  if (count !== null) {
+    const limit = attributeUpperLimit({
+      sampleSize: n,
+      deviations: count,
+      confidence: c,
+      population: populationCell(population),
+      model: modelCell(model, "binomial"),
+    });
+    return toNumber(limit);
+  }
+  const taints = taintingsOf(grid);
+  const how = modelCell(model, "poisson");
+  if (how === "hypergeometric" || populationCell(population) !== null)
+    throw new Mistake(
+      'taintings take model "poisson" or "binomial" and no population: leave it empty',
+    );
+  return toNumber(stringerBound(taints, { sampleSize: n, confidence: c, model: how }));
+}
+
+/** The audit functions by their names in the sheet. */
+const AUDIT_FUNCTIONS = { SAMPLESIZE, UPPERLIMIT };
+
+return { AUDIT_FUNCTIONS };
 })();
 
 // ------------------------------------------------------------ sheets/fresh.js
@@ -1784,6 +2966,7 @@ const { balancedTeams } = xlshuffleModules["protocol/teams.js"];
 const { ticket, ticketId } = xlshuffleModules["protocol/ticketdraws.js"];
 const { MAX_CELLS, Mistake, count, firstColumn, flag, isEmpty, isRow, itemsOf, labels, listed, oneCell, option, perItem, rows, seedOf, show, text } = xlshuffleModules["sheets/cells.js"];
 const { allocate } = xlshuffleModules["sheets/allocate.js"];
+const { AUDIT_FUNCTIONS } = xlshuffleModules["sheets/auditing.js"];
 const { freshSeed } = xlshuffleModules["sheets/fresh.js"];
 const { raffle, ticketRaffle, tickets, uniqueIds } = xlshuffleModules["sheets/raffle.js"];
 const { audit, byStrata, cents, weightsOf } = xlshuffleModules["sheets/samples.js"];
@@ -2143,6 +3326,7 @@ const FUNCTIONS = {
   ORDERS,
   ALLOCATE,
   TICKET,
+  ...AUDIT_FUNCTIONS,
 };
 
 return { FUNCTIONS };
@@ -2185,6 +3369,9 @@ const LOG_COLUMNS = [
   "new sheets",
   "options",
 ];
+
+/** Between the names in the log's "new sheets": a character no sheet name may hold. */
+const SHEET_SEPARATOR = " / ";
 
 /** The tag and canonical text of one cell value. */
 function cellText(value) {
@@ -2231,7 +3418,8 @@ function shellQuote(value) {
 
 /**
  * The log row of a draw d: {mode, sheet, address, book, seed, seedFrom, version, time,
- * rows, output, outputAddress, k, hands, reserves, tickets, ticketsLetter}.
+ * rows, output, outputAddress, k, hands, reserves, tickets, ticketsLetter}, and for a
+ * design (designs.js) {formulaText, commandText, newSheets, options}.
  */
 function logRow(d) {
   const ref = `${sheetRef(d.sheet)}!${d.address}`;
@@ -2258,7 +3446,11 @@ function logRow(d) {
     formula = `=DEAL(${d.k}, ${d.hands}, ${seed}, ${ref})`;
   }
   let command;
-  if (d.mode === "deal") {
+  if (d.formulaText) {
+    // a design (teams, orders, allocation): its own formula and command line
+    formula = d.formulaText;
+    command = d.commandText;
+  } else if (d.mode === "deal") {
     const n = d.rows.length * d.rows[0].length;
     command =
       `xlshuffle deal --cards ${d.k} --hands ${d.hands} --deck ${n} ` +
@@ -2286,12 +3478,12 @@ function logRow(d) {
     none(d.reserves),
     d.tickets || "",
     d.mode === "raffle" ? (d.tickets ? "weighted" : "random") : "",
-    "",
-    "",
+    (d.newSheets || []).join(SHEET_SEPARATOR),
+    d.options || "",
   ];
 }
 
-return { LOG_COLUMNS, cellText, valuesSha256, sheetRef, shellQuote, logRow };
+return { LOG_COLUMNS, SHEET_SEPARATOR, cellText, valuesSha256, sheetRef, shellQuote, logRow };
 })();
 
 // ------------------------------------------------------------ sheets/lock.js
@@ -2310,7 +3502,7 @@ const { PROTOCOL } = xlshuffleModules["protocol/stream.js"];
 const { Mistake, isDate, isEmpty, serial } = xlshuffleModules["sheets/cells.js"];
 const { freshSeed } = xlshuffleModules["sheets/fresh.js"];
 const { FUNCTIONS } = xlshuffleModules["sheets/functions.js"];
-const { LOG_COLUMNS, logRow, valuesSha256 } = xlshuffleModules["sheets/log.js"];
+const { LOG_COLUMNS, SHEET_SEPARATOR, logRow, valuesSha256 } = xlshuffleModules["sheets/log.js"];
 
 const { DEAL, GROUPS, SAMPLE, SHUFFLE } = FUNCTIONS;
 
@@ -2466,13 +3658,39 @@ function lockedSeed(book) {
   return seed;
 }
 
-const MODES = ["shuffle", "winners", "raffle", "deal", "groups"];
+const MODES = ["shuffle", "winners", "raffle", "deal", "groups", "teams", "orders", "allocation"];
+/** The sheets each mode adds, as designs.js names them. */
+const ADDED = { orders: /^Orders( [0-9]+)?$/, allocation: /^Allocation( codes)?( [0-9]+)?$/ };
+
+/**
+ * Refuse, before anything changes, to delete a sheet the draw could not have added (a log
+ * row is editable) or one that holds more than the draw wrote there.
+ */
+function checkAdded(book, mode, time, names, height, width) {
+  const widths = [width, width - 2]; // the list or orders; the codes: Block, BlockSize, Arm -> Code
+  names.forEach((name, i) => {
+    if (!ADDED[mode] || !ADDED[mode].test(name) || i >= widths.length)
+      throw new Mistake(
+        `the ${mode} draw at ${time} cannot have added the sheet '${name.slice(0, 40)}' its ` +
+          "log row names: nothing was restored",
+      );
+    const sheet = book.getSheetByName(name);
+    if (!sheet) return; // deleted already
+    const [rows, columns] = [sheet.getLastRow(), sheet.getLastColumn()];
+    if (rows !== height || columns !== widths[i])
+      throw new Mistake(
+        `the sheet '${name}' holds more than the draw at ${time} wrote there (it uses ` +
+          `${a1(1, 1, rows, columns)}): nothing was restored; delete it yourself`,
+      );
+  });
+}
 const BLOCK = /^\$?[A-Z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Z]{1,3}\$?[0-9]{1,7})?$/;
 
 /**
  * Restore the last draw: the newest row of the Draw log not yet restored. A shuffle gets
  * its rows back in their first order (the seed's permutation, inverted, checked against
- * the input sha256); winners, raffles, deals and groups are cleared. Refused when the
+ * the input sha256); winners, raffles, deals, groups and teams are cleared; the sheets
+ * that orders and allocation lists added are deleted. Refused when the
  * output cells no longer hold what the draw wrote (the output sha256). Returns the cells.
  */
 function restoreLast(book) {
@@ -2497,11 +3715,10 @@ function restoreLast(book) {
     throw new Mistake(
       `${where} is not a draw this script can restore (mode '${mode}', output '${output}')`,
     );
-  const sheet = book.getSheetByName(text(row, "sheet"));
-  if (!sheet)
-    throw new Mistake(
-      `the sheet '${text(row, "sheet")}' of ${where} is gone: nothing was restored`,
-    );
+  const added = text(row, "new sheets").split(SHEET_SEPARATOR).filter(Boolean);
+  const home = added.length ? added[0] : text(row, "sheet");
+  const sheet = book.getSheetByName(home);
+  if (!sheet) throw new Mistake(`the sheet '${home}' of ${where} is gone: nothing was restored`);
   const target = sheet.getRange(output);
   const current = target.getValues();
   if (valuesSha256(current) !== text(row, "output sha256"))
@@ -2509,6 +3726,8 @@ function restoreLast(book) {
       `${sheet.getName()}!${output} changed since the draw at ${text(row, "time (UTC)")} ` +
         "(its values no longer match the log's output sha256): nothing was restored",
     );
+  const time = text(row, "time (UTC)");
+  checkAdded(book, mode, time, added, target.getNumRows(), target.getNumColumns());
   if (mode === "shuffle") {
     const before = new Array(current.length);
     permutation(current.length, text(row, "seed")).forEach((item, p) => {
@@ -2520,17 +3739,320 @@ function restoreLast(book) {
           "(input sha256 differs): nothing was restored",
       );
     target.setValues(before.map((r) => r.map(asWritten)));
-  } else {
+  } else if (!added.length) {
     target.clearContent();
   }
   log
     .getRange(index + 1, at("restored (UTC)") + 1)
     .setNumberFormat("@")
     .setValue(now());
+  for (const name of added) {
+    const gone = book.getSheetByName(name);
+    if (gone) book.deleteSheet(gone);
+  }
   return `${sheet.getName()}!${output}`;
 }
 
-return { LOG_SHEET, VERSION, columnLetters, lockedDraw, lockedSeed, restoreLast };
+return { LOG_SHEET, VERSION, columnLetters, a1, seedOfBook, asWritten, selection, now, logDraw, lockedDraw, lockedSeed, restoreLast };
+})();
+
+// ------------------------------------------------------------ sheets/designs.js
+xlshuffleModules["sheets/designs.js"] = (() => {
+/**
+ * Draw and lock for the designs: balanced teams, per-person orders, allocation lists, as
+ * xlshuffle.lock.designs does in Excel. Each draws through the function's own code
+ * (GROUPS with balance, ORDERS, ALLOCATE), writes plain values and logs the row Excel
+ * logs: the same formula and command line. Teams go right of the selection; orders and
+ * allocation lists go on new sheets (Orders, Allocation and Allocation codes, numbered
+ * when taken), which "restore the last draw" deletes.
+ */
+
+const { allocation } = xlshuffleModules["sheets/allocate.js"];
+const { Mistake, count, flag, isEmpty } = xlshuffleModules["sheets/cells.js"];
+const { FUNCTIONS } = xlshuffleModules["sheets/functions.js"];
+const { asWritten, columnLetters, logDraw, now, seedOfBook, selection, VERSION } = xlshuffleModules["sheets/lock.js"];
+const { cellText, logRow, sheetRef, shellQuote } = xlshuffleModules["sheets/log.js"];
+
+const { GROUPS, ORDERS } = FUNCTIONS;
+const MAX_CELLS = 10000000;
+
+/** A prompt's answer as text ("" for nothing), as Excel's form fields are read. */
+function answer(value) {
+  return value === undefined || value === null ? "" : cellText(value)[1].trim();
+}
+
+const ref = (sheet, address) => `${sheetRef(sheet.getName())}!${address}`;
+
+/** The cells right of the selection, refused unless empty. */
+function beside(range, height, width) {
+  const target = range
+    .getSheet()
+    .getRange(range.getRow(), range.getColumn() + range.getNumColumns(), height, width);
+  if (target.getValues().some((r) => r.some((v) => !isEmpty(v))))
+    throw new Mistake(
+      `the cells ${target.getA1Notation()} right of the selection are not empty: ` +
+        "clear them or move the list; nothing is overwritten",
+    );
+  return target;
+}
+
+function draw(book, fields) {
+  return { book: book.getName() + ".xlsx", version: VERSION, time: now(), ...fields };
+}
+
+// ------------------------------------------------------------------ teams
+
+/** The selected columns (0-based) that given names: headers of the row above, or letters. */
+function balanceColumns(range, given) {
+  const sheet = range.getSheet();
+  const left = range.getColumn(),
+    width = range.getNumColumns();
+  const heads =
+    range.getRow() > 1
+      ? sheet
+          .getRange(range.getRow() - 1, left, 1, width)
+          .getValues()[0]
+          .map((v) => answer(v))
+      : [];
+  const same = (a, b) => a.toLowerCase() === b.toLowerCase();
+  const whole = heads.some((h) => same(h, given));
+  const parts = whole ? [given] : given.split(",").map((p) => p.trim());
+  const out = [];
+  for (const part of parts) {
+    const found = heads.flatMap((h, j) => (part && same(h, part) ? [j] : []));
+    if (found.length > 1)
+      throw new Mistake(
+        `balance: ${found.length} selected columns are headed '${part}': name the ` +
+          "column by its letter instead",
+      );
+    const letter = /^[A-Za-z]{1,3}$/.test(part)
+      ? [...part.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0)
+      : 0;
+    if (found.length) out.push(found[0]);
+    else if (letter >= left && letter < left + width) out.push(letter - left);
+    else {
+      const shown =
+        heads
+          .filter((h) => h)
+          .map((h) => `'${h}'`)
+          .join(", ")
+          .slice(0, 120) || "nothing";
+      throw new Mistake(
+        `balance: no selected column is headed or lettered '${part}' (the row above ` +
+          `the selection holds ${shown}): name the columns by header or letter, ` +
+          "separated by commas",
+      );
+    }
+  }
+  if (new Set(out).size < out.length)
+    throw new Mistake("balance names one column twice: name each column once");
+  return out;
+}
+
+/** Team numbers 1..k right of the selection, balanced by the columns balance names. */
+function lockedTeams(book, args) {
+  const n = count("k", args.k);
+  const given = answer(args.balance);
+  if (!given)
+    throw new Mistake(
+      "balance is empty: name the column(s) to balance by (header or letter, such as " +
+        "Gender), or use assign groups",
+    );
+  const range = selection(book, 2);
+  const sheet = range.getSheet();
+  const rows = range.getValues();
+  const cols = balanceColumns(range, given);
+  const [seed, seedFrom] = seedOfBook(book);
+  const output = GROUPS(rows, n, seed, [cols.map((c) => c + 1)]);
+  const target = beside(range, output.length, 1);
+  target.setValues(output);
+  const letters = cols.map((c) => columnLetters(range.getColumn() + c));
+  const numbers = cols.map((c) => String(c + 1));
+  const arg = numbers.length === 1 ? numbers[0] : `{${numbers.join(",")}}`;
+  const address = range.getA1Notation();
+  const file = book.getName() + ".xlsx";
+  const d = draw(book, {
+    mode: "teams",
+    sheet: sheet.getName(),
+    address,
+    seed,
+    seedFrom,
+    rows,
+    output,
+    outputAddress: target.getA1Notation(),
+    k: n,
+    options: `balance ${letters.join(", ")}`,
+    formulaText: `=GROUPS(${ref(sheet, address)}, ${n}, ${quoted(seed)}, ${arg})`,
+    commandText:
+      `xlshuffle groups ${shellQuote(file)} --sheet ${shellQuote(sheet.getName())} ` +
+      `--range ${address} --no-header -k ${n} ` +
+      letters.map((l) => `--balance ${l}`).join(" ") +
+      ` --seed ${shellQuote(seed)} -o teams.xlsx`,
+  });
+  logDraw(book, logRow(d));
+  return d;
+}
+
+function quoted(text) {
+  return '"' + text.replace(/"/g, '""') + '"';
+}
+
+// ------------------------------------------------------------------ new sheets
+
+/** A new sheet after the others, named base ("base 2", ... when taken); the sheet that
+ * was active stays active. */
+function newSheet(book, base, active) {
+  const taken = new Set(book.getSheets().map((s) => s.getName().toLowerCase()));
+  let name = base;
+  for (let i = 2; taken.has(name.toLowerCase()); i++) name = `${base} ${i}`;
+  const sheet = book.insertSheet(name, book.getSheets().length);
+  if (active) active.activate();
+  return sheet;
+}
+
+function put(sheet, grid) {
+  const target = sheet.getRange(1, 1, grid.length, grid[0].length);
+  target.setValues(grid.map((r) => r.map(asWritten)));
+  return target.getA1Notation();
+}
+
+const BLOCK = /^\$?[A-Za-z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?$/;
+
+/** The IDs' cells: a named range (IDS) or an address (E2:E31, or 'Sign-up'!A2:A31). */
+function idsRange(book, sheet, given) {
+  const named = book.getRangeByName(given);
+  if (named) return named;
+  const at = given.lastIndexOf("!");
+  const where = at < 0 ? "" : given.slice(0, at).replace(/^'|'$/g, "").replace(/''/g, "'");
+  const address = given.slice(at + 1).trim();
+  const on = where ? book.getSheetByName(where) : sheet;
+  if (!on || !BLOCK.test(address))
+    throw new Mistake(
+      `ids: no name or range '${given.slice(0, 60)}': define the name IDS for the IDs' ` +
+        "cells, or give their address, such as E2:E31 or 'Sign-up'!A2:A31",
+    );
+  return on.getRange(address.replace(/\$/g, "").toUpperCase());
+}
+
+/** Each person's own order of the selected items on a new sheet Orders (=ORDERS). */
+function lockedOrders(book, args) {
+  const range = selection(book, 1);
+  const sheet = range.getSheet();
+  const items = range.getValues();
+  if (items.length > 1 && items[0].length > 1)
+    throw new Mistake(
+      `the selection ${range.getA1Notation()} has several rows and columns: select the ` +
+        "items, one column or one row",
+    );
+  const where = idsRange(book, sheet, answer(args.ids) || "IDS");
+  if (where.getNumRows() * where.getNumColumns() > MAX_CELLS)
+    throw new Mistake(
+      `ids: ${where.getA1Notation()} has more than 10,000,000 cells: give only the IDs`,
+    );
+  const people = where.getValues();
+  const places = answer(args.k) === "" ? undefined : args.k;
+  let balanced = args.balanced;
+  if (typeof balanced === "string" && ["TRUE", "FALSE"].includes(balanced.trim().toUpperCase()))
+    balanced = balanced.trim().toUpperCase() === "TRUE";
+  const yes = flag("balanced", balanced);
+  const [seed, seedFrom] = seedOfBook(book);
+  const rows = ORDERS(items, people, seed, places, yes);
+  const m = rows[0].length - 1;
+  const grid = [["ID", ...Array.from({ length: m }, (_, i) => i + 1)], ...rows];
+  const idsRef = ref(where.getSheet(), where.getA1Notation());
+  const added = newSheet(book, "Orders", sheet);
+  const output = put(added, grid);
+  const address = range.getA1Notation();
+  const d = draw(book, {
+    mode: "orders",
+    sheet: sheet.getName(),
+    address,
+    seed,
+    seedFrom,
+    rows: items,
+    output: grid,
+    outputAddress: output,
+    k: places === undefined ? null : m,
+    newSheets: [added.getName()],
+    options: `ids ${idsRef}` + (yes ? ", balanced" : ""),
+    formulaText:
+      `=ORDERS(${ref(sheet, address)}, ${idsRef}, ${quoted(seed)}, ` +
+      `${places === undefined ? "" : m}, ${yes ? "TRUE" : "FALSE"})`,
+    commandText:
+      "xlshuffle orders items.txt --ids ids.txt" +
+      (places === undefined ? "" : ` -k ${m}`) +
+      (yes ? " --balanced" : "") +
+      ` --seed ${shellQuote(seed)} -o orders.csv`,
+  });
+  logDraw(book, logRow(d));
+  return d;
+}
+
+/** The options of `xlshuffle allocate` that draw this list (without the seed). */
+function allocateOptions(o) {
+  const words = ["--arms", o.arms.join(","), "--ratio", o.ratio.join(":")];
+  words.push("--n", String(o.n), "--block-sizes", o.blockSizes.join(","));
+  for (const [name, values] of o.strata) words.push("--strata", `${name}=${values.join(",")}`);
+  return words.map(shellQuote).join(" ");
+}
+
+/**
+ * A permuted-block allocation list on a new sheet Allocation (Seq, the strata, Block,
+ * BlockSize, Arm) and its concealment codes on Allocation codes (Seq, the strata, Code),
+ * as =ALLOCATE and `xlshuffle allocate ... --codes-only` write them. args: {arms, n,
+ * ratio, blockSizes, strata}, texts as ALLOCATE takes them; empty ones its defaults.
+ */
+function lockedAllocation(book, args) {
+  const given = [args.arms, args.ratio, args.blockSizes, args.strata].map(answer);
+  const [seed, seedFrom] = seedOfBook(book);
+  const opt = (t) => (t === "" ? undefined : t);
+  const { options, rows } = allocation(
+    opt(given[0]),
+    args.n,
+    seed,
+    opt(given[1]),
+    opt(given[2]),
+    opt(given[3]),
+  );
+  const names = options.strata.map(([name]) => name);
+  const grid = [
+    ["Seq", ...names, "Block", "BlockSize", "Arm"],
+    ...rows.map(([seq, combo, block, size, arm]) => [seq, ...combo, block, size, arm]),
+  ];
+  const codes = [
+    ["Seq", ...names, "Code"],
+    ...rows.map(([seq, combo, , , , code]) => [seq, ...combo, code]),
+  ];
+  const active = book.getActiveSheet ? book.getActiveSheet() : null;
+  const listed = newSheet(book, "Allocation", active);
+  const output = put(listed, grid);
+  const concealed = newSheet(book, "Allocation codes", active);
+  put(concealed, codes);
+  const call = [quoted(given[0]), String(options.n), quoted(seed)];
+  call.push(...given.slice(1).map((g) => (g ? quoted(g) : "")));
+  while (!call[call.length - 1]) call.pop();
+  const d = draw(book, {
+    mode: "allocation",
+    sheet: listed.getName(),
+    address: output,
+    seed,
+    seedFrom,
+    rows: [],
+    output: grid,
+    outputAddress: output,
+    k: options.n,
+    newSheets: [listed.getName(), concealed.getName()],
+    options: allocateOptions(options),
+    formulaText: `=ALLOCATE(${call.join(", ")})`,
+    commandText:
+      `xlshuffle allocate ${allocateOptions(options)} --seed ${shellQuote(seed)} ` +
+      "-o list.csv --codes-only codes.csv",
+  });
+  logDraw(book, logRow(d));
+  return d;
+}
+
+return { lockedTeams, lockedOrders, lockedAllocation };
 })();
 
 // ------------------------------------------------------------ sheets/main.js
@@ -2541,6 +4063,7 @@ return { LOG_SHEET, VERSION, columnLetters, lockedDraw, lockedSeed, restoreLast 
  */
 
 const { FUNCTIONS } = xlshuffleModules["sheets/functions.js"];
+const { lockedAllocation, lockedOrders, lockedTeams } = xlshuffleModules["sheets/designs.js"];
 const { lockedDraw, lockedSeed, restoreLast } = xlshuffleModules["sheets/lock.js"];
 
 /** One call of a function: a mistake becomes one line, "NAME: what to change". */
@@ -2703,6 +4226,36 @@ function TICKET(ids, seed, number) {
   return xlshuffleCall_("TICKET", [ids, seed, number]);
 }
 
+/**
+ * Returns the smallest sample whose upper limit stays below the tolerable rate.
+ *
+ * @param {*} confidence The confidence: a rate such as 95% or 0.95.
+ * @param {*} tolerable The tolerable rate: deviations, or for monetary units the tolerable misstatement over the book value (T/B).
+ * @param {*} expected Optional. The expected rate, below the tolerable one (0 by default); for monetary units the expected misstatement over the book value.
+ * @param {number} population Optional. The items in the population: the hypergeometric model needs it.
+ * @param {string} model Optional. "binomial" (the default, as the AICPA attribute tables), "poisson" (as the AICPA monetary-unit tables) or "hypergeometric".
+ * @return The sample size.
+ * @customfunction
+ */
+function SAMPLESIZE(confidence, tolerable, expected, population, model) {
+  return xlshuffleCall_("SAMPLESIZE", [confidence, tolerable, expected, population, model]);
+}
+
+/**
+ * Returns the upper limit on the population's error rate at the confidence given.
+ *
+ * @param {number} sample_size The items tested, or the hits of a MUS sample.
+ * @param {*} errors The deviations found (a whole number), or for monetary units a range of the hits' taintings, (book - audited) / book each; empty cells count as 0.
+ * @param {*} confidence The confidence: a rate such as 95% or 0.95.
+ * @param {number} population Optional. The items in the population: the hypergeometric model needs it.
+ * @param {string} model Optional. "binomial" (the default for a count), "poisson" (the default for taintings: the Stringer bound with the AICPA factors) or "hypergeometric".
+ * @return The upper limit, a rate.
+ * @customfunction
+ */
+function UPPERLIMIT(sample_size, errors, confidence, population, model) {
+  return xlshuffleCall_("UPPERLIMIT", [sample_size, errors, confidence, population, model]);
+}
+
 // ------------------------------------------------------------------ draw and lock (the menu)
 
 /** Adds the xlshuffle menu when the spreadsheet opens. */
@@ -2714,6 +4267,9 @@ function onOpen() {
     .addItem("Draw a raffle...", "xlshuffleDrawRaffle")
     .addItem("Deal...", "xlshuffleDeal")
     .addItem("Assign groups...", "xlshuffleAssignGroups")
+    .addItem("Assign balanced teams...", "xlshuffleAssignTeams")
+    .addItem("Write orders...", "xlshuffleWriteOrders")
+    .addItem("Write an allocation list...", "xlshuffleWriteAllocation")
     .addSeparator()
     .addItem("Restore the last draw", "xlshuffleRestoreLastDraw")
     .addItem("Write a fresh seed", "xlshuffleWriteSeed")
@@ -2729,8 +4285,10 @@ function xlshuffleAsk_(ui, title, question, blank) {
   return /^\d+$/.test(text) ? Number(text) : text;
 }
 
-/** Runs a locked draw; a mistake is shown in a dialog and nothing is written. */
+/** Runs a locked draw (a mode of lockedDraw, or a command of designs.js); a mistake is
+ * shown in a dialog and nothing is written. */
 function xlshuffleLock_(mode, questions) {
+  const run = typeof mode === "function" ? mode : (book, args) => lockedDraw(book, mode, args);
   const ui = SpreadsheetApp.getUi();
   const args = {};
   for (const [key, question, blank] of questions) {
@@ -2739,7 +4297,7 @@ function xlshuffleLock_(mode, questions) {
     args[key] = answer;
   }
   try {
-    return lockedDraw(SpreadsheetApp.getActiveSpreadsheet(), mode, args);
+    return run(SpreadsheetApp.getActiveSpreadsheet(), args);
   } catch (exc) {
     ui.alert("xlshuffle", String((exc && exc.message) || exc), ui.ButtonSet.OK);
     return null;
@@ -2771,6 +4329,31 @@ function xlshuffleDeal() {
 
 function xlshuffleAssignGroups() {
   return xlshuffleLock_("groups", [["k", "How many groups?"]]);
+}
+
+function xlshuffleAssignTeams() {
+  return xlshuffleLock_(lockedTeams, [
+    ["k", "How many teams?"],
+    ["balance", "Balance by: the columns' headers (in the row above the selection) or letters"],
+  ]);
+}
+
+function xlshuffleWriteOrders() {
+  return xlshuffleLock_(lockedOrders, [
+    ["ids", "The IDs: a named range or cells such as E2:E31 (empty: the named range IDS)", ""],
+    ["k", "How many places in each order? (empty: all)", ""],
+    ["balanced", "Counterbalanced orders (a Williams design)? TRUE or FALSE (empty: FALSE)", ""],
+  ]);
+}
+
+function xlshuffleWriteAllocation() {
+  return xlshuffleLock_(lockedAllocation, [
+    ["arms", "The arms, separated by commas (empty: A,B)", "A,B"],
+    ["n", "Rows per stratum, at least (empty: 20)", 20],
+    ["ratio", "The ratio, such as 2:1 (empty: 1 each)", ""],
+    ["blockSizes", "The block sizes, such as 3,6 (empty: 2 and 4 times the ratio's sum)", ""],
+    ["strata", "The strata, such as site=North,South;sex=F,M (empty: none)", ""],
+  ]);
 }
 
 /** Runs a command on the spreadsheet; a mistake is shown in a dialog. */

@@ -90,7 +90,12 @@ function gcd(a, b) {
   return a;
 }
 
-export function allocate(arms, n, seed, ratio, blockSizes, strata) {
+/**
+ * ALLOCATE's options as the command line takes them ({arms, ratio, n, blockSizes, strata}:
+ * canonical texts and whole numbers) and its rows [seq, combination, block, size, arm,
+ * code]: what the function and the menu's allocation list both write.
+ */
+export function allocation(arms, n, seed, ratio, blockSizes, strata) {
   const given = (v) => v !== undefined && !isEmpty(v);
   const names = parts("arms", arms, ",", false);
   const total = count("n", n, { most: MAX_ROWS });
@@ -112,5 +117,17 @@ export function allocate(arms, n, seed, ratio, blockSizes, strata) {
   } catch (exc) {
     throw new Mistake(exc.message);
   }
+  const options = {
+    arms: names.map(canonicalId),
+    ratio: r,
+    n: total,
+    blockSizes: sizes,
+    strata: factors.map(([name, values]) => [name, [...new Set(values)]]),
+  };
+  return { options, rows: list };
+}
+
+export function allocate(arms, n, seed, ratio, blockSizes, strata) {
+  const { rows: list } = allocation(arms, n, seed, ratio, blockSizes, strata);
   return list.map(([seq, combo, block, size, arm]) => [seq, ...combo, block, size, arm]);
 }

@@ -68,7 +68,8 @@ export function show(value) {
   return "a " + typeof value;
 }
 
-function errorText(value) {
+/** The error code a cell shows ("#N/A"...), or null for any other value. */
+export function errorText(value) {
   if (typeof value === "string" && value.length < 16) {
     const code = value.trim().toUpperCase();
     if (ERROR_TEXTS.has(code)) return code;

@@ -31,6 +31,7 @@ import {
   text,
 } from "./cells.js";
 import { allocate } from "./allocate.js";
+import { AUDIT_FUNCTIONS } from "./auditing.js";
 import { freshSeed } from "./fresh.js";
 import { raffle, ticketRaffle, tickets, uniqueIds } from "./raffle.js";
 import { audit, byStrata, cents, weightsOf } from "./samples.js";
@@ -390,4 +391,5 @@ export const FUNCTIONS = {
   ORDERS,
   ALLOCATE,
   TICKET,
+  ...AUDIT_FUNCTIONS,
 };

@@ -12,7 +12,7 @@ import { PROTOCOL } from "../protocol/stream.js";
 import { Mistake, isDate, isEmpty, serial } from "./cells.js";
 import { freshSeed } from "./fresh.js";
 import { FUNCTIONS } from "./functions.js";
-import { LOG_COLUMNS, logRow, valuesSha256 } from "./log.js";
+import { LOG_COLUMNS, SHEET_SEPARATOR, logRow, valuesSha256 } from "./log.js";
 
 const { DEAL, GROUPS, SAMPLE, SHUFFLE } = FUNCTIONS;
 
@@ -27,14 +27,14 @@ export function columnLetters(n) {
   return out;
 }
 
-function a1(row, column, rows, columns) {
+export function a1(row, column, rows, columns) {
   const first = columnLetters(column) + row;
   if (rows === 1 && columns === 1) return first;
   return `${first}:${columnLetters(column + columns - 1)}${row + rows - 1}`;
 }
 
 /** The seed of a locked draw and where it came from: the SEED cell, or fresh. */
-function seedOfBook(book) {
+export function seedOfBook(book) {
   const named = book.getRangeByName("SEED");
   if (named) {
     const value = named.getValue();
@@ -53,11 +53,11 @@ function seedOfBook(book) {
 }
 
 /** A text written as text: the apostrophe keeps "=1+1", "007" or "TRUE" the text it was. */
-function asWritten(value) {
+export function asWritten(value) {
   return typeof value === "string" && value !== "" ? "'" + value : value;
 }
 
-function selection(book, least) {
+export function selection(book, least) {
   const range = book.getActiveRange();
   if (!range) throw new Mistake("select the list first (its rows, without the header row)");
   const values = range.getValues();
@@ -66,11 +66,11 @@ function selection(book, least) {
   return range;
 }
 
-function now() {
+export function now() {
   return new Date().toISOString().replace(/\.\d+Z$/, "Z");
 }
 
-function logDraw(book, row) {
+export function logDraw(book, row) {
   let log = book.getSheetByName(LOG_SHEET);
   if (!log) {
     log = book.insertSheet(LOG_SHEET, book.getSheets().length);
@@ -168,13 +168,39 @@ export function lockedSeed(book) {
   return seed;
 }
 
-const MODES = ["shuffle", "winners", "raffle", "deal", "groups"];
+const MODES = ["shuffle", "winners", "raffle", "deal", "groups", "teams", "orders", "allocation"];
+/** The sheets each mode adds, as designs.js names them. */
+const ADDED = { orders: /^Orders( [0-9]+)?$/, allocation: /^Allocation( codes)?( [0-9]+)?$/ };
+
+/**
+ * Refuse, before anything changes, to delete a sheet the draw could not have added (a log
+ * row is editable) or one that holds more than the draw wrote there.
+ */
+function checkAdded(book, mode, time, names, height, width) {
+  const widths = [width, width - 2]; // the list or orders; the codes: Block, BlockSize, Arm -> Code
+  names.forEach((name, i) => {
+    if (!ADDED[mode] || !ADDED[mode].test(name) || i >= widths.length)
+      throw new Mistake(
+        `the ${mode} draw at ${time} cannot have added the sheet '${name.slice(0, 40)}' its ` +
+          "log row names: nothing was restored",
+      );
+    const sheet = book.getSheetByName(name);
+    if (!sheet) return; // deleted already
+    const [rows, columns] = [sheet.getLastRow(), sheet.getLastColumn()];
+    if (rows !== height || columns !== widths[i])
+      throw new Mistake(
+        `the sheet '${name}' holds more than the draw at ${time} wrote there (it uses ` +
+          `${a1(1, 1, rows, columns)}): nothing was restored; delete it yourself`,
+      );
+  });
+}
 const BLOCK = /^\$?[A-Z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Z]{1,3}\$?[0-9]{1,7})?$/;
 
 /**
  * Restore the last draw: the newest row of the Draw log not yet restored. A shuffle gets
  * its rows back in their first order (the seed's permutation, inverted, checked against
- * the input sha256); winners, raffles, deals and groups are cleared. Refused when the
+ * the input sha256); winners, raffles, deals, groups and teams are cleared; the sheets
+ * that orders and allocation lists added are deleted. Refused when the
  * output cells no longer hold what the draw wrote (the output sha256). Returns the cells.
  */
 export function restoreLast(book) {
@@ -199,11 +225,10 @@ export function restoreLast(book) {
     throw new Mistake(
       `${where} is not a draw this script can restore (mode '${mode}', output '${output}')`,
     );
-  const sheet = book.getSheetByName(text(row, "sheet"));
-  if (!sheet)
-    throw new Mistake(
-      `the sheet '${text(row, "sheet")}' of ${where} is gone: nothing was restored`,
-    );
+  const added = text(row, "new sheets").split(SHEET_SEPARATOR).filter(Boolean);
+  const home = added.length ? added[0] : text(row, "sheet");
+  const sheet = book.getSheetByName(home);
+  if (!sheet) throw new Mistake(`the sheet '${home}' of ${where} is gone: nothing was restored`);
   const target = sheet.getRange(output);
   const current = target.getValues();
   if (valuesSha256(current) !== text(row, "output sha256"))
@@ -211,6 +236,8 @@ export function restoreLast(book) {
       `${sheet.getName()}!${output} changed since the draw at ${text(row, "time (UTC)")} ` +
         "(its values no longer match the log's output sha256): nothing was restored",
     );
+  const time = text(row, "time (UTC)");
+  checkAdded(book, mode, time, added, target.getNumRows(), target.getNumColumns());
   if (mode === "shuffle") {
     const before = new Array(current.length);
     permutation(current.length, text(row, "seed")).forEach((item, p) => {
@@ -222,12 +249,16 @@ export function restoreLast(book) {
           "(input sha256 differs): nothing was restored",
       );
     target.setValues(before.map((r) => r.map(asWritten)));
-  } else {
+  } else if (!added.length) {
     target.clearContent();
   }
   log
     .getRange(index + 1, at("restored (UTC)") + 1)
     .setNumberFormat("@")
     .setValue(now());
+  for (const name of added) {
+    const gone = book.getSheetByName(name);
+    if (gone) book.deleteSheet(gone);
+  }
   return `${sheet.getName()}!${output}`;
 }

@@ -34,6 +34,9 @@ export const LOG_COLUMNS = [
   "options",
 ];
 
+/** Between the names in the log's "new sheets": a character no sheet name may hold. */
+export const SHEET_SEPARATOR = " / ";
+
 /** The tag and canonical text of one cell value. */
 export function cellText(value) {
   if (isEmpty(value)) return ["e", ""];
@@ -79,7 +82,8 @@ export function shellQuote(value) {
 
 /**
  * The log row of a draw d: {mode, sheet, address, book, seed, seedFrom, version, time,
- * rows, output, outputAddress, k, hands, reserves, tickets, ticketsLetter}.
+ * rows, output, outputAddress, k, hands, reserves, tickets, ticketsLetter}, and for a
+ * design (designs.js) {formulaText, commandText, newSheets, options}.
  */
 export function logRow(d) {
   const ref = `${sheetRef(d.sheet)}!${d.address}`;
@@ -106,7 +110,11 @@ export function logRow(d) {
     formula = `=DEAL(${d.k}, ${d.hands}, ${seed}, ${ref})`;
   }
   let command;
-  if (d.mode === "deal") {
+  if (d.formulaText) {
+    // a design (teams, orders, allocation): its own formula and command line
+    formula = d.formulaText;
+    command = d.commandText;
+  } else if (d.mode === "deal") {
     const n = d.rows.length * d.rows[0].length;
     command =
       `xlshuffle deal --cards ${d.k} --hands ${d.hands} --deck ${n} ` +
@@ -134,7 +142,7 @@ export function logRow(d) {
     none(d.reserves),
     d.tickets || "",
     d.mode === "raffle" ? (d.tickets ? "weighted" : "random") : "",
-    "",
-    "",
+    (d.newSheets || []).join(SHEET_SEPARATOR),
+    d.options || "",
   ];
 }

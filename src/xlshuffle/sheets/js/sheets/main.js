@@ -5,6 +5,7 @@
  */
 
 import { FUNCTIONS } from "./functions.js";
+import { lockedAllocation, lockedOrders, lockedTeams } from "./designs.js";
 import { lockedDraw, lockedSeed, restoreLast } from "./lock.js";
 
 /** One call of a function: a mistake becomes one line, "NAME: what to change". */
@@ -167,6 +168,36 @@ function TICKET(ids, seed, number) {
   return xlshuffleCall_("TICKET", [ids, seed, number]);
 }
 
+/**
+ * Returns the smallest sample whose upper limit stays below the tolerable rate.
+ *
+ * @param {*} confidence The confidence: a rate such as 95% or 0.95.
+ * @param {*} tolerable The tolerable rate: deviations, or for monetary units the tolerable misstatement over the book value (T/B).
+ * @param {*} expected Optional. The expected rate, below the tolerable one (0 by default); for monetary units the expected misstatement over the book value.
+ * @param {number} population Optional. The items in the population: the hypergeometric model needs it.
+ * @param {string} model Optional. "binomial" (the default, as the AICPA attribute tables), "poisson" (as the AICPA monetary-unit tables) or "hypergeometric".
+ * @return The sample size.
+ * @customfunction
+ */
+function SAMPLESIZE(confidence, tolerable, expected, population, model) {
+  return xlshuffleCall_("SAMPLESIZE", [confidence, tolerable, expected, population, model]);
+}
+
+/**
+ * Returns the upper limit on the population's error rate at the confidence given.
+ *
+ * @param {number} sample_size The items tested, or the hits of a MUS sample.
+ * @param {*} errors The deviations found (a whole number), or for monetary units a range of the hits' taintings, (book - audited) / book each; empty cells count as 0.
+ * @param {*} confidence The confidence: a rate such as 95% or 0.95.
+ * @param {number} population Optional. The items in the population: the hypergeometric model needs it.
+ * @param {string} model Optional. "binomial" (the default for a count), "poisson" (the default for taintings: the Stringer bound with the AICPA factors) or "hypergeometric".
+ * @return The upper limit, a rate.
+ * @customfunction
+ */
+function UPPERLIMIT(sample_size, errors, confidence, population, model) {
+  return xlshuffleCall_("UPPERLIMIT", [sample_size, errors, confidence, population, model]);
+}
+
 // ------------------------------------------------------------------ draw and lock (the menu)
 
 /** Adds the xlshuffle menu when the spreadsheet opens. */
@@ -178,6 +209,9 @@ function onOpen() {
     .addItem("Draw a raffle...", "xlshuffleDrawRaffle")
     .addItem("Deal...", "xlshuffleDeal")
     .addItem("Assign groups...", "xlshuffleAssignGroups")
+    .addItem("Assign balanced teams...", "xlshuffleAssignTeams")
+    .addItem("Write orders...", "xlshuffleWriteOrders")
+    .addItem("Write an allocation list...", "xlshuffleWriteAllocation")
     .addSeparator()
     .addItem("Restore the last draw", "xlshuffleRestoreLastDraw")
     .addItem("Write a fresh seed", "xlshuffleWriteSeed")
@@ -193,8 +227,10 @@ function xlshuffleAsk_(ui, title, question, blank) {
   return /^\d+$/.test(text) ? Number(text) : text;
 }
 
-/** Runs a locked draw; a mistake is shown in a dialog and nothing is written. */
+/** Runs a locked draw (a mode of lockedDraw, or a command of designs.js); a mistake is
+ * shown in a dialog and nothing is written. */
 function xlshuffleLock_(mode, questions) {
+  const run = typeof mode === "function" ? mode : (book, args) => lockedDraw(book, mode, args);
   const ui = SpreadsheetApp.getUi();
   const args = {};
   for (const [key, question, blank] of questions) {
@@ -203,7 +239,7 @@ function xlshuffleLock_(mode, questions) {
     args[key] = answer;
   }
   try {
-    return lockedDraw(SpreadsheetApp.getActiveSpreadsheet(), mode, args);
+    return run(SpreadsheetApp.getActiveSpreadsheet(), args);
   } catch (exc) {
     ui.alert("xlshuffle", String((exc && exc.message) || exc), ui.ButtonSet.OK);
     return null;
@@ -235,6 +271,31 @@ function xlshuffleDeal() {
 
 function xlshuffleAssignGroups() {
   return xlshuffleLock_("groups", [["k", "How many groups?"]]);
+}
+
+function xlshuffleAssignTeams() {
+  return xlshuffleLock_(lockedTeams, [
+    ["k", "How many teams?"],
+    ["balance", "Balance by: the columns' headers (in the row above the selection) or letters"],
+  ]);
+}
+
+function xlshuffleWriteOrders() {
+  return xlshuffleLock_(lockedOrders, [
+    ["ids", "The IDs: a named range or cells such as E2:E31 (empty: the named range IDS)", ""],
+    ["k", "How many places in each order? (empty: all)", ""],
+    ["balanced", "Counterbalanced orders (a Williams design)? TRUE or FALSE (empty: FALSE)", ""],
+  ]);
+}
+
+function xlshuffleWriteAllocation() {
+  return xlshuffleLock_(lockedAllocation, [
+    ["arms", "The arms, separated by commas (empty: A,B)", "A,B"],
+    ["n", "Rows per stratum, at least (empty: 20)", 20],
+    ["ratio", "The ratio, such as 2:1 (empty: 1 each)", ""],
+    ["blockSizes", "The block sizes, such as 3,6 (empty: 2 and 4 times the ratio's sum)", ""],
+    ["strata", "The strata, such as site=North,South;sex=F,M (empty: none)", ""],
+  ]);
 }
 
 /** Runs a command on the spreadsheet; a mistake is shown in a dialog. */
