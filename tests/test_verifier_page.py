@@ -766,6 +766,36 @@ def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Pat
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
+    "options",
+    [
+        ["--method", "cell"],
+        ["--method", "cell", "--top-stratum", "interval"],
+        ["--method", "mus", "--top-stratum", "2.000,00"],
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_ledgers_with_credits_a_top_stratum_and_decimal_commas(
+    page: Any, tmp_path: Path, options: list[str]
+) -> None:
+    # section 19 in the page: a semicolon ledger with decimal commas, credits and zeros set
+    # aside, a top stratum taken whole, cells each with their own start
+    rows = ["1.234,56", "-50,00", "0", "25.000,00", "300,10", "(4,00)", "4.500,00", "12,5"]
+    text = "id;amount\n" + "".join(f"{i};{a}\n" for i, a in enumerate(rows, 1))
+    (tmp_path / "ledger.csv").write_text(text, encoding="utf-8")
+    argv = ["sample", "ledger.csv", "-k", "3", "--amount", "amount", *options, "--seed", "audit"]
+    cli(*argv, "-o", "out.csv", "--record", "r.json", cwd=tmp_path)
+    record = (tmp_path / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["target"]["draw"]["decimal"] == "comma"
+    result = verify(page, record, tmp_path / "ledger.csv", tmp_path / "out.csv")
+    assert result["verified"], result["message"]
+    edited = json.loads(record)
+    edited["target"]["draw"]["parts"][0]["set_aside"] = [1]
+    result = verify(page, json.dumps(edited), tmp_path / "ledger.csv", tmp_path / "out.csv")
+    assert not result["verified"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
     ("draw", "options"),
     [
         ("sample", ["-k", "2", "--weights", "tickets", "--reserves", "1"]),
