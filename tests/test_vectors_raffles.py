@@ -16,10 +16,10 @@ from protocol_references import VECTORS, decode_seed, reference_namespace
 from xlshuffle import (
     DrawStream,
     canonical_id,
+    cell_sample,
     deal,
     exclude,
     exclusion_digest,
-    cell_sample,
     monetary_unit_sample,
     mus_population,
     placings,
