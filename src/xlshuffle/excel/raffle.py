@@ -18,6 +18,7 @@ of cells: it is drawn as a column of them and its result is turned back into row
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
 from ..common.a1 import col_letters
 from ..draw.errors import EntryError, OptionError
@@ -26,7 +27,7 @@ from ..draw.raffle import canonical_id, exclude, exclusion_digest
 from ..tabledraw.entrants import Entrants
 from ..tabledraw.entries import duplicate_id
 from ..tabledraw.raffle_options import parse_method
-from ..tabledraw.raffles import DrawOptions, Exclusion, choose
+from ..tabledraw.raffles import Drawn, DrawOptions, Exclusion, choose
 from .arguments import Rows
 
 __all__ = ["ARGUMENTS", "draw"]
@@ -46,6 +47,7 @@ def draw(
     excluded: Sequence[object] | None = None,
     where: str = "data",
     at: Callable[[str, int], str] | None = None,
+    top_stratum: int | Literal["interval"] | None = None,
 ) -> Rows:
     """The rows drawn from ``rows``, with the fields the command line adds to each.
 
@@ -71,6 +73,8 @@ def draw(
     at : callable, optional
         ``at(key, i)`` names item ``i`` (0-based) of ``columns[key]`` in a message
         (a locked draw names the cell, ``the tickets cell C7``); by default ``weights, row 3``.
+    top_stratum : int, "interval" or None
+        A monetary-unit selection's top stratum, as ``--top-stratum`` (cents).
 
     Raises
     ------
@@ -92,6 +96,7 @@ def draw(
         reserves=reserves,
         strata=given["strata"],
         id=given["id"],
+        top_stratum=top_stratum,
     )
     if "id" in columns:  # before choose, whose refusal names the command line's options
         _unique_ids(ents, opts, name, f"{noun} of {where}")
@@ -99,8 +104,23 @@ def draw(
     if excluded is not None:
         left_out = _exclusion(list(columns["id"]), list(excluded), noun)
     drawn = choose(ents, opts, as_stream(seed), left_out)
+    _no_credits(drawn, name)
     out = [[*items[r], *extra] for r, extra in zip(drawn.rows, drawn.extra, strict=True)]
     return [list(line) for line in zip(*out, strict=True)] if across else out
+
+
+def _no_credits(drawn: Drawn, name: Callable[[str, int], str]) -> None:
+    """Refuse a negative amount: the command line sets such rows aside and lists them, but a
+    worksheet function returns the sample alone, where they would vanish unsaid."""
+    for part in drawn.parts:
+        for row, cents in part.set_aside:
+            if cents < 0:
+                raise OptionError(
+                    f"{name('amount', row)}: the amount is below 0: a monetary-unit sample "
+                    "sets credits aside as their own population, so leave them out of data "
+                    "(=FILTER(...)) and audit them apart, or use xlshuffle sample, which "
+                    "lists them"
+                )
 
 
 def _entrants(
