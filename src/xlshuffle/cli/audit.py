@@ -203,9 +203,9 @@ def _plan_attribute(args: argparse.Namespace) -> int:
 def _plan_mus(args: argparse.Namespace) -> int:
     plan = mus_sample_size(
         confidence=args.confidence,
-        book_value=args.book_value,
-        tolerable=args.tolerable,
-        expected=args.expected,
+        book_value=_amount(args.book_value),
+        tolerable=_amount(args.tolerable),
+        expected=_amount(args.expected),
         model=args.model,
     )
     if args.json:
