@@ -48,7 +48,6 @@ from .values import DecimalMark, parse_amounts
 __all__ = [
     "AttributeEvaluation",
     "MusBound",
-    "MusBound",
     "MusEvaluation",
     "MusModel",
     "attribute_upper_limit",
