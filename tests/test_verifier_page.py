@@ -792,6 +792,29 @@ def test_ledgers_with_credits_a_top_stratum_and_decimal_commas(
     edited["target"]["draw"]["parts"][0]["set_aside"] = [1]
     result = verify(page, json.dumps(edited), tmp_path / "ledger.csv", tmp_path / "out.csv")
     assert not result["verified"]
+    # committed, then drawn: the page checks the committed request's section 19 options
+    commit = ["commit", "ledger.csv", "--beacon", "pulse 1", *argv[2:-2], "-o", "c.json"]
+    cli(*commit, cwd=tmp_path)
+    cli(
+        "draw",
+        "c.json",
+        "ledger.csv",
+        "--reveal",
+        "7",
+        "-o",
+        "d.csv",
+        "--record",
+        "d.json",
+        cwd=tmp_path,
+    )
+    result = verify(
+        page,
+        (tmp_path / "d.json").read_text(encoding="utf-8"),
+        tmp_path / "ledger.csv",
+        tmp_path / "d.csv",
+        tmp_path / "c.json",
+    )
+    assert result["verified"], result["message"]
 
 
 @pytest.mark.slow
