@@ -1715,7 +1715,6 @@ from .values import DecimalMark, parse_amounts
 __all__ = [
     "AttributeEvaluation",
     "MusBound",
-    "MusBound",
     "MusEvaluation",
     "MusModel",
     "attribute_upper_limit",
