@@ -14,7 +14,7 @@ from typing import Any
 
 from ..common.progress import Progress
 from ..draw.errors import OptionError
-from ..lab.dieharder import SET, dieharder_path, run_dieharder
+from ..lab.dieharder import SET, Test, dieharder_path, run_dieharder
 from ..lab.nist import ALPHA, BatteryReport, battery
 
 __all__ = ["add_battery_options", "run_battery"]
@@ -52,10 +52,28 @@ def add_battery_options(p: argparse.ArgumentParser, whole: Any) -> None:
     g.add_argument(
         "--dieharder",
         nargs="*",
-        type=whole(0),
+        type=_test,
         metavar="TEST",
-        help=f"also run these dieharder tests (-d numbers; none given: {' '.join(map(str, SET))})",
+        help="run these dieharder tests (-d numbers, or N:T for -d N -n T; none given: "
+        f"{' '.join(_name(t) for t in SET)})",
     )
+
+
+def _name(test: Test) -> str:
+    return f"{test[0]}:{test[1]}" if isinstance(test, tuple) else str(test)
+
+
+def _test(text: str) -> Test:
+    """A dieharder test: ``N`` (``-d N``) or ``N:T`` (``-d N -n T``)."""
+    number, _, ntup = text.partition(":")
+    try:
+        if not ntup:
+            return int(number)
+        return int(number), int(ntup)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a test number such as 0, or 201:2 with its tuple size, got {text!r}"
+        ) from None
 
 
 def run_battery(args: argparse.Namespace) -> int:
