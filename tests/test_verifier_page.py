@@ -305,6 +305,30 @@ def test_audit_selections(page: Any) -> None:
     assert got == want
 
 
+def test_cell_selections_and_ledgers(page: Any) -> None:
+    cells, ledgers = VECTORS["cell"], VECTORS["mus_strata"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cells) {
+          const r = await P.cell(c.amounts, c.k, c.seed);
+          out.push([r.starts.map(String), r.units.map(String), r.selected, r.certain]);
+        }
+        for (const c of a.ledgers) {
+          const r = await P.musSelect(c.amounts, c.k, c.seed, c.cutoff, c.cells);
+          out.push([r.setAside, r.top, r.selected]);
+        }
+        return out;""",
+        cells=[{**c, "seed": seed_arg(c["seed"]), "amounts": js_safe(c["amounts"])} for c in cells],
+        ledgers=[{**c, "seed": seed_arg(c["seed"])} for c in ledgers],
+    )
+    want: list[Any] = [
+        [js_safe(c["starts"]), js_safe(c["units"]), c["selected"], c["certain"]] for c in cells
+    ]
+    want += [[c["set_aside"], c["top"], c["selected"]] for c in ledgers]
+    assert got == want
+
+
 def test_orders(page: Any) -> None:
     person, balanced = VECTORS["person_orders"], VECTORS["balanced_orders"]
     got = run(
