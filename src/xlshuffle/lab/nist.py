@@ -368,6 +368,12 @@ def _parameters(n: int) -> dict[str, int]:
     return {"serial": max(2, min(16, log - 3)), "apen": max(1, min(10, log - 6))}
 
 
+#: The states of a random walk that random excursions (2.14) and its variant (2.15) judge,
+#: each apart, as SP 800-22's report does: their P-values come from the same walk.
+_EXCURSIONS = (-4, -3, -2, -1, 1, 2, 3, 4)
+_VARIANT = tuple(x for x in range(-9, 10) if x)
+
+
 def _tests(n: int) -> list[tuple[str, Callable[[Bits], list[float]]]]:
     p = _parameters(n)
     return [
@@ -386,13 +392,26 @@ def _tests(n: int) -> list[tuple[str, Callable[[Bits], list[float]]]]:
         (f"approximate entropy (m={p['apen']})", lambda b: [approximate_entropy(b, p["apen"])]),
         ("cumulative sums (forward)", lambda b: [cumulative_sums(b)]),
         ("cumulative sums (backward)", lambda b: [cumulative_sums(b, backward=True)]),
-        ("random excursions", lambda b: list(random_excursions(b).values())),
-        ("random excursions variant", lambda b: list(random_excursions_variant(b).values())),
     ]
 
 
+def _by_state(n: int) -> list[tuple[str, Callable[[Bits], dict[int, float]], tuple[int, ...]]]:
+    """The tests judged state by state: a name, the test, its states."""
+    del n  # the same at every length
+    return [
+        ("random excursions", random_excursions, _EXCURSIONS),
+        ("random excursions variant", random_excursions_variant, _VARIANT),
+    ]
+
+
+def _state_name(name: str, x: int) -> str:
+    return f"{name} x={x:+d}"
+
+
 #: The tests' names, in the order the battery runs them (for a sequence of 2**20 bits).
-TESTS = tuple(name for name, _ in _tests(2**20))
+TESTS = tuple(name for name, _ in _tests(2**20)) + tuple(
+    _state_name(name, x) for name, _, states in _by_state(2**20) for x in states
+)
 
 
 @dataclass
@@ -491,8 +510,9 @@ def battery(
     if sequences < 1 or bits < 128:
         raise ValueError("the battery needs 1 sequence or more, of 128 bits or more")
     every = stream_bits(seed, sequences * bits)
-    tests = _tests(bits)
+    tests, by_state = _tests(bits), _by_state(bits)
     results = [Outcome(name) for name, _ in tests]
+    states = {(name, x): Outcome(_state_name(name, x)) for name, _, xs in by_state for x in xs}
     for i in range(sequences):
         sequence = every[i * bits : (i + 1) * bits]
         for result, (_, run) in zip(results, tests, strict=True):
@@ -501,6 +521,16 @@ def battery(
                 result.sequences += 1
             except NotApplicable as exc:
                 result.not_applicable = str(exc)
+        for name, judge, xs in by_state:
+            try:
+                found = judge(sequence)
+            except NotApplicable as exc:
+                for x in xs:
+                    states[name, x].not_applicable = str(exc)
+                continue
+            for x in xs:
+                states[name, x].p_values.append(found[x])
+                states[name, x].sequences += 1
         if progress is not None:
             progress(i + 1)
-    return BatteryReport(seed, sequences, bits, results)
+    return BatteryReport(seed, sequences, bits, [*results, *states.values()])
