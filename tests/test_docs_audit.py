@@ -63,6 +63,27 @@ def test_the_audited_file_is_the_drawn_sample_with_one_column_added(
     assert changed == {"INV-1006", "INV-1015", "INV-1024"}
 
 
+def test_the_audited_ledger_is_the_drawn_sample_with_one_column_added(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["sample", str(ROOT / "workbooks" / "ledger-eu.csv"), "-k", "62", "--method", "cell"]
+    argv += ["--amount", "Betrag", "--top-stratum", "interval", "--seed", "Prüfung 2026"]
+    assert main([*argv, "-o", "stichprobe.csv"]) == 0
+    capsys.readouterr()
+
+    def rows(path: Path) -> list[list[str]]:
+        return list(csv.reader(io.StringIO(path.read_text("utf-8")), delimiter=";"))
+
+    drawn, audited = (
+        rows(Path("stichprobe.csv")),
+        rows(ROOT / "workbooks" / "ledger-eu-audited.csv"),
+    )
+    assert [row[:-1] for row in audited] == drawn
+    changed = {row[0] for row in audited[1:] if row[-1] != row[3]}
+    assert changed == {"FAC-2025", "FAC-2056", "FAC-2064", "FAC-2084"}
+
+
 def test_python_examples_run_and_their_comments_hold() -> None:
     blocks = re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.DOTALL)
     assert len(blocks) >= 2

@@ -93,8 +93,8 @@ def test_registers_exactly_the_worksheet_functions(meta: dict[str, dict[str, Any
         ),
         (
             "AUDITSAMPLE",
-            ["data", "k", "seed", "method", "amounts"],
-            [False, False, True, True, True],
+            ["data", "k", "seed", "method", "amounts", "top_stratum"],
+            [False, False, True, True, True, True],
         ),
         ("GROUPS", ["data", "k", "seed", "balance"], [False, False, True, True]),
         (

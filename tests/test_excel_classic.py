@@ -55,7 +55,8 @@ SIGNATURES = {
         "Function SAMPLEBY(data, k, strata, Optional seed, Optional weights, Optional reserves)"
     ),
     "AUDITSAMPLE": (
-        "Function AUDITSAMPLE(data, k, Optional seed, Optional method, Optional amounts)"
+        "Function AUDITSAMPLE(data, k, Optional seed, Optional method, Optional amounts, "
+        "Optional top_stratum)"
     ),
     "GROUPS": "Function GROUPS(data, k, Optional seed, Optional balance)",
     "ORDERS": "Function ORDERS(items, ids, Optional seed, Optional k, Optional balanced)",

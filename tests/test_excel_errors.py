@@ -31,7 +31,7 @@ PARAMETERS = {
     "DEAL": 4,
     "SAMPLE": 8,
     "SAMPLEBY": 6,
-    "AUDITSAMPLE": 5,
+    "AUDITSAMPLE": 6,
     "GROUPS": 3,
     "ORDERS": 5,
     "ALLOCATE": 5,

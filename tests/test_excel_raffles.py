@@ -241,6 +241,29 @@ def test_monetary_unit_selection_equals_the_command_line_and_the_oracle(
     )
 
 
+@pytest.mark.parametrize(("seed", "k", "top"), [("audit 2026", 5, None), ("ledger", 4, "interval")])
+def test_cell_selection_equals_the_command_line_and_the_oracle(
+    tmp_path: Path, seed: object, k: int, top: str | None
+) -> None:
+    got = call("AUDITSAMPLE", TABLE, cell(k), cell(seed), cell("cell"), col(AMOUNT), cell(top))
+    argv = ["-k", str(k), "--method", "cell", "--amount", "E"]
+    argv += [] if top is None else ["--top-stratum", top]
+    assert texts(got) == cli(tmp_path, seed, *argv)
+    cents = [int(Decimal(str(r[AMOUNT])) * 100) for r in TABLE]
+    picked = MV.mus_strata(cents, k, seed, top, True)["selected"]
+    tops = set(MV.mus_strata(cents, k, seed, top, True)["top"])
+    flag = [] if top is None else ["yes"]
+    assert got == [
+        [*TABLE[i], hits, *(["yes" if i in tops else "no"] if flag else [])] for i, hits in picked
+    ]
+
+
+def test_a_credit_is_refused_not_dropped() -> None:
+    ledger = [["a", 500], ["b", -20], ["c", 130]]
+    message = refusal("AUDITSAMPLE", ledger, cell(2), cell(1), cell("mus"), col(1, ledger), None)
+    assert "amounts, row 2: the amount is below 0" in message
+
+
 def test_money_texts_are_read_like_the_command_line_reads_them(tmp_path: Path) -> None:
     ledger = [["a", "$1,234.56"], ["b", "(0.00)"], ["c", "20 €"], ["d", 0.1], ["e", "7"]]
     got = call("AUDITSAMPLE", ledger, cell(3), cell("money"), cell("mus"), col(1, ledger))
@@ -372,19 +395,20 @@ BAD: list[tuple[str, list[Any], str]] = [
     ),
     (
         "AUDITSAMPLE",
-        [THREE, cell(1), cell(1), cell("cell"), None],
-        "unknown method 'cell': use systematic, or mus (monetary-unit sampling) with amounts",
+        [THREE, cell(1), cell(1), cell("cells"), None],
+        "unknown method 'cells': use systematic, or mus or cell (monetary-unit sampling) with "
+        "amounts",
     ),
     ("AUDITSAMPLE", [THREE, cell(1), cell(1), cell("mus"), None], 'method "mus" needs amounts'),
     (
         "AUDITSAMPLE",
         [THREE, cell(1), cell(1), cell("systematic"), column([1, 2, 3])],
-        'amounts are read by method "mus" only',
+        'amounts are read by method "mus" or "cell" only',
     ),
     (
         "AUDITSAMPLE",
         [THREE, cell(1), cell(1), None, column([1, -2, 3])],
-        "amounts, row 2: the amount cannot be negative (-2)",
+        "amounts, row 2: the amount is below 0: a monetary-unit sample sets credits aside",
     ),
     (
         "AUDITSAMPLE",

@@ -214,7 +214,7 @@ def test_a_bad_weight_is_named_by_its_cell(capsys, tmp_path: Path, value: str, r
         (["-k", "7", "--reserves", "2"], "cannot draw 7 + 2 reserves from 8 rows"),
         (["--strata", "Region", "-k", "3"], "stratum 'South'"),
         (["--method", "mus"], "--method mus needs --amount COL"),
-        (["--amount", "E"], "--amount is read by --method mus only"),
+        (["--amount", "E"], "--amount is read by --method mus or cell only"),
         (["--method", "systematic", "--weights", "C"], "--weights is for a raffle"),
         (["--method", "mus", "--amount", "E", "--reserves", "1"], "--reserves is for a raffle"),
         (["--exclude", "x.txt"], "--exclude needs --id COL"),

@@ -45,6 +45,7 @@ KINDS = {
     "systematic-strata": ["-k", 1, "--method", "systematic", "--strata", "Region"],
     "mus": ["-k", 5, "--method", "mus", "--amount", "Amount"],
     "mus-strata": ["-k", 2, "--method", "mus", "--amount", "E", "--strata", "Region"],
+    "cell-top": ["-k", 5, "--method", "cell", "--amount", "Amount", "--top-stratum", "interval"],
     "id-winners": ["-k", 3, "--id", "ID", "--weights", "Tickets"],
     "exclude-text": ["-k", 3, "--id", "A", "--exclude", "{ids}"],
     "exclude-record": ["-k", 2, "--weights", "Tickets", "--id", "ID", "--exclude", "{record}"],

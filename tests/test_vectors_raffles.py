@@ -16,10 +16,12 @@ from protocol_references import VECTORS, decode_seed, reference_namespace
 from xlshuffle import (
     DrawStream,
     canonical_id,
+    cell_sample,
     deal,
     exclude,
     exclusion_digest,
     monetary_unit_sample,
+    mus_population,
     placings,
     proportional_allocation,
     stratified_sample,
@@ -171,3 +173,56 @@ def test_monetary_unit(case: dict[str, Any]) -> None:
 def test_monetary_unit_vectors_hold_top_stratum_items() -> None:
     assert sum(len(c["top"]) for c in VECTORS["monetary_unit"]) >= 4
     assert any(h > 1 for c in VECTORS["monetary_unit"] for _, h in c["selected"])
+
+
+# ---------------------------------------------------------------- section 20
+
+
+@pytest.mark.parametrize("case", VECTORS["cell"], ids=lambda c: f"{len(c['amounts'])}-{c['k']}")
+def test_cell(case: dict[str, Any]) -> None:
+    seed = decode_seed(case["seed"])
+    sample = cell_sample(case["amounts"], case["k"], seed=seed)
+    assert list(sample.starts) == case["starts"]
+    assert list(sample.units) == case["units"]
+    assert [[s.item, s.hits] for s in sample.selected] == case["selected"]
+    assert [s.item for s in sample.selected if s.certain] == [
+        i for i in case["certain"] if i in sample.indexes
+    ]
+    assert set(case["certain"]) <= set(sample.indexes)  # a whole cell is always hit
+    ref = REF["cell_audit"](case["amounts"], case["k"], REF["stream"](seed))
+    assert [[i, h] for i, h in ref.items()] == case["selected"]
+
+
+def test_cell_vectors_pin_the_edges() -> None:
+    cases = {(c["seed"]["value"], len(c["amounts"]), c["k"]): c for c in VECTORS["cell"]}
+    # an item of at least the interval that straddles two cells is not certain
+    straddle = cases["audit", 3, 2]
+    assert straddle["amounts"] == [3, 3, 3] and straddle["certain"] == []
+    assert any(h > 1 for c in VECTORS["cell"] for _, h in c["selected"])
+    assert cases["ledger", 2, 0]["selected"] == []
+
+
+@pytest.mark.parametrize(
+    "case", VECTORS["mus_strata"], ids=lambda c: f"{c['k']}-{c['cutoff']}-{c['cells']}"
+)
+def test_mus_strata(case: dict[str, Any]) -> None:
+    seed = decode_seed(case["seed"])
+    amounts = case["amounts"]
+    split = mus_population(amounts, case["k"], cutoff=case["cutoff"])
+    assert (list(split.set_aside), list(split.top)) == (case["set_aside"], case["top"])
+    pick = cell_sample if case["cells"] else monetary_unit_sample
+    sample = pick([amounts[i] for i in split.sampled], case["k"], seed=seed)
+    got = [[i, 0] for i in split.top]
+    got += [[split.sampled[s.item], s.hits] for s in sample.selected]
+    assert sorted(got) == case["selected"]
+    aside, ref = REF["mus_select"](
+        amounts, case["k"], REF["stream"](seed), case["cutoff"], case["cells"]
+    )
+    assert (aside, sorted([i, h] for i, h in ref.items())) == (case["set_aside"], case["selected"])
+
+
+def test_mus_strata_vectors_hold_every_rule() -> None:
+    cases = VECTORS["mus_strata"]
+    assert all(c["set_aside"] for c in cases)  # negatives and zeros in every ledger
+    assert {c["cutoff"] for c in cases} >= {None, "interval", 35000}
+    assert any(c["top"] and c["cells"] for c in cases)

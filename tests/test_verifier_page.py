@@ -305,6 +305,30 @@ def test_audit_selections(page: Any) -> None:
     assert got == want
 
 
+def test_cell_selections_and_ledgers(page: Any) -> None:
+    cells, ledgers = VECTORS["cell"], VECTORS["mus_strata"]
+    got = run(
+        page,
+        """const out = [];
+        for (const c of a.cells) {
+          const r = await P.cell(c.amounts, c.k, c.seed);
+          out.push([r.starts.map(String), r.units.map(String), r.selected, r.certain]);
+        }
+        for (const c of a.ledgers) {
+          const r = await P.musSelect(c.amounts, c.k, c.seed, c.cutoff, c.cells);
+          out.push([r.setAside, r.top, r.selected]);
+        }
+        return out;""",
+        cells=[{**c, "seed": seed_arg(c["seed"]), "amounts": js_safe(c["amounts"])} for c in cells],
+        ledgers=[{**c, "seed": seed_arg(c["seed"])} for c in ledgers],
+    )
+    want: list[Any] = [
+        [js_safe(c["starts"]), js_safe(c["units"]), c["selected"], c["certain"]] for c in cells
+    ]
+    want += [[c["set_aside"], c["top"], c["selected"]] for c in ledgers]
+    assert got == want
+
+
 def test_orders(page: Any) -> None:
     person, balanced = VECTORS["person_orders"], VECTORS["balanced_orders"]
     got = run(
@@ -761,6 +785,59 @@ def test_amounts_with_currency_signs_and_grouped_digits(page: Any, tmp_path: Pat
         "audit", "-o", "out.csv", "--record", "r.json", cwd=tmp_path)  # fmt: skip
     record = (tmp_path / "r.json").read_text(encoding="utf-8")
     result = verify(page, record, tmp_path / "money.csv", tmp_path / "out.csv")
+    assert result["verified"], result["message"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--method", "cell"],
+        ["--method", "cell", "--top-stratum", "interval"],
+        ["--method", "mus", "--top-stratum", "2.000,00"],
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_ledgers_with_credits_a_top_stratum_and_decimal_commas(
+    page: Any, tmp_path: Path, options: list[str]
+) -> None:
+    # section 20 in the page: a semicolon ledger with decimal commas, credits and zeros set
+    # aside, a top stratum taken whole, cells each with their own start
+    rows = ["1.234,56", "-50,00", "0", "25.000,00", "300,10", "(4,00)", "4.500,00", "12,5"]
+    text = "id;amount\n" + "".join(f"{i};{a}\n" for i, a in enumerate(rows, 1))
+    (tmp_path / "ledger.csv").write_text(text, encoding="utf-8")
+    argv = ["sample", "ledger.csv", "-k", "3", "--amount", "amount", *options, "--seed", "audit"]
+    cli(*argv, "-o", "out.csv", "--record", "r.json", cwd=tmp_path)
+    record = (tmp_path / "r.json").read_text(encoding="utf-8")
+    assert json.loads(record)["target"]["draw"]["decimal"] == "comma"
+    result = verify(page, record, tmp_path / "ledger.csv", tmp_path / "out.csv")
+    assert result["verified"], result["message"]
+    edited = json.loads(record)
+    edited["target"]["draw"]["parts"][0]["set_aside"] = [1]
+    result = verify(page, json.dumps(edited), tmp_path / "ledger.csv", tmp_path / "out.csv")
+    assert not result["verified"]
+    # committed, then drawn: the page checks the committed request's section 20 options
+    commit = ["commit", "ledger.csv", "--beacon", "pulse 1", *argv[2:-2], "-o", "c.json"]
+    cli(*commit, cwd=tmp_path)
+    cli(
+        "draw",
+        "c.json",
+        "ledger.csv",
+        "--reveal",
+        "7",
+        "-o",
+        "d.csv",
+        "--record",
+        "d.json",
+        cwd=tmp_path,
+    )
+    result = verify(
+        page,
+        (tmp_path / "d.json").read_text(encoding="utf-8"),
+        tmp_path / "ledger.csv",
+        tmp_path / "d.csv",
+        tmp_path / "c.json",
+    )
     assert result["verified"], result["message"]
 
 

@@ -151,6 +151,7 @@ def main() -> int:
 
     text = TEMPLATE.format(
         methods=methods_table(),
+        battery=BATTERY,
         three=three,
         summary=summary,
         table=table.getvalue().rstrip(),
@@ -180,6 +181,10 @@ def main() -> int:
     return 0
 
 
+#: The batteries' section: their runs take most of an hour, so their results are kept here
+#: as they were printed, with the commands that print them again.
+BATTERY = (Path(__file__).resolve().parent / "fairness_battery.md").read_text(encoding="utf-8")
+
 TEMPLATE = """\
 # The fairness lab
 
@@ -194,6 +199,7 @@ xlshuffle fairness --n 3 --trials 60000 # all 6 orders counted directly
 xlshuffle fairness --plot figures/      # also write the PNG figures
 xlshuffle fairness --json               # machine-readable report (schema below)
 xlshuffle fairness --draws              # raffles and audits: exact chances
+xlshuffle fairness --battery            # the stream under NIST SP 800-22 (and --dieharder)
 ```
 
 Runs are seeded (`--seed`, default `'xlshuffle fairness'`), so the same command prints the
@@ -323,6 +329,7 @@ collector), and the random-comparator sort about `log2 n`:
 
 {raffles}
 
+{battery}
 ## JSON report (schema `xlshuffle/fairness/v1`)
 
 `xlshuffle fairness --json` prints one object. Keys are only ever added within v1; a

@@ -255,6 +255,7 @@ def main() -> None:
     add_tickets(vectors)
     add_prizes(vectors)
     add_fresh_rounds(vectors)
+    add_mus_populations(vectors)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(vectors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
@@ -1162,6 +1163,104 @@ def add_fresh_rounds(vectors: dict[str, object]) -> None:
             }
         )
     vectors["fresh_rounds"] = out
+
+
+def holder_of(amounts: list[int], unit: int) -> int:
+    """The item whose cent range [c, c + a) holds ``unit`` (a scan, as monetary_units)."""
+    for i in range(len(amounts)):
+        if sum(amounts[:i]) <= unit < sum(amounts[: i + 1]):
+            return i
+    raise ValueError(unit)
+
+
+def cell_units(amounts: list[int], k: int, stream: Iterator[int]) -> dict[str, object]:
+    """Section 20's cell selection: a start per cell, each cell's hit inside it."""
+    total = sum(amounts)
+    starts = [randbelow(stream, total) for _ in range(k)]
+    units = []
+    for j, s in enumerate(starts):
+        x = j * total + s  # one of the cell's N values of x, each with chance 1/N
+        units.append(x // k)
+    hits: dict[int, int] = {}
+    for u in units:
+        hits[holder_of(amounts, u)] = hits.get(holder_of(amounts, u), 0) + 1
+    certain = []
+    for i, a in enumerate(amounts):  # the item's x range holds a whole cell [jN, (j+1)N)
+        low, high = k * sum(amounts[:i]), k * (sum(amounts[:i]) + a)
+        if any(low <= j * total and (j + 1) * total <= high for j in range(k)):
+            certain.append(i)
+    return {
+        "starts": starts,
+        "units": units,
+        "selected": [[i, h] for i, h in hits.items()],
+        "certain": certain,
+    }
+
+
+def mus_strata(
+    amounts: list[int], k: int, seed: object, cutoff: object, cells: bool
+) -> dict[str, object]:
+    """Section 20: set aside (<= 0), a top stratum (>= the cutoff; "interval": a * k >= T
+    over the positive total T), and units hit over the rest, in input order."""
+    positive_total = sum(a for a in amounts if a > 0)
+
+    def is_top(a: int) -> bool:
+        if cutoff is None:
+            return False
+        if cutoff == "interval":
+            return a * k >= positive_total
+        return a >= cutoff  # type: ignore[operator]
+
+    set_aside = [i for i, a in enumerate(amounts) if a <= 0]
+    top = [i for i, a in enumerate(amounts) if a > 0 and is_top(a)]
+    rest = [i for i, a in enumerate(amounts) if a > 0 and not is_top(a)]
+    sizes = [amounts[i] for i in rest]
+    if cells:
+        got = cell_units(sizes, k, words(seed))["selected"]
+    else:
+        _, units = audit_hits(sum(sizes), k, words(seed))
+        count: dict[int, int] = {}
+        for u in units:
+            count[holder_of(sizes, u)] = count.get(holder_of(sizes, u), 0) + 1
+        got = [[i, h] for i, h in count.items()]
+    selected = sorted([[i, 0] for i in top] + [[rest[p], h] for p, h in got])  # type: ignore[misc]
+    return {"set_aside": set_aside, "top": top, "selected": selected}
+
+
+def add_mus_populations(vectors: dict[str, object]) -> None:
+    """Section 20: cell selections, and ledgers with amounts set aside and a top stratum."""
+    ledger = [(i * 7919) % 100_003 for i in range(300)]
+    vectors["cell"] = [
+        {"seed": encode_seed(s), "amounts": a, "k": k, **cell_units(a, k, words(s))}
+        for s, a, k in [
+            ("audit 2026", [50000, 2000, 0, 13000, 35000], 4),
+            ("audit", [1, 1, 1, 1], 4),
+            ("audit", [3, 3, 3], 2),
+            ("audit", [999_999, 1, 0, 250_000, 3], 3),
+            ("ledger", ledger, 40),
+            ("ledger", [0, 5], 0),
+        ]
+    ]
+    signed = [50000, -2000, 0, 13000, 35000, 120000, -1, 800]
+    vectors["mus_strata"] = [
+        {
+            "seed": encode_seed(s),
+            "amounts": a,
+            "k": k,
+            "cutoff": cut,
+            "cells": cells,
+            **mus_strata(a, k, s, cut, cells),
+        }
+        for s, a, k, cut, cells in [
+            ("audit 2026", signed, 4, None, False),
+            ("audit 2026", signed, 4, None, True),
+            ("audit 2026", signed, 4, "interval", False),
+            ("audit 2026", signed, 4, "interval", True),
+            ("audit 2026", signed, 3, 35000, True),
+            ("ledger", [a - 50_000 for a in ledger], 25, "interval", True),
+            ("ledger", [a - 50_000 for a in ledger], 25, 90_000, False),
+        ]
+    ]
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@
  */
 
 import { allocationList } from "./protocol/allocation.js";
-import { monetaryUnit, systematic } from "./protocol/audits.js";
+import { cell, monetaryUnit, musSelect, systematic } from "./protocol/audits.js";
 import { sha256, toHex } from "./protocol/bytes.js";
 import {
   canonicalJson,
@@ -101,6 +101,8 @@ window.xlshuffleProtocol = {
   strata,
   systematic,
   monetaryUnit,
+  cell,
+  musSelect,
   personStream,
   personOrder,
   williams,

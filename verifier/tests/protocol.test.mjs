@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { allocationList } from "../src/protocol/allocation.js";
-import { monetaryUnit, systematic } from "../src/protocol/audits.js";
+import { cell, monetaryUnit, musSelect, systematic } from "../src/protocol/audits.js";
 import { sha256, toHex } from "../src/protocol/bytes.js";
 import {
   canonicalJson,
@@ -179,6 +179,20 @@ test("audit selections", async () => {
       [start, r.units.map(String), r.selected, r.top],
       [c.start === null ? null : String(c.start), c.units.map(String), c.selected, c.top],
     );
+  }
+});
+
+test("section 20: cell selections, amounts set aside, top strata", async () => {
+  for (const c of VECTORS.cell) {
+    const r = await cell(c.amounts, c.k, seedOf(c.seed));
+    assert.deepEqual(
+      [r.starts.map(String), r.units.map(String), r.selected, r.certain],
+      [c.starts.map(String), c.units.map(String), c.selected, c.certain],
+    );
+  }
+  for (const c of VECTORS.mus_strata) {
+    const r = await musSelect(c.amounts, c.k, seedOf(c.seed), c.cutoff, c.cells);
+    assert.deepEqual([r.setAside, r.top, r.selected], [c.set_aside, c.top, c.selected]);
   }
 });
 
@@ -371,6 +385,7 @@ test("every vector is run here", () => {
     "allocation_lists", "balanced_teams", "balanced_teams_avoid", "commit_canonical_json",
     "commit_list_digest", "commit_seed", "commit_entrant_hashes", "one_entry_per_id", "small_strata",
     "tickets", "ticket_orders", "rivest_orders", "population_digests", "prizes", "fresh_rounds",
+    "cell", "mus_strata",
   ];
   assert.deepEqual(Object.keys(VECTORS).sort(), run.sort());
   assert.equal(VECTORS.protocol, "xlshuffle/draw/v1");

@@ -81,6 +81,7 @@ from .draw import (
     EntryError,
     ListError,
     MusEvaluation,
+    MusPopulation,
     OptionError,
     Placing,
     SamplePlan,
@@ -98,14 +99,17 @@ from .draw import (
     balanced_groups,
     balanced_orders,
     canonical_id,
+    cell_sample,
     deal,
     deal_hands,
+    decimal_mark,
     excel_serial,
     exclude,
     exclusion_digest,
     graphemes,
     groups,
     monetary_unit_sample,
+    mus_population,
     mus_sample_size,
     mus_upper_limit,
     new_seed,
@@ -148,6 +152,7 @@ __all__ = [
     "EntryError",
     "ListError",
     "MusEvaluation",
+    "MusPopulation",
     "OptionError",
     "Placing",
     "SamplePlan",
@@ -166,14 +171,17 @@ __all__ = [
     "balanced_groups",
     "balanced_orders",
     "canonical_id",
+    "cell_sample",
     "deal",
     "deal_hands",
+    "decimal_mark",
     "excel_serial",
     "exclude",
     "exclusion_digest",
     "graphemes",
     "groups",
     "monetary_unit_sample",
+    "mus_population",
     "mus_sample_size",
     "mus_upper_limit",
     "new_seed",
@@ -777,6 +785,9 @@ def _options_argv(options: Options, request: DrawRequest) -> list[str]:
     out += ["--one-entry-per-id"] if d.one_entry_per_id else []
     out += _flag("--rate", d.rate) + _flag("--weight-scale", d.weight_scale)
     out += _flag("--prizes", side.get("--prizes"))
+    top = d.top_stratum
+    out += _flag("--top-stratum", f"{top // 100}.{top % 100:02d}" if isinstance(top, int) else top)
+    out += [] if d.decimal == "auto" else [f"--decimal-{d.decimal}"]
     return out + (["--all-of-small-strata"] if d.all_of_small_strata else [])
 
 
@@ -817,7 +828,7 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
             side = request.side_file("--exclude")
             out["exclude"] = None if value is None else (side.name if side else "")
             continue
-        if f.name in _RULES and value in (None, False):
+        if f.name in _RULES and value in (None, False, "auto"):
             continue  # rules and options added to the draw later: absent unless asked
             # for, so that the canonical request of a draw without them is what it was
         if f.name == "counts" and value is not None:
@@ -832,7 +843,15 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
 
 #: DrawOptions' rules (flags) and later options that a canonical request holds only when
 #: they are given.
-_RULES = ("one_entry_per_id", "all_of_small_strata", "rate", "weight_scale", "prizes")
+_RULES = (
+    "one_entry_per_id",
+    "all_of_small_strata",
+    "rate",
+    "weight_scale",
+    "prizes",
+    "top_stratum",
+    "decimal",
+)
 
 
 def _draw_options(data: dict[str, Any], excluded: tuple[str, ...] | None) -> DrawOptions:
@@ -904,7 +923,15 @@ Examples
 """
 
 from .allocate import AllocationRow, allocation_list
-from .audit import AuditSample, Selection, monetary_unit_sample, systematic_sample
+from .audit import (
+    AuditSample,
+    MusPopulation,
+    Selection,
+    cell_sample,
+    monetary_unit_sample,
+    mus_population,
+    systematic_sample,
+)
 from .auditeval import AttributeEvaluation, MusEvaluation, attribute_upper_limit, mus_upper_limit
 from .auditplan import SamplePlan, attribute_sample_size, mus_sample_size
 from .cards import RANKS, SUITS, deal_hands, standard_deck
@@ -938,7 +965,7 @@ from .tails import poisson_factor
 from .teams import balanced_groups
 from .text import TEXT_UNITS, graphemes, shuffle_text
 from .tickets import population_digest, ticket, ticket_order
-from .values import parse_amounts, parse_weights
+from .values import decimal_mark, parse_amounts, parse_weights
 from .weighted import reduce_weights, weighted_sample
 
 __all__ = [
@@ -954,6 +981,7 @@ __all__ = [
     "EntryError",
     "ListError",
     "MusEvaluation",
+    "MusPopulation",
     "OptionError",
     "Placing",
     "SamplePlan",
@@ -974,14 +1002,17 @@ __all__ = [
     "balanced_groups",
     "balanced_orders",
     "canonical_id",
+    "cell_sample",
     "deal",
     "deal_hands",
+    "decimal_mark",
     "excel_serial",
     "exclude",
     "exclusion_digest",
     "graphemes",
     "groups",
     "monetary_unit_sample",
+    "mus_population",
     "mus_sample_size",
     "mus_upper_limit",
     "new_seed",
@@ -1309,7 +1340,7 @@ def _check_codes(rows: list[AllocationRow]) -> None:
                 "draw the list with another seed"
             )
 ''',
-    "xlshuffle.draw.audit": r'''"""Audit selections: systematic and monetary-unit sampling (protocol section 12).
+    "xlshuffle.draw.audit": r'''"""Audit selections: systematic and monetary-unit sampling (protocol sections 12 and 19).
 
 Both take one random start, ``s = randbelow(N)``, and then hit ``(s + j*N) // k`` for
 ``j = 0 .. k-1``: a start in ``[0, N/k)`` and the interval ``N/k``, in exact integers. For
@@ -1317,11 +1348,16 @@ a *systematic* selection ``N`` is the number of items and each hit is an item; f
 *monetary-unit* selection ``N`` is the total in cents and each hit is a cent, which
 selects the item whose amount holds it. An auditor re-performs a selection from the
 seed, the method, ``N``, ``k`` and the start, all of which :class:`AuditSample` keeps.
+
+A *cell* selection (section 20, ACL's and IDEA's "cell" method) draws one start per
+cell instead: ``s_j = randbelow(N)`` for each ``j`` in turn, and hits ``(s_j + j*N) // k``,
+one random unit in each interval. :func:`mus_population` splits a ledger before either:
+the amounts 0 or below set aside, a top stratum taken whole, the rest sampled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, NamedTuple
@@ -1331,12 +1367,22 @@ from .knuth import check_count
 from .protocol import resolve_source
 from .weighted import check_weights
 
-__all__ = ["AuditMethod", "AuditSample", "Selection", "monetary_unit_sample", "systematic_sample"]
+__all__ = [
+    "AuditMethod",
+    "AuditSample",
+    "MusPopulation",
+    "Selection",
+    "cell_sample",
+    "monetary_unit_sample",
+    "mus_population",
+    "systematic_sample",
+]
 
 _TWO64 = 1 << 64
 
-#: The audit selections: every n/k-th item, or k monetary units.
-AuditMethod = Literal["systematic", "monetary-unit"]
+#: The audit selections: every n/k-th item, k monetary units from one start, or one
+#: random monetary unit in each of k cells.
+AuditMethod = Literal["systematic", "monetary-unit", "cell"]
 
 
 class Selection(NamedTuple):
@@ -1361,11 +1407,14 @@ class AuditSample:
     k : int
         The number of hits.
     start : int or None
-        ``s = randbelow(N)``; the first hit is ``s // k``. ``None`` when ``k`` is 0.
+        ``s = randbelow(N)``; the first hit is ``s // k``. ``None`` when ``k`` is 0, and
+        for a cell selection (its starts are ``starts``).
     units : tuple of int
         The hits ``(s + j*N) // k`` (items, or cents counted from 0), ascending.
     selected : tuple of Selection
         The selected items, in input order.
+    starts : tuple of int
+        A cell selection's starts ``s_0 .. s_(k-1)``, one per cell (empty otherwise).
     """
 
     method: AuditMethod
@@ -1374,6 +1423,7 @@ class AuditSample:
     start: int | None
     units: tuple[int, ...]
     selected: tuple[Selection, ...]
+    starts: tuple[int, ...] = ()
 
     @property
     def interval(self) -> Fraction:
@@ -1474,6 +1524,13 @@ def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = No
     >>> [(s.item, s.hits, s.certain) for s in sample.selected]
     [(0, 2, True), (3, 1, False), (4, 1, True)]
     """
+    k, cents, total = _cents(amounts, k)
+    start, units = _hits(total, k, seed)
+    selected = _holders(cents, units, lambda i, c: cents[i] * k >= total)
+    return AuditSample("monetary-unit", total, k, start, tuple(units), tuple(selected))
+
+
+def _cents(amounts: Iterable[object], k: int) -> tuple[int, list[int], int]:
     k = check_count("k", k)
     cents = check_weights(amounts, "an amount")
     total = sum(cents)
@@ -1481,7 +1538,14 @@ def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = No
         raise SizeError(f"cannot hit {k} cents of a total of {total}: k must be at most the total")
     if total > _TWO64:
         raise SizeError(f"the amounts add up to {total} cents, more than 2**64: split the audit")
-    start, units = _hits(total, k, seed)
+    return k, cents, total
+
+
+def _holders(
+    cents: list[int], units: list[int], certain: Callable[[int, int], bool]
+) -> list[Selection]:
+    """The items holding ``units`` (ascending), each once with its hits; ``certain(i, c)``
+    says whether item ``i``, whose cents start at ``c``, is selected whatever the draw."""
     selected: list[Selection] = []
     item, end = -1, 0  # end: the first cent after item `item`
     for unit in units:  # ascending, so one walk over the amounts finds every holder
@@ -1491,8 +1555,121 @@ def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = No
         while unit >= end:
             item += 1
             end += cents[item]
-        selected.append(Selection(item, 1, cents[item] * k >= total))
-    return AuditSample("monetary-unit", total, k, start, tuple(units), tuple(selected))
+        selected.append(Selection(item, 1, certain(item, end - cents[item])))
+    return selected
+
+
+def cell_sample(amounts: Iterable[object], k: int, *, seed: object = None) -> AuditSample:
+    """Select items by monetary unit, one random unit in each of ``k`` equal cells.
+
+    The amounts, in whole cents, are laid end to end as in :func:`monetary_unit_sample`,
+    and the total ``T`` is cut into ``k`` cells of ``T/k`` cents. For each cell ``j`` in
+    turn a start ``s_j = randbelow(T)`` is drawn and the cent ``(s_j + j*T) // k`` is hit:
+    one cent chosen at random inside cell ``j`` (protocol section 20; ACL's and IDEA's
+    *cell* method). Each cent is hit ``k/T`` times on average, as in a fixed-interval
+    selection, but the hits are independent from cell to cell, so no pattern in the
+    ledger can line up with the interval.
+
+    An item is certain to be selected only if its cents hold a whole cell (``a_i >=
+    2*T/k`` is enough); an item of at least the interval that straddles two cells may
+    be missed. Take such items whole with a top stratum (:func:`mus_population`).
+
+    Parameters
+    ----------
+    amounts : iterable of int
+        Amounts in cents, ``>= 0``.
+    k : int
+        How many cells (hits), ``0 <= k <= T``; an item may be hit in several cells.
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol (see :func:`~xlshuffle.draw.knuth.shuffle`).
+
+    Returns
+    -------
+    AuditSample
+        With ``method="cell"``, ``start`` None and the cells' ``starts``.
+
+    Examples
+    --------
+    >>> sample = cell_sample([500_00, 20_00, 0, 130_00, 350_00], 4, seed="audit 2026")
+    >>> sample.starts
+    (11601, 21955, 41257, 89272)
+    >>> [(s.item, s.hits, s.certain) for s in sample.selected]
+    [(0, 2, True), (3, 1, False), (4, 1, True)]
+    """
+    k, cents, total = _cents(amounts, k)
+    source = resolve_source(seed) if k else None
+    starts = [source.randbelow(total) for _ in range(k)] if source else []
+    units = [(s + j * total) // k for j, s in enumerate(starts)]
+
+    def certain(i: int, c: int) -> bool:  # the item's cents hold a whole cell
+        first = -(-k * c // total)  # the first cell starting at or after the item's start
+        return (first + 1) * total <= k * (c + cents[i])
+
+    selected = _holders(cents, units, certain)
+    return AuditSample("cell", total, k, None, tuple(units), tuple(selected), tuple(starts))
+
+
+@dataclass(frozen=True)
+class MusPopulation:
+    """A ledger split for a monetary-unit sample (protocol section 20).
+
+    Attributes
+    ----------
+    set_aside : tuple of int
+        The items of amount 0 or below, in input order: no unit can select them, so they
+        are their own population (credits to test for understatement, zeros to check).
+    top : tuple of int
+        The top stratum: items at or above the cutoff, each taken whole (examined 100%).
+    sampled : tuple of int
+        The other items, which the units are drawn from.
+    cutoff : Fraction or None
+        The top stratum's cutoff in cents (None without one).
+    """
+
+    set_aside: tuple[int, ...]
+    top: tuple[int, ...]
+    sampled: tuple[int, ...]
+    cutoff: Fraction | None = None
+
+
+def mus_population(
+    amounts: Sequence[int], k: int, *, cutoff: int | Literal["interval"] | None = None
+) -> MusPopulation:
+    """Split signed amounts in cents into those set aside, a top stratum and the sample's
+    population (protocol section 20).
+
+    Parameters
+    ----------
+    amounts : sequence of int
+        Every item's amount in cents, negative allowed.
+    k : int
+        The hits to draw from the sampled items (for ``cutoff="interval"``).
+    cutoff : int, "interval" or None
+        Items of at least ``cutoff`` cents form the top stratum; ``"interval"`` is the
+        interval ``T/k`` of the positive amounts' total ``T`` (ACL's default cutoff);
+        None: no top stratum.
+
+    Examples
+    --------
+    >>> mus_population([500_00, -20_00, 0, 130_00, 350_00], 2, cutoff="interval")
+    MusPopulation(set_aside=(1, 2), top=(0,), sampled=(3, 4), cutoff=Fraction(49000, 1))
+    """
+    k = check_count("k", k)
+    set_aside = tuple(i for i, a in enumerate(amounts) if a <= 0)
+    if cutoff is None:
+        gone = set(set_aside)
+        return MusPopulation(set_aside, (), tuple(i for i in range(len(amounts)) if i not in gone))
+    if cutoff == "interval":
+        if k == 0:
+            raise SizeError("a top stratum at the interval needs k of 1 or more")
+        line = Fraction(sum(a for a in amounts if a > 0), k)
+    elif isinstance(cutoff, int) and not isinstance(cutoff, bool) and cutoff > 0:
+        line = Fraction(cutoff)
+    else:
+        raise SizeError(f"a top stratum's cutoff is an amount more than 0, not {cutoff!r}")
+    top = tuple(i for i, a in enumerate(amounts) if a > 0 and a >= line)
+    sampled = tuple(i for i, a in enumerate(amounts) if 0 < a < line)
+    return MusPopulation(set_aside, top, sampled, line)
 ''',
     "xlshuffle.draw.auditeval": r'''"""Audit evaluation: the upper limit after the sample is audited.
 
@@ -1515,6 +1692,17 @@ def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = No
   overstatements ``B / n * sum t(i)``, plus the *precision gap widening* ``B / n * sum
   (U(i) - U(i-1) - 1) t(i)`` (ACL's three parts). The projected misstatement reported
   is net: ``B / n`` times the sum of every tainting, understatements (negative) included.
+
+  The *cell* bound (``bound="cell"``; Leslie, Teitlebaum and Anderson, *Dollar-Unit
+  Sampling*, 1979), made for cell selections, is the recursion ``UB(0) = U(0)``, ``UB(i) =
+  max(UB(i-1) + t(i), U(i) * (t(1) + ... + t(i)) / i)``, and the limit ``B / n * UB(m)``;
+  it is never above the Stringer bound, and equal to it when every tainting is 1.
+
+  Items of a *top stratum* (examined 100%) are not hits: their misstatement is known, not
+  projected. ``B`` is then the sampled population's book value (the book value less the
+  top stratum's), and the top stratum's overstatements are added to the upper limit as
+  they are (its understatements, like the hits', are left out of the bound of
+  overstatements; the most likely misstatement adds them all, net).
 """
 
 from __future__ import annotations
@@ -1528,19 +1716,23 @@ from typing import Literal
 from .auditplan import MAX_SAMPLE, Model, RateLike, amount, model_of, number, rate
 from .errors import EntryError, OptionError, SizeError
 from .tails import CONTEXT, binomial_upper, hypergeometric_upper, poisson_factor
-from .values import parse_amounts
+from .values import DecimalMark, parse_amounts
 
 __all__ = [
     "AttributeEvaluation",
+    "MusBound",
     "MusEvaluation",
     "MusModel",
     "attribute_upper_limit",
+    "cell_bound",
     "mus_upper_limit",
     "stringer_bound",
 ]
 
 #: The factors of a Stringer bound: Poisson (AICPA, ACL) or binomial (jfa's default).
 MusModel = Literal["poisson", "binomial"]
+#: How the taintings are combined: Stringer's sum, or the cell bound's recursion.
+MusBound = Literal["stringer", "cell"]
 
 
 @dataclass(frozen=True)
@@ -1697,6 +1889,16 @@ class MusEvaluation:
         The upper misstatement limit, an amount.
     tolerable : Fraction or None
         Given, the conclusion compares the upper limit with it.
+    bound : str
+        ``"stringer"`` or ``"cell"``.
+    top_items : int
+        Items of the top stratum, examined 100% (0 without one).
+    top_book : Fraction
+        Their book amount, which ``book_value`` does not include.
+    known : Fraction
+        Their misstatement, book less audited, net (overstatements positive).
+    known_over : Fraction
+        Their overstatements alone, which the upper limit includes.
     """
 
     sample_size: int
@@ -1707,6 +1909,16 @@ class MusEvaluation:
     factors: tuple[Decimal, ...]
     upper_limit: Decimal
     tolerable: Fraction | None = None
+    bound: MusBound = "stringer"
+    top_items: int = 0
+    top_book: Fraction = Fraction(0)
+    known: Fraction = Fraction(0)
+    known_over: Fraction = Fraction(0)
+
+    @property
+    def most_likely(self) -> Fraction:
+        """The most likely misstatement: the projected one plus the top stratum's, net."""
+        return self.projected + self.known
 
     @property
     def interval(self) -> Fraction:
@@ -1745,7 +1957,12 @@ class MusEvaluation:
         precision and the projected overstatements."""
         over = sum((min(t, Fraction(1)) for t in self.taintings if t > 0), Fraction(0))
         with localcontext(CONTEXT):
-            return self.upper_limit - self.basic_precision - _decimal(self.interval * over)
+            return (
+                self.upper_limit
+                - self.basic_precision
+                - _decimal(self.interval * over)
+                - _decimal(self.known_over)
+            )
 
     def as_dict(self) -> dict[str, object]:
         """The evaluation as plain JSON values (amounts as numbers)."""
@@ -1765,7 +1982,57 @@ class MusEvaluation:
             "upper_limit": float(self.upper_limit),
             "tolerable": None if self.tolerable is None else float(self.tolerable),
             "accepted": self.accepted,
+            "bound": self.bound,
+            "top_items": self.top_items,
+            "top_book": float(self.top_book),
+            "known_misstatement": float(self.known),
+            "most_likely": float(self.most_likely),
         }
+
+
+def cell_bound(
+    taintings: Iterable[RateLike],
+    *,
+    sample_size: int,
+    confidence: RateLike,
+    model: MusModel = "poisson",
+) -> tuple[Decimal, tuple[Decimal, ...]]:
+    """The cell bound as a rate of the book value, and its factors ``U(0..m)``.
+
+    ``UB(0) = U(0)``; for the overstatement taintings ranked ``t(1) >= t(2) >= ...`` (at
+    most 1 each; others left out), ``UB(i) = max(UB(i-1) + t(i), U(i) * mean(t(1..i)))``;
+    the bound is ``UB(m) / n`` (Leslie, Teitlebaum and Anderson's cell evaluation).
+
+    >>> bound, factors = cell_bound([1, "0.5"], sample_size=100, confidence=0.95)
+    >>> round(bound, 6), round(stringer_bound([1, "0.5"], sample_size=100, confidence=0.95)[0], 6)
+    (Decimal('0.052439'), Decimal('0.055198'))
+    """
+    n, ranked, factors = _ranked_factors(taintings, sample_size, confidence, model)
+    with localcontext(CONTEXT):
+        upper, total = factors[0], Decimal(0)
+        for i, t in enumerate(ranked, 1):
+            total += _decimal(t)
+            upper = max(upper + _decimal(t), factors[i] * total / i)
+        return upper / n, factors
+
+
+def _ranked_factors(
+    taintings: Iterable[RateLike], sample_size: int, confidence: RateLike, model: MusModel
+) -> tuple[int, list[Fraction], tuple[Decimal, ...]]:
+    """``n``, the overstatement taintings ranked (each at most 1), ``U(0..m)``."""
+    n = _whole("the sample size", sample_size, 1, MAX_SAMPLE)
+    c = rate("confidence", confidence)
+    if model not in ("poisson", "binomial"):
+        raise OptionError(f"unknown model {model!r} for a Stringer bound: use poisson or binomial")
+    ranked = sorted((min(t, Fraction(1)) for t in map(_tainting, taintings) if t > 0), reverse=True)
+    if len(ranked) > n:
+        raise SizeError(f"{len(ranked)} misstated hits cannot be found in a sample of {n}")
+    with localcontext(CONTEXT):
+        if model == "poisson":
+            factors = tuple(poisson_factor(i, c) for i in range(len(ranked) + 1))
+        else:
+            factors = tuple(binomial_upper(i, n, c) * n for i in range(len(ranked) + 1))
+    return n, ranked, factors
 
 
 def stringer_bound(
@@ -1785,18 +2052,8 @@ def stringer_bound(
     >>> [round(f, 2) for f in factors], round(bound, 6)
     ([Decimal('3.00'), Decimal('4.74'), Decimal('6.30')], Decimal('0.055198'))
     """
-    n = _whole("the sample size", sample_size, 1, MAX_SAMPLE)
-    c = rate("confidence", confidence)
-    if model not in ("poisson", "binomial"):
-        raise OptionError(f"unknown model {model!r} for a Stringer bound: use poisson or binomial")
-    ranked = sorted((min(t, Fraction(1)) for t in map(_tainting, taintings) if t > 0), reverse=True)
-    if len(ranked) > n:
-        raise SizeError(f"{len(ranked)} misstated hits cannot be found in a sample of {n}")
+    n, ranked, factors = _ranked_factors(taintings, sample_size, confidence, model)
     with localcontext(CONTEXT):
-        if model == "poisson":
-            factors = tuple(poisson_factor(i, c) for i in range(len(ranked) + 1))
-        else:
-            factors = tuple(binomial_upper(i, n, c) * n for i in range(len(ranked) + 1))
         total = factors[0] + sum(
             ((factors[i] - factors[i - 1]) * _decimal(t) for i, t in enumerate(ranked, 1)),
             Decimal(0),
@@ -1813,6 +2070,9 @@ def mus_upper_limit(
     hits: Sequence[object] | None = None,
     model: MusModel = "poisson",
     tolerable: RateLike | None = None,
+    bound: MusBound = "stringer",
+    top: Sequence[bool] | None = None,
+    decimal: DecimalMark = "point",
 ) -> MusEvaluation:
     """The upper misstatement limit of a monetary-unit sample, from its audited items.
 
@@ -1823,7 +2083,8 @@ def mus_upper_limit(
         ``sample --amount``: at most two decimals, 0 or more; a book amount must be more
         than 0, as only such an item can be hit).
     book_value : float, str or Fraction
-        ``B``: the population's recorded amount, which the sample was drawn from.
+        ``B``: the population's recorded amount, which the sample was drawn from (with a
+        top stratum: its items included; their book amount is taken off).
     confidence : float, str or Fraction
         ``C``: ``0.95``, ``"95%"``...
     hits : sequence of int, optional
@@ -1833,6 +2094,14 @@ def mus_upper_limit(
         The factors (default Poisson, as AICPA and ACL).
     tolerable : float, str or Fraction, optional
         ``T``; given, :attr:`MusEvaluation.accepted` compares the limit with it.
+    bound : {"stringer", "cell"}, optional
+        Stringer's bound (default), or the cell bound, for a cell selection.
+    top : sequence of bool, optional
+        Which items are the top stratum (the column ``Top stratum`` that ``xlshuffle
+        sample --top-stratum`` writes): examined 100%, their misstatement known, not
+        projected; their hits must be 0.
+    decimal : {"point", "comma"}, optional
+        How the amounts' texts write decimals (``"comma"``: ``1.234,56``).
 
     Returns
     -------
@@ -1849,29 +2118,38 @@ def mus_upper_limit(
     """
     if model not in ("poisson", "binomial"):
         raise OptionError(f"unknown model {model!r}: use poisson or binomial")
-    books = _amounts("book", book)
-    audits = _amounts("audited", audited)
+    books = _amounts("book", book, decimal)
+    audits = _amounts("audited", audited, decimal)
     if len(books) != len(audits):
         raise SizeError(
             f"{len(books)} book amounts but {len(audits)} audited ones: give one of each per item"
         )
     if not books:
         raise SizeError("the sample holds no item: give each sampled item's amounts")
-    counts = [1] * len(books) if hits is None else _hits(hits, len(books))
+    if bound not in ("stringer", "cell"):
+        raise OptionError(f"unknown bound {bound!r}: use stringer or cell")
+    tops, counts = _top_and_hits(top, hits, len(books))
     if sum(counts) > MAX_SAMPLE:
         raise SizeError(f"the sample holds {sum(counts):,} hits: at most {MAX_SAMPLE:,} are taken")
     for i, b in enumerate(books):
         if b == 0:
             raise EntryError(i, "the book amount is 0: such an item cannot be hit by a unit")
-    b_value = amount("book value", book_value)
+    top_book = sum((Fraction(b, 100) for b, t in zip(books, tops, strict=True) if t), Fraction(0))
+    misstated = [Fraction(b - a, 100) for b, a, t in zip(books, audits, tops, strict=True) if t]
+    b_value = amount("book value", book_value) - top_book
     if b_value <= 0:
-        raise OptionError("the book value must be more than 0")
+        raise OptionError(
+            "the book value must be more than 0"
+            + (f" after the top stratum's {float(top_book):,.2f}" if top_book else "")
+            + ": give the whole population's"
+        )
     c = rate("confidence", confidence)
     t_amount = None if tolerable is None else amount("tolerable misstatement", tolerable)
     taints = sorted(
         (
             Fraction(b - a, b)
-            for b, a, h in zip(books, audits, counts, strict=True)
+            for b, a, h, t in zip(books, audits, counts, tops, strict=True)
+            if not t
             for _ in range(h)
         ),
         reverse=True,
@@ -1879,13 +2157,45 @@ def mus_upper_limit(
     n = len(taints)
     if n == 0:
         raise SizeError("the sample holds no hit: every Hits value is 0")
-    bound, factors = stringer_bound(taints, sample_size=n, confidence=c, model=model)
+    combine = cell_bound if bound == "cell" else stringer_bound
+    rate_limit, factors = combine(taints, sample_size=n, confidence=c, model=model)
+    known_over = sum((m for m in misstated if m > 0), Fraction(0))
     with localcontext(CONTEXT):
-        limit = bound * _decimal(b_value)
-    return MusEvaluation(n, b_value, c, model, tuple(taints), factors, limit, t_amount)
+        limit = rate_limit * _decimal(b_value) + _decimal(known_over)
+    return MusEvaluation(
+        n,
+        b_value,
+        c,
+        model,
+        tuple(taints),
+        factors,
+        limit,
+        t_amount,
+        bound,
+        sum(tops),
+        top_book,
+        sum(misstated, Fraction(0)),
+        known_over,
+    )
 
 
 # --------------------------------------------------------------------------- inputs
+
+
+def _top_and_hits(
+    top: Sequence[bool] | None, hits: Sequence[object] | None, count: int
+) -> tuple[list[bool], list[int]]:
+    """Each item's top-stratum flag and hits (1 each, 0 in the top stratum, unless given)."""
+    tops = [False] * count if top is None else [bool(t) for t in top]
+    if len(tops) != count:
+        raise SizeError(f"{len(tops)} top-stratum flags for {count} items: give one per item")
+    if hits is None:
+        return tops, [0 if t else 1 for t in tops]
+    counts = _hits(hits, count)
+    for i, (t, h) in enumerate(zip(tops, counts, strict=True)):
+        if t and h:
+            raise EntryError(i, f"an item of the top stratum is examined whole, not hit ({h})")
+    return tops, counts
 
 
 def _whole(name: str, value: object, least: int, most: int | None = None) -> int:
@@ -1907,9 +2217,9 @@ def _tainting(value: RateLike) -> Fraction:
     return number("tainting", value, "a proportion such as 0.25")
 
 
-def _amounts(name: str, values: Sequence[object]) -> list[int]:
+def _amounts(name: str, values: Sequence[object], decimal: DecimalMark = "point") -> list[int]:
     try:
-        return parse_amounts(values)
+        return parse_amounts(values, decimal=decimal)
     except EntryError as exc:
         raise EntryError(exc.index, f"{name}: {exc.reason}") from None
 
@@ -5741,15 +6051,24 @@ import unicodedata
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
+from typing import Literal
 
 from .errors import EntryError, SizeError
 
-__all__ = ["parse_amounts", "parse_weights", "whole_tickets"]
+__all__ = ["DecimalMark", "decimal_mark", "parse_amounts", "parse_weights", "whole_tickets"]
+
+#: How a text amount writes its decimals: ``1,234.56`` (``"point"``) or ``1.234,56``
+#: (``"comma"``, the semicolon CSVs of most of Europe).
+DecimalMark = Literal["point", "comma"]
 
 _PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 # 1,234,567.89 - and the same with a space, a no-break space, a narrow no-break space or an
 # apostrophe between the groups of three (the grouping Excel's formats write).
 _GROUPED = re.compile(r"([+-]?)(\d{1,3}(?:([, \u00a0\u202f'])\d{3})(?:\3\d{3})*)(\.\d*)?")
+# 1.234.567,89 - the decimal-comma form: '.', a space, a no-break space, a narrow no-break
+# space or an apostrophe between the groups of three, ',' before the decimals.
+_GROUPED_COMMA = re.compile(r"([+-]?)(\d{1,3}(?:([. \u00a0\u202f'])\d{3})(?:\3\d{3})*)(,\d*)?")
+_PLAIN_COMMA = re.compile(r"[+-]?(?:\d+(?:,\d*)?|,\d+)")
 
 
 def _places(value: Fraction) -> int:
@@ -5763,8 +6082,18 @@ def _places(value: Fraction) -> int:
     return max(twos, fives) if den >> twos == 1 else -1
 
 
-def _exact(index: int, value: object, what: str, example: str, money: bool) -> Fraction:
-    """``value`` (a number or a text) as an exact Fraction >= 0, or EntryError."""
+def _exact(
+    index: int,
+    value: object,
+    what: str,
+    example: str,
+    money: bool,
+    *,
+    signed: bool = False,
+    mark: DecimalMark = "point",
+) -> Fraction:
+    """``value`` (a number or a text) as an exact Fraction (>= 0 unless ``signed``), or
+    EntryError; a text's decimals are written with ``mark``."""
     if value is None or (isinstance(value, str) and not value.strip()):
         raise EntryError(index, f"the {what} is blank: write {example}, or 0")
     if isinstance(value, bool):
@@ -5776,12 +6105,12 @@ def _exact(index: int, value: object, what: str, example: str, money: bool) -> F
             raise EntryError(index, f"the {what} cannot be {value}: write {example}")
         number = Fraction(Decimal(repr(value)) if isinstance(value, float) else value)
     elif isinstance(value, str):
-        number = _text(index, value, what, example, money)
+        number = _text(index, value, what, example, money, mark)
     else:
         raise EntryError(
             index, f"the {what} must be a number or a text, not {type(value).__name__}"
         )
-    if number < 0:
+    if number < 0 and not signed:
         raise EntryError(
             index,
             f"the {what} cannot be negative ({value}): use 0 to leave the entry out",
@@ -5789,7 +6118,9 @@ def _exact(index: int, value: object, what: str, example: str, money: bool) -> F
     return number
 
 
-def _text(index: int, text: str, what: str, example: str, money: bool) -> Fraction:
+def _text(
+    index: int, text: str, what: str, example: str, money: bool, mark: DecimalMark = "point"
+) -> Fraction:
     body = text.strip()
     if money:
         body = unicodedata.normalize("NFKC", body)  # full-width digits and the like
@@ -5804,6 +6135,8 @@ def _text(index: int, text: str, what: str, example: str, money: bool) -> Fracti
         elif body and unicodedata.category(body[-1]) == "Sc":
             body = body[:-1].strip()
         body = sign + body
+        if mark == "comma":
+            return _comma_text(index, text, body, what, example)
         grouped = _GROUPED.fullmatch(body)
         if grouped:
             sign, digits, sep, fraction = grouped.groups()
@@ -5814,6 +6147,91 @@ def _text(index: int, text: str, what: str, example: str, money: bool) -> Fracti
             hint = f" (write the decimal point as '.': {body.replace(',', '.')})"
         raise EntryError(index, f"the {what} {text!r} is not a number{hint}: write {example}")
     return Fraction(Decimal(body))
+
+
+def _comma_text(index: int, text: str, body: str, what: str, example: str) -> Fraction:
+    """A money text's ``body`` (sign and currency symbol taken off) in the decimal-comma form."""
+    grouped = _GROUPED_COMMA.fullmatch(body)
+    if grouped:
+        sign, digits, sep, fraction = grouped.groups()
+        body = sign + digits.replace(sep, "") + (fraction or "")
+    if not _PLAIN_COMMA.fullmatch(body):
+        raise EntryError(
+            index,
+            f"the {what} {text!r} is not a number written with a decimal comma (the "
+            f"column is read as 1.234,56): write {example.replace('1234.56', '1234,56')}",
+        )
+    return Fraction(Decimal(body.replace(",", ".")))
+
+
+_HAS_COMMA = re.compile(r".*\d,\d{1,2}\D*")  # a decimal comma: 12,5 / 1.234,56 / 3,40 €
+_HAS_POINT = re.compile(r".*\d\.\d{1,2}\D*")  # a decimal point: 12.5 / 1,234.56
+_THREE = re.compile(r"\D*\d{1,3}[.,]\d{3}\D*")  # 1,234 or 1.234: thousands, or 3 decimals?
+
+
+def decimal_mark(values: Iterable[object]) -> DecimalMark:
+    """Which decimal mark a column of money texts uses, from its cells (numbers say nothing).
+
+    A cell whose last separator is followed by one or two digits decides: ``12,50`` and
+    ``1.234,56`` have a decimal comma, ``12.50`` and ``1,234.56`` a decimal point. A column
+    whose cells decide both ways is refused, and so is one that no cell decides while a
+    cell such as ``1,234`` (one separator and three digits: a thousand, or three decimals?)
+    could be read either way. A column of whole numbers is ``"point"`` (either reads it
+    alike).
+
+    Raises
+    ------
+    EntryError
+        Naming the cell (0-based ``index``) that contradicts an earlier one, or the first
+        ambiguous one.
+
+    Examples
+    --------
+    >>> decimal_mark(["1.234,56", "12", 7.5]), decimal_mark(["12.50", "1,000"])
+    ('comma', 'point')
+    >>> decimal_mark(["1,234"])
+    Traceback (most recent call last):
+    ...
+    xlshuffle.draw.errors.EntryError: item 0 (0-based): the amount '1,234' could be \
+1234 or 1.234: write its decimals (1.234,00 or 1,234.00), or say which mark the column \
+uses (--decimal-comma or --decimal-point)
+    """
+    first: dict[DecimalMark, tuple[int, str]] = {}
+    ambiguous: tuple[int, str] | None = None
+    for i, value in enumerate(values):
+        if not isinstance(value, str):
+            continue
+        text = value.strip()
+        marks: list[DecimalMark] = []
+        if _HAS_COMMA.fullmatch(text):
+            marks.append("comma")
+        elif _HAS_POINT.fullmatch(text):
+            marks.append("point")
+        elif ambiguous is None and _THREE.fullmatch(text):
+            ambiguous = (i, text)
+        for mark in marks:
+            first.setdefault(mark, (i, text))
+            other = "point" if mark == "comma" else "comma"
+            if other in first:
+                j, seen = first[other]
+                raise EntryError(
+                    i,
+                    f"the amount {text!r} has a decimal {mark} but item {j} ({seen!r}) a "
+                    f"decimal {other}: write the column one way (or say which with "
+                    "--decimal-comma or --decimal-point, and fix the cells it refuses)",
+                )
+    if first:
+        return next(iter(first))
+    if ambiguous is not None:
+        i, text = ambiguous
+        raise EntryError(
+            i,
+            f"the amount {text!r} could be {text.replace(',', '').replace('.', '')} or "
+            f"{text.replace(',', '.')}: write its decimals "
+            f"({text.replace(',', '.')},00 or {text.replace('.', ',')}.00), or say which "
+            "mark the column uses (--decimal-comma or --decimal-point)",
+        )
+    return "point"
 
 
 def parse_weights(values: Iterable[object], *, max_places: int = 6) -> list[int]:
@@ -5948,7 +6366,13 @@ def _decimal(index: int, value: object, example: str) -> tuple[int, int]:
     return int(number * 10**places), places
 
 
-def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
+def parse_amounts(
+    values: Iterable[object],
+    *,
+    places: int = 2,
+    signed: bool = False,
+    decimal: DecimalMark = "point",
+) -> list[int]:
     """Turn money amounts (numbers or currency texts) into exact integer cents.
 
     Parameters
@@ -5960,6 +6384,13 @@ def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
         ``.`` decimal point (``"1,234"`` is one thousand two hundred and thirty-four).
     places : int, optional
         Decimal places of the unit counted in (default 2: cents).
+    signed : bool, optional
+        Read negative amounts (``-5``, ``(5.00)``) instead of refusing them (default
+        False): a monetary-unit sample sets them aside as their own population.
+    decimal : {"point", "comma"}, optional
+        How texts write decimals: ``"point"`` (default), or ``"comma"`` for ``1.234,56``
+        (``.``, a space, a no-break space or ``'`` between the groups of three; see
+        :func:`decimal_mark`). Numbers are numbers either way.
 
     Returns
     -------
@@ -5977,6 +6408,8 @@ def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
     --------
     >>> parse_amounts([12.5, "$1,234.56", "7", "0.10 €"])
     [1250, 123456, 700, 10]
+    >>> parse_amounts(["1.234,56", "-12,5", "(3,00 €)"], signed=True, decimal="comma")
+    [123456, -1250, -300]
     """
     if places < 0:
         raise SizeError(f"places must be 0 or more, not {places}")
@@ -5984,7 +6417,7 @@ def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
     out = []
     scale = 10**places
     for i, value in enumerate(values):
-        number = _exact(i, value, "amount", example, True)
+        number = _exact(i, value, "amount", example, True, signed=signed, mark=decimal)
         if not (number * scale).denominator == 1:
             raise EntryError(
                 i,
@@ -6944,21 +7377,34 @@ def SAMPLEBY(
     "method",
     err_to_str=True,
     doc='Optional. "systematic": every n/k-th row from a random start (the default without '
-    'amounts); "mus": monetary-unit, chances proportional to amounts, with a Hits column.',
+    'amounts); "mus": monetary-unit, chances proportional to amounts, with a Hits column; '
+    '"cell": monetary-unit, one random unit in each of k equal cells.',
 )
 @xw.arg(
     "amounts",
     ndim=2,
     err_to_str=True,
-    doc=f"Optional. Each row's money amount for mus, {PER_ROW}: numbers or texts such as "
-    "$1,234.56, at most 2 decimal places.",
+    doc=f"Optional. Each row's money amount for mus or cell, {PER_ROW}: numbers or texts "
+    "such as $1,234.56, at most 2 decimal places, 0 or more.",
+)
+@xw.arg(
+    "top_stratum",
+    err_to_str=True,
+    doc="Optional. For mus or cell: rows of this amount or more are all selected (the top "
+    'stratum, a Top stratum column says yes), k units hit the others; "interval": the '
+    "amounts' total over k.",
 )
 @excel_function
 def AUDITSAMPLE(
-    data: Any, k: Any, seed: Any = None, method: Any = None, amounts: Any = None
+    data: Any,
+    k: Any,
+    seed: Any = None,
+    method: Any = None,
+    amounts: Any = None,
+    top_stratum: Any = None,
 ) -> list[Any]:
     """Selects rows for an audit at a fixed interval from one random start, in the rows' order."""
-    return functions.AUDITSAMPLE(data, k, seed, method, amounts)
+    return functions.AUDITSAMPLE(data, k, seed, method, amounts, top_stratum)
 ''',
     "xlshuffle.excel.scripts": r'''"""Draw and lock as xlwings Lite and xlwings Server scripts (buttons in the task pane).
 
@@ -8232,6 +8678,7 @@ of cells: it is drawn as a column of them and its result is turned back into row
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
 from ..common.a1 import col_letters
 from ..draw.errors import EntryError, OptionError
@@ -8240,7 +8687,7 @@ from ..draw.raffle import canonical_id, exclude, exclusion_digest
 from ..tabledraw.entrants import Entrants
 from ..tabledraw.entries import duplicate_id
 from ..tabledraw.raffle_options import Prize, parse_method
-from ..tabledraw.raffles import DrawOptions, Exclusion, choose
+from ..tabledraw.raffles import Drawn, DrawOptions, Exclusion, choose
 from .arguments import Rows
 
 __all__ = ["ARGUMENTS", "draw"]
@@ -8261,6 +8708,7 @@ def draw(
     where: str = "data",
     at: Callable[[str, int], str] | None = None,
     prizes: Sequence[Prize] | None = None,
+    top_stratum: int | Literal["interval"] | None = None,
 ) -> Rows:
     """The rows drawn from ``rows``, with the fields the command line adds to each.
 
@@ -8289,6 +8737,8 @@ def draw(
     prizes : sequence of Prize, optional
         A prize table (protocol section 9): ``k`` and ``reserves`` are then its totals, and
         each drawn row gets its ``Prize``, ``Place`` and ``Role``.
+    top_stratum : int, "interval" or None
+        A monetary-unit selection's top stratum, as ``--top-stratum`` (cents).
 
     Raises
     ------
@@ -8311,6 +8761,7 @@ def draw(
         strata=given["strata"],
         id=given["id"],
         prizes=None if prizes is None else tuple(prizes),
+        top_stratum=top_stratum,
     )
     if "id" in columns:  # before choose, whose refusal names the command line's options
         _unique_ids(ents, opts, name, f"{noun} of {where}")
@@ -8318,8 +8769,23 @@ def draw(
     if excluded is not None:
         left_out = _exclusion(list(columns["id"]), list(excluded), noun)
     drawn = choose(ents, opts, as_stream(seed), left_out)
+    _no_credits(drawn, name)
     out = [[*items[r], *extra] for r, extra in zip(drawn.rows, drawn.extra, strict=True)]
     return [list(line) for line in zip(*out, strict=True)] if across else out
+
+
+def _no_credits(drawn: Drawn, name: Callable[[str, int], str]) -> None:
+    """Refuse a negative amount: the command line sets such rows aside and lists them, but a
+    worksheet function returns the sample alone, where they would vanish unsaid."""
+    for part in drawn.parts:
+        for row, cents in part.set_aside:
+            if cents < 0:
+                raise OptionError(
+                    f"{name('amount', row)}: the amount is below 0: a monetary-unit sample "
+                    "sets credits aside as their own population, so leave them out of data "
+                    "(=FILTER(...)) and audit them apart, or use xlshuffle sample, which "
+                    "lists them"
+                )
 
 
 def _entrants(
@@ -8390,7 +8856,8 @@ Both are worksheet functions as plain Python, like those of :mod:`xlshuffle.func
 :class:`~xlshuffle.XlshuffleError` that Excel and Calc each show as one line. They draw
 through :func:`xlshuffle.functions.raffle.draw`, the command line's own table logic, so a
 range saved as CSV draws the same rows with the same seed (``xlshuffle sample FILE.csv --no-header
---strata C -k 2``, ``--method systematic``, ``--method mus --amount C``).
+--strata C -k 2``, ``--method systematic``, ``--method mus --amount C``, ``--method cell
+--amount C --top-stratum interval``).
 
 >>> rows = [["N", 1], ["S", 2], ["N", 3], ["N", 4], ["S", 5], ["N", 6]]
 >>> SAMPLEBY(rows, 2, [r[0] for r in rows], "2026 raffle")
@@ -8400,13 +8867,16 @@ range saved as CSV draws the same rows with the same seed (``xlshuffle sample FI
 >>> ledger = [["inv 1", 500], ["inv 2", 20], ["inv 3", 0], ["inv 4", 130], ["inv 5", 350]]
 >>> AUDITSAMPLE(ledger, 4, "audit 2026", "mus", [r[1] for r in ledger])
 [['inv 1', 500, 2], ['inv 4', 130, 1], ['inv 5', 350, 1]]
+>>> AUDITSAMPLE(ledger, 2, "audit 2026", "cell", [r[1] for r in ledger], "interval")
+[['inv 1', 500, 0, 'yes'], ['inv 4', 130, 1, 'no'], ['inv 5', 350, 1, 'no']]
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from ..draw.errors import OptionError
+from ..draw.errors import EntryError, OptionError
+from ..draw.values import parse_amounts
 from . import arguments, raffle
 from .shapes import items
 
@@ -8429,7 +8899,12 @@ def SAMPLEBY(
 
 
 def AUDITSAMPLE(
-    data: Any, k: Any, seed: Any = None, method: Any = None, amounts: Any = None
+    data: Any,
+    k: Any,
+    seed: Any = None,
+    method: Any = None,
+    amounts: Any = None,
+    top_stratum: Any = None,
 ) -> list[Any]:
     """Selects rows for an audit at a fixed interval from one random start, in the rows' order."""
     rows = arguments.rows("data", data, values=True)
@@ -8437,33 +8912,55 @@ def AUDITSAMPLE(
     how = _audit_method(method, amounts is not None)
     count, noun = items(rows)
     columns = {}
-    if how == "mus":
+    if how in ("mus", "cell"):
         columns["amount"] = arguments.per_item("amounts", amounts, count, noun)
-    return raffle.draw(rows, n, arguments.seed(seed), method=how, columns=columns)
+    cutoff = _cutoff(top_stratum, how)
+    return raffle.draw(
+        rows, n, arguments.seed(seed), method=how, columns=columns, top_stratum=cutoff
+    )
+
+
+def _cutoff(value: Any, how: str) -> int | Literal["interval"] | None:
+    """AUDITSAMPLE's top_stratum: empty, "interval", or an amount in cents more than 0."""
+    cell = arguments.one_cell("top_stratum", value)
+    if cell is None or (isinstance(cell, str) and not cell.strip()):
+        return None
+    if how == "systematic":
+        raise OptionError('top_stratum is read by method "mus" or "cell": give amounts')
+    if isinstance(cell, str) and cell.strip().lower() == "interval":
+        return "interval"
+    try:
+        (cents,) = parse_amounts([cell])
+    except EntryError as exc:
+        raise OptionError(f'top_stratum: {exc.reason}, or "interval"') from None
+    if cents < 1:
+        raise OptionError('top_stratum must be an amount more than 0, or "interval"')
+    return cents
 
 
 def _audit_method(value: Any, amounts: bool) -> str:
     """AUDITSAMPLE's method, ``"systematic"`` or ``"mus"``; a combination that would
     leave an argument unread is refused."""
-    text = arguments.option("method", value, "systematic, mus")
+    text = arguments.option("method", value, "systematic, mus, cell")
     if text is None:
         return "mus" if amounts else "systematic"
     how = _METHODS.get("".join(text.lower().replace("-", " ").split()))
     if how is None:
         raise OptionError(
-            f"unknown method {text!r}: use systematic, or mus (monetary-unit sampling) with amounts"
+            f"unknown method {text!r}: use systematic, or mus or cell (monetary-unit "
+            "sampling) with amounts"
         )
-    if how == "mus" and not amounts:
-        raise OptionError('method "mus" needs amounts: a column of money amounts, one per row')
+    if how != "systematic" and not amounts:
+        raise OptionError(f'method "{how}" needs amounts: a column of money amounts, one per row')
     if how == "systematic" and amounts:
         raise OptionError(
-            'amounts are read by method "mus" only: leave amounts empty for a systematic '
-            'selection, or use "mus"'
+            'amounts are read by method "mus" or "cell" only: leave amounts empty for a '
+            'systematic selection, or use "mus"'
         )
     return how
 
 
-_METHODS = {"systematic": "systematic", "mus": "mus", "monetaryunit": "mus"}
+_METHODS = {"systematic": "systematic", "mus": "mus", "monetaryunit": "mus", "cell": "cell"}
 ''',
     "xlshuffle.functions.shapes": r'''"""The shape of a range argument: a single row's cells are its items, else its rows are."""
 
@@ -11560,6 +12057,9 @@ class Entrants:
         (``raffle.csv: cell C7``, ``book.xlsx: Tickets!C7``).
     fail : callable
         Makes the error of a value that cannot be used (the edge's own error type).
+    delimiter : str or None
+        A list's delimiter (``;`` lists write amounts as ``1.234,56``); None for a
+        workbook.
     """
 
     where: str
@@ -11569,6 +12069,7 @@ class Entrants:
     values: Callable[[int], list[object]]
     cell: Callable[[int, int], str]
     fail: Callable[[str], Exception]
+    delimiter: str | None = None
 
     def column(self, given: str, option: str) -> Column:
         """The column ``option`` names by its header text or its letters."""
@@ -11929,7 +12430,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "METHODS",
+    "MONETARY",
     "TICKET_METHODS",
+    "DecimalMode",
     "DrawOptions",
     "Method",
     "Prize",
@@ -11940,15 +12443,23 @@ __all__ = [
 
 #: How the rows are chosen: a raffle, an audit selection, or a ticket draw (each
 #: entrant's own tickets from the seed and its ID, protocol section 18).
-Method = Literal["random", "systematic", "mus", "ticket", "rivest"]
+Method = Literal["random", "systematic", "mus", "cell", "ticket", "rivest"]
 #: The record's name of the method (``random`` is ``weighted`` with tickets).
-RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit", "ticket", "rivest"]
+RecordMethod = Literal[
+    "random", "weighted", "systematic", "monetary-unit", "monetary-unit-cell", "ticket", "rivest"
+]
+#: The monetary-unit selections: one random start (section 12), or one per cell (20).
+MONETARY: frozenset[Method] = frozenset({"mus", "cell"})
+#: How the amounts of a monetary-unit selection write their decimals: ``auto`` decides
+#: from the column in a semicolon list (``decimal_mark``), else a point.
+DecimalMode = Literal["auto", "point", "comma"]
 
 #: ``--method`` -> the record's method name (``random`` becomes ``weighted`` with tickets)
 METHODS: dict[Method, RecordMethod] = {
     "random": "random",
     "systematic": "systematic",
     "mus": "monetary-unit",
+    "cell": "monetary-unit-cell",
     "ticket": "ticket",
     "rivest": "rivest",
 }
@@ -11959,6 +12470,7 @@ _FROM_RECORD: dict[str, Method] = {
     "weighted": "random",
     "systematic": "systematic",
     "monetary-unit": "mus",
+    "monetary-unit-cell": "cell",
     "ticket": "ticket",
     "rivest": "rivest",
 }
@@ -12014,6 +12526,9 @@ class DrawOptions:
     A ticket draw (``method`` ``ticket`` or ``rivest``, section 18) needs ``id``; instead
     of ``k`` it may take a ``rate`` (a decimal text, ``"0.05"``), and its ``weights`` are
     whole tickets at ``weight_scale`` (None: 1).
+    A monetary-unit selection (``mus``, or ``cell``: one random unit per cell, section 20)
+    sets aside the rows of amount 0 or below; ``top_stratum`` (cents, or ``"interval"``)
+    takes whole the rows at or above it; ``decimal`` says how the amounts write decimals.
     """
 
     k: int
@@ -12031,6 +12546,13 @@ class DrawOptions:
     rate: str | None = None
     weight_scale: int | None = None
     prizes: tuple[Prize, ...] | None = None
+    top_stratum: int | Literal["interval"] | None = None
+    decimal: DecimalMode = "auto"
+
+    @property
+    def monetary(self) -> bool:
+        """Whether this is a monetary-unit selection (sections 12 and 19)."""
+        return self.method in MONETARY
 
     @property
     def tickets(self) -> bool:
@@ -12083,7 +12605,7 @@ class DrawOptions:
                 "--prizes are drawn from the whole list: leave out --strata and --rate",
             ),
             (
-                self.method in ("systematic", "mus"),
+                self.method in ("systematic", *MONETARY),
                 f"--prizes are for a raffle, not --method {self.method}",
             ),
         )
@@ -12130,14 +12652,27 @@ class DrawOptions:
         ]
 
     def _conflicts(self) -> list[str]:
-        audit = self.method in ("systematic", "mus")
+        audit = self.method in ("systematic", *MONETARY)
         return [
             text
             for bad, text in (
-                (self.method == "mus" and self.amount is None, "--method mus needs --amount COL"),
                 (
-                    self.amount is not None and self.method != "mus",
-                    "--amount is read by --method mus only: add it, or leave out --amount",
+                    self.monetary and self.amount is None,
+                    f"--method {self.method} needs --amount COL",
+                ),
+                (
+                    self.amount is not None and not self.monetary,
+                    "--amount is read by --method mus or cell only: add one, or leave out --amount",
+                ),
+                (
+                    self.top_stratum is not None and not self.monetary,
+                    "--top-stratum is for a monetary-unit sample: add --method mus (or cell) "
+                    "--amount COL",
+                ),
+                (
+                    self.decimal != "auto" and not self.monetary,
+                    "--decimal-comma and --decimal-point say how --amount writes decimals: "
+                    "add --method mus (or cell) --amount COL",
                 ),
                 (
                     audit and self.weights is not None,
@@ -12166,9 +12701,9 @@ class DrawOptions:
                     "add --strata COL",
                 ),
                 (
-                    self.all_of_small_strata and self.method == "mus",
+                    self.all_of_small_strata and self.monetary,
                     "--all-of-small-strata is for a raffle or --method systematic: "
-                    "--method mus counts cents, not rows",
+                    f"--method {self.method} counts cents, not rows",
                 ),
                 (
                     (self.total is not None or self.counts is not None) and self.strata is None,
@@ -12235,7 +12770,23 @@ class DrawOptions:
             rate=None if spec.get("rate") is None else str(spec["rate"]),
             prizes=_prizes_of(spec.get("prizes")),
             weight_scale=None if spec.get("weight_scale") is None else int(spec["weight_scale"]),
+            top_stratum=_cutoff_of(spec.get("top_stratum")),
+            # a record without it read its amounts with a decimal point, as xlshuffle did
+            decimal="comma"
+            if spec.get("decimal") == "comma"
+            else "point"
+            if _FROM_RECORD[spec["method"]] in MONETARY
+            else "auto",
         )
+
+
+def _cutoff_of(given: Any) -> int | Literal["interval"] | None:
+    """A record's ``top_stratum``: None, ``"interval"`` or a cutoff in cents."""
+    if given is None or given == "interval":
+        return cast(Literal["interval"] | None, given)
+    if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+        raise ValueError(f"top_stratum {given!r} is not a cutoff in cents")
+    return given
 
 
 def _prizes_of(given: Any) -> tuple[Prize, ...] | None:
@@ -12248,8 +12799,10 @@ def _prizes_of(given: Any) -> tuple[Prize, ...] | None:
 
 A raffle draws ``k + reserves`` rows, by tickets or evenly, and splits them into winners
 and reserves (protocol sections 8 and 9); an audit selects rows systematically or by
-monetary unit (section 12), in input order; a ticket draw takes its entrants in increasing
-order of their own tickets (section 18), ``k`` of them or those below a rate.
+monetary unit (section 12, or one unit per cell: section 20), in input order, with the
+rows of amount 0 or below set aside and a top stratum taken whole; a ticket draw takes
+its entrants in increasing order of their own tickets (section 18), ``k`` of them or those
+below a rate.
 """
 
 from __future__ import annotations
@@ -12257,13 +12810,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..draw.audit import AuditSample, monetary_unit_sample, systematic_sample
+from ..draw.audit import (
+    AuditSample,
+    MusPopulation,
+    cell_sample,
+    monetary_unit_sample,
+    mus_population,
+    systematic_sample,
+)
 from ..draw.errors import SeedError, SizeError
 from ..draw.knuth import deal
 from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import WINNER, canonical_id, placings
 from ..draw.tickets import draw_tickets
-from ..draw.values import parse_amounts, parse_weights, whole_tickets
+from ..draw.values import DecimalMark, parse_amounts, parse_weights, whole_tickets
 from ..draw.weighted import weighted_sample
 
 if TYPE_CHECKING:
@@ -12285,6 +12845,13 @@ class Part:
     roles: list[tuple[str, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     audit: AuditSample | None = None
+    #: a monetary-unit selection's split of the rows (section 20), with the amounts of
+    #: the rows set aside and of the top stratum, in cents; and each drawn row's place in
+    #: the top stratum
+    split: MusPopulation | None = None
+    set_aside: list[tuple[int, int]] = field(default_factory=list)
+    top_amount: int = 0
+    top: list[bool] = field(default_factory=list)
     #: a ticket draw's tickets, one per drawn row, and how many tickets each one held
     tickets: list[str] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
@@ -12303,10 +12870,22 @@ class Part:
             "drawn": len(self.rows),
         }
         if self.audit is not None:
+            out["population"] = self.audit.population
+            if self.audit.method == "cell":
+                out["cells"] = self.audit.k
+            else:
+                out["start"] = self.audit.start
+            out["interval"] = str(self.audit.interval)
+        if self.set_aside:
             out |= {
-                "population": self.audit.population,
-                "start": self.audit.start,
-                "interval": str(self.audit.interval),
+                "set_aside": [row for row, _ in self.set_aside],
+                "set_aside_amount": sum(cents for _, cents in self.set_aside),
+            }
+        if self.split is not None and self.split.cutoff is not None:
+            out |= {
+                "cutoff": str(self.split.cutoff),
+                "top": [r for r, top in zip(self.rows, self.top, strict=True) if top],
+                "top_amount": self.top_amount,
             }
         return out
 
@@ -12342,16 +12921,15 @@ def draw_part(
             whole = opts.all_of_small_strata and k > len(rows)  # a selection of all n rows
             n = len(rows) if whole else k
             return _audit(label, rows, k, systematic_sample(len(rows), n, seed=source))
-        if opts.method == "mus":
-            cents = ents.read(cols["amount"], rows, parse_amounts)
-            return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
+        if opts.monetary:
+            return _monetary(ents, opts, cols["amount"], (label, rows, k), source)
         if opts.tickets:
             return _ticketed(ents, opts, cols, (label, rows, k), stream.seed, members)
         return _raffle(ents, opts, cols, (label, rows, k), source, members)
     except SizeError as exc:
         if label is None:
             raise SizeError(f"{ents.where}: {exc}") from None
-        small = "" if opts.method == "mus" or opts.all_of_small_strata else TAKE_ALL_HINT
+        small = "" if opts.monetary or opts.all_of_small_strata else TAKE_ALL_HINT
         raise SizeError(f"{ents.where}: stratum {label_text(label)!r}: {exc}{small}") from None
 
 
@@ -12482,6 +13060,37 @@ def _entry_tickets(
     return [sum(next(weights) for _ in members[r]) for r in rows]
 
 
+def _monetary(
+    ents: Entrants,
+    opts: DrawOptions,
+    column: Column,
+    part: tuple[object, list[int], int],
+    source: DrawStream,
+) -> Part:
+    """A monetary-unit selection of one stratum's rows (sections 12 and 19): the rows of
+    amount 0 or below set aside, the top stratum taken whole, units hit in the others."""
+    label, rows, k = part
+    mark: DecimalMark = "comma" if opts.decimal == "comma" else "point"
+    cents = ents.read(column, rows, lambda v: parse_amounts(v, signed=True, decimal=mark))
+    split = mus_population(cents, k, cutoff=opts.top_stratum)
+    pick = cell_sample if opts.method == "cell" else monetary_unit_sample
+    sample = pick([cents[i] for i in split.sampled], k, seed=source)
+    hits = {split.sampled[s.item]: s.hits for s in sample.selected}
+    chosen = sorted([*hits, *split.top])
+    return Part(
+        label,
+        len(rows),
+        [rows[i] for i in chosen],
+        k,
+        hits=[hits.get(i, 0) for i in chosen],
+        audit=sample,
+        split=split,
+        set_aside=[(rows[i], cents[i]) for i in split.set_aside],
+        top_amount=sum(cents[i] for i in split.top),
+        top=[i not in hits for i in chosen],
+    )
+
+
 def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:
     return Part(
         label,
@@ -12509,6 +13118,7 @@ input order (section 10); strata come in order of first appearance, each drawn f
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence, Sized
 from dataclasses import dataclass, field
 from typing import Any
@@ -12518,14 +13128,16 @@ from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import RESERVE, WINNER, canonical_id
 from ..draw.seed import Seed
 from ..draw.strata import proportional_allocation
+from ..draw.values import decimal_mark
 from .entrants import Column, Entrants
 from .entries import check_unique_ids, entries_by_id
 from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
-from .raffle_options import DrawOptions, Prize
+from .raffle_options import DecimalMode, DrawOptions, Prize
 from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
 
 __all__ = [
     "TICKET_LABEL",
+    "TOP_LABEL",
     "DrawOptions",
     "Drawn",
     "Exclusion",
@@ -12565,6 +13177,8 @@ def choose(
     """Draw the rows ``opts`` asks for from ``ents`` (``excluded`` rows left out)."""
     opts.check()
     cols = opts.columns(ents)
+    if opts.monetary and opts.decimal == "auto":
+        opts = dataclasses.replace(opts, decimal=_decimal_of(ents, cols["amount"]))
     if "id" in cols and not opts.one_entry_per_id:
         check_unique_ids(ents, cols["id"])
     out = set(excluded.rows) if excluded else set()
@@ -12587,6 +13201,14 @@ def choose(
     extra_labels, extra = added_fields(opts, parts)
     notes = [] if excluded is None else excluded.notes()
     return Drawn(rows, extra_labels, extra, spec, parts, notes)
+
+
+def _decimal_of(ents: Entrants, column: Column) -> DecimalMode:
+    """How a list's amounts write decimals: decided by the column's cells in a list with a
+    semicolon delimiter (where ``1.234,56`` is the custom), a point anywhere else."""
+    if ents.delimiter != ";":
+        return "point"
+    return ents.read(column, list(range(ents.n)), lambda v: [decimal_mark(v)])[0]
 
 
 def _one_stratum_each(
@@ -12623,6 +13245,8 @@ def draw_spec(
 
     flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
     given = {key: getattr(opts, key) for key in _GIVEN if getattr(opts, key) is not None}
+    if opts.monetary and opts.decimal == "comma":  # a point, as before, is not recorded
+        given["decimal"] = "comma"
     if opts.prizes is not None:
         given["prizes"] = [
             {"prize": p.name, "count": p.count, "reserves": p.reserves} for p in opts.prizes
@@ -12647,11 +13271,14 @@ def draw_spec(
 #: The draw's rules that are recorded only when asked for: the records of draws without
 #: them stay as they were.
 _FLAGS = ("one_entry_per_id", "all_of_small_strata")
+#: The field a monetary-unit selection with a top stratum adds to each row: ``yes`` for a
+#: row taken whole (examined 100%), ``no`` for one hit by a unit.
+TOP_LABEL = "Top stratum"
 #: The field a ticket draw adds to each drawn row: its ticket (not "Ticket", which raffle
 #: lists often use for their own ticket numbers).
 TICKET_LABEL = "Draw ticket"
 #: The ticket draw's options, recorded only when given (section 18).
-_GIVEN = ("rate", "weight_scale")
+_GIVEN = ("rate", "weight_scale", "top_stratum")
 
 
 def shares(
@@ -12771,9 +13398,8 @@ def added_fields(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[
     and a ticket draw's ticket."""
     if opts.prizes is not None:
         return _prize_extra(opts, parts)
-    labels = (["Role", "Rank"] if opts.reserves else []) + (
-        ["Hits"] if opts.method == "mus" else []
-    )
+    labels = (["Role", "Rank"] if opts.reserves else []) + (["Hits"] if opts.monetary else [])
+    labels += [TOP_LABEL] if opts.top_stratum is not None else []
     labels += [TICKET_LABEL] if opts.tickets else []
     extra: list[list[object]] = []
     for p in parts:
@@ -12781,8 +13407,10 @@ def added_fields(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[
             row: list[object] = []
             if opts.reserves:
                 row += [p.roles[n][0], p.roles[n][1]]
-            if opts.method == "mus":
+            if opts.monetary:
                 row.append(p.hits[n])
+            if opts.top_stratum is not None:
+                row.append("yes" if p.top[n] else "no")
             if opts.tickets:
                 row.append(p.tickets[n])
             extra.append(row)
@@ -12815,12 +13443,26 @@ def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
             f"record: target.draw cannot be read ({exc}): the record was edited"
         ) from None
     try:
-        return choose(ents, opts, Seed.given(seed).stream(), excluded)
+        drawn = choose(ents, opts, Seed.given(seed).stream(), excluded)
     except SizeError as exc:  # the counts it states cannot be drawn from these rows
         raise ents.fail(
             "record: target.draw cannot be drawn again from these rows "
             f"({str(exc).removesuffix(TAKE_ALL_HINT)}): the record was edited"
         ) from None
+    _as_recorded_before(drawn.spec, spec)
+    return drawn
+
+
+def _as_recorded_before(drawn: dict[str, Any], recorded: dict[str, Any]) -> None:
+    """Records written before amounts of 0 were reported as set aside do not list them:
+    such a row was in the population, held no cent and was never hit, so the draw was the
+    same; drop the report of zeros alone from a part the record gives without one."""
+    given = recorded.get("parts")
+    if not isinstance(given, list) or len(given) != len(drawn["parts"]):
+        return
+    for part, old in zip(drawn["parts"], given, strict=True):
+        if isinstance(old, dict) and "set_aside" not in old and part.get("set_aside_amount") == 0:
+            del part["set_aside"], part["set_aside_amount"]
 ''',
     "xlshuffle.tabledraw.rounds": r'''"""Rounds, the rule: where every drawn entrant of a draw stands after its rounds, and the
 place of a winner who does not answer given to the next reserve of its prize.

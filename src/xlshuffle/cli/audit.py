@@ -20,8 +20,12 @@ from typing import Any
 from ..draw.auditeval import MusEvaluation, attribute_upper_limit, mus_upper_limit
 from ..draw.auditplan import MODELS, SamplePlan, attribute_sample_size, model_of, mus_sample_size
 from ..draw.errors import EntryError, ListError, OptionError
+from ..draw.values import DecimalMark, decimal_mark, parse_amounts
 from ..filedraw.inputs import table_reader
+from ..lists.api import is_list
 from ..lists.orders import read_values
+from ..lists.table import sniff_delimiter
+from ..tabledraw.raffles import TOP_LABEL
 
 __all__ = ["register"]
 
@@ -107,10 +111,38 @@ def register(sub: Any) -> None:
         metavar="COL",
         help="each item's hits (default: the column Hits when there is one, else 1 each)",
     )
-    p.add_argument("--book-value", required=True, metavar="B", help="the population's amount")
+    p.add_argument(
+        "--top",
+        metavar="COL",
+        help="which items are the top stratum, examined 100%%: yes or no (default: the "
+        "column Top stratum when there is one); their misstatement is added as known",
+    )
+    p.add_argument(
+        "--book-value",
+        required=True,
+        metavar="B",
+        help="the population's amount (its positive amounts, the top stratum included)",
+    )
     _confidence(p)
     p.add_argument("--tolerable", metavar="T", help="tolerable misstatement, for a conclusion")
     _model(p, "poisson", ("poisson", "binomial"), "the factors of the bound")
+    mark = p.add_mutually_exclusive_group()
+    for name in ("comma", "point"):
+        mark.add_argument(
+            f"--decimal-{name}",
+            action="store_const",
+            const=name,
+            dest="decimal",
+            help=f"the amounts' texts write decimals with a {name} (default: a comma in a "
+            "semicolon list whose amounts have one, as sample reads them; else a point)",
+        )
+    p.add_argument(
+        "--bound",
+        choices=["stringer", "cell"],
+        default="stringer",
+        help="stringer (default) or cell: the cell evaluation (Leslie, Teitlebaum and "
+        "Anderson), for a sample drawn with --method cell",
+    )
     _json(p)
     p.set_defaults(func=_evaluate_mus)
 
@@ -171,9 +203,9 @@ def _plan_attribute(args: argparse.Namespace) -> int:
 def _plan_mus(args: argparse.Namespace) -> int:
     plan = mus_sample_size(
         confidence=args.confidence,
-        book_value=args.book_value,
-        tolerable=args.tolerable,
-        expected=args.expected,
+        book_value=_amount(args.book_value),
+        tolerable=_amount(args.tolerable),
+        expected=_amount(args.expected),
         model=args.model,
     )
     if args.json:
@@ -231,15 +263,19 @@ def _evaluate_mus(args: argparse.Namespace) -> int:
     book = _column(args.sample, args.book, "--book")
     audited = _column(args.sample, args.audited, "--audited")
     hits = _hits(args.sample, args.hits)
+    top = _top(args.sample, args.top)
     try:
         e = mus_upper_limit(
             book,
             audited,
-            book_value=args.book_value,
+            book_value=_amount(args.book_value),
             confidence=args.confidence,
             hits=hits,
             model=args.model,
-            tolerable=args.tolerable,
+            tolerable=None if args.tolerable is None else _amount(args.tolerable),
+            bound=args.bound,
+            top=top,
+            decimal=args.decimal or _mark(args.sample, book, audited),
         )
     except EntryError as exc:  # a cell of the file: the file's fault, named by its row
         raise ListError(f"{args.sample}: data row {exc.index + 1}: {exc.reason}") from None
@@ -251,14 +287,23 @@ def _evaluate_mus(args: argparse.Namespace) -> int:
 
 def _print_mus(path: str, e: MusEvaluation) -> None:
     over, under = e.overstatements, e.understatements
+    bound = "" if e.bound == "stringer" else ", cell bound"
     print(
         f"{path}: {e.sample_size} hits, {over} overstated, {under} understated "
-        f"({e.model} factors, confidence {_pct(e.confidence)}, book value "
+        f"({e.model} factors{bound}, confidence {_pct(e.confidence)}, book value "
         f"{_money(e.book_value)}, interval {_money(e.interval)})"
     )
+    if e.top_items:
+        print(
+            f"  top stratum: {e.top_items} item{'s' if e.top_items != 1 else ''}, book "
+            f"{_money(e.top_book)}, examined 100%: known misstatement {_money(e.known)} "
+            f"(the book value above is the sampled population's, "
+            f"{_money(e.book_value + e.top_book)} less the top stratum)"
+        )
     rows = [
         ("basic precision", _money(e.basic_precision)),
         ("projected misstatement", _money(e.projected)),
+        *([("known misstatement", _money(e.known_over))] if e.top_items else []),
         ("precision gap widening", _money(e.precision_gap_widening)),
         ("upper misstatement limit", _money_up(e.upper_limit)),
     ]
@@ -292,6 +337,54 @@ def _hits(path: str, column: str | None) -> list[str] | None:
         return _column(path, "Hits", "--hits")
     except OptionError:
         return None
+
+
+def _amount(text: str) -> str:
+    """An amount option as the core reads it: ``41.047,15`` (a decimal comma, which only
+    that form can have) becomes ``41047.15``; anything else is left as given."""
+    try:
+        if decimal_mark([text]) != "comma":
+            return text
+        (value,) = parse_amounts([text], places=6, decimal="comma")
+    except EntryError:
+        return text  # read, and refused if it must be, as before
+    return str(Decimal(value) / 10**6)
+
+
+def _mark(path: str, book: list[str], audited: list[str]) -> DecimalMark:
+    """How a sample file writes decimals, as ``sample`` decides it: a semicolon list by its
+    amounts' cells, anything else with a point."""
+    if not is_list(path):
+        return "point"
+    with open(path, "rb") as fh:
+        if sniff_delimiter(path, fh.readline()) != ";":
+            return "point"
+    try:
+        return decimal_mark([*book, *audited])
+    except EntryError as exc:
+        column, row = (
+            ("--book", exc.index) if exc.index < len(book) else ("--audited", exc.index - len(book))
+        )
+        raise ListError(f"{path}: data row {row + 1} ({column}): {exc.reason}") from None
+
+
+def _top(path: str, column: str | None) -> list[bool] | None:
+    """``--top``, or the column Top stratum that ``sample --top-stratum`` writes: yes/no."""
+    try:
+        values = _column(path, column or TOP_LABEL, "--top")
+    except OptionError:
+        if column is not None:
+            raise
+        return None
+    out = []
+    for i, v in enumerate(values):
+        text = v.strip().lower()
+        if text not in ("yes", "no", ""):
+            raise ListError(
+                f"{path}: data row {i + 1}: top stratum {v!r}: write yes (examined 100%) or no"
+            )
+        out.append(text == "yes")
+    return out
 
 
 # --------------------------------------------------------------------------- printing

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from typing import Any
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Literal
 
-from ..draw.errors import OptionError
+from ..draw.errors import EntryError, OptionError
+from ..draw.values import decimal_mark, parse_amounts
 from ..filedraw.sidefiles import read_counts, read_excluded, read_prizes
 from ..tabledraw.raffle_options import METHODS, DrawOptions, parse_method
 
@@ -101,9 +104,11 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         help="random (default: a raffle, by --weights if given); systematic (every n/k-th "
         "row from a random start); mus (monetary-unit sampling of --amount: -k cents hit "
         "at a fixed interval, each row selected with chance proportional to its amount, "
-        "rows of at least the interval always); ticket (each entrant's own ticket from the "
-        "seed and its --id, lowest first: entrants added later never change the others' "
-        "order; adds the column Draw ticket); rivest (the order of Rivest's consistent_sampler)",
+        "rows of at least the interval always); cell (monetary-unit sampling by cells: one "
+        "random cent in each of -k equal cells, as ACL's and IDEA's cell method); ticket "
+        "(each entrant's own ticket from the seed and its --id, lowest first: entrants "
+        "added later never change the others' order; adds the column Draw ticket); rivest "
+        "(the order of Rivest's consistent_sampler)",
     )
     g.add_argument(
         "--rate",
@@ -139,7 +144,32 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--amount",
         metavar="COL",
-        help="the money column of --method mus (numbers or texts such as $1,234.56)",
+        help="the money column of --method mus or cell (numbers or texts such as $1,234.56). "
+        "Rows of amount 0 or below are set aside as their own population: counted, "
+        "totalled and listed, never hit",
+    )
+    g.add_argument(
+        "--top-stratum",
+        metavar="AMOUNT",
+        help="with --method mus or cell: take whole every row whose amount is AMOUNT or more "
+        "(the top stratum, examined 100%%: column 'Top stratum' yes), and hit -k cents in "
+        "the others; 'interval' is the interval of all the positive amounts over -k",
+    )
+    mark = g.add_mutually_exclusive_group()
+    mark.add_argument(
+        "--decimal-comma",
+        action="store_const",
+        const="comma",
+        dest="decimal",
+        help="--amount's texts write decimals with a comma: 1.234,56 (the default in a "
+        "semicolon list whose amounts have a decimal comma)",
+    )
+    mark.add_argument(
+        "--decimal-point",
+        action="store_const",
+        const="point",
+        dest="decimal",
+        help="--amount's texts write decimals with a point: 1,234.56 (the default elsewhere)",
     )
 
 
@@ -149,7 +179,9 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
     from . import UsageError
 
     shared = (args.total, args.strata_counts)
+    given: tuple[object, ...]
     given = (args.weights, args.exclude, args.id, args.strata, args.amount, *shared, args.prizes)
+    given += (args.top_stratum, args.decimal)
     prizes = None if args.prizes is None else read_prizes(args.prizes)
     if prizes is not None:
         if args.k is not None or args.reserves:
@@ -192,6 +224,8 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
         rate=None if args.rate is None else args.rate.strip(),
         prizes=prizes,
         weight_scale=args.weight_scale,
+        top_stratum=_cutoff(args.top_stratum),
+        decimal=args.decimal or "auto",
     )
     try:
         options.check()
@@ -202,6 +236,21 @@ def draw_options(args: argparse.Namespace) -> DrawOptions | None:
     if args.exclude is None:
         return options
     return dataclasses.replace(options, excluded=read_excluded(args.exclude, args.id))
+
+
+def _cutoff(text: str | None) -> int | Literal["interval"] | None:
+    """``--top-stratum``: ``interval``, or an amount in cents (UsageError if neither)."""
+    from . import UsageError
+
+    if text is None or text.strip().lower() == "interval":
+        return None if text is None else "interval"
+    try:
+        (cents,) = parse_amounts([text], decimal=decimal_mark([text]))
+    except EntryError as exc:
+        raise UsageError(f"--top-stratum {text}: {exc.reason}") from None
+    if cents < 1:
+        raise UsageError(f"--top-stratum {text}: give an amount more than 0, or 'interval'")
+    return cents
 
 
 def draw_lines(rec: dict[str, Any]) -> list[str]:
@@ -222,8 +271,46 @@ def draw_lines(rec: dict[str, Any]) -> list[str]:
         audit = ""
         if "start" in part:
             audit = f", start {part['start']} of {part['population']}, interval {part['interval']}"
+        elif "cells" in part:
+            audit = f", {part['cells']} cells of {_money(part['interval'])}"
         lines.append(f"  {name}: {part['drawn']} of {part['size']} drawn ({spec['method']}{audit})")
+        if spec["method"] in ("monetary-unit", "monetary-unit-cell"):
+            lines += _monetary_lines(part, "population" in part)
     return lines
+
+
+def _monetary_lines(part: dict[str, Any], monetary: bool) -> list[str]:
+    """A monetary-unit part's top stratum, the population its units hit, and the rows set
+    aside (amounts 0 or below), each named: none of them is left out in silence."""
+    lines = []
+    if "top" in part:
+        book = part["population"] + part["top_amount"]
+        lines.append(
+            f"    book value {_money(book)} (the positive amounts): top stratum "
+            f"{_money(part['top_amount'])}, sampled {_money(part['population'])}"
+        )
+        lines.append(
+            f"    top stratum: {_count(len(part['top']), 'row')} of {_money(part['cutoff'])} "
+            "or more, taken whole (examined 100%)"
+        )
+    elif monetary:
+        lines.append(f"    book value {_money(part['population'])} (the positive amounts)")
+    if "set_aside" in part:
+        rows = part["set_aside"]
+        shown = ", ".join(str(r + 1) for r in rows[:10]) + (", ..." if len(rows) > 10 else "")
+        lines.append(
+            f"    set aside: {_count(len(rows), 'row')} of amount 0 or below, "
+            f"{_money(part['set_aside_amount'])} in all (data rows {shown}; the record lists "
+            "them): no unit can hit them, so audit them as their own population"
+        )
+    return lines
+
+
+def _money(cents: int | str) -> str:
+    """Cents (an integer, or a fraction's text) as an amount: ``1234567`` -> ``12,345.67``."""
+    value = Fraction(cents) / 100
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return f"{exact.quantize(Decimal('0.01')):,}"
 
 
 def _count(n: int, what: str) -> str:

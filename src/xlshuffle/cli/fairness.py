@@ -4,7 +4,8 @@ Registered by :mod:`xlshuffle.cli` through ``register(subparsers)``. The lab its
 pure standard library; ``--plot`` needs matplotlib (``pip install 'xlshuffle[plot]'``),
 imported only when it is asked for. ``--draws`` runs the weighted draws' exact comparison
 (:mod:`xlshuffle.lab.raffles`) instead of the shuffles; ``--designs`` the exact checks of
-the research and classroom designs (:mod:`xlshuffle.lab.designs`).
+the research and classroom designs (:mod:`xlshuffle.lab.designs`); ``--battery`` the
+stream under NIST SP 800-22 and dieharder (:mod:`xlshuffle.cli.battery`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..draw.errors import OptionError, SizeError
 from ..lab.classic import ALGORITHMS
 from ..lab.fairness import ALPHA, lab_steps, resolve_algorithms, run_lab
 from ..lab.raffles import METHODS, draws_report
+from .battery import add_battery_options, run_battery
 
 __all__ = ["register"]
 
@@ -105,10 +107,13 @@ def register(subparsers: Any) -> None:
         help="check exactly the per-person and counterbalanced orders, block allocation lists "
         "and balanced teams instead (--json for JSON; no other option applies)",
     )
+    add_battery_options(p, _whole)
     p.set_defaults(func=_cmd_fairness)
 
 
 def _cmd_fairness(args: argparse.Namespace) -> int:
+    if args.battery or args.dieharder is not None:
+        return run_battery(args)
     if args.designs:
         return _cmd_designs(args)
     if args.draws:

@@ -364,6 +364,9 @@ def _options_argv(options: Options, request: DrawRequest) -> list[str]:
     out += ["--one-entry-per-id"] if d.one_entry_per_id else []
     out += _flag("--rate", d.rate) + _flag("--weight-scale", d.weight_scale)
     out += _flag("--prizes", side.get("--prizes"))
+    top = d.top_stratum
+    out += _flag("--top-stratum", f"{top // 100}.{top % 100:02d}" if isinstance(top, int) else top)
+    out += [] if d.decimal == "auto" else [f"--decimal-{d.decimal}"]
     return out + (["--all-of-small-strata"] if d.all_of_small_strata else [])
 
 
@@ -404,7 +407,7 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
             side = request.side_file("--exclude")
             out["exclude"] = None if value is None else (side.name if side else "")
             continue
-        if f.name in _RULES and value in (None, False):
+        if f.name in _RULES and value in (None, False, "auto"):
             continue  # rules and options added to the draw later: absent unless asked
             # for, so that the canonical request of a draw without them is what it was
         if f.name == "counts" and value is not None:
@@ -419,7 +422,15 @@ def _plain_draw(options: DrawOptions, request: DrawRequest) -> dict[str, Any]:
 
 #: DrawOptions' rules (flags) and later options that a canonical request holds only when
 #: they are given.
-_RULES = ("one_entry_per_id", "all_of_small_strata", "rate", "weight_scale", "prizes")
+_RULES = (
+    "one_entry_per_id",
+    "all_of_small_strata",
+    "rate",
+    "weight_scale",
+    "prizes",
+    "top_stratum",
+    "decimal",
+)
 
 
 def _draw_options(data: dict[str, Any], excluded: tuple[str, ...] | None) -> DrawOptions:

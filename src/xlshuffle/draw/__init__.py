@@ -51,7 +51,15 @@ Examples
 """
 
 from .allocate import AllocationRow, allocation_list
-from .audit import AuditSample, Selection, monetary_unit_sample, systematic_sample
+from .audit import (
+    AuditSample,
+    MusPopulation,
+    Selection,
+    cell_sample,
+    monetary_unit_sample,
+    mus_population,
+    systematic_sample,
+)
 from .auditeval import AttributeEvaluation, MusEvaluation, attribute_upper_limit, mus_upper_limit
 from .auditplan import SamplePlan, attribute_sample_size, mus_sample_size
 from .cards import RANKS, SUITS, deal_hands, standard_deck
@@ -85,7 +93,7 @@ from .tails import poisson_factor
 from .teams import balanced_groups
 from .text import TEXT_UNITS, graphemes, shuffle_text
 from .tickets import population_digest, ticket, ticket_order
-from .values import parse_amounts, parse_weights
+from .values import decimal_mark, parse_amounts, parse_weights
 from .weighted import reduce_weights, weighted_sample
 
 __all__ = [
@@ -101,6 +109,7 @@ __all__ = [
     "EntryError",
     "ListError",
     "MusEvaluation",
+    "MusPopulation",
     "OptionError",
     "Placing",
     "SamplePlan",
@@ -121,14 +130,17 @@ __all__ = [
     "balanced_groups",
     "balanced_orders",
     "canonical_id",
+    "cell_sample",
     "deal",
     "deal_hands",
+    "decimal_mark",
     "excel_serial",
     "exclude",
     "exclusion_digest",
     "graphemes",
     "groups",
     "monetary_unit_sample",
+    "mus_population",
     "mus_sample_size",
     "mus_upper_limit",
     "new_seed",

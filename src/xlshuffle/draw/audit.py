@@ -1,4 +1,4 @@
-"""Audit selections: systematic and monetary-unit sampling (protocol section 12).
+"""Audit selections: systematic and monetary-unit sampling (protocol sections 12 and 19).
 
 Both take one random start, ``s = randbelow(N)``, and then hit ``(s + j*N) // k`` for
 ``j = 0 .. k-1``: a start in ``[0, N/k)`` and the interval ``N/k``, in exact integers. For
@@ -6,11 +6,16 @@ a *systematic* selection ``N`` is the number of items and each hit is an item; f
 *monetary-unit* selection ``N`` is the total in cents and each hit is a cent, which
 selects the item whose amount holds it. An auditor re-performs a selection from the
 seed, the method, ``N``, ``k`` and the start, all of which :class:`AuditSample` keeps.
+
+A *cell* selection (section 20, ACL's and IDEA's "cell" method) draws one start per
+cell instead: ``s_j = randbelow(N)`` for each ``j`` in turn, and hits ``(s_j + j*N) // k``,
+one random unit in each interval. :func:`mus_population` splits a ledger before either:
+the amounts 0 or below set aside, a top stratum taken whole, the rest sampled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, NamedTuple
@@ -20,12 +25,22 @@ from .knuth import check_count
 from .protocol import resolve_source
 from .weighted import check_weights
 
-__all__ = ["AuditMethod", "AuditSample", "Selection", "monetary_unit_sample", "systematic_sample"]
+__all__ = [
+    "AuditMethod",
+    "AuditSample",
+    "MusPopulation",
+    "Selection",
+    "cell_sample",
+    "monetary_unit_sample",
+    "mus_population",
+    "systematic_sample",
+]
 
 _TWO64 = 1 << 64
 
-#: The audit selections: every n/k-th item, or k monetary units.
-AuditMethod = Literal["systematic", "monetary-unit"]
+#: The audit selections: every n/k-th item, k monetary units from one start, or one
+#: random monetary unit in each of k cells.
+AuditMethod = Literal["systematic", "monetary-unit", "cell"]
 
 
 class Selection(NamedTuple):
@@ -50,11 +65,14 @@ class AuditSample:
     k : int
         The number of hits.
     start : int or None
-        ``s = randbelow(N)``; the first hit is ``s // k``. ``None`` when ``k`` is 0.
+        ``s = randbelow(N)``; the first hit is ``s // k``. ``None`` when ``k`` is 0, and
+        for a cell selection (its starts are ``starts``).
     units : tuple of int
         The hits ``(s + j*N) // k`` (items, or cents counted from 0), ascending.
     selected : tuple of Selection
         The selected items, in input order.
+    starts : tuple of int
+        A cell selection's starts ``s_0 .. s_(k-1)``, one per cell (empty otherwise).
     """
 
     method: AuditMethod
@@ -63,6 +81,7 @@ class AuditSample:
     start: int | None
     units: tuple[int, ...]
     selected: tuple[Selection, ...]
+    starts: tuple[int, ...] = ()
 
     @property
     def interval(self) -> Fraction:
@@ -163,6 +182,13 @@ def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = No
     >>> [(s.item, s.hits, s.certain) for s in sample.selected]
     [(0, 2, True), (3, 1, False), (4, 1, True)]
     """
+    k, cents, total = _cents(amounts, k)
+    start, units = _hits(total, k, seed)
+    selected = _holders(cents, units, lambda i, c: cents[i] * k >= total)
+    return AuditSample("monetary-unit", total, k, start, tuple(units), tuple(selected))
+
+
+def _cents(amounts: Iterable[object], k: int) -> tuple[int, list[int], int]:
     k = check_count("k", k)
     cents = check_weights(amounts, "an amount")
     total = sum(cents)
@@ -170,7 +196,14 @@ def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = No
         raise SizeError(f"cannot hit {k} cents of a total of {total}: k must be at most the total")
     if total > _TWO64:
         raise SizeError(f"the amounts add up to {total} cents, more than 2**64: split the audit")
-    start, units = _hits(total, k, seed)
+    return k, cents, total
+
+
+def _holders(
+    cents: list[int], units: list[int], certain: Callable[[int, int], bool]
+) -> list[Selection]:
+    """The items holding ``units`` (ascending), each once with its hits; ``certain(i, c)``
+    says whether item ``i``, whose cents start at ``c``, is selected whatever the draw."""
     selected: list[Selection] = []
     item, end = -1, 0  # end: the first cent after item `item`
     for unit in units:  # ascending, so one walk over the amounts finds every holder
@@ -180,5 +213,118 @@ def monetary_unit_sample(amounts: Iterable[object], k: int, *, seed: object = No
         while unit >= end:
             item += 1
             end += cents[item]
-        selected.append(Selection(item, 1, cents[item] * k >= total))
-    return AuditSample("monetary-unit", total, k, start, tuple(units), tuple(selected))
+        selected.append(Selection(item, 1, certain(item, end - cents[item])))
+    return selected
+
+
+def cell_sample(amounts: Iterable[object], k: int, *, seed: object = None) -> AuditSample:
+    """Select items by monetary unit, one random unit in each of ``k`` equal cells.
+
+    The amounts, in whole cents, are laid end to end as in :func:`monetary_unit_sample`,
+    and the total ``T`` is cut into ``k`` cells of ``T/k`` cents. For each cell ``j`` in
+    turn a start ``s_j = randbelow(T)`` is drawn and the cent ``(s_j + j*T) // k`` is hit:
+    one cent chosen at random inside cell ``j`` (protocol section 20; ACL's and IDEA's
+    *cell* method). Each cent is hit ``k/T`` times on average, as in a fixed-interval
+    selection, but the hits are independent from cell to cell, so no pattern in the
+    ledger can line up with the interval.
+
+    An item is certain to be selected only if its cents hold a whole cell (``a_i >=
+    2*T/k`` is enough); an item of at least the interval that straddles two cells may
+    be missed. Take such items whole with a top stratum (:func:`mus_population`).
+
+    Parameters
+    ----------
+    amounts : iterable of int
+        Amounts in cents, ``>= 0``.
+    k : int
+        How many cells (hits), ``0 <= k <= T``; an item may be hit in several cells.
+    seed : str, int, float, date, DrawStream or None, optional
+        Seed of the draw protocol (see :func:`~xlshuffle.draw.knuth.shuffle`).
+
+    Returns
+    -------
+    AuditSample
+        With ``method="cell"``, ``start`` None and the cells' ``starts``.
+
+    Examples
+    --------
+    >>> sample = cell_sample([500_00, 20_00, 0, 130_00, 350_00], 4, seed="audit 2026")
+    >>> sample.starts
+    (11601, 21955, 41257, 89272)
+    >>> [(s.item, s.hits, s.certain) for s in sample.selected]
+    [(0, 2, True), (3, 1, False), (4, 1, True)]
+    """
+    k, cents, total = _cents(amounts, k)
+    source = resolve_source(seed) if k else None
+    starts = [source.randbelow(total) for _ in range(k)] if source else []
+    units = [(s + j * total) // k for j, s in enumerate(starts)]
+
+    def certain(i: int, c: int) -> bool:  # the item's cents hold a whole cell
+        first = -(-k * c // total)  # the first cell starting at or after the item's start
+        return (first + 1) * total <= k * (c + cents[i])
+
+    selected = _holders(cents, units, certain)
+    return AuditSample("cell", total, k, None, tuple(units), tuple(selected), tuple(starts))
+
+
+@dataclass(frozen=True)
+class MusPopulation:
+    """A ledger split for a monetary-unit sample (protocol section 20).
+
+    Attributes
+    ----------
+    set_aside : tuple of int
+        The items of amount 0 or below, in input order: no unit can select them, so they
+        are their own population (credits to test for understatement, zeros to check).
+    top : tuple of int
+        The top stratum: items at or above the cutoff, each taken whole (examined 100%).
+    sampled : tuple of int
+        The other items, which the units are drawn from.
+    cutoff : Fraction or None
+        The top stratum's cutoff in cents (None without one).
+    """
+
+    set_aside: tuple[int, ...]
+    top: tuple[int, ...]
+    sampled: tuple[int, ...]
+    cutoff: Fraction | None = None
+
+
+def mus_population(
+    amounts: Sequence[int], k: int, *, cutoff: int | Literal["interval"] | None = None
+) -> MusPopulation:
+    """Split signed amounts in cents into those set aside, a top stratum and the sample's
+    population (protocol section 20).
+
+    Parameters
+    ----------
+    amounts : sequence of int
+        Every item's amount in cents, negative allowed.
+    k : int
+        The hits to draw from the sampled items (for ``cutoff="interval"``).
+    cutoff : int, "interval" or None
+        Items of at least ``cutoff`` cents form the top stratum; ``"interval"`` is the
+        interval ``T/k`` of the positive amounts' total ``T`` (ACL's default cutoff);
+        None: no top stratum.
+
+    Examples
+    --------
+    >>> mus_population([500_00, -20_00, 0, 130_00, 350_00], 2, cutoff="interval")
+    MusPopulation(set_aside=(1, 2), top=(0,), sampled=(3, 4), cutoff=Fraction(49000, 1))
+    """
+    k = check_count("k", k)
+    set_aside = tuple(i for i, a in enumerate(amounts) if a <= 0)
+    if cutoff is None:
+        gone = set(set_aside)
+        return MusPopulation(set_aside, (), tuple(i for i in range(len(amounts)) if i not in gone))
+    if cutoff == "interval":
+        if k == 0:
+            raise SizeError("a top stratum at the interval needs k of 1 or more")
+        line = Fraction(sum(a for a in amounts if a > 0), k)
+    elif isinstance(cutoff, int) and not isinstance(cutoff, bool) and cutoff > 0:
+        line = Fraction(cutoff)
+    else:
+        raise SizeError(f"a top stratum's cutoff is an amount more than 0, not {cutoff!r}")
+    top = tuple(i for i, a in enumerate(amounts) if a > 0 and a >= line)
+    sampled = tuple(i for i, a in enumerate(amounts) if 0 < a < line)
+    return MusPopulation(set_aside, top, sampled, line)

@@ -19,6 +19,17 @@
   overstatements ``B / n * sum t(i)``, plus the *precision gap widening* ``B / n * sum
   (U(i) - U(i-1) - 1) t(i)`` (ACL's three parts). The projected misstatement reported
   is net: ``B / n`` times the sum of every tainting, understatements (negative) included.
+
+  The *cell* bound (``bound="cell"``; Leslie, Teitlebaum and Anderson, *Dollar-Unit
+  Sampling*, 1979), made for cell selections, is the recursion ``UB(0) = U(0)``, ``UB(i) =
+  max(UB(i-1) + t(i), U(i) * (t(1) + ... + t(i)) / i)``, and the limit ``B / n * UB(m)``;
+  it is never above the Stringer bound, and equal to it when every tainting is 1.
+
+  Items of a *top stratum* (examined 100%) are not hits: their misstatement is known, not
+  projected. ``B`` is then the sampled population's book value (the book value less the
+  top stratum's), and the top stratum's overstatements are added to the upper limit as
+  they are (its understatements, like the hits', are left out of the bound of
+  overstatements; the most likely misstatement adds them all, net).
 """
 
 from __future__ import annotations
@@ -32,19 +43,23 @@ from typing import Literal
 from .auditplan import MAX_SAMPLE, Model, RateLike, amount, model_of, number, rate
 from .errors import EntryError, OptionError, SizeError
 from .tails import CONTEXT, binomial_upper, hypergeometric_upper, poisson_factor
-from .values import parse_amounts
+from .values import DecimalMark, parse_amounts
 
 __all__ = [
     "AttributeEvaluation",
+    "MusBound",
     "MusEvaluation",
     "MusModel",
     "attribute_upper_limit",
+    "cell_bound",
     "mus_upper_limit",
     "stringer_bound",
 ]
 
 #: The factors of a Stringer bound: Poisson (AICPA, ACL) or binomial (jfa's default).
 MusModel = Literal["poisson", "binomial"]
+#: How the taintings are combined: Stringer's sum, or the cell bound's recursion.
+MusBound = Literal["stringer", "cell"]
 
 
 @dataclass(frozen=True)
@@ -201,6 +216,16 @@ class MusEvaluation:
         The upper misstatement limit, an amount.
     tolerable : Fraction or None
         Given, the conclusion compares the upper limit with it.
+    bound : str
+        ``"stringer"`` or ``"cell"``.
+    top_items : int
+        Items of the top stratum, examined 100% (0 without one).
+    top_book : Fraction
+        Their book amount, which ``book_value`` does not include.
+    known : Fraction
+        Their misstatement, book less audited, net (overstatements positive).
+    known_over : Fraction
+        Their overstatements alone, which the upper limit includes.
     """
 
     sample_size: int
@@ -211,6 +236,16 @@ class MusEvaluation:
     factors: tuple[Decimal, ...]
     upper_limit: Decimal
     tolerable: Fraction | None = None
+    bound: MusBound = "stringer"
+    top_items: int = 0
+    top_book: Fraction = Fraction(0)
+    known: Fraction = Fraction(0)
+    known_over: Fraction = Fraction(0)
+
+    @property
+    def most_likely(self) -> Fraction:
+        """The most likely misstatement: the projected one plus the top stratum's, net."""
+        return self.projected + self.known
 
     @property
     def interval(self) -> Fraction:
@@ -249,7 +284,12 @@ class MusEvaluation:
         precision and the projected overstatements."""
         over = sum((min(t, Fraction(1)) for t in self.taintings if t > 0), Fraction(0))
         with localcontext(CONTEXT):
-            return self.upper_limit - self.basic_precision - _decimal(self.interval * over)
+            return (
+                self.upper_limit
+                - self.basic_precision
+                - _decimal(self.interval * over)
+                - _decimal(self.known_over)
+            )
 
     def as_dict(self) -> dict[str, object]:
         """The evaluation as plain JSON values (amounts as numbers)."""
@@ -269,7 +309,57 @@ class MusEvaluation:
             "upper_limit": float(self.upper_limit),
             "tolerable": None if self.tolerable is None else float(self.tolerable),
             "accepted": self.accepted,
+            "bound": self.bound,
+            "top_items": self.top_items,
+            "top_book": float(self.top_book),
+            "known_misstatement": float(self.known),
+            "most_likely": float(self.most_likely),
         }
+
+
+def cell_bound(
+    taintings: Iterable[RateLike],
+    *,
+    sample_size: int,
+    confidence: RateLike,
+    model: MusModel = "poisson",
+) -> tuple[Decimal, tuple[Decimal, ...]]:
+    """The cell bound as a rate of the book value, and its factors ``U(0..m)``.
+
+    ``UB(0) = U(0)``; for the overstatement taintings ranked ``t(1) >= t(2) >= ...`` (at
+    most 1 each; others left out), ``UB(i) = max(UB(i-1) + t(i), U(i) * mean(t(1..i)))``;
+    the bound is ``UB(m) / n`` (Leslie, Teitlebaum and Anderson's cell evaluation).
+
+    >>> bound, factors = cell_bound([1, "0.5"], sample_size=100, confidence=0.95)
+    >>> round(bound, 6), round(stringer_bound([1, "0.5"], sample_size=100, confidence=0.95)[0], 6)
+    (Decimal('0.052439'), Decimal('0.055198'))
+    """
+    n, ranked, factors = _ranked_factors(taintings, sample_size, confidence, model)
+    with localcontext(CONTEXT):
+        upper, total = factors[0], Decimal(0)
+        for i, t in enumerate(ranked, 1):
+            total += _decimal(t)
+            upper = max(upper + _decimal(t), factors[i] * total / i)
+        return upper / n, factors
+
+
+def _ranked_factors(
+    taintings: Iterable[RateLike], sample_size: int, confidence: RateLike, model: MusModel
+) -> tuple[int, list[Fraction], tuple[Decimal, ...]]:
+    """``n``, the overstatement taintings ranked (each at most 1), ``U(0..m)``."""
+    n = _whole("the sample size", sample_size, 1, MAX_SAMPLE)
+    c = rate("confidence", confidence)
+    if model not in ("poisson", "binomial"):
+        raise OptionError(f"unknown model {model!r} for a Stringer bound: use poisson or binomial")
+    ranked = sorted((min(t, Fraction(1)) for t in map(_tainting, taintings) if t > 0), reverse=True)
+    if len(ranked) > n:
+        raise SizeError(f"{len(ranked)} misstated hits cannot be found in a sample of {n}")
+    with localcontext(CONTEXT):
+        if model == "poisson":
+            factors = tuple(poisson_factor(i, c) for i in range(len(ranked) + 1))
+        else:
+            factors = tuple(binomial_upper(i, n, c) * n for i in range(len(ranked) + 1))
+    return n, ranked, factors
 
 
 def stringer_bound(
@@ -289,18 +379,8 @@ def stringer_bound(
     >>> [round(f, 2) for f in factors], round(bound, 6)
     ([Decimal('3.00'), Decimal('4.74'), Decimal('6.30')], Decimal('0.055198'))
     """
-    n = _whole("the sample size", sample_size, 1, MAX_SAMPLE)
-    c = rate("confidence", confidence)
-    if model not in ("poisson", "binomial"):
-        raise OptionError(f"unknown model {model!r} for a Stringer bound: use poisson or binomial")
-    ranked = sorted((min(t, Fraction(1)) for t in map(_tainting, taintings) if t > 0), reverse=True)
-    if len(ranked) > n:
-        raise SizeError(f"{len(ranked)} misstated hits cannot be found in a sample of {n}")
+    n, ranked, factors = _ranked_factors(taintings, sample_size, confidence, model)
     with localcontext(CONTEXT):
-        if model == "poisson":
-            factors = tuple(poisson_factor(i, c) for i in range(len(ranked) + 1))
-        else:
-            factors = tuple(binomial_upper(i, n, c) * n for i in range(len(ranked) + 1))
         total = factors[0] + sum(
             ((factors[i] - factors[i - 1]) * _decimal(t) for i, t in enumerate(ranked, 1)),
             Decimal(0),
@@ -317,6 +397,9 @@ def mus_upper_limit(
     hits: Sequence[object] | None = None,
     model: MusModel = "poisson",
     tolerable: RateLike | None = None,
+    bound: MusBound = "stringer",
+    top: Sequence[bool] | None = None,
+    decimal: DecimalMark = "point",
 ) -> MusEvaluation:
     """The upper misstatement limit of a monetary-unit sample, from its audited items.
 
@@ -327,7 +410,8 @@ def mus_upper_limit(
         ``sample --amount``: at most two decimals, 0 or more; a book amount must be more
         than 0, as only such an item can be hit).
     book_value : float, str or Fraction
-        ``B``: the population's recorded amount, which the sample was drawn from.
+        ``B``: the population's recorded amount, which the sample was drawn from (with a
+        top stratum: its items included; their book amount is taken off).
     confidence : float, str or Fraction
         ``C``: ``0.95``, ``"95%"``...
     hits : sequence of int, optional
@@ -337,6 +421,14 @@ def mus_upper_limit(
         The factors (default Poisson, as AICPA and ACL).
     tolerable : float, str or Fraction, optional
         ``T``; given, :attr:`MusEvaluation.accepted` compares the limit with it.
+    bound : {"stringer", "cell"}, optional
+        Stringer's bound (default), or the cell bound, for a cell selection.
+    top : sequence of bool, optional
+        Which items are the top stratum (the column ``Top stratum`` that ``xlshuffle
+        sample --top-stratum`` writes): examined 100%, their misstatement known, not
+        projected; their hits must be 0.
+    decimal : {"point", "comma"}, optional
+        How the amounts' texts write decimals (``"comma"``: ``1.234,56``).
 
     Returns
     -------
@@ -353,29 +445,38 @@ def mus_upper_limit(
     """
     if model not in ("poisson", "binomial"):
         raise OptionError(f"unknown model {model!r}: use poisson or binomial")
-    books = _amounts("book", book)
-    audits = _amounts("audited", audited)
+    books = _amounts("book", book, decimal)
+    audits = _amounts("audited", audited, decimal)
     if len(books) != len(audits):
         raise SizeError(
             f"{len(books)} book amounts but {len(audits)} audited ones: give one of each per item"
         )
     if not books:
         raise SizeError("the sample holds no item: give each sampled item's amounts")
-    counts = [1] * len(books) if hits is None else _hits(hits, len(books))
+    if bound not in ("stringer", "cell"):
+        raise OptionError(f"unknown bound {bound!r}: use stringer or cell")
+    tops, counts = _top_and_hits(top, hits, len(books))
     if sum(counts) > MAX_SAMPLE:
         raise SizeError(f"the sample holds {sum(counts):,} hits: at most {MAX_SAMPLE:,} are taken")
     for i, b in enumerate(books):
         if b == 0:
             raise EntryError(i, "the book amount is 0: such an item cannot be hit by a unit")
-    b_value = amount("book value", book_value)
+    top_book = sum((Fraction(b, 100) for b, t in zip(books, tops, strict=True) if t), Fraction(0))
+    misstated = [Fraction(b - a, 100) for b, a, t in zip(books, audits, tops, strict=True) if t]
+    b_value = amount("book value", book_value) - top_book
     if b_value <= 0:
-        raise OptionError("the book value must be more than 0")
+        raise OptionError(
+            "the book value must be more than 0"
+            + (f" after the top stratum's {float(top_book):,.2f}" if top_book else "")
+            + ": give the whole population's"
+        )
     c = rate("confidence", confidence)
     t_amount = None if tolerable is None else amount("tolerable misstatement", tolerable)
     taints = sorted(
         (
             Fraction(b - a, b)
-            for b, a, h in zip(books, audits, counts, strict=True)
+            for b, a, h, t in zip(books, audits, counts, tops, strict=True)
+            if not t
             for _ in range(h)
         ),
         reverse=True,
@@ -383,13 +484,45 @@ def mus_upper_limit(
     n = len(taints)
     if n == 0:
         raise SizeError("the sample holds no hit: every Hits value is 0")
-    bound, factors = stringer_bound(taints, sample_size=n, confidence=c, model=model)
+    combine = cell_bound if bound == "cell" else stringer_bound
+    rate_limit, factors = combine(taints, sample_size=n, confidence=c, model=model)
+    known_over = sum((m for m in misstated if m > 0), Fraction(0))
     with localcontext(CONTEXT):
-        limit = bound * _decimal(b_value)
-    return MusEvaluation(n, b_value, c, model, tuple(taints), factors, limit, t_amount)
+        limit = rate_limit * _decimal(b_value) + _decimal(known_over)
+    return MusEvaluation(
+        n,
+        b_value,
+        c,
+        model,
+        tuple(taints),
+        factors,
+        limit,
+        t_amount,
+        bound,
+        sum(tops),
+        top_book,
+        sum(misstated, Fraction(0)),
+        known_over,
+    )
 
 
 # --------------------------------------------------------------------------- inputs
+
+
+def _top_and_hits(
+    top: Sequence[bool] | None, hits: Sequence[object] | None, count: int
+) -> tuple[list[bool], list[int]]:
+    """Each item's top-stratum flag and hits (1 each, 0 in the top stratum, unless given)."""
+    tops = [False] * count if top is None else [bool(t) for t in top]
+    if len(tops) != count:
+        raise SizeError(f"{len(tops)} top-stratum flags for {count} items: give one per item")
+    if hits is None:
+        return tops, [0 if t else 1 for t in tops]
+    counts = _hits(hits, count)
+    for i, (t, h) in enumerate(zip(tops, counts, strict=True)):
+        if t and h:
+            raise EntryError(i, f"an item of the top stratum is examined whole, not hit ({h})")
+    return tops, counts
 
 
 def _whole(name: str, value: object, least: int, most: int | None = None) -> int:
@@ -411,9 +544,9 @@ def _tainting(value: RateLike) -> Fraction:
     return number("tainting", value, "a proportion such as 0.25")
 
 
-def _amounts(name: str, values: Sequence[object]) -> list[int]:
+def _amounts(name: str, values: Sequence[object], decimal: DecimalMark = "point") -> list[int]:
     try:
-        return parse_amounts(values)
+        return parse_amounts(values, decimal=decimal)
     except EntryError as exc:
         raise EntryError(exc.index, f"{name}: {exc.reason}") from None
 

@@ -16,15 +16,24 @@ import unicodedata
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
+from typing import Literal
 
 from .errors import EntryError, SizeError
 
-__all__ = ["parse_amounts", "parse_weights", "whole_tickets"]
+__all__ = ["DecimalMark", "decimal_mark", "parse_amounts", "parse_weights", "whole_tickets"]
+
+#: How a text amount writes its decimals: ``1,234.56`` (``"point"``) or ``1.234,56``
+#: (``"comma"``, the semicolon CSVs of most of Europe).
+DecimalMark = Literal["point", "comma"]
 
 _PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 # 1,234,567.89 - and the same with a space, a no-break space, a narrow no-break space or an
 # apostrophe between the groups of three (the grouping Excel's formats write).
 _GROUPED = re.compile(r"([+-]?)(\d{1,3}(?:([, \u00a0\u202f'])\d{3})(?:\3\d{3})*)(\.\d*)?")
+# 1.234.567,89 - the decimal-comma form: '.', a space, a no-break space, a narrow no-break
+# space or an apostrophe between the groups of three, ',' before the decimals.
+_GROUPED_COMMA = re.compile(r"([+-]?)(\d{1,3}(?:([. \u00a0\u202f'])\d{3})(?:\3\d{3})*)(,\d*)?")
+_PLAIN_COMMA = re.compile(r"[+-]?(?:\d+(?:,\d*)?|,\d+)")
 
 
 def _places(value: Fraction) -> int:
@@ -38,8 +47,18 @@ def _places(value: Fraction) -> int:
     return max(twos, fives) if den >> twos == 1 else -1
 
 
-def _exact(index: int, value: object, what: str, example: str, money: bool) -> Fraction:
-    """``value`` (a number or a text) as an exact Fraction >= 0, or EntryError."""
+def _exact(
+    index: int,
+    value: object,
+    what: str,
+    example: str,
+    money: bool,
+    *,
+    signed: bool = False,
+    mark: DecimalMark = "point",
+) -> Fraction:
+    """``value`` (a number or a text) as an exact Fraction (>= 0 unless ``signed``), or
+    EntryError; a text's decimals are written with ``mark``."""
     if value is None or (isinstance(value, str) and not value.strip()):
         raise EntryError(index, f"the {what} is blank: write {example}, or 0")
     if isinstance(value, bool):
@@ -51,12 +70,12 @@ def _exact(index: int, value: object, what: str, example: str, money: bool) -> F
             raise EntryError(index, f"the {what} cannot be {value}: write {example}")
         number = Fraction(Decimal(repr(value)) if isinstance(value, float) else value)
     elif isinstance(value, str):
-        number = _text(index, value, what, example, money)
+        number = _text(index, value, what, example, money, mark)
     else:
         raise EntryError(
             index, f"the {what} must be a number or a text, not {type(value).__name__}"
         )
-    if number < 0:
+    if number < 0 and not signed:
         raise EntryError(
             index,
             f"the {what} cannot be negative ({value}): use 0 to leave the entry out",
@@ -64,7 +83,9 @@ def _exact(index: int, value: object, what: str, example: str, money: bool) -> F
     return number
 
 
-def _text(index: int, text: str, what: str, example: str, money: bool) -> Fraction:
+def _text(
+    index: int, text: str, what: str, example: str, money: bool, mark: DecimalMark = "point"
+) -> Fraction:
     body = text.strip()
     if money:
         body = unicodedata.normalize("NFKC", body)  # full-width digits and the like
@@ -79,6 +100,8 @@ def _text(index: int, text: str, what: str, example: str, money: bool) -> Fracti
         elif body and unicodedata.category(body[-1]) == "Sc":
             body = body[:-1].strip()
         body = sign + body
+        if mark == "comma":
+            return _comma_text(index, text, body, what, example)
         grouped = _GROUPED.fullmatch(body)
         if grouped:
             sign, digits, sep, fraction = grouped.groups()
@@ -89,6 +112,91 @@ def _text(index: int, text: str, what: str, example: str, money: bool) -> Fracti
             hint = f" (write the decimal point as '.': {body.replace(',', '.')})"
         raise EntryError(index, f"the {what} {text!r} is not a number{hint}: write {example}")
     return Fraction(Decimal(body))
+
+
+def _comma_text(index: int, text: str, body: str, what: str, example: str) -> Fraction:
+    """A money text's ``body`` (sign and currency symbol taken off) in the decimal-comma form."""
+    grouped = _GROUPED_COMMA.fullmatch(body)
+    if grouped:
+        sign, digits, sep, fraction = grouped.groups()
+        body = sign + digits.replace(sep, "") + (fraction or "")
+    if not _PLAIN_COMMA.fullmatch(body):
+        raise EntryError(
+            index,
+            f"the {what} {text!r} is not a number written with a decimal comma (the "
+            f"column is read as 1.234,56): write {example.replace('1234.56', '1234,56')}",
+        )
+    return Fraction(Decimal(body.replace(",", ".")))
+
+
+_HAS_COMMA = re.compile(r".*\d,\d{1,2}\D*")  # a decimal comma: 12,5 / 1.234,56 / 3,40 €
+_HAS_POINT = re.compile(r".*\d\.\d{1,2}\D*")  # a decimal point: 12.5 / 1,234.56
+_THREE = re.compile(r"\D*\d{1,3}[.,]\d{3}\D*")  # 1,234 or 1.234: thousands, or 3 decimals?
+
+
+def decimal_mark(values: Iterable[object]) -> DecimalMark:
+    """Which decimal mark a column of money texts uses, from its cells (numbers say nothing).
+
+    A cell whose last separator is followed by one or two digits decides: ``12,50`` and
+    ``1.234,56`` have a decimal comma, ``12.50`` and ``1,234.56`` a decimal point. A column
+    whose cells decide both ways is refused, and so is one that no cell decides while a
+    cell such as ``1,234`` (one separator and three digits: a thousand, or three decimals?)
+    could be read either way. A column of whole numbers is ``"point"`` (either reads it
+    alike).
+
+    Raises
+    ------
+    EntryError
+        Naming the cell (0-based ``index``) that contradicts an earlier one, or the first
+        ambiguous one.
+
+    Examples
+    --------
+    >>> decimal_mark(["1.234,56", "12", 7.5]), decimal_mark(["12.50", "1,000"])
+    ('comma', 'point')
+    >>> decimal_mark(["1,234"])
+    Traceback (most recent call last):
+    ...
+    xlshuffle.draw.errors.EntryError: item 0 (0-based): the amount '1,234' could be \
+1234 or 1.234: write its decimals (1.234,00 or 1,234.00), or say which mark the column \
+uses (--decimal-comma or --decimal-point)
+    """
+    first: dict[DecimalMark, tuple[int, str]] = {}
+    ambiguous: tuple[int, str] | None = None
+    for i, value in enumerate(values):
+        if not isinstance(value, str):
+            continue
+        text = value.strip()
+        marks: list[DecimalMark] = []
+        if _HAS_COMMA.fullmatch(text):
+            marks.append("comma")
+        elif _HAS_POINT.fullmatch(text):
+            marks.append("point")
+        elif ambiguous is None and _THREE.fullmatch(text):
+            ambiguous = (i, text)
+        for mark in marks:
+            first.setdefault(mark, (i, text))
+            other = "point" if mark == "comma" else "comma"
+            if other in first:
+                j, seen = first[other]
+                raise EntryError(
+                    i,
+                    f"the amount {text!r} has a decimal {mark} but item {j} ({seen!r}) a "
+                    f"decimal {other}: write the column one way (or say which with "
+                    "--decimal-comma or --decimal-point, and fix the cells it refuses)",
+                )
+    if first:
+        return next(iter(first))
+    if ambiguous is not None:
+        i, text = ambiguous
+        raise EntryError(
+            i,
+            f"the amount {text!r} could be {text.replace(',', '').replace('.', '')} or "
+            f"{text.replace(',', '.')}: write its decimals "
+            f"({text.replace(',', '.')},00 or {text.replace('.', ',')}.00), or say which "
+            "mark the column uses (--decimal-comma or --decimal-point)",
+        )
+    return "point"
 
 
 def parse_weights(values: Iterable[object], *, max_places: int = 6) -> list[int]:
@@ -223,7 +331,13 @@ def _decimal(index: int, value: object, example: str) -> tuple[int, int]:
     return int(number * 10**places), places
 
 
-def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
+def parse_amounts(
+    values: Iterable[object],
+    *,
+    places: int = 2,
+    signed: bool = False,
+    decimal: DecimalMark = "point",
+) -> list[int]:
     """Turn money amounts (numbers or currency texts) into exact integer cents.
 
     Parameters
@@ -235,6 +349,13 @@ def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
         ``.`` decimal point (``"1,234"`` is one thousand two hundred and thirty-four).
     places : int, optional
         Decimal places of the unit counted in (default 2: cents).
+    signed : bool, optional
+        Read negative amounts (``-5``, ``(5.00)``) instead of refusing them (default
+        False): a monetary-unit sample sets them aside as their own population.
+    decimal : {"point", "comma"}, optional
+        How texts write decimals: ``"point"`` (default), or ``"comma"`` for ``1.234,56``
+        (``.``, a space, a no-break space or ``'`` between the groups of three; see
+        :func:`decimal_mark`). Numbers are numbers either way.
 
     Returns
     -------
@@ -252,6 +373,8 @@ def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
     --------
     >>> parse_amounts([12.5, "$1,234.56", "7", "0.10 €"])
     [1250, 123456, 700, 10]
+    >>> parse_amounts(["1.234,56", "-12,5", "(3,00 €)"], signed=True, decimal="comma")
+    [123456, -1250, -300]
     """
     if places < 0:
         raise SizeError(f"places must be 0 or more, not {places}")
@@ -259,7 +382,7 @@ def parse_amounts(values: Iterable[object], *, places: int = 2) -> list[int]:
     out = []
     scale = 10**places
     for i, value in enumerate(values):
-        number = _exact(i, value, "amount", example, True)
+        number = _exact(i, value, "amount", example, True, signed=signed, mark=decimal)
         if not (number * scale).denominator == 1:
             raise EntryError(
                 i,

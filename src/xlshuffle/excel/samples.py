@@ -75,18 +75,31 @@ def SAMPLEBY(
     "method",
     err_to_str=True,
     doc='Optional. "systematic": every n/k-th row from a random start (the default without '
-    'amounts); "mus": monetary-unit, chances proportional to amounts, with a Hits column.',
+    'amounts); "mus": monetary-unit, chances proportional to amounts, with a Hits column; '
+    '"cell": monetary-unit, one random unit in each of k equal cells.',
 )
 @xw.arg(
     "amounts",
     ndim=2,
     err_to_str=True,
-    doc=f"Optional. Each row's money amount for mus, {PER_ROW}: numbers or texts such as "
-    "$1,234.56, at most 2 decimal places.",
+    doc=f"Optional. Each row's money amount for mus or cell, {PER_ROW}: numbers or texts "
+    "such as $1,234.56, at most 2 decimal places, 0 or more.",
+)
+@xw.arg(
+    "top_stratum",
+    err_to_str=True,
+    doc="Optional. For mus or cell: rows of this amount or more are all selected (the top "
+    'stratum, a Top stratum column says yes), k units hit the others; "interval": the '
+    "amounts' total over k.",
 )
 @excel_function
 def AUDITSAMPLE(
-    data: Any, k: Any, seed: Any = None, method: Any = None, amounts: Any = None
+    data: Any,
+    k: Any,
+    seed: Any = None,
+    method: Any = None,
+    amounts: Any = None,
+    top_stratum: Any = None,
 ) -> list[Any]:
     """Selects rows for an audit at a fixed interval from one random start, in the rows' order."""
-    return functions.AUDITSAMPLE(data, k, seed, method, amounts)
+    return functions.AUDITSAMPLE(data, k, seed, method, amounts, top_stratum)

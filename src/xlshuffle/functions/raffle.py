@@ -18,6 +18,7 @@ of cells: it is drawn as a column of them and its result is turned back into row
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
 from ..common.a1 import col_letters
 from ..draw.errors import EntryError, OptionError
@@ -26,7 +27,7 @@ from ..draw.raffle import canonical_id, exclude, exclusion_digest
 from ..tabledraw.entrants import Entrants
 from ..tabledraw.entries import duplicate_id
 from ..tabledraw.raffle_options import Prize, parse_method
-from ..tabledraw.raffles import DrawOptions, Exclusion, choose
+from ..tabledraw.raffles import Drawn, DrawOptions, Exclusion, choose
 from .arguments import Rows
 
 __all__ = ["ARGUMENTS", "draw"]
@@ -47,6 +48,7 @@ def draw(
     where: str = "data",
     at: Callable[[str, int], str] | None = None,
     prizes: Sequence[Prize] | None = None,
+    top_stratum: int | Literal["interval"] | None = None,
 ) -> Rows:
     """The rows drawn from ``rows``, with the fields the command line adds to each.
 
@@ -75,6 +77,8 @@ def draw(
     prizes : sequence of Prize, optional
         A prize table (protocol section 9): ``k`` and ``reserves`` are then its totals, and
         each drawn row gets its ``Prize``, ``Place`` and ``Role``.
+    top_stratum : int, "interval" or None
+        A monetary-unit selection's top stratum, as ``--top-stratum`` (cents).
 
     Raises
     ------
@@ -97,6 +101,7 @@ def draw(
         strata=given["strata"],
         id=given["id"],
         prizes=None if prizes is None else tuple(prizes),
+        top_stratum=top_stratum,
     )
     if "id" in columns:  # before choose, whose refusal names the command line's options
         _unique_ids(ents, opts, name, f"{noun} of {where}")
@@ -104,8 +109,23 @@ def draw(
     if excluded is not None:
         left_out = _exclusion(list(columns["id"]), list(excluded), noun)
     drawn = choose(ents, opts, as_stream(seed), left_out)
+    _no_credits(drawn, name)
     out = [[*items[r], *extra] for r, extra in zip(drawn.rows, drawn.extra, strict=True)]
     return [list(line) for line in zip(*out, strict=True)] if across else out
+
+
+def _no_credits(drawn: Drawn, name: Callable[[str, int], str]) -> None:
+    """Refuse a negative amount: the command line sets such rows aside and lists them, but a
+    worksheet function returns the sample alone, where they would vanish unsaid."""
+    for part in drawn.parts:
+        for row, cents in part.set_aside:
+            if cents < 0:
+                raise OptionError(
+                    f"{name('amount', row)}: the amount is below 0: a monetary-unit sample "
+                    "sets credits aside as their own population, so leave them out of data "
+                    "(=FILTER(...)) and audit them apart, or use xlshuffle sample, which "
+                    "lists them"
+                )
 
 
 def _entrants(

@@ -98,6 +98,7 @@ class Fields:
             values=self.column,
             cell=self.cell,
             fail=ListError,
+            delimiter=op.lst.delimiter,
         )
 
     def cell(self, i: int, j: int) -> str:

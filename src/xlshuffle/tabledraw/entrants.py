@@ -90,6 +90,9 @@ class Entrants:
         (``raffle.csv: cell C7``, ``book.xlsx: Tickets!C7``).
     fail : callable
         Makes the error of a value that cannot be used (the edge's own error type).
+    delimiter : str or None
+        A list's delimiter (``;`` lists write amounts as ``1.234,56``); None for a
+        workbook.
     """
 
     where: str
@@ -99,6 +102,7 @@ class Entrants:
     values: Callable[[int], list[object]]
     cell: Callable[[int, int], str]
     fail: Callable[[str], Exception]
+    delimiter: str | None = None
 
     def column(self, given: str, option: str) -> Column:
         """The column ``option`` names by its header text or its letters."""

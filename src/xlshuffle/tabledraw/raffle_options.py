@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "METHODS",
+    "MONETARY",
     "TICKET_METHODS",
+    "DecimalMode",
     "DrawOptions",
     "Method",
     "Prize",
@@ -26,15 +28,23 @@ __all__ = [
 
 #: How the rows are chosen: a raffle, an audit selection, or a ticket draw (each
 #: entrant's own tickets from the seed and its ID, protocol section 18).
-Method = Literal["random", "systematic", "mus", "ticket", "rivest"]
+Method = Literal["random", "systematic", "mus", "cell", "ticket", "rivest"]
 #: The record's name of the method (``random`` is ``weighted`` with tickets).
-RecordMethod = Literal["random", "weighted", "systematic", "monetary-unit", "ticket", "rivest"]
+RecordMethod = Literal[
+    "random", "weighted", "systematic", "monetary-unit", "monetary-unit-cell", "ticket", "rivest"
+]
+#: The monetary-unit selections: one random start (section 12), or one per cell (20).
+MONETARY: frozenset[Method] = frozenset({"mus", "cell"})
+#: How the amounts of a monetary-unit selection write their decimals: ``auto`` decides
+#: from the column in a semicolon list (``decimal_mark``), else a point.
+DecimalMode = Literal["auto", "point", "comma"]
 
 #: ``--method`` -> the record's method name (``random`` becomes ``weighted`` with tickets)
 METHODS: dict[Method, RecordMethod] = {
     "random": "random",
     "systematic": "systematic",
     "mus": "monetary-unit",
+    "cell": "monetary-unit-cell",
     "ticket": "ticket",
     "rivest": "rivest",
 }
@@ -45,6 +55,7 @@ _FROM_RECORD: dict[str, Method] = {
     "weighted": "random",
     "systematic": "systematic",
     "monetary-unit": "mus",
+    "monetary-unit-cell": "cell",
     "ticket": "ticket",
     "rivest": "rivest",
 }
@@ -100,6 +111,9 @@ class DrawOptions:
     A ticket draw (``method`` ``ticket`` or ``rivest``, section 18) needs ``id``; instead
     of ``k`` it may take a ``rate`` (a decimal text, ``"0.05"``), and its ``weights`` are
     whole tickets at ``weight_scale`` (None: 1).
+    A monetary-unit selection (``mus``, or ``cell``: one random unit per cell, section 20)
+    sets aside the rows of amount 0 or below; ``top_stratum`` (cents, or ``"interval"``)
+    takes whole the rows at or above it; ``decimal`` says how the amounts write decimals.
     """
 
     k: int
@@ -117,6 +131,13 @@ class DrawOptions:
     rate: str | None = None
     weight_scale: int | None = None
     prizes: tuple[Prize, ...] | None = None
+    top_stratum: int | Literal["interval"] | None = None
+    decimal: DecimalMode = "auto"
+
+    @property
+    def monetary(self) -> bool:
+        """Whether this is a monetary-unit selection (sections 12 and 19)."""
+        return self.method in MONETARY
 
     @property
     def tickets(self) -> bool:
@@ -169,7 +190,7 @@ class DrawOptions:
                 "--prizes are drawn from the whole list: leave out --strata and --rate",
             ),
             (
-                self.method in ("systematic", "mus"),
+                self.method in ("systematic", *MONETARY),
                 f"--prizes are for a raffle, not --method {self.method}",
             ),
         )
@@ -216,14 +237,27 @@ class DrawOptions:
         ]
 
     def _conflicts(self) -> list[str]:
-        audit = self.method in ("systematic", "mus")
+        audit = self.method in ("systematic", *MONETARY)
         return [
             text
             for bad, text in (
-                (self.method == "mus" and self.amount is None, "--method mus needs --amount COL"),
                 (
-                    self.amount is not None and self.method != "mus",
-                    "--amount is read by --method mus only: add it, or leave out --amount",
+                    self.monetary and self.amount is None,
+                    f"--method {self.method} needs --amount COL",
+                ),
+                (
+                    self.amount is not None and not self.monetary,
+                    "--amount is read by --method mus or cell only: add one, or leave out --amount",
+                ),
+                (
+                    self.top_stratum is not None and not self.monetary,
+                    "--top-stratum is for a monetary-unit sample: add --method mus (or cell) "
+                    "--amount COL",
+                ),
+                (
+                    self.decimal != "auto" and not self.monetary,
+                    "--decimal-comma and --decimal-point say how --amount writes decimals: "
+                    "add --method mus (or cell) --amount COL",
                 ),
                 (
                     audit and self.weights is not None,
@@ -252,9 +286,9 @@ class DrawOptions:
                     "add --strata COL",
                 ),
                 (
-                    self.all_of_small_strata and self.method == "mus",
+                    self.all_of_small_strata and self.monetary,
                     "--all-of-small-strata is for a raffle or --method systematic: "
-                    "--method mus counts cents, not rows",
+                    f"--method {self.method} counts cents, not rows",
                 ),
                 (
                     (self.total is not None or self.counts is not None) and self.strata is None,
@@ -321,7 +355,23 @@ class DrawOptions:
             rate=None if spec.get("rate") is None else str(spec["rate"]),
             prizes=_prizes_of(spec.get("prizes")),
             weight_scale=None if spec.get("weight_scale") is None else int(spec["weight_scale"]),
+            top_stratum=_cutoff_of(spec.get("top_stratum")),
+            # a record without it read its amounts with a decimal point, as xlshuffle did
+            decimal="comma"
+            if spec.get("decimal") == "comma"
+            else "point"
+            if _FROM_RECORD[spec["method"]] in MONETARY
+            else "auto",
         )
+
+
+def _cutoff_of(given: Any) -> int | Literal["interval"] | None:
+    """A record's ``top_stratum``: None, ``"interval"`` or a cutoff in cents."""
+    if given is None or given == "interval":
+        return cast(Literal["interval"] | None, given)
+    if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+        raise ValueError(f"top_stratum {given!r} is not a cutoff in cents")
+    return given
 
 
 def _prizes_of(given: Any) -> tuple[Prize, ...] | None:

@@ -2,8 +2,10 @@
 
 A raffle draws ``k + reserves`` rows, by tickets or evenly, and splits them into winners
 and reserves (protocol sections 8 and 9); an audit selects rows systematically or by
-monetary unit (section 12), in input order; a ticket draw takes its entrants in increasing
-order of their own tickets (section 18), ``k`` of them or those below a rate.
+monetary unit (section 12, or one unit per cell: section 20), in input order, with the
+rows of amount 0 or below set aside and a top stratum taken whole; a ticket draw takes
+its entrants in increasing order of their own tickets (section 18), ``k`` of them or those
+below a rate.
 """
 
 from __future__ import annotations
@@ -11,13 +13,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..draw.audit import AuditSample, monetary_unit_sample, systematic_sample
+from ..draw.audit import (
+    AuditSample,
+    MusPopulation,
+    cell_sample,
+    monetary_unit_sample,
+    mus_population,
+    systematic_sample,
+)
 from ..draw.errors import SeedError, SizeError
 from ..draw.knuth import deal
 from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import WINNER, canonical_id, placings
 from ..draw.tickets import draw_tickets
-from ..draw.values import parse_amounts, parse_weights, whole_tickets
+from ..draw.values import DecimalMark, parse_amounts, parse_weights, whole_tickets
 from ..draw.weighted import weighted_sample
 
 if TYPE_CHECKING:
@@ -39,6 +48,13 @@ class Part:
     roles: list[tuple[str, int]] = field(default_factory=list)
     hits: list[int] = field(default_factory=list)
     audit: AuditSample | None = None
+    #: a monetary-unit selection's split of the rows (section 20), with the amounts of
+    #: the rows set aside and of the top stratum, in cents; and each drawn row's place in
+    #: the top stratum
+    split: MusPopulation | None = None
+    set_aside: list[tuple[int, int]] = field(default_factory=list)
+    top_amount: int = 0
+    top: list[bool] = field(default_factory=list)
     #: a ticket draw's tickets, one per drawn row, and how many tickets each one held
     tickets: list[str] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
@@ -57,10 +73,22 @@ class Part:
             "drawn": len(self.rows),
         }
         if self.audit is not None:
+            out["population"] = self.audit.population
+            if self.audit.method == "cell":
+                out["cells"] = self.audit.k
+            else:
+                out["start"] = self.audit.start
+            out["interval"] = str(self.audit.interval)
+        if self.set_aside:
             out |= {
-                "population": self.audit.population,
-                "start": self.audit.start,
-                "interval": str(self.audit.interval),
+                "set_aside": [row for row, _ in self.set_aside],
+                "set_aside_amount": sum(cents for _, cents in self.set_aside),
+            }
+        if self.split is not None and self.split.cutoff is not None:
+            out |= {
+                "cutoff": str(self.split.cutoff),
+                "top": [r for r, top in zip(self.rows, self.top, strict=True) if top],
+                "top_amount": self.top_amount,
             }
         return out
 
@@ -96,16 +124,15 @@ def draw_part(
             whole = opts.all_of_small_strata and k > len(rows)  # a selection of all n rows
             n = len(rows) if whole else k
             return _audit(label, rows, k, systematic_sample(len(rows), n, seed=source))
-        if opts.method == "mus":
-            cents = ents.read(cols["amount"], rows, parse_amounts)
-            return _audit(label, rows, k, monetary_unit_sample(cents, k, seed=source))
+        if opts.monetary:
+            return _monetary(ents, opts, cols["amount"], (label, rows, k), source)
         if opts.tickets:
             return _ticketed(ents, opts, cols, (label, rows, k), stream.seed, members)
         return _raffle(ents, opts, cols, (label, rows, k), source, members)
     except SizeError as exc:
         if label is None:
             raise SizeError(f"{ents.where}: {exc}") from None
-        small = "" if opts.method == "mus" or opts.all_of_small_strata else TAKE_ALL_HINT
+        small = "" if opts.monetary or opts.all_of_small_strata else TAKE_ALL_HINT
         raise SizeError(f"{ents.where}: stratum {label_text(label)!r}: {exc}{small}") from None
 
 
@@ -234,6 +261,37 @@ def _entry_tickets(
     else:
         weights = iter(ents.read(cols["weights"], every, lambda v: whole_tickets(v, scale=scale)))
     return [sum(next(weights) for _ in members[r]) for r in rows]
+
+
+def _monetary(
+    ents: Entrants,
+    opts: DrawOptions,
+    column: Column,
+    part: tuple[object, list[int], int],
+    source: DrawStream,
+) -> Part:
+    """A monetary-unit selection of one stratum's rows (sections 12 and 19): the rows of
+    amount 0 or below set aside, the top stratum taken whole, units hit in the others."""
+    label, rows, k = part
+    mark: DecimalMark = "comma" if opts.decimal == "comma" else "point"
+    cents = ents.read(column, rows, lambda v: parse_amounts(v, signed=True, decimal=mark))
+    split = mus_population(cents, k, cutoff=opts.top_stratum)
+    pick = cell_sample if opts.method == "cell" else monetary_unit_sample
+    sample = pick([cents[i] for i in split.sampled], k, seed=source)
+    hits = {split.sampled[s.item]: s.hits for s in sample.selected}
+    chosen = sorted([*hits, *split.top])
+    return Part(
+        label,
+        len(rows),
+        [rows[i] for i in chosen],
+        k,
+        hits=[hits.get(i, 0) for i in chosen],
+        audit=sample,
+        split=split,
+        set_aside=[(rows[i], cents[i]) for i in split.set_aside],
+        top_amount=sum(cents[i] for i in split.top),
+        top=[i not in hits for i in chosen],
+    )
 
 
 def _audit(label: object, rows: list[int], k: int, sample: AuditSample) -> Part:

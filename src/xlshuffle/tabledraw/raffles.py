@@ -15,6 +15,7 @@ input order (section 10); strata come in order of first appearance, each drawn f
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence, Sized
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,14 +25,16 @@ from ..draw.protocol import DrawStream, normalise_seed
 from ..draw.raffle import RESERVE, WINNER, canonical_id
 from ..draw.seed import Seed
 from ..draw.strata import proportional_allocation
+from ..draw.values import decimal_mark
 from .entrants import Column, Entrants
 from .entries import check_unique_ids, entries_by_id
 from .exclusions import Exclusion, check_exclusion, exclusion_of, recorded_exclusion
-from .raffle_options import DrawOptions, Prize
+from .raffle_options import DecimalMode, DrawOptions, Prize
 from .raffle_parts import TAKE_ALL_HINT, Part, draw_part, label_text
 
 __all__ = [
     "TICKET_LABEL",
+    "TOP_LABEL",
     "DrawOptions",
     "Drawn",
     "Exclusion",
@@ -71,6 +74,8 @@ def choose(
     """Draw the rows ``opts`` asks for from ``ents`` (``excluded`` rows left out)."""
     opts.check()
     cols = opts.columns(ents)
+    if opts.monetary and opts.decimal == "auto":
+        opts = dataclasses.replace(opts, decimal=_decimal_of(ents, cols["amount"]))
     if "id" in cols and not opts.one_entry_per_id:
         check_unique_ids(ents, cols["id"])
     out = set(excluded.rows) if excluded else set()
@@ -93,6 +98,14 @@ def choose(
     extra_labels, extra = added_fields(opts, parts)
     notes = [] if excluded is None else excluded.notes()
     return Drawn(rows, extra_labels, extra, spec, parts, notes)
+
+
+def _decimal_of(ents: Entrants, column: Column) -> DecimalMode:
+    """How a list's amounts write decimals: decided by the column's cells in a list with a
+    semicolon delimiter (where ``1.234,56`` is the custom), a point anywhere else."""
+    if ents.delimiter != ";":
+        return "point"
+    return ents.read(column, list(range(ents.n)), lambda v: [decimal_mark(v)])[0]
 
 
 def _one_stratum_each(
@@ -129,6 +142,8 @@ def draw_spec(
 
     flags = {key: True for key in _FLAGS if getattr(opts, key)}  # recorded when asked for
     given = {key: getattr(opts, key) for key in _GIVEN if getattr(opts, key) is not None}
+    if opts.monetary and opts.decimal == "comma":  # a point, as before, is not recorded
+        given["decimal"] = "comma"
     if opts.prizes is not None:
         given["prizes"] = [
             {"prize": p.name, "count": p.count, "reserves": p.reserves} for p in opts.prizes
@@ -153,11 +168,14 @@ def draw_spec(
 #: The draw's rules that are recorded only when asked for: the records of draws without
 #: them stay as they were.
 _FLAGS = ("one_entry_per_id", "all_of_small_strata")
+#: The field a monetary-unit selection with a top stratum adds to each row: ``yes`` for a
+#: row taken whole (examined 100%), ``no`` for one hit by a unit.
+TOP_LABEL = "Top stratum"
 #: The field a ticket draw adds to each drawn row: its ticket (not "Ticket", which raffle
 #: lists often use for their own ticket numbers).
 TICKET_LABEL = "Draw ticket"
 #: The ticket draw's options, recorded only when given (section 18).
-_GIVEN = ("rate", "weight_scale")
+_GIVEN = ("rate", "weight_scale", "top_stratum")
 
 
 def shares(
@@ -277,9 +295,8 @@ def added_fields(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[
     and a ticket draw's ticket."""
     if opts.prizes is not None:
         return _prize_extra(opts, parts)
-    labels = (["Role", "Rank"] if opts.reserves else []) + (
-        ["Hits"] if opts.method == "mus" else []
-    )
+    labels = (["Role", "Rank"] if opts.reserves else []) + (["Hits"] if opts.monetary else [])
+    labels += [TOP_LABEL] if opts.top_stratum is not None else []
     labels += [TICKET_LABEL] if opts.tickets else []
     extra: list[list[object]] = []
     for p in parts:
@@ -287,8 +304,10 @@ def added_fields(opts: DrawOptions, parts: list[Part]) -> tuple[list[str], list[
             row: list[object] = []
             if opts.reserves:
                 row += [p.roles[n][0], p.roles[n][1]]
-            if opts.method == "mus":
+            if opts.monetary:
                 row.append(p.hits[n])
+            if opts.top_stratum is not None:
+                row.append("yes" if p.top[n] else "no")
             if opts.tickets:
                 row.append(p.tickets[n])
             extra.append(row)
@@ -321,9 +340,23 @@ def replay(ents: Entrants, spec: dict[str, Any], seed: str) -> Drawn:
             f"record: target.draw cannot be read ({exc}): the record was edited"
         ) from None
     try:
-        return choose(ents, opts, Seed.given(seed).stream(), excluded)
+        drawn = choose(ents, opts, Seed.given(seed).stream(), excluded)
     except SizeError as exc:  # the counts it states cannot be drawn from these rows
         raise ents.fail(
             "record: target.draw cannot be drawn again from these rows "
             f"({str(exc).removesuffix(TAKE_ALL_HINT)}): the record was edited"
         ) from None
+    _as_recorded_before(drawn.spec, spec)
+    return drawn
+
+
+def _as_recorded_before(drawn: dict[str, Any], recorded: dict[str, Any]) -> None:
+    """Records written before amounts of 0 were reported as set aside do not list them:
+    such a row was in the population, held no cent and was never hit, so the draw was the
+    same; drop the report of zeros alone from a part the record gives without one."""
+    given = recorded.get("parts")
+    if not isinstance(given, list) or len(given) != len(drawn["parts"]):
+        return
+    for part, old in zip(drawn["parts"], given, strict=True):
+        if isinstance(old, dict) and "set_aside" not in old and part.get("set_aside_amount") == 0:
+            del part["set_aside"], part["set_aside_amount"]

@@ -161,6 +161,7 @@ const RECORD_METHODS = {
   random: ["random", "weighted"],
   systematic: ["systematic"],
   mus: ["monetary-unit"],
+  cell: ["monetary-unit-cell"],
   ticket: ["ticket"],
   rivest: ["rivest"],
 };
@@ -229,12 +230,18 @@ function checkCommittedRequest(rec, req) {
   for (const [flag, name] of [
     ["--rate", "rate"],
     ["--weight-scale", "weight_scale"],
+    ["--top-stratum", "top_stratum"], // section 20: cents, or "interval"
   ]) {
     const want = w ? (w[name] ?? null) : null,
       have = d ? (d[name] ?? null) : null;
     if (String(want) !== String(have))
       fail(`the commitment's ${flag} is ${shown(want)}, the record's ${shown(have)}`);
   }
+  // section 20: a decimal mark the request states is the one the record read (absent: the
+  // list's column decided, and the record says which)
+  const mark = w ? (w.decimal ?? null) : null;
+  if (mark !== null && (mark === "comma") !== (d && d.decimal === "comma"))
+    fail(`the commitment reads amounts with a decimal ${mark}, the record's draw does not`);
   for (const name of ["one_entry_per_id", "all_of_small_strata"]) {
     // rules present only when asked for
     const want = Boolean(w && w[name] === true),

@@ -3,7 +3,7 @@
  * exclusions, audits and ticket draws, drawn again as the record's draw drew them.
  */
 
-import { auditHits } from "../protocol/audits.js";
+import { auditHits, cellHits, musSplit } from "../protocol/audits.js";
 import { toHex } from "../protocol/bytes.js";
 import { canonicalId, keptIndexes } from "../protocol/exclusions.js";
 import { pyStrip, range } from "../protocol/python.js";
@@ -19,17 +19,32 @@ import { TICKET_FIELD, TICKET_METHODS, checkTicketRules, ticketPart } from "./ti
 import { cannot, fail } from "./verdict.js";
 
 /**
- * Whole cents of a money text (section 12: at most two decimal places). As xlshuffle reads
- * amounts: one currency symbol before or after the number is dropped, and ",", a space, a
- * no-break space or "'" may group the digits in threes before a "." decimal point.
+ * Whole cents of a money text (sections 12 and 19: at most two decimal places, a sign
+ * allowed). As xlshuffle reads amounts: "(5.00)" and a leading "-" are negative, one
+ * currency symbol before or after the number is dropped, and ",", a space, a no-break
+ * space or "'" may group the digits in threes before a "." decimal point; with a decimal
+ * comma (the record's decimal: "comma"), "." groups them and "," comes before the decimals.
  */
-function cents(text, where) {
-  const bare = pyStrip(String(text)).replace(/^\p{Sc}\s*|\s*\p{Sc}$/u, "");
-  const m = /^\+?(\d{1,3}(?:[, '\u00a0\u202f]\d{3})+|\d+)(?:\.(\d*))?$/.exec(bare);
+function cents(text, where, comma = false) {
+  let bare = pyStrip(String(text));
+  let negative = false;
+  if (bare.length > 1 && bare.startsWith("(") && bare.endsWith(")")) {
+    negative = true;
+    bare = pyStrip(bare.slice(1, -1));
+  }
+  if (bare.startsWith("+") || bare.startsWith("-")) {
+    negative = negative || bare[0] === "-";
+    bare = pyStrip(bare.slice(1));
+  }
+  bare = bare.replace(/^\p{Sc}\s*|\s*\p{Sc}$/u, "");
+  const m = comma
+    ? /^(\d{1,3}(?:[. '\u00a0\u202f]\d{3})+|\d+)(?:,(\d*))?$/.exec(bare)
+    : /^(\d{1,3}(?:[, '\u00a0\u202f]\d{3})+|\d+)(?:\.(\d*))?$/.exec(bare);
   const fraction = m ? (m[2] || "").replace(/0+$/, "") : "";
   if (!m || fraction.length > 2)
     fail(`${where}: ${JSON.stringify(text)} is not an amount of money with at most two decimals`);
-  return BigInt(m[1].replace(/[^\d]/g, "")) * 100n + BigInt(fraction.padEnd(2, "0"));
+  const value = BigInt(m[1].replace(/[^\d]/g, "")) * 100n + BigInt(fraction.padEnd(2, "0"));
+  return negative ? -value : value;
 }
 
 /**
@@ -48,7 +63,8 @@ export async function drawPlan(
   const d = rec.target.draw;
   const method = d.method;
   const ticketed = TICKET_METHODS.includes(method);
-  if (!["random", "weighted", "systematic", "monetary-unit"].includes(method) && !ticketed)
+  const monetary = method === "monetary-unit" || method === "monetary-unit-cell";
+  if (!["random", "weighted", "systematic"].includes(method) && !monetary && !ticketed)
     cannot(`the draw method ${JSON.stringify(method)} is unknown to this page`);
   const perId = d.one_entry_per_id === true,
     takeAll = d.all_of_small_strata === true;
@@ -153,7 +169,8 @@ export async function drawPlan(
   let extraHeader = [];
   if (reserves > 0) extraHeader = ["Role", "Rank"];
   if (places) extraHeader = PRIZE_FIELDS;
-  if (method === "monetary-unit") extraHeader = ["Hits"];
+  const topped = monetary && d.top_stratum !== undefined && d.top_stratum !== null;
+  if (monetary) extraHeader = topped ? ["Hits", "Top stratum"] : ["Hits"];
   if (ticketed) extraHeader = [...extraHeader, TICKET_FIELD]; // each drawn row's ticket (section 18)
   for (let s = 0; s < strata.length; s++) {
     const { label, rows } = strata[s];
@@ -168,7 +185,9 @@ export async function drawPlan(
     let got = [],
       hits = null,
       start = null,
-      tickets = null;
+      tickets = null,
+      split = null,
+      topRows = new Set();
     if (ticketed) {
       const part = await ticketPart(rec.seed, d, rows, q, {
         members,
@@ -215,30 +234,50 @@ export async function drawPlan(
         fail(e.message + where);
       }
     } else {
-      const sizes =
-        method === "systematic"
-          ? rows.map(() => 1n)
-          : rows.map((i) => cents(textOf(i, d.amount.index) || "0", `data row ${rowNo(i)}`));
+      let sizes, pool;
+      if (method === "systematic") {
+        sizes = rows.map(() => 1n);
+        pool = rows;
+      } else {
+        // section 20: amounts of 0 or below set aside, a top stratum taken whole
+        const comma = d.decimal === "comma";
+        const all = rows.map((i) =>
+          cents(textOf(i, d.amount.index) || "0", `data row ${rowNo(i)}`, comma),
+        );
+        split = musSplit(all, q, topped ? d.top_stratum : null);
+        pool = split.sampled.map((p) => rows[p]);
+        sizes = split.sampled.map((p) => all[p]);
+      }
       const total = sizes.reduce((a, b) => a + b, 0n);
       // a systematic selection of a small stratum taken whole selects all its rows (section 11)
       const count = takeAll && method === "systematic" && q > rows.length ? rows.length : q;
       if (count > 0 && (total < 1n || BigInt(count) > total))
         fail(`cannot select ${count} of ${total} units${where}`);
-      const audit = await auditHits(stream, total, count);
+      const audit =
+        method === "monetary-unit-cell"
+          ? await cellHits(stream, total, count)
+          : await auditHits(stream, total, count);
       start = audit.start;
       hits = new Map();
       for (const u of audit.units) {
-        const i = rows[holder(sizes, u)];
+        const i = pool[holder(sizes, u)];
         hits.set(i, (hits.get(i) || 0) + 1);
       }
-      got = [...hits.keys()];
+      if (split) for (const p of split.top) hits.set(rows[p], 0);
+      got = [...hits.keys()].sort((x, y) => x - y); // input order
+      if (split) {
+        checkSplit(d.parts && d.parts[s], split, rows, where);
+        topRows = new Set(split.top.map((p) => rows[p]));
+      }
     }
     got.forEach((i, p) => {
       drawn.push(i);
       strataOf.push(label);
       let cells = [];
-      if (method === "monetary-unit") cells = [String(hits.get(i))];
-      else if (places) cells = [places[p][0], String(places[p][1]), places[p][2]];
+      if (monetary) {
+        cells = [String(hits.get(i))];
+        if (topped) cells.push(topRows.has(i) ? "yes" : "no");
+      } else if (places) cells = [places[p][0], String(places[p][1]), places[p][2]];
       else if (reserves > 0)
         cells = p < q ? ["winner", String(p + 1)] : ["reserve", String(p - q + 1)];
       extra.push(tickets ? [...cells, tickets[p]] : cells);
@@ -291,6 +330,21 @@ export async function drawPlan(
     exclusion: d.exclusion,
     orders, // a ticket draw's whole order per stratum: [{label, won, order: [{id, ticket, tickets}]}]
   };
+}
+
+/**
+ * Section 20 in a record's part: the rows it sets aside and its top stratum, as the draw
+ * gives them again (a record made before amounts of 0 were reported lists none).
+ */
+function checkSplit(part, split, rows, where) {
+  if (!part) return;
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const aside = split.setAside.map((p) => rows[p]);
+  if (part.set_aside !== undefined && !same(part.set_aside, aside))
+    fail(`the record sets aside other rows${where} than the draw does: it was edited`);
+  const top = split.top.map((p) => rows[p]);
+  if (part.top !== undefined && !same(part.top, top))
+    fail(`the record's top stratum${where} is not what the draw gives: it was edited`);
 }
 
 /**
