@@ -104,10 +104,14 @@ def sample():  # this process and its children (the fingerprint's), every 5 ms, 
                 return next(int(x.split()[1]) for x in fh if x.startswith("VmRSS")) / 1024
         except (OSError, StopIteration):
             return 0.0
-    def ours(pid):  # a child once it runs its own program (before, it shares our pages)
+    with open(f"/proc/{me}/cmdline", "rb") as fh:
+        mine = fh.read()
+    def ours(pid):  # a child once it runs its own program (before, it shares our pages
+        # and our command line, which holds this very text)
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                return b"records.beside" in fh.read()
+                line = fh.read()
+            return line != mine and b"records.beside" in line
         except OSError:
             return False
     while True:
