@@ -16,8 +16,8 @@ import pytest
 from protocol_references import VECTORS, reference_namespace
 from raffle_books import read_csv, run
 from xlshuffle.draw.raffle import canonical_id
-from xlshuffle.filedraw.freshround import Pool
 from xlshuffle.tabledraw.entrants import Entrants
+from xlshuffle.tabledraw.pool import Pool
 from xlshuffle.tabledraw.raffle_options import DrawOptions
 
 REF = reference_namespace()

@@ -38,7 +38,7 @@ from typing import Any
 from .. import functions
 from ..functions import arguments
 
-__all__ = ["IMPLEMENTATION", "NAMES", "SCALAR", "call"]
+__all__ = ["IMPLEMENTATION", "NAMES", "SCALAR", "calc_value", "call"]
 
 #: The add-in's implementation name: its node in CalcAddIns.xcu.
 IMPLEMENTATION = "org.xlshuffle.calc.Functions"
@@ -61,7 +61,7 @@ def call(name: str, *args: Any) -> Any:
         text = f"#VALUE! {arguments.report(name, exc)}"
         return text if name in SCALAR else ((text,),)
     if name in SCALAR:
-        return _cell(result)
+        return calc_value(result)
     rows = result if isinstance(result, list) else [[result]]
     return _padded(rows, [a for a in args if isinstance(a, tuple)])
 
@@ -74,8 +74,9 @@ def _argument(value: Any) -> Any:
     return value
 
 
-def _cell(value: Any) -> Any:
-    """One result cell as Calc takes it: a float, a text, or an empty text for blank."""
+def calc_value(value: Any) -> Any:
+    """One cell as Calc takes it (a function's result, ``setDataArray``): a float, a text,
+    or an empty text for a blank (None)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -91,5 +92,5 @@ def _padded(rows: list[list[Any]], ranges: list[Cells]) -> Cells:
     height = max([len(rows), 2, *(len(r) for r in ranges)])
     width = max([max(len(row) for row in rows), 2, *(len(r[0]) for r in ranges if r)])
     blank = ("",) * width
-    out = [(*(_cell(v) for v in row), *blank[len(row) :]) for row in rows]
+    out = [(*(calc_value(v) for v in row), *blank[len(row) :]) for row in rows]
     return (*out, *[blank] * (height - len(out)))

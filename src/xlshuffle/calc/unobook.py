@@ -24,7 +24,6 @@ Rows and columns are 1-based here, as the protocol has them; UNO's are 0-based.
 
 from __future__ import annotations
 
-import numbers
 import posixpath
 import urllib.parse
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 from ..common.a1 import col_letters
 from ..functions import arguments
 from ..lock.spreadsheet import Rows
+from . import calc_value
 
 __all__ = ["UnoBook", "UnoName", "UnoRange", "UnoSheet"]
 
@@ -40,17 +40,6 @@ __all__ = ["UnoBook", "UnoName", "UnoRange", "UnoSheet"]
 _CONTENTS = 1 | 2 | 4 | 16
 #: ``com.sun.star.sheet.FormulaResult.ERROR``
 _ERROR = 4
-
-
-def _plain(value: Any) -> Any:
-    """A value as ``setDataArray`` takes it: a float, a text, or an empty text for None."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, numbers.Real):
-        return float(value)
-    return value if isinstance(value, str) else str(value)
 
 
 class UnoRange:
@@ -104,7 +93,7 @@ class UnoRange:
         return found
 
     def write(self, values: Rows) -> None:
-        self.uno.setDataArray(tuple(tuple(_plain(v) for v in row) for row in values))
+        self.uno.setDataArray(tuple(tuple(calc_value(v) for v in row) for row in values))
 
     def write_text(self, values: Rows) -> None:
         self.uno.NumberFormat = self.book.text_format()

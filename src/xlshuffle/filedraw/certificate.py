@@ -19,7 +19,8 @@ from typing import Any
 
 from ..draw.errors import OptionError
 from ..draw.raffle import RESERVE, WINNER
-from .rounds import REPLACED, Placed, Standing, standing
+from ..tabledraw.rounds import REPLACED, Placed, Standing
+from .rounds import standing
 
 __all__ = ["certificate", "check_title"]
 

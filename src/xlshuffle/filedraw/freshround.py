@@ -21,10 +21,9 @@ from typing import Any, TypeGuard
 from ..draw.commit import commit_seed, commitment_sha256
 from ..draw.errors import ListError, OptionError
 from ..draw.protocol import PROTOCOL
-from ..tabledraw.pool import Pool
 from .commitment import Commitment, checked_hash
 
-__all__ = ["ROUND_VERSION", "Pool", "load_round", "round_commitment", "round_of_record"]
+__all__ = ["ROUND_VERSION", "load_round", "round_commitment", "round_of_record"]
 
 #: The version of a round's commitment (protocol section 19, step 3).
 ROUND_VERSION = 1

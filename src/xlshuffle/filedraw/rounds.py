@@ -32,15 +32,12 @@ from ..draw.raffle import canonical_id
 from ..tabledraw.pool import Pool
 from ..tabledraw.raffle_options import DrawOptions
 from ..tabledraw.raffles import replay
-from ..tabledraw.rounds import REPLACED, Placed, Standing, placed_of
+from ..tabledraw.rounds import Standing, placed_of
 from ..tabledraw.winners import csv_text, delimiter_for
 from .commitment import Commitment, checked_hash
 from .freshround import round_commitment, round_of_record
 
 __all__ = [
-    "REPLACED",
-    "Placed",
-    "Standing",
     "commit_round",
     "redraw",
     "standing",

@@ -122,10 +122,11 @@ def _quick_cells(sx: SheetXml, area: Area) -> list[tuple[int, int, Text]] | None
     start, end = _span(sx, area)
     p, data = re.escape(sx.prefix), sx.data
     tag = plain_formula_tag(sx.prefix)
+    formulas = _f_tags(sx, start, end)
     plain = data.count(b"<" + sx.prefix + b"f>", start, end)
-    if _f_tags(sx, start, end) != plain:
+    if plain != formulas:  # LibreOffice's <f aca="false">, or one that is not plain
         plain = len(tag.findall(data, start, end))
-        if _f_tags(sx, start, end) != plain:
+        if plain != formulas:
             return None
     f = rb">" + tag.pattern + rb"([^<]*)</" + p + rb"f>"
     found = []
