@@ -92,6 +92,11 @@ def commands(block: str) -> Iterator[tuple[str, list[str]]]:
     return iter(steps)
 
 
+def console_steps(text: str) -> list[tuple[str, list[str]]]:
+    """Every (command, lines shown under it) of every console block of a page, in order."""
+    return [step for b in blocks(text) if b.language == "console" for step in commands(b.text)]
+
+
 def same(got: list[str], shown: list[str], *, hashes_vary: bool = False) -> bool:
     """Line by line; a shown line ending in '...' matches any ending; with ``hashes_vary``
     a hash matches any hash of its length."""

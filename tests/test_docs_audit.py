@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from doc_examples import same as _same
-from doc_examples import steps as _steps
+from doc_runner import console_steps as _steps
+from doc_runner import same as _same
 from xlshuffle import excel
 from xlshuffle.cli import main
 
