@@ -11,20 +11,21 @@ asserted on work counters, never on time.
 
 from __future__ import annotations
 
+import random
 import re
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 import wb_costly
 from xlshuffle.workbook import restore_workbook, shuffle_workbook, verify_record
 from xlshuffle.workbook.formulas.translate import FormulaMover
-from xlshuffle.workbook.move import block, cells
+from xlshuffle.workbook.move import block, cells, rowcut
 from xlshuffle.workbook.move.cells import SharedGroups
 from xlshuffle.workbook.move.cellwrite import CellWriter
 from xlshuffle.workbook.records import beside, fingerprint, formulatext
@@ -412,6 +413,110 @@ def test_whole_rows_move_as_the_careful_path_moves_them(case: tuple[bytes, int],
         except Exception as exc:
             got = type(exc).__name__
         assert got == want
+
+
+def _block_both_ways(rows: bytes, c0: int, c1: int, perm: list[int]) -> tuple[Any, Any]:
+    """The sheet with the block of columns ``c0..c1`` of all its rows drawn by ``perm``,
+    by the streaming block path and by the cell-by-cell one (or the error's type)."""
+    sx = SheetXml(wb_costly._sheet(rows), "rows")
+    top, bottom = sx.numbers[0], sx.numbers[-1]
+    cols = list(range(c0, c1 + 1))
+    places = {top + s: top + p for p, s in enumerate(perm)}
+    out: list[Any] = []
+    for careful in (False, True):
+        mover, shared = FormulaMover(), SharedGroups(sx, Area((top, c0, bottom, c1)))
+        try:
+            if careful:
+                region = cells.Region(top, bottom, cols)
+                start, end, new = cells.move_cells(
+                    sx, region, lambda r, c: (places[r], c), mover, shared
+                )
+            else:
+                moving = block.BlockMover(sx, top, bottom, cols, mover, shared)
+                start, end = sx.starts[0], sx.ends[-1]
+                new = b"".join(moving.rows(perm))
+            out.append(sx.data[:start] + new + sx.data[end:])
+        except Exception as exc:  # both ways refuse alike
+            out.append(type(exc).__name__)
+    return out[0], out[1]
+
+
+_PLAIN_CELL = st.sampled_from(
+    [
+        b"><v>%d</v>",
+        b' t="s"><v>0</v>',
+        b' s="%d"><v>7</v>',  # the row's number followed by a quote, not a reference
+        b' s="1"><v>4%d</v>',
+        b' t="inlineStr"><is><t>x %d</t></is>',
+        b"><f>A%d*2</f><v>2</v>",
+        b' aca="false"><f>SUM(A%d:B%d)</f><v>1</v>',
+        b"/>",
+    ]
+)
+
+
+@st.composite
+def _rows_without_r(draw: st.DrawFn) -> tuple[bytes, int]:
+    """``(sheet data, rows)``: rows of plain cells, none saying ``r`` (the start tags
+    seldom do), of different lengths, some stored empty."""
+    n = draw(st.integers(1, 8))
+    rows = []
+    for r in range(1, n + 1):
+        tag = draw(
+            st.sampled_from([b"<row", b"<row", b'<row r="%d"' % r, b"<row ht='3' r=\"%d\"" % r])
+        )
+        tag += draw(st.sampled_from([b"", b' spans="1:4"', b' spans="2:3" s="%d"' % r]))
+        if draw(st.integers(0, 9)) == 0:
+            rows.append(tag + b"/>")
+            continue
+        kinds = draw(st.lists(_PLAIN_CELL, min_size=0, max_size=5))
+        out = [b"<c" + kind.replace(b"%d", b"%d" % r) for kind in kinds]
+        out = [c if c.endswith(b"/>") else c + b"</c>" for c in out]
+        rows.append(tag + b">" + b"".join(out) + b"</row>")
+    return b"".join(rows), n
+
+
+@_SLOW_OK
+@given(case=st.one_of(_rows_without_r(), _producer_rows()), data=st.data())
+def test_blocks_of_rows_without_r_move_as_the_careful_path_moves_them(
+    case: tuple[bytes, int], data: Any
+) -> None:
+    """A block of columns moving with its rows, in rows that say no ``r`` (their cells
+    numbered where they are written, not whole rows first) or do: the bytes the
+    cell-by-cell path writes."""
+    rows, _ = case
+    sx = SheetXml(wb_costly._sheet(rows), "rows")
+    assume(len(sx) > 0 and sx.numbers[-1] - sx.numbers[0] + 1 == len(sx))
+    c0 = data.draw(st.integers(1, 5))
+    c1 = data.draw(st.integers(c0, 5))
+    perm = data.draw(st.permutations(range(len(sx))))
+    fast, careful = _block_both_ways(rows, c0, c1, list(perm))
+    assert fast == careful
+
+
+def test_rows_without_r_are_not_numbered_whole_to_move_a_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rows that say no ``r`` take the block path's quick way with their cells numbered
+    as they are written: no row numbered whole (a numbering a row shape, at most), and
+    the bytes the careful path writes."""
+    calls = []
+    real = rowcut.numbered_row
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rowcut, "numbered_row", counted)
+    rows = _no_r(_plain_rows(40))
+    perm = list(range(41))
+    random.Random(5).shuffle(perm)
+    for c0, c1 in ((1, 5), (2, 4), (5, 5)):
+        calls.clear()
+        fast, careful = _block_both_ways(rows, c0, c1, perm)
+        assert fast == careful
+        assert isinstance(fast, bytes) and fast.count(b'<c r="') == 41 * 5
+        assert len(calls) <= 3 and all(not any(48 <= ch < 58 for ch in row) for row in calls)
 
 
 def _canonical(form: Any, rows: bytes) -> bytes:

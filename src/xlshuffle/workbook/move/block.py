@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
-from ..scan.sheet import SheetXml, parse_cells, stored_at
+from ..scan.sheet import SheetXml, cell_marks, parse_cells, stored_at
 from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
 from .rowcut import RowCut, fix_spans
 
@@ -123,6 +123,11 @@ class BlockMover(RowCut):
         """Place ``dst`` (row ``io``) with the block of row ``i`` (numbered ``src``) when both
         rows cut quickly, in one go: the common case, without the pieces of :meth:`_own`
         and :meth:`_block`. None otherwise."""
+        sx = self.sx
+        if not sx.data.startswith(self.row_r, sx.starts[io]) and self.cells_unnumbered():
+            done = self._bare(io, i, src, dst)
+            if done is not None:
+                return done
         row = self._row(io, dst)
         own = self._shape(row, dst)
         if own is None or row.endswith(b"/>"):
@@ -172,6 +177,59 @@ class BlockMover(RowCut):
                 self.heads.clear()
             rest = self.heads[key] = fix_spans(key[0], lo, hi)
         return row[:k] + rest + row[h:pa] + seg + row[pb:end] + self.close_tag
+
+    def _bare(self, io: int, i: int, src: int, dst: int) -> bytes | None:
+        """:meth:`_plain` for rows whose start tags and cells say no ``r``: the place's
+        cells and the source's block cells numbered at ``dst`` as they are written, which
+        is what numbering both rows whole and renumbering the block writes, byte for byte.
+        None when either row is not plain once numbered."""
+        sx = self.sx
+        data, starts, ends = sx.data, sx.starts, sx.ends
+        if data.startswith(self.row_r, starts[i]):
+            return None
+        row = data[starts[io] : ends[io]]
+        own = self.bare_shape(row)
+        if own is None or row.endswith(b"/>"):
+            return None
+        source = data[starts[i] : ends[i]]
+        shape = self.bare_shape(source)
+        if shape is None:
+            return None
+        c_any, close_n, prefix = self.c_any, len(self.close_tag), sx.prefix
+        dq = b'%d"' % dst
+        cols, a, b, n = own.cols, own.a, own.b, len(own.cols)
+        h = row.find(b">") + 1
+        if n:  # cell k is marks[k], the number and parts[k + 1] (plain: parts[0] is empty)
+            parts = row[h : len(row) - close_n].split(c_any)
+            marks = [x + dq for x in cell_marks(prefix, n)[:n]]
+            left = b"".join(map(bytes.__add__, marks[:a], parts[1 : a + 1]))
+            right = b"".join(map(bytes.__add__, marks[b:], parts[b + 1 :]))
+        else:
+            left = right = b""
+        if shape.a < shape.b:
+            sa, sb = shape.a, shape.b
+            parts = source[source.find(b">") + 1 : len(source) - close_n].split(c_any)[
+                sa + 1 : sb + 1
+            ]
+            if src != dst and b'%d"' % src in b"".join(parts):  # "5" also ends another value
+                return None
+            marks = [x + dq for x in cell_marks(prefix, sb)[sa:sb]]
+            seg = b"".join(map(bytes.__add__, marks, parts))
+            if src != dst and self.fmark in seg:
+                seg = self.formulas.move(seg, src, dst, keep_values=False)
+            b_lo, b_hi = shape.cols[sa], shape.cols[sb - 1]
+        else:
+            seg, b_lo, b_hi = b"", 0, 0
+        lo = cols[0] if a else (b_lo or (cols[b] if b < n else 0))
+        hi = cols[-1] if b < n else (b_hi or (cols[a - 1] if a else 0))
+        self.quick += 2
+        key = (row[len(prefix) + 4 : h], lo, hi)
+        rest = self.heads.get(key)
+        if rest is None:
+            if len(self.heads) >= self._MAX_SHAPES:
+                self.heads.clear()
+            rest = self.heads[key] = fix_spans(key[0], lo, hi)
+        return self.row_r + dq + rest + left + seg + right + self.close_tag
 
     def _join(self, own: _Own, block: list[bytes], b_lo: int, b_hi: int, dst: int) -> bytes:
         head = own.head

@@ -5,7 +5,9 @@ A row takes the quick cut when its bytes, digits deleted, match the plain gramma
 :func:`_grammar` (``<c r=...>`` cells holding at most a plain ``<f>``, a ``<v>`` and an
 inline ``<is><t>``; no gap, comment or other child), its cells are in order and every
 one says the row's number. A row whose cells say no ``r`` is numbered first
-(:meth:`RowCut._row`), as the careful path numbers it. The shape is analysed once and
+(:meth:`RowCut._row`), as the careful path numbers it; where no cell of the sheet says
+``r``, its shape is known without numbering it (:meth:`RowCut.bare_shape`), and the block
+path numbers only the cells it writes. The shape is analysed once and
 remembered: the rows of a sheet share a handful. The streaming block path (:mod:`.block`)
 and verify's row digests
 (:func:`~..records.rowdigest.block_digests`) both cut rows this way.
@@ -119,6 +121,8 @@ class RowCut:
         self.c_r_bare = self.c_r.translate(None, _CAPITALS)
         self.close_tag = b"</" + p + b"row>"
         self.shapes: dict[bytes, _Shape | None] = {}
+        #: the shapes of rows that say no ``r``, by their bytes without digits
+        self.bare_shapes: dict[bytes, _Shape | None] = {}
         self.numbered: dict[tuple[int, int], bytes] = {}
         self.numbered_bytes = 0
         #: Whether no cell of the sheet says ``r`` (:func:`~..scan.sheet.cells_unnumbered`),
@@ -149,11 +153,35 @@ class RowCut:
 
     def _number(self, row: bytes, number: int) -> bytes:
         """``row`` numbered at ``number`` (:func:`~..scan.sheet.numbered_row`), or as it is."""
-        sx = self.sx
+        return numbered_row(row, number, self.sx.prefix, checked=self.cells_unnumbered()) or row
+
+    def cells_unnumbered(self) -> bool:
+        """Whether no cell of the sheet says ``r`` and ``<c`` starts only cells
+        (:func:`~..scan.sheet.cells_unnumbered`), found once."""
         if self.unnumbered is None:
+            sx = self.sx
             start, end = sx.content_start, sx.content_end
             self.unnumbered = cells_unnumbered(sx.data, start, end, sx.prefix)
-        return numbered_row(row, number, sx.prefix, checked=self.unnumbered) or row
+        return self.unnumbered
+
+    def bare_shape(self, row: bytes) -> _Shape | None:
+        """The plain shape that ``row``, whose start tag and cells say no ``r``, takes once
+        numbered (:func:`~..scan.sheet.numbered_row`), without numbering it: the shape of
+        its bytes without digits, numbered once. None when numbering would not give a
+        plain row, or its start tag says ``r`` somewhere. Only where
+        :meth:`cells_unnumbered` holds."""
+        key = row.translate(None, _DIGITS)
+        shape = self.bare_shapes.get(key, _UNSEEN)
+        if shape is _UNSEEN:
+            numbered = numbered_row(key, 1, self.sx.prefix, checked=True)
+            if key.startswith(self.row_r) or numbered is None:
+                shape = None
+            else:
+                shape = self._analyse(numbered.translate(None, _DIGITS))
+            if len(self.bare_shapes) >= self._MAX_SHAPES:
+                self.bare_shapes.clear()
+            self.bare_shapes[key] = shape
+        return shape
 
     def _says_r(self, row: bytes) -> bool:
         """Whether ``row`` says its number, and its cells theirs (or it has none)."""

@@ -23,8 +23,10 @@ from .xmlscan import Tag, attrs, element_end, iter_tags, local, tag_end
 __all__ = [
     "Cell",
     "SheetXml",
+    "cell_marks",
     "cells_unnumbered",
     "numbered_cell_tag",
+    "numbered_cells",
     "numbered_row",
     "parse_cells",
     "plain_formula_tag",
@@ -200,8 +202,9 @@ _ANY_R = re.compile(rb"\sr\s*=")
 
 
 @lru_cache(maxsize=64)
-def _cell_marks(prefix: bytes, n: int) -> tuple[bytes, ...]:
-    """``<c r="A``, ``<c r="B``... for the first ``n`` columns, and an empty end."""
+def cell_marks(prefix: bytes, n: int) -> tuple[bytes, ...]:
+    """``<c r="A``, ``<c r="B``... for the first ``n`` columns, and an empty end: what
+    :func:`numbered_cells` writes in place of ``<c``, before the row's number."""
     marks = [b"<" + prefix + b'c r="' + col_letters(c).encode() for c in range(1, n + 1)]
     return (*marks, b"")
 
@@ -265,14 +268,30 @@ def numbered_row(row: bytes, number: int, prefix: bytes, *, checked: bool = Fals
         head = head[:cut] + b' r="%d' % number + head[head.index(b'"', cut + 4) :]
     else:
         return None
+    if not checked and _not_a_cell(prefix).search(body) is not None:
+        return None
+    cells = numbered_cells(body, number, prefix)
+    return None if cells is None else head + cells
+
+
+def numbered_cells(body: bytes, number: int, prefix: bytes) -> bytes | None:
+    """``body`` (what follows a row's start tag) with ``r`` written into each cell's tag at
+    row ``number``, as :func:`numbered_row` writes it; None for more cells than a sheet
+    has columns. The caller knows that ``<c`` starts only cells there and none says ``r``.
+
+    Examples
+    --------
+    >>> numbered_cells(b'<c t="s"><v>0</v></c><c/></row>', 7, b"")
+    b'<c r="A7" t="s"><v>0</v></c><c r="B7"/></row>'
+    """
     parts = body.split(b"<" + prefix + b"c")
     n = len(parts) - 1
     if not n:
-        return head + body
-    if n > MAX_COL or (not checked and _not_a_cell(prefix).search(body) is not None):
+        return body
+    if n > MAX_COL:
         return None
     # part k ends where cell k + 1 starts: its mark, then the number, then its attributes
-    return head + (b'%d"' % number).join(map(bytes.__add__, parts, _cell_marks(prefix, n)))
+    return (b'%d"' % number).join(map(bytes.__add__, parts, cell_marks(prefix, n)))
 
 
 def cells_unnumbered(data: bytes, start: int, end: int, prefix: bytes) -> bool:
