@@ -64,7 +64,10 @@ class Office:
             check=False,
         )
         if done.returncode != 0:
-            raise RuntimeError(f"calc_driver.py failed: {done.stderr.strip()[-2000:]}")
+            raise RuntimeError(
+                f"calc_driver.py failed (exit {done.returncode}): "
+                f"{done.stderr.strip()[-2000:]} {done.stdout.strip()[-500:]}"
+            )
         answer: dict[str, Any] = json.loads(done.stdout)
         return answer
 

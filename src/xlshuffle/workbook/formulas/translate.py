@@ -6,7 +6,10 @@ does exactly that, and is the reference here, but one call costs 10-27 us. A she
 million formulas usually holds a handful of *shapes*: ``C2*2`` in row 2 and ``C3*2`` in
 row 3 are the same formula in relative terms. :class:`FormulaMover` translates the first
 formula of a shape with openpyxl, keeps the result as a template (literal pieces plus
-reference slots) and renders every later formula of that shape from the template.
+reference slots) and renders every later formula of that shape from the template. A
+simple formula (cells, ranges of two cells, numbers, operators, function calls) has its
+template read from its text without openpyxl (:mod:`.simple`), the same template, as the
+tests hold it to be.
 
 Why the cache is sound
 ----------------------
@@ -28,7 +31,8 @@ bracket, so splitting and the anchored reference regexes see the same pieces; an
 can lie inside an error literal, which the key keeps verbatim. Hence every text of a
 key tokenizes the same way, and the translated parts are in the same places.
 
-What the cheap pass *guesses* is then checked once per shape against openpyxl itself:
+What the cheap pass *guesses* is then checked once per shape against openpyxl itself
+(for the shapes of formulas that openpyxl reads):
 the template is built from openpyxl's tokens, and the shape is cached only if the
 relative row parts openpyxl translates are exactly those of the key, at the same text
 positions (relative columns are verbatim in the key and the source column is part of it,
@@ -70,11 +74,12 @@ from .lex import (
     column_letter,
     shape_key,
 )
+from .simple import simple_shape
 
 if TYPE_CHECKING:  # openpyxl is imported when a formula first needs it (.shapes)
     from openpyxl.formula.translate import Translator
 
-    from .shapes import Shape
+    from .template import Shape
 
 __all__ = [
     "CACHE_SIZE",
@@ -145,9 +150,13 @@ class FormulaMover:
         if shape is not None:
             return shape, None, False
         self.misses += 1
-        from .shapes import build_shape  # openpyxl: only for a sheet that has formulas
+        simple = simple_shape(text, row, col)
+        if simple is not None:  # read without openpyxl
+            (built, cacheable), translator = simple, None
+        else:
+            from .shapes import build_shape  # openpyxl: only for a formula it must read
 
-        built, cacheable, translator = build_shape(text, row, col)
+            built, cacheable, translator = build_shape(text, row, col)
         if translator is not None:  # check the template against openpyxl, one row down or up
             probe = row + 1 if row < MAX_ROW else row - 1
             out = built.render(row, col, probe, col)
