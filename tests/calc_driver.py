@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 import time
 
@@ -228,7 +229,12 @@ def main() -> None:
     else:
         answer = run(ctx, request)
     json.dump(answer, sys.stdout)
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
     main()
+    # Leave without the interpreter's teardown, where the UNO bridge's objects are
+    # finalised: a request has failed now and then with no message and no answer (about
+    # once in 20 runs of test_calc_lock.py), which a crash there would explain.
+    os._exit(0)
