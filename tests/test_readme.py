@@ -97,7 +97,7 @@ def test_the_readme_main_job_prints_what_it_shows(
     assert main(argv) == 0
     assert capsys.readouterr().out.splitlines() == shown[1].splitlines()
     release = (ROOT / "scripts" / "release-check").read_text(encoding="utf-8")
-    assert "shuffle \"$root/workbooks/raffle.xlsx\" --seed 2026 -o raffle-shuffled.xlsx" in release
+    assert 'shuffle "$root/workbooks/raffle.xlsx" --seed 2026 -o raffle-shuffled.xlsx' in release
 
 
 def test_readme_pictures_exist() -> None:
