@@ -479,13 +479,14 @@ def test_python_callers_get_the_same_draws() -> None:
     )
 
 
-# --------------------------------------------------------------------------- the README's raffle
+# --------------------------------------------------------------------- docs/batch.md's raffle
 
 
-def test_the_readme_raffle_in_excel_is_the_command_lines(tmp_path: Path) -> None:
+def test_the_batch_pages_raffle_in_excel_is_the_command_lines(tmp_path: Path) -> None:
     """workbooks/tickets.csv as a sheet (A1:D17, its numbers as numbers): the spring draw
-    with tickets and reserves, then the summer draw excluding the spring winners by Email,
-    give the rows ``xlshuffle sample`` writes for the file itself."""
+    with tickets and reserves, then the summer draw excluding the spring winners by Email
+    (the worked raffle of docs/batch.md), give the rows ``xlshuffle sample`` writes for the
+    file itself."""
     src = ROOT / "workbooks" / "tickets.csv"
     with src.open(newline="", encoding="utf-8") as fh:
         header, *lines = list(csv.reader(fh))
@@ -513,7 +514,9 @@ def test_the_readme_raffle_in_excel_is_the_command_lines(tmp_path: Path) -> None
         "2026 spring raffle",
     ]
     assert texts(spring) == drawn(*cli_spring)
-    assert [row[0] for row in spring[:3]] == ["Ben Costa", "Kai Haddad", "Maya Garcia"]  # README
+    page = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
+    assert [row[0] for row in spring[:3]] == ["Ben Costa", "Kai Haddad", "Maya Garcia"]
+    assert all(f"\n{row[0]},{row[1]}," in page for row in spring), "batch.md shows them"
     winners = [[row[1]] for row in spring if row[4] == "winner"]
     summer = call(
         "SAMPLE", sheet, cell(3), cell("2026 summer raffle"), tickets, None, winners, col(1, sheet)

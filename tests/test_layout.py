@@ -204,7 +204,7 @@ def test_tables_with_totals_rows_and_the_default_selection(tmp_path: Path) -> No
 
 def test_the_bundled_raffle_draws_the_same_rows_as_before(tmp_path: Path) -> None:
     """workbooks/raffle.xlsx: header row 1 and rows 2-201, nothing left out, so the
-    README's outputs (and every seed's draw) stay the same."""
+    outputs of the README and docs/batch.md (and every seed's draw) stay the same."""
     src, out = ROOT / "workbooks" / "raffle.xlsx", tmp_path / "out.xlsx"
     record = shuffle_workbook(src, out, seed=2026)
     assert record.target == {"kind": "sheet", "ref": "A1:D201", "columns": None, "table": None}
