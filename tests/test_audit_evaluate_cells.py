@@ -1,6 +1,7 @@
 """The cell evaluation of a monetary-unit sample and its top stratum, computed again here
 from SciPy's Poisson quantiles by the written recursion (Leslie, Teitlebaum and Anderson)
-and by plain arithmetic: never by the engine's code."""
+and by plain arithmetic: never by the engine's code; and the stages of a published cell
+evaluation (the R package FSaudit's vignette) drawn again by the engine."""
 
 from __future__ import annotations
 
@@ -143,3 +144,88 @@ def test_evaluate_reads_what_sample_wrote(
     assert code == 0, err
     assert "top stratum: 1 item, book 25,000.00, examined 100%: known misstatement 1,000.00" in out
     assert "cell bound" in out
+
+
+# ------------------------------------------------------- a published worked example
+#
+# Lucas Hoogduin and Marcel Boersma, the R package FSaudit, vignette "MUS - evaluation
+# methods" (2023-08-10), section "Cell bound": the inventory of FSaudit's inventoryData,
+# book value 7,360,816, a sample of n = 23 (interval 7,360,816 / 23 = 320,035.48),
+# evaluated by the cell bound, whose table `evalResults$Over$`Precision calculation``
+# prints, stage m by stage, the factor times the interval (`mum`), the tainting (`taint`)
+# and the stage's upper limit (`stageUPL` = max(loadspread, simplespread)); the table of
+# understatements the same for their 12 taintings.
+# https://github.com/LuHoo/FSaudit/blob/c34787fd4bc821e3958c02847b8f0ab2deb13901/inst/doc/MUS_evaluation_methods.html
+#
+# FSaudit's factors are hypergeometric (its default), which xlshuffle does not compute:
+# they are taken as printed, so what is checked is the engine's recursion (ranking,
+# accumulating, the larger of the two spreads at each stage) against the published stages.
+FSAUDIT_BOOK, FSAUDIT_N = 7_360_816, 23
+FSAUDIT_MUM = [
+    898926,
+    1400054,
+    1834672,
+    2235019,
+    2612590,
+    2973023,
+    3319544,
+    3654165,
+    3978194,
+    4292493,
+    4597611,
+    4893854,
+    5181325,
+]
+FSAUDIT_OVER = [  # (taint, stageUPL) for m = 1..11; stage 0 is 898,926.0
+    ("0.27790525", "987865.5"),
+    ("0.20879777", "1054688.2"),
+    ("0.16141417", "1106346.5"),
+    ("0.15292166", "1155286.9"),
+    ("0.13350818", "1198014.2"),
+    ("0.13171490", "1240167.6"),
+    ("0.09345339", "1270076.0"),
+    ("0.07392130", "1293733.5"),
+    ("0.05131091", "1310154.8"),
+    ("0.05117355", "1326532.1"),
+    ("0.04628248", "1341344.2"),
+]
+FSAUDIT_UNDER = [  # its "Upper confidence bound" is 1,400,168
+    ("0.35586180", "1012814"),
+    ("0.26166133", "1096555"),
+    ("0.23944050", "1173185"),
+    ("0.17038330", "1227713"),
+    ("0.14423702", "1273874"),
+    ("0.11281971", "1309981"),
+    ("0.10008035", "1342010"),
+    ("0.05271624", "1358881"),
+    ("0.04208696", "1372350"),
+    ("0.04096296", "1385460"),
+    ("0.03194661", "1395684"),
+    ("0.01401186", "1400168"),
+]
+
+
+@pytest.mark.parametrize(("table", "printed"), [(FSAUDIT_OVER, 0.1), (FSAUDIT_UNDER, 1.0)])
+def test_fsaudits_published_cell_evaluation(
+    monkeypatch: pytest.MonkeyPatch, table: list[tuple[str, str]], printed: float
+) -> None:
+    from xlshuffle.draw import auditeval
+
+    interval = Fraction(FSAUDIT_BOOK, FSAUDIT_N)
+
+    def published(i: int, _confidence: object) -> Decimal:  # FSaudit's mum / interval
+        return Decimal(FSAUDIT_MUM[i]) / (Decimal(FSAUDIT_BOOK) / FSAUDIT_N)
+
+    monkeypatch.setattr(auditeval, "poisson_factor", published)
+    taints = [Fraction(t) for t, _ in table]
+    bound, _ = cell_bound([], sample_size=FSAUDIT_N, confidence="95%")
+    assert float(bound * FSAUDIT_BOOK) == pytest.approx(898926.0, abs=0.01)
+    for m, (_, stage) in enumerate(table, 1):
+        # a prefix of the ranked taintings is stage m; printed to `printed`, each tainting
+        # to 8 places (at most 0.002 of money each, times the interval)
+        bound, _ = cell_bound(taints[:m], sample_size=FSAUDIT_N, confidence="95%")
+        assert float(bound * FSAUDIT_BOOK) == pytest.approx(float(stage), abs=printed), m
+    # and in the published order reversed: the engine ranks them itself
+    bound, _ = cell_bound(taints[::-1], sample_size=FSAUDIT_N, confidence="95%")
+    assert float(bound * FSAUDIT_BOOK) == pytest.approx(float(table[-1][1]), abs=printed)
+    assert float(interval) == pytest.approx(320035.48, abs=0.01)

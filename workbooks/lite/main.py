@@ -515,12 +515,15 @@ class Region:
 class Output:
     """Where the result goes: ``path`` (None: nowhere, or stdout for a sample), or over
     the input (``in_place``, keeping a backup unless ``backup`` is False); a
-    ``dry_run`` writes nothing at all."""
+    ``dry_run`` writes nothing at all. ``set_aside``: where a monetary-unit sample writes
+    the rows it sets aside (amounts of 0 or below), the header and those rows (None: the
+    terminal and the record only list them)."""
 
     path: str | None = None
     in_place: bool = False
     backup: bool = True
     dry_run: bool = False
+    set_aside: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -620,6 +623,12 @@ class DrawRequest:
                 f"a {self.kind} request takes {_OPTIONS[self.kind].__name__}, "
                 f"not {type(self.options).__name__}"
             )
+        draw = getattr(self.options, "draw", None)
+        if self.output.set_aside is not None and (draw is None or not draw.monetary):
+            raise OptionError(
+                "--set-aside-output: only a monetary-unit sample (--method mus or cell) sets "
+                "rows aside: leave it out, or draw by monetary unit"
+            )
 
     @classmethod
     def from_keywords(
@@ -681,6 +690,7 @@ class DrawRequest:
         o = self.output
         out += [*_flag("-o", o.path), *(["--in-place"] if o.in_place else [])]
         out += ["--no-backup"] if o.in_place and not o.backup else []
+        out += _flag("--set-aside-output", o.set_aside)
         return out + (["--dry-run"] if o.dry_run else [])
 
     def side_file(self, option: SideOption) -> SideFile | None:
@@ -13169,6 +13179,11 @@ class Drawn:
     spec: dict[str, Any]
     parts: list[Part] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def set_aside(self) -> list[int]:
+        """The rows a monetary-unit selection set aside (amounts of 0 or below), every
+        stratum's, in input order, numbered among the entrants as ``parts`` number them."""
+        return sorted(row for part in self.parts for row, _ in part.set_aside)
 
 
 def choose(

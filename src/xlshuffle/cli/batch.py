@@ -130,6 +130,12 @@ def register(subparsers: Any) -> None:
         metavar="IDS",
         help="for an orders record: the IDs file (and --input the items, --output the table)",
     )
+    p.add_argument(
+        "--set-aside-output",
+        metavar="FILE",
+        help="for a monetary-unit sample (with --input): the file of the rows it set aside "
+        "(sample --set-aside-output); checks that it holds the header and exactly those rows",
+    )
     p.set_defaults(func=records.cmd_verify)
 
     p = subparsers.add_parser(

@@ -21,8 +21,9 @@ from typing import Any
 
 from ..common.files import escape_undecodable, write_atomically
 from ..common.request import DrawRequest, Output
+from ..common.targets import check_writable
 from ..draw.commit import UNREVEALED_SEED
-from ..draw.errors import ListError
+from ..draw.errors import ListError, OptionError
 from ..draw.seed import Seed
 from ..filedraw import commitment
 from ..filedraw.legacy import SIDE_OPTIONS
@@ -34,7 +35,7 @@ __all__ = ["add_committed_options", "as_committed_draw", "register"]
 # options of the draw that the commitment fixes, or that a committed draw sets itself
 _NOT_COMMITTED = (
     "--seed", "-o", "--output", "--record", "--in-place", "--out-dir", "--suffix",
-    "--dry-run", "--json", "--overwrite", "--no-backup", "--jobs",
+    "--dry-run", "--json", "--overwrite", "--no-backup", "--jobs", "--set-aside-output",
 )  # fmt: skip
 
 
@@ -98,6 +99,12 @@ def register(subparsers: Any) -> None:
         "beacon text names them",
     )
     p.add_argument("-o", "--output", metavar="OUT", help="where the draw writes, as its -o")
+    p.add_argument(
+        "--set-aside-output",
+        metavar="FILE",
+        help="for a committed monetary-unit sample: where its rows set aside go, as "
+        "sample's --set-aside-output (an existing FILE is refused)",
+    )
     p.add_argument("--record", required=True, metavar="RECORD.json")
     p.add_argument("--salt", metavar="SALT.txt", help="the salt file commit --entrant-hashes wrote")
     for option in SIDE_OPTIONS:
@@ -121,6 +128,7 @@ def register(subparsers: Any) -> None:
 # what `sample|shuffle|groups --commitment C.json` takes besides, each with a value: the
 # draw's other options are the committed ones
 _DRAW_OPTIONS = ("--reveal", "-o", "--output", "--record", "--salt", "--engine", *SIDE_OPTIONS)
+_DRAW_OPTIONS = (*_DRAW_OPTIONS, "--set-aside-output")
 
 
 def add_committed_options(p: argparse.ArgumentParser) -> None:
@@ -274,6 +282,8 @@ def _committed_file(path: str, body: dict[str, Any]) -> str:
 
 
 def _cmd_draw(args: argparse.Namespace) -> int:
+    from . import UsageError
+
     made = commitment.load_commitment(args.commitment)
     if args.as_draw not in (None, made.command):
         raise ListError(
@@ -292,7 +302,18 @@ def _cmd_draw(args: argparse.Namespace) -> int:
     given = {o: getattr(args, o[2:].replace("-", "_")) for o in SIDE_OPTIONS}
     located: dict[str, str] = {o: path for o, path in given.items() if path is not None}
     request = commitment.committed_request(made, args.commitment, src, located)
-    request = request.replace(output=Output(path=args.output), engine=args.engine)
+    aside = args.set_aside_output
+    if aside is not None:
+        if os.path.isfile(aside):
+            raise UsageError(
+                f"--set-aside-output {aside} exists already, maybe from an earlier draw: "
+                "nothing was drawn; move it away or choose another name"
+            )
+        try:
+            check_writable(aside)
+        except OptionError as exc:
+            raise UsageError(f"--set-aside-output {exc}") from None
+    request = request.replace(output=Output(path=args.output, set_aside=aside), engine=args.engine)
     out = io.BytesIO()
     result = commitment.draw(request, made, args.reveal, salt=salt, out=out)
     record = result.record

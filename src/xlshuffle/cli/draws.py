@@ -25,7 +25,8 @@ __all__ = ["add_draw_options", "draw_lines", "draw_options", "read_counts", "rea
 def add_draw_options(p: argparse.ArgumentParser) -> None:
     """Add ``--weights``, ``--reserves``, ``--exclude``, ``--id``,
     ``--one-entry-per-id``, ``--strata``, ``--all-of-small-strata``, ``--total``,
-    ``--strata-counts``, ``--method`` and ``--amount`` to ``sample``."""
+    ``--strata-counts``, ``--method``, ``--amount`` and the audit's options to
+    ``sample``."""
     g = p.add_argument_group(
         "raffles and audits",
         "COL is a header text or a column letter (a workbook's own: D is the sheet's "
@@ -155,6 +156,15 @@ def add_draw_options(p: argparse.ArgumentParser) -> None:
         "(the top stratum, examined 100%%: column 'Top stratum' yes), and hit -k cents in "
         "the others; 'interval' is the interval of all the positive amounts over -k",
     )
+    g.add_argument(
+        "--set-aside-output",
+        metavar="FILE",
+        help="with --method mus or cell: also write the rows set aside (amount 0 or below) "
+        "to FILE, the header and those rows in input order, as the sample is written (a "
+        "list of the input's kind; for a workbook, a copy with a sheet 'Set aside', or "
+        ".csv/.tsv); nothing is written when no row is set aside. The record names it and "
+        "its SHA-256. An existing FILE is refused unless --overwrite",
+    )
     mark = g.add_mutually_exclusive_group()
     mark.add_argument(
         "--decimal-comma",
@@ -276,6 +286,11 @@ def draw_lines(rec: dict[str, Any]) -> list[str]:
         lines.append(f"  {name}: {part['drawn']} of {part['size']} drawn ({spec['method']}{audit})")
         if spec["method"] in ("monetary-unit", "monetary-unit-cell"):
             lines += _monetary_lines(part, "population" in part)
+    if rec.get("set_aside_output"):
+        aside = sum(len(part.get("set_aside", ())) for part in spec["parts"])
+        lines.append(
+            f"  {rec['set_aside_output']}: the header and the {_count(aside, 'row')} set aside"
+        )
     return lines
 
 

@@ -18,6 +18,9 @@ def refuse_overwrite(args: argparse.Namespace, requests: list[DrawRequest]) -> N
     found = []
     if args.record and _is_file(args.record):
         found.append((args.record, "--record file"))
+    aside = getattr(args, "set_aside_output", None)
+    if aside and _is_file(aside):
+        found.append((aside, "--set-aside-output file"))
     if args.output is None and not args.in_place:
         found += [
             (r.output.path, "output") for r in requests if r.output.path and _is_file(r.output.path)

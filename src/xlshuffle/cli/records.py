@@ -42,7 +42,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from ..records import verify
 
     verdict = verify(
-        args.record, input=args.input, output=args.output, exclude=args.exclude, ids=args.ids
+        args.record,
+        input=args.input,
+        output=args.output,
+        exclude=args.exclude,
+        ids=args.ids,
+        set_aside=args.set_aside_output,
     )
     if not verdict.ok:
         print(f"Error: {verdict.message}", file=sys.stderr)

@@ -9,6 +9,7 @@ the SHA-256 of its bytes so that a commitment can pin it.
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..common.names import check_cell_text, check_sheet_name
 from ..common.request import (
@@ -68,7 +69,11 @@ def requests_of(
 ) -> list[DrawRequest]:
     """One request per ``(input, output)`` of ``sources``; without ``--seed`` each of
     several files draws its own fresh seed (one run, many draws)."""
+    from . import UsageError
+
     many = len(sources) > 1
+    if many and getattr(args, "set_aside_output", None) is not None:
+        raise UsageError("--set-aside-output takes one input: draw each file on its own")
     region = Region.of_options(args)
     limits = tuple(limits_of(args).items())
     return [
@@ -79,7 +84,11 @@ def requests_of(
             options=options,
             region=region,
             output=Output(
-                path=dst, in_place=args.in_place, backup=not args.no_backup, dry_run=args.dry_run
+                path=dst,
+                in_place=args.in_place,
+                backup=not args.no_backup,
+                dry_run=args.dry_run,
+                set_aside=getattr(args, "set_aside_output", None),
             ),
             limits=limits,
             side_files=side_files,
@@ -112,3 +121,24 @@ def check_options(args: argparse.Namespace) -> None:
         raise UsageError(str(exc)) from None
     if args.record:  # found out before anything is drawn or written, not after
         check_writable(args.record)
+    aside = getattr(args, "set_aside_output", None)
+    if aside is not None:
+        _check_set_aside(args, aside)
+
+
+def _check_set_aside(args: argparse.Namespace, aside: str) -> None:
+    """``--set-aside-output``: one input's monetary-unit sample, to a file of its own."""
+    from . import UsageError
+
+    if args.method not in ("mus", "cell"):
+        raise UsageError(
+            "--set-aside-output writes the rows a monetary-unit sample sets aside: add "
+            "--method mus (or cell) and --amount COL, or leave it out"
+        )
+    for option, other in (("-o", args.output), ("--record", args.record)):
+        if other is not None and os.path.realpath(other) == os.path.realpath(aside):
+            raise UsageError(f"--set-aside-output {aside}: {option} names it too: name another")
+    try:
+        check_writable(aside)
+    except OptionError as exc:
+        raise UsageError(f"--set-aside-output {exc}") from None

@@ -97,6 +97,10 @@ class DrawRecord:
         (4 bytes) per data row (the header too for ``columns``) of the cells'
         canonical values (:mod:`xlshuffle.workbook.records.fingerprint`). None for other
         commands, dry runs and records written before it existed.
+    set_aside_output, set_aside_output_sha256 : str or None
+        A monetary-unit sample's file of the rows it set aside (``--set-aside-output``:
+        the header and the rows of amount 0 or below) and the SHA-256 of its bytes.
+        Absent when no such file was written.
     commitment, reveal : dict and list, or None
         A committed draw's (``xlshuffle draw COMMITMENT --reveal V``, protocol section
         17): ``{"body": ..., "sha256": ...}`` as published before the draw, and the
@@ -123,6 +127,8 @@ class DrawRecord:
     parts: dict[str, list[str]] = field(default_factory=dict)
     backup: str | None = None
     fingerprint: dict[str, Any] | None = None
+    set_aside_output: str | None = None
+    set_aside_output_sha256: str | None = None
     commitment: dict[str, Any] | None = None
     reveal: list[str] | None = None
     protocol: str = PROTOCOL
@@ -174,7 +180,8 @@ class DrawRecord:
         # Fields hold only JSON types; a shallow copy per field avoids asdict's deep copy,
         # which costs seconds for a million-entry permutation.
         data = {name: copy.copy(getattr(self, name)) for name in self.__dataclass_fields__}
-        for name in ("commitment", "reveal"):  # only a committed draw's record has them
+        # only a committed draw's record has these, and a sample that wrote its rows set aside
+        for name in ("commitment", "reveal", "set_aside_output", "set_aside_output_sha256"):
             if data[name] is None:
                 del data[name]
         head = {
@@ -298,6 +305,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "parts": (dict,),
     "output": (str, type(None)),
     "output_sha256": (str, type(None)),
+    "set_aside_output": (str, type(None)),
+    "set_aside_output_sha256": (str, type(None)),
     "backup": (str, type(None)),
     "record_version": (int,),
     "fingerprint": (dict, type(None)),

@@ -20,6 +20,7 @@ from ..draw.errors import OptionError
 
 __all__ = [
     "Target",
+    "check_another_output",
     "check_output",
     "check_writable",
     "is_stream",
@@ -162,3 +163,28 @@ def check_output(path: str, source: str) -> None:
     if same:
         alias = "" if path == source else f" {source} (another name for the same file)"
         raise OptionError(f"{path}: the output is the input{alias}: use --in-place to replace it")
+
+
+def check_another_output(path: str, option: str, taken: dict[str, str | None]) -> None:
+    """Refuse, before any work, a second output of a draw (``--set-aside-output``) that
+    cannot be written (:func:`output_target`) or that is one of the files ``taken`` names
+    (``{"the input": src, "the sample's output (-o)": dst}``), under any name.
+
+    Raises
+    ------
+    OptionError
+        Naming ``option``, the path and the file it would replace.
+    """
+    try:
+        output_target(path)
+    except OptionError as exc:
+        raise OptionError(f"{option} {exc}") from None
+    for what, other in taken.items():
+        if other is None:
+            continue
+        try:
+            same = os.path.samefile(path, other)
+        except OSError:  # one of them does not exist yet
+            same = os.path.realpath(path) == os.path.realpath(other)
+        if same:
+            raise OptionError(f"{option} {path}: that is {what}: name another file")

@@ -102,16 +102,17 @@ def too_many_records(op: Opened, k: int, what: str) -> SizeError:
     return SizeError(too_many(op.path, k, op.n, what))
 
 
-def check_name(op: Opened, target: str) -> None:
-    """Refuse an output not named as a list of the input's kind (``out.xlsx``, ``out``)."""
+def check_name(op: Opened, target: str, option: str = "-o") -> None:
+    """Refuse an output not named as a list of the input's kind (``out.xlsx``, ``out``);
+    ``option`` is the option that named it."""
     kinds = (".csv",) if op.path.lower().endswith(".csv") else (".tsv", ".tab")
     if target.lower().endswith(kinds) or is_stream(target):
         return
     stem, ext = os.path.splitext(target)
     what = f"a {ext} file" if ext else "a name without an extension"
     raise OptionError(
-        f"-o {target}: the output is a {kinds[0][1:].upper()} list like {op.path}, not {what}: "
-        f"name it {stem}{kinds[0]}"
+        f"{option} {target}: the output is a {kinds[0][1:].upper()} list like {op.path}, not "
+        f"{what}: name it {stem}{kinds[0]}"
     )
 
 

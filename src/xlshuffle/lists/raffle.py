@@ -19,12 +19,22 @@ from typing import Any, BinaryIO
 
 from ..common.a1 import col_letters
 from ..common.request import DrawRequest, SampleOptions
+from ..common.setaside import SET_ASIDE_OPTION, nothing_set_aside, set_aside_fields
+from ..common.targets import check_another_output
 from ..draw.errors import ListError, OptionError
 from ..tabledraw.entrants import Entrants
 from ..tabledraw.raffles import Drawn, DrawOptions, check_exclusion, choose, exclusion_of, replay
 from ..tabledraw.winners import first_difference, read_saved_table
 from .lines import DEFAULT_MAX_MB
-from .opened import Opened, csv_field, list_record, list_request, opened, write_list
+from .opened import (
+    Opened,
+    check_name,
+    csv_field,
+    list_record,
+    list_request,
+    opened,
+    write_list,
+)
 from .table import stream_records
 
 __all__ = [
@@ -183,6 +193,11 @@ def drawn_sample(
     drawn = choose(ents, options, stream, exclusion_of(ents, options, cols.get("id")))
     if notes is not None:
         notes += drawn.notes
+    aside = request.output.set_aside
+    if aside is not None:  # refused before the sample is written, not after
+        taken = {"the input": op.path, "the sample's output (-o)": dst}
+        check_another_output(aside, SET_ASIDE_OPTION, taken)
+        check_name(op, aside, SET_ASIDE_OPTION)
     chunks = _chunks(op, drawn)
     written: tuple[str | None, str | None, str | None] = (None, None, None)
     if dst is not None:
@@ -193,7 +208,23 @@ def drawn_sample(
         out.flush()
     record = list_record("sample", op, stream, drawn.rows, written, k=options.k)
     record["target"]["draw"] = drawn.spec
+    if aside is not None:
+        record |= _write_set_aside(op, aside, drawn.set_aside(), dry_run, notes)
     return record
+
+
+def _write_set_aside(
+    op: Opened, target: str, rows: list[int], dry_run: bool, notes: list[str] | None
+) -> dict[str, Any]:
+    """The header and the rows set aside, each record byte for byte, to ``target``; the
+    record's fields naming it (none when nothing was written: no row, or a dry run)."""
+    if not rows:
+        if notes is not None:
+            notes.append(nothing_set_aside(target))
+        return {}
+    chunks = [*op.start(), *op.rows(rows)]
+    path, sha256, _ = write_list(op, target, chunks, in_place=False, backup=False, dry_run=dry_run)
+    return set_aside_fields(path, sha256)
 
 
 def verify_draw_csv(
@@ -203,10 +234,12 @@ def verify_draw_csv(
     *,
     max_bytes: int = DEFAULT_MAX_MB * 1024**2,
     excluded: Sequence[str] | None = None,
+    set_aside: PathLike | None = None,
 ) -> None:
     """Draw again what ``record`` says from ``src``, and check ``saved`` (the output, or
     the winners saved from stdout) field by field; with ``excluded`` (IDs, as read from
-    an earlier record or a list), check that the draw left out exactly those. Raises
+    an earlier record or a list), check that the draw left out exactly those; with
+    ``set_aside``, that it holds the header and the rows the draw set aside. Raises
     ListError at the first difference."""
     op = Opened(src, bool(record["header"]), max_bytes)
     if op.sha256 != record["input_sha256"]:
@@ -225,16 +258,25 @@ def verify_draw_csv(
     if drawn.spec != record["target"]["draw"]:
         raise ListError("record: target.draw is not what the draw gives again: it was edited")
     if saved is not None:
-        _check_saved(op, drawn, saved)
+        _check_saved(op, b"".join(_chunks(op, drawn)), saved, "drawn row")
+    if set_aside is not None:
+        rows = drawn.set_aside()
+        if not rows:
+            raise ListError(
+                f"{os.fspath(set_aside)}: this draw set aside no row (none of amount 0 or "
+                "below), so it wrote no file of them"
+            )
+        data = b"".join([*op.start(), *op.rows(rows)])
+        _check_saved(op, data, set_aside, "set-aside row")
 
 
-def _check_saved(op: Opened, drawn: Drawn, saved: PathLike) -> None:
-    data = b"".join(_chunks(op, drawn))
+def _check_saved(op: Opened, data: bytes, saved: PathLike, what: str) -> None:
+    """``saved`` holds the records of ``data`` (the draw's bytes), field by field."""
     text = data.decode("utf-8-sig", "surrogateescape")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=op.lst.delimiter, strict=False)
     names = itertools.chain(
         ["the header row"] if op.header else [],
-        (f"drawn row {n}" for n in itertools.count(1)),
+        (f"{what} {n}" for n in itertools.count(1)),
     )
     want = [(name, row) for name, row in zip(names, reader, strict=False)]
     diff = first_difference(read_saved_table(saved, op.lst.delimiter), want, op.lst.delimiter)

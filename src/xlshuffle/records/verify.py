@@ -48,6 +48,7 @@ def verify(
     output: PathLike | None = None,
     exclude: PathLike | None = None,
     ids: PathLike | None = None,
+    set_aside: PathLike | None = None,
 ) -> Verdict:
     """Replay a record and check the files given against it.
 
@@ -68,6 +69,10 @@ def verify(
         excluded (a chain of draws).
     ids : path, optional
         For an orders record: the IDs file.
+    set_aside : path, optional
+        For a monetary-unit sample: the file of the rows it set aside
+        (``--set-aside-output``), checked row by row against the draw made again; needs
+        ``input``.
 
     Returns
     -------
@@ -99,11 +104,18 @@ def verify(
         records = load(record)
     else:
         where, records = None, _as_list(record)
-    files = {"input": input, "output": output, "exclude": exclude, "ids": ids}
+    files = {
+        "input": input,
+        "output": output,
+        "exclude": exclude,
+        "ids": ids,
+        "set_aside": set_aside,
+    }
     given = {key: None if path is None else os.fspath(path) for key, path in files.items()}
     for option, path in given.items():
         if path is not None and not os.path.isfile(path):
-            raise ListError(f"{option} {path}: no such file: give the file the record names")
+            name = "set-aside-output" if option == "set_aside" else option
+            raise ListError(f"--{name} {path}: no such file: give the file the record names")
     try:
         lines = _check(records, where or "record", given)
     except (ListError, WorkbookError, EntryError) as exc:
@@ -138,6 +150,10 @@ def _check(records: list[Record], where: str, given: dict[str, str | None]) -> l
     first = records[0]
     if given["ids"] is not None and not isinstance(first, OrdersRecord):
         raise OptionError(f"{where}: --ids checks an orders record; this is another draw")
+    if given["set_aside"] is not None and not isinstance(first, DrawRecord):
+        raise OptionError(
+            f"{where}: --set-aside-output checks a monetary-unit sample; this is another draw"
+        )
     if isinstance(first, OrdersRecord):
         return [_orders(first, where, given)]
     if isinstance(first, AllocationRecord):
@@ -170,6 +186,11 @@ def _draws(records: list[DrawRecord], where: str, given: dict[str, str | None]) 
         return [*lines, _teams(records, where, given)]
     if rec0.target.get("draw") is not None:
         return [*lines, _drawn_again(records, where, given)]
+    if given["set_aside"] is not None:
+        raise OptionError(
+            f"{where}: --set-aside-output checks a monetary-unit sample's rows set aside; "
+            "this record's draw set none aside"
+        )
     if given["exclude"] is not None:
         raise OptionError(
             f"{where}: --exclude checks a draw made with sample --exclude; this record's "
@@ -232,6 +253,12 @@ def _drawn_again(records: list[DrawRecord], where: str, given: dict[str, str | N
     exclude = given["exclude"]
     id_column = (rec.target["draw"].get("id") or {}).get("column")
     excluded = None if exclude is None else read_excluded(exclude, id_column)
+    aside = given["set_aside"]
+    if aside is not None and rec.target["draw"].get("method") not in _MONETARY:
+        raise OptionError(
+            f"{where}: --set-aside-output checks a monetary-unit sample's rows set aside; "
+            f"this record's draw is {rec.target['draw'].get('method')}"
+        )
     if rec.target.get("engine") == "duckdb":  # replayed by the engine that drew it
         from ..sql.engine import verify_sample_file
 
@@ -239,17 +266,23 @@ def _drawn_again(records: list[DrawRecord], where: str, given: dict[str, str | N
     elif rec.target.get("kind") == "list":
         from ..lists.raffle import verify_draw_csv
 
-        verify_draw_csv(rec.to_dict(), src, out, excluded=excluded)
+        verify_draw_csv(rec.to_dict(), src, out, excluded=excluded, set_aside=aside)
     else:
         from ..workbook import verify_draw_workbook
 
-        verify_draw_workbook(rec, src, out, excluded=excluded)
-    checked = "input and output" if out is not None else "input"
+        verify_draw_workbook(rec, src, out, excluded=excluded, set_aside=aside)
+    files = ["input", *(["output"] if out is not None else [])]
+    files += [] if aside is None else ["the rows set aside"]
+    checked = ", ".join(files[:-1]) + " and " + files[-1] if len(files) > 1 else files[0]
     chain = "" if excluded is None else f"; exactly the IDs of {exclude} excluded"
     return (
         f"ok: sample of {rec.input} with seed {rec.seed}: {len(rec.permutation)} rows "
         f"({rec.target['draw']['method']}) drawn again; {checked} checked{chain}"
     )
+
+
+#: The methods of a monetary-unit sample, as a record names them.
+_MONETARY = ("monetary-unit", "monetary-unit-cell")
 
 
 def _teams(records: list[DrawRecord], where: str, given: dict[str, str | None]) -> str:

@@ -2918,13 +2918,14 @@ return { stratumStream, largestRemainder, strata };
 xlshuffleModules["sheets/samples.js"] = (() => {
 /**
  * SAMPLEBY and AUDITSAMPLE: a sample from each stratum (protocol section 11), and an
- * audit's selection, systematic or monetary-unit (section 12), as xlshuffle.excel.samples
- * draws them: strata in order of first appearance, each from its own sub-stream, its k
- * winners then its reserves; an audit's rows in their order, a monetary-unit one with the
- * column Hits.
+ * audit's selection, systematic or monetary-unit (sections 12 and 20), as
+ * xlshuffle.excel.samples draws them: strata in order of first appearance, each from its
+ * own sub-stream, its k winners then its reserves; an audit's rows in their order, a
+ * monetary-unit one (by a fixed interval or by cells) with the column Hits, and with a top
+ * stratum the column Top stratum.
  */
 
-const { monetaryUnit, systematic } = xlshuffleModules["protocol/audits.js"];
+const { musSelect, systematic } = xlshuffleModules["protocol/audits.js"];
 const { numberText } = xlshuffleModules["protocol/seeds.js"];
 const { strata } = xlshuffleModules["protocol/strata.js"];
 const { Mistake, isEmpty } = xlshuffleModules["sheets/cells.js"];
@@ -2946,39 +2947,122 @@ function weightsOf(cells, noun) {
   return tickets("weights", cells, noun);
 }
 
-const MONEY = /^\s*[$€£¥]?\s*(\d{1,3}(?:[, \u00a0']\d{3})+|\d+)(?:\.(\d*))?\s*[$€£¥]?\s*$/;
+// xlshuffle.draw.values' money texts with a decimal point: digits grouped in threes by a
+// comma, a space, a no-break space, a narrow one or an apostrophe, or not grouped at all
+const GROUPED = /^([+-]?)(\d{1,3}(?:([, \u00a0\u202f'])\d{3})(?:\3\d{3})*)(\.\d*)?$/;
+const PLAIN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const SYMBOL = /^\p{Sc}$/u;
 
-/** Money amounts (numbers or texts such as "$1,234.56") as whole cents. */
+/**
+ * An amount (a number, or a text such as "$1,234.56", "(12.00)" or "-5 €") as whole cents,
+ * negative allowed, as xlshuffle.draw.values.parse_amounts(signed=True) reads it; null for
+ * a value that is no amount, or has more than 2 decimal places (`why` then says which).
+ */
+function amountOf(cell) {
+  if (typeof cell === "boolean") return { why: "not" };
+  let body = (typeof cell === "number" ? numberText(cell) : String(cell)).trim().normalize("NFKC");
+  let sign = "";
+  if (body.length > 1 && body[0] === "(" && body[body.length - 1] === ")") {
+    sign = "-";
+    body = body.slice(1, -1).trim();
+  }
+  if (body[0] === "+" || body[0] === "-") {
+    sign = sign || body[0];
+    body = body.slice(1).trim();
+  }
+  if (body && SYMBOL.test(body[0])) body = body.slice(1).trim();
+  else if (body && SYMBOL.test(body[body.length - 1])) body = body.slice(0, -1).trim();
+  body = sign + body;
+  const grouped = GROUPED.exec(body);
+  if (grouped) body = grouped[1] + grouped[2].split(grouped[3]).join("") + (grouped[4] || "");
+  if (!PLAIN.test(body)) return { why: "not" };
+  const negative = body[0] === "-";
+  const [whole, fraction = ""] = body.replace(/^[+-]/, "").split(".");
+  const places = fraction.replace(/0+$/, "");
+  if (places.length > 2) return { why: "places" };
+  const value = BigInt((whole || "0") + places.padEnd(2, "0"));
+  return { cents: negative ? -value : value };
+}
+
+/** Money amounts (numbers or texts such as "$1,234.56"; "-5" or "(5.00)" below 0) as
+ * whole cents. */
 function cents(cells, noun) {
   return cells.map((cell, i) => {
     const where = `amounts, ${noun} ${i + 1}`;
     if (isEmpty(cell)) throw new Mistake(`${where} is empty: give an amount such as 1234.56`);
     const textGiven = typeof cell === "number" ? numberText(cell) : String(cell);
-    const m = MONEY.exec(textGiven);
-    if (!m || typeof cell === "boolean")
-      throw new Mistake(`${where}: ${textGiven} is not an amount such as 1234.56`);
-    const fraction = (m[2] || "").replace(/0+$/, "");
-    if (fraction.length > 2)
+    const got = amountOf(cell);
+    if (got.why === "places")
       throw new Mistake(`${where}: the amount ${textGiven} has more than 2 decimal places`);
-    return BigInt(m[1].replace(/[, \u00a0']/g, "") + fraction.padEnd(2, "0"));
+    if (got.why) throw new Mistake(`${where}: ${textGiven} is not an amount such as 1234.56`);
+    return got.cents;
   });
 }
 
-/** An audit's selection: [[index, hits or null], ...] in the rows' order. */
-function audit(n, k, seed, amounts) {
-  if (amounts === null) {
-    if (k > n) throw new Mistake(`cannot select ${k} from ${n} rows: ask for fewer`);
-    return systematic(n, k, seed).items.map((i) => [Number(i), null]);
-  }
-  const total = amounts.reduce((a, b) => a + b, 0n);
-  if (BigInt(k) > total)
-    throw new Mistake(`cannot make ${k} hits over ${total} cents: ask for fewer`);
-  return monetaryUnit(amounts, k, seed)
-    .selected.sort((a, b) => a[0] - b[0])
-    .map(([i, hits]) => [i, hits]);
+/**
+ * AUDITSAMPLE's top_stratum as a cutoff: null (empty), "interval", or whole cents more
+ * than 0 (xlshuffle.functions.samples._cutoff).
+ */
+function cutoffOf(cell, how) {
+  if (isEmpty(cell) || (typeof cell === "string" && !cell.trim())) return null;
+  if (how === "systematic")
+    throw new Mistake('top_stratum is read by method "mus" or "cell": give amounts');
+  if (typeof cell === "string" && cell.trim().toLowerCase() === "interval") return "interval";
+  // Excel's words (xlshuffle.draw.values.parse_amounts), with ', or "interval"'
+  const shown = typeof cell === "number" ? numberText(cell) : String(cell);
+  const got = amountOf(cell);
+  if (got.why === "places")
+    throw new Mistake(
+      `top_stratum: the amount ${shown} has more than 2 decimal places: round it (in ` +
+        'Excel, =ROUND(A2, 2)), or "interval"',
+    );
+  if (got.why)
+    throw new Mistake(
+      `top_stratum: the amount ${JSON.stringify(shown).replace(/^"|"$/g, "'")} is not a ` +
+        'number: write an amount such as 1234.56, or "interval"',
+    );
+  if (got.cents < 0n)
+    throw new Mistake(
+      `top_stratum: the amount cannot be negative (${shown}): use 0 to leave the entry ` +
+        'out, or "interval"',
+    );
+  if (got.cents < 1n) throw new Mistake('top_stratum must be an amount more than 0, or "interval"');
+  return got.cents;
 }
 
-return { byStrata, weightsOf, cents, audit };
+/**
+ * An audit's selection: [[index, extra fields], ...] in the rows' order. `amounts` (cents)
+ * for a monetary-unit one (`cells`: one unit in each of k cells), whose fields are its
+ * Hits and, with a `cutoff`, Top stratum ("yes" or "no"); the rows of amount 0 or below
+ * are set aside, and a negative one refused, as the Excel function refuses it.
+ */
+function audit(n, k, seed, amounts, { cells = false, cutoff = null, noun = "row" } = {}) {
+  if (amounts === null) {
+    if (k > n) throw new Mistake(`cannot select ${k} from ${n} rows: ask for fewer`);
+    return systematic(n, k, seed).items.map((i) => [Number(i), []]);
+  }
+  const positive = amounts.filter((a) => a > 0n).reduce((a, b) => a + b, 0n);
+  const top = (a) =>
+    cutoff === null ? false : cutoff === "interval" ? a * BigInt(k) >= positive : a >= cutoff;
+  const total = amounts.filter((a) => a > 0n && !top(a)).reduce((a, b) => a + b, 0n);
+  if (BigInt(k) > total)
+    throw new Mistake(`cannot make ${k} hits over ${total} cents: ask for fewer`);
+  const { setAside, top: whole, selected } = musSelect(amounts, k, seed, cutoff, cells);
+  const credit = setAside.find((i) => amounts[i] < 0n);
+  if (credit !== undefined)
+    throw new Mistake(
+      `amounts, ${noun} ${credit + 1}: the amount is below 0: a monetary-unit sample sets ` +
+        "credits aside as their own population, so leave them out of data (=FILTER(...)) " +
+        "and audit them apart, or use xlshuffle sample, which lists them",
+    );
+  const taken = new Set(whole);
+  return selected.map(([i, hits]) => [
+    i,
+    cutoff === null ? [hits] : [hits, taken.has(i) ? "yes" : "no"],
+  ]);
+}
+
+return { byStrata, weightsOf, cents, cutoffOf, audit };
 })();
 
 // ------------------------------------------------------------ sheets/text.js
@@ -3040,7 +3124,7 @@ const { allocate } = xlshuffleModules["sheets/allocate.js"];
 const { AUDIT_FUNCTIONS } = xlshuffleModules["sheets/auditing.js"];
 const { freshSeed } = xlshuffleModules["sheets/fresh.js"];
 const { raffle, ticketRaffle, tickets, uniqueIds } = xlshuffleModules["sheets/raffle.js"];
-const { audit, byStrata, cents, weightsOf } = xlshuffleModules["sheets/samples.js"];
+const { audit, byStrata, cents, cutoffOf, weightsOf } = xlshuffleModules["sheets/samples.js"];
 const { shuffleText } = xlshuffleModules["sheets/text.js"];
 
 const SHEET_ROWS = 1048576;
@@ -3195,34 +3279,42 @@ function SAMPLEBY(data, k, strataArg, seed, weights, reserves) {
   return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
 }
 
-const AUDIT_METHODS = { systematic: "systematic", mus: "mus", monetaryunit: "mus" };
+const AUDIT_METHODS = {
+  systematic: "systematic",
+  mus: "mus",
+  monetaryunit: "mus",
+  cell: "cell",
+};
 
-function AUDITSAMPLE(data, k, seed, method, amounts) {
+function AUDITSAMPLE(data, k, seed, method, amounts, topStratum) {
   const grid = rows("data", data, { values: true });
   const n = count("k", k, { most: SHEET_ROWS, why: " (the rows of a sheet)" });
   const given = amounts !== undefined && !isEmpty(amounts);
-  const t = option("method", method, "systematic, mus");
+  const t = option("method", method, "systematic, mus, cell");
   let how = given ? "mus" : "systematic";
   if (t !== null) {
     how = AUDIT_METHODS[t.toLowerCase().replace(/-/g, " ").split(/\s+/).join("")];
     if (!how)
       throw new Mistake(
-        `unknown method '${t}': use systematic, or mus (monetary-unit sampling) with amounts`,
+        `unknown method '${t}': use systematic, or mus or cell (monetary-unit sampling) with ` +
+          "amounts",
       );
-    if (how === "mus" && !given)
-      throw new Mistake('method "mus" needs amounts: a column of money amounts, one per row');
+    if (how !== "systematic" && !given)
+      throw new Mistake(`method "${how}" needs amounts: a column of money amounts, one per row`);
     if (how === "systematic" && given)
       throw new Mistake(
-        'amounts are read by method "mus" only: leave amounts empty for a systematic ' +
-          'selection, or use "mus"',
+        'amounts are read by method "mus" or "cell" only: leave amounts empty for a ' +
+          'systematic selection, or use "mus"',
       );
   }
   const [size, noun] = itemsOf(grid);
   const across = isRow(grid);
   const items = across ? grid[0].map((cell) => [cell]) : grid;
-  const money = how === "mus" ? cents(perItem("amounts", amounts, size, noun), noun) : null;
-  const picked = audit(size, n, seeded(seed), money);
-  const out = picked.map(([i, hits]) => (hits === null ? items[i].slice() : [...items[i], hits]));
+  const perRow = how === "systematic" ? null : perItem("amounts", amounts, size, noun);
+  const cutoff = cutoffOf(oneCell("top_stratum", topStratum), how);
+  const money = perRow === null ? null : cents(perRow, noun);
+  const picked = audit(size, n, seeded(seed), money, { cells: how === "cell", cutoff, noun });
+  const out = picked.map(([i, extra]) => [...items[i], ...extra]);
   return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
 }
 
@@ -4228,15 +4320,16 @@ function SAMPLEBY(data, k, strata, seed, weights, reserves) {
  * Selects rows for an audit at a fixed interval from one random start, in the rows' order.
  *
  * @param {Array<Array<*>>} data The rows to select from.
- * @param {number} k Rows to select ("systematic") or hits ("mus").
+ * @param {number} k Rows to select ("systematic"), or hits ("mus") or cells ("cell").
  * @param {*} seed Optional. A number, text or date.
- * @param {string} method Optional. "systematic" (default) or "mus" (monetary-unit, with amounts).
- * @param {Array<Array<*>>} amounts Optional. Money amounts per row, for "mus".
- * @return The rows selected (with a column Hits for "mus").
+ * @param {string} method Optional. "systematic" (default), "mus" (monetary-unit, with amounts) or "cell" (one unit in each of k cells).
+ * @param {Array<Array<*>>} amounts Optional. Money amounts per row, for "mus" and "cell"; rows of 0 are set aside, a negative one refused.
+ * @param {*} top_stratum Optional. With "mus" or "cell": rows of this amount or more are taken whole; "interval" for the amounts' total over k.
+ * @return The rows selected (with a column Hits for "mus" and "cell", and Top stratum with top_stratum).
  * @customfunction
  */
-function AUDITSAMPLE(data, k, seed, method, amounts) {
-  return xlshuffleCall_("AUDITSAMPLE", [data, k, seed, method, amounts]);
+function AUDITSAMPLE(data, k, seed, method, amounts, top_stratum) {
+  return xlshuffleCall_("AUDITSAMPLE", [data, k, seed, method, amounts, top_stratum]);
 }
 
 /**

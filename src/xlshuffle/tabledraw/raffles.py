@@ -67,6 +67,11 @@ class Drawn:
     parts: list[Part] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    def set_aside(self) -> list[int]:
+        """The rows a monetary-unit selection set aside (amounts of 0 or below), every
+        stratum's, in input order, numbered among the entrants as ``parts`` number them."""
+        return sorted(row for part in self.parts for row, _ in part.set_aside)
+
 
 def choose(
     ents: Entrants, opts: DrawOptions, stream: DrawStream, excluded: Exclusion | None = None

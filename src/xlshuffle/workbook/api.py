@@ -21,6 +21,7 @@ from ..tabledraw.entrants import Entrants
 from .add.datarows import DataRows, free_rows
 from .add.plain_sample import unsaved_cells, winners, winners_table, write_csv
 from .add.raffle import draw_options, draw_sample
+from .add.setaside import check_set_aside, write_set_aside
 from .add.sheetxml import sample_sheet_xml
 from .jobs import Job, file_request, make_record, open_request
 from .move.plan import draw_permutation, plan_move
@@ -414,6 +415,8 @@ def sample_request(request: DrawRequest) -> SampleResult:
         drawn, table_out = draw_sample(job, opts, stream)
         order = drawn.rows
     target, in_place, backup, dry_run = out.path, out.in_place, out.backup, out.dry_run
+    if out.set_aside is not None:  # refused before the sample is written, not after
+        check_set_aside(job, out.set_aside, job.inp.path if in_place else target)
     as_list = target is not None and target.lower().endswith(_LIST_OUTPUTS)
     if target is not None and not as_list and not target.lower().endswith((".xlsx", ".xlsm")):
         also = " (or .csv for CSV, .tsv for TSV)"
@@ -433,9 +436,12 @@ def sample_request(request: DrawRequest) -> SampleResult:
         )
     output = None if dry_run else (job.inp.path if in_place else target)
     record = make_record("sample", job, stream, "rows", order, written, changes, output, k=k)
+    notes = [] if drawn is None else drawn.notes
     if drawn is not None:
         record.target["draw"] = drawn.spec
+        if out.set_aside is not None:
+            aside = write_set_aside(job, drawn, out.set_aside, dry_run=dry_run, notes=notes)
+            record.set_aside_output, record.set_aside_output_sha256 = aside
     sel = job.sel
     shown = [*([sel.top] if sel.header else []), *(sel.body_top + i for i in order)]
-    notes = [] if drawn is None else drawn.notes
     return SampleResult(record, table_out, notes, unsaved_cells(job, shown))

@@ -117,17 +117,19 @@ _KINDS = {
 }
 
 
-def check_output_name(book: Book, src: str, dst: str, *, also: str = "") -> None:
+def check_output_name(
+    book: Book, src: str, dst: str, *, also: str = "", option: str = "-o"
+) -> None:
     """Refuse an output name whose extension Excel would not open this package under
     (an .xlsx package named .xlsm, or the reverse), or that is no workbook's name at all
-    (``out.csv``, ``out.txt``, ``out``)."""
+    (``out.csv``, ``out.txt``, ``out``); ``option`` is the option that named it."""
     want = book.kind
     got = _extension_kind(dst)
     if got is None and not is_stream(dst):  # out.csv, out.txt, out: not a workbook's name
         stem, ext = os.path.splitext(dst)
         what = f"a {ext} file" if ext else "a name without an extension"
         raise OptionError(
-            f"-o {dst}: the output is an .{want} workbook like {src}, not {what}: "
+            f"{option} {dst}: the output is an .{want} workbook like {src}, not {what}: "
             f"name it {stem}.{want}{also}"
         )
     if got is not None and got != want:
@@ -138,7 +140,8 @@ def check_output_name(book: Book, src: str, dst: str, *, also: str = "") -> None
             else ""
         )
         raise OptionError(
-            f"{dst}: {src} is an .{want} workbook, which Excel will not open under the "
+            f"{'' if option == '-o' else option + ' '}{dst}: {src} is an .{want} workbook, "
+            "which Excel will not open under the "
             f"name .{got}: name the output {stem}.{want}{also}"
         )
 

@@ -11,7 +11,7 @@ saved again still verifies; an edited one does not).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...common.celltext import text_of
@@ -21,8 +21,10 @@ from ...tabledraw.raffles import Drawn, check_exclusion, replay
 from ...tabledraw.winners import delimiter_for, first_difference, read_saved_table
 from ..add.datarows import DataRows, recorded_free_rows
 from ..add.raffle import to_data_rows
+from ..add.setaside import set_aside_rows, set_aside_sheet, set_aside_table
 from ..jobs import job_from_record
-from ..package.readwrite import read_input
+from ..package.parts import SheetInfo
+from ..package.readwrite import Input, read_input
 from ..scan.sheet import SheetXml
 from ..values.reader import CellReader
 
@@ -37,11 +39,14 @@ def verify_draw_workbook(
     saved: PathLike | None = None,
     *,
     excluded: Sequence[str] | None = None,
+    set_aside: PathLike | None = None,
 ) -> None:
     """Draw again what a workbook ``record`` of a raffle or an audit says from ``src``, and check
     ``saved`` (the output workbook's added sheet, or the CSV the rows went to, or were
     saved in from stdout) row by row, value by value; with ``excluded`` (IDs, as read
-    from an earlier record or a list), check that the draw left out exactly those.
+    from an earlier record or a list), check that the draw left out exactly those; with
+    ``set_aside``, that it holds the labels and the rows a monetary-unit sample set aside
+    (its sheet ``Set aside``, or the CSV/TSV).
 
     Raises
     ------
@@ -58,7 +63,9 @@ def verify_draw_workbook(
     rec.check_input(path)
     rows, drawn = _draw_again(rec, spec, path, excluded)
     if saved is not None:
-        _check_saved(rec, rows.table(drawn), saved)
+        _check_saved(rows.table(drawn), saved, "drawn row", lambda out: _added_sheet(rec, out))
+    if set_aside is not None:
+        _check_set_aside(rows, drawn, set_aside)
 
 
 def verify_draw_record(rec: DrawRecord, src: PathLike | None, saved: PathLike | None) -> None:
@@ -117,8 +124,26 @@ def _texts(row: list[object]) -> list[str]:
     return out
 
 
-def _check_saved(rec: DrawRecord, table: list[list[object]], saved: PathLike) -> None:
-    names = ["the labels row", *(f"drawn row {n}" for n in range(1, len(table)))]
+def _check_set_aside(data: DataRows, drawn: Drawn, saved: PathLike) -> None:
+    job, rows = data.job, set_aside_rows(data.free, drawn)
+    if not rows:
+        raise WorkbookError(
+            f"{os.fspath(saved)}: this draw set aside no row (none of amount 0 or below), so "
+            "it wrote no file of them"
+        )
+    name = set_aside_sheet(job)
+    table = set_aside_table(job, rows)
+    _check_saved(table, saved, "set-aside row", lambda out: (name, _sheet_grid(out, name)))
+
+
+def _check_saved(
+    table: list[list[object]],
+    saved: PathLike,
+    what: str,
+    sheet: Callable[[str], tuple[str, dict[int, list[str]]]],
+) -> None:
+    """``saved`` holds ``table``: as CSV/TSV, or in the sheet ``sheet(saved)`` finds."""
+    names = ["the labels row", *(f"{what} {n}" for n in range(1, len(table)))]
     want = [(name, _texts(row)) for name, row in zip(names, table, strict=True)]
     path = os.fspath(saved)
     if path.lower().endswith((".csv", ".tsv", ".tab")):
@@ -128,7 +153,7 @@ def _check_saved(rec: DrawRecord, table: list[list[object]], saved: PathLike) ->
         if diff is not None:
             raise WorkbookError(f"{path}: not the rows this draw wrote: {diff}")
         return
-    name, grid = _added_sheet(rec, path)
+    name, grid = sheet(path)
     for n, (what, fields) in enumerate(want, 1):
         if grid.get(n, []) != fields:
             raise WorkbookError(
@@ -158,7 +183,23 @@ def _added_sheet(rec: DrawRecord, path: str) -> tuple[str, dict[int, list[str]]]
             f"{path}: no sheet of it is the one the draw added ({', '.join(added) or 'none'}"
             "): give the output workbook the record names, or the CSV the rows were saved in"
         )
-    sx = SheetXml(inp.book.read(info.part), f"{path}: sheet {info.name!r}")
+    return info.name, _grid(inp, info)
+
+
+def _sheet_grid(path: str, name: str) -> dict[int, list[str]]:
+    """The values (as text, by row number) of the sheet ``name`` of the workbook at ``path``."""
+    inp = read_input(path)
+    info = next((s for s in inp.book.sheets if s.name == name), None)
+    if info is None:
+        raise WorkbookError(
+            f"{path}: no sheet {name!r}, which the draw wrote the rows set aside to: give the "
+            "file --set-aside-output wrote"
+        )
+    return _grid(inp, info)
+
+
+def _grid(inp: Input, info: SheetInfo) -> dict[int, list[str]]:
+    sx = SheetXml(inp.book.read(info.part), f"{inp.path}: sheet {info.name!r}")
     reader = CellReader.of(inp.book)
     grid: dict[int, list[str]] = {}
     for i in range(len(sx)):
@@ -168,4 +209,4 @@ def _added_sheet(rec: DrawRecord, path: str) -> tuple[str, dict[int, list[str]]]
         texts = _texts([values.get(c) for c in range(1, width + 1)])
         if texts:
             grid[sx.numbers[i]] = texts
-    return info.name, grid
+    return grid

@@ -34,7 +34,7 @@ import { allocate } from "./allocate.js";
 import { AUDIT_FUNCTIONS } from "./auditing.js";
 import { freshSeed } from "./fresh.js";
 import { raffle, ticketRaffle, tickets, uniqueIds } from "./raffle.js";
-import { audit, byStrata, cents, weightsOf } from "./samples.js";
+import { audit, byStrata, cents, cutoffOf, weightsOf } from "./samples.js";
 import { shuffleText } from "./text.js";
 
 const SHEET_ROWS = 1048576;
@@ -189,34 +189,42 @@ function SAMPLEBY(data, k, strataArg, seed, weights, reserves) {
   return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
 }
 
-const AUDIT_METHODS = { systematic: "systematic", mus: "mus", monetaryunit: "mus" };
+const AUDIT_METHODS = {
+  systematic: "systematic",
+  mus: "mus",
+  monetaryunit: "mus",
+  cell: "cell",
+};
 
-function AUDITSAMPLE(data, k, seed, method, amounts) {
+function AUDITSAMPLE(data, k, seed, method, amounts, topStratum) {
   const grid = rows("data", data, { values: true });
   const n = count("k", k, { most: SHEET_ROWS, why: " (the rows of a sheet)" });
   const given = amounts !== undefined && !isEmpty(amounts);
-  const t = option("method", method, "systematic, mus");
+  const t = option("method", method, "systematic, mus, cell");
   let how = given ? "mus" : "systematic";
   if (t !== null) {
     how = AUDIT_METHODS[t.toLowerCase().replace(/-/g, " ").split(/\s+/).join("")];
     if (!how)
       throw new Mistake(
-        `unknown method '${t}': use systematic, or mus (monetary-unit sampling) with amounts`,
+        `unknown method '${t}': use systematic, or mus or cell (monetary-unit sampling) with ` +
+          "amounts",
       );
-    if (how === "mus" && !given)
-      throw new Mistake('method "mus" needs amounts: a column of money amounts, one per row');
+    if (how !== "systematic" && !given)
+      throw new Mistake(`method "${how}" needs amounts: a column of money amounts, one per row`);
     if (how === "systematic" && given)
       throw new Mistake(
-        'amounts are read by method "mus" only: leave amounts empty for a systematic ' +
-          'selection, or use "mus"',
+        'amounts are read by method "mus" or "cell" only: leave amounts empty for a ' +
+          'systematic selection, or use "mus"',
       );
   }
   const [size, noun] = itemsOf(grid);
   const across = isRow(grid);
   const items = across ? grid[0].map((cell) => [cell]) : grid;
-  const money = how === "mus" ? cents(perItem("amounts", amounts, size, noun), noun) : null;
-  const picked = audit(size, n, seeded(seed), money);
-  const out = picked.map(([i, hits]) => (hits === null ? items[i].slice() : [...items[i], hits]));
+  const perRow = how === "systematic" ? null : perItem("amounts", amounts, size, noun);
+  const cutoff = cutoffOf(oneCell("top_stratum", topStratum), how);
+  const money = perRow === null ? null : cents(perRow, noun);
+  const picked = audit(size, n, seeded(seed), money, { cells: how === "cell", cutoff, noun });
+  const out = picked.map(([i, extra]) => [...items[i], ...extra]);
   return across ? out[0].map((_, c) => out.map((r) => r[c])) : out;
 }
 

@@ -99,15 +99,16 @@ function SAMPLEBY(data, k, strata, seed, weights, reserves) {
  * Selects rows for an audit at a fixed interval from one random start, in the rows' order.
  *
  * @param {Array<Array<*>>} data The rows to select from.
- * @param {number} k Rows to select ("systematic") or hits ("mus").
+ * @param {number} k Rows to select ("systematic"), or hits ("mus") or cells ("cell").
  * @param {*} seed Optional. A number, text or date.
- * @param {string} method Optional. "systematic" (default) or "mus" (monetary-unit, with amounts).
- * @param {Array<Array<*>>} amounts Optional. Money amounts per row, for "mus".
- * @return The rows selected (with a column Hits for "mus").
+ * @param {string} method Optional. "systematic" (default), "mus" (monetary-unit, with amounts) or "cell" (one unit in each of k cells).
+ * @param {Array<Array<*>>} amounts Optional. Money amounts per row, for "mus" and "cell"; rows of 0 are set aside, a negative one refused.
+ * @param {*} top_stratum Optional. With "mus" or "cell": rows of this amount or more are taken whole; "interval" for the amounts' total over k.
+ * @return The rows selected (with a column Hits for "mus" and "cell", and Top stratum with top_stratum).
  * @customfunction
  */
-function AUDITSAMPLE(data, k, seed, method, amounts) {
-  return xlshuffleCall_("AUDITSAMPLE", [data, k, seed, method, amounts]);
+function AUDITSAMPLE(data, k, seed, method, amounts, top_stratum) {
+  return xlshuffleCall_("AUDITSAMPLE", [data, k, seed, method, amounts, top_stratum]);
 }
 
 /**
