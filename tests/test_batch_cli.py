@@ -259,21 +259,30 @@ def test_restore_undoes_a_shuffle(tmp_path: Path, capsys):
 
 
 def test_cli_imports_without_openpyxl(tmp_path: Path):
-    """openpyxl translates moved formulas: without it a sheet with none still draws, and one
-    with formulas says in one line how to install it."""
+    """openpyxl translates the moved formulas that are not simple: without it a sheet with
+    none, or with simple ones only, still draws, and one with others says in one line how
+    to install it."""
 
-    def run(name: str) -> subprocess.CompletedProcess[str]:
+    def run(path: Path) -> subprocess.CompletedProcess[str]:
         code = (
             "import sys; sys.modules['openpyxl'] = None\n"
             "from xlshuffle.cli import main\n"
-            f"sys.exit(main(['shuffle', {str(FIXTURES / name)!r}, '--dry-run']))\n"
+            f"sys.exit(main(['shuffle', {str(path)!r}, '--dry-run']))\n"
         )
         return subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False
         )
 
-    assert run("plain.xlsx").returncode == 0
-    proc = run("formulas.xlsx")
+    assert run(FIXTURES / "plain.xlsx").returncode == 0
+    assert run(FIXTURES / "formulas.xlsx").returncode == 0  # A2*2 and the like
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["n", "label"])
+    for i in range(2, 8):
+        ws.append([i, f'=A{i}&" items"'])  # a string: openpyxl reads it
+    wb.save(tmp_path / "strings.xlsx")
+    proc = run(tmp_path / "strings.xlsx")
     assert proc.returncode == 1
     assert "pip install 'xlshuffle[xlsx]'" in proc.stderr
     assert "Traceback" not in proc.stderr
