@@ -81,6 +81,23 @@ test("a list's shuffle verifies, its files in either order", async () => {
   }
 });
 
+test("a sample's record naming a file of rows set aside says this page does not check it", async () => {
+  const files = [file("in.csv", INPUT), file("out.csv", OUTPUT)];
+  const record = {
+    ...listRecord(),
+    set_aside_output: "set-aside.csv",
+    set_aside_output_sha256: "ab".repeat(32),
+  };
+  const result = await verifyRecord({ record: JSON.stringify(record), files });
+  assert.ok(result.verified, result.message);
+  assert.match(
+    result.message,
+    /Not checked here: the rows set aside, written to set-aside\.csv \(SHA-256 (ab){32}\); xlshuffle verify RECORD --input INPUT --set-aside-output set-aside\.csv checks them\.$/,
+  );
+  const plain = await verifyRecord({ record: JSON.stringify(listRecord()), files });
+  assert.doesNotMatch(plain.message, /set aside/);
+});
+
 test("a tampered list record, input or output is not verified, and says where", async () => {
   const files = [file("in.csv", INPUT), file("out.csv", OUTPUT)];
   const check = (record, given = files) =>

@@ -51,10 +51,25 @@ async function verifyOne(rec, files) {
   if (!["shuffle", "sample", "groups", "restore"].includes(rec.command))
     cannot(`a record of "${rec.command}" is not supported by this page yet`);
   const target = rec.target || {};
-  if (target.kind === "list") return verifyList(rec, files);
+  if (target.kind === "list") return withSetAside(rec, await verifyList(rec, files));
   if (["sheet", "range", "table", "columns"].includes(target.kind))
-    return verifyWorkbook(rec, files);
+    return withSetAside(rec, await verifyWorkbook(rec, files));
   cannot(`a target of kind ${JSON.stringify(target.kind)} is unknown to this page`);
+}
+
+/**
+ * A sample's verdict, saying what it leaves out: the file of the rows set aside (amounts of
+ * 0 or below, `--set-aside-output`), which this page does not read.
+ */
+function withSetAside(rec, result) {
+  if (!rec.set_aside_output) return result;
+  const sha = rec.set_aside_output_sha256 ? ` (SHA-256 ${rec.set_aside_output_sha256})` : "";
+  return {
+    ...result,
+    message:
+      `${result.message} Not checked here: the rows set aside, written to ${rec.set_aside_output}${sha}; ` +
+      `xlshuffle verify RECORD --input INPUT --set-aside-output ${rec.set_aside_output} checks them.`,
+  };
 }
 
 /**
