@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from openpyxl.formula.tokenizer import Token, Tokenizer, TokenizerError
 from openpyxl.formula.translate import Translator, TranslatorError
 
-from xlshuffle.workbook.formulas.lex import shape_key
+from xlshuffle.common.a1 import col_letters
+from xlshuffle.workbook.formulas.lex import COL_LETTERS, shape_key
 from xlshuffle.workbook.formulas.shapes import build_shape
 from xlshuffle.workbook.formulas.simple import simple_shape
 from xlshuffle.workbook.formulas.template import Shape
@@ -170,6 +171,16 @@ def test_untokenizable_and_bad_cells() -> None:
         mover.move("A1", 0, 1, 2, 1)
     with pytest.raises(ValueError, match="not inside the sheet"):
         mover.move("A1", 1, 1, 1, MAX_COL + 1)
+
+
+def test_col_letters_table_is_col_letters() -> None:
+    assert tuple(col_letters(i) for i in range(MAX_COL + 1)) == COL_LETTERS
+    assert (COL_LETTERS[1], COL_LETTERS[26], COL_LETTERS[27], COL_LETTERS[MAX_COL]) == (
+        "A",
+        "Z",
+        "AA",
+        "XFD",
+    )
 
 
 def test_column_letter() -> None:

@@ -5,6 +5,8 @@ limit, column letters and :class:`FormulaMoveError`."""
 from __future__ import annotations
 
 import re
+from itertools import chain, islice, product
+from string import ascii_uppercase
 from typing import Final
 
 from ..scan.refs import MAX_COL, col_letters
@@ -22,8 +24,16 @@ __all__ = [
 MAX_FORMULA_LENGTH: Final = 8_192
 """Excel's limit on the length of a formula, in characters, without the leading ``=``."""
 
-#: The letters of each column by its number (``COL_LETTERS[1] == "A"``), to XFD, unchecked.
-COL_LETTERS: Final[tuple[str, ...]] = tuple(col_letters(i) for i in range(MAX_COL + 1))
+#: The letters of each column by its number (``COL_LETTERS[1] == "A"``), to XFD, unchecked:
+#: A-Z, then AA-ZZ, then AAA-XFD, in the order of :func:`itertools.product` (a sixth of the
+#: time of 16,384 calls to ``col_letters``, at every start).
+COL_LETTERS: Final[tuple[str, ...]] = (
+    "",
+    *islice(
+        chain.from_iterable(map("".join, product(ascii_uppercase, repeat=k)) for k in (1, 2, 3)),
+        MAX_COL,
+    ),
+)
 
 
 def column_letter(index: int) -> str:
