@@ -1,20 +1,30 @@
 """NIST SP 800-22 (rev. 1a) statistical tests over bits of the draw protocol's stream.
 
-Eleven of the fifteen tests, in pure Python from the publication's own definitions (its
+All fifteen tests, in pure Python from the publication's own definitions (its
 section 2 for each test, section 3 for the formulas), each checked in
 ``tests/test_fairness_battery.py`` against the worked examples SP 800-22 prints:
 
 frequency (2.1), block frequency (2.2), runs (2.3), longest run of ones (2.4), binary
 matrix rank (2.5), discrete Fourier transform (2.6), non-overlapping template (2.7, two
-templates), serial (2.11), approximate entropy (2.12), cumulative sums (2.13), random
-excursions (2.14) and its variant (2.15).
+templates), overlapping template (2.8), Maurer's universal test (2.9), linear complexity
+(2.10), serial (2.11), approximate entropy (2.12), cumulative sums (2.13), random
+excursions (2.14) and its variant (2.15). Of the non-overlapping template test (2.7) the
+battery runs two templates of the 148 of length 9 sts-2.1.2 runs.
 
-Left out: the overlapping template (2.8) and the universal (2.9) tests, whose printed
-examples do not follow the formulas given for them (the universal example divides by the
-variance's square root alone), and linear complexity (2.10), which needs a million bits per
-sequence and is too slow in pure Python. A test the sequence is too short for (rank below
-38,912 bits, random excursions with fewer than 500 cycles) is reported as not applicable,
-never passed.
+Where the text, its examples and NIST's reference code (sts-2.1.2) part, for the three
+tests of sections 2.8-2.10: the overlapping template test takes Hamano and Kaneko's exact
+class probabilities (:data:`HAMANO_KANEKO`; sts-2.1.2 declares them, then computes the
+approximation its examples print); the universal test is its formula, as sts-2.1.2 and
+the long example (2.9.8) have it, not the small example (2.9.4), which leaves out the
+factor ``c / sqrt(K)``; linear complexity keeps the class probabilities as the text and
+sts-2.1.2 print them (:data:`LINEAR_PI`). Each function's docstring says how the printed
+examples come out.
+
+A test the sequence is too short for is reported as not applicable, never passed: rank
+below 38,912 bits, random excursions with fewer than 500 cycles, the universal test below
+387,840 bits (section 2.9.7's table), the overlapping template and linear complexity tests
+below a million bits (sections 2.8.7 and 2.10.7). Linear complexity is Berlekamp-Massey on
+Python integers as bit vectors: a million bits in about a fifth of a second.
 
 :func:`battery` runs them on ``sequences`` sequences of ``bits`` bits each, consecutive
 bits of one seed's stream (64-bit words, most significant bit first), and judges each
