@@ -341,6 +341,8 @@ def test_the_new_tests_fail_a_biased_stream() -> None:
     fair = nist.stream_bits("fair", 1_000_000)
     assert min(nist.overlapping_template(fair), nist.universal(fair)) >= 0.01
     assert nist.linear_complexity(fair) >= 0.01
+    # the largest block section 2.10.7 recommends: the mean's 2**-M term underflows to 0
+    assert nist.linear_complexity(fair, m=5000) >= 0.01
 
 
 @pytest.mark.slow

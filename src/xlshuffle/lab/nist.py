@@ -424,7 +424,7 @@ def linear_complexity(
     blocks = len(bits) // m
     if len(bits) < least or blocks < 200:
         raise NotApplicable(f"linear complexity needs {least:,} bits, 200 blocks of {m}")
-    mu = m / 2 + (9 + (-1) ** (m + 1)) / 36 - (m / 3 + 2 / 9) / 2**m
+    mu = m / 2 + (9 + (-1) ** (m + 1)) / 36 - math.ldexp(m / 3 + 2 / 9, -m)  # / 2**m, any m
     sign = -1 if m % 2 else 1
     counts = [0] * 7
     for j in range(blocks):
