@@ -3,19 +3,26 @@ examples the publication prints, and the stream through them and through diehard
 
 Where a printed example cannot be reproduced from the publication's own formula, the test
 says so and checks the formula against an independent computation instead (NumPy's FFT).
+The examples on the first million bits of e read them from ``e_expansion``, which computes
+them exactly.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections import defaultdict
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from e_expansion import e_bits
 from raffle_books import run
 from xlshuffle.lab import nist
 from xlshuffle.lab.dieharder import dieharder_path, run_dieharder
+from xlshuffle.lab.stats import gammaincc
 
 from support import require
 
@@ -134,15 +141,220 @@ def test_the_battery_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "FAIL" not in out
     assert "random excursions x=-4" in out and "not applicable" in out
     assert "random excursions variant x=+9" in out
+    # a million bits or more: the overlapping template, universal and linear complexity
+    for name in ("overlapping template", "universal", "linear complexity"):
+        row = next(line for line in out.splitlines() if line.strip().startswith(name))
+        assert "not applicable" in row and "pass" not in row, row
     code, out, err = run(capsys, *argv, "--json")
     report = json.loads(out)
     assert [t["test"] for t in report["tests"]] == [
-        t if not t.startswith(("serial", "approximate")) else report["tests"][i]["test"]
+        t
+        if not t.startswith(("serial", "approximate", "universal"))
+        else report["tests"][i]["test"]
         for i, t in enumerate(nist.TESTS)
     ]
     verdicts = {t["test"]: t["verdict"] for t in report["tests"]}
     assert verdicts["frequency"] == "pass" and verdicts["binary matrix rank (32x32)"] == "pass"
     assert report["dieharder"] == []
+
+
+# --------------------------------------------------------------------------- 2.8 to 2.10
+
+
+def test_the_binary_expansion_of_e() -> None:
+    # SP 800-22's examples on e read its digits from the integer part on: 10.1011011111...
+    # (sts-2.1.2's data.e). Checked against e's hexadecimal expansion, 2.b7e151628aed2a6a
+    # abf7158809cf4f3c (FIPS 197's example key), and its decimal one.
+    digits = "".join(map(str, e_bits(2 + 124)))
+    assert digits[:20] == "10101101111110000101"
+    assert digits == "10" + f"{0xB7E151628AED2A6ABF7158809CF4F3C:0124b}"
+    scaled = int("".join(map(str, e_bits(200))), 2)  # floor(e * 2**198)
+    assert scaled * 10**40 >> 198 == 27182818284590452353602874713526624977572
+
+
+def formula_pi(m: int, block: int, top: int) -> list[float]:
+    """The class probabilities of SP 800-22's formula (section 3.8; sts-2.1.2's ``Pr``):
+    ``Pr(0) = exp(-eta)``, ``Pr(u) = exp(-eta) / 2**u * sum(C(u-1, l-1) eta**l / l!)``,
+    with ``eta = (block - m + 1) / 2**(m + 1)``, and the rest for the top class."""
+    eta = (block - m + 1) / 2 ** (m + 1)
+    pi = [math.exp(-eta)] + [
+        math.exp(-eta)
+        / 2**u
+        * sum(math.comb(u - 1, k - 1) * eta**k / math.factorial(k) for k in range(1, u + 1))
+        for u in range(1, top)
+    ]
+    return [*pi, 1 - sum(pi)]
+
+
+def exact_pi(m: int, block: int, top: int) -> list[float]:
+    """The exact class probabilities of overlapping matches of ``m`` ones in a block: the
+    ``2**block`` blocks counted by their run of ones at the end and their matches so far."""
+    count: dict[tuple[int, int], int] = {(0, 0): 1}
+    for _ in range(block):
+        step: defaultdict[tuple[int, int], int] = defaultdict(int)
+        for (run_, found), n in count.items():
+            step[0, found] += n
+            step[min(run_ + 1, m), min(found + (run_ + 1 >= m), top)] += n
+        count = step
+    return [sum(n for (_, f), n in count.items() if f == k) / 2**block for k in range(top + 1)]
+
+
+def test_the_overlapping_template_probabilities_are_exact() -> None:
+    # Hamano and Kaneko's probabilities are the exact ones, to their six places; the
+    # formula's (printed in section 3.8's form) are an approximation, 0.004 off
+    assert [round(p, 6) for p in exact_pi(9, 1032, 5)] == list(nist.HAMANO_KANEKO)
+    assert [round(p, 6) for p in formula_pi(9, 1032, 5)] == [
+        0.367879,
+        0.183940,
+        0.137955,
+        0.099634,
+        0.069935,
+        0.140657,
+    ]
+
+
+def test_the_small_overlapping_template_example() -> None:
+    # 2.8.4: 50 bits, template 11, blocks of 10, K = 5, the formula's probabilities with
+    # eta = 1.125. Its blocks hold 5, 1, 3, 4 and 1 matches: counts 0, 2, 0, 1, 1, 1 and
+    # P = 0.409635. The text prints chi-square 3.167729, which is counts 0, 1, 1, 1, 1, 1,
+    # and P = 0.274932, which is igamc(5/2, 3.167729) without the halving: two slips.
+    sequence = bits("10111011110010110100011100101110111110000101101001")
+    pi = formula_pi(2, 10, 5)
+    assert [round(p, 6) for p in pi[:5]] == [0.324652, 0.182617, 0.142670, 0.106645, 0.077147]
+    p = nist.overlapping_template(sequence, m=2, block=10, pi=pi, least=1)
+    chi = sum((v - 5 * q) ** 2 / (5 * q) for v, q in zip((0, 2, 0, 1, 1, 1), pi, strict=True))
+    assert p == pytest.approx(gammaincc(2.5, chi / 2), rel=1e-12)
+    assert round(p, 6) == 0.409635
+    printed = sum((v - 5 * q) ** 2 / (5 * q) for v, q in zip((0, 1, 1, 1, 1, 1), pi, strict=True))
+    assert printed == pytest.approx(3.167729, abs=2e-5)
+    assert round(gammaincc(2.5, 3.167729), 6) == 0.274932
+
+
+def test_the_small_universal_example() -> None:
+    # 2.9.4: 20 bits, L = 2, Q = 4, K = 6. Its f_n is 1.1949875 and its P-value 0.767189
+    # divides by sqrt(variance(2)) = sqrt(1.338) alone; section 2.9's own formula (and
+    # 2.9.8's example, and sts-2.1.2) multiplies by c and divides by sqrt(K) too
+    sequence = bits("01011010011101010111")
+    fn = nist.universal_statistic(sequence, block=2, init=4)
+    assert fn == pytest.approx(1.1949875, abs=1e-7)
+    assert round(math.erfc(abs(fn - 1.5374383) / math.sqrt(2 * 1.338)), 6) == 0.767189
+    c = 0.7 - 0.8 / 2 + (4 + 32 / 2) * 6 ** (-3 / 2) / 15
+    want = math.erfc(abs(fn - 1.5374383) / (math.sqrt(2) * c * math.sqrt(1.338 / 6)))
+    assert nist.universal(sequence, block=2, init=4) == pytest.approx(want, rel=1e-12)
+
+
+def test_the_small_linear_complexity_example() -> None:
+    # 2.10.4: 1101011110001 is generated by an LFSR of length 4 and none shorter
+    assert nist.berlekamp_massey(bits("1101011110001")) == 4
+
+
+def shortest_lfsr(sequence: list[int]) -> int:
+    """The linear complexity by search: the least L with feedback taps c_1..c_L such that
+    every bit from the L-th on is the XOR of the tapped bits before it."""
+    n = len(sequence)
+    for length in range(n + 1):
+        for taps in range(2**length):
+            if all(
+                sequence[j]
+                == sum(sequence[j - i] for i in range(1, length + 1) if taps >> (i - 1) & 1) % 2
+                for j in range(length, n)
+            ):
+                return length
+    raise AssertionError("unreachable: L = n always works")
+
+
+@given(st.lists(st.integers(0, 1), max_size=12))
+def test_berlekamp_massey_finds_the_shortest_register(sequence: list[int]) -> None:
+    assert nist.berlekamp_massey(sequence) == shortest_lfsr(sequence)
+
+
+def test_berlekamp_massey_on_every_sequence_of_eight_bits() -> None:
+    for k in range(2**8):
+        sequence = [k >> i & 1 for i in range(8)]
+        assert nist.berlekamp_massey(sequence) == shortest_lfsr(sequence)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "run_test", "printed"),
+    [
+        # with the formula's probabilities, as sts-2.1.2 runs (counts 329 164 150 111 78 136)
+        (
+            "2.8.8 overlapping template",
+            lambda b: nist.overlapping_template(b, pi=formula_pi(9, 1032, 5)),
+            0.110434,
+        ),
+        ("2.9.8 universal", nist.universal, 0.282568),
+        ("2.10.8 linear complexity, M=1000", lambda b: nist.linear_complexity(b, m=1000), 0.845406),
+    ],
+    ids=lambda v: v if isinstance(v, str) and " " in v else "",
+)
+def test_the_printed_examples_on_e(name: str, run_test: object, printed: float) -> None:
+    assert round(run_test(e_bits(1_000_000)), 6) == printed  # type: ignore[operator]
+
+
+@pytest.mark.slow
+def test_the_choices_made_on_e() -> None:
+    e = e_bits(1_000_000)
+    # the exact probabilities (Hamano and Kaneko's), which the battery uses
+    assert round(nist.overlapping_template(e), 6) == 0.159027
+    # linear complexity with 1/96 for the first class instead of the printed 0.01047
+    exact = (1 / 96, 1 / 32, 1 / 8, 1 / 2, 1 / 4, 1 / 16, 1 / 48)
+    assert round(nist.linear_complexity(e, m=1000, pi=exact), 6) == 0.844738
+    # the fraction alone (1011011111...) is not the examples' sequence: other P-values
+    fraction = e_bits(1_000_002)[2:]
+    assert round(nist.universal(fraction), 6) == 0.444666
+
+
+def test_the_universal_statistic_against_nistrng() -> None:
+    # nistrng (PyPI) computes the same f_n but divides by sqrt(variance(L)) alone, as
+    # 2.9.4's small example does: its P-value gives back |f_n - E(L)| to compare. Its other
+    # two tests are not the standard's: its overlapping template test uses m = 10 in
+    # blocks of 1062, skips each block's last window, and the formula's probabilities;
+    # its Berlekamp-Massey copies the connection polynomial by a NumPy slice (a view), so
+    # it finds 6 for 2.10.4's 1101011110001, whose linear complexity is 4.
+    nistrng = pytest.importorskip("nistrng.sp800_22r1a")
+    special = pytest.importorskip("scipy.special")
+    for seed in ("nistrng 1", "nistrng 2"):
+        sequence = nist.stream_bits(seed, 1_000_000)
+        theirs = nistrng.MaurersUniversalTest()._execute(np.frombuffer(sequence, np.int8))
+        distance = special.erfcinv(float(theirs.score)) * math.sqrt(2 * 3.125)
+        fn = nist.universal_statistic(sequence, block=7, init=1280)
+        assert abs(fn - 6.1962507) == pytest.approx(distance, rel=1e-9)
+
+
+def biased(count: int) -> list[int]:
+    """The stream with one bit in 20 set to 1: ones 52.5% of the time."""
+    return [1 if i % 20 == 0 else b for i, b in enumerate(nist.stream_bits("biased", count))]
+
+
+def test_the_new_tests_fail_a_biased_stream() -> None:
+    sequence = biased(1_000_000)
+    assert nist.overlapping_template(sequence) < 0.01  # more runs of nine ones
+    assert nist.universal(sequence) < 0.01  # more compressible
+    # linear complexity does not see a bias; it sees a linear recurrence. Bits that repeat
+    # 249 bits back, XORed with the bit 100 back, give blocks of complexity 249 at most
+    recurrent = list(nist.stream_bits("recurrent", 249))
+    for i in range(249, 1_000_000):
+        recurrent.append(recurrent[i - 249] ^ recurrent[i - 100])
+    assert nist.linear_complexity(recurrent) < 0.01
+    fair = nist.stream_bits("fair", 1_000_000)
+    assert min(nist.overlapping_template(fair), nist.universal(fair)) >= 0.01
+    assert nist.linear_complexity(fair) >= 0.01
+    # the largest block section 2.10.7 recommends: the mean's 2**-M term underflows to 0
+    assert nist.linear_complexity(fair, m=5000) >= 0.01
+
+
+@pytest.mark.slow
+def test_the_battery_runs_the_three_on_a_million_bits() -> None:
+    report = nist.battery("three", sequences=1, bits=2**20)
+    found = {r.name: r for r in report.results}
+    for name in (
+        "overlapping template (m=9, M=1032)",
+        "universal (L=7)",
+        "linear complexity (M=500)",
+    ):
+        assert len(found[name].p_values) == 1 and found[name].verdict == "pass"
 
 
 @pytest.mark.slow

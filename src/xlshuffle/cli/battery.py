@@ -28,11 +28,13 @@ def add_battery_options(p: argparse.ArgumentParser, whole: Any) -> None:
     """Add ``--battery``, ``--sequences``, ``--bits`` and ``--dieharder``."""
     g = p.add_argument_group(
         "standard batteries",
-        "--battery runs NIST SP 800-22's tests (11 of its 15: frequency, block frequency, "
-        "runs, longest run, rank, DFT, non-overlapping template, serial, approximate "
-        "entropy, cumulative sums, random excursions and its variant) over --sequences "
-        "sequences of --bits consecutive bits of the --seed's stream; --dieharder also "
-        "pipes the stream into Debian's dieharder (apt-get install dieharder)",
+        "--battery runs NIST SP 800-22's 15 tests (frequency, block frequency, runs, "
+        "longest run, rank, DFT, non-overlapping and overlapping template, universal, "
+        "linear complexity, serial, approximate entropy, cumulative sums, random "
+        "excursions and its variant; overlapping template and linear complexity need a "
+        "million bits, universal 387,840) over --sequences sequences of --bits "
+        "consecutive bits of the --seed's stream; --dieharder also pipes the stream into "
+        "Debian's dieharder (apt-get install dieharder)",
     )
     g.add_argument("--battery", action="store_true", help="run SP 800-22's tests instead")
     g.add_argument(
@@ -47,7 +49,7 @@ def add_battery_options(p: argparse.ArgumentParser, whole: Any) -> None:
         type=whole(128),
         default=DEFAULT_BITS,
         help=f"bits per sequence (default 2**20 = {DEFAULT_BITS:,}; SP 800-22 suggests "
-        "about a million)",
+        "about a million, and three of its tests need one)",
     )
     g.add_argument(
         "--dieharder",

@@ -1,20 +1,30 @@
 """NIST SP 800-22 (rev. 1a) statistical tests over bits of the draw protocol's stream.
 
-Eleven of the fifteen tests, in pure Python from the publication's own definitions (its
+All fifteen tests, in pure Python from the publication's own definitions (its
 section 2 for each test, section 3 for the formulas), each checked in
 ``tests/test_fairness_battery.py`` against the worked examples SP 800-22 prints:
 
 frequency (2.1), block frequency (2.2), runs (2.3), longest run of ones (2.4), binary
 matrix rank (2.5), discrete Fourier transform (2.6), non-overlapping template (2.7, two
-templates), serial (2.11), approximate entropy (2.12), cumulative sums (2.13), random
-excursions (2.14) and its variant (2.15).
+templates), overlapping template (2.8), Maurer's universal test (2.9), linear complexity
+(2.10), serial (2.11), approximate entropy (2.12), cumulative sums (2.13), random
+excursions (2.14) and its variant (2.15). Of the non-overlapping template test (2.7) the
+battery runs two templates of the 148 of length 9 sts-2.1.2 runs.
 
-Left out: the overlapping template (2.8) and the universal (2.9) tests, whose printed
-examples do not follow the formulas given for them (the universal example divides by the
-variance's square root alone), and linear complexity (2.10), which needs a million bits per
-sequence and is too slow in pure Python. A test the sequence is too short for (rank below
-38,912 bits, random excursions with fewer than 500 cycles) is reported as not applicable,
-never passed.
+Where the text, its examples and NIST's reference code (sts-2.1.2) part, for the three
+tests of sections 2.8-2.10: the overlapping template test takes Hamano and Kaneko's exact
+class probabilities (:data:`HAMANO_KANEKO`; sts-2.1.2 declares them, then computes the
+approximation its examples print); the universal test is its formula, as sts-2.1.2 and
+the long example (2.9.8) have it, not the small example (2.9.4), which leaves out the
+factor ``c / sqrt(K)``; linear complexity keeps the class probabilities as the text and
+sts-2.1.2 print them (:data:`LINEAR_PI`). Each function's docstring says how the printed
+examples come out.
+
+A test the sequence is too short for is reported as not applicable, never passed: rank
+below 38,912 bits, random excursions with fewer than 500 cycles, the universal test below
+387,840 bits (section 2.9.7's table), the overlapping template and linear complexity tests
+below a million bits (sections 2.8.7 and 2.10.7). Linear complexity is Berlekamp-Massey on
+Python integers as bit vectors: a million bits in about a fifth of a second.
 
 :func:`battery` runs them on ``sequences`` sequences of ``bits`` bits each, consecutive
 bits of one seed's stream (64-bit words, most significant bit first), and judges each
@@ -36,24 +46,31 @@ from .stats import gammaincc
 
 __all__ = [
     "ALPHA",
+    "HAMANO_KANEKO",
+    "LINEAR_PI",
     "TESTS",
     "BatteryReport",
     "Outcome",
     "approximate_entropy",
     "battery",
+    "berlekamp_massey",
     "binary_matrix_rank",
     "block_frequency",
     "cumulative_sums",
     "dft",
     "frequency",
+    "linear_complexity",
     "longest_run",
     "non_overlapping_template",
+    "overlapping_template",
     "random_excursions",
     "random_excursions_variant",
     "runs",
     "serial",
     "stream_bits",
     "stream_bytes",
+    "universal",
+    "universal_statistic",
 ]
 
 #: The significance level of each test on one sequence (SP 800-22 section 4.2).
@@ -242,6 +259,182 @@ def non_overlapping_template(bits: Bits, template: str = "000000001", blocks: in
     return gammaincc(blocks / 2, chi / 2)
 
 
+#: The class probabilities of the overlapping template test for its standard parameters
+#: (template of nine ones, blocks of 1032 bits, classes 0-4 and 5 or more matches): the
+#: exact ones of Hamano and Kaneko (2007), which sts-2.1.2's source declares.
+HAMANO_KANEKO = (0.364091, 0.185659, 0.139381, 0.100571, 0.070432, 0.139865)
+
+
+def overlapping_template(
+    bits: Bits,
+    *,
+    m: int = 9,
+    block: int = 1032,
+    pi: Sequence[float] = HAMANO_KANEKO,
+    least: int = 1_000_000,
+) -> float:
+    """2.8: overlapping matches of ``m`` ones in each ``block``-bit block, counted in
+    classes 0, 1, .. and ``len(pi) - 1`` or more, against the class probabilities ``pi``.
+
+    The default ``pi`` are Hamano and Kaneko's (2007) exact probabilities for ``m = 9``,
+    ``block = 1032`` and K = 5 (a count of the 2**1032 blocks: ``tests/`` recomputes
+    them), not the approximations of SP 800-22's formula (section 3.8, ``Pr(u, eta)``:
+    0.367879, 0.183940, 0.137955, 0.099634, 0.069935, 0.140657). sts-2.1.2 declares the
+    exact ones and then overwrites them with the formula's, and its P-value is the one
+    printed: 2.8.8's 0.110434 for the first million bits of e comes from the formula's
+    probabilities; these give 0.159027 for the same counts. Other ``m`` or ``block`` need
+    their ``pi``. Needs ``least`` bits (a million, as section 2.8.7 asks).
+    """
+    if (m, block) != (9, 1032) and pi is HAMANO_KANEKO:
+        raise ValueError(f"pi: give the class probabilities for m={m}, block={block}")
+    if len(bits) < least:
+        raise NotApplicable(f"the overlapping template test needs {least:,} bits")
+    top = len(pi) - 1
+    blocks = len(bits) // block
+    counts = [0] * len(pi)
+    for j in range(blocks):
+        # a run of r >= m ones holds r - m + 1 overlapping matches of m ones
+        runs = bytes(bits[j * block : (j + 1) * block]).split(b"\x00")
+        found = sum(len(run) - m + 1 for run in runs if len(run) >= m)
+        counts[min(found, top)] += 1
+    chi = sum((v - blocks * p) ** 2 / (blocks * p) for v, p in zip(counts, pi, strict=True))
+    return gammaincc(top / 2, chi / 2)
+
+
+# Maurer's universal test: (least n, L) from section 2.9.7's table, and the expected value
+# and variance of its statistic by L (sts-2.1.2's tables, from Maurer's paper)
+_UNIVERSAL_L = (
+    (387_840, 6),
+    (904_960, 7),
+    (2_068_480, 8),
+    (4_654_080, 9),
+    (10_342_400, 10),
+    (22_753_280, 11),
+    (49_643_520, 12),
+    (107_560_960, 13),
+    (231_669_760, 14),
+    (496_435_200, 15),
+    (1_059_061_760, 16),
+)
+_UNIVERSAL_MOMENTS = {
+    1: (0.73264948, 0.690),
+    2: (1.5374383, 1.338),
+    3: (2.40160681, 1.901),
+    4: (3.31122472, 2.358),
+    5: (4.25342659, 2.705),
+    6: (5.2177052, 2.954),
+    7: (6.1962507, 3.125),
+    8: (7.1836656, 3.238),
+    9: (8.1764248, 3.311),
+    10: (9.1723243, 3.356),
+    11: (10.170032, 3.384),
+    12: (11.168765, 3.401),
+    13: (12.168070, 3.410),
+    14: (13.167693, 3.416),
+    15: (14.167488, 3.419),
+    16: (15.167379, 3.421),
+}
+_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def _universal_block(n: int) -> int | None:
+    """Section 2.9.7's block length ``L`` for ``n`` bits (None below 387,840 bits)."""
+    found = [size for least, size in _UNIVERSAL_L if n >= least]
+    return found[-1] if found else None
+
+
+def universal_statistic(bits: Bits, *, block: int, init: int) -> float:
+    """2.9's statistic ``f_n``: the mean ``log2`` distance back to the previous block with
+    the same ``block`` bits, over the blocks after the first ``init``."""
+    size = block
+    tested = len(bits) // size - init
+    if init < 1 or tested < 1:
+        raise NotApplicable(f"the universal test needs more than {init} blocks of {size} bits")
+    text = bytes(bits[: (init + tested) * size]).translate(_DIGITS)
+    last = [0] * (1 << size)
+    for i in range(init):
+        last[int(text[i * size : (i + 1) * size], 2)] = i + 1
+    total = 0.0
+    for i in range(init, init + tested):
+        value = int(text[i * size : (i + 1) * size], 2)
+        total += math.log2(i + 1 - last[value])
+        last[value] = i + 1
+    return total / tested
+
+
+def universal(bits: Bits, *, block: int | None = None, init: int | None = None) -> float:
+    """2.9: Maurer's universal test, as sts-2.1.2 computes it: ``L`` (``block``) by the
+    sequence's length from section 2.9.7's table, ``Q = 10 * 2**L`` blocks (``init``) to
+    fill the table, ``K`` blocks tested, and the statistic's standard deviation
+    ``c * sqrt(variance(L) / K)`` with ``c = 0.7 - 0.8/L + (4 + 32/L) K**(-3/L) / 15``.
+
+    Section 2.9.8's example, the first million bits of e, gives its 0.282568. Its small
+    example (2.9.4, 20 bits, L = 2, Q = 4: P = 0.767189) divides by ``sqrt(variance(L))``
+    alone, without ``c`` and ``sqrt(K)``: that is what its printed P-value follows, and
+    ``tests/`` checks its ``f_n`` = 1.1949875 through :func:`universal_statistic`.
+    """
+    size = _universal_block(len(bits)) if block is None else block
+    if size is None:
+        raise NotApplicable("the universal test needs 387,840 bits (L = 6)")
+    if not 1 <= size <= 16:
+        raise ValueError(f"block: L from 1 to 16, got {size}")
+    first = 10 * 2**size if init is None else init
+    fn = universal_statistic(bits, block=size, init=first)
+    tested = len(bits) // size - first
+    c = 0.7 - 0.8 / size + (4 + 32 / size) * tested ** (-3 / size) / 15
+    mean, variance = _UNIVERSAL_MOMENTS[size]
+    sigma = c * math.sqrt(variance / tested)
+    return math.erfc(abs(fn - mean) / (math.sqrt(2) * sigma))
+
+
+def berlekamp_massey(bits: Bits) -> int:
+    """The linear complexity of ``bits``: the length of the shortest linear feedback shift
+    register that generates them (Berlekamp-Massey over GF(2), section 2.10.4 step 2).
+
+    The connection polynomial and the bits seen so far, newest first, are Python integers,
+    so the discrepancy is one AND and a parity and each update one XOR of whole integers.
+
+    >>> berlekamp_massey([1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 0, 0, 1])  # section 2.10.4
+    4
+    """
+    c = b = 1  # the connection polynomials, bit i the coefficient of x**i
+    length, shift, seen = 0, -1, 0
+    for n, bit in enumerate(bits):
+        seen = (seen << 1) | bit  # bit i of ``seen`` is bits[n - i]
+        if (c & seen).bit_count() & 1:
+            t = c
+            c ^= b << (n - shift)
+            if 2 * length <= n:
+                length, shift, b = n + 1 - length, n, t
+    return length
+
+
+#: Section 2.10's class probabilities. The first is printed 0.01047, for 1/96 = 0.010417,
+#: in the text and in sts-2.1.2's code alike; it is kept, so that the results are theirs
+#: (2.10.8's example prints 0.845406 with it, 0.844738 with 1/96).
+LINEAR_PI = (0.01047, 0.03125, 0.12500, 0.50000, 0.25000, 0.06250, 0.020833)
+
+
+def linear_complexity(
+    bits: Bits, *, m: int = 500, pi: Sequence[float] = LINEAR_PI, least: int = 1_000_000
+) -> float:
+    """2.10: the linear complexity of each ``m``-bit block against its expected value,
+    counted in seven classes. Needs ``least`` bits (a million) and 200 blocks, as section
+    2.10.7 says; it recommends ``m`` from 500 to 5000 (sts-2.1.2 runs 500)."""
+    blocks = len(bits) // m
+    if len(bits) < least or blocks < 200:
+        raise NotApplicable(f"linear complexity needs {least:,} bits, 200 blocks of {m}")
+    mu = m / 2 + (9 + (-1) ** (m + 1)) / 36 - math.ldexp(m / 3 + 2 / 9, -m)  # / 2**m, any m
+    sign = -1 if m % 2 else 1
+    counts = [0] * 7
+    for j in range(blocks):
+        t = sign * (berlekamp_massey(bits[j * m : (j + 1) * m]) - mu) + 2 / 9
+        # classes: t <= -2.5, then (-2.5, -1.5], .., (1.5, 2.5], then t > 2.5
+        counts[min(max(math.ceil(t - 0.5) + 3, 0), 6)] += 1
+    chi = sum((v - blocks * p) ** 2 / (blocks * p) for v, p in zip(counts, pi, strict=True))
+    return gammaincc(3, chi / 2)
+
+
 def _patterns(bits: Bits, m: int) -> list[int]:
     """How often each ``m``-bit pattern occurs, overlapping, the sequence wrapped around
     (its first ``m - 1`` bits appended: sections 2.11 and 2.12)."""
@@ -376,6 +569,7 @@ _VARIANT = tuple(x for x in range(-9, 10) if x)
 
 def _tests(n: int) -> list[tuple[str, Callable[[Bits], list[float]]]]:
     p = _parameters(n)
+    size = _universal_block(n)  # the universal test's L, by section 2.9.7's table
     return [
         ("frequency", lambda b: [frequency(b)]),
         ("block frequency (M=128)", lambda b: [block_frequency(b, 128)]),
@@ -388,6 +582,9 @@ def _tests(n: int) -> list[tuple[str, Callable[[Bits], list[float]]]]:
             "non-overlapping template 111111110",
             lambda b: [non_overlapping_template(b, "111111110")],
         ),
+        ("overlapping template (m=9, M=1032)", lambda b: [overlapping_template(b)]),
+        ("universal" + (f" (L={size})" if size else ""), lambda b: [universal(b)]),
+        ("linear complexity (M=500)", lambda b: [linear_complexity(b)]),
         (f"serial (m={p['serial']})", lambda b: list(serial(b, p["serial"]))),
         (f"approximate entropy (m={p['apen']})", lambda b: [approximate_entropy(b, p["apen"])]),
         ("cumulative sums (forward)", lambda b: [cumulative_sums(b)]),
