@@ -434,3 +434,36 @@ def test_a_sheet_is_plain_unless_markup_sits_in_its_rows(inside: bytes, plain: b
     sheet = b'<?xml version="1.0"?><worksheet><sheetData><row r="1"><c r="A1"><v>2</v></c>'
     sheet += inside + b"</row></sheetData><!-- after --></worksheet>"
     assert SheetXml(sheet, "s").plain is plain
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        b"",
+        b"<!-- </sheetData> -->",  # the end tag again, in a comment after the rows' end
+        b"<extLst><ext><![CDATA[</sheetData>]]></ext></extLst>",
+        b"<mergeCells/>" * 50,
+    ],
+)
+@pytest.mark.parametrize(
+    "rows",
+    [
+        b'<row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>',
+        b'<row r="1"><c r="A1"><v>1</v></c></row>\n  <row r="3"><c r="A3"><v>3</v></c></row>\n',
+        b'<row r="1"><c r="A1"><v>1</v></c></row><autoFilter ref="A1:A2"/><row r="2"></row>',
+        b"<row><c><v>1</v></c></row><row><c><v>2</v></c></row>",
+    ],
+)
+def test_the_rows_end_at_the_first_end_of_sheet_data(rows: bytes, tail: bytes) -> None:
+    """The end of <sheetData> is searched from the part's end (where it is, a search from
+    the start reads every row); the rows found are those a reader from the start finds,
+    whatever follows them."""
+    from xlshuffle.workbook.scan.sheet import SheetXml
+
+    head = b'<?xml version="1.0"?><worksheet><sheetData>'
+    sheet = head + rows + b"</sheetData>" + tail + b"</worksheet>"
+    sx = SheetXml(sheet, "s")
+    assert (sx.content_start, sx.content_end) == (len(head), len(head) + len(rows))
+    assert sx.plain
+    found = [sheet[a:b] for a, b in zip(sx.starts, sx.ends, strict=True)]
+    assert b"".join(found) == re.sub(rb"\s*<autoFilter[^>]*>\s*|\n\s*", b"", rows)

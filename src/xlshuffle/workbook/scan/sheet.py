@@ -352,6 +352,7 @@ class SheetXml:
         self.numbers = array("l")
         self.starts = array("q")
         self.ends = array("q")
+        self._sheet_data: Tag | None = None  # its start tag, unless empty
         self._find_sheet_data()
         self._scan_rows()
 
@@ -366,24 +367,40 @@ class SheetXml:
                         self.empty_data = True
                         return
                     self.content_start = tag.end
-                    close = b"</" + tag.name + b">"
-                    end = data.find(close, tag.end)
-                    self.plain = end >= 0 and not _has_markup(data, tag.end, end)
-                    if not self.plain:
-                        end = element_end(data, tag) - len(close)
-                    self.content_end = end
+                    self._sheet_data = tag
+                    # searched from the part's end, near which it is (a search from the
+                    # start reads every row); the rows' quick scan then finds only rows
+                    # and whitespace before it, or the search from the start is made
+                    self._end_at(tag, data.rfind(b"</" + tag.name + b">", tag.end))
                     return
         except ValueError as exc:
             raise _fail(self.label, f"the sheet is not well-formed XML ({exc})") from None
         raise _fail(self.label, "the sheet has no <sheetData>")
 
+    def _end_at(self, tag: Tag, end: int) -> None:
+        """The rows (after the start tag ``tag``) end at ``end``, where ``</sheetData>``
+        was found, unless markup (a comment, CDATA) comes first: then where the element
+        ends, read tag by tag."""
+        data = self.data
+        self.plain = end >= 0 and not _has_markup(data, tag.end, end)
+        if not self.plain:
+            end = element_end(data, tag) - len(tag.name) - 3
+        self.content_end = end
+
     def _scan_rows(self) -> None:
         start, stop = self.content_start, self.content_end
+        if self.plain and self._scan_rows_quick(start, stop):
+            return
+        # any other layout is read up to the first </sheetData>, as a reader from the
+        # start finds it
+        tag = self._sheet_data
+        if tag is not None:
+            self._end_at(tag, self.data.find(b"</" + tag.name + b">", start))
         if not self.plain:
-            self._scan_rows_careful(start, stop)
-        elif not self._scan_rows_quick(start, stop):
+            self._scan_rows_careful(start, self.content_end)
+        elif self.content_end == stop or not self._scan_rows_quick(start, self.content_end):
             self.numbers, self.starts, self.ends = array("l"), array("q"), array("q")
-            self._scan_rows_fast(start, stop)
+            self._scan_rows_fast(start, self.content_end)
 
     def _scan_rows_quick(self, start: int, stop: int) -> bool:
         """The common layout, at C speed: every row written ``<row r="N"`` and each row
