@@ -80,7 +80,7 @@ from .draw import (
     weighted_sample,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "GRID_MODES",

@@ -1,4 +1,4 @@
-// xlshuffle 0.1.0 for Google Sheets: custom functions, a draw-and-lock menu.
+// xlshuffle 0.2.0 for Google Sheets: custom functions, a draw-and-lock menu.
 // Paste this whole file into Extensions > Apps Script (one file: xlshuffle.gs)
 // and save; see docs/sheets.md. Draw protocol v1 (docs/draw-protocol.md): the same
 // seed gives the same result as xlshuffle in Python, Excel and the command line.
@@ -3672,7 +3672,7 @@ const { DEAL, GROUPS, SAMPLE, SHUFFLE } = FUNCTIONS;
 const LOG_SHEET = "Draw log";
 
 /** The xlshuffle version the file was built from (set by the build). */
-const VERSION = "0.1.0";
+const VERSION = "0.2.0";
 
 function columnLetters(n) {
   let out = "";
