@@ -52,3 +52,25 @@ def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentPar
         if isinstance(action, argparse._SubParsersAction):
             return dict(action.choices)
     raise AssertionError("the parser has no subcommands")
+
+
+def test_each_command_is_added_by_the_module_the_table_names() -> None:
+    """main() builds the parser of the named command's module alone: the table of which
+    module adds which command is what each module's ``register`` adds, and a parser built
+    for one command parses it as the whole parser does."""
+    import xlshuffle.cli as cli
+
+    listed = [name for _, names in cli._COMMANDS for name in names]
+    assert sorted(listed) == sorted(_commands(build_parser()))
+    for module, names in cli._COMMANDS:
+        parser = cli.Parser(prog="xlshuffle")
+        sub = parser.add_subparsers(dest="command", parser_class=cli.Parser)
+        importlib.import_module(module).register(sub)
+        assert sorted(sub.choices) == sorted(names), module
+        for name in names:
+            assert _commands(build_parser(name)).keys() == set(names)
+    whole = build_parser().parse_args(["shuffle", "in.xlsx", "--seed", "7", "-o", "out.xlsx"])
+    alone = build_parser("shuffle").parse_args(
+        ["shuffle", "in.xlsx", "--seed", "7", "-o", "out.xlsx"]
+    )
+    assert vars(whole) == vars(alone)

@@ -29,21 +29,24 @@ from ..draw.seed import Seed
 __all__ = ["UsageError", "main"]
 
 # The modules that add the subcommands, each with ``register(subparsers)``, in the order
-# ``--help`` lists them; a module that is not present is skipped. Each must import without
-# its optional dependency and import it when it runs.
-_COMMANDS = (
-    "xlshuffle.cli.basics",
-    "xlshuffle.cli.orders",
-    "xlshuffle.cli.batch",
-    "xlshuffle.cli.fairness",
-    "xlshuffle.cli.allocate",
-    "xlshuffle.cli.commit",
-    "xlshuffle.cli.tickets",
-    "xlshuffle.cli.rounds",
-    "xlshuffle.cli.certificate",
-    "xlshuffle.cli.sql",
-    "xlshuffle.cli.audit",
-    "xlshuffle.cli.extension",
+# ``--help`` lists them, and the subcommands each adds (tests/test_cli_reference.py holds
+# the table to what they add): a command line names its subcommand first, and only that
+# module is imported (the others, with what they import, take a fifth of a small run's
+# start). A module that is not present is skipped. Each must import without its optional
+# dependency and import it when it runs.
+_COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("xlshuffle.cli.basics", ("deal", "lines", "seed")),
+    ("xlshuffle.cli.orders", ("orders",)),
+    ("xlshuffle.cli.batch", ("groups", "restore", "sample", "shuffle", "verify")),
+    ("xlshuffle.cli.fairness", ("fairness",)),
+    ("xlshuffle.cli.allocate", ("allocate",)),
+    ("xlshuffle.cli.commit", ("commit", "draw")),
+    ("xlshuffle.cli.tickets", ("tickets",)),
+    ("xlshuffle.cli.rounds", ("redraw",)),
+    ("xlshuffle.cli.certificate", ("certificate",)),
+    ("xlshuffle.cli.sql", ("sql",)),
+    ("xlshuffle.cli.audit", ("evaluate", "plan")),
+    ("xlshuffle.cli.extension", ("extension",)),
 )
 
 # Optional dependency -> the extra that installs it, for the "not installed" message.
@@ -115,8 +118,9 @@ def one_or_more(text: str) -> int:
     return _whole(text, 1)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the parser of the ``xlshuffle`` command, with every installed subcommand."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Return the parser of the ``xlshuffle`` command, with every installed subcommand, or
+    with those of the module that adds ``command`` (a subcommand's name) alone."""
     parser = Parser(
         prog="xlshuffle",
         description="Fair, reproducible shuffles, deals and draws (draw protocol v1).",
@@ -127,7 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"xlshuffle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
-    for name in _COMMANDS:
+    for name, commands in _COMMANDS:
+        if command is not None and command not in commands:
+            continue
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -142,10 +148,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code (0 ok, 1 failure, 2 usage error)."""
     _tolerate_undecodable_names()
     try:
-        from .commit import as_committed_draw
+        argv = list(sys.argv[1:] if argv is None else argv)
+        if any(token.startswith("--commitment") for token in argv):
+            from .committed import as_committed_draw
 
-        argv = as_committed_draw(list(sys.argv[1:] if argv is None else argv))
-        args = parse_command(build_parser(), argv)
+            argv = as_committed_draw(argv)
+        known = any(argv[:1] == [name] for _, names in _COMMANDS for name in names)
+        args = parse_command(build_parser(argv[0] if known else None), argv)
         if args is None:
             return 2
         handler: Handler = args.func

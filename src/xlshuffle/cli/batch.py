@@ -17,7 +17,7 @@ from ..common.request import DrawKind, DrawRequest
 from ..draw.errors import XlshuffleError
 from ..draw.grid import GRID_MODES
 from . import add_seed, guards, records
-from .commit import add_committed_options
+from .committed import add_committed_options
 from .draws import add_draw_options
 from .options import add_limits
 from .paths import DEFAULT_SUFFIX, PathUsageError, destination, expand
