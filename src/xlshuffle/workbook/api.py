@@ -207,29 +207,29 @@ def _shuffle(
     seed_text: str = "",
 ) -> DrawRecord:
     sel = job.sel
-    check_movable(job.inp.book, job.sx, sel, mode)
-    if perm is None:
-        free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
-        perm = draw_permutation(
-            mode,
-            sel.n_body if free is None else len(free),
-            len(sel.cols),
-            stream or Seed.given(None).stream(),
-            job.sx.label,
-        )
-        if free is not None:  # --keep-blank-rows: the draw is over the other rows
-            perm = spread(perm, sel.n_body, free)
-    # a row draw's permutation as an array while the sheet is rewritten (8 bytes a row, not
-    # 40: a million rows' list of ints is 32 MB more at the peak); the record's list is
-    # made again once the write is done
-    moving: Sequence[Any] = array("q", perm) if mode in ("rows", "columns") else perm
-    del perm
     # what the selection holds, taken from the input before the write: beside it, in a
     # second process, where that is worth it (an in-place write keeps its backup first,
-    # and must refuse before that)
+    # and must refuse before that), started before the draw, which it does not need
     fingerprint = command == "shuffle" and not dry_run
     pending = fingerprint_beside(job, mode) if fingerprint and not in_place else None
     try:
+        check_movable(job.inp.book, job.sx, sel, mode)
+        if perm is None:
+            free = free_indexes(sel.n_body, sel.kept, sel.body_top) if sel.kept else None
+            perm = draw_permutation(
+                mode,
+                sel.n_body if free is None else len(free),
+                len(sel.cols),
+                stream or Seed.given(None).stream(),
+                job.sx.label,
+            )
+            if free is not None:  # --keep-blank-rows: the draw is over the other rows
+                perm = spread(perm, sel.n_body, free)
+        # a row draw's permutation as an array while the sheet is rewritten (8 bytes a
+        # row, not 40: a million rows' list of ints is 32 MB more at the peak); the
+        # record's list is made again once the write is done
+        moving: Sequence[Any] = array("q", perm) if mode in ("rows", "columns") else perm
+        del perm
         changes = plan_move(job.inp, job.sx, sel, mode, moving)
         part = sel.sheet.part
         if pending is not None and part in changes.changed:
