@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 import wb_costly
+from xlshuffle.draw.errors import OptionError
 from xlshuffle.workbook import restore_workbook, shuffle_workbook, verify_record
 from xlshuffle.workbook.formulas.translate import FormulaMover
 from xlshuffle.workbook.move import block, cells, rowcut
@@ -612,8 +613,8 @@ def test_a_child_that_fails_leaves_the_fingerprint_to_the_caller(
     real = beside.start
     used: list[bool] = []
 
-    def start(sx: Any, path: str, sha256: str, *args: Any) -> beside.Beside | None:
-        made = real(sx, path, "0" * 64, *args)
+    def start(sx: Any, path: str, sha256: str, *args: Any, **kwargs: Any) -> beside.Beside | None:
+        made = real(sx, path, "0" * 64, *args, **kwargs)
         assert made is not None
         made.result()
         used.append(made.used)
@@ -632,8 +633,8 @@ def test_a_refusal_stops_the_child(
     started: list[beside.Beside] = []
     real = beside.start
 
-    def start(*args: Any) -> beside.Beside | None:
-        made = real(*args)
+    def start(*args: Any, **kwargs: Any) -> beside.Beside | None:
+        made = real(*args, **kwargs)
         assert made is not None
         started.append(made)
         return made
@@ -649,6 +650,78 @@ def test_a_refusal_stops_the_child(
     assert not (tmp_path / "out.xlsx").exists()
 
 
+def test_a_large_files_child_starts_before_its_sheet_is_read_and_is_the_one_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path]
+) -> None:
+    """A file of WARM_FILE_BYTES or more has its child started before the sheet is read:
+    that child computes the fingerprint; a smaller file has none started early."""
+    here = shuffle_workbook(variants["plain"], tmp_path / "here.xlsx", seed=5)
+    monkeypatch.setattr(beside, "MIN_BYTES", 0)
+    warmed: list[beside.Warm | None] = []
+    started: list[beside.Beside] = []
+    real_warm, real_start = beside.warm, beside.start
+
+    def warm(path: str) -> beside.Warm | None:
+        made = real_warm(path)
+        warmed.append(made)
+        return made
+
+    def start(*args: Any, **kwargs: Any) -> beside.Beside | None:
+        made = real_start(*args, **kwargs)
+        assert made is not None and kwargs["warmed"] is warmed[-1]
+        started.append(made)
+        return made
+
+    monkeypatch.setattr(beside, "warm", warm)
+    monkeypatch.setattr(beside, "start", start)
+    for size, early in ((1 << 40, False), (0, True)):
+        monkeypatch.setattr(beside, "WARM_FILE_BYTES", size)
+        there = shuffle_workbook(variants["plain"], tmp_path / f"there{size}.xlsx", seed=5)
+        assert (warmed[-1] is not None) == early
+        assert started[-1].used and there.fingerprint == here.fingerprint
+        if early:
+            assert warmed[-1] is not None and warmed[-1].take() is None  # taken by start
+
+
+def test_a_warm_child_nothing_takes_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path]
+) -> None:
+    """A draw refused after its child was started early, or one whose sheet is too small
+    for a child (fingerprinted here), leaves no child running."""
+    monkeypatch.setattr(beside, "WARM_FILE_BYTES", 0)
+    warmed: list[beside.Warm] = []
+    real_warm = beside.warm
+
+    def warm(path: str) -> beside.Warm | None:
+        made = real_warm(path)
+        assert made is not None
+        warmed.append(made)
+        return made
+
+    procs: list[Any] = []
+    real_take = beside.Warm.take
+
+    def take(self: beside.Warm) -> Any:
+        procs.append(self._proc)
+        return real_take(self)
+
+    monkeypatch.setattr(beside, "warm", warm)
+    with pytest.raises(OptionError):  # no such sheet: refused after the child started
+        shuffle_workbook(variants["plain"], tmp_path / "out.xlsx", seed=5, sheet="Nowhere")
+    assert not (tmp_path / "out.xlsx").exists()
+    shuffle_workbook(variants["plain"], tmp_path / "small.xlsx", seed=5)  # under MIN_BYTES
+    assert len(warmed) == 2
+    for made in warmed:
+        assert made._proc is None  # discarded: stopped and waited for
+    monkeypatch.setattr(beside.Warm, "take", take)
+    made = real_warm(str(variants["plain"]))
+    assert made is not None
+    proc = made._proc
+    made.discard()
+    assert proc is not None and proc.poll() is not None
+    assert made.take() is None
+
+
 def test_a_child_that_never_answers_is_stopped_and_the_fingerprint_computed_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path]
 ) -> None:
@@ -662,8 +735,8 @@ def test_a_child_that_never_answers_is_stopped_and_the_fingerprint_computed_here
     real = beside.start
     made: list[beside.Beside] = []
 
-    def start(*args: Any) -> beside.Beside | None:
-        child = real(*args)
+    def start(*args: Any, **kwargs: Any) -> beside.Beside | None:
+        child = real(*args, **kwargs)
         assert child is not None
         made.append(child)
         return child

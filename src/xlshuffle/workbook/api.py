@@ -27,6 +27,8 @@ from .jobs import Job, file_request, make_record, open_request
 from .move.plan import draw_permutation, plan_move
 from .move.refusals import check_movable
 from .package.readwrite import Changes, Written, check_output_name, write_workbook
+from .records import beside
+from .records.beside import Warm
 from .restore import fingerprint_beside, fingerprint_for, restore_workbook
 from .selection.keep import free_indexes, spread
 
@@ -180,17 +182,25 @@ def shuffle_request(request: DrawRequest) -> DrawRecord:
             f"--keep-blank-rows keeps blank rows in place while the others move: it works "
             f"with --by rows, not --by {mode}"
         )
-    job = open_request(request, shuffle_request, whole_rows=mode == "rows")
-    return _shuffle(
-        job,
-        mode,
-        request.seed.stream(),
-        None,
-        out.path,
-        in_place=out.in_place,
-        backup=out.backup,
-        dry_run=out.dry_run,
-    )
+    # a large file's restore fingerprint is taken in a second process: started now, it
+    # starts Python and imports its modules while this one reads the sheet
+    warmed = beside.warm(str(request.src)) if not (out.dry_run or out.in_place) else None
+    try:
+        job = open_request(request, shuffle_request, whole_rows=mode == "rows")
+        return _shuffle(
+            job,
+            mode,
+            request.seed.stream(),
+            None,
+            out.path,
+            in_place=out.in_place,
+            backup=out.backup,
+            dry_run=out.dry_run,
+            warmed=warmed,
+        )
+    finally:
+        if warmed is not None:
+            warmed.discard()
 
 
 def _shuffle(
@@ -205,13 +215,14 @@ def _shuffle(
     dry_run: bool,
     command: RecordCommand = "shuffle",
     seed_text: str = "",
+    warmed: Warm | None = None,
 ) -> DrawRecord:
     sel = job.sel
     # what the selection holds, taken from the input before the write: beside it, in a
     # second process, where that is worth it (an in-place write keeps its backup first,
     # and must refuse before that), started before the draw, which it does not need
     fingerprint = command == "shuffle" and not dry_run
-    pending = fingerprint_beside(job, mode) if fingerprint and not in_place else None
+    pending = fingerprint_beside(job, mode, warmed) if fingerprint and not in_place else None
     try:
         check_movable(job.inp.book, job.sx, sel, mode)
         if perm is None:

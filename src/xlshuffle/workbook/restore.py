@@ -21,7 +21,7 @@ from .move.plan import destination, inverse, plan_move
 from .move.refusals import check_movable
 from .package.readwrite import Changes, write_workbook
 from .records import beside
-from .records.beside import Beside
+from .records.beside import Beside, Warm
 from .records.fingerprint import Fingerprint, differing_rows, fingerprint_of
 from .scan.refs import cell_ref
 from .scan.sheet import SheetXml
@@ -49,9 +49,10 @@ def fingerprint_for(job: Job, mode: Mode, sx: SheetXml | None = None) -> dict[st
     ).to_dict()
 
 
-def fingerprint_beside(job: Job, mode: Mode) -> Beside | None:
-    """:func:`fingerprint_for`, started in a second process (:mod:`.records.beside`) to
-    run beside the rewrite; None where it is better computed here."""
+def fingerprint_beside(job: Job, mode: Mode, warmed: Warm | None = None) -> Beside | None:
+    """:func:`fingerprint_for`, started in a second process (:mod:`.records.beside`; the
+    ``warmed`` one, when given) to run beside the rewrite; None where it is better
+    computed here."""
     top, bottom, cols = _scope(job, mode)
     book = job.inp.book
     strings = None
@@ -68,6 +69,7 @@ def fingerprint_beside(job: Job, mode: Mode) -> Beside | None:
         bottom,
         cols,
         lambda: fingerprint_for(job, mode),
+        warmed=warmed,
     )
 
 

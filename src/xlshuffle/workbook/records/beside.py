@@ -14,6 +14,10 @@ __name__ == "__main__"`` guard), and a fork copies a process that runs threads. 
 runs this very package (its folder goes first on the child's path), is sent its request
 on its standard input and answers on its standard output.
 
+For a file of :data:`WARM_FILE_BYTES` or more, the child is started before the sheet is
+read (:func:`warm`): its interpreter starts and imports while the caller reads the sheet,
+and it is sent its request when the draw is known, or stopped if none comes.
+
 Where no second process can be started (no ``sys.executable``, a frozen application,
 Pyodide), for a sheet too small to repay the start (:data:`MIN_BYTES`), or when the child
 fails in any way (the file changed since it was read, a limit, a crash), the caller
@@ -53,13 +57,27 @@ from ..scan.sheet import SheetXml
 from ..values.cells import SharedStrings
 from .fingerprint import Fingerprint, canon, empty_digests, fill_digests
 
-__all__ = ["MIN_BYTES", "WINDOW", "Beside", "Request", "fingerprint_of_file", "serve", "start"]
+__all__ = [
+    "MIN_BYTES",
+    "WARM_FILE_BYTES",
+    "WINDOW",
+    "Beside",
+    "Request",
+    "Warm",
+    "fingerprint_of_file",
+    "serve",
+    "start",
+    "warm",
+]
 
 #: The peak memory (MB) of the last child that answered, where its system says it: what
 #: ``benchmarks/bench_batch.py`` adds to the command's own.
 last_child_peak_mb: float | None = None
 #: Rows of fewer bytes are fingerprinted here: starting a process costs about 0.2 s.
 MIN_BYTES = 8 << 20
+#: A file at least this large has its child started before the sheet is read
+#: (:func:`warm`): it imports its modules while the caller reads the sheet.
+WARM_FILE_BYTES = 1 << 20
 #: The child's window: whole rows, about this many bytes of XML.
 WINDOW = 1 << 20
 
@@ -181,14 +199,15 @@ def start(
     bottom: int,
     cols: list[int] | None,
     fallback: Callable[[], dict[str, Any]],
+    *,
+    warmed: Warm | None = None,
 ) -> Beside | None:
     """The fingerprint of rows ``top..bottom`` (columns ``cols``, every cell for None) of
-    sheet ``sx`` (part ``part`` of the file at ``path``) started in a child process, or
-    None where the caller had better compute it itself."""
+    sheet ``sx`` (part ``part`` of the file at ``path``) started in a child process (the
+    ``warmed`` one, when given and still there), or None where the caller had better
+    compute it itself."""
     i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
     if i0 >= i1 or sx.ends[i1 - 1] - sx.starts[i0] < MIN_BYTES or not sx.row_numbering:
-        return None
-    if not sys.executable or getattr(sys, "frozen", False):
         return None
     cuts, rows = _windows(sx, i0, i1)
     request = Request(
@@ -207,15 +226,10 @@ def start(
         cols=cols,
         limits=dataclasses.asdict(LIMITS),
     )
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-    try:
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", _BOOT, root],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-    except (OSError, ValueError):  # no second process here
+    proc = warmed.take() if warmed is not None else None
+    if proc is None:
+        proc = _spawn()
+    if proc is None:  # no second process here
         return None
     beside = Beside(proc, fallback)
     try:
@@ -227,6 +241,61 @@ def start(
         beside.cancel()
         return None
     return beside
+
+
+def _spawn() -> subprocess.Popen[bytes] | None:
+    """A child started on this package, waiting for its request; None where none can
+    start (no ``sys.executable``, a frozen application, no processes)."""
+    if not sys.executable or getattr(sys, "frozen", False):
+        return None
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-I", "-c", _BOOT, root],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except (OSError, ValueError):
+        return None
+
+
+class Warm:
+    """A child started before the sheet is read (:func:`warm`), so that its start and
+    imports (about 50 ms) run beside the reading; :func:`start` takes it, and
+    :meth:`discard` stops it if nothing did."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self._proc: subprocess.Popen[bytes] | None = proc
+
+    def take(self) -> subprocess.Popen[bytes] | None:
+        """The child, handed over once (None when it has already been taken or has died)."""
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is not None:
+            return None
+        return proc
+
+    def discard(self) -> None:
+        """Stop the child unless it was taken: it has read no request and writes nothing."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            with contextlib.suppress(OSError, ValueError):
+                if proc.stdin is not None:
+                    proc.stdin.close()
+            Beside(proc, dict).cancel()
+
+
+def warm(path: str) -> Warm | None:
+    """A child started for the file at ``path`` before its sheet is read, when the file is
+    large enough (:data:`WARM_FILE_BYTES`) that its sheet will likely be fingerprinted
+    beside the rewrite; None otherwise."""
+    try:
+        if os.path.getsize(path) < WARM_FILE_BYTES:
+            return None
+    except (OSError, TypeError, ValueError):
+        return None
+    proc = _spawn()
+    return None if proc is None else Warm(proc)
 
 
 def _windows(sx: SheetXml, i0: int, i1: int) -> tuple[list[int], list[tuple[int, int, int]]]:
