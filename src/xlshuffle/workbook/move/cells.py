@@ -125,6 +125,7 @@ class _QuickRows:
         row_r, c_any, cell, fmark = self.row_r, self.c_any, self.cell, self.fmark
         n_r, plain_sheet, prefix = len(self.row_r), sx.plain, sx.prefix
         plain_formulas, move, move_one = formulas.plain, formulas.move, formulas.move_one
+        bare, f_close, patterns = formulas.bare, formulas.close, formulas.patterns
 
         def renumber(row: bytes, i: int, src: int, dst: int) -> bytes:
             if src == dst:
@@ -148,6 +149,13 @@ class _QuickRows:
                 n_f = new.count(fmark)
                 if not n_f:
                     return new
+                if n_f == 1 and new.count(bare) == 1:  # PlainFormulas.move_one, inline
+                    i = new.find(bare) + len(bare)
+                    j = new.find(f_close, i)
+                    pattern = patterns.get(new[i:j].replace(b"%d" % src, b"\0"))
+                    if pattern is None or not pattern[1]:
+                        return move(new, src, dst)
+                    return b"".join((new[:i], pattern[0].replace(b"\0", b"%d" % dst), new[j:]))
                 if plain_formulas(new, n_f):
                     done = move_one(new, src, dst) if n_f == 1 else None
                     return move(new, src, dst) if done is None else done
