@@ -11,6 +11,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openpyxl.formula.translate import Translator
 
 import oracle
@@ -467,3 +469,33 @@ def test_the_rows_end_at_the_first_end_of_sheet_data(rows: bytes, tail: bytes) -
     assert sx.plain
     found = [sheet[a:b] for a, b in zip(sx.starts, sx.ends, strict=True)]
     assert b"".join(found) == re.sub(rb"\s*<autoFilter[^>]*>\s*|\n\s*", b"", rows)
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [b"<c", b"<row", b" ", b"\t", b"r", b"=", b'"1"', b"s", b">", b"<v>r=</v>", b"x"]
+        ),
+        max_size=30,
+    )
+)
+def test_no_r_attribute_answers_as_the_tag_searches(pieces: list[bytes]) -> None:
+    """When no_r_attribute says no attribute r is written, neither a cell's nor a row's
+    tag search finds one (it answers for both, and is their quick first search)."""
+    from xlshuffle.workbook.scan.sheet import no_r_attribute, numbered_cell_tag
+
+    data = b"".join(pieces)
+    if no_r_attribute(data, 0, len(data)):
+        assert numbered_cell_tag(b"").search(data) is None
+        assert re.search(rb"<row\s[^<>]*?(?<=\s)r\s*=", data) is None
+
+
+def test_no_r_attribute_reads_a_bounded_number_of_lookalikes() -> None:
+    """Text full of "r=" that is no attribute: a bounded number of reads, then the exact
+    search decides (False here means: search exactly)."""
+    from xlshuffle.workbook.scan.sheet import cells_unnumbered, no_r_attribute
+
+    rows = b"<row><c><v>xr=</v></c></row>" * 10_000
+    assert not no_r_attribute(rows, 0, len(rows))
+    assert cells_unnumbered(rows, 0, len(rows), b"")
+    assert no_r_attribute(b"<row><c><v>xr=</v></c></row>", 0, 27)

@@ -10,7 +10,7 @@ from itertools import repeat, tee
 from operator import add
 
 from .refs import MAX_COL, col_index
-from .sheet import SheetXml, numbered_cell_tag
+from .sheet import SheetXml, no_r_attribute, numbered_cell_tag
 
 __all__ = ["used_cols", "valued_rows"]
 
@@ -133,7 +133,7 @@ def _used_cols_unnumbered(sx: SheetXml, i0: int, i1: int, cells: int) -> tuple[i
     ``<c`` starts anything but a cell (a rich text's ``<color>``)."""
     data, p = sx.data, sx.prefix
     a, b = sx.starts[i0], sx.ends[i1]
-    if numbered_cell_tag(p).search(data, a, b) is not None:
+    if not no_r_attribute(data, a, b) and numbered_cell_tag(p).search(data, a, b) is not None:
         return None
     starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
     c = b"<" + p + b"c"

@@ -25,6 +25,7 @@ __all__ = [
     "SheetXml",
     "cell_marks",
     "cells_unnumbered",
+    "no_r_attribute",
     "numbered_cell_tag",
     "numbered_cells",
     "numbered_row",
@@ -297,13 +298,45 @@ def numbered_cells(body: bytes, number: int, prefix: bytes) -> bytes | None:
 def cells_unnumbered(data: bytes, start: int, end: int, prefix: bytes) -> bool:
     """Whether :func:`numbered_row` may skip reading the cells of the rows in
     ``data[start:end]``: no cell tag there says ``r``, no comment or CDATA, and ``<c``
-    starts nothing but a cell. Three C-level searches over the rows, instead of three a row.
+    starts nothing but a cell. Three C-level searches over the rows, instead of three a row
+    (the first two begin with a search that their common answer needs alone).
     """
     return (
-        numbered_cell_tag(prefix).search(data, start, end) is None
-        and data.find(b"<!", start, end) < 0
+        (
+            no_r_attribute(data, start, end)
+            or numbered_cell_tag(prefix).search(data, start, end) is None
+        )
+        and (data.find(b"!", start, end) < 0 or data.find(b"<!", start, end) < 0)
         and _not_a_cell(prefix).search(data, start, end) is None
     )
+
+
+#: Matches of ``r\s*=`` not after white space that :func:`no_r_attribute` reads before it
+#: leaves the answer to the caller's exact search (its time is bounded, whatever the text).
+_R_TRIES = 64
+
+
+def no_r_attribute(data: bytes, start: int, end: int) -> bool:
+    r"""True when no attribute ``r`` is written in ``data[start:end]`` (no ``r`` after
+    white space and before ``=``): the rows of a sheet whose rows and cells say no ``r``,
+    found by one search for ``r\s*=``, several times quicker than a search of every tag.
+    False when there is one, or when more than :data:`_R_TRIES` texts look like one.
+
+    Examples
+    --------
+    >>> no_r_attribute(b'<row spans="1:2"><c t="s"><v>0</v></c></row>', 0, 45)
+    True
+    >>> no_r_attribute(b'<row><c s="1"  r = "A1"/></row>', 0, 31)
+    False
+    """
+    m = _R_IS.search(data, start, end)
+    for _ in range(_R_TRIES):
+        if m is None:
+            return True
+        if m.start() > start and data[m.start() - 1] in _SPACE:
+            return False
+        m = _R_IS.search(data, m.end(), end)
+    return m is None
 
 
 def _closed_or_empty(data: bytes, starts: array[int], ends: array[int], close: bytes) -> bool:
@@ -447,6 +480,8 @@ class SheetXml:
     def _unnumbered(self, start: int, stop: int) -> bool:
         """Whether no row tag of ``data[start:stop]`` has an ``r`` attribute (a C-level
         search of the row tags alone)."""
+        if no_r_attribute(self.data, start, stop):
+            return True
         tag = re.compile(rb"<" + re.escape(self.prefix) + rb"row\s[^<>]*?(?<=\s)r\s*=")
         return tag.search(self.data, start, stop) is None
 
