@@ -746,3 +746,28 @@ def test_a_child_that_never_answers_is_stopped_and_the_fingerprint_computed_here
     assert there.fingerprint == here.fingerprint
     assert [child.used for child in made] == [False]
     assert made[0].proc.poll() is not None  # stopped, not left running
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED])
+def test_the_child_reads_a_part_as_zipfile_does(tmp_path: Path, method: int) -> None:
+    """The child inflates the sheet part with the package's codec (python-isal where it is
+    installed), in blocks: the bytes zipfile reads; a part whose bytes were changed is
+    refused by its CRC-32."""
+    data = b"".join(
+        b'<row r="%d"><c r="A%d"><v>%d</v></c></row>' % (i, i, i) for i in range(60_000)
+    )
+    path = tmp_path / "book.xlsx"
+    with zipfile.ZipFile(path, "w", compression=method) as zf:
+        zf.writestr("[Content_Types].xml", b"<Types/>")
+        zf.writestr(SHEET, data)
+    with zipfile.ZipFile(path) as zf:
+        blocks = list(beside._member(str(path), zf, SHEET))
+        assert b"".join(blocks) == zf.read(SHEET) == data
+        assert len(blocks) > 1
+        info = zf.getinfo(SHEET)
+    if method == zipfile.ZIP_STORED:  # a stored part's bytes, changed where they lie
+        raw = bytearray(path.read_bytes())
+        raw[info.header_offset + 30 + len(SHEET) + 40] ^= 0x01
+        path.write_bytes(bytes(raw))
+        with zipfile.ZipFile(path) as zf, pytest.raises(ValueError, match="checksum"):
+            b"".join(beside._member(str(path), zf, SHEET))
