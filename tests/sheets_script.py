@@ -71,3 +71,29 @@ def blanks_as_none(value: Any) -> Any:
     if isinstance(value, list):
         return [blanks_as_none(v) for v in value]
     return None if value == "" else value
+
+
+def as_python(value: Any) -> Any:
+    """An argument as xlwings hands it to xlshuffle.excel: a blank or an omitted argument
+    None, a date a datetime."""
+    if isinstance(value, list):
+        return [as_python(v) for v in value]
+    if isinstance(value, dict) and "$date" in value:
+        return dt.datetime.fromisoformat(value["$date"])
+    if isinstance(value, dict) and "$omitted" in value:
+        return None
+    return None if value == "" else value
+
+
+def same_form(value: Any) -> Any:
+    """A result in one form for Sheets and Python: a blank None, a date its ISO text, a
+    whole float an int."""
+    if isinstance(value, list):
+        return [same_form(v) for v in value]
+    if isinstance(value, dict) and "$date" in value:
+        return dt.datetime.fromisoformat(value["$date"]).isoformat()
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return blanks_as_none(value)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sheets_script import OMITTED, blanks_as_none, calls
+from sheets_script import OMITTED, as_python, calls, same_form
 from xlshuffle import excel
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -39,27 +39,9 @@ AMOUNTS = [[row[1]] for row in LEDGER]
 SEEDS: list[Any] = ["audit 2026", "Prüfung 2026", 42, 7, "x", 2026.5, "cells", 0]
 
 
-def _python(value: Any) -> Any:
-    """A value as xlwings hands it to xlshuffle.excel: a blank or an omitted argument None."""
-    if isinstance(value, list):
-        return [_python(v) for v in value]
-    if isinstance(value, dict) and "$omitted" in value:
-        return None
-    return None if value == "" else value
-
-
-def _same(value: Any) -> Any:
-    """A result in one form for both: a whole float an int, a blank None."""
-    if isinstance(value, list):
-        return [_same(v) for v in value]
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return blanks_as_none(value)
-
-
 def _excel(args: list[Any]) -> Any:
     try:
-        return excel.AUDITSAMPLE(*_python(args))
+        return excel.AUDITSAMPLE(*as_python(args))
     except Exception as exc:
         return {"$error": str(exc)}
 
@@ -71,7 +53,7 @@ def _check(tmp_path: Path, cases: list[list[Any]]) -> list[Any]:
         if isinstance(want, dict):
             assert isinstance(got, dict) and got["$error"] == want["$error"], args
         else:
-            assert _same(got) == _same(want), args
+            assert same_form(got) == same_form(want), args
     return found
 
 

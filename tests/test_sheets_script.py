@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from sheets_script import OMITTED, blanks_as_none, calls, date, run
+from sheets_script import OMITTED, as_python, calls, date, run, same_form
 from xlshuffle import excel
 from xlshuffle.draw.text import shuffle_text
 from xlshuffle.sheets import manifest, script
@@ -217,30 +217,6 @@ def test_vectors(tmp_path: Path, digest: str) -> None:
 # ---------------------------------------------------------------- the Python functions' results
 
 
-def _python(value: Any) -> Any:
-    """A value as xlwings hands it to xlshuffle.excel: a blank None, a date a datetime."""
-    if isinstance(value, list):
-        return [_python(v) for v in value]
-    if isinstance(value, dict) and "$date" in value:
-        return dt.datetime.fromisoformat(value["$date"])
-    if isinstance(value, dict) and "$omitted" in value:
-        return None
-    return None if value == "" else value
-
-
-def _same(value: Any) -> Any:
-    """A result in one form for both: a blank None, a date its ISO text, a whole float an int."""
-    if isinstance(value, list):
-        return [_same(v) for v in value]
-    if isinstance(value, dict) and "$date" in value:
-        return dt.datetime.fromisoformat(value["$date"]).isoformat()
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return blanks_as_none(value)
-
-
 GRID = [
     ["Ann", 3, True, date(dt.date(2026, 1, 1))],
     ["Bo", 2.5, False, ""],
@@ -325,8 +301,8 @@ def test_functions_give_the_python_functions_results(tmp_path: Path, tz: str) ->
     date it shows) and through xlshuffle.excel, with the values each program hands over."""
     found = calls(tmp_path, *CASES, tz=tz)
     for (name, args), got in zip(CASES, found, strict=True):
-        want = getattr(excel, name)(*[_python(a) for a in args])
-        assert _same(got) == _same(want), (name, args)
+        want = getattr(excel, name)(*[as_python(a) for a in args])
+        assert same_form(got) == same_form(want), (name, args)
 
 
 TEXTS = [
@@ -340,7 +316,7 @@ TEXTS = [
 
 
 @pytest.mark.parametrize("unit", ["letters", "words"])
-def test_text_shuffles_match_python(tmp_path: Path, unit: str) -> None:
+def test_text_shuffles_matchas_python(tmp_path: Path, unit: str) -> None:
     """SHUFFLESTR by grapheme (Intl.Segmenter) and by word (Python's white space) against
     draw/text.py (the regex package's \\X)."""
     asked = [("SHUFFLESTR", [t, s, unit]) for t in TEXTS for s in (1, 2, "x")]
@@ -370,7 +346,7 @@ def test_mistakes_are_one_line_naming_the_function(
     message = got["$error"]
     assert message.startswith(f"{name}: ") and "\n" not in message
     try:
-        getattr(excel, name)(*[_python(a) for a in args])
+        getattr(excel, name)(*[as_python(a) for a in args])
     except Exception as exc:
         python = str(exc)
     if "diagonal" in str(args) or "cannot draw" in message or "1 or more" in message:

@@ -29,9 +29,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ..scan.refs import MAX_COL, MAX_ROW, col_index
+from ..scan.refs import col_index
 from .lex import cheap_parts
-from .template import FUNCS_POSITIONAL, FUNCS_PURE, Shape, describe_ref
+from .template import FUNCS_POSITIONAL, FUNCS_PURE, Pieces, Shape
 
 __all__ = ["simple_shape"]
 
@@ -85,24 +85,12 @@ def simple_shape(text: str, src_row: int, src_col: int) -> tuple[Shape, bool] | 
         pos = m.end()
     if depth or not text:
         return None
-    reader.lits.append(reader.buf)
-    shape = Shape(reader.lits, reader.slots, reader.refs, reader.error, reader.row_local, src_col)
-    return shape, reader.ours == cheap_parts(text)
+    return reader.shape(), reader.ours == cheap_parts(text)
 
 
-class _Reader:
+class _Reader(Pieces):
     """The pieces of a :class:`~.template.Shape` as :func:`simple_shape` reads them,
     in the order openpyxl's tokens give them to :func:`~.shapes.build_shape`."""
-
-    def __init__(self, src_row: int, src_col: int) -> None:
-        self.src_row, self.src_col = src_row, src_col
-        self.lits: list[str] = []
-        self.slots: list[tuple[bool, int]] = []
-        self.refs: list[str] = []
-        self.ours: list[tuple[int, int]] = []  # where the relative row parts are
-        self.error: str | None = None
-        self.row_local = True
-        self.buf = ""
 
     def function(self, name: str) -> None:
         if name not in FUNCS_PURE or name in FUNCS_POSITIONAL:
@@ -114,24 +102,7 @@ class _Reader:
         for col, row in (("c1", "r1"), ("c2", "r2")) if m["c2"] else (("c1", "r1"),):
             if col == "c2":
                 self.buf += ":"
-            self.part(value, m[col], True, 0)
-            self.part(value, m[row], False, m.start(row))
-
-    def part(self, value: str, text: str, is_col: bool, at: int) -> None:
-        digits = text.lstrip("$")
-        val = col_index(digits) if is_col else int(digits)
-        if text[0] == "$":
-            self.buf += text
-            if not is_col:
-                self.row_local = False
-            if not 0 < val <= (MAX_COL if is_col else MAX_ROW) and self.error is None:
-                self.error = describe_ref(value, val, is_col, moved=False)
-            return
-        if not is_col and val != self.src_row:
-            self.row_local = False
-        self.lits.append(self.buf)
-        self.buf = ""
-        self.slots.append((is_col, val - (self.src_col if is_col else self.src_row)))
-        self.refs.append(value)
-        if not is_col:
-            self.ours.append((at, at + len(text)))
+            col_text, row_text = m[col], m[row]
+            self.part(value, value, col_text, True, col_index(col_text.lstrip("$")), None)
+            at = (m.start(row), m.end(row))
+            self.part(value, value, row_text, False, int(row_text.lstrip("$")), at)

@@ -9,7 +9,7 @@ from typing import Final
 from ..scan.refs import MAX_COL, MAX_ROW
 from .lex import COL_LETTERS
 
-__all__ = ["FUNCS_POSITIONAL", "FUNCS_PURE", "Shape", "describe_ref"]
+__all__ = ["FUNCS_POSITIONAL", "FUNCS_PURE", "Pieces", "Shape", "describe_ref"]
 
 
 def describe_ref(ref: str, value: int, is_col: bool, moved: bool) -> str:
@@ -147,3 +147,48 @@ class Shape:
             if not 0 < base_dst + off <= limit:
                 return describe_ref(ref, base_dst + off, is_col, moved=True)
         return "the formula does not fit the sheet"  # pragma: no cover - fits() said no
+
+
+class Pieces:
+    """A :class:`Shape` as a reading of a formula builds it, token by token: the literal
+    text so far (``buf``), the pieces and slots before it, the references, where the
+    relative row parts sit (``ours``), the first error, and whether the value stays
+    right when its row moves. Both readers (openpyxl's tokens, :mod:`.shapes`; simple
+    formulas read from their text, :mod:`.simple`) add reference parts by :meth:`part`."""
+
+    def __init__(self, src_row: int, src_col: int) -> None:
+        self.src_row, self.src_col = src_row, src_col
+        self.lits: list[str] = []
+        self.slots: list[tuple[bool, int]] = []
+        self.refs: list[str] = []
+        self.ours: list[tuple[int, int]] = []  # where the relative row parts sit
+        self.error: str | None = None
+        self.row_local = True
+        self.buf = ""
+
+    def part(
+        self, value: str, ref: str, text: str, is_col: bool, val: int, at: tuple[int, int] | None
+    ) -> None:
+        """One row or column part ``text`` (at ``val``) of the reference ``value`` (the
+        reference proper ``ref``): kept where it is absolute, else a slot; ``at``: where
+        it sits in the formula, when known."""
+        if text.startswith("$"):
+            self.buf += text
+            if not is_col:
+                self.row_local = False
+            if not 0 < val <= (MAX_COL if is_col else MAX_ROW) and self.error is None:
+                self.error = describe_ref(value, val, is_col, moved=False)
+            return
+        if not is_col and val != self.src_row:
+            self.row_local = False
+        self.lits.append(self.buf)
+        self.buf = ""
+        self.slots.append((is_col, val - (self.src_col if is_col else self.src_row)))
+        self.refs.append(ref)
+        if at is not None and not is_col:
+            self.ours.append(at)
+
+    def shape(self) -> Shape:
+        """The shape read, its last literal piece closed."""
+        self.lits.append(self.buf)
+        return Shape(self.lits, self.slots, self.refs, self.error, self.row_local, self.src_col)
