@@ -10,9 +10,9 @@ from typing import Final
 from openpyxl.formula.tokenizer import Token, Tokenizer, TokenizerError
 from openpyxl.formula.translate import Translator
 
-from ..scan.refs import MAX_COL, MAX_ROW, col_letters
+from ..scan.refs import col_letters
 from .lex import COL_LETTERS, FormulaMoveError, cheap_parts
-from .template import FUNCS_POSITIONAL, FUNCS_PURE, Shape, describe_ref
+from .template import FUNCS_POSITIONAL, FUNCS_PURE, Pieces, Shape
 
 __all__ = ["build_shape"]
 
@@ -109,21 +109,15 @@ def _translator(text: str, src_row: int, src_col: int) -> Translator:
         raise FormulaMoveError("openpyxl cannot read the formula") from None
 
 
-class _Builder:
+class _Builder(Pieces):
     """One walk over openpyxl's tokens of a formula: the literal pieces and reference
     slots of its :class:`Shape`, and what decides whether the shape may be cached."""
 
     def __init__(self, text: str, src_row: int, src_col: int) -> None:
-        self.text, self.src_row, self.src_col = text, src_row, src_col
-        self.lits: list[str] = []
-        self.slots: list[tuple[bool, int]] = []
-        self.refs: list[str] = []
-        self.ours: list[tuple[int, int]] = []  # where the relative row parts sit in `text`
-        self.error: str | None = None
-        self.row_local = True
+        super().__init__(src_row, src_col)
+        self.text = text
         self.mapped = True  # every token found at its place in `text`
         self.qualified_name = False
-        self.buf = ""
         self.pos = self.start = 0
 
     def add(self, token: Token) -> None:
@@ -137,11 +131,10 @@ class _Builder:
             self.buf += value
 
     def result(self, translator: Translator) -> tuple[Shape, bool, Translator | None]:
-        self.lits.append(self.buf)
+        shape = self.shape()
         cacheable = (
             self.mapped and self.pos == len(self.text) and self.ours == cheap_parts(self.text)
         )
-        shape = Shape(self.lits, self.slots, self.refs, self.error, self.row_local, self.src_col)
         return shape, cacheable, None if self.qualified_name else translator
 
     def _locate(self, token: Token) -> None:
@@ -191,20 +184,5 @@ class _Builder:
     def _part(self, part: _Part, value: str, ref_start: int) -> None:
         """One row or column part of the reference `value`: kept (absolute) or a slot."""
         p_start, p_end, is_col, part_text = part
-        val = _part_value(part)
-        if part_text.startswith("$"):
-            self.buf += part_text
-            if not is_col:
-                self.row_local = False
-            limit = MAX_COL if is_col else MAX_ROW
-            if not 0 < val <= limit and self.error is None:
-                self.error = describe_ref(value, val, is_col, moved=False)
-            return
-        if not is_col and val != self.src_row:
-            self.row_local = False
-        self.lits.append(self.buf)
-        self.buf = ""
-        self.slots.append((is_col, val - (self.src_col if is_col else self.src_row)))
-        self.refs.append(value[ref_start:])
-        if self.mapped and not is_col:
-            self.ours.append((self.start + p_start, self.start + p_end))
+        at = (self.start + p_start, self.start + p_end) if self.mapped else None
+        self.part(value, value[ref_start:], part_text, is_col, _part_value(part), at)
