@@ -9269,6 +9269,7 @@ __all__ = [
     "append_row",
     "beside",
     "cells",
+    "locked_draw",
     "log_sheet",
     "now",
     "number",
@@ -9311,6 +9312,24 @@ def version() -> str:
 
 def now() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def locked_draw(
+    book: Book, sheet: str, address: str, seed: str, seed_from: str, **fields: Any
+) -> Draw:
+    """The :class:`~.log.Draw` of ``book``'s sheet ``sheet`` at ``address``, drawn with
+    ``seed`` (read from ``seed_from``) by this version of xlshuffle, now; ``fields``: the
+    rest of it (mode, rows, output...)."""
+    return Draw(
+        sheet=sheet,
+        address=address,
+        book=book.name,
+        seed=seed,
+        seed_from=seed_from,
+        version=version(),
+        time=now(),
+        **fields,
+    )
 
 
 def number(value: Any) -> Any:
@@ -9589,6 +9608,7 @@ from .book import (
     append,
     beside,
     cells,
+    locked_draw,
     log_sheet,
     now,
     number,
@@ -9596,7 +9616,6 @@ from .book import (
     selected,
     selection,
     ticket_column,
-    version,
     write,
     write_text,
 )
@@ -9701,15 +9720,13 @@ def _lock(
         )
     more_options = "" if id_column is None else f"ids {span(id_column)}"
     target = rng if mode == "shuffle" else beside(sheet, rng, len(output), len(output[0]))
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        sheet.name,
+        a1(rng),
+        seed,
+        seed_from,
         mode=mode,
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=rows,
         output=output,
         output_address=a1(target),
@@ -10252,12 +10269,11 @@ from .book import (
     append,
     beside,
     cells,
+    locked_draw,
     log_sheet,
-    now,
     number,
     seed_of,
     selection,
-    version,
     write,
 )
 from .log import Draw, Rows, block, excel_text, log_text, sheet_ref
@@ -10337,15 +10353,13 @@ def assign_balanced_teams(book: Book, k: Any = 2, balance: Any = "") -> Draw:
     numbers = [str(c + 1) for c in cols]
     arg = numbers[0] if len(cols) == 1 else "{" + ",".join(numbers) + "}"
     options = " ".join(f"--balance {letter}" for letter in letters)
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        sheet.name,
+        a1(rng),
+        seed,
+        seed_from,
         mode="teams",
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=rows,
         output=output,
         output_address=a1(target),
@@ -10458,15 +10472,13 @@ def write_orders(book: Book, ids: Any = "IDS", k: Any = "", balanced: Any = Fals
     new = _new_sheet(book, "Orders")
     output = _put(new, grid)
     count = "" if places is None else str(m)
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        sheet.name,
+        a1(rng),
+        seed,
+        seed_from,
         mode="orders",
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=items,
         output=grid,
         output_address=output,
@@ -10517,15 +10529,13 @@ def write_allocation_list(
     args += [excel_text(g) if g else "" for g in given[1:]]
     while not args[-1]:
         args.pop()
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        listed.name,
+        output,
+        seed,
+        seed_from,
         mode="allocation",
-        sheet=listed.name,
-        address=output,
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=[],
         output=grid,
         output_address=output,
@@ -11066,12 +11076,11 @@ from .book import (
     append,
     beside,
     cells,
+    locked_draw,
     log_sheet,
-    now,
     seed_of,
     selection,
     ticket_column,
-    version,
     write,
 )
 from .log import Draw, excel_text, log_text, sheet_ref
@@ -11174,15 +11183,13 @@ def draw_prizes(
     argv += ["--weights", letter] if letter else []
     argv += ["--id", col_letters(id_column), "--seed", seed]
     text = "; ".join(f"{p.name}, {p.count}, {p.reserves}" for p in table)
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        sheet.name,
+        a1(rng),
+        seed,
+        seed_from,
         mode="prizes",
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=rows,
         output=output,
         output_address=a1(target),

@@ -32,6 +32,7 @@ __all__ = [
     "append_row",
     "beside",
     "cells",
+    "locked_draw",
     "log_sheet",
     "now",
     "number",
@@ -74,6 +75,24 @@ def version() -> str:
 
 def now() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def locked_draw(
+    book: Book, sheet: str, address: str, seed: str, seed_from: str, **fields: Any
+) -> Draw:
+    """The :class:`~.log.Draw` of ``book``'s sheet ``sheet`` at ``address``, drawn with
+    ``seed`` (read from ``seed_from``) by this version of xlshuffle, now; ``fields``: the
+    rest of it (mode, rows, output...)."""
+    return Draw(
+        sheet=sheet,
+        address=address,
+        book=book.name,
+        seed=seed,
+        seed_from=seed_from,
+        version=version(),
+        time=now(),
+        **fields,
+    )
 
 
 def number(value: Any) -> Any:

@@ -61,6 +61,7 @@ from .book import (
     append,
     beside,
     cells,
+    locked_draw,
     log_sheet,
     now,
     number,
@@ -68,7 +69,6 @@ from .book import (
     selected,
     selection,
     ticket_column,
-    version,
     write,
     write_text,
 )
@@ -173,15 +173,13 @@ def _lock(
         )
     more_options = "" if id_column is None else f"ids {span(id_column)}"
     target = rng if mode == "shuffle" else beside(sheet, rng, len(output), len(output[0]))
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        sheet.name,
+        a1(rng),
+        seed,
+        seed_from,
         mode=mode,
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=rows,
         output=output,
         output_address=a1(target),

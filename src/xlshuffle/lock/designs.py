@@ -26,12 +26,11 @@ from .book import (
     append,
     beside,
     cells,
+    locked_draw,
     log_sheet,
-    now,
     number,
     seed_of,
     selection,
-    version,
     write,
 )
 from .log import Draw, Rows, block, excel_text, log_text, sheet_ref
@@ -111,15 +110,13 @@ def assign_balanced_teams(book: Book, k: Any = 2, balance: Any = "") -> Draw:
     numbers = [str(c + 1) for c in cols]
     arg = numbers[0] if len(cols) == 1 else "{" + ",".join(numbers) + "}"
     options = " ".join(f"--balance {letter}" for letter in letters)
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        sheet.name,
+        a1(rng),
+        seed,
+        seed_from,
         mode="teams",
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=rows,
         output=output,
         output_address=a1(target),
@@ -232,15 +229,13 @@ def write_orders(book: Book, ids: Any = "IDS", k: Any = "", balanced: Any = Fals
     new = _new_sheet(book, "Orders")
     output = _put(new, grid)
     count = "" if places is None else str(m)
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        sheet.name,
+        a1(rng),
+        seed,
+        seed_from,
         mode="orders",
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=items,
         output=grid,
         output_address=output,
@@ -291,15 +286,13 @@ def write_allocation_list(
     args += [excel_text(g) if g else "" for g in given[1:]]
     while not args[-1]:
         args.pop()
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        listed.name,
+        output,
+        seed,
+        seed_from,
         mode="allocation",
-        sheet=listed.name,
-        address=output,
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=[],
         output=grid,
         output_address=output,

@@ -27,12 +27,11 @@ from .book import (
     append,
     beside,
     cells,
+    locked_draw,
     log_sheet,
-    now,
     seed_of,
     selection,
     ticket_column,
-    version,
     write,
 )
 from .log import Draw, excel_text, log_text, sheet_ref
@@ -135,15 +134,13 @@ def draw_prizes(
     argv += ["--weights", letter] if letter else []
     argv += ["--id", col_letters(id_column), "--seed", seed]
     text = "; ".join(f"{p.name}, {p.count}, {p.reserves}" for p in table)
-    draw = Draw(
+    draw = locked_draw(
+        book,
+        sheet.name,
+        a1(rng),
+        seed,
+        seed_from,
         mode="prizes",
-        sheet=sheet.name,
-        address=a1(rng),
-        book=book.name,
-        seed=seed,
-        seed_from=seed_from,
-        version=version(),
-        time=now(),
         rows=rows,
         output=output,
         output_address=a1(target),
