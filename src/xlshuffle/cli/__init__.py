@@ -153,8 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .committed import as_committed_draw
 
             argv = as_committed_draw(argv)
-        known = any(argv[:1] == [name] for _, names in _COMMANDS for name in names)
-        args = parse_command(build_parser(argv[0] if known else None), argv)
+        named = argv[0] if argv and any(argv[0] in names for _, names in _COMMANDS) else None
+        args = parse_command(build_parser(named), argv)
         if args is None:
             return 2
         handler: Handler = args.func
