@@ -40,6 +40,11 @@ DRAWS: dict[str, tuple[list[list[object]], tuple[object, ...]]] = {
         ("-k", 2, "--reserves", 1, "--strata", "Region", "--exclude", "ex.csv"),
     ),
     "exclude, rate": (ROWS, ("--rate", "0.4", "--exclude", "ex.csv")),
+    # a seed that draws no row of one stratum's group (its list of drawn rows is NULL)
+    "exclude, rate, strata, a group drawn from not at all": (
+        ROWS,
+        ("--rate", "0.3", "--strata", "Region", "--exclude", "ex.csv", "--seed", "s140"),
+    ),
     "small strata whole": (
         ROWS,
         ("-k", 14, "--reserves", 2, "--strata", "Region", "--all-of-small-strata"),

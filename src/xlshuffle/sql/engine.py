@@ -210,7 +210,8 @@ def _census(
             census.strata[skey] = _Stratum(int(first), int(entrants), slabel)
         census.excluded += excluded or []
         census.matched.update(matched or [])
-        for hit in row[8] if won is not None else ():
+        # a group none of whose rows was drawn: its filtered list is NULL, not empty
+        for hit in (row[8] or ()) if won is not None else ():
             at, ident = int(hit["r"]), str(hit["i"])
             values = tuple(hit["v"][n] for n in src.names) if grouped else ()
             if grouped:
