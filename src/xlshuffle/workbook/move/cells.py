@@ -126,6 +126,9 @@ class _QuickRows:
         n_r, plain_sheet, prefix = len(self.row_r), sx.plain, sx.prefix
         plain_formulas, move, move_one = formulas.plain, formulas.move, formulas.move_one
         bare, f_close, patterns = formulas.bare, formulas.close, formulas.patterns
+        n_bare = len(bare)
+        # the quick scan found every row starting <row r="
+        starts_r = sx.row_numbering == "r"
 
         def renumber(row: bytes, i: int, src: int, dst: int) -> bytes:
             if src == dst:
@@ -137,7 +140,7 @@ class _QuickRows:
             new: bytes | None = None
             if (
                 row.startswith(q, n_r)
-                and row.startswith(row_r)
+                and (starts_r or row.startswith(row_r))
                 and row.count(q) == n_c + 1
                 and (plain_sheet or b"<!" not in row)
                 and (not n_c or row.translate(None, _CAPITALS).count(cell + q) == n_c)
@@ -146,16 +149,24 @@ class _QuickRows:
             else:  # cells that say no r (their places counted), or the careful way
                 new = numbered_row(row, dst, prefix, checked=self.unnumbered)
             if new is not None:
-                n_f = new.count(fmark)
-                if not n_f:
-                    return new
-                if n_f == 1 and new.count(bare) == 1:  # PlainFormulas.move_one, inline
-                    i = new.find(bare) + len(bare)
-                    j = new.find(f_close, i)
-                    pattern = patterns.get(new[i:j].replace(b"%d" % src, b"\0"))
-                    if pattern is None or not pattern[1]:
-                        return move(new, src, dst)
-                    return b"".join((new[:i], pattern[0].replace(b"\0", b"%d" % dst), new[j:]))
+                # one bare formula (PlainFormulas.move_one, inline): found by searches
+                # that read the row about once, where two counts read it twice
+                a = new.find(bare)
+                if a < 0:
+                    n_f = new.count(fmark)
+                    if not n_f:
+                        return new
+                else:
+                    a += n_bare
+                    j = new.find(f_close, a)
+                    if j >= 0 and new.find(fmark, j) < 0 and new.find(fmark, 0, a - n_bare) < 0:
+                        pattern = patterns.get(new[a:j].replace(b"%d" % src, b"\0"))
+                        if pattern is None or not pattern[1]:
+                            return move(new, src, dst)
+                        return b"".join(
+                            (new[:a], pattern[0].replace(b"\0", b"%d" % dst), new[j:])
+                        )
+                    n_f = new.count(fmark)
                 if plain_formulas(new, n_f):
                     done = move_one(new, src, dst) if n_f == 1 else None
                     return move(new, src, dst) if done is None else done
