@@ -61,6 +61,10 @@ def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
     """
     if i1 < i0:
         return 1, 1
+    if sx.plain:
+        found = _used_cols_by_search(sx, i0, i1)
+        if found is not None:
+            return found
     data, p = sx.data, sx.prefix
     mark = b"<" + p + b'c r="'
     a, b = sx.starts[i0], sx.ends[i1]
@@ -70,9 +74,6 @@ def used_cols(sx: SheetXml, i0: int, i1: int) -> tuple[int, int]:
             if found is not None:
                 return found
         return _used_cols_careful(sx, i0, i1)
-    found = _used_cols_by_search(sx, i0, i1)
-    if found is not None:
-        return found
     starts, ends = sx.starts[i0 : i1 + 1], sx.ends[i0 : i1 + 1]
     n = len(mark)
     heads: set[bytes] = set()
@@ -97,7 +98,9 @@ def _used_cols_by_search(sx: SheetXml, i0: int, i1: int) -> tuple[int, int] | No
     """:func:`used_cols` of rows whose cells all say ``r`` first, by two searches over
     them rather than two a row, for the common sheet: every cell in one of the columns
     ``A`` to the one the first and last rows end in (at most ``Z``), and one in ``A``.
-    None when that does not hold (then each row is read)."""
+    None when that does not hold (then each row is read). The first search also finds
+    that every cell says ``r`` first, which the sheet remembers
+    (:meth:`~.sheet.SheetXml.cells_numbered` then searches nothing)."""
     data, p = sx.data, sx.prefix
     mark = b"<" + p + b'c r="'
     last = b"A"
@@ -109,7 +112,8 @@ def _used_cols_by_search(sx: SheetXml, i0: int, i1: int) -> tuple[int, int] | No
         last = max(last, m[1] if m is not None else b"A")
     a, b = sx.starts[i0], sx.ends[i1]
     if _outside(p, last).search(data, a, b) is not None:
-        return None  # a cell beyond, or one whose reference reads otherwise
+        return None  # a cell beyond, one that says no r first, or another <c... element
+    sx.know_cells_numbered(a, b)
     if _in_column_a(p).search(data, a, b) is None:
         return None
     return 1, col_index(last)
@@ -117,8 +121,9 @@ def _used_cols_by_search(sx: SheetXml, i0: int, i1: int) -> tuple[int, int] | No
 
 @lru_cache(maxsize=32)
 def _outside(prefix: bytes, last: bytes) -> re.Pattern[bytes]:
-    """A cell whose reference is not one of the columns ``A`` to ``last`` and a digit."""
-    return re.compile(rb"<" + re.escape(prefix) + rb'c r="(?![A-' + last + rb"]\d)")
+    """``<c`` that does not start a cell whose reference is one of the columns ``A`` to
+    ``last`` and a digit, written first."""
+    return re.compile(rb"<" + re.escape(prefix) + rb'c(?! r="[A-' + last + rb"]\d)")
 
 
 @lru_cache(maxsize=8)

@@ -619,10 +619,11 @@ class SheetXml:
         self._numbered_spans.append((start, end))
         return True
 
-    def know_cells_numbered(self) -> None:
-        """Remember that every cell of the sheet data says ``r`` (another reading of the
-        same bytes found it): :meth:`cells_numbered` then counts nothing."""
-        self._numbered_spans.append((0, len(self.data)))
+    def know_cells_numbered(self, start: int = 0, end: int | None = None) -> None:
+        """Remember that every cell tag in ``data[start:end]`` (all of it by default) starts
+        ``<c r="`` (another search of the same bytes found it): :meth:`cells_numbered`
+        then searches nothing there."""
+        self._numbered_spans.append((start, len(self.data) if end is None else end))
 
     def row_tag_end(self, i: int) -> int:
         """Offset (within the row's bytes) of the end of row ``i``'s start tag."""
