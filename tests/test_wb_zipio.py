@@ -207,3 +207,50 @@ def test_either_library_reads_and_refuses_alike(
     with pytest.raises(WorkbookError) as err:
         Package(broken, "t.xlsx").read("a.xml")
     assert "t.xlsx" in str(err.value) and "\n" not in str(err.value)
+
+
+def _damaged_members() -> list[tuple[str, bytes]]:
+    """Packages whose member ``a.xml`` is damaged in each way a reader must refuse."""
+    text = b"".join(b"<row r='%d'><c><v>%d</v></c></row>" % (i, i * i) for i in range(20_000))
+    good = make_zip([("a.xml", text, zipfile.ZIP_DEFLATED)])
+    start = good.index(b"a.xml") + len(b"a.xml")
+    info = zipfile.ZipFile(io.BytesIO(good)).getinfo("a.xml")
+    end = start + info.compress_size
+    crc = bytearray(good)
+    struct.pack_into("<I", crc, crc.find(b"PK\x01\x02") + 16, info.CRC ^ 1)
+    return [
+        ("good", good),
+        ("declared too small", _patch_sizes(good, "a.xml", len(text) - 1)),
+        ("declared too large", _patch_sizes(good, "a.xml", len(text) + 1)),
+        ("broken stream", good[:start] + b"\xff" * 64 + good[start + 64 :]),
+        (
+            "cut short",
+            good[: start + info.compress_size // 2]
+            + b"\0" * (end - start - info.compress_size // 2)
+            + good[end:],
+        ),
+        ("wrong CRC", bytes(crc)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("case", "data"), _damaged_members(), ids=lambda x: x if isinstance(x, str) else ""
+)
+def test_one_call_reads_and_refuses_as_the_chunks_do(
+    case: str, data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A member inflated by one call (python-isal) gives the bytes and the errors that
+    the chunked reading gives, for every kind of damage."""
+    pytest.importorskip("isal.isal_zlib")
+    got = []
+    for one_call in (True, False):
+        monkeypatch.setattr(zipread, "_ONE_CALL", one_call)
+        try:
+            got.append(Package(data, "t.xlsx").read("a.xml"))
+        except WorkbookError as exc:
+            got.append(str(exc))
+    assert got[0] == got[1]
+    if case == "good":
+        assert got[0] == zipfile.ZipFile(io.BytesIO(data)).read("a.xml")
+    else:
+        assert isinstance(got[0], str) and "t.xlsx" in got[0]

@@ -3,8 +3,8 @@
 :class:`Package` parses the zip's central directory itself: the writer
 (:mod:`.zipwrite`) needs each member's exact byte range to copy it verbatim.
 
-Inflating is streamed and bounded: a member may not inflate past its declared size, past
-a limit, or past a ratio that only zip bombs reach, whatever its header claims.
+Inflating is bounded: a member may not inflate past its declared size, past a limit, or
+past a ratio that only zip bombs reach, whatever its header claims.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...draw.errors import WorkbookError
 from ..limits import LIMITS
-from .codec import INFLATE_ERRORS, crc32, new_decompressor
+from .codec import INFLATE_ERRORS, NAME, crc32, new_decompressor
 
 __all__ = [
     "CENTRAL",
@@ -54,6 +54,9 @@ _SIG_LOCAL = b"PK\x03\x04"
 _SIG_DESCRIPTOR = b"PK\x07\x08"
 _CHUNK = 1 << 20
 _RATIO_FLOOR = 64 * 1024**2
+#: Whether :meth:`Package.read` inflates a member by one call: python-isal's output buffer
+#: grows to the size asked at most, where zlib's is joined from blocks (twice the memory).
+_ONE_CALL = NAME == "python-isal"
 
 
 @dataclass
@@ -365,7 +368,9 @@ class Package:
             if not inflater.eof:
                 raise _bad(self.label, f"part {m.name} is cut short")
 
-    def _inflate(self, m: Member, step: Callable[..., bytes], *args: int | bytes) -> bytes:
+    def _inflate(
+        self, m: Member, step: Callable[..., bytes], *args: int | bytes | memoryview
+    ) -> bytes:
         try:
             return step(*args)
         except INFLATE_ERRORS:
@@ -390,11 +395,39 @@ class Package:
     def read(self, name: str, *, limit: int | None = None) -> bytes:
         """Inflate a whole member (bounded as :meth:`chunks`).
 
-        The chunks go into one growing buffer (``io.BytesIO``, which hands its bytes over
-        without a copy): a 200 MB sheet costs 200 MB of memory, where joining a list of
-        chunks, or zlib's own one-shot buffer, costs twice that at the peak.
+        With python-isal, a deflated member whose declared size passes the limits is
+        inflated by one call that may give one byte more than that size, into one buffer
+        of it (:meth:`_whole`). Otherwise the chunks go into one growing buffer
+        (``io.BytesIO``, which hands its bytes over without a copy). Either way a 200 MB
+        sheet costs 200 MB of memory, where joining a list of chunks, or zlib's one-shot
+        buffer, costs twice that at the peak.
         """
+        m = self._readable(name)
+        cap = LIMITS.max_part_bytes if limit is None else limit
+        size = m.file_size
+        if (
+            m.method == 8
+            and _ONE_CALL
+            and size <= cap
+            and (size <= _RATIO_FLOOR or size <= LIMITS.max_ratio * max(m.compress_size, 1))
+        ):
+            return self._whole(m)
         buffer = io.BytesIO()
         for chunk in self.chunks(name, limit=limit):
             buffer.write(chunk)
         return buffer.getvalue()
+
+    def _whole(self, m: Member) -> bytes:
+        """A deflated member inflated by one call (its declared size already within the
+        limits, which then bound the output), checked as :meth:`chunks` checks it, with
+        the same errors in the same order: about twice as fast for a large sheet."""
+        inflater = new_decompressor()
+        stored = memoryview(self.data)[m.data_start : m.data_end]
+        out = self._inflate(m, inflater.decompress, stored, m.file_size + 1)
+        if len(out) > m.file_size:
+            raise _bad(self.label, f"part {m.name} inflates past the size it declares")
+        if not inflater.eof:
+            raise _bad(self.label, f"part {m.name} is cut short")
+        if len(out) != m.file_size or crc32(out, 0) != m.crc:
+            raise _bad(self.label, f"part {m.name} does not match its checksum")
+        return out
