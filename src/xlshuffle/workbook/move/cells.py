@@ -121,7 +121,7 @@ class _QuickRows:
     def _renumber(self) -> Callable[[bytes, int, int, int], bytes]:
         """:meth:`row` as a function whose constants are its own locals: it runs once a
         row, a million times for a million rows, where each attribute read costs."""
-        sx, shared, writer, formulas = self.sx, self.shared, self.writer, self.formulas
+        sx, writer, formulas = self.sx, self.writer, self.formulas
         row_r, c_any, cell, fmark = self.row_r, self.c_any, self.cell, self.fmark
         n_r, plain_sheet, prefix = len(self.row_r), sx.plain, sx.prefix
         plain_formulas, move, move_one = formulas.plain, formulas.move, formulas.move_one
@@ -132,9 +132,7 @@ class _QuickRows:
 
         def renumber(row: bytes, i: int, src: int, dst: int) -> bytes:
             if src == dst:
-                if shared and b"shared" in row:
-                    return _rewrite_row(sx, writer, i, src, dst)
-                return row if has_number(row) else rewrite_row_tag(row, tag_end(row, 0), dst)
+                return _unmoved(sx, writer, row, i, src)
             q = b'%d"' % src
             n_c = row.count(c_any)
             new: bytes | None = None
@@ -196,6 +194,15 @@ def expand_shared(
         parts.append(row[pos:])
         out[i] = b"".join(parts)
     return out
+
+
+def _unmoved(sx: SheetXml, writer: CellWriter, row: bytes, i: int, number: int) -> bytes:
+    """Row ``i`` (bytes ``row``, number ``number``) drawn to its own place: as it is, but
+    for members of shared formulas that the draw touches (written out) and a number it
+    does not say."""
+    if writer.shared and b"shared" in row:
+        return _rewrite_row(sx, writer, i, number, number)
+    return row if has_number(row) else rewrite_row_tag(row, tag_end(row, 0), number)
 
 
 def _rewrite_row(sx: SheetXml, writer: CellWriter, i: int, src: int, dst: int) -> bytes:
