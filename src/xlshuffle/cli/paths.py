@@ -7,11 +7,11 @@ import glob
 import os
 import re
 
+from ..common.filekinds import LIST_EXTENSIONS, WORKBOOK_EXTENSIONS
+
 __all__ = ["DEFAULT_SUFFIX", "PathUsageError", "destination", "expand"]
 
-# xlshuffle.lists.LIST_EXTENSIONS written out: importing the lists package for three
-# strings would cost every run ~30 ms of start-up (a test keeps the two equal)
-_EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", ".csv", ".tsv", ".tab")
+_EXTENSIONS = WORKBOOK_EXTENSIONS + LIST_EXTENSIONS
 _BACKUP = re.compile(r"\.bak(?:-\d+)?\.[^.]+$", re.IGNORECASE)  # NAME.bak.xlsx, NAME.bak-2.csv
 DEFAULT_SUFFIX = {"shuffle": ".shuffled", "groups": ".groups", "sample": ".sample"}
 

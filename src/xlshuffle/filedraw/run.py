@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from ..common.filekinds import is_list, is_table_file
 from ..common.request import DrawRequest
 
 __all__ = ["DrawResult", "run"]
@@ -48,9 +49,6 @@ def run(request: DrawRequest, *, out: BinaryIO | None = None) -> DrawResult:
     OSError
         A file that cannot be read or written.
     """
-    from ..lists import is_list
-    from ..sql.source import is_table_file
-
     if request.engine == "duckdb" or is_table_file(request.src):
         return _run_duckdb(request, out)
     if is_list(request.src):

@@ -19,6 +19,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
+from ..common.filekinds import LIST_EXTENSIONS, is_list
 from ..common.request import (
     DrawRequest,
     GroupsOptions,
@@ -51,15 +52,8 @@ __all__ = [
 ]
 
 #: File name endings drawn as CSV/TSV lists (any case).
-LIST_EXTENSIONS = (".csv", ".tsv", ".tab")
-
 PathLike = str | os.PathLike[str]
 Chunks = Iterable[bytes | bytearray]
-
-
-def is_list(path: PathLike) -> bool:
-    """Whether ``path`` names a CSV/TSV list (by its extension)."""
-    return os.fspath(path).lower().endswith(LIST_EXTENSIONS)
 
 
 #: Bytes of one record's digest in a fingerprint.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..common.a1 import col_letters
+from ..common.filekinds import is_table_file
 from ..draw.errors import ListError, OptionError
 from ..tabledraw.entrants import Column, find_column
 from ..tabledraw.raffle_options import DrawOptions
@@ -30,15 +31,9 @@ __all__ = [
     "quoted",
 ]
 
-_PARQUET = (".parquet", ".parq")
 #: A DuckDB connection (Connection; not named, so that importing this module
 #: never imports duckdb, not even for type checking)
 Connection = Any
-
-
-def is_table_file(path: str) -> bool:
-    """Whether only the DuckDB engine reads ``path`` (a Parquet file)."""
-    return path.lower().endswith(_PARQUET)
 
 
 def literal(text: str) -> str:
