@@ -20,13 +20,12 @@ import sys
 from typing import Any
 
 from ..common.files import escape_undecodable, write_atomically
-from ..common.request import DrawRequest, Output
+from ..common.request import SIDE_OPTIONS, DrawRequest, Output
 from ..common.targets import check_writable
 from ..draw.commit import UNREVEALED_SEED
 from ..draw.errors import ListError, OptionError
 from ..draw.seed import Seed
 from ..filedraw import commitment
-from ..filedraw.legacy import SIDE_OPTIONS
 from .report import outcome, report
 from .request import check_options, draw_of, requests_of
 

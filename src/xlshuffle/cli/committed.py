@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..filedraw.legacy import SIDE_OPTIONS
+from ..common.request import SIDE_OPTIONS
 
 __all__ = ["add_committed_options", "as_committed_draw"]
 

@@ -27,6 +27,7 @@ from ..tabledraw.raffle_options import DrawOptions, Prize
 from .digest import file_sha256
 
 __all__ = [
+    "SIDE_OPTIONS",
     "DrawKind",
     "DrawRequest",
     "Engine",
@@ -46,6 +47,8 @@ DrawKind = Literal["shuffle", "sample", "groups"]
 Engine = Literal["memory", "duckdb"]
 #: The options that name a file beyond the list, by their command-line names.
 SideOption = Literal["--exclude", "--strata-counts", "--avoid", "--prizes"]
+#: The options of a version 1 draw that name a file beyond the list (not pinned).
+SIDE_OPTIONS: tuple[SideOption, ...] = ("--exclude", "--strata-counts", "--avoid")
 
 
 @dataclass(frozen=True, kw_only=True)

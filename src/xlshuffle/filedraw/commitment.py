@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from ..common.request import DrawRequest, Output
+from ..common.request import SIDE_OPTIONS, DrawRequest, Output
 from ..draw.commit import (
     COMMITMENT_VERSION,
     REQUEST_COMMITMENT_VERSION,
@@ -38,7 +38,7 @@ from ..draw.commit import (
 from ..draw.errors import ListError, OptionError, XlshuffleError
 from ..draw.protocol import PROTOCOL
 from ..draw.seed import Seed
-from .legacy import SIDE_OPTIONS, legacy_request
+from .legacy import legacy_request
 from .pins import pin_problems, pins, side_files
 from .population import population_of
 from .run import DrawResult, run

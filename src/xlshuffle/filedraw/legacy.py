@@ -12,6 +12,7 @@ import argparse
 from typing import NoReturn
 
 from ..common.request import (
+    SIDE_OPTIONS,
     DrawRequest,
     GroupsOptions,
     Options,
@@ -19,7 +20,6 @@ from ..common.request import (
     SampleOptions,
     ShuffleOptions,
     SideFile,
-    SideOption,
 )
 from ..draw.commit import UNREVEALED_SEED
 from ..draw.errors import ListError
@@ -28,10 +28,7 @@ from ..draw.seed import Seed
 from ..tabledraw.raffle_options import DrawOptions, parse_method
 from .sidefiles import read_counts, read_excluded
 
-__all__ = ["SIDE_OPTIONS", "legacy_request"]
-
-#: The options of a version 1 draw that name a file beyond the list (not pinned).
-SIDE_OPTIONS: tuple[SideOption, ...] = ("--exclude", "--strata-counts", "--avoid")
+__all__ = ["legacy_request"]
 
 _LIMITS = {
     "max_cells": "max_cell_draws",

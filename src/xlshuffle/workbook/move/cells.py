@@ -161,9 +161,7 @@ class _QuickRows:
                         pattern = patterns.get(new[a:j].replace(b"%d" % src, b"\0"))
                         if pattern is None or not pattern[1]:
                             return move(new, src, dst)
-                        return b"".join(
-                            (new[:a], pattern[0].replace(b"\0", b"%d" % dst), new[j:])
-                        )
+                        return b"".join((new[:a], pattern[0].replace(b"\0", b"%d" % dst), new[j:]))
                     n_f = new.count(fmark)
                 if plain_formulas(new, n_f):
                     done = move_one(new, src, dst) if n_f == 1 else None
