@@ -68,14 +68,16 @@ def move_rows(
     buf: list[bytes] = []
     size = 0
     k = 0
-    for pos, s in enumerate(perm):
+    # dst: the place's number; a row missing at its source leaves the place empty
+    for dst, s in enumerate(perm, top):
         i = where[s]
         if i < 0:
             continue
-        row = row_of(data[starts[i] : ends[i]], i, top + s, top + pos)
-        if gaps and k < len(gaps):
-            row += gaps[k]
-        k += 1
+        row = row_of(data[starts[i] : ends[i]], i, top + s, dst)
+        if gaps:
+            if k < len(gaps):
+                row += gaps[k]
+            k += 1
         buf.append(row)
         size += len(row)
         if size >= _CHUNK:
