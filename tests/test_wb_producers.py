@@ -593,6 +593,50 @@ def test_the_fingerprint_beside_is_the_fingerprint(
     assert there.output_sha256 == here.output_sha256
 
 
+def _missing_rows(rows: bytes) -> bytes:
+    """Every 7th data row not stored (an empty row, which Excel leaves out)."""
+    return re.sub(
+        rb'<row r="(\d+)".*?</row>',
+        lambda m: b"" if int(m[1]) > 1 and int(m[1]) % 7 == 0 else m[0],
+        rows,
+    )
+
+
+@pytest.mark.parametrize("no_r", [False, True])
+def test_the_fingerprint_beside_reads_rows_that_skip_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_r: bool
+) -> None:
+    """The child is sent the rows' numbers when some are missing (a range over rows Excel
+    left out), or counts them when no row says its number; either way its fingerprint is
+    the caller's."""
+    rows = _missing_rows(_plain_rows(ROWS))
+    src = _book(tmp_path / "gaps.xlsx", _no_r(rows) if no_r else rows)
+    selection = {"cells": f"A1:E{ROWS + 1}", "header": True}
+    here = shuffle_workbook(src, tmp_path / "here.xlsx", seed=5, **selection)
+    monkeypatch.setattr(beside, "MIN_BYTES", 0)
+    monkeypatch.setattr(beside, "WINDOW", 2000)
+    sent: list[beside.Request] = []
+    real_start, real_dumps = beside.start, beside.pickle.dumps
+
+    def dumps(obj: Any, *args: Any, **kwargs: Any) -> bytes:
+        if isinstance(obj, beside.Request):
+            sent.append(obj)
+        return real_dumps(obj, *args, **kwargs)
+
+    def start(*args: Any, **kwargs: Any) -> beside.Beside | None:
+        made = real_start(*args, **kwargs)
+        assert made is not None and made.result() is not None and made.used
+        return made
+
+    monkeypatch.setattr(beside.pickle, "dumps", dumps)
+    monkeypatch.setattr(beside, "start", start)
+    there = shuffle_workbook(src, tmp_path / "there.xlsx", seed=5, **selection)
+    assert len(sent) == 1 and len(sent[0].rows) > 1
+    assert (sent[0].numbers is None) == no_r  # counted rows follow each other
+    assert there.fingerprint == here.fingerprint
+    assert there.output_sha256 == here.output_sha256
+
+
 def test_without_a_second_process_the_fingerprint_is_computed_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path]
 ) -> None:

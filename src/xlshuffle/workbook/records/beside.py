@@ -26,9 +26,9 @@ computes the fingerprint itself: the same bytes either way.
 Memory: the child streams the sheet through :mod:`zipfile` a window of whole rows at a
 time (:data:`WINDOW` bytes), which it reads as a sheet of its own (:class:`SheetXml`), so
 it holds a window, its canonical forms and the digests (4 bytes a row), never the sheet;
-it is sent where the windows start and what rows they hold (a few numbers a window). Its
-windows must find the rows the caller found there (rows that say no ``r`` are counted from
-the window's first row's number); a sheet whose rows the quick scan did not read is
+it is sent where the windows start and the rows the caller's quick scan found in each
+(where each row starts, 4 bytes a row, and their numbers, unless they follow each other),
+so that it reads no row twice; a sheet whose rows the quick scan did not read is
 fingerprinted by the caller.
 """
 
@@ -49,9 +49,9 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import pairwise, repeat
-from operator import add
-from typing import Any
+from itertools import islice, pairwise, repeat
+from operator import sub
+from typing import Any, Literal
 
 from ..limits import LIMITS
 from ..package.codec import crc32, new_decompressor
@@ -102,8 +102,8 @@ serve()
 class Request:
     """What the child is sent: the file and its SHA-256, the sheet part, where its windows
     of whole rows start and end (offsets in the part) and the rows each holds (count,
-    first and last number: the child's reading of a window must find them), the rows and
-    columns of the fingerprint, and the limits in force."""
+    first and last number; where each row starts in its window; the numbers, when some are
+    missing), the rows and columns of the fingerprint, and the limits in force."""
 
     path: str
     sha256: str
@@ -113,11 +113,14 @@ class Request:
     prefix: bytes
     #: every cell of the rows says ``r`` (:meth:`~..scan.sheet.SheetXml.cells_numbered`)
     numbered: bool
-    #: no row says ``r`` (:attr:`~..scan.sheet.SheetXml.row_numbering`): a window counts
-    #: its rows from 1, and from its first row's number in the sheet once shifted
+    #: no row says ``r`` (:attr:`~..scan.sheet.SheetXml.row_numbering`)
     counted: bool
     cuts: list[int]
     rows: list[tuple[int, int, int]]
+    #: where each row starts, from its window's start: the windows' rows one after another
+    starts: array[int]
+    #: the rows' numbers, the windows' one after another; None when they follow each other
+    numbers: array[int] | None
     top: int
     bottom: int
     cols: list[int] | None
@@ -211,7 +214,8 @@ def start(
     i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
     if i0 >= i1 or sx.ends[i1 - 1] - sx.starts[i0] < MIN_BYTES or not sx.row_numbering:
         return None
-    cuts, rows = _windows(sx, i0, i1)
+    cuts, rows, starts = _windows(sx, i0, i1)
+    gaps = sx.numbers[i1 - 1] - sx.numbers[i0] != i1 - i0 - 1
     request = Request(
         path=os.path.abspath(path),
         sha256=sha256,
@@ -223,6 +227,8 @@ def start(
         counted=sx.row_numbering == "counted",
         cuts=cuts,
         rows=rows,
+        starts=starts,
+        numbers=array("I", sx.numbers[i0:i1]) if gaps else None,
         top=top,
         bottom=bottom,
         cols=cols,
@@ -300,16 +306,21 @@ def warm(path: str) -> Warm | None:
     return None if proc is None else Warm(proc)
 
 
-def _windows(sx: SheetXml, i0: int, i1: int) -> tuple[list[int], list[tuple[int, int, int]]]:
+def _windows(
+    sx: SheetXml, i0: int, i1: int
+) -> tuple[list[int], list[tuple[int, int, int]], array[int]]:
     """Where the windows of rows ``i0..i1-1`` start (offsets in the part: row starts, and
-    the last row's end), and each one's rows: how many, the first and last numbers."""
+    the last row's end), each one's rows (how many, the first and last numbers), and where
+    each row starts from its window's start (C-level maps, 4 bytes a row)."""
     cuts, rows, i = [sx.starts[i0]], [], i0
+    starts = array("I")
     while i < i1:
         j = bisect_left(sx.starts, sx.starts[i] + WINDOW, i + 1, i1)
         cuts.append(sx.starts[j] if j < i1 else sx.ends[i1 - 1])
         rows.append((j - i, sx.numbers[i], sx.numbers[j - 1]))
+        starts.extend(map(sub, islice(sx.starts, i, j), repeat(sx.starts[i])))
         i = j
-    return cuts, rows
+    return cuts, rows, starts
 
 
 # ---------------------------------------------------------------------- the child's side
@@ -360,14 +371,20 @@ def fingerprint_of_file(request: Request) -> bytes:
         digests = empty_digests(request.top, request.bottom)
         form = None
         p = request.prefix
-        head, tail = b"<" + p + b"sheetData>", b"</" + p + b"sheetData>"
         windows = _read_windows(_member(request.path, zf, request.part), request.cuts)
+        numbering: Literal["r", "counted"] = "counted" if request.counted else "r"
+        at = 0
         for window, (count, first, last) in zip(windows, request.rows, strict=True):
-            sx = SheetXml(b"".join((head, window, tail)), request.label)
-            if request.counted and sx.row_numbering == "counted":
-                sx.numbers = array("l", map(add, sx.numbers, repeat(first - 1)))
-            if len(sx) != count or (sx.numbers[0], sx.numbers[-1]) != (first, last):
+            numbers = (
+                array("l", range(first, last + 1))
+                if request.numbers is None
+                else array("l", request.numbers[at : at + count])
+            )
+            starts = array("q", request.starts[at : at + count])
+            at += count
+            if len(numbers) != count or (numbers[0], numbers[-1]) != (first, last):
                 raise ValueError("a window does not hold the rows the sheet has there")
+            sx = SheetXml.of_rows(window, request.label, p, numbering, numbers, starts)
             if request.numbered:
                 sx.know_cells_numbered()
             if form is None:

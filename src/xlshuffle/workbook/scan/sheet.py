@@ -15,6 +15,7 @@ import re
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from ...draw.errors import WorkbookError
 from .refs import MAX_COL, MAX_ROW, col_index, col_letters
@@ -388,6 +389,40 @@ class SheetXml:
         self._sheet_data: Tag | None = None  # its start tag, unless empty
         self._find_sheet_data()
         self._scan_rows()
+
+    @classmethod
+    def of_rows(
+        cls,
+        data: bytes,
+        label: str,
+        prefix: bytes,
+        numbering: Literal["r", "counted"],
+        numbers: array[int],
+        starts: array[int],
+    ) -> SheetXml:
+        """Rows already found by the quick scan of the same bytes in another process: a
+        window of a sheet (``data``, whole rows and nothing else, each ending where the
+        next starts) whose rows start at ``starts`` and are numbered ``numbers``, read
+        without a scan (:mod:`..records.beside` sends them).
+
+        Raises
+        ------
+        ValueError
+            ``starts`` and ``numbers`` differ in length, or a start is not a row tag.
+        """
+        sx = cls.__new__(cls)
+        sx.data, sx.label, sx.prefix = data, label, prefix
+        sx.content_start, sx.content_end, sx.empty_data = 0, len(data), False
+        sx.row_numbering, sx.plain, sx.foreign = numbering, True, []
+        sx._numbered_spans, sx._sheet_data = [], None
+        tag = b"<" + prefix + b"row"
+        rep = itertools.repeat
+        if len(numbers) != len(starts) or not all(map(data.startswith, rep(tag), starts)):
+            raise ValueError("the rows sent are not the rows of the window")
+        sx.numbers, sx.starts = numbers, starts
+        sx.ends = array("q", itertools.islice(starts, 1, None))
+        sx.ends.append(len(data))
+        return sx
 
     def _find_sheet_data(self) -> None:
         data = self.data
