@@ -128,7 +128,7 @@ class _QuickRows:
         n_r, plain_sheet, prefix = len(self.row_r), sx.plain, sx.prefix
         plain_formulas, move, move_one = formulas.plain, formulas.move, formulas.move_one
         bare, f_close, patterns = formulas.bare, formulas.close, formulas.patterns
-        n_bare = len(bare)
+        n_bare, calc, n_calc = len(bare), formulas.calc, len(formulas.calc)
         # the quick scan found every row starting <row r="
         starts_r = sx.row_numbering == "r"
 
@@ -149,22 +149,27 @@ class _QuickRows:
             if new is None:  # cells that say no r (their places counted), or the careful way
                 new = numbered_row(row, dst, prefix, checked=self.unnumbered)
             if new is not None:
-                # one bare formula (PlainFormulas.move_one, inline): found by searches
-                # that read the row about once, where two counts read it twice
-                a = new.find(bare)
+                # one plain formula (PlainFormulas.move_one, inline), <f> or LibreOffice's
+                # <f aca="false">: found by searches that read the row about once
+                a = new.find(fmark)
                 if a < 0:
-                    n_f = new.count(fmark)
-                    if not n_f:
-                        return new
-                else:
+                    return new
+                if new.startswith(bare, a):
                     a += n_bare
+                elif new.startswith(calc, a):
+                    a += n_calc
+                else:
+                    a = -1
+                if a >= 0:
                     j = new.find(f_close, a)
-                    if j >= 0 and new.find(fmark, j) < 0 and new.find(fmark, 0, a - n_bare) < 0:
+                    if j >= 0 and new.find(fmark, j) < 0:
                         pattern = patterns.get(new[a:j].replace(b"%d" % src, b"\0"))
                         if pattern is None or not pattern[1]:
                             return move(new, src, dst)
-                        return b"".join((new[:a], pattern[0].replace(b"\0", b"%d" % dst), new[j:]))
-                    n_f = new.count(fmark)
+                        return b"".join(
+                            (new[:a], pattern[0].replace(b"\0", b"%d" % dst), new[j:])
+                        )
+                n_f = new.count(fmark)
                 if plain_formulas(new, n_f):
                     done = move_one(new, src, dst) if n_f == 1 else None
                     return move(new, src, dst) if done is None else done
