@@ -292,8 +292,20 @@ def numbered_cells(body: bytes, number: int, prefix: bytes) -> bytes | None:
         return body
     if n > MAX_COL:
         return None
-    # part k ends where cell k + 1 starts: its mark, then the number, then its attributes
-    return (b'%d"' % number).join(map(bytes.__add__, parts, cell_marks(prefix, n)))
+    # part k ends where cell k + 1 starts: its mark, then the number, then its attributes;
+    # one formatting of the parts and the number, where a join of the parts each with its
+    # mark makes as many bytes objects more
+    args = [b"%d" % number] * (2 * n + 1)
+    args[0::2] = parts
+    return _cells_format(prefix, n) % tuple(args)
+
+
+@lru_cache(maxsize=64)
+def _cells_format(prefix: bytes, n: int) -> bytes:
+    """What :func:`numbered_cells` formats a row of ``n`` cells with: ``%b``, then for each
+    cell its mark (:func:`cell_marks`), ``%b"`` (the number) and ``%b`` (the part after)."""
+    marks = cell_marks(prefix, n)[:n]
+    return b"%b" + b"".join(m.replace(b"%", b"%%") + b'%b"%b' for m in marks)
 
 
 def cells_unnumbered(data: bytes, start: int, end: int, prefix: bytes) -> bool:
