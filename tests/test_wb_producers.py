@@ -26,7 +26,7 @@ import wb_costly
 from xlshuffle.draw.errors import OptionError
 from xlshuffle.workbook import restore_workbook, shuffle_workbook, verify_record
 from xlshuffle.workbook.formulas.translate import FormulaMover
-from xlshuffle.workbook.move import block, cells, rowcut
+from xlshuffle.workbook.move import block, cells, cellwrite, rowcut
 from xlshuffle.workbook.move.cells import SharedGroups
 from xlshuffle.workbook.move.cellwrite import CellWriter
 from xlshuffle.workbook.records import beside, fingerprint, formulatext
@@ -88,6 +88,19 @@ def _libreoffice(rows: bytes) -> bytes:
     )
 
 
+def _shared(rows: bytes) -> bytes:
+    """As Excel saves a formula filled down: the first data row's formula the master of a
+    shared formula (its range, its text), every other one a member (``si`` alone)."""
+    last = ROWS + 1
+
+    def member(m: re.Match[bytes]) -> bytes:
+        if m[1] == b"2":
+            return b'<f t="shared" ref="E2:E%d" si="0">A2*2</f>' % last
+        return b'<f t="shared" si="0"/>'
+
+    return re.sub(rb"<f>A(\d+)\*2</f>", member, rows)
+
+
 def _first_string(src: Path) -> bytes:
     with zipfile.ZipFile(src) as zf:
         sst = zf.read("xl/sharedStrings.xml")
@@ -112,6 +125,7 @@ def variants(tmp_path: Path) -> dict[str, Path]:
         "no-r": _book(tmp_path / "nor.xlsx", _no_r(_plain_rows(ROWS))),
         "inline": _book(tmp_path / "inline.xlsx", _plain_rows(ROWS, 3, text)),
         "no-r-inline": _book(tmp_path / "nori.xlsx", _no_r(_plain_rows(ROWS, 3, text))),
+        "shared": _book(tmp_path / "shared.xlsx", _shared(_plain_rows(ROWS))),
     }
 
 
@@ -256,6 +270,47 @@ def test_verify_reads_no_row_cell_by_cell(
     verify_record(record, input=variants[name], output=out)
     assert again == []
     assert calls.n <= 26
+
+
+@pytest.mark.parametrize("check", ["draw", "verify"])
+def test_a_formula_filled_down_is_not_read_cell_by_cell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path], check: str
+) -> None:
+    """A formula Excel filled down (a shared formula: the master and a member a row)
+    moves with its rows and is written out as a plain formula without reading a row cell
+    by cell, and ``verify`` reads it so too. Before, 100,000 such rows took 19.8 s to
+    draw (the plain file 0.9 s) and 33.9 s to verify."""
+    out = tmp_path / "out.xlsx"
+    calls = _Calls(monkeypatch)
+    if check == "verify":
+        record = shuffle_workbook(variants["shared"], out, seed=3)
+        calls.n = 0
+        monkeypatch.setattr(formulatext, "parse_cells", _counting(calls, formulatext.parse_cells))
+        again: list[tuple[int, int]] = []
+        real_same = rows.RowsAgain.same
+
+        def same(self: rows.RowsAgain, src: int, dst: int) -> bool:
+            again.append((src, dst))
+            return real_same(self, src, dst)
+
+        monkeypatch.setattr(rows.RowsAgain, "same", same)
+        verify_record(record, input=variants["shared"], output=out)
+        assert again == []
+    else:
+        shuffle_workbook(variants["shared"], out, seed=3)
+    assert calls.n <= 26
+
+
+def test_a_formula_filled_down_moves_as_the_careful_path_moves_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path]
+) -> None:
+    quick = shuffle_workbook(variants["shared"], tmp_path / "quick.xlsx", seed=8)
+    monkeypatch.setattr(cellwrite.SharedFormulas, "move_one", lambda *args: None)
+    careful = shuffle_workbook(variants["shared"], tmp_path / "careful.xlsx", seed=8)
+    assert quick.output_sha256 == careful.output_sha256
+    with zipfile.ZipFile(tmp_path / "quick.xlsx") as zf:
+        moved = zf.read(SHEET)
+    assert b"shared" not in moved and moved.count(b"<f>") == ROWS
 
 
 def _counting(calls: _Calls, real: Any) -> Any:
@@ -404,6 +459,61 @@ def test_whole_rows_move_as_the_careful_path_moves_them(case: tuple[bytes, int],
     for i in range(len(sx)):
         src = sx.numbers[i]
         # a row that stays keeps its bytes (its cells are not renumbered), as it did
+        dst = data.draw(st.integers(1, 60).filter(lambda d, src=src: d != src))
+        try:
+            want: bytes | str = cells._rewrite_row(sx, writer, i, src, dst)
+        except Exception as exc:  # both ways refuse alike
+            want = type(exc).__name__
+        try:
+            got: bytes | str = quick.row(sx.row(i), i, src, dst)
+        except Exception as exc:
+            got = type(exc).__name__
+        assert got == want
+
+
+_SHARED_TEXTS = ["A1*2", "SUM(A1:B1)", "A1+$B$1", "B1-A2", 'A1&amp;"x"', "ROW()", "A1*1"]
+
+
+@st.composite
+def _shared_rows(draw: st.DrawFn) -> tuple[bytes, int]:
+    """``(sheet data, rows)``: rows holding a shared formula filled down column E (its
+    master in row 1, the text drawn: references to its own row, another row, an absolute
+    cell) and, in some rows, one filled right from F1 to G1, with values written every
+    way a member's cached value is (or none), and plain cells around them."""
+    n = draw(st.integers(2, 8))
+    text = draw(st.sampled_from(_SHARED_TEXTS))
+    ref_first = draw(st.booleans())
+    rows = []
+    for r in range(1, n + 1):
+        out = [b'<c r="A%d"><v>%d</v></c>' % (r, r)]
+        if draw(st.integers(0, 4)):  # most rows hold the member
+            value = draw(st.sampled_from([b"<v>3</v>", b"<v/>", b""]))
+            if r == 1:
+                attrs = b' ref="E1:E%d" t="shared"' if ref_first else b' t="shared" ref="E1:E%d"'
+                f = b"<f" + attrs % n + b' si="0">' + text.encode() + b"</f>"
+            else:
+                f = b'<f t="shared" si="0"/>'
+            out.append(b'<c r="E%d">%s%s</c>' % (r, f, value))
+        if r == 1 and draw(st.booleans()):
+            out.append(b'<c r="F1"><f t="shared" ref="F1:G1" si="1">A1*3</f><v>3</v></c>')
+            out.append(b'<c r="G1"><f t="shared" si="1"/><v>3</v></c>')
+        rows.append(b'<row r="%d" spans="1:7">' % r + b"".join(out) + b"</row>")
+    return b"".join(rows), n
+
+
+@_SLOW_OK
+@given(case=_shared_rows(), data=st.data())
+def test_rows_with_a_shared_formula_move_as_the_careful_path_moves_them(
+    case: tuple[bytes, int], data: Any
+) -> None:
+    rows, n = case
+    sx = SheetXml(wb_costly._sheet(rows), "rows")
+    mover = FormulaMover()
+    shared = SharedGroups(sx, Area((1, 1, n, 7)))
+    quick = cells._QuickRows(sx, mover, shared)
+    writer = CellWriter(sx, mover, shared)
+    for i in range(len(sx)):
+        src = sx.numbers[i]
         dst = data.draw(st.integers(1, 60).filter(lambda d, src=src: d != src))
         try:
             want: bytes | str = cells._rewrite_row(sx, writer, i, src, dst)

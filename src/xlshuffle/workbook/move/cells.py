@@ -24,7 +24,14 @@ from dataclasses import dataclass
 from ..formulas.translate import FormulaMover
 from ..scan.sheet import SheetXml, cells_unnumbered, numbered_row, parse_cells, stored_at
 from ..scan.xmlscan import tag_end
-from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
+from .cellwrite import (
+    CellWriter,
+    PlainFormulas,
+    SharedFormulas,
+    SharedGroups,
+    has_number,
+    rewrite_row_tag,
+)
 from .rowcut import fix_spans
 
 __all__ = ["Region", "SharedGroups", "expand_shared", "move_cells", "move_rows"]
@@ -99,7 +106,9 @@ class _QuickRows:
     occurs nowhere else (one count). A row whose cells say no ``r`` is numbered for its
     new place by :func:`~..scan.sheet.numbered_row` instead, as the careful way numbers
     it. Plain formulas (LibreOffice's ``aca="false"`` too) are then translated one by
-    one. Any other row goes the careful way, which handles everything.
+    one, and a row's one shared formula (a formula Excel filled down) is written out as
+    a plain one (:class:`~.cellwrite.SharedFormulas`). Any other row goes the careful
+    way, which handles everything.
     """
 
     def __init__(self, sx: SheetXml, mover: FormulaMover, shared: SharedGroups) -> None:
@@ -112,6 +121,7 @@ class _QuickRows:
         self.fmark = b"<" + p + b"f"
         self.writer = CellWriter(sx, mover, shared)
         self.formulas = PlainFormulas(sx, mover)
+        self.shared_formulas = SharedFormulas(sx, mover, shared)
         #: No cell of the moved rows says ``r`` (:func:`~..scan.sheet.cells_unnumbered`).
         self.unnumbered = False
         self.renumber = self._renumber()
@@ -129,6 +139,7 @@ class _QuickRows:
         plain_formulas, move, move_one = formulas.plain, formulas.move, formulas.move_one
         bare, f_close, patterns = formulas.bare, formulas.close, formulas.patterns
         n_bare, calc, n_calc = len(bare), formulas.calc, len(formulas.calc)
+        shared, shared_one = writer.shared, self.shared_formulas.move_one
         # the quick scan found every row starting <row r="
         starts_r = sx.row_numbering == "r"
 
@@ -151,13 +162,13 @@ class _QuickRows:
             if new is not None:
                 # one plain formula (PlainFormulas.move_one, inline), <f> or LibreOffice's
                 # <f aca="false">: found by searches that read the row about once
-                a = new.find(fmark)
-                if a < 0:
+                f = new.find(fmark)
+                if f < 0:
                     return new
-                if new.startswith(bare, a):
-                    a += n_bare
-                elif new.startswith(calc, a):
-                    a += n_calc
+                if new.startswith(bare, f):
+                    a = f + n_bare
+                elif new.startswith(calc, f):
+                    a = f + n_calc
                 else:
                     a = -1
                 if a >= 0:
@@ -166,13 +177,15 @@ class _QuickRows:
                         pattern = patterns.get(new[a:j].replace(b"%d" % src, b"\0"))
                         if pattern is None or not pattern[1]:
                             return move(new, src, dst)
-                        return b"".join(
-                            (new[:a], pattern[0].replace(b"\0", b"%d" % dst), new[j:])
-                        )
+                        return b"".join((new[:a], pattern[0].replace(b"\0", b"%d" % dst), new[j:]))
                 n_f = new.count(fmark)
                 if plain_formulas(new, n_f):
                     done = move_one(new, src, dst) if n_f == 1 else None
                     return move(new, src, dst) if done is None else done
+                if n_f == 1 and shared:  # one formula filled down, as Excel shares it
+                    done = shared_one(new, f, src, dst)
+                    if done is not None:
+                        return done
             return _rewrite_row(sx, writer, i, src, dst)
 
         return renumber

@@ -99,35 +99,46 @@ def formula_blocks(
     """:func:`formula_cells` 4,096 rows at a time: quick when every formula there is a
     plain ``<f>`` (what xlshuffle writes), cell by cell otherwise."""
     groups: list[SharedGroups] = []  # found once, when a block first needs them
+
+    def shared() -> SharedGroups:
+        if not groups:
+            groups.append(SharedGroups(sx, area))
+        return groups[0]
+
     left, right = area.left, area.right
     i0, i1 = sx.index_of(area.top), sx.index_of(area.bottom + 1)
     for b0 in range(i0, i1, _BLOCK):
         b1 = min(b0 + _BLOCK, i1)
         block = Area((sx.numbers[b0], left, sx.numbers[b1 - 1], right))
-        quick = _quick_cells(sx, block)
-        if quick is None and not groups:
-            groups.append(SharedGroups(sx, area))
-        cells = quick if quick is not None else list(_careful_cells(sx, block, mover, groups[0]))
+        quick = _quick_cells(sx, block, mover, shared)
+        cells = quick if quick is not None else list(_careful_cells(sx, block, mover, shared()))
         yield [x for x in cells if left <= x[1] <= right and (cols is None or x[1] in cols)]
 
 
 _BLOCK = 4096
 
 
-def _quick_cells(sx: SheetXml, area: Area) -> list[tuple[int, int, Text]] | None:
+def _quick_cells(
+    sx: SheetXml, area: Area, mover: FormulaMover, groups: Callable[[], SharedGroups]
+) -> list[tuple[int, int, Text]] | None:
     """Every formula of ``area``'s rows from one regular expression, or None when one is
     not a plain formula (:func:`~..scan.sheet.plain_formula_tag`: ``<f>``, or with
     LibreOffice's ``aca="false"``) in a cell that names itself or, in rows whose cells
-    say no ``r``, one whose place is counted (then :func:`_careful_cells`)."""
+    say no ``r``, one whose place is counted (then :func:`_careful_cells`). A shared
+    formula as Excel fills it down (:func:`_shared_cells`) is read with them."""
     start, end = _span(sx, area)
     p, data = re.escape(sx.prefix), sx.data
     tag = plain_formula_tag(sx.prefix)
     formulas = _f_tags(sx, start, end)
     plain = data.count(b"<" + sx.prefix + b"f>", start, end)
+    extra: list[tuple[int, int, Text]] = []
     if plain != formulas:  # LibreOffice's <f aca="false">, or one that is not plain
         plain = len(tag.findall(data, start, end))
         if plain != formulas:
-            return None
+            shared = _shared_cells(sx, start, end, mover, groups)
+            if shared is None or plain + len(shared) != formulas:
+                return None
+            extra = shared
     f = rb">" + tag.pattern + rb"([^<]*)</" + p + rb"f>"
     found = []
     for head in (rb"<" + p + rb'c r="', rb"<" + p + rb"c\s[^<>]*?(?<![\w:.-])r\s*=\s*\""):
@@ -135,8 +146,44 @@ def _quick_cells(sx: SheetXml, area: Area) -> list[tuple[int, int, Text]] | None
         # greedy: [^<>]* stops at the start tag's end, so each try is one pass, no backtracking
         found = re.compile(head + rb'([A-Z]{1,3})(\d+)"[^<>]*' + f).findall(data, start, end)
         if len(found) == plain:
-            return [(int(row), col_index(letters), _decoded(text)) for letters, row, text in found]
-    return _counted_cells(sx, start, end, plain)
+            cells = [(int(row), col_index(letters), _decoded(text)) for letters, row, text in found]
+            return cells + extra
+    return None if extra else _counted_cells(sx, start, end, plain)
+
+
+def _shared_cells(
+    sx: SheetXml, start: int, end: int, mover: FormulaMover, groups: Callable[[], SharedGroups]
+) -> list[tuple[int, int, Text]] | None:
+    """The shared formulas of ``data[start:end]`` written as Excel writes a formula filled
+    down (``<f t="shared" si="0"/>``, the master with its ``ref`` and text), each in a
+    cell that says ``r`` first, with their texts where they are (the master's,
+    translated); None when one's group is not known."""
+    p = re.escape(sx.prefix)
+    pattern = re.compile(
+        rb"<"
+        + p
+        + rb'c r="([A-Z]{1,3})(\d+)"[^<>]*><'
+        + p
+        + rb'f t="shared"(?: ref="[A-Z$0-9:]*")? si="(\d{1,9})"(?:/>|>[^<]*</'
+        + p
+        + rb"f>)"
+    )
+    found = pattern.findall(sx.data, start, end)
+    if not found:
+        return []
+    known = groups().groups
+    out: list[tuple[int, int, Text]] = []
+    for letters, row, si in found:
+        group = known.get(si)
+        if group is None:
+            return None
+        r, c = int(row), col_index(letters)
+        try:
+            text: Text = mover.move(group.text, group.row, group.col, r, c)
+        except (FormulaMoveError, ValueError):
+            text = None
+        out.append((r, c, text))
+    return out
 
 
 def _decoded(text: bytes) -> str:

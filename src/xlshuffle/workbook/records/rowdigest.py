@@ -62,50 +62,65 @@ def _plain_formula_and_value(prefix: bytes) -> re.Pattern[bytes]:
     return re.compile(plain_formula_tag(prefix).pattern + rb"[^<]*</" + p + rb"f>" + value)
 
 
+class _Normal:
+    """The normal form of rows of ``sx``, as :func:`row_digests` digests them."""
+
+    def __init__(self, sx: Any) -> None:
+        self.sx = sx
+        p = re.escape(sx.prefix)
+        self.row_open = b"<" + sx.prefix + b'row r=""'  # how every row starts once normalised
+        self.numbers = re.compile(rb"(<" + p + rb'(?:c r="[A-Z]{1,3}|row r="))(\d+)(?=")')
+        # plain formulas (LibreOffice's <f aca="false"> too) and their cached values
+        self.plain_f = _plain_formula_and_value(sx.prefix)
+        self.f_open = b"<" + sx.prefix + b"f"
+
+    def row(self, i: int) -> bytes:
+        """Row ``i`` alone, as a piece of a split block reads: without its normalised
+        start. A row whose cells say no ``r`` is numbered first, as a draw writes it, so
+        that it reads as its moved copy does."""
+        sx = self.sx
+        row = sx.row(i)
+        numbered = numbered_row(row, 0, sx.prefix)
+        return self.block(row if numbered is None else numbered).removeprefix(self.row_open)
+
+    def block(self, block: bytes) -> bytes:
+        """Quick: literal-prefixed patterns for what Excel writes (r= first, plain <f>,
+        shared formulas); anything else falls back to the general patterns."""
+        if self.f_open in block:
+            block = self.plain_f.sub(b"\x01", block)  # a byte XML cannot hold: no "<f" left
+            if self._other_formula(block):
+                # a shared formula as Excel fills it down (its output row holds a plain
+                # one), any other spelling: the same byte, its value with it
+                block = _FORMULA.sub(b"\x01", block)
+                if self._other_formula(block):
+                    return norm_general(block)
+        parts = self.numbers.split(block)
+        if block.count(b' r="') != len(parts) // 3:  # a reference not written first
+            return norm_general(block)
+        parts[2::3] = [b""] * (len(parts) // 3)
+        return b"".join(parts)
+
+    def _other_formula(self, block: bytes) -> bool:
+        f = self.f_open
+        return f + b" " in block or f + b"/" in block or f + b">" in block
+
+
 def row_digests(sx: Any, top: int, bottom: int) -> array[int]:
     """An 8-byte digest of each row ``top..bottom`` without references, spans, formula
     text and cached values. Rows are normalised 4,096 at a time with two regular
     expressions over the block (C speed), then split where each row starts."""
     digests = array("Q", [_digest(b"")]) * (bottom - top + 1)
     i0, i1 = sx.index_of(top), sx.index_of(bottom + 1)
-    p = re.escape(sx.prefix)
-    row_open = b"<" + sx.prefix + b'row r=""'  # how every row starts once normalised
-    numbers = re.compile(rb"(<" + p + rb'(?:c r="[A-Z]{1,3}|row r="))(\d+)(?=")')
-    # plain formulas (LibreOffice's <f aca="false"> too) and their cached values
-    plain_f = _plain_formula_and_value(sx.prefix)
-    f_open = b"<" + sx.prefix + b"f"
-
-    def _row(i: int) -> bytes:
-        """Row ``i`` alone, as a piece of a split block reads: without its normalised
-        start. A row whose cells say no ``r`` is numbered first, as a draw writes it, so
-        that it reads as its moved copy does."""
-        row = sx.row(i)
-        numbered = numbered_row(row, 0, sx.prefix)
-        return _norm(row if numbered is None else numbered).removeprefix(row_open)
-
-    def _norm(block: bytes) -> bytes:
-        """Quick: literal-prefixed patterns for what Excel writes (r= first, plain <f>);
-        anything else falls back to the general patterns."""
-        if f_open in block:
-            block = plain_f.sub(b"\x01", block)  # a byte XML cannot hold: no "<f" left
-            if f_open + b" " in block or f_open + b"/" in block or f_open + b">" in block:
-                return norm_general(block)
-        parts = numbers.split(block)
-        if block.count(b' r="') != len(parts) // 3:  # a reference not written first
-            return norm_general(block)
-        parts[2::3] = [b""] * (len(parts) // 3)
-        return b"".join(parts)
-
+    normal = _Normal(sx)
     data, c_any, c_r = sx.data, b"<" + sx.prefix + b"c", b"<" + sx.prefix + b'c r="'
     for c0 in range(i0, i1, 4096):
         c1 = min(c0 + 4096, i1)
         a, b = sx.starts[c0], sx.ends[c1 - 1]
-        block = _norm(data[a:b])
-        pieces = block.split(row_open)
+        pieces = normal.block(data[a:b]).split(normal.row_open)
         cells = sum(data.count(c_any + end, a, b) for end in (b">", b" ", b"/"))
         if pieces[0] or len(pieces) != c1 - c0 + 1 or data.count(c_r, a, b) != cells:
             # something between rows, rows or cells that do not say r: one row at a time
-            pieces = [_row(i) for i in range(c0, c1)]
+            pieces = [normal.row(i) for i in range(c0, c1)]
         else:
             del pieces[0]
         found = _digests(pieces)
