@@ -67,6 +67,10 @@ class BlockMover(RowCut):
         self.writer = CellWriter(sx, mover, shared)
         self.formulas = PlainFormulas(sx, mover)
         self.fmark = b"<" + sx.prefix + b"f"
+        # a shared formula (RowCut's grammar reads Excel's): one in the block, or one of a
+        # group the draw touches anywhere in a row, is written out by the careful way
+        self.shared_mark = b"<" + sx.prefix + b'f t="shared"'
+        self.touched = bool(shared)
         self.heads: dict[tuple[bytes, int, int], bytes] = {}
         self.quick = self.careful = 0
 
@@ -130,7 +134,7 @@ class BlockMover(RowCut):
                 return done
         row = self._row(io, dst)
         own = self._shape(row, dst)
-        if own is None or row.endswith(b"/>"):
+        if own is None or row.endswith(b"/>") or (self.touched and self.shared_mark in row):
             return None
         source = self._row(i, src)
         shape = self._shape(source, src)
@@ -156,6 +160,8 @@ class BlockMover(RowCut):
                 seg = source[
                     at(source, shape, shape.a, src, hs) : at(source, shape, shape.b, src, hs)
                 ]
+            if self.shared_mark in seg:
+                return None
             if src != dst:
                 if seg.count(q) != shape.b - shape.a:  # "5" also ends another value
                     return None
@@ -178,7 +184,7 @@ class BlockMover(RowCut):
             rest = self.heads[key] = fix_spans(key[0], lo, hi)
         return row[:k] + rest + row[h:pa] + seg + row[pb:end] + self.close_tag
 
-    def _bare(self, io: int, i: int, src: int, dst: int) -> bytes | None:
+    def _bare(self, io: int, i: int, src: int, dst: int) -> bytes | None:  # noqa: C901 - per row
         """:meth:`_plain` for rows whose start tags and cells say no ``r``: the place's
         cells and the source's block cells numbered at ``dst`` as they are written, which
         is what numbering both rows whole and renumbering the block writes, byte for byte.
@@ -189,7 +195,7 @@ class BlockMover(RowCut):
             return None
         row = data[starts[io] : ends[io]]
         own = self.bare_shape(row)
-        if own is None or row.endswith(b"/>"):
+        if own is None or row.endswith(b"/>") or (self.touched and self.shared_mark in row):
             return None
         source = data[starts[i] : ends[i]]
         shape = self.bare_shape(source)
@@ -212,6 +218,8 @@ class BlockMover(RowCut):
                 sa + 1 : sb + 1
             ]
             if src != dst and b'%d"' % src in b"".join(parts):  # "5" also ends another value
+                return None
+            if any(self.shared_mark in x for x in parts):
                 return None
             marks = [x + dq for x in cell_marks(prefix, sb)[sa:sb]]
             seg = b"".join(map(bytes.__add__, marks, parts))
@@ -250,7 +258,7 @@ class BlockMover(RowCut):
     def _own(self, i: int, number: int) -> _Own:
         row = self._row(i, number)
         shape = self._shape(row, number)
-        if shape is None:
+        if shape is None or (self.touched and self.shared_mark in row):
             return self._own_careful(i, number)
         self.quick += 1
         if row.endswith(b"/>"):
@@ -309,6 +317,9 @@ class BlockMover(RowCut):
         if shape is not None and shape.a < shape.b:
             h = row.find(b">") + 1
             seg = row[self._at(row, shape, shape.a, src, h) : self._at(row, shape, shape.b, src, h)]
+            if self.shared_mark in seg:
+                self.quick -= 1
+                return self._block_careful(i, src, dst)
             if src != dst:
                 q = b'%d"' % src
                 if seg.count(q) != shape.b - shape.a:  # "5" also ends another value

@@ -47,9 +47,7 @@ class SharedGroups:
         # fills (``ref``): its members (a shared formula filled down, one a row) are not
         # read, nor their rows
         pat = re.compile(
-            rb"<"
-            + re.escape(p)
-            + rb"f(?=[^<>]*?\sref\s*=)\s[^<>]*?t\s*=\s*[\"']shared[\"']"
+            rb"<" + re.escape(p) + rb"f(?=[^<>]*?\sref\s*=)\s[^<>]*?t\s*=\s*[\"']shared[\"']"
         )  # one tag a try
         done: set[int] = set()
         for m in pat.finditer(data, sx.content_start, sx.content_end):

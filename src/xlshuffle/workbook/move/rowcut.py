@@ -2,14 +2,14 @@
 block | block cells | cells right of it | what follows the last cell (:class:`RowCut`).
 
 A row takes the quick cut when its bytes, digits deleted, match the plain grammar of
-:func:`_grammar` (``<c r=...>`` cells holding at most a plain ``<f>``, a ``<v>`` and an
-inline ``<is><t>``; no gap, comment or other child), its cells are in order and every
-one says the row's number. A row whose cells say no ``r`` is numbered first
-(:meth:`RowCut._row`), as the careful path numbers it; where no cell of the sheet says
-``r``, its shape is known without numbering it (:meth:`RowCut.bare_shape`), and the block
-path numbers only the cells it writes. The shape is analysed once and
-remembered: the rows of a sheet share a handful. The streaming block path (:mod:`.block`)
-and verify's row digests
+:func:`_grammar` (``<c r=...>`` cells holding at most a plain ``<f>`` or a shared formula
+as Excel fills one down, a ``<v>`` and an inline ``<is><t>``; no gap, comment or other
+child), its cells are in order and every one says the row's number. A row whose cells
+say no ``r`` is numbered first (:meth:`RowCut._row`), as the careful path numbers it;
+where no cell of the sheet says ``r``, its shape is known without numbering it
+(:meth:`RowCut.bare_shape`), and the block path numbers only the cells it writes. The
+shape is analysed once and remembered: the rows of a sheet share a handful. The
+streaming block path (:mod:`.block`) and verify's row digests
 (:func:`~..records.rowdigest.block_digests`) both cut rows this way.
 """
 
@@ -54,6 +54,17 @@ def _grammar(prefix: bytes) -> re.Pattern[bytes]:
         + p
         + rb"f>"
     )
+    # a shared formula as Excel fills it down (a member, or the master with its range):
+    # the block path keeps such a cell where it stays and sends one that moves, or one
+    # of a group the draw touches, the careful way
+    shared = (
+        rb"<"
+        + p
+        + rb'f t="shared"(?: ref="[A-Z$:]*")? si=""(?:/>|>[^<\r\x80-\xff]+</'
+        + p
+        + rb"f>)"
+    )
+    formula = rb"(?:" + formula + rb"|" + shared + rb")"
     inline = (
         rb"<"
         + p

@@ -136,7 +136,7 @@ def _quick_cells(
         plain = len(tag.findall(data, start, end))
         if plain != formulas:
             shared = _shared_cells(sx, start, end, mover, groups)
-            if shared is None or plain + len(shared) != formulas:
+            if plain + len(shared) != formulas:
                 return None
             extra = shared
     f = rb">" + tag.pattern + rb"([^<]*)</" + p + rb"f>"
@@ -153,18 +153,19 @@ def _quick_cells(
 
 def _shared_cells(
     sx: SheetXml, start: int, end: int, mover: FormulaMover, groups: Callable[[], SharedGroups]
-) -> list[tuple[int, int, Text]] | None:
+) -> list[tuple[int, int, Text]]:
     """The shared formulas of ``data[start:end]`` written as Excel writes a formula filled
     down (``<f t="shared" si="0"/>``, the master with its ``ref`` and text), each in a
-    cell that says ``r`` first, with their texts where they are (the master's,
-    translated); None when one's group is not known."""
+    cell that says ``r`` first, with their texts where they are, as
+    :func:`_careful_cells` reads them: the master's translated, for a group the draw
+    touches; else their own (none for a member)."""
     p = re.escape(sx.prefix)
     pattern = re.compile(
         rb"<"
         + p
         + rb'c r="([A-Z]{1,3})(\d+)"[^<>]*><'
         + p
-        + rb'f t="shared"(?: ref="[A-Z$0-9:]*")? si="(\d{1,9})"(?:/>|>[^<]*</'
+        + rb'f t="shared"(?: ref="[A-Z$0-9:]*")? si="(\d{1,9})"(?:/>|>([^<]*)</'
         + p
         + rb"f>)"
     )
@@ -173,11 +174,12 @@ def _shared_cells(
         return []
     known = groups().groups
     out: list[tuple[int, int, Text]] = []
-    for letters, row, si in found:
+    for letters, row, si, own in found:
+        r, c = int(row), col_index(letters)
         group = known.get(si)
         if group is None:
-            return None
-        r, c = int(row), col_index(letters)
+            out.append((r, c, _decoded(own)))
+            continue
         try:
             text: Text = mover.move(group.text, group.row, group.col, r, c)
         except (FormulaMoveError, ValueError):
