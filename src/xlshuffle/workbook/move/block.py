@@ -22,8 +22,15 @@ from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
 from ..scan.sheet import SheetXml, cell_marks, parse_cells, stored_at
-from .cellwrite import CellWriter, PlainFormulas, SharedGroups, has_number, rewrite_row_tag
-from .rowcut import RowCut, fix_spans
+from .cellwrite import (
+    CellWriter,
+    PlainFormulas,
+    SharedFormulas,
+    SharedGroups,
+    has_number,
+    rewrite_row_tag,
+)
+from .rowcut import RowCut, RowShape, fix_spans
 
 __all__ = ["BlockMover"]
 
@@ -67,10 +74,11 @@ class BlockMover(RowCut):
         self.writer = CellWriter(sx, mover, shared)
         self.formulas = PlainFormulas(sx, mover)
         self.fmark = b"<" + sx.prefix + b"f"
-        # a shared formula (RowCut's grammar reads Excel's): one in the block, or one of a
-        # group the draw touches anywhere in a row, is written out by the careful way
+        # a shared formula (RowCut's grammar reads Excel's) in the block, or of a group the
+        # draw touches anywhere in a row, is written out as a plain one
         self.shared_mark = b"<" + sx.prefix + b'f t="shared"'
         self.touched = bool(shared)
+        self.shared_formulas = SharedFormulas(sx, mover, shared)
         self.heads: dict[tuple[bytes, int, int], bytes] = {}
         self.quick = self.careful = 0
 
@@ -134,7 +142,7 @@ class BlockMover(RowCut):
                 return done
         row = self._row(io, dst)
         own = self._shape(row, dst)
-        if own is None or row.endswith(b"/>") or (self.touched and self.shared_mark in row):
+        if own is None or row.endswith(b"/>"):
             return None
         source = self._row(i, src)
         shape = self._shape(source, src)
@@ -150,24 +158,16 @@ class BlockMover(RowCut):
             pa, pb = h, end
         else:
             pa, pb = at(row, own, a, dst, h), at(row, own, b, dst, h)
+        left: bytes | None = row[h:pa]
+        right: bytes | None = row[pb:end]
+        if self.touched and self.shared_mark in row:  # its cells that stay: written out
+            left, right = self._kept(row[h:pa], dst), self._kept(row[pb:end], dst)
+        if left is None or right is None:
+            return None
         if shape.a < shape.b:
-            q = b'%d"' % src
-            hs = source.find(b">") + 1
-            m = len(shape.cols)
-            if shape.a == 0 and shape.b == m:
-                seg = source[hs : len(source) - len(self.close_tag)]
-            else:
-                seg = source[
-                    at(source, shape, shape.a, src, hs) : at(source, shape, shape.b, src, hs)
-                ]
-            if self.shared_mark in seg:
+            seg = self._source_block(source, shape, src, dst)
+            if seg is None:
                 return None
-            if src != dst:
-                if seg.count(q) != shape.b - shape.a:  # "5" also ends another value
-                    return None
-                seg = seg.replace(q, b'%d"' % dst)
-                if self.fmark in seg:
-                    seg = self.formulas.move(seg, src, dst, keep_values=False)
             b_lo, b_hi = shape.cols[shape.a], shape.cols[shape.b - 1]
         else:
             seg, b_lo, b_hi = b"", 0, 0
@@ -182,7 +182,38 @@ class BlockMover(RowCut):
             if len(self.heads) >= self._MAX_SHAPES:
                 self.heads.clear()
             rest = self.heads[key] = fix_spans(key[0], lo, hi)
-        return row[:k] + rest + row[h:pa] + seg + row[pb:end] + self.close_tag
+        return row[:k] + rest + left + seg + right + self.close_tag
+
+    def _source_block(self, source: bytes, shape: RowShape, src: int, dst: int) -> bytes | None:
+        """The block cells of ``source`` (row ``src``, of shape ``shape``) written for row
+        ``dst``: references renumbered, plain formulas translated, shared ones written out
+        (:class:`~.cellwrite.SharedFormulas`); None when they go the careful way."""
+        hs = source.find(b">") + 1
+        if shape.a == 0 and shape.b == len(shape.cols):
+            seg = source[hs : len(source) - len(self.close_tag)]
+        else:
+            at = self._at
+            seg = source[at(source, shape, shape.a, src, hs) : at(source, shape, shape.b, src, hs)]
+        shared = self.shared_mark in seg
+        if shared and seg.count(self.fmark) != seg.count(self.shared_mark):
+            return None  # plain formulas beside shared ones
+        if src != dst:
+            q = b'%d"' % src
+            if seg.count(q) != shape.b - shape.a:  # "5" also ends another value
+                return None
+            seg = seg.replace(q, b'%d"' % dst)
+            if not shared and self.fmark in seg:
+                seg = self.formulas.move(seg, src, dst, keep_values=False)
+        if shared:
+            return self.shared_formulas.write_out(seg, dst, keep_values=src == dst)
+        return seg
+
+    def _kept(self, cells: bytes, number: int) -> bytes | None:
+        """Cells of row ``number`` that stay where they are, their shared formulas of a
+        touched group written out (values kept); None when they go the careful way."""
+        if self.shared_mark not in cells:
+            return cells
+        return self.shared_formulas.write_out(cells, number, keep_values=True)
 
     def _bare(self, io: int, i: int, src: int, dst: int) -> bytes | None:  # noqa: C901 - per row
         """:meth:`_plain` for rows whose start tags and cells say no ``r``: the place's

@@ -351,7 +351,8 @@ class SharedFormulas:
             b"<" + p + b"v/>",
         )
         self.cell, self.cell_close = b"<" + p + b'c r="', b"</" + p + b"c>"
-        self.patterns: dict[tuple[bytes, int], tuple[bytes, bool] | None] = {}
+        #: by the group's master (row, column) and the formula's column
+        self.patterns: dict[tuple[int, int, int], tuple[bytes, bool] | None] = {}
 
     def move_one(self, row: bytes, at: int, src: int, dst: int) -> bytes | None:
         """``row`` (its references already at ``dst``) with the shared formula whose tag
@@ -359,8 +360,43 @@ class SharedFormulas:
         than that formula and its value, or the formula is not one of a touched group, or
         it cannot move (the caller's careful path then says why)."""
         m = self.tag.match(row, at)
-        if m is None:
+        found = None if m is None else self._cell(row, m)
+        if found is None:
             return None
+        group, col, end, v_end = found
+        try:
+            text = self._text(group, col, dst)
+            keep = self._keeps(group, col, src)
+        except (FormulaMoveError, ValueError):
+            return None
+        value = row[end:v_end] if keep else b""
+        return b"".join((row[:at], self.open, text, self.close, value, row[v_end:]))
+
+    def write_out(self, cells: bytes, number: int, *, keep_values: bool) -> bytes | None:
+        """``cells`` (whole cells of row ``number``, their references already there) with
+        each shared formula written out as a plain one, as :class:`CellWriter` writes a
+        cell of a block (``whole_row=False``): its value kept only with ``keep_values``
+        (a cell that stays where it is). None as :meth:`move_one` says it."""
+        out: list[bytes] = []
+        pos = 0
+        for m in self.tag.finditer(cells):
+            found = self._cell(cells, m)
+            if found is None:
+                return None
+            group, col, end, v_end = found
+            try:
+                text = self._text(group, col, number)
+            except (FormulaMoveError, ValueError):
+                return None
+            out += (cells[pos : m.start()], self.open, text, self.close)
+            pos = end if keep_values else v_end
+        out.append(cells[pos:])
+        return b"".join(out)
+
+    def _cell(self, row: bytes, m: re.Match[bytes]) -> tuple[SharedGroup, int, int, int] | None:
+        """The group and column of the shared formula ``m`` found in ``row``, where its tag
+        ends and where its cached value does (at the cell's end); None when the group is
+        not touched or the cell holds more."""
         group = self.shared.groups.get(m[1])
         if group is None:
             return None
@@ -373,27 +409,35 @@ class SharedFormulas:
             v_end = end
         if not row.startswith(self.cell_close, v_end):
             return None
-        start = row.rfind(self.cell, 0, at) + len(self.cell)
+        start = row.rfind(self.cell, 0, m.start()) + len(self.cell)
         letters = _LETTERS.match(row, start)
         if letters is None:
             return None
-        col = col_index(letters[0])
-        key = (m[1], col)
-        pattern = self.patterns.get(key, _UNSEEN)
-        if pattern is _UNSEEN:
-            pattern = self.patterns[key] = self._pattern(group, col)
-        try:
-            if isinstance(pattern, tuple):
-                text, keep = pattern[0].replace(b"\0", b"%d" % dst), pattern[1]
-            else:
-                mover = self.mover
-                text = escape_text(mover.move(group.text, group.row, group.col, dst, col))
-                here = mover.move(group.text, group.row, group.col, src, col)
-                keep = mover.keeps_value_on_row_move(here, src, col)
-        except (FormulaMoveError, ValueError):
-            return None
-        value = row[end:v_end] if keep else b""
-        return b"".join((row[:at], self.open, text, self.close, value, row[v_end:]))
+        return group, col_index(letters[0]), end, v_end
+
+    def _text(self, group: SharedGroup, col: int, number: int) -> bytes:
+        """The group's formula in (``number``, ``col``), as the file writes it."""
+        pattern = self._pattern_of(group, col)
+        if pattern is not None:
+            return pattern[0].replace(b"\0", b"%d" % number)
+        return escape_text(self.mover.move(group.text, group.row, group.col, number, col))
+
+    def _keeps(self, group: SharedGroup, col: int, number: int) -> bool:
+        """Whether the group's formula in (``number``, ``col``) keeps its value when its
+        whole row moves."""
+        pattern = self._pattern_of(group, col)
+        if pattern is not None:
+            return pattern[1]
+        mover = self.mover
+        here = mover.move(group.text, group.row, group.col, number, col)
+        return mover.keeps_value_on_row_move(here, number, col)
+
+    def _pattern_of(self, group: SharedGroup, col: int) -> tuple[bytes, bool] | None:
+        key = (group.row, group.col, col)
+        patterns = self.patterns
+        if key not in patterns:
+            patterns[key] = self._pattern(group, col)
+        return patterns[key]
 
     def _pattern(self, group: SharedGroup, col: int) -> tuple[bytes, bool] | None:
         """The group's text in column ``col`` with its row number as ``\\0``, and whether

@@ -23,7 +23,7 @@ from itertools import pairwise
 from ..scan.refs import MAX_COL, col_index
 from ..scan.sheet import SheetXml, cells_unnumbered, numbered_row
 
-__all__ = ["RowCut", "fix_spans"]
+__all__ = ["RowCut", "RowShape", "fix_spans"]
 
 _DIGITS = b"0123456789"
 _CAPITALS = bytes(range(65, 91))
@@ -104,7 +104,7 @@ def _grammar(prefix: bytes) -> re.Pattern[bytes]:
 
 
 @dataclass
-class _Shape:
+class RowShape:
     """What a plain row shape says: its cells' columns and which of them are the block's."""
 
     letters: list[bytes]
@@ -113,7 +113,7 @@ class _Shape:
     b: int  # first cell right of the block
 
 
-_UNSEEN = _Shape([], [], 0, 0)
+_UNSEEN = RowShape([], [], 0, 0)
 
 
 class RowCut:
@@ -131,9 +131,9 @@ class RowCut:
         self.c_any = b"<" + p + b"c"
         self.c_r_bare = self.c_r.translate(None, _CAPITALS)
         self.close_tag = b"</" + p + b"row>"
-        self.shapes: dict[bytes, _Shape | None] = {}
+        self.shapes: dict[bytes, RowShape | None] = {}
         #: the shapes of rows that say no ``r``, by their bytes without digits
-        self.bare_shapes: dict[bytes, _Shape | None] = {}
+        self.bare_shapes: dict[bytes, RowShape | None] = {}
         self.numbered: dict[tuple[int, int], bytes] = {}
         self.numbered_bytes = 0
         #: Whether no cell of the sheet says ``r`` (:func:`~..scan.sheet.cells_unnumbered`),
@@ -175,7 +175,7 @@ class RowCut:
             self.unnumbered = cells_unnumbered(sx.data, start, end, sx.prefix)
         return self.unnumbered
 
-    def bare_shape(self, row: bytes) -> _Shape | None:
+    def bare_shape(self, row: bytes) -> RowShape | None:
         """The plain shape that ``row``, whose start tag and cells say no ``r``, takes once
         numbered (:func:`~..scan.sheet.numbered_row`), without numbering it: the shape of
         its bytes without digits, numbered once. None when numbering would not give a
@@ -216,7 +216,7 @@ class RowCut:
             self._at(row, shape, shape.a, number, h) : self._at(row, shape, shape.b, number, h)
         ]
 
-    def _shape(self, row: bytes, number: int) -> _Shape | None:
+    def _shape(self, row: bytes, number: int) -> RowShape | None:
         """The row's plain shape, if it has one and says ``number`` everywhere."""
         key = row.translate(None, _DIGITS)
         shape = self.shapes.get(key, _UNSEEN)
@@ -235,16 +235,16 @@ class RowCut:
             return None
         return shape
 
-    def _analyse(self, key: bytes) -> _Shape | None:
+    def _analyse(self, key: bytes) -> RowShape | None:
         if self.grammar.fullmatch(key) is None:
             return None
         letters = self.cell_letters.findall(key)
         cols = [col_index(x) for x in letters]
         if any(a >= b for a, b in pairwise(cols)) or (cols and cols[-1] > MAX_COL):
             return None  # the careful path says what is wrong
-        return _Shape(letters, cols, bisect_left(cols, self.c0), bisect_right(cols, self.c1))
+        return RowShape(letters, cols, bisect_left(cols, self.c0), bisect_right(cols, self.c1))
 
-    def _at(self, row: bytes, shape: _Shape, k: int, number: int, head_end: int) -> int:
+    def _at(self, row: bytes, shape: RowShape, k: int, number: int, head_end: int) -> int:
         """Where cell ``k`` of a plain row starts (the closing tag for ``k == n``)."""
         if k == 0:
             return head_end

@@ -87,22 +87,28 @@ class _Normal:
         """Quick: literal-prefixed patterns for what Excel writes (r= first, plain <f>,
         shared formulas); anything else falls back to the general patterns."""
         if self.f_open in block:
-            block = self.plain_f.sub(b"\x01", block)  # a byte XML cannot hold: no "<f" left
-            if self._other_formula(block):
-                # a shared formula as Excel fills it down (its output row holds a plain
-                # one), any other spelling: the same byte, its value with it
-                block = _FORMULA.sub(b"\x01", block)
-                if self._other_formula(block):
-                    return norm_general(block)
+            block = _formulas_as_one(block, self.plain_f, self.f_open)
+            if _other_formula(block, self.f_open):
+                return norm_general(block)
         parts = self.numbers.split(block)
         if block.count(b' r="') != len(parts) // 3:  # a reference not written first
             return norm_general(block)
         parts[2::3] = [b""] * (len(parts) // 3)
         return b"".join(parts)
 
-    def _other_formula(self, block: bytes) -> bool:
-        f = self.f_open
-        return f + b" " in block or f + b"/" in block or f + b">" in block
+
+def _formulas_as_one(block: bytes, plain_f: re.Pattern[bytes], f_open: bytes) -> bytes:
+    """``block`` with every formula and its cached value one byte that XML cannot hold:
+    the plain ones (one literal-prefixed search), then a shared formula as Excel fills it
+    down (its moved copy is a plain one) and any other spelling."""
+    block = plain_f.sub(b"\x01", block)
+    if _other_formula(block, f_open):
+        block = _FORMULA.sub(b"\x01", block)
+    return block
+
+
+def _other_formula(block: bytes, f_open: bytes) -> bool:
+    return f_open + b" " in block or f_open + b"/" in block or f_open + b">" in block
 
 
 def row_digests(sx: Any, top: int, bottom: int) -> array[int]:
@@ -148,8 +154,8 @@ def block_digests(sx: Any, top: int, bottom: int, cols: list[int]) -> array[int]
     cut = RowCut(sx, cols[0], cols[-1])
     p = re.escape(sx.prefix)
     numbers = re.compile(rb"(<" + p + rb'c r="[A-Z]{1,3})\d+"')
-    # RowCut's grammar allows only plain formulas (LibreOffice's <f aca="false"> too),
-    # each followed by at most one <v>
+    # RowCut's grammar allows plain formulas (LibreOffice's <f aca="false"> too) and
+    # shared ones as Excel fills one down, each followed by at most one <v>
     plain_f = _plain_formula_and_value(sx.prefix)
     f_open = b"<" + sx.prefix + b"f"
     for i in range(sx.index_of(top), sx.index_of(bottom + 1)):
@@ -158,7 +164,7 @@ def block_digests(sx: Any, top: int, bottom: int, cols: list[int]) -> array[int]
             digest = UNKNOWN
         else:
             if f_open in block:
-                block = plain_f.sub(b"\x01", block)
+                block = _formulas_as_one(block, plain_f, f_open)
             digest = _digest(numbers.sub(rb'\1"', block)) or 1
         digests[sx.numbers[i] - top] = digest
     return digests
