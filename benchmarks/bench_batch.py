@@ -30,9 +30,10 @@ And for each producer of the same workbook (``--producers``, all by default, up 
 ``--producers-max`` rows): ``plain`` (as generated), ``libreoffice`` (saved again by
 LibreOffice headless, ``soffice --headless --convert-to xlsx``: ``aca="false"`` on every
 formula, a style and a type on every cell, six attributes on every row), ``no-r`` (the
-``r`` attributes of rows and cells stripped: legal, their places counted) and ``inline``
+``r`` attributes of rows and cells stripped: legal, their places counted), ``inline``
 (every 20th string written inline, ``t="inlineStr"``, as XlsxWriter's constant-memory
-mode writes strings). Each producer's time is printed with its ratio to the plain file's,
+mode writes strings) and ``shared`` (the formula column as Excel saves a formula filled
+down: one shared formula, its master in the first data row, a member in every other). Each producer's time is printed with its ratio to the plain file's,
 measured in the same run, interleaved. Peak memory is the command's own plus that of the
 second process that computes the restore fingerprint beside it (when one ran).
 
@@ -269,6 +270,19 @@ def _inline(data: bytes) -> bytes:
     return re.sub(rb'<c r="B(\d+)" t="s"><v>(\d+)</v></c>', one, data)
 
 
+def _shared(data: bytes) -> bytes:
+    """The formula column as Excel saves a formula filled down: the first data row's the
+    master of a shared formula (its range and text), every other one a member."""
+    rows = data.count(b"<row ") - 1
+
+    def one(m: re.Match[bytes]) -> bytes:
+        if m[1] == b"2":
+            return b'<f t="shared" ref="E2:E%d" si="0">%s</f>' % (rows + 1, m[2])
+        return b'<f t="shared" si="0"/>'
+
+    return re.sub(rb'(?<=<c r="E)(\d+)"><f>([^<]*)</f>', lambda m: m[1] + b'">' + one(m), data)
+
+
 def _libreoffice(src: str, dst: str, folder: str) -> bool:
     """``src`` saved again by LibreOffice headless; False without ``soffice``."""
     soffice = shutil.which("soffice") or shutil.which("libreoffice")
@@ -305,6 +319,8 @@ def make_producers(src: str, folder: str, names: list[str]) -> dict[str, str]:
             _rewrite_sheet(src, path, _no_r)
         elif name == "inline":
             _rewrite_sheet(src, path, _inline)
+        elif name == "shared":
+            _rewrite_sheet(src, path, _shared)
         elif name == "libreoffice":
             if not _libreoffice(src, path, folder):
                 print("no soffice: the libreoffice producer is left out")
@@ -316,7 +332,7 @@ def make_producers(src: str, folder: str, names: list[str]) -> dict[str, str]:
 
 
 #: The producers of the workbook timed (see the module's docstring).
-PRODUCERS = ["plain", "libreoffice", "no-r", "inline"]
+PRODUCERS = ["plain", "libreoffice", "no-r", "inline", "shared"]
 
 #: The selections timed: name -> the extra arguments for ``rows`` data rows (a header
 #: row on top). ``whole-range`` names every used cell, ``three-columns`` the middle three.

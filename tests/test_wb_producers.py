@@ -742,7 +742,9 @@ def test_the_known_differences_are_read_cell_by_cell() -> None:
 # ------------------------------------------------------------------ the second process
 
 
-@pytest.mark.parametrize("name", ["plain", "libreoffice", "no-r", "inline", "no-r-inline"])
+@pytest.mark.parametrize(
+    "name", ["plain", "libreoffice", "no-r", "inline", "no-r-inline", "shared"]
+)
 @pytest.mark.parametrize("selection", ["default", "range"])
 def test_the_fingerprint_beside_is_the_fingerprint(
     tmp_path: Path,
