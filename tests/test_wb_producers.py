@@ -333,7 +333,7 @@ def test_a_formula_filled_down_moves_as_the_careful_path_moves_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variants: dict[str, Path]
 ) -> None:
     quick = shuffle_workbook(variants["shared"], tmp_path / "quick.xlsx", seed=8)
-    monkeypatch.setattr(cellwrite.SharedFormulas, "move_one", lambda *args: None)
+    monkeypatch.setattr(cellwrite.SharedFormulas, "move_row", lambda *args: None)
     careful = shuffle_workbook(variants["shared"], tmp_path / "careful.xlsx", seed=8)
     assert quick.output_sha256 == careful.output_sha256
     with zipfile.ZipFile(tmp_path / "quick.xlsx") as zf:
@@ -506,11 +506,12 @@ _SHARED_TEXTS = ["A1*2", "SUM(A1:B1)", "A1+$B$1", "B1-A2", 'A1&amp;"x"', "ROW()"
 def _shared_rows(draw: st.DrawFn) -> tuple[bytes, int]:
     """``(sheet data, rows)``: rows holding a shared formula filled down column E (its
     master in row 1, the text drawn: references to its own row, another row, an absolute
-    cell) and, in some rows, one filled right from F1 to G1, with values written every
-    way a member's cached value is (or none), and plain cells around them."""
+    cell), maybe one filled right from F1 to G1 and another filled down column H, with
+    values written every way a member's cached value is (or none), and plain cells."""
     n = draw(st.integers(2, 8))
     text = draw(st.sampled_from(_SHARED_TEXTS))
     ref_first = draw(st.booleans())
+    second = draw(st.sampled_from([None, *_SHARED_TEXTS]))  # another column filled down
     rows = []
     for r in range(1, n + 1):
         out = [b'<c r="A%d"><v>%d</v></c>' % (r, r)]
@@ -525,7 +526,11 @@ def _shared_rows(draw: st.DrawFn) -> tuple[bytes, int]:
         if r == 1 and draw(st.booleans()):
             out.append(b'<c r="F1"><f t="shared" ref="F1:G1" si="1">A1*3</f><v>3</v></c>')
             out.append(b'<c r="G1"><f t="shared" si="1"/><v>3</v></c>')
-        rows.append(b'<row r="%d" spans="1:7">' % r + b"".join(out) + b"</row>")
+        if second is not None:
+            master = b' ref="H1:H%d" si="2">%s</f>' % (n, second.encode())
+            f = b'<f t="shared"' + (master if r == 1 else b' si="2"/>')
+            out.append(b'<c r="H%d">%s<v>1</v></c>' % (r, f))
+        rows.append(b'<row r="%d" spans="1:8">' % r + b"".join(out) + b"</row>")
     return b"".join(rows), n
 
 
@@ -537,7 +542,7 @@ def test_rows_with_a_shared_formula_move_as_the_careful_path_moves_them(
     rows, n = case
     sx = SheetXml(wb_costly._sheet(rows), "rows")
     mover = FormulaMover()
-    shared = SharedGroups(sx, Area((1, 1, n, 7)))
+    shared = SharedGroups(sx, Area((1, 1, n, 8)))
     quick = cells._QuickRows(sx, mover, shared)
     writer = CellWriter(sx, mover, shared)
     for i in range(len(sx)):
@@ -642,8 +647,8 @@ def test_blocks_of_rows_with_a_shared_formula_move_as_the_careful_path_moves_the
     where it is when the block does not touch its group), or over it: the bytes the
     cell-by-cell path writes."""
     rows, n = case
-    c0 = data.draw(st.integers(1, 7))
-    c1 = data.draw(st.integers(c0, 7))
+    c0 = data.draw(st.integers(1, 8))
+    c1 = data.draw(st.integers(c0, 8))
     perm = data.draw(st.permutations(range(n)))
     fast, careful = _block_both_ways(rows, c0, c1, list(perm))
     assert fast == careful

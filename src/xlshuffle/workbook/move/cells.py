@@ -139,7 +139,8 @@ class _QuickRows:
         plain_formulas, move, move_one = formulas.plain, formulas.move, formulas.move_one
         bare, f_close, patterns = formulas.bare, formulas.close, formulas.patterns
         n_bare, calc, n_calc = len(bare), formulas.calc, len(formulas.calc)
-        shared, shared_one = writer.shared, self.shared_formulas.move_one
+        shared, shared_row = writer.shared, self.shared_formulas.move_row
+        shared_mark = b"<" + prefix + b'f t="shared"'
         # the quick scan found every row starting <row r="
         starts_r = sx.row_numbering == "r"
 
@@ -182,8 +183,8 @@ class _QuickRows:
                 if plain_formulas(new, n_f):
                     done = move_one(new, src, dst) if n_f == 1 else None
                     return move(new, src, dst) if done is None else done
-                if n_f == 1 and shared:  # one formula filled down, as Excel shares it
-                    done = shared_one(new, f, src, dst)
+                if shared and new.count(shared_mark) == n_f:  # formulas filled down
+                    done = shared_row(new, src, dst)
                     if done is not None:
                         return done
             return _rewrite_row(sx, writer, i, src, dst)

@@ -8,6 +8,7 @@ Used by :mod:`.move`: :class:`SharedGroups` finds the shared formulas a draw tou
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...draw.errors import WorkbookError
@@ -316,11 +317,12 @@ class PlainFormulas:
 
 
 class SharedFormulas:
-    """The quick path for whole rows whose one formula is a member (or the master) of a
-    shared formula that the draw touches, as Excel writes a formula filled down: the
-    row's other cells are renumbered by the caller, and the formula is written out as a
-    plain one where it lands, as :class:`CellWriter` writes it: the master's text
-    translated to the new cell, the cached value kept only if it still holds.
+    """The quick path for rows whose formulas are members (or the master) of shared
+    formulas that the draw touches, as Excel writes a formula filled down: the row's
+    references are renumbered by the caller, and each formula is written out as a plain
+    one where it lands, as :class:`CellWriter` writes it: the master's text translated to
+    the new cell, the cached value kept only if it still holds (a whole row) or the cell
+    stays where it is (a block).
 
     The master's translation to any row is found once per group and column: translated to
     two far rows, with each row's number blanked out, it must read the same (every
@@ -354,29 +356,24 @@ class SharedFormulas:
         #: by the group's master (row, column) and the formula's column
         self.patterns: dict[tuple[int, int, int], tuple[bytes, bool] | None] = {}
 
-    def move_one(self, row: bytes, at: int, src: int, dst: int) -> bytes | None:
-        """``row`` (its references already at ``dst``) with the shared formula whose tag
-        starts at ``row[at]`` written out for row ``dst``; None when the cell holds more
-        than that formula and its value, or the formula is not one of a touched group, or
-        it cannot move (the caller's careful path then says why)."""
-        m = self.tag.match(row, at)
-        found = None if m is None else self._cell(row, m)
-        if found is None:
-            return None
-        group, col, end, v_end = found
-        try:
-            text = self._text(group, col, dst)
-            keep = self._keeps(group, col, src)
-        except (FormulaMoveError, ValueError):
-            return None
-        value = row[end:v_end] if keep else b""
-        return b"".join((row[:at], self.open, text, self.close, value, row[v_end:]))
+    def move_row(self, row: bytes, src: int, dst: int) -> bytes | None:
+        """``row`` (its references already at ``dst``, every formula in it a shared one)
+        with its shared formulas written out for row ``dst``, as :class:`CellWriter`
+        writes a whole row's: each value kept only if it still holds. None when a cell
+        holds more than its formula and value, a formula is not one of a touched group,
+        or one cannot move (the caller's careful path then says why)."""
+        return self._write_all(row, dst, lambda group, col: self._keeps(group, col, src))
 
     def write_out(self, cells: bytes, number: int, *, keep_values: bool) -> bytes | None:
         """``cells`` (whole cells of row ``number``, their references already there) with
         each shared formula written out as a plain one, as :class:`CellWriter` writes a
         cell of a block (``whole_row=False``): its value kept only with ``keep_values``
-        (a cell that stays where it is). None as :meth:`move_one` says it."""
+        (a cell that stays where it is). None as :meth:`move_row` says it."""
+        return self._write_all(cells, number, lambda group, col: keep_values)
+
+    def _write_all(
+        self, cells: bytes, number: int, keep: Callable[[SharedGroup, int], bool]
+    ) -> bytes | None:
         out: list[bytes] = []
         pos = 0
         for m in self.tag.finditer(cells):
@@ -385,11 +382,11 @@ class SharedFormulas:
                 return None
             group, col, end, v_end = found
             try:
-                text = self._text(group, col, number)
+                text, kept = self._text(group, col, number), keep(group, col)
             except (FormulaMoveError, ValueError):
                 return None
             out += (cells[pos : m.start()], self.open, text, self.close)
-            pos = end if keep_values else v_end
+            pos = end if kept else v_end
         out.append(cells[pos:])
         return b"".join(out)
 
