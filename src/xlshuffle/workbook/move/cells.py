@@ -141,6 +141,7 @@ class _QuickRows:
         n_bare, calc, n_calc = len(bare), formulas.calc, len(formulas.calc)
         shared, shared_row = writer.shared, self.shared_formulas.move_row
         shared_mark = b"<" + prefix + b'f t="shared"'
+        member, shared_member = self.shared_formulas.member_open, self.shared_formulas.member
         # the quick scan found every row starting <row r="
         starts_r = sx.row_numbering == "r"
 
@@ -172,6 +173,10 @@ class _QuickRows:
                     a = f + n_calc
                 else:
                     a = -1
+                    if shared and new.startswith(member, f):  # a formula filled down
+                        done = shared_member(new, f, dst)
+                        if done is not None:
+                            return done
                 if a >= 0:
                     j = new.find(f_close, a)
                     if j >= 0 and new.find(fmark, j) < 0:

@@ -353,8 +353,47 @@ class SharedFormulas:
             b"<" + p + b"v/>",
         )
         self.cell, self.cell_close = b"<" + p + b'c r="', b"</" + p + b"c>"
+        self.member_open, self.f_mark = b"<" + p + b'f t="shared" si="', b"<" + p + b"f"
+        #: a member's pattern (:meth:`_pattern`) by its ``si`` and its column's letters
+        self.members: dict[tuple[bytes, bytes], tuple[bytes, bool] | None] = {}
         #: by the group's master (row, column) and the formula's column
         self.patterns: dict[tuple[int, int, int], tuple[bytes, bool] | None] = {}
+
+    def member(self, row: bytes, at: int, dst: int) -> bytes | None:
+        """:meth:`move_row` for a row whose one formula is a member
+        (``<f t="shared" si="N"/>``, at ``row[at]``) of a group whose translation is one
+        pattern in its column: a few searches and a lookup, as Excel's filled-down rows
+        are nearly all. None otherwise (then :meth:`move_row`)."""
+        a = at + len(self.member_open)
+        e = row.find(b'"/>', a)
+        if e < 0 or e - a > 9 or row.find(self.f_mark, e) >= 0:
+            return None
+        c = row.rfind(self.cell, 0, at)
+        if c < 0:
+            return None
+        c += len(self.cell)
+        letters = row[c : row.find(b'"', c)].rstrip(b"0123456789")
+        key = (row[a:e], letters)
+        members = self.members
+        if key not in members:
+            group = self.shared.groups.get(key[0])
+            ok = group is not None and _LETTERS.fullmatch(letters) is not None
+            members[key] = self._pattern_of(group, col_index(letters)) if group and ok else None
+        pattern = members[key]
+        if pattern is None:
+            return None
+        end = e + 3
+        if row.startswith(self.v_open, end):
+            v_end = row.find(self.v_close, end) + len(self.v_close)
+        elif row.startswith(self.v_empty, end):
+            v_end = end + len(self.v_empty)
+        else:
+            v_end = end
+        if not row.startswith(self.cell_close, v_end):
+            return None
+        text = pattern[0].replace(b"\0", b"%d" % dst)
+        value = row[end:v_end] if pattern[1] else b""
+        return b"".join((row[:at], self.open, text, self.close, value, row[v_end:]))
 
     def move_row(self, row: bytes, src: int, dst: int) -> bytes | None:
         """``row`` (its references already at ``dst``, every formula in it a shared one)
