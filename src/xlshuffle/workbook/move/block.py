@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..formulas.translate import FormulaMover
-from ..scan.sheet import SheetXml, cell_marks, parse_cells, stored_at
+from ..scan.sheet import SheetXml, cells_format, parse_cells, stored_at
 from .cellwrite import (
     CellWriter,
     PlainFormulas,
@@ -50,6 +50,14 @@ class _Own:
     tail: bytes = b""
     gaps: list[bytes] | None = None
     numbered: bool = True  # the start tag says ``r=``
+
+
+def _numbered(parts: list[bytes], prefix: bytes, first: int, number: bytes) -> bytes:
+    """Cells that say no ``r`` (``parts``: each one's tag after ``<c``, of the columns
+    from ``first`` on) with ``r`` written for row ``number``, by one formatting."""
+    args = [number] * (2 * len(parts) + 1)
+    args[0], args[2::2] = b"", parts
+    return cells_format(prefix, first, len(parts)) % tuple(args)
 
 
 class BlockMover(RowCut):
@@ -215,7 +223,7 @@ class BlockMover(RowCut):
             return cells
         return self.shared_formulas.write_out(cells, number, keep_values=True)
 
-    def _bare(self, io: int, i: int, src: int, dst: int) -> bytes | None:  # noqa: C901 - per row
+    def _bare(self, io: int, i: int, src: int, dst: int) -> bytes | None:
         """:meth:`_plain` for rows whose start tags and cells say no ``r``: the place's
         cells and the source's block cells numbered at ``dst`` as they are written, which
         is what numbering both rows whole and renumbering the block writes, byte for byte.
@@ -236,24 +244,22 @@ class BlockMover(RowCut):
         dq = b'%d"' % dst
         cols, a, b, n = own.cols, own.a, own.b, len(own.cols)
         h = row.find(b">") + 1
-        if n:  # cell k is marks[k], the number and parts[k + 1] (plain: parts[0] is empty)
+        number = dq[:-1]
+        if n and (a or b < n):  # cell k is its mark, the number and parts[k + 1]
             parts = row[h : len(row) - close_n].split(c_any)
-            marks = [x + dq for x in cell_marks(prefix, n)[:n]]
-            left = b"".join(map(bytes.__add__, marks[:a], parts[1 : a + 1]))
-            right = b"".join(map(bytes.__add__, marks[b:], parts[b + 1 :]))
-        else:
+            left = _numbered(parts[1 : a + 1], prefix, 1, number) if a else b""
+            right = _numbered(parts[b + 1 :], prefix, b + 1, number) if b < n else b""
+        else:  # no own cell stays
             left = right = b""
         if shape.a < shape.b:
             sa, sb = shape.a, shape.b
             parts = source[source.find(b">") + 1 : len(source) - close_n].split(c_any)[
                 sa + 1 : sb + 1
             ]
-            if src != dst and b'%d"' % src in b"".join(parts):  # "5" also ends another value
-                return None
-            if any(self.shared_mark in x for x in parts):
-                return None
-            marks = [x + dq for x in cell_marks(prefix, sb)[sa:sb]]
-            seg = b"".join(map(bytes.__add__, marks, parts))
+            cells = b"".join(parts)
+            if (src != dst and b'%d"' % src in cells) or self.shared_mark in cells:
+                return None  # "5" also ends another value, or a shared formula moves
+            seg = _numbered(parts, prefix, sa + 1, number)
             if src != dst and self.fmark in seg:
                 seg = self.formulas.move(seg, src, dst, keep_values=False)
             b_lo, b_hi = shape.cols[sa], shape.cols[sb - 1]

@@ -25,6 +25,7 @@ __all__ = [
     "Cell",
     "SheetXml",
     "cell_marks",
+    "cells_format",
     "cells_unnumbered",
     "no_r_attribute",
     "numbered_cell_tag",
@@ -297,14 +298,15 @@ def numbered_cells(body: bytes, number: int, prefix: bytes) -> bytes | None:
     # mark makes as many bytes objects more
     args = [b"%d" % number] * (2 * n + 1)
     args[0::2] = parts
-    return _cells_format(prefix, n) % tuple(args)
+    return cells_format(prefix, 1, n) % tuple(args)
 
 
 @lru_cache(maxsize=64)
-def _cells_format(prefix: bytes, n: int) -> bytes:
-    """What :func:`numbered_cells` formats a row of ``n`` cells with: ``%b``, then for each
-    cell its mark (:func:`cell_marks`), ``%b"`` (the number) and ``%b`` (the part after)."""
-    marks = cell_marks(prefix, n)[:n]
+def cells_format(prefix: bytes, first: int, n: int) -> bytes:
+    """What a row's cells of columns ``first..first + n - 1`` are numbered with, one
+    formatting: ``%b`` (what comes before), then for each cell its mark (:func:`cell_marks`),
+    ``%b"`` (the row's number) and ``%b`` (the rest of the cell)."""
+    marks = cell_marks(prefix, first + n - 1)[first - 1 : first - 1 + n]
     return b"%b" + b"".join(m.replace(b"%", b"%%") + b'%b"%b' for m in marks)
 
 
