@@ -377,19 +377,14 @@ class SharedFormulas:
         members = self.members
         if key not in members:
             group = self.shared.groups.get(key[0])
-            ok = group is not None and _LETTERS.fullmatch(letters) is not None
-            members[key] = self._pattern_of(group, col_index(letters)) if group and ok else None
+            if group is None or _LETTERS.fullmatch(letters) is None:
+                members[key] = None
+            else:
+                members[key] = self._pattern_of(group, col_index(letters))
         pattern = members[key]
-        if pattern is None:
-            return None
         end = e + 3
-        if row.startswith(self.v_open, end):
-            v_end = row.find(self.v_close, end) + len(self.v_close)
-        elif row.startswith(self.v_empty, end):
-            v_end = end + len(self.v_empty)
-        else:
-            v_end = end
-        if not row.startswith(self.cell_close, v_end):
+        v_end = self._value_end(row, end)
+        if pattern is None or v_end < 0:
             return None
         text = pattern[0].replace(b"\0", b"%d" % dst)
         value = row[end:v_end] if pattern[1] else b""
@@ -434,22 +429,24 @@ class SharedFormulas:
         ends and where its cached value does (at the cell's end); None when the group is
         not touched or the cell holds more."""
         group = self.shared.groups.get(m[1])
-        if group is None:
+        end = m.end()
+        v_end = self._value_end(row, end)
+        start = row.rfind(self.cell, 0, m.start())
+        letters = None if start < 0 else _LETTERS.match(row, start + len(self.cell))
+        if group is None or v_end < 0 or letters is None:
             return None
-        end = m.end()  # the value after the formula, then the cell's end
+        return group, col_index(letters[0]), end, v_end
+
+    def _value_end(self, row: bytes, end: int) -> int:
+        """Where the cached value that follows a formula ending at ``row[end]`` ends (none:
+        ``end``), or -1 when the cell does not end there."""
         if row.startswith(self.v_open, end):
             v_end = row.find(self.v_close, end) + len(self.v_close)
         elif row.startswith(self.v_empty, end):
             v_end = end + len(self.v_empty)
         else:
             v_end = end
-        if not row.startswith(self.cell_close, v_end):
-            return None
-        start = row.rfind(self.cell, 0, m.start()) + len(self.cell)
-        letters = _LETTERS.match(row, start)
-        if letters is None:
-            return None
-        return group, col_index(letters[0]), end, v_end
+        return v_end if row.startswith(self.cell_close, v_end) else -1
 
     def _text(self, group: SharedGroup, col: int, number: int) -> bytes:
         """The group's formula in (``number``, ``col``), as the file writes it."""
