@@ -478,10 +478,15 @@ def test_numbered_row_writes_what_the_careful_path_writes(
 @_SLOW_OK
 @given(case=_producer_rows(), data=st.data())
 def test_whole_rows_move_as_the_careful_path_moves_them(case: tuple[bytes, int], data: Any) -> None:
-    rows, n = case
+    _whole_rows_both_ways(*case, 4, data)
+
+
+def _whole_rows_both_ways(rows: bytes, n: int, width: int, data: Any) -> None:
+    """Each of the ``n`` rows (of ``width`` columns) moved to a drawn other place by the
+    quick path and by the cell-by-cell one: the same bytes, or the same refusal."""
     sx = SheetXml(wb_costly._sheet(rows), "rows")
     mover = FormulaMover()
-    shared = SharedGroups(sx, Area((1, 1, n, 4)))
+    shared = SharedGroups(sx, Area((1, 1, n, width)))
     quick = cells._QuickRows(sx, mover, shared)
     writer = CellWriter(sx, mover, shared)
     for i in range(len(sx)):
@@ -539,24 +544,7 @@ def _shared_rows(draw: st.DrawFn) -> tuple[bytes, int]:
 def test_rows_with_a_shared_formula_move_as_the_careful_path_moves_them(
     case: tuple[bytes, int], data: Any
 ) -> None:
-    rows, n = case
-    sx = SheetXml(wb_costly._sheet(rows), "rows")
-    mover = FormulaMover()
-    shared = SharedGroups(sx, Area((1, 1, n, 8)))
-    quick = cells._QuickRows(sx, mover, shared)
-    writer = CellWriter(sx, mover, shared)
-    for i in range(len(sx)):
-        src = sx.numbers[i]
-        dst = data.draw(st.integers(1, 60).filter(lambda d, src=src: d != src))
-        try:
-            want: bytes | str = cells._rewrite_row(sx, writer, i, src, dst)
-        except Exception as exc:  # both ways refuse alike
-            want = type(exc).__name__
-        try:
-            got: bytes | str = quick.row(sx.row(i), i, src, dst)
-        except Exception as exc:
-            got = type(exc).__name__
-        assert got == want
+    _whole_rows_both_ways(*case, 8, data)
 
 
 def _block_both_ways(rows: bytes, c0: int, c1: int, perm: list[int]) -> tuple[Any, Any]:
