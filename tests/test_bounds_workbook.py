@@ -165,17 +165,23 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def inflated(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    """The parts the engine inflates, counted (every read goes through Package.chunks)."""
+    """The parts the engine inflates, counted (every read goes through Package.chunks or,
+    a part inflated by one call, Package._whole)."""
     from xlshuffle.workbook.package import zipread as zipio
 
     seen: Counter[str] = Counter()
-    real = zipio.Package.chunks
+    real, real_whole = zipio.Package.chunks, zipio.Package._whole
 
     def chunks(self: Any, name: str, **kwargs: Any) -> Any:
         seen[name] += 1
         return real(self, name, **kwargs)
 
+    def whole(self: Any, member: Any) -> bytes:
+        seen[member.name] += 1
+        return real_whole(self, member)
+
     monkeypatch.setattr(zipio.Package, "chunks", chunks)
+    monkeypatch.setattr(zipio.Package, "_whole", whole)
     return seen
 
 

@@ -511,12 +511,14 @@ _SHARED_TEXTS = ["A1*2", "SUM(A1:B1)", "A1+$B$1", "B1-A2", 'A1&amp;"x"', "ROW()"
 def _shared_rows(draw: st.DrawFn) -> tuple[bytes, int]:
     """``(sheet data, rows)``: rows holding a shared formula filled down column E (its
     master in row 1, the text drawn: references to its own row, another row, an absolute
-    cell), maybe one filled right from F1 to G1 and another filled down column H, with
-    values written every way a member's cached value is (or none), and plain cells."""
+    cell; ``ca="1"`` or not), maybe one filled right from F1 to G1 and another filled down
+    column H, with values written every way a member's cached value is (or none), and
+    plain cells."""
     n = draw(st.integers(2, 8))
     text = draw(st.sampled_from(_SHARED_TEXTS))
     ref_first = draw(st.booleans())
     second = draw(st.sampled_from([None, *_SHARED_TEXTS]))  # another column filled down
+    ca = draw(st.sampled_from([b"", b' ca="1"']))  # as Excel writes a volatile one
     rows = []
     for r in range(1, n + 1):
         out = [b'<c r="A%d"><v>%d</v></c>' % (r, r)]
@@ -524,9 +526,9 @@ def _shared_rows(draw: st.DrawFn) -> tuple[bytes, int]:
             value = draw(st.sampled_from([b"<v>3</v>", b"<v/>", b""]))
             if r == 1:
                 attrs = b' ref="E1:E%d" t="shared"' if ref_first else b' t="shared" ref="E1:E%d"'
-                f = b"<f" + attrs % n + b' si="0">' + text.encode() + b"</f>"
+                f = b"<f" + attrs % n + ca + b' si="0">' + text.encode() + b"</f>"
             else:
-                f = b'<f t="shared" si="0"/>'
+                f = b'<f t="shared"' + ca + b' si="0"/>'
             out.append(b'<c r="E%d">%s%s</c>' % (r, f, value))
         if r == 1 and draw(st.booleans()):
             out.append(b'<c r="F1"><f t="shared" ref="F1:G1" si="1">A1*3</f><v>3</v></c>')

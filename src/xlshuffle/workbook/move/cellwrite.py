@@ -354,6 +354,7 @@ class SharedFormulas:
         )
         self.cell, self.cell_close = b"<" + p + b'c r="', b"</" + p + b"c>"
         self.member_open, self.f_mark = b"<" + p + b'f t="shared" si="', b"<" + p + b"f"
+        self.shared_open = b"<" + p + b'f t="shared"'
         #: a member's pattern (:meth:`_pattern`) by its ``si`` and its column's letters
         self.members: dict[tuple[bytes, bytes], tuple[bytes, bool] | None] = {}
         #: by the group's master (row, column) and the formula's column
@@ -409,7 +410,7 @@ class SharedFormulas:
         self, cells: bytes, number: int, keep: Callable[[SharedGroup, int], bool]
     ) -> bytes | None:
         out: list[bytes] = []
-        pos = 0
+        pos = written = 0
         for m in self.tag.finditer(cells):
             found = self._cell(cells, m)
             if found is None:
@@ -421,6 +422,9 @@ class SharedFormulas:
                 return None
             out += (cells[pos : m.start()], self.open, text, self.close)
             pos = end if kept else v_end
+            written += 1
+        if written != cells.count(self.shared_open):
+            return None  # one spelt otherwise (ca="1" too, which CellWriter keeps)
         out.append(cells[pos:])
         return b"".join(out)
 
